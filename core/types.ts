@@ -1,0 +1,124 @@
+/** Shapes shared by every module of the library. Pure data: no behaviour lives here. */
+
+/** A JSON Schema object as found in a tool's `input_schema`. */
+export type JsonSchema = Record<string, unknown>;
+
+/** MCP tool annotations, kept on MCP-served tools because they take part in fingerprints. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** An Anthropic-format tool definition (`annotations` only for MCP-served base tools). */
+export interface ToolDef {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+  annotations?: ToolAnnotations;
+}
+
+/** Runs one base tool: returns a JSON-serialisable value (or a promise of one), throws to signal failure. */
+export type Executor = (name: string, args: Record<string, unknown>) => unknown;
+
+/** Says whether a base tool is reachable again; used only by `health()`. */
+export type HealthProbe = (name: string) => boolean | Promise<boolean>;
+
+/** Where library code reports what it cannot throw; library code never calls `console.*`. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** A logger that drops everything: the default when the caller gives none. */
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+/** One finding of a check. `line`/`token` point into the tool's source where the check is about code. */
+export interface Problem {
+  line?: number;
+  token?: string;
+  message: string;
+}
+
+/** Result of one of the three checks. */
+export interface CheckResult {
+  ok: boolean;
+  problems: Problem[];
+}
+
+export const Statuses = ["draft", "verified", "active", "suspect", "deprecated"] as const;
+/** Lifecycle status of a distilled tool version. */
+export type Status = (typeof Statuses)[number];
+
+export const OpenProblems = [
+  "schema_changed",
+  "runtime_failure",
+  "avoided_tool_recovered",
+  "dependency_missing",
+] as const;
+/** An open problem of a version; a version is suspect while its set of open problems is not empty. */
+export type OpenProblem = (typeof OpenProblems)[number];
+
+/**
+ * The verdict of verification: one shape for `propose_distilled_tool`, `verify` and a distiller's retry.
+ * `calls` is the replayed base call count (the largest over the test inputs), `limit` = baseline × (1 − min_call_reduction).
+ */
+export interface Verdict {
+  name: string;
+  version: number;
+  status: Status;
+  checks: { static: CheckResult; replay: CheckResult; efficiency: CheckResult };
+  calls: number | null;
+  baseline: number | null;
+  limit: number | null;
+  liveCalls: string[];
+}
+
+/** Anthropic usage totals summed over a run (`recordUsage`). */
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+/** How a recorded call relates to distillation: base tools count toward baselines, the rest never do. */
+export const CallKinds = ["base", "distilled", "proposal", "other"] as const;
+export type CallKind = (typeof CallKinds)[number];
+
+/** Where a trace came from: the SDK loop or a Claude Code session span. */
+export type TraceSource = "sdk" | "claude-code";
+
+/** A recorded run, as stored. `outcome` is null until the caller sets it. */
+export interface TraceRecord {
+  id: string;
+  task: string;
+  source: TraceSource;
+  outcome: boolean | null;
+  usage: UsageTotals;
+  startedAt: string;
+  endedAt: string | null;
+  /** Why the fallback distiller did not produce a tool, when it ran and failed. */
+  note: string | null;
+}
+
+/** A recorded tool call. `status` is `started` until it finishes; started-only calls never count. */
+export interface CallRecord {
+  id: number;
+  traceId: string;
+  seq: number;
+  parentId: number | null;
+  tool: string;
+  kind: CallKind;
+  /** Canonical arguments (see canonical.ts). */
+  args: Record<string, unknown>;
+  status: "started" | "ok" | "error";
+  output: unknown;
+  error: string | null;
+  latencyMs: number | null;
+  /** Distilled calls: the version that ran. */
+  version: number | null;
+}
