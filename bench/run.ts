@@ -1,0 +1,37 @@
+/**
+ * `npm run bench [-- <name filter>...]`: runs each benchmark and prints its table. Benchmarks are modules under
+ * bench/ exporting a `Benchmark`; add one by importing it into BENCHMARKS. Goals are reported, never enforced:
+ * timings depend on the machine, so the bench is not part of `npm test`.
+ */
+import { traceExecute } from "./trace-execute.ts";
+import type { BenchResult, Benchmark } from "./types.ts";
+
+const BENCHMARKS: Benchmark[] = [traceExecute];
+
+function table(columns: string[], rows: string[][]): string {
+  const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+function report(b: Benchmark, r: BenchResult): string {
+  const lines = [`## ${b.name}`, b.description, "", table(r.columns, r.rows)];
+  if (r.goal) lines.push("", `goal: ${r.goal.text}: ${r.goal.met ? "met" : "MISSED"}`);
+  for (const note of r.notes ?? []) lines.push(note);
+  return lines.join("\n");
+}
+
+const filters = process.argv.slice(2).map((f) => f.toLowerCase());
+const selected = BENCHMARKS.filter((b) => filters.length === 0 || filters.some((f) => b.name.toLowerCase().includes(f)));
+if (selected.length === 0) {
+  console.error(`bench: no benchmark matches ${filters.join(", ")} (have: ${BENCHMARKS.map((b) => b.name).join(", ")})`);
+  process.exit(2);
+}
+console.log(`node ${process.version}, ${process.platform}/${process.arch}\n`);
+for (const b of selected) {
+  console.log(`${report(b, await b.run())}\n`);
+}

@@ -1,0 +1,521 @@
+/**
+ * `tooldistill.yaml`: read, parse and validate it (ajv schema, then normalisation, then cross-field rules),
+ * reporting every problem at once with its key and line, and import the modules it references.
+ */
+import { existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Ajv, type ErrorObject } from "ajv";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { suggestion } from "./did-you-mean.ts";
+import { DistillError, errorMessage } from "./errors.ts";
+
+/** The file `findConfig` looks for and `tooldistill init` writes. */
+export const CONFIG_FILE_NAME = "tooldistill.yaml";
+
+/** The tunable settings, camelCase, as the rest of the library reads them. */
+export interface Settings {
+  distillerModel: string;
+  fallbackDistiller: boolean;
+  autoPromote: boolean;
+  minCallsToDistill: number;
+  minCallReduction: number;
+  maxExposedTools: number;
+  allowLiveVerification: boolean;
+  checkSchemasOnStart: boolean;
+}
+
+/** The value of every setting when the file does not set it. */
+export const DEFAULT_SETTINGS: Settings = Object.freeze({
+  distillerModel: "claude-sonnet-5-5",
+  fallbackDistiller: true,
+  autoPromote: false,
+  minCallsToDistill: 8,
+  minCallReduction: 0.3,
+  maxExposedTools: 20,
+  allowLiveVerification: false,
+  checkSchemasOnStart: true,
+});
+
+/** A `path#export` reference from the config; `file` is absolute, `raw` is the value as written. */
+export interface ModuleRef {
+  key: string;
+  file: string;
+  exportName: string;
+  raw: string;
+}
+
+/** One MCP server entry, in Claude Code's `.mcp.json` shape. */
+export interface McpServerConfig {
+  type?: "stdio" | "http" | "sse";
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+/** A resolved configuration: absolute paths, module references parsed, every setting filled in. */
+export interface Config {
+  /** Absolute path of the file; null when there is no file and these are the defaults. */
+  path: string | null;
+  /** Folder the relative paths of the file resolve against. */
+  dir: string;
+  store: string;
+  executor: ModuleRef | null;
+  tools: ModuleRef | null;
+  healthProbe: ModuleRef | null;
+  distiller: ModuleRef | null;
+  /** Absolute path of the `.mcp.json` file. */
+  mcpConfig: string | null;
+  /** Inline entries exactly as written: `${VAR}` expansion belongs to the MCP module. */
+  mcpServers: Record<string, McpServerConfig>;
+  settings: Settings;
+}
+
+/** One thing wrong with a config file: `path` is the key path (`mcpServers.billing.url`), `line` 1-based. */
+export interface ConfigProblem {
+  path: string;
+  line: number | null;
+  message: string;
+}
+
+type KeyPath = (string | number)[];
+
+const MODULE_REF_KEYS = [
+  ["executor", "executor"],
+  ["tools", "tools"],
+  ["health_probe", "healthProbe"],
+  ["distiller", "distiller"],
+] as const;
+
+const MODULE_REF_HINT = "must be 'path#export', e.g. ./tools.ts#executeTool";
+
+const moduleRefSchema = { type: "string", pattern: "^[^#]+#[^#\\s]+$", description: MODULE_REF_HINT };
+const pathSchema = { type: "string", minLength: 1, description: "must be a path (a non-empty string)" };
+const booleanSchema = { type: "boolean", description: "must be a boolean" };
+const stringMapSchema = (of: string) => ({
+  type: "object",
+  additionalProperties: { type: "string", description: "must be a string" },
+  description: `must be a mapping of ${of} to strings`,
+});
+
+const serverSchema = {
+  type: "object",
+  description: "must be a mapping with type, command, args, env, url or headers",
+  properties: {
+    type: { type: "string", enum: ["stdio", "http", "sse"], description: "must be one of stdio, http, sse" },
+    command: { type: "string", minLength: 1, description: "must be a command (a non-empty string)" },
+    args: {
+      type: "array",
+      items: { type: "string", description: "must be a string" },
+      description: "must be a list of strings",
+    },
+    env: stringMapSchema("variable names"),
+    url: { type: "string", minLength: 1, description: "must be a URL (a non-empty string)" },
+    headers: stringMapSchema("header names"),
+  },
+  additionalProperties: false,
+};
+
+// Each leaf carries its user-facing message in `description`: ajv (verbose) hands the failing
+// schema back with every error, so the message table lives next to the rule it explains.
+const configSchema = {
+  type: "object",
+  description: "must be a mapping of keys to values",
+  properties: {
+    store: pathSchema,
+    executor: moduleRefSchema,
+    tools: moduleRefSchema,
+    health_probe: moduleRefSchema,
+    distiller: moduleRefSchema,
+    distiller_model: {
+      type: "string",
+      minLength: 1,
+      description: "must be a model name (a non-empty string)",
+    },
+    fallback_distiller: booleanSchema,
+    auto_promote: booleanSchema,
+    min_calls_to_distill: { type: "integer", minimum: 1, description: "must be an integer ≥ 1" },
+    min_call_reduction: {
+      type: "number",
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 1,
+      description: "must be a number between 0 and 1, exclusive",
+    },
+    max_exposed_tools: { type: "integer", minimum: 0, description: "must be an integer ≥ 0" },
+    allow_live_verification: booleanSchema,
+    check_schemas_on_start: booleanSchema,
+    mcp_config: pathSchema,
+    mcpServers: {
+      type: "object",
+      additionalProperties: serverSchema,
+      description: "must be a mapping of server names to server entries",
+    },
+  },
+  additionalProperties: false,
+};
+
+let compiled: ReturnType<Ajv["compile"]> | null = null;
+function schemaValidator(): ReturnType<Ajv["compile"]> {
+  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: true }).compile(configSchema);
+  return compiled;
+}
+
+/** How a value looks in "(got …)": scalars as YAML would show them, containers by kind. */
+function shown(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "a list";
+  if (value !== null && typeof value === "object") return "a mapping";
+  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** JSON pointer → key path, with list indexes as numbers so callers can tell them from keys. */
+function pointerToKeyPath(pointer: string, data: unknown): KeyPath {
+  const path: KeyPath = [];
+  let current = data;
+  for (const raw of pointer.split("/").slice(1)) {
+    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(current)) {
+      const index = Number(segment);
+      path.push(index);
+      current = current[index];
+    } else {
+      path.push(segment);
+      current = isRecord(current) ? current[segment] : undefined;
+    }
+  }
+  return path;
+}
+
+function schemaProblems(errors: ErrorObject[], data: unknown): { keyPath: KeyPath; message: string }[] {
+  const found: { keyPath: KeyPath; message: string }[] = [];
+  const seen = new Set<string>();
+  const add = (keyPath: KeyPath, message: string) => {
+    // One message per key: `type` and `enum` (or `minimum`) can both fail on the same value.
+    const id = JSON.stringify(keyPath);
+    if (seen.has(id)) return;
+    seen.add(id);
+    found.push({ keyPath, message });
+  };
+  for (const error of errors) {
+    const keyPath = pointerToKeyPath(error.instancePath, data);
+    const parent = error.parentSchema as { description?: string; properties?: object } | undefined;
+    if (error.keyword === "additionalProperties") {
+      const key = String((error.params as { additionalProperty: string }).additionalProperty);
+      add([...keyPath, key], `unknown key${suggestion(key, Object.keys(parent?.properties ?? {}))}`);
+    } else {
+      add(keyPath, `${parent?.description ?? error.message ?? "is invalid"} (got ${shown(error.data)})`);
+    }
+  }
+  return found;
+}
+
+function parseModuleRef(key: string, raw: string, dir: string): ModuleRef {
+  const hash = raw.lastIndexOf("#");
+  return { key, file: resolve(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
+}
+
+/** The transport an entry means: explicit `type`, else stdio when it has a command, else http when it has a url. */
+function serverType(entry: Record<string, unknown>): "stdio" | "http" | "sse" | null {
+  const type = entry["type"];
+  if (type === "stdio" || type === "http" || type === "sse") return type;
+  if (type !== undefined) return null; // already reported by the schema
+  if (entry["command"] !== undefined) return "stdio";
+  if (entry["url"] !== undefined) return "http";
+  return null;
+}
+
+function crossFieldProblems(data: Record<string, unknown>): { keyPath: KeyPath; message: string }[] {
+  const found: { keyPath: KeyPath; message: string }[] = [];
+  const hasExecutor = data["executor"] !== undefined;
+  const hasTools = data["tools"] !== undefined;
+  if (hasExecutor !== hasTools) {
+    found.push({
+      keyPath: [hasExecutor ? "executor" : "tools"],
+      message: "executor and tools go together: set both, or neither and use mcp_config",
+    });
+  }
+  const servers = data["mcpServers"];
+  if (isRecord(servers)) {
+    for (const [name, entry] of Object.entries(servers)) {
+      if (name.includes("__")) {
+        found.push({
+          keyPath: ["mcpServers", name],
+          message: "a server name must not contain '__' (tools are named <server>__<tool>)",
+        });
+      }
+      if (!isRecord(entry)) continue;
+      const type = serverType(entry);
+      const article = type === "stdio" ? "a" : "an";
+      if (type === null && entry["type"] === undefined) {
+        found.push({
+          keyPath: ["mcpServers", name],
+          message: "needs 'command' (a stdio server) or 'url' (an http or sse server)",
+        });
+      } else if (type === "stdio") {
+        if (entry["command"] === undefined) {
+          found.push({ keyPath: ["mcpServers", name], message: "a stdio server needs 'command'" });
+        }
+        if (entry["url"] !== undefined) {
+          found.push({
+            keyPath: ["mcpServers", name, "url"],
+            message: "a stdio server takes 'command', not 'url'",
+          });
+        }
+      } else if (type !== null) {
+        if (entry["url"] === undefined) {
+          found.push({ keyPath: ["mcpServers", name], message: `${article} ${type} server needs 'url'` });
+        }
+        if (entry["command"] !== undefined) {
+          found.push({
+            keyPath: ["mcpServers", name, "command"],
+            message: `${article} ${type} server takes 'url', not 'command'`,
+          });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** Snake-case file keys → the resolved object; only called once the schema has passed. */
+function normalise(data: Record<string, unknown>, file: string, dir: string): Config {
+  const config = defaultConfig(dir);
+  config.path = resolve(file);
+  if (typeof data["store"] === "string") config.store = resolve(dir, data["store"]);
+  for (const [key, field] of MODULE_REF_KEYS) {
+    const raw = data[key];
+    if (typeof raw === "string") config[field] = parseModuleRef(key, raw, dir);
+  }
+  if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve(dir, data["mcp_config"]);
+  if (isRecord(data["mcpServers"])) {
+    config.mcpServers = structuredClone(data["mcpServers"]) as Record<string, McpServerConfig>;
+  }
+  const pick = <T>(key: string, fallback: T): T => (data[key] === undefined ? fallback : (data[key] as T));
+  config.settings = {
+    distillerModel: pick("distiller_model", DEFAULT_SETTINGS.distillerModel),
+    fallbackDistiller: pick("fallback_distiller", DEFAULT_SETTINGS.fallbackDistiller),
+    autoPromote: pick("auto_promote", DEFAULT_SETTINGS.autoPromote),
+    minCallsToDistill: pick("min_calls_to_distill", DEFAULT_SETTINGS.minCallsToDistill),
+    minCallReduction: pick("min_call_reduction", DEFAULT_SETTINGS.minCallReduction),
+    maxExposedTools: pick("max_exposed_tools", DEFAULT_SETTINGS.maxExposedTools),
+    allowLiveVerification: pick("allow_live_verification", DEFAULT_SETTINGS.allowLiveVerification),
+    checkSchemasOnStart: pick("check_schemas_on_start", DEFAULT_SETTINGS.checkSchemasOnStart),
+  };
+  return config;
+}
+
+/**
+ * Validates parsed config data (pure): ajv schema, then normalisation, then cross-field rules.
+ * Returns every problem at once; `config` is null whenever there is at least one.
+ */
+export function validateConfig(
+  data: unknown,
+  options: { file: string; dir: string; lineOf?: (keyPath: KeyPath) => number | null },
+): { config: Config | null; problems: ConfigProblem[] } {
+  // An empty file parses to null: it means "all defaults", not "wrong type".
+  const value = data === null || data === undefined ? {} : data;
+  const validate = schemaValidator();
+  const found = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
+  if (isRecord(value)) found.push(...crossFieldProblems(value));
+  const lineOf = options.lineOf ?? (() => null);
+  const problems = found
+    .map(({ keyPath, message }) => ({ path: keyPath.join("."), line: lineOf(keyPath), message }))
+    .sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
+  if (problems.length > 0 || !isRecord(value)) return { config: null, problems };
+  return { config: normalise(value, options.file, options.dir), problems };
+}
+
+/** One problem as printed: `tooldistill.yaml:LINE: key: message`. */
+export function formatConfigProblem(fileName: string, problem: ConfigProblem): string {
+  const where = problem.line === null ? fileName : `${fileName}:${problem.line}`;
+  return problem.path === ""
+    ? `${where}: ${problem.message}`
+    : `${where}: ${problem.path}: ${problem.message}`;
+}
+
+/** `tooldistill.yaml` in `startDir` (default: the current folder), or null; deliberately no walking up. */
+export function findConfig(startDir: string = process.cwd()): string | null {
+  const candidate = resolve(startDir, CONFIG_FILE_NAME);
+  return existsSync(candidate) && statSync(candidate).isFile() ? candidate : null;
+}
+
+/** The configuration when there is no file at all: every default, the store at `dir/.tooldistill`. */
+export function defaultConfig(dir: string): Config {
+  const base = resolve(dir);
+  return {
+    path: null,
+    dir: base,
+    store: join(base, ".tooldistill"),
+    executor: null,
+    tools: null,
+    healthProbe: null,
+    distiller: null,
+    mcpConfig: null,
+    mcpServers: {},
+    settings: { ...DEFAULT_SETTINGS },
+  };
+}
+
+/** Parses YAML text, keeping a way back from a key path to the line it was written on. */
+function parseYaml(text: string): {
+  data: unknown;
+  syntax: { line: number | null; message: string }[];
+  lineOf: (keyPath: KeyPath) => number | null;
+} {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter });
+  const lineAt = (offset: number) => lineCounter.linePos(offset).line;
+  const syntax = doc.errors.map((error) => {
+    const first = error.message.split("\n")[0] ?? error.message;
+    const message =
+      error.code === "MULTIPLE_DOCS"
+        ? "the file must hold a single YAML document (found a second '---')"
+        : first.replace(/ at line \d+, column \d+:?$/, "");
+    return { line: error.linePos?.[0].line ?? null, message: `invalid YAML: ${message}` };
+  });
+  const lineOf = (keyPath: KeyPath): number | null => {
+    let node: unknown = doc.contents;
+    let line: number | null = doc.contents?.range ? lineAt(doc.contents.range[0]) : null;
+    for (const segment of keyPath) {
+      if (isMap(node)) {
+        const pair = node.items.find(
+          (item) => isScalar(item.key) && String(item.key.value) === String(segment),
+        );
+        if (pair === undefined || !isScalar(pair.key)) return line;
+        if (pair.key.range) line = lineAt(pair.key.range[0]);
+        node = pair.value;
+      } else if (isSeq(node)) {
+        const item: unknown = node.items[Number(segment)];
+        if (!isScalar(item) && !isMap(item) && !isSeq(item)) return line;
+        if (item.range) line = lineAt(item.range[0]);
+        node = item;
+      } else {
+        return line;
+      }
+    }
+    return line;
+  };
+  return { data: doc.errors.length > 0 ? null : doc.toJS(), syntax, lineOf };
+}
+
+/**
+ * Reads and validates a config file: the given path, else `./tooldistill.yaml`, else the defaults.
+ * Throws CONFIG_NOT_FOUND for a missing explicit path and CONFIG_INVALID listing every problem, one per line.
+ */
+export async function loadConfig(path?: string): Promise<Config> {
+  let file: string;
+  if (path === undefined) {
+    const found = findConfig();
+    if (found === null) return defaultConfig(process.cwd());
+    file = found;
+  } else {
+    file = resolve(path);
+    if (!existsSync(file)) {
+      throw new DistillError(
+        "CONFIG_NOT_FOUND",
+        `${path}: no such config file; run \`tooldistill init\` to create one, or pass --config <path> to an existing one`,
+      );
+    }
+  }
+  const name = basename(file);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    throw new DistillError("CONFIG_INVALID", `${name}: cannot read the file: ${errorMessage(err)}`, {
+      cause: err,
+    });
+  }
+  const { data, syntax, lineOf } = parseYaml(text);
+  if (syntax.length > 0) {
+    const lines = syntax.map((problem) => formatConfigProblem(name, { path: "", ...problem }));
+    throw new DistillError("CONFIG_INVALID", lines.join("\n"));
+  }
+  const { config, problems } = validateConfig(data, { file, dir: dirname(file), lineOf });
+  if (config === null) {
+    throw new DistillError("CONFIG_INVALID", problems.map((p) => formatConfigProblem(name, p)).join("\n"));
+  }
+  return config;
+}
+
+/** Imports the export a `path#export` reference names; throws MODULE_LOAD naming the key, file and export. */
+export async function importRef<T = unknown>(ref: ModuleRef): Promise<T> {
+  const hash = ref.raw.lastIndexOf("#");
+  const written = hash >= 0 ? ref.raw.slice(0, hash) : ref.raw;
+  if (!existsSync(ref.file)) {
+    throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: file not found`);
+  }
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = await import(pathToFileURL(ref.file).href);
+  } catch (err) {
+    throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: ${errorMessage(err)}`, {
+      cause: err,
+    });
+  }
+  if (!(ref.exportName in namespace)) {
+    const hint = suggestion(ref.exportName, Object.keys(namespace));
+    throw new DistillError("MODULE_LOAD", `${ref.key}: ${written} has no export '${ref.exportName}'${hint}`);
+  }
+  return namespace[ref.exportName] as T;
+}
+
+/** The commented sample `tooldistill init` writes; it validates as is, and with its optional lines uncommented. */
+export const SAMPLE_CONFIG = `# tooldistill.yaml: read by the tooldistill CLI and ToolDistill.fromConfig().
+# Paths are relative to this file. Module references are path#export (no space before the #).
+
+# Where the registry database and the distilled tool files live.
+store: .tooldistill
+
+# Your base tools: executor(name, args) runs one of them and returns a JSON-serialisable value
+# (or throws), tools is the array of Anthropic-format definitions. Set both, or neither and use MCP servers below.
+executor: ./tools.ts#executeTool
+tools: ./tools.ts#TOOLS
+
+# Optional: probe(name) returns whether a base tool is reachable again; used only by \`tooldistill health\`.
+# health_probe: ./tools.ts#probe
+# Optional: a custom Distiller instead of the built-in one that asks Claude.
+# distiller: ./distill.ts#distiller
+
+# The model the built-in distiller uses.
+distiller_model: claude-sonnet-5-5
+# true costs one extra Claude call on every worth-distilling run where the agent did not propose a tool.
+fallback_distiller: true
+# false: verified tools wait for \`tooldistill promote\`; true: they become active at once.
+auto_promote: false
+# Runs with fewer top-level base tool calls are not distilled (waived after a distilled tool failed).
+min_calls_to_distill: 8
+# A distilled tool must use at least this share fewer base tool calls than its baseline (0.3 = 30%).
+min_call_reduction: 0.3
+# Caps how many distilled tool definitions are shown to the model, and so their context cost.
+max_exposed_tools: 20
+# Live verification calls the real base tools, with their real side effects.
+allow_live_verification: false
+# A cheap schema comparison at every start, so a changed base tool is caught before the first run.
+check_schemas_on_start: true
+
+# Base tools from MCP servers, instead of executor and tools: each tool is named <server>__<tool>.
+# mcp_config points at a file in Claude Code's .mcp.json format, {"mcpServers": {"<name>": {...}}}.
+# mcp_config: .mcp.json
+# Inline entries have the same structure and are merged over the file's by name;
+# \${VAR} and \${VAR:-default} in them expand from the environment.
+# mcpServers:
+#   billing:
+#     type: http
+#     url: http://localhost:8787/mcp
+#     headers:
+#       Authorization: "Bearer \${BILLING_TOKEN}"
+#   gmail:
+#     command: node
+#     args: [./servers/gmail.ts]
+#     env:
+#       GMAIL_FAKE: "1"
+`;

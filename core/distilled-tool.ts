@@ -1,0 +1,33 @@
+import { DistillError } from "./errors.ts";
+import type { JsonSchema } from "./types.ts";
+
+/** What a distilled tool module declares; `run` calls base tools only through `call`. */
+export interface DistilledToolDefinition<Input = Record<string, unknown>, Result = unknown> {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  run(input: Input): Promise<Result>;
+  check?: (result: Result) => boolean;
+}
+
+/**
+ * Declares a distilled tool. Tool modules import it for types and editor help; the sandbox supplies its own
+ * copy when it runs a module, so this one only hands the definition back.
+ */
+export function distilledTool<Input = Record<string, unknown>, Result = unknown>(
+  definition: DistilledToolDefinition<Input, Result>,
+): DistilledToolDefinition<Input, Result> {
+  return definition;
+}
+
+/**
+ * Calls a base tool from a distilled tool. Only the sandbox can run it: a tool module imported directly would
+ * bypass verification, so this copy refuses.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: base tool results are whatever JSON the tool returns.
+export async function call(tool: string, _args?: Record<string, unknown>): Promise<any> {
+  throw new DistillError(
+    "USAGE",
+    `call('${tool}') runs only inside the tooldistill sandbox: run distilled tools through trace.execute, not by importing them`,
+  );
+}

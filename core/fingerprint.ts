@@ -1,0 +1,29 @@
+import { createHash } from "node:crypto";
+import { stableStringify } from "./canonical.ts";
+import type { ToolDef } from "./types.ts";
+
+/**
+ * A base tool's fingerprint: a hash of its whole definition (name, description, input schema and, for MCP tools,
+ * annotations). Null when the definition cannot be hashed, and null never counts as unchanged.
+ */
+export function fingerprint(tool: ToolDef | undefined): string | null {
+  if (!tool || typeof tool.name !== "string" || typeof tool.input_schema !== "object" || tool.input_schema === null) {
+    return null;
+  }
+  try {
+    const definition = {
+      name: tool.name,
+      description: tool.description ?? "",
+      input_schema: tool.input_schema,
+      annotations: tool.annotations ?? null,
+    };
+    return createHash("sha256").update(stableStringify(definition)).digest("hex").slice(0, 32);
+  } catch {
+    return null;
+  }
+}
+
+/** True only when both fingerprints exist and are equal. */
+export function sameFingerprint(stored: string | null, current: string | null): boolean {
+  return stored !== null && current !== null && stored === current;
+}

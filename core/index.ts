@@ -1,0 +1,39 @@
+/** The public API of tooldistill. Explicit named exports only: what is not here is internal. */
+export type { ChangeEntry, ChangeReport, HealthReport } from "./changes.ts";
+export { ClaudeDistiller } from "./claude-distiller.ts";
+export type { Config, McpServerConfig, ModuleRef, Settings } from "./config.ts";
+export { DEFAULT_SETTINGS, loadConfig, validateConfig } from "./config.ts";
+export type { DistilledToolDefinition } from "./distilled-tool.ts";
+export { call, distilledTool } from "./distilled-tool.ts";
+export type { DistillReason, DistillRequest, Distiller, Proposal, VerifyFn } from "./distiller.ts";
+export { PROPOSE_INPUT_SCHEMA, proposalPrompt, verdictText } from "./distiller.ts";
+export type { ErrorCode } from "./errors.ts";
+export { DistillError } from "./errors.ts";
+export { fingerprint } from "./fingerprint.ts";
+export { mcpResultToValue } from "./mcp-result.ts";
+export type { MCPToolkitOptions } from "./mcp-toolkit.ts";
+export { MCPToolkit } from "./mcp-toolkit.ts";
+export { PROPOSE_TOOL_NAME } from "./nudge.ts";
+export type { SandboxLimits, SandboxOptions } from "./sandbox.ts";
+export { Sandbox } from "./sandbox.ts";
+export type { HistoryRecord, RunStats, VersionRecord } from "./store.ts";
+export { Store } from "./store.ts";
+export type { ToolDistillOptions } from "./tool-distill.ts";
+export { ToolDistill } from "./tool-distill.ts";
+export type { ExecuteResult, Trace, UsageLike } from "./trace.ts";
+export type {
+  CallRecord,
+  CheckResult,
+  Executor,
+  HealthProbe,
+  JsonSchema,
+  Logger,
+  OpenProblem,
+  Problem,
+  Status,
+  ToolAnnotations,
+  ToolDef,
+  TraceRecord,
+  UsageTotals,
+  Verdict,
+} from "./types.ts";

@@ -1,0 +1,234 @@
+/**
+ * MCP server entries: Claude Code's `.mcp.json` plus inline entries, merged by name and with
+ * `${VAR}` / `${VAR:-default}` expanded from the environment. Pure of the MCP SDK: the plugin reads
+ * server names through this module too.
+ */
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { DistillError } from "./errors.ts";
+
+/** One MCP server entry, as written in `.mcp.json` or inline in the config (Claude Code's structure). */
+export interface McpServerConfig {
+  type?: "stdio" | "http" | "sse";
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+/** A stdio server entry after expansion: spawned as `command args` with the parent env plus `env`. */
+export interface ResolvedStdioServer {
+  type: "stdio";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** An HTTP (Streamable HTTP) or legacy SSE server entry after expansion. */
+export interface ResolvedRemoteServer {
+  type: "http" | "sse";
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** A server entry with its transport decided and every `${VAR}` expanded. */
+export type ResolvedMcpServer = ResolvedStdioServer | ResolvedRemoteServer;
+
+const TYPES = ["stdio", "http", "sse"] as const;
+const VAR_PATTERN = /\$\{([^}]*)\}/g;
+
+/**
+ * Reads the `.mcp.json` file (when given), merges `inline` over it by server name (an inline entry
+ * replaces the file's entry of that name), expands variables and decides each server's transport.
+ * Every problem is reported at once in one `DistillError`.
+ */
+export async function loadMcpServers(options: {
+  mcpConfigPath: string | null;
+  inline: Record<string, McpServerConfig>;
+  env?: NodeJS.ProcessEnv;
+}): Promise<Record<string, ResolvedMcpServer>> {
+  const fromFile = options.mcpConfigPath === null ? {} : await readMcpJson(options.mcpConfigPath);
+  const merged: Record<string, unknown> = { ...fromFile, ...options.inline };
+  const env = options.env ?? process.env;
+  const problems: string[] = [];
+  const servers: Record<string, ResolvedMcpServer> = {};
+  for (const [name, entry] of Object.entries(merged)) {
+    const resolved = resolveServer(name, entry, env, problems);
+    if (resolved !== null) servers[name] = resolved;
+  }
+  if (problems.length > 0) throw new DistillError("CONFIG_INVALID", problems.join("\n"));
+  return servers;
+}
+
+/** The `mcpServers` object of a `.mcp.json` file, entries unchecked (they are checked after merging). */
+async function readMcpJson(path: string): Promise<Record<string, unknown>> {
+  const file = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new DistillError(
+        "CONFIG_NOT_FOUND",
+        `mcp_config: ${file} does not exist; create it or correct the mcp_config path`,
+        { cause: err },
+      );
+    }
+    throw new DistillError("CONFIG_INVALID", `mcp_config: cannot read ${file}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new DistillError("CONFIG_INVALID", `${file}: invalid JSON: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  if (!isRecord(data) || !isRecord(data["mcpServers"])) {
+    throw new DistillError(
+      "CONFIG_INVALID",
+      `${file}: expected Claude Code's format {"mcpServers": {"<name>": {...}}}`,
+    );
+  }
+  return data["mcpServers"];
+}
+
+function resolveServer(
+  name: string,
+  entry: unknown,
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+): ResolvedMcpServer | null {
+  const where = `mcp server '${name}'`;
+  const before = problems.length;
+  if (name.includes("__")) {
+    problems.push(`${where}: server names must not contain '__' (tools are named <server>__<tool>)`);
+  }
+  if (name === "") problems.push(`mcp server names must not be empty`);
+  if (!isRecord(entry)) {
+    problems.push(`${where}: expected an object with command or url`);
+    return null;
+  }
+  const type = entry["type"];
+  if (type !== undefined && !(TYPES as readonly unknown[]).includes(type)) {
+    problems.push(`${where}: type must be one of stdio, http, sse (got ${JSON.stringify(type)})`);
+  }
+  const command = stringField(entry, "command", where, problems);
+  const url = stringField(entry, "url", where, problems);
+  const args = stringArrayField(entry, "args", where, problems);
+  const envEntries = stringRecordField(entry, "env", where, problems);
+  const headers = stringRecordField(entry, "headers", where, problems);
+  if (problems.length > before) return null;
+
+  const expand = (value: string, key: string): string => expandVars(value, env, name, key, problems);
+  const resolvedType = (type as McpServerConfig["type"]) ?? (command !== undefined ? "stdio" : "http");
+  if (resolvedType === "stdio") {
+    if (command === undefined) {
+      problems.push(`${where}: a stdio server needs a command`);
+      return null;
+    }
+    return {
+      type: "stdio",
+      command: expand(command, "command"),
+      args: (args ?? []).map((arg, i) => expand(arg, `args[${i}]`)),
+      env: mapValues(envEntries ?? {}, (value, key) => expand(value, `env.${key}`)),
+    };
+  }
+  if (url === undefined) {
+    problems.push(
+      type === undefined
+        ? `${where}: needs a command (stdio) or a url (http, sse)`
+        : `${where}: type ${resolvedType} needs a url`,
+    );
+    return null;
+  }
+  const expandedUrl = expand(url, "url");
+  if (problems.length === before && !/^https?:\/\/./.test(expandedUrl)) {
+    problems.push(`${where}: url must start with http:// or https:// (got '${expandedUrl}')`);
+  }
+  return {
+    type: resolvedType,
+    url: expandedUrl,
+    headers: mapValues(headers ?? {}, (value, key) => expand(value, `headers.${key}`)),
+  };
+}
+
+/**
+ * Expands `${VAR}` and `${VAR:-default}`. As in Claude Code, a variable that is set (even to "")
+ * wins over the default, so the same `.mcp.json` means the same thing to both.
+ */
+function expandVars(
+  value: string,
+  env: NodeJS.ProcessEnv,
+  server: string,
+  key: string,
+  problems: string[],
+): string {
+  return value.replace(VAR_PATTERN, (match, body: string) => {
+    const sep = body.indexOf(":-");
+    const varName = sep === -1 ? body : body.slice(0, sep);
+    const fallback = sep === -1 ? undefined : body.slice(sep + 2);
+    const set = env[varName];
+    if (set !== undefined) return set;
+    if (fallback !== undefined) return fallback;
+    problems.push(
+      `mcp server '${server}': environment variable ${varName} is not set (used in ${key}); ` +
+        `set it or write \${${varName}:-default}`,
+    );
+    return match;
+  });
+}
+
+function stringField(
+  entry: Record<string, unknown>,
+  key: string,
+  where: string,
+  problems: string[],
+): string | undefined {
+  const value = entry[key];
+  if (value === undefined || typeof value === "string") return value;
+  problems.push(`${where}: ${key} must be a string`);
+  return undefined;
+}
+
+function stringArrayField(
+  entry: Record<string, unknown>,
+  key: string,
+  where: string,
+  problems: string[],
+): string[] | undefined {
+  const value = entry[key];
+  if (value === undefined) return undefined;
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as string[];
+  problems.push(`${where}: ${key} must be an array of strings`);
+  return undefined;
+}
+
+function stringRecordField(
+  entry: Record<string, unknown>,
+  key: string,
+  where: string,
+  problems: string[],
+): Record<string, string> | undefined {
+  const value = entry[key];
+  if (value === undefined) return undefined;
+  if (isRecord(value) && Object.values(value).every((item) => typeof item === "string")) {
+    return value as Record<string, string>;
+  }
+  problems.push(`${where}: ${key} must be an object of strings`);
+  return undefined;
+}
+
+function mapValues(
+  record: Record<string, string>,
+  fn: (value: string, key: string) => string,
+): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value, key)]));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,143 @@
+import { canonicalArgs } from "./canonical.ts";
+import { errorMessage } from "./errors.ts";
+import { addProblem, type RegistryEnv } from "./registry.ts";
+import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
+import { schemaProblems } from "./schema.ts";
+import { hashSource, type VersionRecord } from "./store.ts";
+import type { ExecuteResult, Trace } from "./trace.ts";
+import { resultContent } from "./trace.ts";
+import type { ToolDef } from "./types.ts";
+
+/** Calls the host records for a distilled run: the base tool runner of its trace. */
+export interface RuntimeHost extends RegistryEnv {
+  baseTool(name: string): ToolDef | undefined;
+}
+
+/**
+ * Runs an exposed distilled tool live: validates the input, runs the module in the sandbox against the
+ * executor (inner calls recorded under the distilled call), and on failure returns the structured error,
+ * demotes the version to suspect(runtime_failure) and lets the agent fall back to the base tools.
+ */
+export async function runDistilled(
+  host: RuntimeHost,
+  trace: Trace,
+  v: VersionRecord,
+  input: Record<string, unknown>,
+): Promise<ExecuteResult> {
+  const { store } = host;
+  const callId = store.startCall({
+    traceId: trace.id,
+    tool: v.name,
+    kind: "distilled",
+    args: canonicalArgs(input, v.inputSchema),
+    version: v.version,
+  });
+  const started = performance.now();
+  const refuse = (message: string): ExecuteResult => {
+    store.failCall(callId, message, performance.now() - started);
+    return { content: `Error: ${message}`, isError: true };
+  };
+
+  // Invalid input is the caller's mistake, not the tool's: no demotion.
+  const invalid = schemaProblems(v.inputSchema, input);
+  if (invalid.length) return refuse(`invalid input for '${v.name}': ${invalid.join("; ")}. Call it again with input that matches its schema.`);
+
+  let code: string;
+  try {
+    code = store.readCode(v.name, v.version);
+  } catch (err) {
+    return refuse(errorMessage(err));
+  }
+  if (hashSource(code) !== v.sourceHash) {
+    host.logger.warn(`tooldistill: ${store.toolFile(v.name, v.version)} was edited after verification; refusing to run it`);
+    return refuse(
+      `the file of '${v.name}' v${v.version} was edited after it was verified, so it is not run. ` +
+        `Propose the edited code as a new version (propose_distilled_tool) to have it verified. Complete the task with the base tools.`,
+    );
+  }
+
+  const allow = store
+    .getDependencies(v.name, v.version)
+    .filter((d) => !d.avoided)
+    .map((d) => d.baseTool);
+  const outcome = await host.sandbox.run({
+    source: code,
+    input,
+    allow,
+    call: async (tool, args) => {
+      const def = host.baseTool(tool);
+      if (!def) throw new Error(`no such base tool '${tool}'`);
+      const r = await trace.recordBaseCall(def, args, callId);
+      if (!r.ok) throw new Error(r.error);
+      return r.output;
+    },
+  });
+  const latency = performance.now() - started;
+  if (outcome.ok) {
+    store.finishCall(callId, outcome.result, latency);
+    store.recordRun(v.name, v.version, true, outcome.calls.length);
+    return { content: resultContent(outcome.result), isError: false };
+  }
+
+  const expected = v.verdict?.calls ?? null;
+  const text = structuredError(v, outcome.failure, outcome.calls, expected, host);
+  store.failCall(callId, text, latency);
+  store.recordRun(v.name, v.version, false, outcome.calls.length);
+  store.setReplaceName(trace.id, v.name);
+  const current = store.getVersion(v.name, v.version) ?? v;
+  addProblem(host, current, "runtime_failure", `runtime failure: ${outcome.failure.message}`, {
+    trace: trace.id,
+    call: callId,
+    failure: outcome.failure,
+  });
+  return { content: text, isError: true };
+}
+
+const SUMMARY_CHARS = 160;
+
+function summarize(value: unknown): string {
+  const s = resultContent(value);
+  return s.length > SUMMARY_CHARS ? `${s.slice(0, SUMMARY_CHARS)}…` : s;
+}
+
+/**
+ * The reference's structured error plus a resume packet: the steps that completed (with a short summary of
+ * their outputs and whether they may have changed something) and what was left, so the agent resumes
+ * instead of redoing writes.
+ */
+export function structuredError(
+  v: VersionRecord,
+  failure: SandboxFailure,
+  calls: readonly SandboxCall[],
+  expectedSteps: number | null,
+  host: { baseTool(name: string): ToolDef | undefined },
+): string {
+  const failedStep = failure.kind === "call_failed" && failure.step !== undefined ? failure.step : null;
+  const total = Math.max(expectedSteps ?? 0, calls.length, failedStep ?? 0);
+  const lines: string[] = [];
+  if (failedStep !== null) {
+    lines.push(`Distilled tool '${v.name}' (v${v.version}) failed at step ${failedStep} of ${total}.`);
+    lines.push(`Base tool: ${failure.tool ?? "?"}`);
+  } else {
+    lines.push(`Distilled tool '${v.name}' (v${v.version}) failed after step ${calls.filter((c) => c.ok).length} of ${total}.`);
+  }
+  lines.push(`Error: ${failure.message}`);
+  lines.push("This distilled tool has been disabled. Complete the task using the base tools directly.");
+  const done = calls.filter((c) => c.ok);
+  if (done.length) {
+    lines.push("", "Steps already completed (do not repeat the ones that changed something):");
+    done.forEach((c, i) => {
+      const readOnly = host.baseTool(c.tool)?.annotations?.readOnlyHint === true;
+      const effect = readOnly ? "read-only" : "may have changed something";
+      lines.push(`${i + 1}. ${c.tool} ${JSON.stringify(c.args)} → ${summarize(c.output)} (${effect})`);
+    });
+  } else {
+    lines.push("", "No step completed: nothing was changed by the tool.");
+  }
+  const left = total - done.length;
+  if (left > 0) {
+    const next = failure.tool ? ` starting with ${failure.tool}` : "";
+    lines.push(`Left to do: ${left} step${left > 1 ? "s" : ""}${next}.`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,305 @@
+import { randomUUID } from "node:crypto";
+import { dirname } from "node:path";
+import { compareSchemas, fallbackDistill, health, onToolUpdated, rebuild } from "./changes.ts";
+import type { ChangeReport, HealthReport } from "./changes.ts";
+import { type Config, DEFAULT_SETTINGS, importRef, loadConfig, type Settings } from "./config.ts";
+import { type Distiller, PROPOSE_INPUT_SCHEMA, verdictText } from "./distiller.ts";
+import { DistillError } from "./errors.ts";
+import { PROPOSE_TOOL_NAME } from "./nudge.ts";
+import {
+  deprecate,
+  exposedVersions,
+  ingestProposal,
+  ProposalError,
+  parseProposal,
+  promote,
+  resolveVersion,
+  toolDefinition,
+  verifyVersion,
+} from "./registry.ts";
+import { runDistilled } from "./runtime.ts";
+import { Sandbox } from "./sandbox.ts";
+import { Store, type VersionRecord } from "./store.ts";
+import { type ExecuteResult, Trace, type TraceHost } from "./trace.ts";
+import { type Executor, type HealthProbe, type Logger, silentLogger, type ToolDef, type TraceSource, type Verdict } from "./types.ts";
+
+/** Options of `new ToolDistill(...)`: the config file's keys in camelCase, plus the objects themselves. */
+export interface ToolDistillOptions extends Partial<Settings> {
+  /** The store folder (`.tooldistill`). */
+  store: string;
+  /** Runs a base tool; required to record runs and run distilled tools. */
+  executor?: Executor;
+  /** Anthropic-format base tool definitions. */
+  tools?: ToolDef[];
+  /** Says whether an avoided tool has recovered; used only by `health()`. */
+  healthProbe?: HealthProbe;
+  /** A custom distiller; by default ClaudeDistiller with `distillerModel`. */
+  distiller?: Distiller;
+  logger?: Logger;
+  /** Share a sandbox pool between instances (e.g. tests); by default one is made on first use. */
+  sandbox?: Sandbox;
+  /** Hears every change of the set `activeTools()` returns (the plugin announces it to Claude Code). */
+  onExposureChange?: () => void;
+  /** Releases what `fromConfig` opened (e.g. MCP connections) on `close()`. */
+  onClose?: () => Promise<void> | void;
+}
+
+function checkSettings(s: Settings): void {
+  const problems: string[] = [];
+  if (!(s.minCallReduction > 0 && s.minCallReduction < 1)) problems.push(`minCallReduction must be between 0 and 1, exclusive (got ${s.minCallReduction})`);
+  if (!Number.isInteger(s.minCallsToDistill) || s.minCallsToDistill < 1) problems.push(`minCallsToDistill must be an integer ≥ 1 (got ${s.minCallsToDistill})`);
+  if (!Number.isInteger(s.maxExposedTools) || s.maxExposedTools < 0) problems.push(`maxExposedTools must be an integer ≥ 0 (got ${s.maxExposedTools})`);
+  if (problems.length) throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
+}
+
+/**
+ * The library's entry point: records runs, runs distilled tools, ingests and verifies proposals, and keeps
+ * distilled tools in step with their base tools. Every CLI verb is a thin call of one of its methods.
+ */
+export class ToolDistill implements TraceHost {
+  readonly store: Store;
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly executor: Executor | null;
+  readonly healthProbe: HealthProbe | null;
+  #tools: ToolDef[];
+  #byName: Map<string, ToolDef>;
+  #distiller: Distiller | null;
+  #sandbox: Sandbox | null;
+  readonly #ownsSandbox: boolean;
+  readonly #onExposureChange: (() => void) | undefined;
+  readonly #onClose: (() => Promise<void> | void) | undefined;
+  /** Report of the start-up schema comparison (`check_schemas_on_start`). */
+  readonly startupReport: ChangeReport | null;
+
+  constructor(options: ToolDistillOptions) {
+    const settings: Settings = { ...DEFAULT_SETTINGS };
+    for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]) {
+      if (options[key] !== undefined) (settings as unknown as Record<string, unknown>)[key] = options[key];
+    }
+    checkSettings(settings);
+    this.settings = settings;
+    this.logger = options.logger ?? silentLogger;
+    this.executor = options.executor ?? null;
+    this.healthProbe = options.healthProbe ?? null;
+    this.#tools = [...(options.tools ?? [])];
+    this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
+    this.#distiller = options.distiller ?? null;
+    this.#sandbox = options.sandbox ?? null;
+    this.#ownsSandbox = !options.sandbox;
+    this.#onExposureChange = options.onExposureChange;
+    this.#onClose = options.onClose;
+    this.store = new Store(options.store);
+    this.startupReport = settings.checkSchemasOnStart && options.tools ? compareSchemas(this.#env()) : null;
+  }
+
+  /** Builds a ToolDistill from `tooldistill.yaml` (default: the one in the current folder). */
+  static async fromConfig(path?: string, overrides: Partial<ToolDistillOptions> = {}): Promise<ToolDistill> {
+    const config = await loadConfig(path);
+    return ToolDistill.fromLoadedConfig(config, overrides);
+  }
+
+  /** Like `fromConfig`, for a config already loaded. */
+  static async fromLoadedConfig(config: Config, overrides: Partial<ToolDistillOptions> = {}): Promise<ToolDistill> {
+    const options: ToolDistillOptions = { ...config.settings, store: config.store };
+    if (config.executor) options.executor = await importRef<Executor>(config.executor);
+    if (config.tools) options.tools = await importRef<ToolDef[]>(config.tools);
+    if (config.healthProbe) options.healthProbe = await importRef<HealthProbe>(config.healthProbe);
+    if (config.distiller) options.distiller = await importRef<Distiller>(config.distiller);
+    if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
+      const { MCPToolkit } = await import("./mcp-toolkit.ts");
+      const { loadMcpServers } = await import("./mcp-config.ts");
+      const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
+      const toolkit = await MCPToolkit.connect({
+        servers,
+        cwd: config.path ? dirname(config.path) : config.dir,
+        ...(overrides.logger ? { logger: overrides.logger } : {}),
+      });
+      for (const f of toolkit.failures) overrides.logger?.warn(`tooldistill: MCP server '${f.server}' is unavailable: ${f.reason}`);
+      options.executor = toolkit.executor;
+      options.tools = toolkit.tools;
+      options.healthProbe ??= toolkit.probe;
+      options.onClose = () => toolkit.close();
+    }
+    return new ToolDistill({ ...options, ...overrides });
+  }
+
+  /** Starts recording a run of `task`. */
+  startTrace(task: string, options: { id?: string; source?: TraceSource } = {}): Trace {
+    const id = options.id ?? randomUUID();
+    this.store.createTrace(id, task, options.source ?? "sdk");
+    return new Trace(this, id, task);
+  }
+
+  /** Re-attaches to a stored trace (e.g. a Claude Code span recorded by another process). */
+  openTrace(id: string): Trace {
+    const t = this.store.getTrace(id);
+    if (!t) throw new DistillError("NOT_FOUND", `no trace '${id}': see tooldistill traces list`);
+    return new Trace(this, id, t.task);
+  }
+
+  /** The exposed distilled tools in Anthropic format, by successful runs, capped by `max_exposed_tools`. */
+  activeTools(): ToolDef[] {
+    return exposedVersions(this.store, this.settings.maxExposedTools).map(toolDefinition);
+  }
+
+  /** The `propose_distilled_tool` definition to offer next to the base tools. */
+  proposeTool(): ToolDef {
+    return {
+      name: PROPOSE_TOOL_NAME,
+      description:
+        "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, " +
+        "so the next run of this kind of task needs one call. The library checks the code statically, replays it " +
+        "against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
+      input_schema: PROPOSE_INPUT_SCHEMA,
+    };
+  }
+
+  /** Current base tools. */
+  tools(): readonly ToolDef[] {
+    return this.#tools;
+  }
+
+  /** Replaces the base tool list (e.g. after an MCP server re-listed its tools). */
+  setTools(tools: ToolDef[]): void {
+    this.#tools = [...tools];
+    this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
+  }
+
+  // ---- TraceHost --------------------------------------------------------------------------------
+
+  /** @internal */
+  baseTool(name: string): ToolDef | undefined {
+    return this.#byName.get(name);
+  }
+
+  /** @internal */
+  baseToolNames(): string[] {
+    return [...this.#byName.keys()];
+  }
+
+  /** @internal */
+  async runBase(name: string, args: Record<string, unknown>): Promise<unknown> {
+    if (!this.executor) {
+      throw new DistillError("EXECUTOR", "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml");
+    }
+    return await this.executor(name, args);
+  }
+
+  /** @internal */
+  runDistilled(trace: Trace, name: string, input: Record<string, unknown>): Promise<ExecuteResult> | null {
+    if (this.#byName.has(name)) return null;
+    const v = exposedVersions(this.store, this.settings.maxExposedTools).find((x) => x.name === name);
+    if (!v) return null;
+    return runDistilled(this.#runtimeHost(), trace, v, input);
+  }
+
+  /** @internal */
+  async propose(trace: Trace, input: Record<string, unknown>): Promise<ExecuteResult> {
+    this.store.markProposed(trace.id);
+    const id = this.store.startCall({ traceId: trace.id, tool: PROPOSE_TOOL_NAME, kind: "proposal", args: { code: "(see tool file)" } });
+    try {
+      const proposal = parseProposal(input);
+      const verdict = await ingestProposal(this.#env(), trace.id, proposal);
+      const text = verdictText(verdict);
+      const rejected = verdict.status === "draft";
+      this.store.finishCall(id, { name: verdict.name, version: verdict.version, status: verdict.status }, null);
+      return { content: text, isError: rejected };
+    } catch (err) {
+      if (!(err instanceof ProposalError)) throw err;
+      this.store.failCall(id, err.message, null);
+      return { content: `rejected: ${err.message}\nFix it and call ${PROPOSE_TOOL_NAME} again.`, isError: true };
+    }
+  }
+
+  /** @internal */
+  async fallbackDistill(trace: Trace): Promise<void> {
+    await fallbackDistill(this.#env(), trace.id);
+  }
+
+  // ---- lifecycle verbs --------------------------------------------------------------------------
+
+  /** Activates a version (default: the newest verified); a deprecated one re-passes verification first. */
+  async promote(name: string, options: { version?: number } = {}): Promise<VersionRecord> {
+    return promote(this.#env(), name, options);
+  }
+
+  /** Deprecates a version (default: the active one). */
+  deprecate(name: string, options: { version?: number } = {}): VersionRecord {
+    return deprecate(this.store, name, {
+      ...options,
+      ...(this.#onExposureChange ? { onExposureChange: this.#onExposureChange } : {}),
+    });
+  }
+
+  /** Re-runs the three checks (default: the active version); `live` runs every call against the executor. */
+  async verify(name: string, options: { version?: number; live?: boolean } = {}): Promise<Verdict> {
+    const v = resolveVersion(this.store, name, options.version, "active");
+    if (options.live && !this.executor) {
+      throw new DistillError("EXECUTOR", "verify --live needs the executor: set executor/tools or mcp_config in tooldistill.yaml");
+    }
+    return verifyVersion(this.#env(), v, { live: options.live ?? false });
+  }
+
+  /** Reacts to a changed or recovered base tool: re-verifies dependents, queues rebuilds for avoiders. */
+  async onToolUpdated(name: string): Promise<ChangeReport> {
+    return onToolUpdated(this.#env(), name);
+  }
+
+  /** Compares the current tools with the stored dependencies and, with a probe, looks for recoveries. */
+  async health(options: { probe?: boolean } = {}): Promise<HealthReport> {
+    return health(this.#env(), { probe: options.probe ?? true });
+  }
+
+  /** Asks the distiller for a better version of a tool whose avoided base tool recovered. */
+  async rebuild(name: string): Promise<Verdict> {
+    return rebuild(this.#env(), name);
+  }
+
+  /** Closes the store, the sandbox pool and anything `fromConfig` opened. */
+  async close(): Promise<void> {
+    try {
+      await this.#onClose?.();
+    } finally {
+      if (this.#ownsSandbox) await this.#sandbox?.close();
+      this.store.close();
+    }
+  }
+
+  // ---- internals --------------------------------------------------------------------------------
+
+  #getSandbox(): Sandbox {
+    this.#sandbox ??= new Sandbox();
+    return this.#sandbox;
+  }
+
+  async #getDistiller(): Promise<Distiller> {
+    if (!this.#distiller) {
+      const { ClaudeDistiller } = await import("./claude-distiller.ts");
+      this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
+    }
+    return this.#distiller;
+  }
+
+  #env() {
+    const self = this;
+    return {
+      store: this.store,
+      settings: this.settings,
+      logger: this.logger,
+      executor: this.executor,
+      healthProbe: this.healthProbe,
+      get sandbox() {
+        return self.#getSandbox();
+      },
+      tools: () => this.#tools,
+      distiller: () => this.#getDistiller(),
+      ...(this.#onExposureChange ? { onExposureChange: this.#onExposureChange } : {}),
+    };
+  }
+
+  #runtimeHost() {
+    const env = this.#env();
+    return Object.assign(env, { baseTool: (name: string) => this.#byName.get(name) });
+  }
+}

@@ -1,0 +1,262 @@
+import { canonicalArgs } from "./canonical.ts";
+import type { Settings } from "./config.ts";
+import { fingerprint } from "./fingerprint.ts";
+import { FixtureSet, fixturesFromCalls } from "./replay.ts";
+import type { Sandbox } from "./sandbox.ts";
+import { schemaProblems } from "./schema.ts";
+import { staticCheck, type ToolMeta } from "./static-check.ts";
+import type { DependencyRecord, Store, VersionRecord } from "./store.ts";
+import type { CheckResult, Executor, Logger, Problem, ToolDef, Verdict } from "./types.ts";
+
+/** What verification needs from its surroundings. */
+export interface VerifyEnv {
+  readonly store: Store;
+  readonly settings: Settings;
+  readonly sandbox: Sandbox;
+  readonly logger: Logger;
+  /** Current base tools. */
+  tools(): readonly ToolDef[];
+  /** The executor, for live calls; null when only the store is available. */
+  readonly executor: Executor | null;
+}
+
+/** Options of one verification. */
+export interface VerifyOptions {
+  /** `verify --live`: every call runs against the executor (the user's explicit consent). */
+  live?: boolean;
+  /** Base tools that recovered since the source run: their recorded failures are not replayed as failures. */
+  recovered?: readonly string[];
+  /** A rebuild must also beat the version it replaces. */
+  mustBeat?: { version: number; calls: number | null };
+}
+
+/** The three checks' results plus what verification measured; the caller applies the lifecycle. */
+export interface CheckReport {
+  checks: Verdict["checks"];
+  passed: boolean;
+  calls: number | null;
+  baseline: number | null;
+  limit: number | null;
+  liveCalls: string[];
+  baselineTokens: number | null;
+  meta: ToolMeta | null;
+  dependencies: Omit<DependencyRecord, "name" | "version">[];
+}
+
+const notRun = (why: string): CheckResult => ({ ok: false, problems: [{ message: `not run: ${why}` }] });
+
+/** Runs the static, replay and efficiency checks on one stored version. */
+export async function runChecks(
+  env: VerifyEnv,
+  version: VersionRecord,
+  code: string,
+  options: VerifyOptions = {},
+): Promise<CheckReport> {
+  const tools = env.tools();
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const sourceCalls = version.sourceTrace ? env.store.getCalls(version.sourceTrace) : [];
+  const sourceTrace = version.sourceTrace ? env.store.getTrace(version.sourceTrace) : null;
+  const baseline = measureBaseline(env.store, version);
+  const limit = baseline === null ? null : roundLimit(baseline * (1 - env.settings.minCallReduction));
+  const baselineTokens = sourceTrace
+    ? sourceTrace.usage.input_tokens +
+      sourceTrace.usage.output_tokens +
+      sourceTrace.usage.cache_creation_input_tokens +
+      sourceTrace.usage.cache_read_input_tokens || null
+    : null;
+
+  const statics = staticCheck(code, tools);
+  const report: CheckReport = {
+    checks: { static: { ok: statics.ok, problems: statics.problems }, replay: notRun("the static check failed"), efficiency: notRun("the static check failed") },
+    passed: false,
+    calls: null,
+    baseline,
+    limit,
+    liveCalls: [],
+    baselineTokens,
+    meta: statics.meta,
+    dependencies: [],
+  };
+  if (!statics.ok || !statics.meta) return report;
+
+  // Dependencies are read from the source; avoided tools (every call failed in the source run) are added.
+  const avoided = avoidedTools(sourceCalls);
+  const depNames = new Set([...statics.meta.dependencies, ...avoided]);
+  report.dependencies = [...depNames].sort().map((baseTool) => ({
+    baseTool,
+    fingerprint: fingerprint(byName.get(baseTool)),
+    avoided: avoided.has(baseTool) && !statics.meta!.dependencies.includes(baseTool),
+  }));
+
+  const replay = await replayAll(env, version, code, statics.meta, byName, sourceCalls, options);
+  report.checks.replay = replay.check;
+  report.calls = replay.calls;
+  report.liveCalls = replay.liveCalls;
+  if (!replay.check.ok) {
+    report.checks.efficiency = notRun("the replay check failed");
+    return report;
+  }
+  report.checks.efficiency = efficiencyCheck(replay.calls, baseline, limit, env.settings.minCallReduction, options.mustBeat);
+  report.passed = report.checks.efficiency.ok;
+  return report;
+}
+
+/** Baseline limits are shown to people: keep 12 × 0.7 at 8.4, not 8.399999999999999. */
+function roundLimit(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+/**
+ * The source run's top-level base calls, or the larger baseline of an earlier non-draft version of the same
+ * name (a replacement must not get easier to pass than what it replaces).
+ */
+export function measureBaseline(store: Store, version: VersionRecord): number | null {
+  let baseline = version.sourceTrace ? store.countTopLevelBaseCalls(version.sourceTrace) : null;
+  for (const earlier of store.listVersions({ name: version.name })) {
+    if (earlier.version >= version.version || earlier.status === "draft" || earlier.baseline === null) continue;
+    if (baseline === null || earlier.baseline > baseline) baseline = earlier.baseline;
+  }
+  return baseline;
+}
+
+/** Base tools every call of which failed in the source run. */
+export function avoidedTools(calls: readonly { tool: string; kind: string; status: string }[]): Set<string> {
+  const seen = new Map<string, boolean>();
+  for (const c of calls) {
+    if (c.kind !== "base" || c.status === "started") continue;
+    seen.set(c.tool, (seen.get(c.tool) ?? false) || c.status === "ok");
+  }
+  return new Set([...seen].filter(([, anyOk]) => !anyOk).map(([tool]) => tool));
+}
+
+/** Efficiency: replayed calls ≤ baseline × (1 − min_call_reduction), and fewer than a replaced version's. */
+export function efficiencyCheck(
+  calls: number | null,
+  baseline: number | null,
+  limit: number | null,
+  minCallReduction: number,
+  mustBeat?: { version: number; calls: number | null },
+): CheckResult {
+  if (calls === null) return notRun("no replayed call count");
+  if (baseline === null || limit === null) {
+    return { ok: false, problems: [{ message: "no baseline: the version has no source run to compare with" }] };
+  }
+  const factor = Math.round((1 - minCallReduction) * 100) / 100;
+  const line = `${calls} base calls; limit ${limit} (baseline ${baseline} × ${factor})`;
+  const problems: Problem[] = [];
+  if (calls > limit) {
+    problems.push({
+      message: `${line}: use at least ${Math.round(minCallReduction * 100)}% fewer base calls than the source run`,
+    });
+  }
+  if (mustBeat && mustBeat.calls !== null && calls >= mustBeat.calls) {
+    problems.push({
+      message: `${calls} base calls; the version it replaces (v${mustBeat.version}) needs ${mustBeat.calls}: a rebuild must use fewer`,
+    });
+  }
+  return { ok: problems.length === 0, problems };
+}
+
+async function replayAll(
+  env: VerifyEnv,
+  version: VersionRecord,
+  code: string,
+  meta: ToolMeta,
+  byName: Map<string, ToolDef>,
+  sourceCalls: ReturnType<Store["getCalls"]>,
+  options: VerifyOptions,
+): Promise<{ check: CheckResult; calls: number | null; liveCalls: string[] }> {
+  const problems: Problem[] = [];
+  const liveCalls: string[] = [];
+  const inputs = version.testInputs;
+  if (inputs.length === 0) {
+    return {
+      check: { ok: false, problems: [{ message: "test_inputs is empty: give at least one input taken from the source run" }] },
+      calls: null,
+      liveCalls,
+    };
+  }
+  if (!version.sourceTrace && !options.live) {
+    return { check: { ok: false, problems: [{ message: "no source run to replay against" }] }, calls: null, liveCalls };
+  }
+  const fixtures = fixturesFromCalls(sourceCalls);
+  const recovered = new Set(options.recovered ?? []);
+  let maxCalls = 0;
+  for (const [i, input] of inputs.entries()) {
+    const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
+    const inputProblems = schemaProblems(meta.inputSchema, input);
+    if (inputProblems.length) {
+      problems.push({ message: `${label}input ${JSON.stringify(input)} does not match the tool's inputSchema: ${inputProblems.join("; ")}` });
+      continue;
+    }
+    const set = new FixtureSet(fixtures);
+    let step = 0;
+    // The reason a call failed on our side (mismatch, schema), as opposed to a recorded failure being replayed.
+    let replayProblem: string | null = null;
+    const outcome = await env.sandbox.run({
+      source: code,
+      input,
+      allow: meta.dependencies,
+      runCheck: true,
+      call: async (tool, args) => {
+        step += 1;
+        const def = byName.get(tool);
+        if (!def) {
+          replayProblem = `call ${step} to '${tool}': no such base tool`;
+          throw new Error(replayProblem);
+        }
+        const invalid = schemaProblems(def.input_schema, args);
+        if (invalid.length) {
+          replayProblem = `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`;
+          throw new Error(replayProblem);
+        }
+        const canonical = canonicalArgs(args, def.input_schema);
+        const live = async (why: string): Promise<unknown> => {
+          if (!env.executor) {
+            replayProblem = `call ${step} to '${tool}' ${why} and no executor is configured to run it live`;
+            throw new Error(replayProblem);
+          }
+          liveCalls.push(`${tool} (call ${step})`);
+          return env.executor(tool, args);
+        };
+        if (options.live) return live("runs live (verify --live)");
+        const fixture = set.take(tool, canonical);
+        if (fixture) {
+          if (fixture.ok) return structuredClone(fixture.output);
+          if (recovered.has(tool)) {
+            if (env.settings.allowLiveVerification) return live("has only a failure recorded before the tool recovered");
+            replayProblem = `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`;
+            throw new Error(replayProblem);
+          }
+          throw new Error(fixture.error ?? "recorded failure");
+        }
+        if (env.settings.allowLiveVerification) return live("matches no recorded call");
+        replayProblem = set.explainMiss(step, tool, canonical);
+        throw new Error(replayProblem);
+      },
+    });
+    maxCalls = Math.max(maxCalls, outcome.calls.length);
+    if (outcome.ok) continue;
+    const f = outcome.failure;
+    if (replayProblem) problems.push({ message: `${label}${replayProblem}` });
+    else if (f.kind === "call_failed") {
+      problems.push({
+        message: `${label}call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in the source run: ${f.message}; a distilled tool must follow calls that succeeded`,
+      });
+    } else if (f.kind === "check_failed") {
+      problems.push({ message: `${label}check(result) did not hold: ${f.message}` });
+    } else {
+      problems.push({ message: `${label}${f.kind.replaceAll("_", " ")}: ${f.message}` });
+    }
+  }
+  return { check: { ok: problems.length === 0, problems }, calls: maxCalls, liveCalls };
+}
+
+/** A one-line reason for logs and history evidence. */
+export function reportSummary(report: CheckReport): string {
+  for (const key of ["static", "replay", "efficiency"] as const) {
+    const c = report.checks[key];
+    if (!c.ok) return `${key} check failed: ${c.problems.map((p) => p.message).join("; ")}`;
+  }
+  return "all checks passed";
+}

@@ -1,0 +1,348 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, type TestContext, test } from "node:test";
+import { fallbackDistill } from "../core/changes.ts";
+import type { Distiller, DistillRequest, Proposal } from "../core/distiller.ts";
+import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
+import { Sandbox } from "../core/sandbox.ts";
+import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
+import type { ToolDef } from "../core/types.ts";
+import { invoiceWorld } from "./fakes/invoice-tools.ts";
+import { tempDir } from "./helpers.ts";
+
+const sandbox = new Sandbox({ poolSize: 2 });
+after(() => sandbox.close());
+
+const TOOL = `import { distilledTool, call } from "tooldistill";
+
+export default distilledTool({
+  name: "invoice_from_email",
+  description: "Create a draft invoice for a customer from their latest order email.",
+  inputSchema: { type: "object", properties: { customer: { type: "string" } }, required: ["customer"] },
+  async run({ customer }: { customer: string }) {
+    const [msg] = await call("gmail_search", { query: \`from:\${customer} order\` });
+    const order = await call("gmail_get_message", { id: msg.id });
+    const cust = await call("billing_find_customer", { name: customer });
+    return call("billing_create_invoice", { customer_id: cust.id, lines: order.lines });
+  },
+});
+`;
+
+/** The shorter path once the import tool is back: 3 calls instead of 4. */
+const REBUILT = `import { distilledTool, call } from "tooldistill";
+
+export default distilledTool({
+  name: "invoice_from_email",
+  description: "Create a draft invoice for a customer from their latest order email.",
+  inputSchema: { type: "object", properties: { customer: { type: "string" } }, required: ["customer"] },
+  async run({ customer }: { customer: string }) {
+    const [msg] = await call("gmail_search", { query: \`from:\${customer} order\` });
+    return call("billing_import_from_email", { message_id: msg.id });
+  },
+});
+`;
+
+/** A scripted distiller: returns the given proposals in turn and remembers what it was asked. */
+class ScriptedDistiller implements Distiller {
+  readonly requests: DistillRequest[] = [];
+  readonly verdicts: string[] = [];
+  readonly #proposals: (Proposal | Error)[];
+  constructor(proposals: (Proposal | Error)[]) {
+    this.#proposals = proposals;
+  }
+  async distill(request: DistillRequest, verify?: (p: Proposal) => Promise<import("../core/types.ts").Verdict>) {
+    this.requests.push(request);
+    const next = this.#proposals.shift();
+    if (!next) return null;
+    if (next instanceof Error) throw next;
+    if (verify) this.verdicts.push((await verify(next)).status);
+    return next;
+  }
+}
+
+function world2() {
+  return invoiceWorld();
+}
+
+async function withActiveTool(t: TestContext, options: Partial<ToolDistillOptions> = {}) {
+  const world = world2();
+  const store = join(tempDir(t), ".tooldistill");
+  const td = new ToolDistill({ store, executor: world.executor, tools: world.tools, sandbox, autoPromote: true, fallbackDistiller: false, ...options });
+  world.outage = true;
+  const trace = td.startTrace("invoice ACME");
+  await trace.execute("gmail_search", { query: "from:ACME order" });
+  await trace.execute("gmail_get_message", { id: "msg-from-ACME-order" });
+  await trace.execute("billing_import_from_email", { message_id: "msg-from-ACME-order" });
+  await trace.execute("billing_import_from_email", { message_id: "msg-from-ACME-order" });
+  await trace.execute("billing_find_customer", { name: "ACME" });
+  await trace.execute("billing_list_invoices", { customer_id: "cus_acme" });
+  await trace.execute("billing_create_invoice", { customer_id: "cus_acme", lines: [{ sku: "A-1", qty: 2, price: 10 }] });
+  await trace.execute("billing_list_invoices", { customer_id: "cus_acme" });
+  trace.setOutcome({ success: true });
+  world.outage = false;
+  const out = await trace.execute(PROPOSE_TOOL_NAME, { code: TOOL, test_inputs: [{ customer: "ACME" }] });
+  assert.equal(out.isError, false, out.content);
+  await td.close();
+  return { world, store, traceId: trace.id };
+}
+
+function reopen(t: TestContext, store: string, tools: ToolDef[], options: Partial<ToolDistillOptions> = {}) {
+  const world = world2();
+  const td = new ToolDistill({ store, executor: world.executor, tools, sandbox, fallbackDistiller: false, ...options });
+  t.after(() => td.close());
+  return td;
+}
+
+function changeTool(tools: ToolDef[], name: string, change: (t: ToolDef) => ToolDef): ToolDef[] {
+  return tools.map((t) => (t.name === name ? change(structuredClone(t)) : t));
+}
+
+test("check_schemas_on_start: a changed definition makes the version suspect before the first call", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  const tools = changeTool(world.tools, "gmail_search", (x) => ({ ...x, description: "Search email (v2)." }));
+  const td = reopen(t, store, tools);
+  assert.deepEqual(td.startupReport?.changes, [
+    {
+      name: "invoice_from_email",
+      version: 1,
+      from: "active",
+      to: "suspect",
+      problems: ["schema_changed"],
+      reason: "base tool 'gmail_search' changed its definition",
+      queuedRebuild: false,
+    },
+  ]);
+  assert.deepEqual(td.activeTools(), []);
+  // An unchanged start changes nothing.
+  const quiet = reopen(t, (await withActiveTool(t)).store, world.tools);
+  assert.deepEqual(quiet.startupReport?.changes, []);
+});
+
+test("check_schemas_on_start: a missing tool is dependency_missing; the check can be switched off", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  const without = world.tools.filter((x) => x.name !== "billing_find_customer");
+  const off = reopen(t, store, without, { checkSchemasOnStart: false });
+  assert.equal(off.startupReport, null);
+  assert.equal(off.store.getVersion("invoice_from_email", 1)?.status, "active");
+  await off.close();
+  const on = reopen(t, store, without);
+  assert.deepEqual(on.store.getVersion("invoice_from_email", 1)?.problems, ["dependency_missing"]);
+});
+
+test("onToolUpdated: a compatible change is re-verified at once and the version is active again", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  const tools = changeTool(world.tools, "billing_find_customer", (x) => ({ ...x, description: "Find a customer (faster)." }));
+  const td = reopen(t, store, tools, { checkSchemasOnStart: false });
+  const report = await td.onToolUpdated("billing_find_customer");
+  assert.deepEqual(
+    report.changes.map((c) => [c.name, c.version, c.from, c.to, c.reason]),
+    [["invoice_from_email", 1, "active", "active", "re-verified against the new 'billing_find_customer': passed"]],
+  );
+  assert.deepEqual(
+    td.store.getHistory("invoice_from_email", 1).slice(-2).map((h) => `${h.from}→${h.to}: ${h.reason}`),
+    ["active→suspect: base tool 'billing_find_customer' was updated", "suspect→active: re-verification passed"],
+  );
+  // New fingerprints are stored: a second report finds nothing to do.
+  const again = await td.onToolUpdated("billing_find_customer");
+  assert.deepEqual(again.changes, []);
+});
+
+test("onToolUpdated: an incompatible schema fails re-verification and deprecates the version", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  const tools = changeTool(world.tools, "billing_create_invoice", (x) => {
+    x.input_schema["required"] = ["customer_id", "lines", "currency"];
+    return x;
+  });
+  const td = reopen(t, store, tools);
+  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "suspect", "caught at start-up");
+  const report = await td.onToolUpdated("billing_create_invoice");
+  assert.deepEqual(
+    report.changes.map((c) => [c.from, c.to, c.reason]),
+    [["suspect", "deprecated", "re-verified against the new 'billing_create_invoice': failed"]],
+  );
+  assert.match(
+    td.store.getHistory("invoice_from_email", 1).at(-1)?.reason ?? "",
+    /^re-verification failed: static check failed: call to 'billing_create_invoice' — missing required property 'currency'/,
+  );
+});
+
+test("onToolUpdated on an avoided tool: suspect(avoided_tool_recovered), still exposed, queued; rebuild beats it", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  const distiller = new ScriptedDistiller([{ code: REBUILT, test_inputs: [{ customer: "ACME" }] }]);
+  const td = reopen(t, store, world.tools, { distiller, allowLiveVerification: true });
+  const report = await td.onToolUpdated("billing_import_from_email");
+  assert.deepEqual(
+    report.changes.map((c) => [c.from, c.to, c.problems, c.queuedRebuild]),
+    [["active", "suspect", ["avoided_tool_recovered"], true]],
+  );
+  assert.deepEqual(td.activeTools().map((x) => x.name), ["invoice_from_email"], "it still works: still exposed");
+  assert.equal(td.store.listVersions()[0]?.queuedRebuild, true);
+
+  const verdict = await td.rebuild("invoice_from_email");
+  assert.equal(verdict.status, "verified");
+  assert.equal(verdict.version, 2);
+  assert.equal(verdict.calls, 2);
+  assert.deepEqual(verdict.liveCalls, ["billing_import_from_email (call 2)"]);
+  const request = distiller.requests[0];
+  assert.equal(request?.reason, "rebuild");
+  assert.equal(request?.replacing?.version, 1);
+  assert.match(request?.note ?? "", /'billing_import_from_email' failed on every call in the source run/);
+  assert.equal(td.store.getVersion("invoice_from_email", 1)?.queuedRebuild, false, "unqueued after a verified rebuild");
+  await td.promote("invoice_from_email");
+  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "deprecated");
+});
+
+test("rebuild: without live verification the recovered tool's recorded failure names the setting", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  const distiller = new ScriptedDistiller([{ code: REBUILT, test_inputs: [{ customer: "ACME" }] }]);
+  const td = reopen(t, store, world.tools, { distiller });
+  await td.onToolUpdated("billing_import_from_email");
+  const verdict = await td.rebuild("invoice_from_email");
+  assert.equal(verdict.status, "draft");
+  assert.match(
+    verdict.checks.replay.problems[0]?.message ?? "",
+    /call 2 to 'billing_import_from_email' has only a failure recorded before 'billing_import_from_email' recovered: set allow_live_verification: true in tooldistill.yaml/,
+  );
+  assert.equal(td.store.getVersion("invoice_from_email", 1)?.queuedRebuild, true, "still queued");
+});
+
+test("rebuild: a version that does not beat the one it replaces is rejected", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  const distiller = new ScriptedDistiller([{ code: TOOL.replace("latest order email.", "latest order email!"), test_inputs: [{ customer: "ACME" }] }]);
+  const td = reopen(t, store, world.tools, { distiller, allowLiveVerification: true });
+  await td.onToolUpdated("billing_import_from_email");
+  const verdict = await td.rebuild("invoice_from_email");
+  assert.equal(verdict.status, "draft");
+  assert.equal(verdict.checks.efficiency.problems[0]?.message, "4 base calls; the version it replaces (v1) needs 4: a rebuild must use fewer");
+});
+
+test("health: missing and changed tools, and probe-found recoveries; never calls the executor", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  const probed: string[] = [];
+  let executorCalls = 0;
+  const td = new ToolDistill({
+    store,
+    tools: world.tools,
+    executor: () => {
+      executorCalls++;
+    },
+    sandbox,
+    fallbackDistiller: false,
+    healthProbe: (name) => {
+      probed.push(name);
+      return name === "billing_import_from_email";
+    },
+  });
+  t.after(() => td.close());
+  const noProbe = await td.health({ probe: false });
+  assert.deepEqual(noProbe.changes, []);
+  assert.deepEqual(noProbe.messages, ["all distilled tools match their base tools"]);
+  const report = await td.health();
+  assert.deepEqual(probed, ["billing_import_from_email"]);
+  assert.deepEqual(report.probed, [{ tool: "billing_import_from_email", recovered: true }]);
+  assert.deepEqual(report.changes.map((c) => [c.to, c.problems, c.queuedRebuild]), [["suspect", ["avoided_tool_recovered"], true]]);
+  td.setTools(world.tools.filter((x) => x.name !== "gmail_get_message"));
+  const missing = await td.health({ probe: false });
+  assert.deepEqual(missing.changes.map((c) => [c.reason, c.problems]), [
+    ["base tool 'gmail_get_message' is no longer offered", ["avoided_tool_recovered", "dependency_missing"]],
+  ]);
+  assert.equal(executorCalls, 0);
+});
+
+test("fallback distiller: exactly one call for a worth-distilling run without a proposal; result ingested", async (t) => {
+  const world = world2();
+  const distiller = new ScriptedDistiller([{ code: TOOL, test_inputs: [{ customer: "ACME" }] }]);
+  const td = new ToolDistill({ store: join(tempDir(t), "s"), executor: world.executor, tools: world.tools, sandbox, distiller, minCallsToDistill: 5 });
+  t.after(() => td.close());
+  const trace = td.startTrace("invoice ACME");
+  for (const [name, args] of [
+    ["gmail_search", { query: "from:ACME order" }],
+    ["gmail_get_message", { id: "msg-from-ACME-order" }],
+    ["billing_find_customer", { name: "Nobody" }],
+    ["billing_find_customer", { name: "ACME" }],
+    ["billing_list_invoices", { customer_id: "cus_acme" }],
+    ["billing_create_invoice", { customer_id: "cus_acme", lines: [{ sku: "A-1", qty: 2, price: 10 }] }],
+  ] as const) {
+    await trace.execute(name, args);
+  }
+  trace.setOutcome({ success: true });
+  await trace.finish();
+  await trace.finish();
+  assert.equal(distiller.requests.length, 1);
+  assert.equal(distiller.requests[0]?.reason, "fallback");
+  assert.equal(distiller.requests[0]?.calls.length, 6);
+  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "verified");
+  assert.equal(trace.record().note, "fallback distiller: invoice_from_email v1 verified");
+});
+
+test("fallback distiller: not called when the agent proposed, the run failed, or the setting is off", async (t) => {
+  const world = world2();
+  for (const scenario of ["proposed", "failed", "off", "short"] as const) {
+    const distiller = new ScriptedDistiller([]);
+    const td = new ToolDistill({
+      store: join(tempDir(t), scenario),
+      executor: world.executor,
+      tools: world.tools,
+      sandbox,
+      distiller,
+      minCallsToDistill: 2,
+      fallbackDistiller: scenario !== "off",
+    });
+    const trace = td.startTrace("x");
+    await trace.execute("gmail_search", { query: "a" });
+    if (scenario !== "short") await trace.execute("gmail_search", { query: "b" });
+    if (scenario === "proposed") await trace.execute(PROPOSE_TOOL_NAME, { code: "x", test_inputs: [] });
+    trace.setOutcome({ success: scenario !== "failed" });
+    await trace.finish();
+    assert.equal(distiller.requests.length, 0, scenario);
+    await td.close();
+  }
+});
+
+test("fallback distiller: a failure never escapes finish() and is recorded on the trace", async (t) => {
+  const world = world2();
+  const errors: string[] = [];
+  const distiller = new ScriptedDistiller([new Error("network down")]);
+  const td = new ToolDistill({
+    store: join(tempDir(t), "s"),
+    executor: world.executor,
+    tools: world.tools,
+    sandbox,
+    distiller,
+    minCallsToDistill: 1,
+    logger: { info() {}, warn() {}, error: (m) => errors.push(m) },
+  });
+  t.after(() => td.close());
+  const trace = td.startTrace("x");
+  await trace.execute("gmail_search", { query: "a" });
+  trace.setOutcome({ success: true });
+  await trace.finish();
+  assert.equal(trace.record().note, "fallback distiller failed: network down");
+  assert.deepEqual(errors, ["tooldistill: fallback distiller failed: network down"]);
+  assert.deepEqual(td.store.listVersions(), []);
+});
+
+test("fallback distiller: bounded in time", async (t) => {
+  const world = world2();
+  const td = new ToolDistill({ store: join(tempDir(t), "s"), executor: world.executor, tools: world.tools, sandbox, minCallsToDistill: 1 });
+  t.after(() => td.close());
+  const trace = td.startTrace("x");
+  await trace.execute("gmail_search", { query: "a" });
+  trace.setOutcome({ success: true });
+  const never: Distiller = { distill: () => new Promise(() => {}) };
+  await fallbackDistill(
+    {
+      store: td.store,
+      settings: td.settings,
+      logger: td.logger,
+      executor: null,
+      healthProbe: null,
+      sandbox,
+      tools: () => td.tools(),
+      distiller: async () => never,
+    },
+    trace.id,
+    50,
+  );
+  assert.equal(trace.record().note, "fallback distiller failed: the fallback distiller took longer than 0.05 s");
+});

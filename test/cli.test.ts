@@ -1,0 +1,594 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type TestContext, test } from "node:test";
+import { main } from "../bin/cli.ts";
+import { SAMPLE_CONFIG } from "../core/config.ts";
+import { Store } from "../core/store.ts";
+import type { Verdict } from "../core/types.ts";
+import { tempDir } from "./helpers.ts";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process with `cwd` as its current folder. */
+async function cli(cwd: string, ...argv: string[]): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, {
+    cwd,
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+const CODE = `import { distilledTool, call } from "tooldistill";
+
+export default distilledTool({
+  name: "make_invoice",
+  description: "Create a draft invoice for a customer.",
+  inputSchema: { type: "object", properties: { customer: { type: "string" } }, required: ["customer"] },
+  async run({ customer }) {
+    const cust = await call("billing_find_customer", { name: customer });
+    return call("billing_create_invoice", { customer_id: cust.id });
+  },
+});
+`;
+
+const VERDICT: Verdict = {
+  name: "make_invoice",
+  version: 1,
+  status: "active",
+  checks: {
+    static: { ok: true, problems: [] },
+    replay: { ok: true, problems: [] },
+    efficiency: { ok: true, problems: [] },
+  },
+  calls: 2,
+  baseline: 3,
+  limit: 2.1,
+  liveCalls: [],
+};
+
+/**
+ * A store with one recorded run (three top-level base calls, one failed, plus one inner call) and the tool
+ * distilled from it: v1 active with two live runs, v2 a draft.
+ */
+function seed(storeDir: string): void {
+  const store = new Store(storeDir);
+  try {
+    store.createTrace("trace-1", "invoice ACME for last week's order", "sdk");
+    store.addUsage("trace-1", {
+      input_tokens: 1000,
+      output_tokens: 200,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 300,
+    });
+    store.setOutcome("trace-1", true);
+    const a = store.startCall({ traceId: "trace-1", tool: "billing_find_customer", kind: "base", args: { name: "ACME" } });
+    store.finishCall(a, { id: "c1" }, 1.5);
+    const b = store.startCall({ traceId: "trace-1", tool: "billing_import", kind: "base", args: {} });
+    store.failCall(b, "service unavailable", 2);
+    const c = store.startCall({
+      traceId: "trace-1",
+      tool: "billing_create_invoice",
+      kind: "base",
+      args: { customer_id: "c1" },
+    });
+    store.finishCall(c, { status: "draft" }, 3);
+    const d = store.startCall({
+      traceId: "trace-1",
+      tool: "billing_find_customer",
+      kind: "base",
+      args: { name: "ACME" },
+      parentId: c,
+    });
+    store.finishCall(d, { id: "c1" }, 0.5);
+    store.endTrace("trace-1");
+    store.createTrace("trace-2", "second run", "claude-code");
+
+    const meta = {
+      name: "make_invoice",
+      code: CODE,
+      description: "Create a draft invoice for a customer.",
+      inputSchema: { type: "object" },
+      testInputs: [{ customer: "ACME" }],
+      sourceTrace: "trace-1",
+    };
+    store.createVersion({ ...meta, reason: "proposed" });
+    store.setStatus({ name: "make_invoice", version: 1, expect: "draft", to: "verified", problems: [], reason: "all three checks passed" });
+    store.setStatus({ name: "make_invoice", version: 1, expect: "verified", to: "active", problems: [], reason: "promoted" });
+    store.setVerification("make_invoice", 1, VERDICT, 1500);
+    store.setDependencies("make_invoice", 1, [
+      { baseTool: "billing_create_invoice", fingerprint: "f1", avoided: false },
+      { baseTool: "billing_find_customer", fingerprint: "f2", avoided: false },
+      { baseTool: "billing_import", fingerprint: "f3", avoided: true },
+    ]);
+    store.recordRun("make_invoice", 1, true, 2);
+    store.recordRun("make_invoice", 1, true, 2);
+    store.createVersion({ ...meta, reason: "proposed" });
+  } finally {
+    store.close();
+  }
+}
+
+/** A temp project folder with a seeded store at ./.tooldistill and no config file. */
+function project(t: TestContext): string {
+  const dir = tempDir(t, "td-cli-");
+  seed(join(dir, ".tooldistill"));
+  return dir;
+}
+
+const TOOLS_MODULE = `
+export const TOOLS = [
+  { name: "billing_find_customer", description: "Find a customer.", input_schema: { type: "object", properties: { name: { type: "string" } } } },
+  { name: "billing_create_invoice", description: "Create an invoice.", input_schema: { type: "object", properties: { customer_id: { type: "string" } } } },
+];
+export function executeTool(name, args) {
+  return { name, args };
+}
+`;
+
+// ---- help and usage --------------------------------------------------------------------------------
+
+test("--help prints the global usage on stdout and exits 0", async (t) => {
+  const dir = tempDir(t);
+  for (const flag of ["--help", "-h"]) {
+    const r = await cli(dir, flag);
+    assert.equal(r.code, 0);
+    assert.equal(r.stderr, "");
+    assert.match(r.stdout, /^Usage: tooldistill <command> \[options\]\n/);
+    for (const verb of ["init", "list", "show", "traces list", "traces show", "promote", "deprecate", "verify"]) {
+      assert.match(r.stdout, new RegExp(`\\n  ${verb} `));
+    }
+    assert.match(r.stdout, /\n {2}tool-updated <base_tool> /);
+    assert.match(r.stdout, /\n {2}mcp tools /);
+  }
+  assert.equal(existsSync(join(dir, ".tooldistill")), false, "help must not create a store");
+});
+
+test("--help on every verb prints that verb's usage and runs nothing", async (t) => {
+  const dir = tempDir(t);
+  const synopses: Record<string, string> = {
+    init: "init",
+    list: "list [--status S]",
+    show: "show <name> [--version N]",
+    "traces list": "traces list [--limit N]",
+    "traces show": "traces show <id>",
+    promote: "promote <name> [--version N]",
+    deprecate: "deprecate <name> [--version N]",
+    verify: "verify <name> [--version N] [--live]",
+    "tool-updated": "tool-updated <base_tool>",
+    health: "health [--no-probe]",
+    rebuild: "rebuild <name>",
+    "mcp tools": "mcp tools",
+  };
+  for (const [verb, synopsis] of Object.entries(synopses)) {
+    const r = await cli(dir, ...verb.split(" "), "--help");
+    assert.equal(r.code, 0, verb);
+    assert.ok(r.stdout.startsWith(`Usage: tooldistill ${synopsis} [--config <path>] [--json]\n`), r.stdout);
+    assert.match(r.stdout, /\n {2}-h, --help {7}show help\n/);
+  }
+  const group = await cli(dir, "traces", "-h");
+  assert.equal(group.code, 0);
+  assert.equal(group.stdout, "Usage:\n  tooldistill traces list [--limit N]\n  tooldistill traces show <id>\n");
+  assert.equal(existsSync(join(dir, "tooldistill.yaml")), false);
+  assert.equal(existsSync(join(dir, ".tooldistill")), false);
+});
+
+test("usage errors exit 2 with the message and the verb's usage", async (t) => {
+  const dir = project(t);
+  const cases: [string[], string, RegExp][] = [
+    [[], "tooldistill: no command given\n", /Usage: tooldistill <command>/],
+    [["frob"], "tooldistill: unknown command 'frob'\n", /Usage: tooldistill <command>/],
+    [["list", "--bogus"], "tooldistill: unknown option '--bogus'\n", /Usage: tooldistill list \[--status S\]/],
+    [["list", "--status", "shiny"], "tooldistill: --status must be one of draft, verified, active, suspect, deprecated (got 'shiny')\n", /Usage: tooldistill list/],
+    [["list", "extra"], "tooldistill: unexpected argument 'extra'\n", /Usage: tooldistill list/],
+    [["show"], "tooldistill: missing <name>\n", /Usage: tooldistill show <name>/],
+    [["show", "make_invoice", "--version", "two"], "tooldistill: --version must be a version number like 2 (got 'two')\n", /Usage: tooldistill show/],
+    [["show", "make_invoice", "--version"], "tooldistill: Option '--version <value>' argument missing\n", /Usage: tooldistill show/],
+    [["traces"], "tooldistill: 'traces' needs a command\n", /tooldistill traces show <id>/],
+    [["traces", "delete"], "tooldistill: unknown command 'traces delete'\n", /tooldistill traces list/],
+    [["traces", "list", "--limit", "0"], "tooldistill: --limit must be a positive number (got '0')\n", /Usage: tooldistill traces list/],
+    [["verify", "make_invoice", "--livee"], "tooldistill: unknown option '--livee'\n", /Usage: tooldistill verify/],
+    [["mcp"], "tooldistill: 'mcp' needs a command\n", /tooldistill mcp tools/],
+  ];
+  for (const [argv, first, usage] of cases) {
+    const r = await cli(dir, ...argv);
+    assert.equal(r.code, 2, argv.join(" "));
+    assert.equal(r.stdout, "");
+    assert.ok(r.stderr.startsWith(`${first}\n`), `${argv.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, usage);
+  }
+});
+
+test("global options may come before the verb", async (t) => {
+  const dir = project(t);
+  writeFileSync(join(dir, "elsewhere.yaml"), "store: .tooldistill\n");
+  const r = await cli(dir, "--config", "elsewhere.yaml", "--json", "list");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).length, 2);
+});
+
+// ---- init and config ---------------------------------------------------------------------------------
+
+test("init writes the sample config and the store, and refuses to overwrite", async (t) => {
+  const dir = tempDir(t);
+  const first = await cli(dir, "init");
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(readFileSync(join(dir, "tooldistill.yaml"), "utf8"), SAMPLE_CONFIG);
+  assert.ok(existsSync(join(dir, ".tooldistill", "registry.db")));
+  assert.match(first.stdout, new RegExp(`^created ${join(dir, "tooldistill.yaml")}\ncreated the store at ${join(dir, ".tooldistill")}\n`));
+
+  writeFileSync(join(dir, "tooldistill.yaml"), "store: mine\n");
+  const again = await cli(dir, "init");
+  assert.equal(again.code, 1);
+  assert.equal(again.stdout, "");
+  assert.equal(
+    again.stderr,
+    `tooldistill: ${join(dir, "tooldistill.yaml")} already exists: init never overwrites it. Edit it, or move it away and run init again.\n`,
+  );
+  assert.equal(readFileSync(join(dir, "tooldistill.yaml"), "utf8"), "store: mine\n");
+});
+
+test("init --config writes there and resolves the store against that folder; --json reports both", async (t) => {
+  const dir = tempDir(t);
+  mkdirSync(join(dir, "conf"));
+  const r = await cli(dir, "init", "--config", "conf/td.yaml", "--json");
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { config: join(dir, "conf", "td.yaml"), store: join(dir, "conf", ".tooldistill") });
+  assert.ok(existsSync(join(dir, "conf", ".tooldistill", "registry.db")));
+});
+
+test("a broken config is reported with its line and exits 1", async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "tooldistill.yaml"), "store: .tooldistill\nmin_call_reduction: 1.5\n");
+  const r = await cli(dir, "list");
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /^tooldistill: tooldistill\.yaml:2: min_call_reduction: /);
+  assert.equal(existsSync(join(dir, ".tooldistill")), false, "no store is opened for a broken config");
+
+  const missing = await cli(dir, "list", "--config", "nope.yaml");
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /^tooldistill: .*nope\.yaml: no such config file; run `tooldistill init`/);
+});
+
+test("--config paths are relative to the config file's folder", async (t) => {
+  const dir = tempDir(t);
+  mkdirSync(join(dir, "conf"));
+  writeFileSync(join(dir, "conf", "tooldistill.yaml"), "store: data/store\n");
+  seed(join(dir, "conf", "data", "store"));
+  const r = await cli(dir, "list", "--json", "--config", "conf/tooldistill.yaml");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).length, 2);
+  assert.equal(existsSync(join(dir, ".tooldistill")), false);
+});
+
+test("a store that cannot be opened is a user error, not a crash", async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "blocker"), "a file, not a folder");
+  writeFileSync(join(dir, "tooldistill.yaml"), "store: blocker\n");
+  const r = await cli(dir, "list");
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^tooldistill: cannot open the store at .*blocker: /);
+  assert.doesNotMatch(r.stderr, /internal error/);
+});
+
+// ---- list ------------------------------------------------------------------------------------------
+
+test("list --json has the stable shape", async (t) => {
+  const dir = project(t);
+  const r = await cli(dir, "list", "--json");
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), [
+    {
+      name: "make_invoice",
+      version: 1,
+      status: "active",
+      problems: [],
+      baseline: 3,
+      successful_runs: 2,
+      queued_rebuild: false,
+    },
+    {
+      name: "make_invoice",
+      version: 2,
+      status: "draft",
+      problems: [],
+      baseline: null,
+      successful_runs: 0,
+      queued_rebuild: false,
+    },
+  ]);
+  const drafts = await cli(dir, "list", "--status", "draft", "--json");
+  assert.deepEqual(
+    JSON.parse(drafts.stdout).map((v: { version: number }) => v.version),
+    [2],
+  );
+});
+
+test("list prints an aligned table for people", async (t) => {
+  const dir = project(t);
+  const r = await cli(dir, "list");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(
+    r.stdout,
+    [
+      "NAME          VERSION  STATUS  PROBLEMS  BASELINE  RUNS  REBUILD",
+      "make_invoice  v1       active  -         3         2     -",
+      "make_invoice  v2       draft   -         -         0     -",
+      "",
+    ].join("\n"),
+  );
+  const none = await cli(dir, "list", "--status", "suspect");
+  assert.equal(none.stdout, "no distilled tools with status suspect\n");
+  const empty = await cli(tempDir(t), "list");
+  assert.equal(empty.stdout, "no distilled tools yet\n");
+});
+
+// ---- show ------------------------------------------------------------------------------------------
+
+test("show --json has the stable shape", async (t) => {
+  const dir = project(t);
+  const r = await cli(dir, "show", "make_invoice", "--json");
+  assert.equal(r.code, 0, r.stderr);
+  const shown = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(shown).slice(0, 11), [
+    "name",
+    "version",
+    "status",
+    "problems",
+    "baseline",
+    "source_trace",
+    "code",
+    "history",
+    "verdict",
+    "run_stats",
+    "queued_rebuild",
+  ]);
+  assert.equal(shown.version, 1, "without --version: the active one");
+  assert.equal(shown.code, CODE);
+  assert.equal(shown.source_trace, "trace-1");
+  assert.deepEqual(
+    shown.history.map((h: { from: string | null; to: string; reason: string }) => [h.from, h.to, h.reason]),
+    [
+      [null, "draft", "proposed"],
+      ["draft", "verified", "all three checks passed"],
+      ["verified", "active", "promoted"],
+    ],
+  );
+  assert.match(shown.history[0].at, /^\d{4}-\d\d-\d\dT/);
+  assert.deepEqual(shown.verdict, VERDICT);
+  assert.deepEqual({ ...shown.run_stats, last_run_at: null }, {
+    runs: 2,
+    successes: 2,
+    failures: 0,
+    inner_calls: 4,
+    last_run_at: null,
+  });
+  assert.deepEqual(shown.savings, { baseline_calls: 3, inner_calls_per_run: 2, baseline_tokens: 1500 });
+  assert.deepEqual(shown.dependencies[2], { base_tool: "billing_import", fingerprint: "f3", avoided: true });
+
+  const v2 = JSON.parse((await cli(dir, "show", "make_invoice", "--version", "2", "--json")).stdout);
+  assert.equal(v2.status, "draft");
+  assert.equal(v2.verdict, null);
+});
+
+test("show for people: status, checks, history, dependencies, runs, savings and code", async (t) => {
+  const dir = project(t);
+  const r = await cli(dir, "show", "make_invoice");
+  assert.equal(r.code, 0, r.stderr);
+  const out = r.stdout;
+  assert.ok(out.startsWith("make_invoice v1: active\nCreate a draft invoice for a customer.\n"), out);
+  assert.match(out, /\nversions: {2}v1 active, v2 draft\n/);
+  assert.match(out, /\nproblems: {2}none\n/);
+  assert.match(out, /\nbaseline: {2}3 base calls\n/);
+  assert.match(out, /\nchecks:\n {2}verified: make_invoice v1\n {2}2 base calls; limit 2\.1 \(baseline 3 × 0\.7\)\n/);
+  assert.match(out, /\n {2}billing_import \(avoided: every call failed in the source run\)\n/);
+  const history = out.split("\n").filter((l) => /^ {2}(AT|\d{4}-)/.test(l));
+  assert.match(history[0]!, /^ {2}AT +CHANGE +REASON$/);
+  assert.match(history[3]!, /Z {2}verified → active {2}promoted$/);
+  assert.equal(history[0]!.indexOf("REASON"), history[1]!.indexOf("proposed"), "columns are aligned");
+  assert.match(out, /\nruns:\n {2}2 \(2 successful, 0 failed\), last \d{4}-/);
+  assert.match(out, /\nsavings:\n {2}baseline 3 base calls → 2 per run \(33% fewer\); the source run used 1,500 model tokens\n/);
+  assert.ok(out.endsWith(`v1.ts):\n${CODE}`), out);
+
+  const draft = await cli(dir, "show", "make_invoice", "--version", "2");
+  assert.match(draft.stdout, /\nchecks:\n {2}not verified yet\n/);
+  assert.match(draft.stdout, /\nsavings:\n {2}no baseline measured; the source run used 1,500 model tokens\n/);
+});
+
+test("show of an unknown tool or version exits 1 naming what exists", async (t) => {
+  const dir = project(t);
+  const r = await cli(dir, "show", "make_invoic");
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, "tooldistill: no distilled tool named 'make_invoic' (known: make_invoice)\n");
+  const v = await cli(dir, "show", "make_invoice", "--version", "9");
+  assert.equal(v.code, 1);
+  assert.equal(v.stderr, "tooldistill: make_invoice has no v9 (versions: 1, 2)\n");
+});
+
+// ---- traces ----------------------------------------------------------------------------------------
+
+test("traces list --json has the stable shape, newest first", async (t) => {
+  const dir = project(t);
+  const r = await cli(dir, "traces", "list", "--json");
+  assert.equal(r.code, 0, r.stderr);
+  const rows = JSON.parse(r.stdout);
+  assert.deepEqual(
+    rows.map((x: Record<string, unknown>) => Object.keys(x)),
+    [0, 1].map(() => ["id", "task", "source", "outcome", "started_at", "ended_at", "base_calls", "usage"]),
+  );
+  const first = rows.find((x: { id: string }) => x.id === "trace-1");
+  assert.deepEqual({ ...first, started_at: null, ended_at: null }, {
+    id: "trace-1",
+    task: "invoice ACME for last week's order",
+    source: "sdk",
+    outcome: true,
+    started_at: null,
+    ended_at: null,
+    base_calls: 3,
+    usage: { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 300 },
+  });
+  const limited = JSON.parse((await cli(dir, "traces", "list", "--limit", "1", "--json")).stdout);
+  assert.equal(limited.length, 1);
+});
+
+test("traces list prints a table for people", async (t) => {
+  const dir = project(t);
+  const r = await cli(dir, "traces", "list");
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, 3);
+  assert.match(lines[0]!, /^ID +STARTED +SOURCE +OUTCOME +CALLS +TOKENS +TASK$/);
+  const row = lines.find((l) => l.startsWith("trace-1"))!;
+  assert.match(row, /^trace-1 +\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ +sdk +success +3 +1,500 +invoice ACME/);
+  assert.match(lines.find((l) => l.startsWith("trace-2"))!, /claude-code +not set +0 +- +second run$/);
+  for (const column of ["SOURCE", "TASK"]) {
+    const at = lines[0]!.indexOf(column);
+    assert.ok(lines.every((l) => l[at - 1] === " " && l[at] !== " "), `${column} column is aligned`);
+  }
+  assert.equal((await cli(tempDir(t), "traces", "list")).stdout, "no traces recorded yet\n");
+});
+
+test("traces show --json has the stable shape, inner calls included", async (t) => {
+  const dir = project(t);
+  const r = await cli(dir, "traces", "show", "trace-1", "--json");
+  assert.equal(r.code, 0, r.stderr);
+  const shown = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(shown), ["id", "task", "source", "outcome", "usage", "calls"]);
+  assert.equal(shown.calls.length, 4);
+  const [a, b, c, d] = shown.calls;
+  assert.deepEqual(Object.keys(a), ["id", "seq", "parent_id", "tool", "args", "output", "error", "latency_ms"]);
+  assert.deepEqual({ ...a, id: 0 }, {
+    id: 0,
+    seq: 1,
+    parent_id: null,
+    tool: "billing_find_customer",
+    args: { name: "ACME" },
+    output: { id: "c1" },
+    error: null,
+    latency_ms: 1.5,
+  });
+  assert.equal(b.error, "service unavailable");
+  assert.equal(b.output, null);
+  assert.equal(d.parent_id, c.id);
+  assert.equal(d.seq, 4);
+});
+
+test("traces show for people, and an unknown id", async (t) => {
+  const dir = project(t);
+  const r = await cli(dir, "traces", "show", "trace-1");
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^trace trace-1\ntask: {5}invoice ACME for last week's order\nsource: {3}sdk\noutcome: {2}success\n/);
+  assert.match(r.stdout, /\ntokens: {3}1,000 input, 200 output, 0 cache write, 300 cache read\n/);
+  assert.match(r.stdout, /\ncalls: 4 recorded, 3 top-level base calls\nSEQ {2}TOOL/);
+  assert.match(r.stdout, /\n2 +billing_import +base +error +2\.0 +\{\} → error: service unavailable\n/);
+  assert.match(r.stdout, /\n4 {6}↳ billing_find_customer {2}base {2}ok/);
+  const missing = await cli(dir, "traces", "show", "nope");
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, "tooldistill: no trace 'nope': see tooldistill traces list\n");
+});
+
+// ---- deprecate -------------------------------------------------------------------------------------
+
+test("deprecate needs only the store and refuses a second time", async (t) => {
+  const dir = project(t);
+  const r = await cli(dir, "deprecate", "make_invoice");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, "make_invoice v1: deprecated\n");
+  const again = await cli(dir, "deprecate", "make_invoice", "--version", "1");
+  assert.equal(again.code, 1);
+  assert.equal(again.stderr, "tooldistill: make_invoice v1 is already deprecated\n");
+  const draft = await cli(dir, "deprecate", "make_invoice", "--version", "2", "--json");
+  assert.equal(draft.code, 0, draft.stderr);
+  assert.deepEqual(JSON.parse(draft.stdout), {
+    name: "make_invoice",
+    version: 2,
+    status: "deprecated",
+    problems: [],
+    baseline: null,
+    successful_runs: 0,
+    queued_rebuild: false,
+  });
+  const shown = JSON.parse((await cli(dir, "show", "make_invoice", "--version", "1", "--json")).stdout);
+  assert.deepEqual(shown.history.at(-1).reason, "deprecated by the user");
+});
+
+// ---- verbs that load the library ---------------------------------------------------------------------
+
+/** A project whose config points at an in-process executor and tools. */
+function libraryProject(t: TestContext): string {
+  const dir = project(t);
+  writeFileSync(join(dir, "tools.js"), TOOLS_MODULE);
+  writeFileSync(
+    join(dir, "tooldistill.yaml"),
+    "store: .tooldistill\nexecutor: ./tools.js#executeTool\ntools: ./tools.js#TOOLS\ncheck_schemas_on_start: false\n",
+  );
+  return dir;
+}
+
+test("promote activates the newest verified version through the library", async (t) => {
+  const dir = libraryProject(t);
+  const store = new Store(join(dir, ".tooldistill"));
+  store.setStatus({ name: "make_invoice", version: 2, expect: "draft", to: "verified", problems: [], reason: "all three checks passed" });
+  store.close();
+  const r = await cli(dir, "promote", "make_invoice");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, "make_invoice v2: active\n");
+  const rows = JSON.parse((await cli(dir, "list", "--json")).stdout);
+  assert.deepEqual(
+    rows.map((v: { version: number; status: string }) => [v.version, v.status]),
+    [
+      [1, "deprecated"],
+      [2, "active"],
+    ],
+  );
+  const again = await cli(dir, "promote", "make_invoice", "--version", "2");
+  assert.equal(again.code, 1);
+  assert.equal(again.stderr, "tooldistill: make_invoice v2 is already active\n");
+});
+
+test("library verbs report a missing tool and a config whose modules cannot load", async (t) => {
+  const dir = libraryProject(t);
+  const verify = await cli(dir, "verify", "nothing_here");
+  assert.equal(verify.code, 1);
+  assert.equal(verify.stderr, "tooldistill: no distilled tool named 'nothing_here' (known: make_invoice)\n");
+
+  writeFileSync(join(dir, "tooldistill.yaml"), "executor: ./missing.ts#run\ntools: ./missing.ts#TOOLS\n");
+  const health = await cli(dir, "health", "--no-probe");
+  assert.equal(health.code, 1);
+  assert.equal(health.stderr, "tooldistill: executor: cannot import ./missing.ts: file not found\n");
+});
+
+test("health and tool-updated print their reports", async (t) => {
+  const dir = libraryProject(t);
+  const health = await cli(dir, "health", "--no-probe", "--json");
+  assert.equal(health.code, 0, health.stderr);
+  const report = JSON.parse(health.stdout);
+  assert.ok(Array.isArray(report.changes));
+  assert.ok(Array.isArray(report.messages));
+  const updated = await cli(dir, "tool-updated", "billing_find_customer");
+  assert.equal(updated.code, 0, updated.stderr);
+  assert.notEqual(updated.stdout, "");
+});
+
+test("mcp tools without configured servers says how to configure them", async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "tooldistill.yaml"), "store: .tooldistill\n");
+  const r = await cli(dir, "mcp", "tools");
+  assert.equal(r.code, 1);
+  assert.equal(
+    r.stderr,
+    `tooldistill: ${join(dir, "tooldistill.yaml")}: no MCP servers configured; set mcp_config or mcpServers\n`,
+  );
+});

@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { type SpawnSyncOptions, spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { tempDir } from "./helpers.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * The environment of a user's shell: this Node first on PATH (npm and the package's bin run on it, not on an
+ * older system Node), and none of the npm_* variables `npm test` sets for this repository.
+ */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.toLowerCase().startsWith("npm_")) env[key] = value;
+  }
+  env["PATH"] = `${dirname(process.execPath)}${delimiter}${process.env["PATH"] ?? ""}`;
+  return env;
+}
+
+function run(command: string, args: string[], options: SpawnSyncOptions): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(command, args, { encoding: "utf8", timeout: 240_000, env: userEnv(), ...options });
+  return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+test("the packed tarball runs as `npx --package <tarball> tooldistill`", { timeout: 300_000 }, (t) => {
+  const build = run(process.execPath, [join(ROOT, "scripts", "build.ts")], { cwd: ROOT });
+  assert.equal(build.status, 0, `npm run build failed:\n${build.stdout}${build.stderr}`);
+
+  const packDir = tempDir(t, "td-pack-");
+  const pack = run("npm", ["pack", "--silent", "--pack-destination", packDir], { cwd: ROOT });
+  assert.equal(pack.status, 0, `npm pack failed:\n${pack.stderr}`);
+  const tarballs = readdirSync(packDir).filter((f) => f.endsWith(".tgz"));
+  assert.equal(tarballs.length, 1, `expected one tarball, found ${tarballs.join(", ")}`);
+  const tarball = join(packDir, tarballs[0]!);
+
+  const listing = run("tar", ["tzf", tarball], {}).stdout.split("\n");
+  for (const file of ["bin/tooldistill.js", "dist/bin/cli.js", "dist/core/index.js", "dist/core/index.d.ts", "dist/core/sandbox-runner.js"]) {
+    assert.ok(listing.includes(`package/${file}`), `the tarball lacks ${file}`);
+  }
+  // Without the sources beside it, the shim loads dist/: a shipped bin/cli.ts would be picked (and fail) instead.
+  assert.ok(!listing.some((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")), "the tarball ships TypeScript sources");
+
+  const empty = tempDir(t, "td-npx-");
+  const help = run("npx", ["--yes", "--package", tarball, "tooldistill", "--help"], { cwd: empty });
+  assert.equal(help.status, 0, `npx tooldistill --help failed:\n${help.stderr}`);
+  assert.match(help.stdout, /^Usage: tooldistill <command> \[options\]\n/);
+
+  // A store-only verb exercises node:sqlite and the config loader from the installed package.
+  const list = run("npx", ["--yes", "--package", tarball, "tooldistill", "list", "--json"], { cwd: empty });
+  assert.equal(list.status, 0, `npx tooldistill list failed:\n${list.stderr}`);
+  assert.deepEqual(JSON.parse(list.stdout), []);
+  assert.ok(readdirSync(join(empty, ".tooldistill")).includes("registry.db"));
+});

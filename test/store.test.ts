@@ -1,0 +1,463 @@
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { DistillError } from "../core/errors.ts";
+import { hashSource, SCHEMA_VERSION, Store } from "../core/store.ts";
+import type { Verdict } from "../core/types.ts";
+import { tempDir } from "./helpers.ts";
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+/** Reads one PRAGMA straight from the database file, bypassing the Store. */
+function pragma(root: string, name: string): unknown {
+  const db = new DatabaseSync(join(root, "registry.db"));
+  try {
+    return Object.values(db.prepare(`PRAGMA ${name}`).get() as Record<string, unknown>)[0];
+  } finally {
+    db.close();
+  }
+}
+
+const VERSION_INPUT = {
+  name: "make_invoice",
+  code: "export default 1;\n",
+  description: "Make an invoice.",
+  inputSchema: { type: "object", properties: { customer: { type: "string" } } },
+  testInputs: [{ customer: "ACME" }],
+  sourceTrace: "t1",
+  reason: "proposed",
+};
+
+// ---- opening ---------------------------------------------------------------------------------------
+
+test("a new store is migrated to the current schema version and in WAL mode", (t) => {
+  const root = join(tempDir(t), "nested", ".tooldistill");
+  const store = new Store(root);
+  store.createTrace("t1", "task", "sdk");
+  store.close();
+  assert.equal(pragma(root, "user_version"), SCHEMA_VERSION);
+  assert.ok(SCHEMA_VERSION >= 1);
+  assert.equal(pragma(root, "journal_mode"), "wal");
+  assert.ok(existsSync(join(root, "tools")));
+
+  // Reopening neither re-runs the migrations nor loses rows.
+  const again = new Store(root);
+  assert.equal(again.getTrace("t1")?.task, "task");
+  assert.equal(again.integrityCheck(), "ok");
+  again.close();
+  assert.equal(pragma(root, "user_version"), SCHEMA_VERSION);
+});
+
+test("a store written by a newer tooldistill is refused, not misread", (t) => {
+  const root = tempDir(t);
+  new Store(root).close();
+  const db = new DatabaseSync(join(root, "registry.db"));
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+  db.close();
+  assert.throws(
+    () => new Store(root),
+    (err: unknown) =>
+      err instanceof DistillError &&
+      err.code === "STORE" &&
+      err.message ===
+        `the store at ${root} has schema version ${SCHEMA_VERSION + 1}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`,
+  );
+});
+
+test("a store that cannot be created is a STORE error naming the path", (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "file"), "");
+  assert.throws(
+    () => new Store(join(dir, "file")),
+    (err: unknown) =>
+      err instanceof DistillError && err.code === "STORE" && err.message.startsWith(`cannot open the store at ${join(dir, "file")}: `),
+  );
+});
+
+test("the store's .gitignore keeps the database out of git, and a user's own is kept", (t) => {
+  const root = tempDir(t);
+  new Store(root).close();
+  assert.equal(
+    readFileSync(join(root, ".gitignore"), "utf8"),
+    "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n",
+  );
+  writeFileSync(join(root, ".gitignore"), "registry.db*\nmine\n");
+  new Store(root).close();
+  assert.equal(readFileSync(join(root, ".gitignore"), "utf8"), "registry.db*\nmine\n");
+});
+
+// ---- traces and calls ------------------------------------------------------------------------------
+
+test("traces and calls round-trip", (t) => {
+  const store = new Store(tempDir(t));
+  t.after(() => store.close());
+  store.createTrace("t1", "first task", "claude-code");
+  store.createTrace("t1", "ignored: the trace exists", "sdk");
+  store.setTask("t1", "the real task");
+  assert.equal(store.getTrace("t1")?.outcome, null);
+  store.setOutcome("t1", true);
+  const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 2, cache_read_input_tokens: 1 };
+  store.addUsage("t1", usage);
+  store.addUsage("t1", usage);
+  store.endTrace("t1");
+  const ended = store.getTrace("t1")!.endedAt;
+  store.endTrace("t1");
+  store.setTraceNote("t1", "fallback distiller failed");
+  const trace = store.getTrace("t1")!;
+  assert.deepEqual({ ...trace, startedAt: "", endedAt: "" }, {
+    id: "t1",
+    task: "the real task",
+    source: "claude-code",
+    outcome: true,
+    usage: { input_tokens: 20, output_tokens: 10, cache_creation_input_tokens: 4, cache_read_input_tokens: 2 },
+    startedAt: "",
+    endedAt: "",
+    note: "fallback distiller failed",
+  });
+  assert.equal(trace.endedAt, ended, "the first end time is kept");
+  assert.equal(store.getTrace("nope"), null);
+
+  const a = store.startCall({ traceId: "t1", tool: "search", kind: "base", args: { q: "x" }, externalId: "toolu_1" });
+  store.finishCall(a, { hits: [1, 2] }, 12.5);
+  const b = store.startCall({ traceId: "t1", tool: "search", kind: "base", args: { q: "y" } });
+  store.failCall(b, "boom", 3);
+  const c = store.startCall({ traceId: "t1", tool: "make_invoice", kind: "distilled", args: {}, version: 2 });
+  const inner = store.startCall({ traceId: "t1", tool: "search", kind: "base", args: { q: "z" }, parentId: c });
+  store.finishCall(inner, null, 1);
+  store.finishCall(c, "done", 4);
+  store.startCall({ traceId: "t1", tool: "search", kind: "base", args: {} }); // started, never finished
+  const other = store.startCall({ traceId: "t1", tool: "Bash", kind: "other", args: { command: "ls" } });
+  store.finishCall(other, "", 1);
+
+  const calls = store.getCalls("t1");
+  assert.deepEqual(
+    calls.map((x) => [x.seq, x.tool, x.kind, x.status, x.parentId]),
+    [
+      [1, "search", "base", "ok", null],
+      [2, "search", "base", "error", null],
+      [3, "make_invoice", "distilled", "ok", null],
+      [4, "search", "base", "ok", c],
+      [5, "search", "base", "started", null],
+      [6, "Bash", "other", "ok", null],
+    ],
+  );
+  assert.deepEqual(calls[0], {
+    id: a,
+    traceId: "t1",
+    seq: 1,
+    parentId: null,
+    tool: "search",
+    kind: "base",
+    args: { q: "x" },
+    status: "ok",
+    output: { hits: [1, 2] },
+    error: null,
+    latencyMs: 12.5,
+    version: null,
+  });
+  assert.equal(calls[1]!.error, "boom");
+  assert.equal(calls[2]!.version, 2);
+  assert.equal(calls[3]!.output, null);
+  // Finished top-level base calls only: not the inner one, the started one or Bash.
+  assert.equal(store.countTopLevelBaseCalls("t1"), 2);
+  assert.equal(store.getCallByExternalId("toolu_1")?.id, a);
+  assert.equal(store.getCallByExternalId("toolu_2"), null);
+  store.setCallKind(other, "distilled", 1);
+  assert.equal(store.getCalls("t1")[5]!.kind, "distilled");
+
+  store.createTrace("t2", "second", "sdk");
+  assert.deepEqual(
+    store.listTraces().map((x) => x.id),
+    ["t2", "t1"],
+  );
+  assert.deepEqual(
+    store.listTraces(1).map((x) => x.id),
+    ["t2"],
+  );
+});
+
+test("trace flags: the nudge is claimed once", (t) => {
+  const store = new Store(tempDir(t));
+  t.after(() => store.close());
+  store.createTrace("t1", "task", "sdk");
+  assert.deepEqual(store.getTraceFlags("t1"), { nudged: false, proposed: false, replaceName: null });
+  assert.equal(store.claimNudge("t1"), true);
+  assert.equal(store.claimNudge("t1"), false);
+  store.markProposed("t1");
+  store.setReplaceName("t1", "make_invoice");
+  assert.deepEqual(store.getTraceFlags("t1"), { nudged: true, proposed: true, replaceName: "make_invoice" });
+});
+
+// ---- versions, history, dependencies, run stats --------------------------------------------------------
+
+test("versions round-trip with their files, numbers, history and verdicts", (t) => {
+  const root = tempDir(t);
+  const store = new Store(root);
+  t.after(() => store.close());
+  const v1 = store.createVersion(VERSION_INPUT);
+  const v2 = store.createVersion({ ...VERSION_INPUT, code: "export default 2;\n", sourceTrace: null });
+  assert.equal(v1.version, 1);
+  assert.equal(v2.version, 2);
+  assert.deepEqual({ ...v1, createdAt: "" }, {
+    name: "make_invoice",
+    version: 1,
+    status: "draft",
+    problems: [],
+    baseline: null,
+    baselineTokens: null,
+    sourceTrace: "t1",
+    description: "Make an invoice.",
+    inputSchema: VERSION_INPUT.inputSchema,
+    testInputs: [{ customer: "ACME" }],
+    sourceHash: hashSource(VERSION_INPUT.code),
+    verdict: null,
+    queuedRebuild: false,
+    rebuildNote: null,
+    createdAt: "",
+  });
+  assert.equal(store.toolFile("make_invoice", 2), join(root, "tools", "make_invoice", "v2.ts"));
+  assert.equal(readFileSync(store.toolFile("make_invoice", 1), "utf8"), VERSION_INPUT.code);
+  assert.equal(store.readCode("make_invoice", 2), "export default 2;\n");
+
+  assert.equal(
+    store.setStatus({ name: "make_invoice", version: 1, expect: "draft", to: "verified", problems: [], reason: "passed", evidence: { calls: 2 } }),
+    true,
+  );
+  // A stale expectation writes nothing: neither the status nor a history row.
+  assert.equal(
+    store.setStatus({ name: "make_invoice", version: 1, expect: "draft", to: "deprecated", problems: [], reason: "stale" }),
+    false,
+  );
+  store.setStatus({ name: "make_invoice", version: 1, expect: "verified", to: "active", problems: [], reason: "promoted" });
+  store.setStatus({
+    name: "make_invoice",
+    version: 1,
+    expect: "active",
+    to: "suspect",
+    problems: ["runtime_failure", "schema_changed", "runtime_failure"],
+    reason: "schema of search changed",
+  });
+  const suspect = store.getVersion("make_invoice", 1)!;
+  assert.equal(suspect.status, "suspect");
+  assert.deepEqual(suspect.problems, ["runtime_failure", "schema_changed"], "deduplicated and sorted");
+  assert.deepEqual(
+    store.getHistory("make_invoice", 1).map((h) => [h.from, h.to, h.reason, h.evidence]),
+    [
+      [null, "draft", "proposed", null],
+      ["draft", "verified", "passed", { calls: 2 }],
+      ["verified", "active", "promoted", null],
+      ["active", "suspect", "schema of search changed", null],
+    ],
+  );
+  assert.deepEqual(
+    store.getHistory("make_invoice", 2).map((h) => h.to),
+    ["draft"],
+  );
+
+  const verdict: Verdict = {
+    name: "make_invoice",
+    version: 1,
+    status: "verified",
+    checks: {
+      static: { ok: true, problems: [] },
+      replay: { ok: false, problems: [{ line: 3, token: "call", message: "no fixture" }] },
+      efficiency: { ok: true, problems: [] },
+    },
+    calls: 4,
+    baseline: 9,
+    limit: 6.3,
+    liveCalls: ["search"],
+  };
+  store.setVerification("make_invoice", 1, verdict, 4200);
+  store.setQueuedRebuild("make_invoice", 1, true, "search recovered");
+  const verified = store.getVersion("make_invoice", 1)!;
+  assert.deepEqual(verified.verdict, verdict);
+  assert.equal(verified.baseline, 9);
+  assert.equal(verified.baselineTokens, 4200);
+  assert.equal(verified.queuedRebuild, true);
+  assert.equal(verified.rebuildNote, "search recovered");
+
+  store.createVersion({ ...VERSION_INPUT, name: "other_tool" });
+  assert.deepEqual(
+    store.listVersions().map((v) => `${v.name} v${v.version}`),
+    ["make_invoice v1", "make_invoice v2", "other_tool v1"],
+  );
+  assert.deepEqual(
+    store.listVersions({ status: "draft" }).map((v) => `${v.name} v${v.version}`),
+    ["make_invoice v2", "other_tool v1"],
+  );
+  assert.deepEqual(
+    store.listVersions({ name: "make_invoice", status: "suspect" }).map((v) => v.version),
+    [1],
+  );
+  assert.equal(store.getVersion("make_invoice", 9), null);
+
+  rmSync(store.toolFile("other_tool", 1));
+  assert.throws(
+    () => store.readCode("other_tool", 1),
+    (err: unknown) => err instanceof DistillError && err.code === "NOT_FOUND" && /other_tool v1 is missing/.test(err.message),
+  );
+});
+
+test("dependencies and run stats round-trip", (t) => {
+  const store = new Store(tempDir(t));
+  t.after(() => store.close());
+  store.setDependencies("a_tool", 1, [
+    { baseTool: "search", fingerprint: "f1", avoided: false },
+    { baseTool: "import", fingerprint: null, avoided: true },
+  ]);
+  store.setDependencies("b_tool", 3, [{ baseTool: "search", fingerprint: "f1", avoided: false }]);
+  assert.deepEqual(store.getDependencies("a_tool", 1), [
+    { name: "a_tool", version: 1, baseTool: "import", fingerprint: null, avoided: true },
+    { name: "a_tool", version: 1, baseTool: "search", fingerprint: "f1", avoided: false },
+  ]);
+  assert.equal(store.getDependencies().length, 3);
+  store.setDependencies("a_tool", 1, [{ baseTool: "search", fingerprint: "f2", avoided: false }]);
+  assert.deepEqual(
+    store.getDependencies("a_tool", 1).map((d) => [d.baseTool, d.fingerprint]),
+    [["search", "f2"]],
+  );
+
+  assert.deepEqual(store.getRunStats("a_tool", 1), {
+    name: "a_tool",
+    version: 1,
+    runs: 0,
+    successes: 0,
+    failures: 0,
+    innerCalls: 0,
+    lastRunAt: null,
+  });
+  store.recordRun("a_tool", 1, true, 4);
+  store.recordRun("a_tool", 1, false, 2);
+  store.recordRun("a_tool", 1, true, 4);
+  const stats = store.getRunStats("a_tool", 1);
+  assert.deepEqual({ ...stats, lastRunAt: null }, {
+    name: "a_tool",
+    version: 1,
+    runs: 3,
+    successes: 2,
+    failures: 1,
+    innerCalls: 10,
+    lastRunAt: null,
+  });
+  assert.match(stats.lastRunAt!, /^\d{4}-\d\d-\d\dT/);
+});
+
+test("transactions roll back on a throw and nest into the outer one", (t) => {
+  const store = new Store(tempDir(t));
+  t.after(() => store.close());
+  assert.throws(() =>
+    store.transaction(() => {
+      store.createTrace("t1", "task", "sdk");
+      store.startCall({ traceId: "t1", tool: "x", kind: "base", args: {} });
+      throw new Error("abort");
+    }),
+  );
+  assert.equal(store.getTrace("t1"), null);
+  assert.equal(store.getCalls("t1").length, 0);
+  store.transaction(() => store.createTrace("t1", "task", "sdk"));
+  assert.equal(store.getTrace("t1")?.task, "task");
+});
+
+// ---- processes ------------------------------------------------------------------------------------
+
+/** Resolves with the child's first stdout line. */
+async function firstLine(child: ChildProcess): Promise<string> {
+  let buffered = "";
+  child.stdout!.setEncoding("utf8");
+  for await (const chunk of child.stdout!) {
+    buffered += chunk;
+    const nl = buffered.indexOf("\n");
+    if (nl >= 0) return buffered.slice(0, nl);
+  }
+  throw new Error(`the child ended before writing a line (exit ${child.exitCode})`);
+}
+
+function stderrOf(child: ChildProcess): () => string {
+  let text = "";
+  child.stderr!.setEncoding("utf8");
+  child.stderr!.on("data", (chunk: string) => {
+    text += chunk;
+  });
+  return () => text;
+}
+
+test("8 processes appending 200 calls each to one trace at once lose nothing", { timeout: 120_000 }, async (t) => {
+  const root = tempDir(t);
+  const setup = new Store(root);
+  setup.createTrace("shared", "concurrency", "sdk");
+  setup.close();
+
+  const workers = Array.from({ length: 8 }, (_, w) =>
+    spawn(process.execPath, [fixture("store-append.ts"), root, "shared", String(w), "200"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    }),
+  );
+  const errors = workers.map(stderrOf);
+  t.after(() => {
+    for (const w of workers) if (w.exitCode === null) w.kill("SIGKILL");
+  });
+  // Every worker has the store open before any of them writes.
+  const ready = await Promise.all(workers.map(firstLine));
+  assert.deepEqual(ready, Array(8).fill("ready"));
+  const exits = workers.map((w) => once(w, "exit"));
+  for (const w of workers) w.stdin.end("go\n");
+  const codes = await Promise.all(exits);
+  codes.forEach(([code], i) => {
+    assert.equal(code, 0, `worker ${i}: ${errors[i]!()}`);
+  });
+
+  const store = new Store(root);
+  t.after(() => store.close());
+  const calls = store.getCalls("shared");
+  assert.equal(calls.length, 1600);
+  assert.deepEqual(
+    calls.map((c) => c.seq),
+    Array.from({ length: 1600 }, (_, i) => i + 1),
+  );
+  assert.equal(new Set(calls.map((c) => c.seq)).size, 1600);
+  assert.ok(calls.every((c) => c.status === "ok"));
+  // Each worker's own calls are all there, in its order.
+  for (let w = 0; w < 8; w++) {
+    const mine = calls.filter((c) => c.args["worker"] === w).map((c) => c.args["i"]);
+    assert.deepEqual(
+      mine,
+      Array.from({ length: 200 }, (_, i) => i),
+    );
+  }
+  assert.equal(store.countTopLevelBaseCalls("shared"), 1600);
+  assert.equal(store.integrityCheck(), "ok");
+});
+
+test("a writer killed mid-transaction leaves an intact store without its rows", { timeout: 60_000 }, async (t) => {
+  const root = tempDir(t);
+  const before = new Store(root);
+  before.createTrace("kept", "committed before", "sdk");
+  before.close();
+
+  const writer = spawn(process.execPath, [fixture("store-crash.ts"), root, "doomed"], { stdio: ["ignore", "pipe", "pipe"] });
+  const errors = stderrOf(writer);
+  t.after(() => {
+    if (writer.exitCode === null) writer.kill("SIGKILL");
+  });
+  assert.equal(await firstLine(writer).catch((err) => `${err.message}: ${errors()}`), "in-transaction");
+  const exited = once(writer, "exit");
+  writer.kill("SIGKILL");
+  const [, signal] = await exited;
+  assert.equal(signal, "SIGKILL");
+
+  const store = new Store(root);
+  t.after(() => store.close());
+  assert.equal(store.integrityCheck(), "ok");
+  assert.equal(store.getTrace("doomed"), null);
+  assert.equal(store.getCalls("doomed").length, 0);
+  assert.equal(store.getTrace("kept")?.task, "committed before");
+  // The write lock died with the writer: the store takes writes again at once.
+  store.createTrace("after", "after the crash", "sdk");
+  assert.equal(store.getTrace("after")?.task, "after the crash");
+});
