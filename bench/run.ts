@@ -4,7 +4,7 @@
  * timings depend on the machine, so the bench is not part of `npm test`.
  */
 import { traceExecute } from "./trace-execute.ts";
-import type { BenchResult, Benchmark } from "./types.ts";
+import type { Benchmark, BenchResult } from "./types.ts";
 
 const BENCHMARKS: Benchmark[] = [traceExecute];
 
@@ -26,9 +26,13 @@ function report(b: Benchmark, r: BenchResult): string {
 }
 
 const filters = process.argv.slice(2).map((f) => f.toLowerCase());
-const selected = BENCHMARKS.filter((b) => filters.length === 0 || filters.some((f) => b.name.toLowerCase().includes(f)));
+const selected = BENCHMARKS.filter(
+  (b) => filters.length === 0 || filters.some((f) => b.name.toLowerCase().includes(f)),
+);
 if (selected.length === 0) {
-  console.error(`bench: no benchmark matches ${filters.join(", ")} (have: ${BENCHMARKS.map((b) => b.name).join(", ")})`);
+  console.error(
+    `bench: no benchmark matches ${filters.join(", ")} (have: ${BENCHMARKS.map((b) => b.name).join(", ")})`,
+  );
   process.exit(2);
 }
 console.log(`node ${process.version}, ${process.platform}/${process.arch}\n`);

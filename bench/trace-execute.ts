@@ -18,7 +18,10 @@ const ROUNDS = 5;
 const NOOP: ToolDef = {
   name: "noop",
   description: "Does nothing.",
-  input_schema: { type: "object", properties: { n: { type: "number" }, tag: { type: "string", default: "x" } } },
+  input_schema: {
+    type: "object",
+    properties: { n: { type: "number" }, tag: { type: "string", default: "x" } },
+  },
 };
 
 const executor: Executor = () => null;
@@ -34,28 +37,44 @@ export const traceExecute: Benchmark = {
   description: `a no-op base tool through trace.execute vs the executor called directly (${ROUNDS} rounds of ${CALLS} calls, median)`,
   async run() {
     const dir = mkdtempSync(join(tmpdir(), "td-bench-"));
-    const td = new ToolDistill({ store: join(dir, ".tooldistill"), executor, tools: [NOOP], fallbackDistiller: false });
+    const td = new ToolDistill({
+      store: join(dir, ".tooldistill"),
+      executor,
+      tools: [NOOP],
+      fallbackDistiller: false,
+    });
     try {
       const trace = td.startTrace("bench: trace.execute overhead");
       const direct = async (i: number) => executor("noop", { n: i });
       const recorded = (i: number) => trace.execute("noop", { n: i });
+      // The store's share alone: the two writes (start, finish) every recorded call makes.
+      const storeTrace = td.startTrace("bench: store writes only");
+      const storeOnly = async (i: number) => {
+        const id = td.store.startCall({ traceId: storeTrace.id, tool: "noop", kind: "base", args: { n: i } });
+        td.store.finishCall(id, null, 0);
+      };
       // Warm up the JIT and SQLite's statement cache before measuring either side.
       await timePerCall(direct);
       await timePerCall(recorded);
+      await timePerCall(storeOnly);
       const directMs: number[] = [];
       const recordedMs: number[] = [];
+      const storeMs: number[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         directMs.push(await timePerCall(direct));
         recordedMs.push(await timePerCall(recorded));
+        storeMs.push(await timePerCall(storeOnly));
       }
       const d = median(directMs);
       const e = median(recordedMs);
+      const s = median(storeMs);
       const overheadUs = (e - d) * 1000;
       const recordedCalls = td.store.countTopLevelBaseCalls(trace.id);
       return {
         columns: ["measure", "µs per call"],
         rows: [
           ["executor called directly", micros(d)],
+          ["store.startCall + finishCall only", micros(s)],
           ["trace.execute (recorded)", micros(e)],
           ["overhead", overheadUs.toFixed(2)],
           ["ratio", `${d > 0 ? (e / d).toFixed(0) : "∞"}×`],

@@ -6,11 +6,25 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { CONFIG_FILE_NAME, type Config, defaultConfig, findConfig, loadConfig, SAMPLE_CONFIG } from "../core/config.ts";
 import type { ChangeReport } from "../core/changes.ts";
+import {
+  CONFIG_FILE_NAME,
+  type Config,
+  defaultConfig,
+  findConfig,
+  loadConfig,
+  SAMPLE_CONFIG,
+} from "../core/config.ts";
 import { DistillError, errorMessage } from "../core/errors.ts";
 import { type HistoryRecord, type RunStats, Store, type VersionRecord } from "../core/store.ts";
-import { type Logger, type Status, Statuses, type ToolDef, type UsageTotals, type Verdict } from "../core/types.ts";
+import {
+  type Logger,
+  type Status,
+  Statuses,
+  type ToolDef,
+  type UsageTotals,
+  type Verdict,
+} from "../core/types.ts";
 
 /** Where the CLI writes and which folder it treats as current; tests pass their own. */
 export interface CliIO {
@@ -100,7 +114,8 @@ const COMMANDS: Command[] = [
     name: "list",
     synopsis: "list [--status S]",
     summary: "distilled tool versions",
-    details: "Lists every distilled tool version with its status, open problems, baseline and successful runs.",
+    details:
+      "Lists every distilled tool version with its status, open problems, baseline and successful runs.",
     options: { status: { type: "string" } },
     optionHelp: [`--status S       only versions with this status (${Statuses.join(", ")})`],
     positionals: [],
@@ -131,7 +146,8 @@ const COMMANDS: Command[] = [
     name: "traces show",
     synopsis: "traces show <id>",
     summary: "one recorded run with every call",
-    details: "Shows one recorded run: task, outcome, token usage and every call in order, inner calls indented.",
+    details:
+      "Shows one recorded run: task, outcome, token usage and every call in order, inner calls indented.",
     options: {},
     positionals: ["id"],
     run: runTracesShow,
@@ -215,7 +231,13 @@ const COMMANDS: Command[] = [
 const GROUPS = ["traces", "mcp"] as const;
 
 function usageOf(c: Command): string {
-  const lines = [`Usage: tooldistill ${c.synopsis} [--config <path>] [--json]`, "", c.details, "", "Options:"];
+  const lines = [
+    `Usage: tooldistill ${c.synopsis} [--config <path>] [--json]`,
+    "",
+    c.details,
+    "",
+    "Options:",
+  ];
   for (const line of [...(c.optionHelp ?? []), ...GLOBAL_OPTION_HELP]) lines.push(`  ${line}`);
   return lines.join("\n");
 }
@@ -505,7 +527,10 @@ async function runList(ctx: Context): Promise<number> {
     if (ctx.json) {
       printJson(ctx, rows);
     } else if (rows.length === 0) {
-      print(ctx, status === undefined ? "no distilled tools yet" : `no distilled tools with status ${status}`);
+      print(
+        ctx,
+        status === undefined ? "no distilled tools yet" : `no distilled tools with status ${status}`,
+      );
     } else {
       print(
         ctx,
@@ -630,7 +655,9 @@ async function runShow(ctx: Context): Promise<number> {
   out.push(`problems:  ${v.problems.length ? v.problems.join(", ") : "none"}`);
   out.push(`baseline:  ${v.baseline === null ? "not measured" : `${v.baseline} base calls`}`);
   out.push(`source:    ${v.sourceTrace ?? "-"}`);
-  out.push(`rebuild:   ${v.queuedRebuild ? `queued${v.rebuildNote ? ` (${v.rebuildNote})` : ""}` : "not queued"}`);
+  out.push(
+    `rebuild:   ${v.queuedRebuild ? `queued${v.rebuildNote ? ` (${v.rebuildNote})` : ""}` : "not queued"}`,
+  );
   out.push("", "checks:");
   out.push(v.verdict ? indent(await verdictLines(v.verdict)) : "  not verified yet");
   out.push("", "dependencies:");
@@ -664,7 +691,8 @@ async function runShow(ctx: Context): Promise<number> {
 function savingsText(s: ReturnType<typeof savings>): string {
   const parts: string[] = [];
   if (s.baseline_calls === null) parts.push("no baseline measured");
-  else if (s.inner_calls_per_run === null) parts.push(`baseline ${s.baseline_calls} base calls; no live runs yet`);
+  else if (s.inner_calls_per_run === null)
+    parts.push(`baseline ${s.baseline_calls} base calls; no live runs yet`);
   else {
     const perRun = Number(s.inner_calls_per_run.toFixed(1));
     const saved = s.baseline_calls > 0 ? Math.round((1 - s.inner_calls_per_run / s.baseline_calls) * 100) : 0;
@@ -864,7 +892,8 @@ async function runHealth(ctx: Context): Promise<number> {
   return withLibrary(ctx, async (td) => {
     const report = await td.health({ probe });
     const probed = report.probed.map(
-      (p) => `probe ${p.tool}: ${p.recovered ? "recovered" : "still failing"}${p.error ? ` (${p.error})` : ""}`,
+      (p) =>
+        `probe ${p.tool}: ${p.recovered ? "recovered" : "still failing"}${p.error ? ` (${p.error})` : ""}`,
     );
     printReport(ctx, report, "all distilled tools match their base tools", probed);
     return EXIT.ok;
@@ -900,7 +929,8 @@ async function runMcpTools(ctx: Context): Promise<number> {
           ),
         );
       }
-      for (const f of failures) ctx.io.stderr(`tooldistill: MCP server '${f.server}' is unavailable: ${f.reason}\n`);
+      for (const f of failures)
+        ctx.io.stderr(`tooldistill: MCP server '${f.server}' is unavailable: ${f.reason}\n`);
     }
     return failures.length > 0 ? EXIT.error : EXIT.ok;
   } finally {

@@ -12,5 +12,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
 // runs a stale build); the npm package ships this file without the sources and loads the compiled CLI from dist/.
 const { existsSync } = await import("node:fs");
 const source = new URL("./cli.ts", import.meta.url);
-const cli = await import(existsSync(source) ? source.href : new URL("../dist/bin/cli.js", import.meta.url).href);
+const cli = await import(
+  existsSync(source) ? source.href : new URL("../dist/bin/cli.js", import.meta.url).href
+);
 process.exitCode = await cli.main(process.argv.slice(2));

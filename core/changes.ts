@@ -1,7 +1,14 @@
 import type { Distiller, Proposal } from "./distiller.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { fingerprint, sameFingerprint } from "./fingerprint.ts";
-import { addProblem, ingestProposal, ProposalError, parseProposal, type RegistryEnv, verifyVersion } from "./registry.ts";
+import {
+  addProblem,
+  ingestProposal,
+  ProposalError,
+  parseProposal,
+  type RegistryEnv,
+  verifyVersion,
+} from "./registry.ts";
 import { staticCheck } from "./static-check.ts";
 import type { VersionRecord } from "./store.ts";
 import type { HealthProbe, OpenProblem, Status, Verdict } from "./types.ts";
@@ -75,7 +82,11 @@ export function compareSchemas(env: RegistryEnv): ChangeReport {
       reason = `base tool '${dep.baseTool}' changed its definition`;
     }
     if (!problem || v.problems.includes(problem)) continue;
-    const after = addProblem(env, v, problem, reason, { baseTool: dep.baseTool, stored: dep.fingerprint, current: fingerprint(tool) });
+    const after = addProblem(env, v, problem, reason, {
+      baseTool: dep.baseTool,
+      stored: dep.fingerprint,
+      current: fingerprint(tool),
+    });
     report.changes.push(entry(v, after, reason));
     v = after;
     versions.set(`${dep.name}\u0000${dep.version}`, v);
@@ -90,9 +101,13 @@ function markRecovered(env: RegistryEnv, tool: string, report: ChangeReport, how
     const v = env.store.getVersion(dep.name, dep.version);
     if (!v || (v.status !== "active" && v.status !== "suspect")) continue;
     const note = `'${tool}' failed on every call in the source run, so this version worked around it; ${how}. A version that uses it may need fewer calls.`;
-    const after = addProblem(env, v, "avoided_tool_recovered", `avoided tool '${tool}' recovered`, { baseTool: tool });
+    const after = addProblem(env, v, "avoided_tool_recovered", `avoided tool '${tool}' recovered`, {
+      baseTool: tool,
+    });
     env.store.setQueuedRebuild(v.name, v.version, true, note);
-    report.changes.push(entry(v, { ...after, queuedRebuild: true }, `avoided tool '${tool}' recovered: queued for a rebuild`));
+    report.changes.push(
+      entry(v, { ...after, queuedRebuild: true }, `avoided tool '${tool}' recovered: queued for a rebuild`),
+    );
   }
 }
 
@@ -105,7 +120,10 @@ export async function onToolUpdated(env: RegistryEnv, tool: string): Promise<Cha
   const report: ChangeReport = { changes: [], messages: [] };
   const current = env.tools().find((t) => t.name === tool);
   if (!current) {
-    throw new DistillError("NOT_FOUND", `no base tool '${tool}' among the current tools: check the name (tooldistill mcp tools lists MCP tools)`);
+    throw new DistillError(
+      "NOT_FOUND",
+      `no base tool '${tool}' among the current tools: check the name (tooldistill mcp tools lists MCP tools)`,
+    );
   }
   const fp = fingerprint(current);
   const dependents = env.store.getDependencies().filter((d) => d.baseTool === tool && !d.avoided);
@@ -114,16 +132,27 @@ export async function onToolUpdated(env: RegistryEnv, tool: string): Promise<Cha
     if (!v || !["active", "suspect", "verified"].includes(v.status)) continue;
     if (sameFingerprint(dep.fingerprint, fp)) continue;
     let before = v;
-    if (v.status === "active") before = addProblem(env, v, "schema_changed", `base tool '${tool}' was updated`, { stored: dep.fingerprint, current: fp });
+    if (v.status === "active")
+      before = addProblem(env, v, "schema_changed", `base tool '${tool}' was updated`, {
+        stored: dep.fingerprint,
+        current: fp,
+      });
     const verdict = await verifyVersion(env, before, {});
     const after = env.store.getVersion(v.name, v.version)!;
     const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
     report.changes.push(
-      entry(v, after, passed ? `re-verified against the new '${tool}': passed` : `re-verified against the new '${tool}': failed`),
+      entry(
+        v,
+        after,
+        passed
+          ? `re-verified against the new '${tool}': passed`
+          : `re-verified against the new '${tool}': failed`,
+      ),
     );
   }
   markRecovered(env, tool, report, "it has been reported updated (tooldistill tool-updated)");
-  if (report.changes.length === 0) report.messages.push(`no distilled tool depends on '${tool}' with a different definition or avoided it`);
+  if (report.changes.length === 0)
+    report.messages.push(`no distilled tool depends on '${tool}' with a different definition or avoided it`);
   return report;
 }
 
@@ -167,9 +196,13 @@ function rebuildTarget(env: RegistryEnv, name: string): VersionRecord {
     versions.filter((v) => v.queuedRebuild && v.status !== "deprecated").at(-1) ??
     versions.filter((v) => v.status === "active" || v.status === "suspect").at(-1);
   if (!target) {
-    throw new DistillError("NOT_FOUND", `${name} has no active or suspect version to rebuild (${versions.map((v) => `v${v.version} ${v.status}`).join(", ")})`);
+    throw new DistillError(
+      "NOT_FOUND",
+      `${name} has no active or suspect version to rebuild (${versions.map((v) => `v${v.version} ${v.status}`).join(", ")})`,
+    );
   }
-  if (!target.sourceTrace) throw new DistillError("NOT_FOUND", `${name} v${target.version} has no source run to rebuild from`);
+  if (!target.sourceTrace)
+    throw new DistillError("NOT_FOUND", `${name} v${target.version} has no source run to rebuild from`);
   return target;
 }
 
@@ -207,7 +240,11 @@ export async function rebuild(env: ChangeEnv, name: string): Promise<Verdict> {
       tools: [...env.tools()],
       reason: "rebuild",
       note: target.rebuildNote ?? `a base tool that v${target.version} avoided has recovered`,
-      replacing: { name: target.name, version: target.version, code: env.store.readCode(target.name, target.version) },
+      replacing: {
+        name: target.name,
+        version: target.version,
+        code: env.store.readCode(target.name, target.version),
+      },
     },
     async (p) => {
       try {
@@ -218,7 +255,8 @@ export async function rebuild(env: ChangeEnv, name: string): Promise<Verdict> {
       }
     },
   );
-  if (!proposal) throw new DistillError("DISTILLER", `the distiller declined to propose a rebuild of '${name}'`);
+  if (!proposal)
+    throw new DistillError("DISTILLER", `the distiller declined to propose a rebuild of '${name}'`);
   // A distiller that did not use `verify` (a custom one) still gets its result verified here.
   const verdict: Verdict = last ?? (await verify(proposal));
   if (verdict.status === "verified" || verdict.status === "active") {
@@ -249,7 +287,11 @@ export const FALLBACK_TIMEOUT_MS = 120_000;
  * proposal, bounded in time; the result is ingested and verified. Never throws: failures are logged and kept
  * as the trace's note.
  */
-export async function fallbackDistill(env: ChangeEnv, traceId: string, timeoutMs = FALLBACK_TIMEOUT_MS): Promise<void> {
+export async function fallbackDistill(
+  env: ChangeEnv,
+  traceId: string,
+  timeoutMs = FALLBACK_TIMEOUT_MS,
+): Promise<void> {
   const store = env.store;
   try {
     const trace = store.getTrace(traceId);
@@ -258,12 +300,20 @@ export async function fallbackDistill(env: ChangeEnv, traceId: string, timeoutMs
     let replacing: { name: string; version: number; code: string } | undefined;
     if (flags.replaceName) {
       const failed = store.listVersions({ name: flags.replaceName }).at(-1);
-      if (failed) replacing = { name: failed.name, version: failed.version, code: store.readCode(failed.name, failed.version) };
+      if (failed)
+        replacing = {
+          name: failed.name,
+          version: failed.version,
+          code: store.readCode(failed.name, failed.version),
+        };
     }
     const distiller = await env.distiller();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the fallback distiller took longer than ${timeoutMs / 1000} s`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`the fallback distiller took longer than ${timeoutMs / 1000} s`)),
+        timeoutMs,
+      );
       timer.unref();
     });
     const proposal = await Promise.race([
@@ -272,7 +322,9 @@ export async function fallbackDistill(env: ChangeEnv, traceId: string, timeoutMs
         calls: store.getCalls(traceId),
         tools: [...env.tools()],
         reason: replacing ? "replacement" : "fallback",
-        ...(replacing ? { replacing, note: `'${replacing.name}' v${replacing.version} failed at run time in this run` } : {}),
+        ...(replacing
+          ? { replacing, note: `'${replacing.name}' v${replacing.version} failed at run time in this run` }
+          : {}),
       }),
       timeout,
     ]).finally(() => clearTimeout(timer));
@@ -281,9 +333,13 @@ export async function fallbackDistill(env: ChangeEnv, traceId: string, timeoutMs
       store.setTraceNote(traceId, "fallback distiller: declined to propose a tool");
       return;
     }
-    const verdict = await ingestProposal(env, traceId, parseProposal(proposal), { reason: "fallback distiller" });
+    const verdict = await ingestProposal(env, traceId, parseProposal(proposal), {
+      reason: "fallback distiller",
+    });
     store.setTraceNote(traceId, `fallback distiller: ${verdict.name} v${verdict.version} ${verdict.status}`);
-    env.logger.info(`tooldistill: fallback distiller proposed ${verdict.name} v${verdict.version}: ${verdict.status}`);
+    env.logger.info(
+      `tooldistill: fallback distiller proposed ${verdict.name} v${verdict.version}: ${verdict.status}`,
+    );
   } catch (err) {
     const message = `fallback distiller failed: ${errorMessage(err)}`;
     env.logger.error(`tooldistill: ${message}`);

@@ -7,7 +7,12 @@ import type { ToolDef } from "./types.ts";
  * annotations). Null when the definition cannot be hashed, and null never counts as unchanged.
  */
 export function fingerprint(tool: ToolDef | undefined): string | null {
-  if (!tool || typeof tool.name !== "string" || typeof tool.input_schema !== "object" || tool.input_schema === null) {
+  if (
+    !tool ||
+    typeof tool.name !== "string" ||
+    typeof tool.input_schema !== "object" ||
+    tool.input_schema === null
+  ) {
     return null;
   }
   try {

@@ -5,7 +5,7 @@ export type { Config, McpServerConfig, ModuleRef, Settings } from "./config.ts";
 export { DEFAULT_SETTINGS, loadConfig, validateConfig } from "./config.ts";
 export type { DistilledToolDefinition } from "./distilled-tool.ts";
 export { call, distilledTool } from "./distilled-tool.ts";
-export type { DistillReason, DistillRequest, Distiller, Proposal, VerifyFn } from "./distiller.ts";
+export type { Distiller, DistillReason, DistillRequest, Proposal, VerifyFn } from "./distiller.ts";
 export { PROPOSE_INPUT_SCHEMA, proposalPrompt, verdictText } from "./distiller.ts";
 export type { ErrorCode } from "./errors.ts";
 export { DistillError } from "./errors.ts";

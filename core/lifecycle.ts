@@ -40,6 +40,9 @@ export function withProblem(problems: readonly OpenProblem[], problem: OpenProbl
 }
 
 /** Removes problems from a set. */
-export function withoutProblems(problems: readonly OpenProblem[], remove: readonly OpenProblem[]): OpenProblem[] {
+export function withoutProblems(
+  problems: readonly OpenProblem[],
+  remove: readonly OpenProblem[],
+): OpenProblem[] {
   return problems.filter((p) => !remove.includes(p));
 }

@@ -4,7 +4,13 @@ import { assertTransition, isExposed, withoutProblems, withProblem } from "./lif
 import { staticCheck } from "./static-check.ts";
 import type { Store, VersionRecord } from "./store.ts";
 import type { OpenProblem, Status, ToolDef, Verdict } from "./types.ts";
-import { type CheckReport, reportSummary, runChecks, type VerifyEnv, type VerifyOptions } from "./verification.ts";
+import {
+  type CheckReport,
+  reportSummary,
+  runChecks,
+  type VerifyEnv,
+  type VerifyOptions,
+} from "./verification.ts";
 
 /** Verification plus a hook that hears about every change of the exposed set (the plugin's list_changed). */
 export interface RegistryEnv extends VerifyEnv {
@@ -30,12 +36,16 @@ export function parseProposal(input: unknown): ProposalInput {
   const problems: string[] = [];
   const code = input["code"];
   const tests = input["test_inputs"];
-  if (typeof code !== "string" || code.trim() === "") problems.push("'code' must be the whole TypeScript module as a string");
+  if (typeof code !== "string" || code.trim() === "")
+    problems.push("'code' must be the whole TypeScript module as a string");
   if (!Array.isArray(tests) || !tests.every(isPlainObject)) {
     problems.push("'test_inputs' must be an array of input objects taken from this run");
   }
   const unknown = Object.keys(input).filter((k) => k !== "code" && k !== "test_inputs");
-  if (unknown.length) problems.push(`unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `'${k}'`).join(", ")}: a proposal has only code and test_inputs`);
+  if (unknown.length)
+    problems.push(
+      `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `'${k}'`).join(", ")}: a proposal has only code and test_inputs`,
+    );
   if (problems.length) throw new ProposalError(`invalid proposal: ${problems.join("; ")}`);
   return { code: code as string, test_inputs: tests as Record<string, unknown>[] };
 }
@@ -93,11 +103,18 @@ export function resolveVersion(
   const all = store.listVersions({ name });
   if (all.length === 0) {
     const names = [...new Set(store.listVersions().map((v) => v.name))];
-    throw new DistillError("NOT_FOUND", `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`);
+    throw new DistillError(
+      "NOT_FOUND",
+      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`,
+    );
   }
   if (version !== undefined) {
     const v = all.find((x) => x.version === version);
-    if (!v) throw new DistillError("NOT_FOUND", `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`);
+    if (!v)
+      throw new DistillError(
+        "NOT_FOUND",
+        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`,
+      );
     return v;
   }
   const wanted: Status = pick === "active" ? "active" : "verified";
@@ -119,9 +136,20 @@ function move(
   evidence?: unknown,
 ): VersionRecord {
   if (v.status !== to) assertTransition(v.name, v.version, v.status, to);
-  const ok = env.store.setStatus({ name: v.name, version: v.version, expect: v.status, to, problems, reason, evidence });
+  const ok = env.store.setStatus({
+    name: v.name,
+    version: v.version,
+    expect: v.status,
+    to,
+    problems,
+    reason,
+    evidence,
+  });
   if (!ok) {
-    throw new DistillError("TRANSITION", `${v.name} v${v.version} changed while this command ran; run it again`);
+    throw new DistillError(
+      "TRANSITION",
+      `${v.name} v${v.version} changed while this command ran; run it again`,
+    );
   }
   const wasExposed = isExposed(v.status, v.problems);
   const nowExposed = isExposed(to, problems);
@@ -134,10 +162,19 @@ function move(
  * a passing suspect loses the problems replay can clear; a failing verified, active or suspect version is
  * deprecated; a failing draft stays a draft with its verdict.
  */
-export async function verifyVersion(env: RegistryEnv, v: VersionRecord, options: VerifyOptions = {}): Promise<Verdict> {
+export async function verifyVersion(
+  env: RegistryEnv,
+  v: VersionRecord,
+  options: VerifyOptions = {},
+): Promise<Verdict> {
   const code = env.store.readCode(v.name, v.version);
   const report = await runChecks(env, v, code, options);
-  const evidence = { verdict: report.checks, calls: report.calls, baseline: report.baseline, live: Boolean(options.live) };
+  const evidence = {
+    verdict: report.checks,
+    calls: report.calls,
+    baseline: report.baseline,
+    live: Boolean(options.live),
+  };
   let current = v;
   if (report.passed) {
     env.store.setDependencies(v.name, v.version, report.dependencies);
@@ -150,12 +187,26 @@ export async function verifyVersion(env: RegistryEnv, v: VersionRecord, options:
       const left = withoutProblems(v.problems, cleared);
       const to: Status = left.length === 0 ? "active" : "suspect";
       if (to !== v.status || left.length !== v.problems.length) {
-        current = move(env, current, to, left, `re-verification passed${options.live ? " (live)" : ""}`, evidence);
+        current = move(
+          env,
+          current,
+          to,
+          left,
+          `re-verification passed${options.live ? " (live)" : ""}`,
+          evidence,
+        );
         if (to === "active") current = deprecateOthers(env, current);
       }
     }
   } else if (v.status === "verified" || v.status === "active" || v.status === "suspect") {
-    current = move(env, current, "deprecated", v.problems, `re-verification failed: ${reportSummary(report)}`, evidence);
+    current = move(
+      env,
+      current,
+      "deprecated",
+      v.problems,
+      `re-verification failed: ${reportSummary(report)}`,
+      evidence,
+    );
   }
   const verdict = toVerdict(current, current.status, report);
   env.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
@@ -182,11 +233,18 @@ function deprecateOthers(env: RegistryEnv, active: VersionRecord): VersionRecord
  * `promote`: without a version, the newest verified one. A deprecated or suspect version must re-pass
  * verification first (rollback); after a runtime failure only `verify --live` can clear it.
  */
-export async function promote(env: RegistryEnv, name: string, options: { version?: number } = {}): Promise<VersionRecord> {
+export async function promote(
+  env: RegistryEnv,
+  name: string,
+  options: { version?: number } = {},
+): Promise<VersionRecord> {
   const v = resolveVersion(env.store, name, options.version, "newest-verified");
   if (v.status === "active") throw new DistillError("TRANSITION", `${name} v${v.version} is already active`);
   if (v.status === "draft") {
-    throw new DistillError("TRANSITION", `${name} v${v.version} is a draft that has not passed verification: run tooldistill verify ${name} --version ${v.version}`);
+    throw new DistillError(
+      "TRANSITION",
+      `${name} v${v.version} is a draft that has not passed verification: run tooldistill verify ${name} --version ${v.version}`,
+    );
   }
   if (v.problems.includes("runtime_failure")) {
     throw new DistillError(
@@ -198,11 +256,18 @@ export async function promote(env: RegistryEnv, name: string, options: { version
   // Rollback or recovery: re-pass verification against the current base tools first.
   const report = await runChecks(env, v, env.store.readCode(v.name, v.version));
   if (!report.passed) {
-    throw new DistillError("TRANSITION", `${name} v${v.version} cannot be promoted: ${reportSummary(report)}`);
+    throw new DistillError(
+      "TRANSITION",
+      `${name} v${v.version} cannot be promoted: ${reportSummary(report)}`,
+    );
   }
   env.store.setDependencies(v.name, v.version, report.dependencies);
   env.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
-  return activate(env, v, v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification");
+  return activate(
+    env,
+    v,
+    v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification",
+  );
 }
 
 /** `deprecate`: legal from any status but deprecated; needs only the store. */
@@ -212,7 +277,8 @@ export function deprecate(
   options: { version?: number; reason?: string; onExposureChange?: () => void } = {},
 ): VersionRecord {
   const v = resolveVersion(store, name, options.version, "active");
-  if (v.status === "deprecated") throw new DistillError("TRANSITION", `${name} v${v.version} is already deprecated`);
+  if (v.status === "deprecated")
+    throw new DistillError("TRANSITION", `${name} v${v.version} is already deprecated`);
   const ok = store.setStatus({
     name,
     version: v.version,
@@ -221,13 +287,23 @@ export function deprecate(
     problems: v.problems,
     reason: options.reason ?? "deprecated by the user",
   });
-  if (!ok) throw new DistillError("TRANSITION", `${name} v${v.version} changed while this command ran; run it again`);
+  if (!ok)
+    throw new DistillError(
+      "TRANSITION",
+      `${name} v${v.version} changed while this command ran; run it again`,
+    );
   if (isExposed(v.status, v.problems)) options.onExposureChange?.();
   return { ...v, status: "deprecated" };
 }
 
 /** Adds an open problem: an active version becomes suspect; a suspect one gains the problem. */
-export function addProblem(env: RegistryEnv, v: VersionRecord, problem: OpenProblem, reason: string, evidence?: unknown): VersionRecord {
+export function addProblem(
+  env: RegistryEnv,
+  v: VersionRecord,
+  problem: OpenProblem,
+  reason: string,
+  evidence?: unknown,
+): VersionRecord {
   if (v.status !== "active" && v.status !== "suspect") return v;
   const problems = withProblem(v.problems, problem);
   if (v.status === "suspect" && problems.length === v.problems.length) return v;

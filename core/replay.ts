@@ -88,7 +88,8 @@ export function argDifferences(recorded: Record<string, unknown>, actual: Record
     const inRecorded = k in recorded;
     const inActual = k in actual;
     if (inRecorded && !inActual) out.push(`${k}: missing (recorded ${stableStringify(recorded[k])})`);
-    else if (!inRecorded && inActual) out.push(`${k}: not in the recorded call (got ${stableStringify(actual[k])})`);
+    else if (!inRecorded && inActual)
+      out.push(`${k}: not in the recorded call (got ${stableStringify(actual[k])})`);
     else if (stableStringify(recorded[k]) !== stableStringify(actual[k])) {
       out.push(`${k}: ${stableStringify(actual[k])} ≠ recorded ${stableStringify(recorded[k])}`);
     }

@@ -40,7 +40,10 @@ export async function runDistilled(
 
   // Invalid input is the caller's mistake, not the tool's: no demotion.
   const invalid = schemaProblems(v.inputSchema, input);
-  if (invalid.length) return refuse(`invalid input for '${v.name}': ${invalid.join("; ")}. Call it again with input that matches its schema.`);
+  if (invalid.length)
+    return refuse(
+      `invalid input for '${v.name}': ${invalid.join("; ")}. Call it again with input that matches its schema.`,
+    );
 
   let code: string;
   try {
@@ -49,7 +52,9 @@ export async function runDistilled(
     return refuse(errorMessage(err));
   }
   if (hashSource(code) !== v.sourceHash) {
-    host.logger.warn(`tooldistill: ${store.toolFile(v.name, v.version)} was edited after verification; refusing to run it`);
+    host.logger.warn(
+      `tooldistill: ${store.toolFile(v.name, v.version)} was edited after verification; refusing to run it`,
+    );
     return refuse(
       `the file of '${v.name}' v${v.version} was edited after it was verified, so it is not run. ` +
         `Propose the edited code as a new version (propose_distilled_tool) to have it verified. Complete the task with the base tools.`,
@@ -119,7 +124,9 @@ export function structuredError(
     lines.push(`Distilled tool '${v.name}' (v${v.version}) failed at step ${failedStep} of ${total}.`);
     lines.push(`Base tool: ${failure.tool ?? "?"}`);
   } else {
-    lines.push(`Distilled tool '${v.name}' (v${v.version}) failed after step ${calls.filter((c) => c.ok).length} of ${total}.`);
+    lines.push(
+      `Distilled tool '${v.name}' (v${v.version}) failed after step ${calls.filter((c) => c.ok).length} of ${total}.`,
+    );
   }
   lines.push(`Error: ${failure.message}`);
   lines.push("This distilled tool has been disabled. Complete the task using the base tools directly.");

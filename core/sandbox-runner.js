@@ -12,7 +12,7 @@
 // This process is still treated as untrusted by the parent, which checks every message it sends.
 //
 // Protocol (parent -> child):
-//   { type: "job", body, input, runCheck, maxMessageBytes }   body: a strict function body (toFunctionBody)
+//   { type: "job", body, input, runCheck, maxMessageBytes, maxCalls }   body: a strict function body (toFunctionBody)
 //   { type: "reply", id, ok: true, output } | { type: "reply", id, ok: false, error }   output: a JSON string
 // (child -> parent):
 //   { type: "ready" }                                 once, when listening
@@ -143,6 +143,18 @@ function contextPrelude(removed) {
     });
   }
 
+  // Waits for a value: a native promise through the captured `then` (so a replaced Promise.prototype.then
+  // cannot stall the run), anything else (a plain value, a thenable) through promise resolution.
+  function settle(value, onValue, onError) {
+    try {
+      apply(promiseThen, value, [onValue, onError]);
+      return;
+    } catch {
+      // Not a native promise (or one whose species was tampered with): resolve it like `await` would.
+    }
+    apply(promiseThen, new PromiseCtor((resolve) => resolve(value)), [onValue, onError]);
+  }
+
   const library = create(null);
   library.distilledTool = distilledTool;
   library.call = call;
@@ -211,10 +223,11 @@ function contextPrelude(removed) {
     } catch (err) {
       return fail("code_error", describe(err));
     }
-    apply(promiseThen, new PromiseCtor((resolve) => resolve(promise)), [
+    settle(
+      promise,
       (value) => onResult(value, tool, check, runCheck),
       (err) => fail("code_error", describe(err)),
-    ]);
+    );
   };
   api.deliver = (id, ok, payload) => {
     const entry = pending[id];
@@ -304,7 +317,14 @@ function startJob(message) {
       throw importError();
     },
   });
-  job = { ctx, maxMessageBytes: message.maxMessageBytes, inflight: new Set(), importError: null };
+  job = {
+    ctx,
+    maxMessageBytes: message.maxMessageBytes,
+    maxCalls: message.maxCalls,
+    sent: 0,
+    inflight: new Set(),
+    importError: null,
+  };
   PRELUDE.runInContext(ctx, RUN_OPTIONS);
   job.importError = IMPORT_ERROR.runInContext(ctx, RUN_OPTIONS);
   let module;
@@ -356,7 +376,10 @@ function deliver(message) {
 function pump() {
   const status = JSON.parse(runForString(POLL));
   const calls = [];
-  for (let i = 0; i < status.calls; i++) {
+  // Past the call cap the parent fails the run anyway: one call over it is enough to say so.
+  const wanted = Math.min(status.calls, Math.max(0, job.maxCalls + 1 - job.sent));
+  job.sent += wanted;
+  for (let i = 0; i < wanted; i++) {
     const head = JSON.parse(runForString(HEAD));
     const args = runForString(ARGS);
     runForString(SHIFT);
@@ -381,15 +404,16 @@ function pump() {
         : { ok: true, result, check: status.check };
   } else if (status.state === "failed") {
     done = { ok: false, kind: status.kind, message: status.message };
-  } else if (calls.length === 0 && job.inflight.size === 0) {
-    done = {
-      ok: false,
-      kind: "code_error",
-      message: "the tool's promise never settled: its code is waiting, but not on any base call",
-    };
   }
-  return { calls, done };
+  return { calls, done, idle: done === null && calls.length === 0 && job.inflight.size === 0 };
 }
+
+const NEVER_SETTLED = {
+  ok: false,
+  kind: "code_error",
+  message: "the tool's promise never settled: its code is waiting, but not on any base call",
+};
+const DRAIN = new vm.Script("undefined", { filename: "tooldistill-drain.js" });
 
 function handle(message) {
   if (message === null || typeof message !== "object") return;
@@ -399,9 +423,34 @@ function handle(message) {
     else if (message.type === "reply" && job !== null) round = deliver(message);
     else return;
   } catch (err) {
-    const text = err instanceof RunnerError ? err.message : "the sandbox runner failed";
-    round = { calls: [], done: { ok: false, kind: "crashed", message: text } };
+    round = crashRound(err);
   }
+  if (round.idle) {
+    // Waiting on nothing we know of. A few engine paths settle through this process's own queues
+    // (an import() rejection does): let them run once, drain the context, and look again.
+    const current = job;
+    setImmediate(() => {
+      if (job !== current) return;
+      let again;
+      try {
+        runIgnoringResult(DRAIN);
+        again = pump();
+      } catch (err) {
+        again = crashRound(err);
+      }
+      finishRound(again.idle ? { calls: [], done: NEVER_SETTLED } : again);
+    });
+    return;
+  }
+  finishRound(round);
+}
+
+function crashRound(err) {
+  const text = err instanceof RunnerError ? err.message : "the sandbox runner failed";
+  return { calls: [], done: { ok: false, kind: "crashed", message: text } };
+}
+
+function finishRound(round) {
   if (round.done !== null) job = null;
   process.send({ type: "round", calls: round.calls, done: round.done });
 }

@@ -229,9 +229,15 @@ function findNode(root: object, test: (node: SyntaxNode) => boolean): SyntaxNode
     }
     if (typeof value !== "object" || value === null) continue;
     const node = value as Record<string, unknown>;
-    if (typeof node["type"] === "string" && test(node as unknown as SyntaxNode)) return node as unknown as SyntaxNode;
+    if (typeof node["type"] === "string" && test(node as unknown as SyntaxNode))
+      return node as unknown as SyntaxNode;
     for (const [key, child] of Object.entries(node)) {
-      if (key !== "loc" && key !== "leadingComments" && key !== "trailingComments" && key !== "innerComments") {
+      if (
+        key !== "loc" &&
+        key !== "leadingComments" &&
+        key !== "trailingComments" &&
+        key !== "innerComments"
+      ) {
         stack.push(child);
       }
     }
@@ -326,6 +332,7 @@ interface ChildJob {
   input: string;
   runCheck: boolean;
   maxMessageBytes: number;
+  maxCalls: number;
 }
 
 /** One sandbox child process and what this parent knows of it. */
@@ -477,15 +484,7 @@ class Run {
     this.#release = release;
   }
 
-  start(body: string): void {
-    let input: string;
-    try {
-      input = JSON.stringify(this.#req.input ?? {});
-    } catch (err) {
-      this.#fail({ kind: "bad_module", message: `the input is not JSON-serialisable: ${errorMessage(err)}` });
-      this.#maybeFinish();
-      return;
-    }
+  start(body: string, input: string): void {
     this.#child.run = this;
     this.#sent();
     this.#child.send({
@@ -494,6 +493,7 @@ class Run {
       input,
       runCheck: this.#req.runCheck === true,
       maxMessageBytes: this.#limits.maxMessageBytes,
+      maxCalls: this.#limits.maxCalls,
     });
   }
 
@@ -843,6 +843,14 @@ export class Sandbox {
         return { ok: false, failure: { kind: "bad_module", message: err.message }, calls: [] };
       throw err;
     }
+    let input: string;
+    try {
+      input = JSON.stringify(req.input ?? {});
+    } catch (err) {
+      throw new DistillError("USAGE", `the tool's input is not JSON-serialisable: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
     const child = await this.#acquire(limits.memoryMb);
     if (!child.alive || this.#closed) {
       this.#release(child, false);
@@ -853,7 +861,7 @@ export class Sandbox {
       return { ok: false, failure: { kind: "crashed", message }, calls: [] };
     }
     return new Promise<SandboxOutcome>((resolve) => {
-      new Run(child, req, limits, resolve, (c, clean) => this.#release(c, clean)).start(body);
+      new Run(child, req, limits, resolve, (c, clean) => this.#release(c, clean)).start(body, input);
     });
   }
 
@@ -862,7 +870,11 @@ export class Sandbox {
     this.#closed = true;
     const children = [...this.#all];
     this.#idle.length = 0;
-    for (const child of children) child.kill();
+    for (const child of children) {
+      // Idle children are unref'd: without this the process could exit before their exits are seen.
+      child.ref();
+      child.kill();
+    }
     await Promise.all(children.map((c) => c.exited));
   }
 
@@ -921,7 +933,8 @@ export class Sandbox {
     while (!this.#closed && this.#idle.length < this.#poolSize) {
       const child = this.#spawn(this.#limits.memoryMb);
       child.unref();
-      this.#idle.push(child);
+      // At the front: runs take from the back, so a child that has already run a job (warm) goes first.
+      this.#idle.unshift(child);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { DistillError } from "./errors.ts";
@@ -37,7 +37,7 @@ const MIGRATIONS: readonly string[] = [
     note TEXT
   );
   CREATE TABLE calls (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id INTEGER PRIMARY KEY,
     trace_id TEXT NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
     parent_id INTEGER REFERENCES calls(id),
@@ -53,7 +53,7 @@ const MIGRATIONS: readonly string[] = [
     started_at TEXT NOT NULL,
     UNIQUE (trace_id, seq)
   );
-  CREATE INDEX calls_external ON calls(external_id);
+  CREATE INDEX calls_external ON calls(external_id) WHERE external_id IS NOT NULL;
   CREATE TABLE versions (
     name TEXT NOT NULL,
     version INTEGER NOT NULL,
@@ -269,10 +269,10 @@ export class Store {
   transaction<T>(fn: () => T): T {
     // Reentrant: an outer transaction (e.g. a hook writing a trace and its first call) owns the commit.
     if (this.#db.isTransaction) return fn();
-    this.#db.exec("BEGIN IMMEDIATE");
+    this.#stmt("BEGIN IMMEDIATE").run();
     try {
       const result = fn();
-      this.#db.exec("COMMIT");
+      this.#stmt("COMMIT").run();
       return result;
     } catch (err) {
       if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
@@ -396,6 +396,40 @@ export class Store {
         call.tool,
         call.kind,
         JSON.stringify(call.args),
+        call.version ?? null,
+        call.externalId ?? null,
+        now(),
+      ) as { id: number };
+      return row.id;
+    });
+  }
+
+  /**
+   * Appends a call that already finished, in one commit: the SDK loop knows the outcome when it records, so it
+   * pays for one write instead of a start and a finish (the trace's seq is allocated inside the write lock).
+   */
+  appendCall(
+    call: NewCall,
+    outcome: { output: unknown } | { error: string },
+    latencyMs: number | null,
+  ): number {
+    return this.transaction(() => {
+      const ok = "output" in outcome;
+      const row = this.#stmt(
+        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING id`,
+      ).get(
+        call.traceId,
+        call.traceId,
+        call.parentId ?? null,
+        call.tool,
+        call.kind,
+        JSON.stringify(call.args),
+        ok ? "ok" : "error",
+        ok ? (json(outcome.output) ?? "null") : null,
+        ok ? null : outcome.error,
+        latencyMs,
         call.version ?? null,
         call.externalId ?? null,
         now(),
@@ -543,7 +577,9 @@ export class Store {
     evidence?: unknown;
   }): boolean {
     return this.transaction(() => {
-      const r = this.#stmt("UPDATE versions SET status = ?, problems = ? WHERE name = ? AND version = ? AND status = ?").run(
+      const r = this.#stmt(
+        "UPDATE versions SET status = ?, problems = ? WHERE name = ? AND version = ? AND status = ?",
+      ).run(
         change.to,
         JSON.stringify([...new Set(change.problems)].sort()),
         change.name,
@@ -553,20 +589,24 @@ export class Store {
       if (Number(r.changes) !== 1) return false;
       this.#stmt(
         "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      ).run(change.name, change.version, change.expect, change.to, change.reason, json(change.evidence), now());
+      ).run(
+        change.name,
+        change.version,
+        change.expect,
+        change.to,
+        change.reason,
+        json(change.evidence),
+        now(),
+      );
       return true;
     });
   }
 
   /** Stores the latest verdict and the measured baseline of a version. */
   setVerification(name: string, version: number, verdict: Verdict, baselineTokens: number | null): void {
-    this.#stmt("UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?").run(
-      JSON.stringify(verdict),
-      verdict.baseline,
-      baselineTokens,
-      name,
-      version,
-    );
+    this.#stmt(
+      "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?",
+    ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
   }
 
   /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */

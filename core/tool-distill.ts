@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { dirname } from "node:path";
-import { compareSchemas, fallbackDistill, health, onToolUpdated, rebuild } from "./changes.ts";
 import type { ChangeReport, HealthReport } from "./changes.ts";
+import { compareSchemas, fallbackDistill, health, onToolUpdated, rebuild } from "./changes.ts";
 import { type Config, DEFAULT_SETTINGS, importRef, loadConfig, type Settings } from "./config.ts";
 import { type Distiller, PROPOSE_INPUT_SCHEMA, verdictText } from "./distiller.ts";
 import { DistillError } from "./errors.ts";
@@ -21,7 +21,15 @@ import { runDistilled } from "./runtime.ts";
 import { Sandbox } from "./sandbox.ts";
 import { Store, type VersionRecord } from "./store.ts";
 import { type ExecuteResult, Trace, type TraceHost } from "./trace.ts";
-import { type Executor, type HealthProbe, type Logger, silentLogger, type ToolDef, type TraceSource, type Verdict } from "./types.ts";
+import {
+  type Executor,
+  type HealthProbe,
+  type Logger,
+  silentLogger,
+  type ToolDef,
+  type TraceSource,
+  type Verdict,
+} from "./types.ts";
 
 /** Options of `new ToolDistill(...)`: the config file's keys in camelCase, plus the objects themselves. */
 export interface ToolDistillOptions extends Partial<Settings> {
@@ -46,10 +54,14 @@ export interface ToolDistillOptions extends Partial<Settings> {
 
 function checkSettings(s: Settings): void {
   const problems: string[] = [];
-  if (!(s.minCallReduction > 0 && s.minCallReduction < 1)) problems.push(`minCallReduction must be between 0 and 1, exclusive (got ${s.minCallReduction})`);
-  if (!Number.isInteger(s.minCallsToDistill) || s.minCallsToDistill < 1) problems.push(`minCallsToDistill must be an integer ≥ 1 (got ${s.minCallsToDistill})`);
-  if (!Number.isInteger(s.maxExposedTools) || s.maxExposedTools < 0) problems.push(`maxExposedTools must be an integer ≥ 0 (got ${s.maxExposedTools})`);
-  if (problems.length) throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
+  if (!(s.minCallReduction > 0 && s.minCallReduction < 1))
+    problems.push(`minCallReduction must be between 0 and 1, exclusive (got ${s.minCallReduction})`);
+  if (!Number.isInteger(s.minCallsToDistill) || s.minCallsToDistill < 1)
+    problems.push(`minCallsToDistill must be an integer ≥ 1 (got ${s.minCallsToDistill})`);
+  if (!Number.isInteger(s.maxExposedTools) || s.maxExposedTools < 0)
+    problems.push(`maxExposedTools must be an integer ≥ 0 (got ${s.maxExposedTools})`);
+  if (problems.length)
+    throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
 }
 
 /**
@@ -100,7 +112,10 @@ export class ToolDistill implements TraceHost {
   }
 
   /** Like `fromConfig`, for a config already loaded. */
-  static async fromLoadedConfig(config: Config, overrides: Partial<ToolDistillOptions> = {}): Promise<ToolDistill> {
+  static async fromLoadedConfig(
+    config: Config,
+    overrides: Partial<ToolDistillOptions> = {},
+  ): Promise<ToolDistill> {
     const options: ToolDistillOptions = { ...config.settings, store: config.store };
     if (config.executor) options.executor = await importRef<Executor>(config.executor);
     if (config.tools) options.tools = await importRef<ToolDef[]>(config.tools);
@@ -115,7 +130,8 @@ export class ToolDistill implements TraceHost {
         cwd: config.path ? dirname(config.path) : config.dir,
         ...(overrides.logger ? { logger: overrides.logger } : {}),
       });
-      for (const f of toolkit.failures) overrides.logger?.warn(`tooldistill: MCP server '${f.server}' is unavailable: ${f.reason}`);
+      for (const f of toolkit.failures)
+        overrides.logger?.warn(`tooldistill: MCP server '${f.server}' is unavailable: ${f.reason}`);
       options.executor = toolkit.executor;
       options.tools = toolkit.tools;
       options.healthProbe ??= toolkit.probe;
@@ -181,7 +197,10 @@ export class ToolDistill implements TraceHost {
   /** @internal */
   async runBase(name: string, args: Record<string, unknown>): Promise<unknown> {
     if (!this.executor) {
-      throw new DistillError("EXECUTOR", "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml");
+      throw new DistillError(
+        "EXECUTOR",
+        "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml",
+      );
     }
     return await this.executor(name, args);
   }
@@ -197,18 +216,30 @@ export class ToolDistill implements TraceHost {
   /** @internal */
   async propose(trace: Trace, input: Record<string, unknown>): Promise<ExecuteResult> {
     this.store.markProposed(trace.id);
-    const id = this.store.startCall({ traceId: trace.id, tool: PROPOSE_TOOL_NAME, kind: "proposal", args: { code: "(see tool file)" } });
+    const id = this.store.startCall({
+      traceId: trace.id,
+      tool: PROPOSE_TOOL_NAME,
+      kind: "proposal",
+      args: { code: "(see tool file)" },
+    });
     try {
       const proposal = parseProposal(input);
       const verdict = await ingestProposal(this.#env(), trace.id, proposal);
       const text = verdictText(verdict);
       const rejected = verdict.status === "draft";
-      this.store.finishCall(id, { name: verdict.name, version: verdict.version, status: verdict.status }, null);
+      this.store.finishCall(
+        id,
+        { name: verdict.name, version: verdict.version, status: verdict.status },
+        null,
+      );
       return { content: text, isError: rejected };
     } catch (err) {
       if (!(err instanceof ProposalError)) throw err;
       this.store.failCall(id, err.message, null);
-      return { content: `rejected: ${err.message}\nFix it and call ${PROPOSE_TOOL_NAME} again.`, isError: true };
+      return {
+        content: `rejected: ${err.message}\nFix it and call ${PROPOSE_TOOL_NAME} again.`,
+        isError: true,
+      };
     }
   }
 
@@ -236,7 +267,10 @@ export class ToolDistill implements TraceHost {
   async verify(name: string, options: { version?: number; live?: boolean } = {}): Promise<Verdict> {
     const v = resolveVersion(this.store, name, options.version, "active");
     if (options.live && !this.executor) {
-      throw new DistillError("EXECUTOR", "verify --live needs the executor: set executor/tools or mcp_config in tooldistill.yaml");
+      throw new DistillError(
+        "EXECUTOR",
+        "verify --live needs the executor: set executor/tools or mcp_config in tooldistill.yaml",
+      );
     }
     return verifyVersion(this.#env(), v, { live: options.live ?? false });
   }

@@ -88,9 +88,15 @@ export class Trace {
   }
 
   /** Runs and records one base call; `parentId` is the distilled call it runs inside, if any. */
-  async runBaseCall(tool: ToolDef, args: Record<string, unknown>, parentId: number | null): Promise<ExecuteResult> {
+  async runBaseCall(
+    tool: ToolDef,
+    args: Record<string, unknown>,
+    parentId: number | null,
+  ): Promise<ExecuteResult> {
     const r = await this.recordBaseCall(tool, args, parentId);
-    return r.ok ? { content: resultContent(r.output), isError: false } : { content: `Error: ${r.error}`, isError: true };
+    return r.ok
+      ? { content: resultContent(r.output), isError: false }
+      : { content: `Error: ${r.error}`, isError: true };
   }
 
   /** Runs one base call through the executor and records it; returns the raw value or the error message. */
@@ -99,22 +105,21 @@ export class Trace {
     args: Record<string, unknown>,
     parentId: number | null,
   ): Promise<{ ok: true; output: unknown } | { ok: false; error: string }> {
-    const { store } = this.#host;
-    const id = store.startCall({
+    const call = {
       traceId: this.id,
       tool: tool.name,
-      kind: "base",
+      kind: "base" as const,
       args: canonicalArgs(args, tool.input_schema),
       parentId,
-    });
+    };
     const started = performance.now();
     try {
       const output = await this.#host.runBase(tool.name, args);
-      store.finishCall(id, output, performance.now() - started);
+      this.#host.store.appendCall(call, { output }, performance.now() - started);
       return { ok: true, output };
     } catch (err) {
       const error = errorMessage(err);
-      store.failCall(id, error, performance.now() - started);
+      this.#host.store.appendCall(call, { error }, performance.now() - started);
       return { ok: false, error };
     }
   }
@@ -182,7 +187,7 @@ export class Trace {
 /** The shared "worth distilling" rule, for the SDK trace and the plugin's spans alike. */
 export function worthDistilling(store: Store, traceId: string, minCallsToDistill: number): boolean {
   const trace = store.getTrace(traceId);
-  if (!trace || trace.outcome !== true) return false;
+  if (trace?.outcome !== true) return false;
   const flags = store.getTraceFlags(traceId);
   if (flags.proposed) return false;
   if (flags.replaceName) return true;

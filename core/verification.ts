@@ -60,14 +60,18 @@ export async function runChecks(
   const limit = baseline === null ? null : roundLimit(baseline * (1 - env.settings.minCallReduction));
   const baselineTokens = sourceTrace
     ? sourceTrace.usage.input_tokens +
-      sourceTrace.usage.output_tokens +
-      sourceTrace.usage.cache_creation_input_tokens +
-      sourceTrace.usage.cache_read_input_tokens || null
+        sourceTrace.usage.output_tokens +
+        sourceTrace.usage.cache_creation_input_tokens +
+        sourceTrace.usage.cache_read_input_tokens || null
     : null;
 
   const statics = staticCheck(code, tools);
   const report: CheckReport = {
-    checks: { static: { ok: statics.ok, problems: statics.problems }, replay: notRun("the static check failed"), efficiency: notRun("the static check failed") },
+    checks: {
+      static: { ok: statics.ok, problems: statics.problems },
+      replay: notRun("the static check failed"),
+      efficiency: notRun("the static check failed"),
+    },
     passed: false,
     calls: null,
     baseline,
@@ -96,7 +100,13 @@ export async function runChecks(
     report.checks.efficiency = notRun("the replay check failed");
     return report;
   }
-  report.checks.efficiency = efficiencyCheck(replay.calls, baseline, limit, env.settings.minCallReduction, options.mustBeat);
+  report.checks.efficiency = efficiencyCheck(
+    replay.calls,
+    baseline,
+    limit,
+    env.settings.minCallReduction,
+    options.mustBeat,
+  );
   report.passed = report.checks.efficiency.ok;
   return report;
 }
@@ -113,7 +123,8 @@ function roundLimit(x: number): number {
 export function measureBaseline(store: Store, version: VersionRecord): number | null {
   let baseline = version.sourceTrace ? store.countTopLevelBaseCalls(version.sourceTrace) : null;
   for (const earlier of store.listVersions({ name: version.name })) {
-    if (earlier.version >= version.version || earlier.status === "draft" || earlier.baseline === null) continue;
+    if (earlier.version >= version.version || earlier.status === "draft" || earlier.baseline === null)
+      continue;
     if (baseline === null || earlier.baseline > baseline) baseline = earlier.baseline;
   }
   return baseline;
@@ -139,7 +150,10 @@ export function efficiencyCheck(
 ): CheckResult {
   if (calls === null) return notRun("no replayed call count");
   if (baseline === null || limit === null) {
-    return { ok: false, problems: [{ message: "no baseline: the version has no source run to compare with" }] };
+    return {
+      ok: false,
+      problems: [{ message: "no baseline: the version has no source run to compare with" }],
+    };
   }
   const factor = Math.round((1 - minCallReduction) * 100) / 100;
   const line = `${calls} base calls; limit ${limit} (baseline ${baseline} × ${factor})`;
@@ -171,13 +185,20 @@ async function replayAll(
   const inputs = version.testInputs;
   if (inputs.length === 0) {
     return {
-      check: { ok: false, problems: [{ message: "test_inputs is empty: give at least one input taken from the source run" }] },
+      check: {
+        ok: false,
+        problems: [{ message: "test_inputs is empty: give at least one input taken from the source run" }],
+      },
       calls: null,
       liveCalls,
     };
   }
   if (!version.sourceTrace && !options.live) {
-    return { check: { ok: false, problems: [{ message: "no source run to replay against" }] }, calls: null, liveCalls };
+    return {
+      check: { ok: false, problems: [{ message: "no source run to replay against" }] },
+      calls: null,
+      liveCalls,
+    };
   }
   const fixtures = fixturesFromCalls(sourceCalls);
   const recovered = new Set(options.recovered ?? []);
@@ -186,7 +207,9 @@ async function replayAll(
     const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
     const inputProblems = schemaProblems(meta.inputSchema, input);
     if (inputProblems.length) {
-      problems.push({ message: `${label}input ${JSON.stringify(input)} does not match the tool's inputSchema: ${inputProblems.join("; ")}` });
+      problems.push({
+        message: `${label}input ${JSON.stringify(input)} does not match the tool's inputSchema: ${inputProblems.join("; ")}`,
+      });
       continue;
     }
     const set = new FixtureSet(fixtures);
@@ -224,7 +247,8 @@ async function replayAll(
         if (fixture) {
           if (fixture.ok) return structuredClone(fixture.output);
           if (recovered.has(tool)) {
-            if (env.settings.allowLiveVerification) return live("has only a failure recorded before the tool recovered");
+            if (env.settings.allowLiveVerification)
+              return live("has only a failure recorded before the tool recovered");
             replayProblem = `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`;
             throw new Error(replayProblem);
           }

@@ -22,7 +22,10 @@ function fail(message: string): never {
 rmSync(dist, { recursive: true, force: true });
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const compiled = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+const compiled = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
+  cwd: root,
+  stdio: "inherit",
+});
 if (compiled.status !== 0) fail("tsc -p tsconfig.build.json failed");
 
 const runner = join(root, "core", "sandbox-runner.js");
@@ -42,4 +45,6 @@ for (const entry of readdirSync(dist, { recursive: true, encoding: "utf8" })) {
 }
 if (leftovers.length > 0) fail(`these files still import .ts modules: ${leftovers.join(", ")}`);
 
-console.log(`build: dist/ ready (${readdirSync(join(dist, "core")).filter((f) => f.endsWith(".js")).length} core modules)`);
+console.log(
+  `build: dist/ ready (${readdirSync(join(dist, "core")).filter((f) => f.endsWith(".js")).length} core modules)`,
+);

@@ -50,7 +50,10 @@ class ScriptedDistiller implements Distiller {
   constructor(proposals: (Proposal | Error)[]) {
     this.#proposals = proposals;
   }
-  async distill(request: DistillRequest, verify?: (p: Proposal) => Promise<import("../core/types.ts").Verdict>) {
+  async distill(
+    request: DistillRequest,
+    verify?: (p: Proposal) => Promise<import("../core/types.ts").Verdict>,
+  ) {
     this.requests.push(request);
     const next = this.#proposals.shift();
     if (!next) return null;
@@ -67,7 +70,15 @@ function world2() {
 async function withActiveTool(t: TestContext, options: Partial<ToolDistillOptions> = {}) {
   const world = world2();
   const store = join(tempDir(t), ".tooldistill");
-  const td = new ToolDistill({ store, executor: world.executor, tools: world.tools, sandbox, autoPromote: true, fallbackDistiller: false, ...options });
+  const td = new ToolDistill({
+    store,
+    executor: world.executor,
+    tools: world.tools,
+    sandbox,
+    autoPromote: true,
+    fallbackDistiller: false,
+    ...options,
+  });
   world.outage = true;
   const trace = td.startTrace("invoice ACME");
   await trace.execute("gmail_search", { query: "from:ACME order" });
@@ -76,7 +87,10 @@ async function withActiveTool(t: TestContext, options: Partial<ToolDistillOption
   await trace.execute("billing_import_from_email", { message_id: "msg-from-ACME-order" });
   await trace.execute("billing_find_customer", { name: "ACME" });
   await trace.execute("billing_list_invoices", { customer_id: "cus_acme" });
-  await trace.execute("billing_create_invoice", { customer_id: "cus_acme", lines: [{ sku: "A-1", qty: 2, price: 10 }] });
+  await trace.execute("billing_create_invoice", {
+    customer_id: "cus_acme",
+    lines: [{ sku: "A-1", qty: 2, price: 10 }],
+  });
   await trace.execute("billing_list_invoices", { customer_id: "cus_acme" });
   trace.setOutcome({ success: true });
   world.outage = false;
@@ -88,7 +102,14 @@ async function withActiveTool(t: TestContext, options: Partial<ToolDistillOption
 
 function reopen(t: TestContext, store: string, tools: ToolDef[], options: Partial<ToolDistillOptions> = {}) {
   const world = world2();
-  const td = new ToolDistill({ store, executor: world.executor, tools, sandbox, fallbackDistiller: false, ...options });
+  const td = new ToolDistill({
+    store,
+    executor: world.executor,
+    tools,
+    sandbox,
+    fallbackDistiller: false,
+    ...options,
+  });
   t.after(() => td.close());
   return td;
 }
@@ -131,16 +152,33 @@ test("check_schemas_on_start: a missing tool is dependency_missing; the check ca
 
 test("onToolUpdated: a compatible change is re-verified at once and the version is active again", async (t) => {
   const { world, store } = await withActiveTool(t);
-  const tools = changeTool(world.tools, "billing_find_customer", (x) => ({ ...x, description: "Find a customer (faster)." }));
+  const tools = changeTool(world.tools, "billing_find_customer", (x) => ({
+    ...x,
+    description: "Find a customer (faster).",
+  }));
   const td = reopen(t, store, tools, { checkSchemasOnStart: false });
   const report = await td.onToolUpdated("billing_find_customer");
   assert.deepEqual(
     report.changes.map((c) => [c.name, c.version, c.from, c.to, c.reason]),
-    [["invoice_from_email", 1, "active", "active", "re-verified against the new 'billing_find_customer': passed"]],
+    [
+      [
+        "invoice_from_email",
+        1,
+        "active",
+        "active",
+        "re-verified against the new 'billing_find_customer': passed",
+      ],
+    ],
   );
   assert.deepEqual(
-    td.store.getHistory("invoice_from_email", 1).slice(-2).map((h) => `${h.from}→${h.to}: ${h.reason}`),
-    ["active→suspect: base tool 'billing_find_customer' was updated", "suspect→active: re-verification passed"],
+    td.store
+      .getHistory("invoice_from_email", 1)
+      .slice(-2)
+      .map((h) => `${h.from}→${h.to}: ${h.reason}`),
+    [
+      "active→suspect: base tool 'billing_find_customer' was updated",
+      "suspect→active: re-verification passed",
+    ],
   );
   // New fingerprints are stored: a second report finds nothing to do.
   const again = await td.onToolUpdated("billing_find_customer");
@@ -175,7 +213,11 @@ test("onToolUpdated on an avoided tool: suspect(avoided_tool_recovered), still e
     report.changes.map((c) => [c.from, c.to, c.problems, c.queuedRebuild]),
     [["active", "suspect", ["avoided_tool_recovered"], true]],
   );
-  assert.deepEqual(td.activeTools().map((x) => x.name), ["invoice_from_email"], "it still works: still exposed");
+  assert.deepEqual(
+    td.activeTools().map((x) => x.name),
+    ["invoice_from_email"],
+    "it still works: still exposed",
+  );
   assert.equal(td.store.listVersions()[0]?.queuedRebuild, true);
 
   const verdict = await td.rebuild("invoice_from_email");
@@ -187,7 +229,11 @@ test("onToolUpdated on an avoided tool: suspect(avoided_tool_recovered), still e
   assert.equal(request?.reason, "rebuild");
   assert.equal(request?.replacing?.version, 1);
   assert.match(request?.note ?? "", /'billing_import_from_email' failed on every call in the source run/);
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.queuedRebuild, false, "unqueued after a verified rebuild");
+  assert.equal(
+    td.store.getVersion("invoice_from_email", 1)?.queuedRebuild,
+    false,
+    "unqueued after a verified rebuild",
+  );
   await td.promote("invoice_from_email");
   assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "deprecated");
 });
@@ -208,12 +254,17 @@ test("rebuild: without live verification the recovered tool's recorded failure n
 
 test("rebuild: a version that does not beat the one it replaces is rejected", async (t) => {
   const { world, store } = await withActiveTool(t);
-  const distiller = new ScriptedDistiller([{ code: TOOL.replace("latest order email.", "latest order email!"), test_inputs: [{ customer: "ACME" }] }]);
+  const distiller = new ScriptedDistiller([
+    { code: TOOL.replace("latest order email.", "latest order email!"), test_inputs: [{ customer: "ACME" }] },
+  ]);
   const td = reopen(t, store, world.tools, { distiller, allowLiveVerification: true });
   await td.onToolUpdated("billing_import_from_email");
   const verdict = await td.rebuild("invoice_from_email");
   assert.equal(verdict.status, "draft");
-  assert.equal(verdict.checks.efficiency.problems[0]?.message, "4 base calls; the version it replaces (v1) needs 4: a rebuild must use fewer");
+  assert.equal(
+    verdict.checks.efficiency.problems[0]?.message,
+    "4 base calls; the version it replaces (v1) needs 4: a rebuild must use fewer",
+  );
 });
 
 test("health: missing and changed tools, and probe-found recoveries; never calls the executor", async (t) => {
@@ -240,19 +291,35 @@ test("health: missing and changed tools, and probe-found recoveries; never calls
   const report = await td.health();
   assert.deepEqual(probed, ["billing_import_from_email"]);
   assert.deepEqual(report.probed, [{ tool: "billing_import_from_email", recovered: true }]);
-  assert.deepEqual(report.changes.map((c) => [c.to, c.problems, c.queuedRebuild]), [["suspect", ["avoided_tool_recovered"], true]]);
+  assert.deepEqual(
+    report.changes.map((c) => [c.to, c.problems, c.queuedRebuild]),
+    [["suspect", ["avoided_tool_recovered"], true]],
+  );
   td.setTools(world.tools.filter((x) => x.name !== "gmail_get_message"));
   const missing = await td.health({ probe: false });
-  assert.deepEqual(missing.changes.map((c) => [c.reason, c.problems]), [
-    ["base tool 'gmail_get_message' is no longer offered", ["avoided_tool_recovered", "dependency_missing"]],
-  ]);
+  assert.deepEqual(
+    missing.changes.map((c) => [c.reason, c.problems]),
+    [
+      [
+        "base tool 'gmail_get_message' is no longer offered",
+        ["avoided_tool_recovered", "dependency_missing"],
+      ],
+    ],
+  );
   assert.equal(executorCalls, 0);
 });
 
 test("fallback distiller: exactly one call for a worth-distilling run without a proposal; result ingested", async (t) => {
   const world = world2();
   const distiller = new ScriptedDistiller([{ code: TOOL, test_inputs: [{ customer: "ACME" }] }]);
-  const td = new ToolDistill({ store: join(tempDir(t), "s"), executor: world.executor, tools: world.tools, sandbox, distiller, minCallsToDistill: 5 });
+  const td = new ToolDistill({
+    store: join(tempDir(t), "s"),
+    executor: world.executor,
+    tools: world.tools,
+    sandbox,
+    distiller,
+    minCallsToDistill: 5,
+  });
   t.after(() => td.close());
   const trace = td.startTrace("invoice ACME");
   for (const [name, args] of [
@@ -324,7 +391,13 @@ test("fallback distiller: a failure never escapes finish() and is recorded on th
 
 test("fallback distiller: bounded in time", async (t) => {
   const world = world2();
-  const td = new ToolDistill({ store: join(tempDir(t), "s"), executor: world.executor, tools: world.tools, sandbox, minCallsToDistill: 1 });
+  const td = new ToolDistill({
+    store: join(tempDir(t), "s"),
+    executor: world.executor,
+    tools: world.tools,
+    sandbox,
+    minCallsToDistill: 1,
+  });
   t.after(() => td.close());
   const trace = td.startTrace("x");
   await trace.execute("gmail_search", { query: "a" });
@@ -344,5 +417,8 @@ test("fallback distiller: bounded in time", async (t) => {
     trace.id,
     50,
   );
-  assert.equal(trace.record().note, "fallback distiller failed: the fallback distiller took longer than 0.05 s");
+  assert.equal(
+    trace.record().note,
+    "fallback distiller failed: the fallback distiller took longer than 0.05 s",
+  );
 });

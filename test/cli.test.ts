@@ -73,7 +73,12 @@ function seed(storeDir: string): void {
       cache_read_input_tokens: 300,
     });
     store.setOutcome("trace-1", true);
-    const a = store.startCall({ traceId: "trace-1", tool: "billing_find_customer", kind: "base", args: { name: "ACME" } });
+    const a = store.startCall({
+      traceId: "trace-1",
+      tool: "billing_find_customer",
+      kind: "base",
+      args: { name: "ACME" },
+    });
     store.finishCall(a, { id: "c1" }, 1.5);
     const b = store.startCall({ traceId: "trace-1", tool: "billing_import", kind: "base", args: {} });
     store.failCall(b, "service unavailable", 2);
@@ -104,8 +109,22 @@ function seed(storeDir: string): void {
       sourceTrace: "trace-1",
     };
     store.createVersion({ ...meta, reason: "proposed" });
-    store.setStatus({ name: "make_invoice", version: 1, expect: "draft", to: "verified", problems: [], reason: "all three checks passed" });
-    store.setStatus({ name: "make_invoice", version: 1, expect: "verified", to: "active", problems: [], reason: "promoted" });
+    store.setStatus({
+      name: "make_invoice",
+      version: 1,
+      expect: "draft",
+      to: "verified",
+      problems: [],
+      reason: "all three checks passed",
+    });
+    store.setStatus({
+      name: "make_invoice",
+      version: 1,
+      expect: "verified",
+      to: "active",
+      problems: [],
+      reason: "promoted",
+    });
     store.setVerification("make_invoice", 1, VERDICT, 1500);
     store.setDependencies("make_invoice", 1, [
       { baseTool: "billing_create_invoice", fingerprint: "f1", avoided: false },
@@ -146,7 +165,16 @@ test("--help prints the global usage on stdout and exits 0", async (t) => {
     assert.equal(r.code, 0);
     assert.equal(r.stderr, "");
     assert.match(r.stdout, /^Usage: tooldistill <command> \[options\]\n/);
-    for (const verb of ["init", "list", "show", "traces list", "traces show", "promote", "deprecate", "verify"]) {
+    for (const verb of [
+      "init",
+      "list",
+      "show",
+      "traces list",
+      "traces show",
+      "promote",
+      "deprecate",
+      "verify",
+    ]) {
       assert.match(r.stdout, new RegExp(`\\n  ${verb} `));
     }
     assert.match(r.stdout, /\n {2}tool-updated <base_tool> /);
@@ -179,7 +207,10 @@ test("--help on every verb prints that verb's usage and runs nothing", async (t)
   }
   const group = await cli(dir, "traces", "-h");
   assert.equal(group.code, 0);
-  assert.equal(group.stdout, "Usage:\n  tooldistill traces list [--limit N]\n  tooldistill traces show <id>\n");
+  assert.equal(
+    group.stdout,
+    "Usage:\n  tooldistill traces list [--limit N]\n  tooldistill traces show <id>\n",
+  );
   assert.equal(existsSync(join(dir, "tooldistill.yaml")), false);
   assert.equal(existsSync(join(dir, ".tooldistill")), false);
 });
@@ -189,16 +220,40 @@ test("usage errors exit 2 with the message and the verb's usage", async (t) => {
   const cases: [string[], string, RegExp][] = [
     [[], "tooldistill: no command given\n", /Usage: tooldistill <command>/],
     [["frob"], "tooldistill: unknown command 'frob'\n", /Usage: tooldistill <command>/],
-    [["list", "--bogus"], "tooldistill: unknown option '--bogus'\n", /Usage: tooldistill list \[--status S\]/],
-    [["list", "--status", "shiny"], "tooldistill: --status must be one of draft, verified, active, suspect, deprecated (got 'shiny')\n", /Usage: tooldistill list/],
+    [
+      ["list", "--bogus"],
+      "tooldistill: unknown option '--bogus'\n",
+      /Usage: tooldistill list \[--status S\]/,
+    ],
+    [
+      ["list", "--status", "shiny"],
+      "tooldistill: --status must be one of draft, verified, active, suspect, deprecated (got 'shiny')\n",
+      /Usage: tooldistill list/,
+    ],
     [["list", "extra"], "tooldistill: unexpected argument 'extra'\n", /Usage: tooldistill list/],
     [["show"], "tooldistill: missing <name>\n", /Usage: tooldistill show <name>/],
-    [["show", "make_invoice", "--version", "two"], "tooldistill: --version must be a version number like 2 (got 'two')\n", /Usage: tooldistill show/],
-    [["show", "make_invoice", "--version"], "tooldistill: Option '--version <value>' argument missing\n", /Usage: tooldistill show/],
+    [
+      ["show", "make_invoice", "--version", "two"],
+      "tooldistill: --version must be a version number like 2 (got 'two')\n",
+      /Usage: tooldistill show/,
+    ],
+    [
+      ["show", "make_invoice", "--version"],
+      "tooldistill: Option '--version <value>' argument missing\n",
+      /Usage: tooldistill show/,
+    ],
     [["traces"], "tooldistill: 'traces' needs a command\n", /tooldistill traces show <id>/],
     [["traces", "delete"], "tooldistill: unknown command 'traces delete'\n", /tooldistill traces list/],
-    [["traces", "list", "--limit", "0"], "tooldistill: --limit must be a positive number (got '0')\n", /Usage: tooldistill traces list/],
-    [["verify", "make_invoice", "--livee"], "tooldistill: unknown option '--livee'\n", /Usage: tooldistill verify/],
+    [
+      ["traces", "list", "--limit", "0"],
+      "tooldistill: --limit must be a positive number (got '0')\n",
+      /Usage: tooldistill traces list/,
+    ],
+    [
+      ["verify", "make_invoice", "--livee"],
+      "tooldistill: unknown option '--livee'\n",
+      /Usage: tooldistill verify/,
+    ],
     [["mcp"], "tooldistill: 'mcp' needs a command\n", /tooldistill mcp tools/],
   ];
   for (const [argv, first, usage] of cases) {
@@ -226,7 +281,12 @@ test("init writes the sample config and the store, and refuses to overwrite", as
   assert.equal(first.code, 0, first.stderr);
   assert.equal(readFileSync(join(dir, "tooldistill.yaml"), "utf8"), SAMPLE_CONFIG);
   assert.ok(existsSync(join(dir, ".tooldistill", "registry.db")));
-  assert.match(first.stdout, new RegExp(`^created ${join(dir, "tooldistill.yaml")}\ncreated the store at ${join(dir, ".tooldistill")}\n`));
+  assert.match(
+    first.stdout,
+    new RegExp(
+      `^created ${join(dir, "tooldistill.yaml")}\ncreated the store at ${join(dir, ".tooldistill")}\n`,
+    ),
+  );
 
   writeFileSync(join(dir, "tooldistill.yaml"), "store: mine\n");
   const again = await cli(dir, "init");
@@ -244,7 +304,10 @@ test("init --config writes there and resolves the store against that folder; --j
   mkdirSync(join(dir, "conf"));
   const r = await cli(dir, "init", "--config", "conf/td.yaml", "--json");
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), { config: join(dir, "conf", "td.yaml"), store: join(dir, "conf", ".tooldistill") });
+  assert.deepEqual(JSON.parse(r.stdout), {
+    config: join(dir, "conf", "td.yaml"),
+    store: join(dir, "conf", ".tooldistill"),
+  });
   assert.ok(existsSync(join(dir, "conf", ".tooldistill", "registry.db")));
 });
 
@@ -368,13 +431,16 @@ test("show --json has the stable shape", async (t) => {
   );
   assert.match(shown.history[0].at, /^\d{4}-\d\d-\d\dT/);
   assert.deepEqual(shown.verdict, VERDICT);
-  assert.deepEqual({ ...shown.run_stats, last_run_at: null }, {
-    runs: 2,
-    successes: 2,
-    failures: 0,
-    inner_calls: 4,
-    last_run_at: null,
-  });
+  assert.deepEqual(
+    { ...shown.run_stats, last_run_at: null },
+    {
+      runs: 2,
+      successes: 2,
+      failures: 0,
+      inner_calls: 4,
+      last_run_at: null,
+    },
+  );
   assert.deepEqual(shown.savings, { baseline_calls: 3, inner_calls_per_run: 2, baseline_tokens: 1500 });
   assert.deepEqual(shown.dependencies[2], { base_tool: "billing_import", fingerprint: "f3", avoided: true });
 
@@ -392,19 +458,28 @@ test("show for people: status, checks, history, dependencies, runs, savings and 
   assert.match(out, /\nversions: {2}v1 active, v2 draft\n/);
   assert.match(out, /\nproblems: {2}none\n/);
   assert.match(out, /\nbaseline: {2}3 base calls\n/);
-  assert.match(out, /\nchecks:\n {2}verified: make_invoice v1\n {2}2 base calls; limit 2\.1 \(baseline 3 × 0\.7\)\n/);
+  assert.match(
+    out,
+    /\nchecks:\n {2}verified: make_invoice v1\n {2}2 base calls; limit 2\.1 \(baseline 3 × 0\.7\)\n/,
+  );
   assert.match(out, /\n {2}billing_import \(avoided: every call failed in the source run\)\n/);
   const history = out.split("\n").filter((l) => /^ {2}(AT|\d{4}-)/.test(l));
   assert.match(history[0]!, /^ {2}AT +CHANGE +REASON$/);
   assert.match(history[3]!, /Z {2}verified → active {2}promoted$/);
   assert.equal(history[0]!.indexOf("REASON"), history[1]!.indexOf("proposed"), "columns are aligned");
   assert.match(out, /\nruns:\n {2}2 \(2 successful, 0 failed\), last \d{4}-/);
-  assert.match(out, /\nsavings:\n {2}baseline 3 base calls → 2 per run \(33% fewer\); the source run used 1,500 model tokens\n/);
+  assert.match(
+    out,
+    /\nsavings:\n {2}baseline 3 base calls → 2 per run \(33% fewer\); the source run used 1,500 model tokens\n/,
+  );
   assert.ok(out.endsWith(`v1.ts):\n${CODE}`), out);
 
   const draft = await cli(dir, "show", "make_invoice", "--version", "2");
   assert.match(draft.stdout, /\nchecks:\n {2}not verified yet\n/);
-  assert.match(draft.stdout, /\nsavings:\n {2}no baseline measured; the source run used 1,500 model tokens\n/);
+  assert.match(
+    draft.stdout,
+    /\nsavings:\n {2}no baseline measured; the source run used 1,500 model tokens\n/,
+  );
 });
 
 test("show of an unknown tool or version exits 1 naming what exists", async (t) => {
@@ -429,16 +504,24 @@ test("traces list --json has the stable shape, newest first", async (t) => {
     [0, 1].map(() => ["id", "task", "source", "outcome", "started_at", "ended_at", "base_calls", "usage"]),
   );
   const first = rows.find((x: { id: string }) => x.id === "trace-1");
-  assert.deepEqual({ ...first, started_at: null, ended_at: null }, {
-    id: "trace-1",
-    task: "invoice ACME for last week's order",
-    source: "sdk",
-    outcome: true,
-    started_at: null,
-    ended_at: null,
-    base_calls: 3,
-    usage: { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 300 },
-  });
+  assert.deepEqual(
+    { ...first, started_at: null, ended_at: null },
+    {
+      id: "trace-1",
+      task: "invoice ACME for last week's order",
+      source: "sdk",
+      outcome: true,
+      started_at: null,
+      ended_at: null,
+      base_calls: 3,
+      usage: {
+        input_tokens: 1000,
+        output_tokens: 200,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 300,
+      },
+    },
+  );
   const limited = JSON.parse((await cli(dir, "traces", "list", "--limit", "1", "--json")).stdout);
   assert.equal(limited.length, 1);
 });
@@ -455,7 +538,10 @@ test("traces list prints a table for people", async (t) => {
   assert.match(lines.find((l) => l.startsWith("trace-2"))!, /claude-code +not set +0 +- +second run$/);
   for (const column of ["SOURCE", "TASK"]) {
     const at = lines[0]!.indexOf(column);
-    assert.ok(lines.every((l) => l[at - 1] === " " && l[at] !== " "), `${column} column is aligned`);
+    assert.ok(
+      lines.every((l) => l[at - 1] === " " && l[at] !== " "),
+      `${column} column is aligned`,
+    );
   }
   assert.equal((await cli(tempDir(t), "traces", "list")).stdout, "no traces recorded yet\n");
 });
@@ -468,17 +554,29 @@ test("traces show --json has the stable shape, inner calls included", async (t) 
   assert.deepEqual(Object.keys(shown), ["id", "task", "source", "outcome", "usage", "calls"]);
   assert.equal(shown.calls.length, 4);
   const [a, b, c, d] = shown.calls;
-  assert.deepEqual(Object.keys(a), ["id", "seq", "parent_id", "tool", "args", "output", "error", "latency_ms"]);
-  assert.deepEqual({ ...a, id: 0 }, {
-    id: 0,
-    seq: 1,
-    parent_id: null,
-    tool: "billing_find_customer",
-    args: { name: "ACME" },
-    output: { id: "c1" },
-    error: null,
-    latency_ms: 1.5,
-  });
+  assert.deepEqual(Object.keys(a), [
+    "id",
+    "seq",
+    "parent_id",
+    "tool",
+    "args",
+    "output",
+    "error",
+    "latency_ms",
+  ]);
+  assert.deepEqual(
+    { ...a, id: 0 },
+    {
+      id: 0,
+      seq: 1,
+      parent_id: null,
+      tool: "billing_find_customer",
+      args: { name: "ACME" },
+      output: { id: "c1" },
+      error: null,
+      latency_ms: 1.5,
+    },
+  );
   assert.equal(b.error, "service unavailable");
   assert.equal(b.output, null);
   assert.equal(d.parent_id, c.id);
@@ -489,7 +587,10 @@ test("traces show for people, and an unknown id", async (t) => {
   const dir = project(t);
   const r = await cli(dir, "traces", "show", "trace-1");
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^trace trace-1\ntask: {5}invoice ACME for last week's order\nsource: {3}sdk\noutcome: {2}success\n/);
+  assert.match(
+    r.stdout,
+    /^trace trace-1\ntask: {5}invoice ACME for last week's order\nsource: {3}sdk\noutcome: {2}success\n/,
+  );
   assert.match(r.stdout, /\ntokens: {3}1,000 input, 200 output, 0 cache write, 300 cache read\n/);
   assert.match(r.stdout, /\ncalls: 4 recorded, 3 top-level base calls\nSEQ {2}TOOL/);
   assert.match(r.stdout, /\n2 +billing_import +base +error +2\.0 +\{\} → error: service unavailable\n/);
@@ -540,7 +641,14 @@ function libraryProject(t: TestContext): string {
 test("promote activates the newest verified version through the library", async (t) => {
   const dir = libraryProject(t);
   const store = new Store(join(dir, ".tooldistill"));
-  store.setStatus({ name: "make_invoice", version: 2, expect: "draft", to: "verified", problems: [], reason: "all three checks passed" });
+  store.setStatus({
+    name: "make_invoice",
+    version: 2,
+    expect: "draft",
+    to: "verified",
+    problems: [],
+    reason: "all three checks passed",
+  });
   store.close();
   const r = await cli(dir, "promote", "make_invoice");
   assert.equal(r.code, 0, r.stderr);

@@ -1,25 +1,29 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { assertTransition, canTransition, isExposed, withoutProblems, withProblem } from "../core/lifecycle.ts";
+import {
+  assertTransition,
+  canTransition,
+  isExposed,
+  withoutProblems,
+  withProblem,
+} from "../core/lifecycle.ts";
 import { Statuses } from "../core/types.ts";
 
 test("the legal transitions are exactly the reference's table plus deprecate-from-anywhere", () => {
   const legal = new Set<string>();
-  for (const from of Statuses) for (const to of Statuses) if (canTransition(from, to)) legal.add(`${from}→${to}`);
-  assert.deepEqual(
-    [...legal].sort(),
-    [
-      "active→deprecated",
-      "active→suspect",
-      "deprecated→active",
-      "draft→deprecated",
-      "draft→verified",
-      "suspect→active",
-      "suspect→deprecated",
-      "verified→active",
-      "verified→deprecated",
-    ],
-  );
+  for (const from of Statuses)
+    for (const to of Statuses) if (canTransition(from, to)) legal.add(`${from}→${to}`);
+  assert.deepEqual([...legal].sort(), [
+    "active→deprecated",
+    "active→suspect",
+    "deprecated→active",
+    "draft→deprecated",
+    "draft→verified",
+    "suspect→active",
+    "suspect→deprecated",
+    "verified→active",
+    "verified→deprecated",
+  ]);
 });
 
 test("a refused transition says what is allowed instead", () => {
@@ -46,5 +50,7 @@ test("exposure: active, or suspect whose only problem is a recovered avoided too
 test("problem sets stay sorted and unique", () => {
   assert.deepEqual(withProblem(["schema_changed"], "runtime_failure"), ["runtime_failure", "schema_changed"]);
   assert.deepEqual(withProblem(["schema_changed"], "schema_changed"), ["schema_changed"]);
-  assert.deepEqual(withoutProblems(["runtime_failure", "schema_changed"], ["schema_changed"]), ["runtime_failure"]);
+  assert.deepEqual(withoutProblems(["runtime_failure", "schema_changed"], ["schema_changed"]), [
+    "runtime_failure",
+  ]);
 });

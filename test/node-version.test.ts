@@ -28,19 +28,20 @@ function findOldNode(): { path: string; version: string } | null {
 
 const old = findOldNode();
 
-test(
-  "the entry point tells an old Node what it needs, in one line, and exits 1",
-  { skip: old === null ? "no Node older than 22.18 on this machine (PATH, /usr/local/bin, /usr/bin)" : false },
-  () => {
-    const r = spawnSync(old!.path, [ENTRY, "--help"], { encoding: "utf8", timeout: 30_000 });
-    assert.equal(r.status, 1);
-    assert.equal(r.stdout, "");
-    assert.equal(r.stderr, `tooldistill needs Node.js 22.18 or newer (found ${old!.version})\n`);
-  },
-);
+test("the entry point tells an old Node what it needs, in one line, and exits 1", {
+  skip: old === null ? "no Node older than 22.18 on this machine (PATH, /usr/local/bin, /usr/bin)" : false,
+}, () => {
+  const r = spawnSync(old!.path, [ENTRY, "--help"], { encoding: "utf8", timeout: 30_000 });
+  assert.equal(r.status, 1);
+  assert.equal(r.stdout, "");
+  assert.equal(r.stderr, `tooldistill needs Node.js 22.18 or newer (found ${old!.version})\n`);
+});
 
 test("the same entry point runs the CLI on this Node", () => {
   const r = spawnSync(process.execPath, [ENTRY, "--help"], { encoding: "utf8", timeout: 30_000 });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Usage: tooldistill <command> \[options\]\n/);
+  const usage = spawnSync(process.execPath, [ENTRY, "frob"], { encoding: "utf8", timeout: 30_000 });
+  assert.equal(usage.status, 2, "the entry passes the CLI's exit code on");
+  assert.match(usage.stderr, /^tooldistill: unknown command 'frob'\n/);
 });

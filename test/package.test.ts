@@ -21,7 +21,11 @@ function userEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function run(command: string, args: string[], options: SpawnSyncOptions): { status: number | null; stdout: string; stderr: string } {
+function run(
+  command: string,
+  args: string[],
+  options: SpawnSyncOptions,
+): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(command, args, { encoding: "utf8", timeout: 240_000, env: userEnv(), ...options });
   return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
@@ -38,11 +42,20 @@ test("the packed tarball runs as `npx --package <tarball> tooldistill`", { timeo
   const tarball = join(packDir, tarballs[0]!);
 
   const listing = run("tar", ["tzf", tarball], {}).stdout.split("\n");
-  for (const file of ["bin/tooldistill.js", "dist/bin/cli.js", "dist/core/index.js", "dist/core/index.d.ts", "dist/core/sandbox-runner.js"]) {
+  for (const file of [
+    "bin/tooldistill.js",
+    "dist/bin/cli.js",
+    "dist/core/index.js",
+    "dist/core/index.d.ts",
+    "dist/core/sandbox-runner.js",
+  ]) {
     assert.ok(listing.includes(`package/${file}`), `the tarball lacks ${file}`);
   }
   // Without the sources beside it, the shim loads dist/: a shipped bin/cli.ts would be picked (and fail) instead.
-  assert.ok(!listing.some((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")), "the tarball ships TypeScript sources");
+  assert.ok(
+    !listing.some((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")),
+    "the tarball ships TypeScript sources",
+  );
 
   const empty = tempDir(t, "td-npx-");
   const help = run("npx", ["--yes", "--package", tarball, "tooldistill", "--help"], { cwd: empty });

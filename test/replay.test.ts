@@ -6,7 +6,12 @@ import type { CallRecord } from "../core/types.ts";
 import { avoidedTools, efficiencyCheck } from "../core/verification.ts";
 
 let nextId = 1;
-function call(tool: string, args: Record<string, unknown>, output: unknown, extra: Partial<CallRecord> = {}): CallRecord {
+function call(
+  tool: string,
+  args: Record<string, unknown>,
+  output: unknown,
+  extra: Partial<CallRecord> = {},
+): CallRecord {
   const id = nextId++;
   return {
     id,
@@ -26,8 +31,14 @@ function call(tool: string, args: Record<string, unknown>, output: unknown, extr
 }
 
 test("canonical args: defaults applied, keys sorted recursively, undefined dropped", () => {
-  const schema = { type: "object", properties: { b: { type: "string", default: "x" }, a: { type: "object" } } };
-  assert.deepEqual(JSON.stringify(canonicalArgs({ a: { z: 1, y: undefined, x: 2 } }, schema)), '{"a":{"x":2,"z":1},"b":"x"}');
+  const schema = {
+    type: "object",
+    properties: { b: { type: "string", default: "x" }, a: { type: "object" } },
+  };
+  assert.deepEqual(
+    JSON.stringify(canonicalArgs({ a: { z: 1, y: undefined, x: 2 } }, schema)),
+    '{"a":{"x":2,"z":1},"b":"x"}',
+  );
   assert.deepEqual(canonicalArgs({ b: "given" }, schema), { b: "given" });
 });
 
@@ -80,7 +91,10 @@ test("an unmatched call names the nearest fixture and how its arguments differ",
     `call 1 to 'gmail_search' with {"query":"x"} matches no recorded call: the source run never called 'gmail_search'`,
   );
   set.take("billing_find_customer", { name: "ACME" });
-  assert.match(set.explainMiss(2, "billing_find_customer", { name: "ACME" }), /already used by an earlier call of this replay/);
+  assert.match(
+    set.explainMiss(2, "billing_find_customer", { name: "ACME" }),
+    /already used by an earlier call of this replay/,
+  );
 });
 
 test("argument differences name missing, extra and changed keys", () => {

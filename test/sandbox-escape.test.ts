@@ -3,10 +3,11 @@
  * its own. Every case says what it tries and proves what stopped it.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { Sandbox, type SandboxOutcome, type SandboxRunRequest } from "../core/sandbox.ts";
 import { tempDir } from "./helpers.ts";
@@ -14,6 +15,51 @@ import { failureOf, fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts"
 
 const sandbox = new Sandbox({ poolSize: 2, limits: { cpuMs: 1000 } });
 after(() => sandbox.close());
+
+/** The flags core/sandbox.ts gives its children. */
+const CHILD_FLAGS = [
+  "--permission",
+  "--max-old-space-size=64",
+  "--disallow-code-generation-from-strings",
+  "--experimental-vm-modules",
+];
+const RUNNER = fileURLToPath(new URL("../core/sandbox-runner.js", import.meta.url));
+
+/** Runs one job on a fresh runner over its IPC protocol (bypassing core/sandbox.ts); base calls echo. */
+function runnerJob(body: string): Promise<unknown> {
+  const child = spawn(process.execPath, [...CHILD_FLAGS, RUNNER], {
+    env: {},
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+    serialization: "json",
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.on("exit", () => {
+      clearTimeout(timer);
+      reject(new Error("the runner exited before finishing"));
+    });
+    child.on("message", (message: { type: string; calls: { id: number; args: string }[]; done: unknown }) => {
+      if (message.type === "ready") {
+        child.send({
+          type: "job",
+          body,
+          input: "{}",
+          runCheck: false,
+          maxMessageBytes: 1 << 20,
+          maxCalls: 10,
+        });
+        return;
+      }
+      for (const c of message.calls) child.send({ type: "reply", id: c.id, ok: true, output: c.args });
+      if (message.done) {
+        child.removeAllListeners("exit");
+        clearTimeout(timer);
+        child.kill("SIGKILL");
+        resolve(message.done);
+      }
+    });
+  });
+}
 
 const hostGlobals = Object.getOwnPropertyNames(globalThis).sort();
 const hostObjectProto = Object.getOwnPropertyNames(Object.prototype).sort();
@@ -38,13 +84,22 @@ describe("constructor chains", () => {
     ["({}).constructor.constructor", `return ({}).constructor.constructor("return process")();`],
     ["call.constructor", `return (call as any).constructor("return process")();`],
     ["the async function constructor", `return (async () => {}).constructor("return process")();`],
-    ["the generator function constructor", `return (function* () {}).constructor("return process")().next();`],
-    ["a promise returned by call", `return (call("echo", {}) as any).constructor.constructor("return process")();`],
+    [
+      "the generator function constructor",
+      `return (function* () {}).constructor("return process")().next();`,
+    ],
+    [
+      "a promise returned by call",
+      `return (call("echo", {}) as any).constructor.constructor("return process")();`,
+    ],
     [
       "a base call's result",
       `const r: any = await call("echo", {}); return r.constructor.constructor("return process")();`,
     ],
-    ["an error made by the engine", `try { (null as any).x; } catch (e: any) { return e.constructor.constructor("return process")(); }`],
+    [
+      "an error made by the engine",
+      `try { (null as any).x; } catch (e: any) { return e.constructor.constructor("return process")(); }`,
+    ],
     [
       "computed keys building 'constructor'",
       `const k = ["con", "struc", "tor"].join(""); return (({} as any)[k][k])("return process")();`,
@@ -103,7 +158,9 @@ describe("stack trace tricks", () => {
       kind: "code_error",
       message: "a value that cannot be described was thrown",
     });
-    const proxy = await attempt(`throw new Proxy({}, { get: () => { throw 1; }, getPrototypeOf: () => { throw 1; } });`);
+    const proxy = await attempt(
+      `throw new Proxy({}, { get: () => { throw 1; }, getPrototypeOf: () => { throw 1; } });`,
+    );
     assert.equal(failureOf(proxy).kind, "code_error");
     const looping = await attempt(`throw { get message() { for (;;) {} } };`, { limits: { cpuMs: 300 } });
     assert.equal(failureOf(looping).kind, "timeout");
@@ -112,7 +169,10 @@ describe("stack trace tricks", () => {
   test("arguments.callee.caller and fn.caller are refused (strict mode)", async () => {
     const callee = await attempt(`return (function () { return (arguments as any).callee.caller; })();`);
     assert.equal(failureOf(callee).kind, "code_error");
-    assert.match(failureOf(callee).message, /^TypeError: 'caller', 'callee', and 'arguments' properties may not be accessed/);
+    assert.match(
+      failureOf(callee).message,
+      /^TypeError: 'caller', 'callee', and 'arguments' properties may not be accessed/,
+    );
     const caller = await attempt(`function f(): any { return (f as any).caller; } return f();`);
     assert.equal(failureOf(caller).kind, "code_error");
   });
@@ -158,7 +218,10 @@ describe("the context holds nothing of the host", () => {
     return { types: names.map((n) => typeof (globalThis as any)[n]), globals: Object.getOwnPropertyNames(globalThis) };`,
     );
     const result = resultOf(outcome) as { types: string[]; globals: string[] };
-    assert.deepEqual(result.types, names.map(() => "undefined"));
+    assert.deepEqual(
+      result.types,
+      names.map(() => "undefined"),
+    );
     for (const name of names) assert.ok(!result.globals.includes(name), name);
   });
 
@@ -209,7 +272,9 @@ describe("the context holds nothing of the host", () => {
   test("__proto__ keys in call arguments stay data in the host", async () => {
     const host = fakeHost();
     const outcome = await sandbox.run({
-      source: toolSource(`return call("echo", JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 1}}}'));`),
+      source: toolSource(
+        `return call("echo", JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 1}}}'));`,
+      ),
       input: {},
       allow: ["echo"],
       call: (tool, args) => host.call(tool, args),
@@ -228,7 +293,9 @@ describe("the context holds nothing of the host", () => {
     const mutate = await attempt(`(globalThis as any).__td.poll = () => "x";`);
     assert.match(failureOf(mutate).message, /^TypeError: Cannot assign to read only property 'poll'/);
     // Restarting or reloading the job does nothing: the run ends normally.
-    const restart = await attempt(`(globalThis as any).__td.start("{}", false); (globalThis as any).__td.load(() => 1); return "same run";`);
+    const restart = await attempt(
+      `(globalThis as any).__td.start("{}", false); (globalThis as any).__td.load(() => 1); return "same run";`,
+    );
     assert.equal(resultOf(restart), "same run");
   });
 
@@ -242,29 +309,38 @@ describe("the context holds nothing of the host", () => {
 });
 
 describe("effects outside", () => {
-  test("file system: no fs, no import(), the marker file is never written", async (t) => {
+  test("file system: no fs, import() refused, the marker file is never written", async (t) => {
     const marker = join(tempDir(t, "td-escape-fs-"), "marker.txt");
     const outcome = await attempt(
       `const fs: any = await import("node:fs"); fs.writeFileSync(input.marker, "escaped"); return "wrote";`,
       { input: { marker } },
     );
     assert.deepEqual(failureOf(outcome), {
-      kind: "code_error",
-      message: "TypeError: import() is not available inside a distilled tool",
+      kind: "bad_module",
+      message: "line 8: import() is not available in a distilled tool",
     });
     assert.equal(existsSync(marker), false);
   });
 
-  test("the import() rejection is the context's own error, not a host one", async () => {
-    const outcome = await attempt(`
-    const e: any = await import("node:child_process").then(() => null, (err) => err);
-    let ctor: string;
-    try { ctor = typeof e.constructor.constructor("return process")(); } catch (x: any) { ctor = x.message; }
-    return { sameRealm: e instanceof TypeError, ctor };`);
-    assert.deepEqual(resultOf(outcome), {
-      sameRealm: true,
-      ctor: "Code generation from strings disallowed for this context",
+  test("the runner alone answers import() with the context's own error, not a host one", async (t) => {
+    const marker = join(tempDir(t, "td-escape-import-"), "marker.txt");
+    // Straight to the runner, past toFunctionBody's refusal of import().
+    const done = await runnerJob(`return { run: async () => {
+      const e = await import("node:fs").then((fs) => { fs.writeFileSync(${JSON.stringify(marker)}, "x"); return null; }, (err) => err);
+      let ctor;
+      try { ctor = typeof e.constructor.constructor("return process")(); } catch (x) { ctor = x.message; }
+      return { sameRealm: e instanceof TypeError, message: e.message, ctor };
+    } };`);
+    assert.deepEqual(done, {
+      ok: true,
+      check: "skipped",
+      result: JSON.stringify({
+        sameRealm: true,
+        message: "import() is not available inside a distilled tool",
+        ctor: "Code generation from strings disallowed for this context",
+      }),
     });
+    assert.equal(existsSync(marker), false);
   });
 
   test("environment, process and require are unreachable", async () => {
@@ -273,24 +349,43 @@ describe("effects outside", () => {
     );
     assert.deepEqual(resultOf(outcome), ["undefined", "undefined", "undefined"]);
     const direct = await attempt(`return (process as any).env.HOME;`);
-    assert.deepEqual(failureOf(direct), { kind: "code_error", message: "ReferenceError: process is not defined" });
+    assert.deepEqual(failureOf(direct), {
+      kind: "code_error",
+      message: "ReferenceError: process is not defined",
+    });
     const req = await attempt(`return (require as any)("node:fs");`);
-    assert.deepEqual(failureOf(req), { kind: "code_error", message: "ReferenceError: require is not defined" });
+    assert.deepEqual(failureOf(req), {
+      kind: "code_error",
+      message: "ReferenceError: require is not defined",
+    });
   });
 
   test("network: no fetch, no net module", async () => {
     const viaFetch = await attempt(`return (fetch as any)("http://127.0.0.1:1/");`);
-    assert.deepEqual(failureOf(viaFetch), { kind: "code_error", message: "ReferenceError: fetch is not defined" });
+    assert.deepEqual(failureOf(viaFetch), {
+      kind: "code_error",
+      message: "ReferenceError: fetch is not defined",
+    });
     const viaNet = await attempt(`const net: any = await import("node:net"); return typeof net.connect;`);
-    assert.equal(failureOf(viaNet).kind, "code_error");
+    assert.equal(failureOf(viaNet).kind, "bad_module");
   });
 
   test("WebAssembly, SharedArrayBuffer and Atomics.wait are not there", async () => {
-    const wasm = await attempt(`return (WebAssembly as any).compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));`);
-    assert.deepEqual(failureOf(wasm), { kind: "code_error", message: "ReferenceError: WebAssembly is not defined" });
-    const wait = await attempt(`return (Atomics as any).wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);`);
+    const wasm = await attempt(
+      `return (WebAssembly as any).compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));`,
+    );
+    assert.deepEqual(failureOf(wasm), {
+      kind: "code_error",
+      message: "ReferenceError: WebAssembly is not defined",
+    });
+    const wait = await attempt(
+      `return (Atomics as any).wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);`,
+    );
     assert.equal(failureOf(wait).kind, "code_error");
-    assert.match(failureOf(wait).message, /^ReferenceError: (Atomics|SharedArrayBuffer|Int32Array) is not defined$/);
+    assert.match(
+      failureOf(wait).message,
+      /^ReferenceError: (Atomics|SharedArrayBuffer|Int32Array) is not defined$/,
+    );
   });
 });
 
@@ -303,14 +398,19 @@ describe("exhaustion", () => {
   });
 
   test("an infinite microtask loop is stopped at the deadline", async () => {
-    const outcome = await attempt(`const spin = (): Promise<void> => Promise.resolve().then(spin); await spin();`, {
-      limits: { cpuMs: 300 },
-    });
+    const outcome = await attempt(
+      `const spin = (): void => { Promise.resolve().then(spin); }; spin(); return 1;`,
+      {
+        limits: { cpuMs: 300 },
+      },
+    );
     assert.equal(failureOf(outcome).kind, "timeout");
   });
 
   test("a loop after the last reply is stopped too", async () => {
-    const outcome = await attempt(`await call("echo", {}); await call("echo", {}); while (true) {}`, { limits: { cpuMs: 300 } });
+    const outcome = await attempt(`await call("echo", {}); await call("echo", {}); while (true) {}`, {
+      limits: { cpuMs: 300 },
+    });
     const failure = failureOf(outcome);
     assert.equal(failure.kind, "timeout");
     assert.equal(outcome.calls.length, 2);
@@ -348,10 +448,16 @@ describe("exhaustion", () => {
       const outcome = await attempt(bomb, { limits: { cpuMs: 20_000 } });
       const failure = failureOf(outcome);
       // Either V8 refuses the allocation inside the context, or the heap cap ends the child.
-      assert.ok(failure.kind === "memory" || failure.kind === "code_error", `${bomb}: ${failure.kind} ${failure.message}`);
+      assert.ok(
+        failure.kind === "memory" || failure.kind === "code_error",
+        `${bomb}: ${failure.kind} ${failure.message}`,
+      );
     }
     const heap = failureOf(await attempt(bombs[0]!, { limits: { cpuMs: 20_000, memoryMb: 32 } }));
-    assert.deepEqual(heap, { kind: "memory", message: "the tool used more than 32 MB of memory and was stopped" });
+    assert.deepEqual(heap, {
+      kind: "memory",
+      message: "the tool used more than 32 MB of memory and was stopped",
+    });
   });
 
   test("huge messages are stopped in the child before they cross", async () => {
@@ -363,7 +469,10 @@ describe("exhaustion", () => {
       call: (tool, a) => host.call(tool, a),
     });
     assert.equal(failureOf(args).kind, "message_limit");
-    assert.match(failureOf(args).message, /^the arguments of call 1 to 'echo' are 20971528 bytes, more than the 1048576-byte limit$/);
+    assert.match(
+      failureOf(args).message,
+      /^the arguments of call 1 to 'echo' are 20971528 bytes, more than the 1048576-byte limit$/,
+    );
     assert.equal(host.log.length, 0);
     const result = await attempt(`return "z".repeat(20 * 1024 * 1024);`);
     assert.equal(failureOf(result).kind, "message_limit");
@@ -401,7 +510,10 @@ describe("exhaustion", () => {
 
   test("deep recursion is a code error", async () => {
     const outcome = await attempt(`const f = (n: number): number => f(n + 1) + 1; return f(0);`);
-    assert.deepEqual(failureOf(outcome), { kind: "code_error", message: "RangeError: Maximum call stack size exceeded" });
+    assert.deepEqual(failureOf(outcome), {
+      kind: "code_error",
+      message: "RangeError: Maximum call stack size exceeded",
+    });
   });
 });
 
@@ -426,11 +538,11 @@ process.stdout.write(JSON.stringify(out));
 `,
   );
   // The same flags and environment as the sandbox's children (core/sandbox.ts).
-  const child = spawnSync(
-    process.execPath,
-    ["--permission", "--max-old-space-size=64", "--disallow-code-generation-from-strings", script],
-    { env: {}, encoding: "utf8", timeout: 20_000 },
-  );
+  const child = spawnSync(process.execPath, [...CHILD_FLAGS, script], {
+    env: {},
+    encoding: "utf8",
+    timeout: 20_000,
+  });
   assert.equal(child.status, 0, child.stderr);
   assert.deepEqual(JSON.parse(child.stdout), {
     writeFileSync: "ERR_ACCESS_DENIED",

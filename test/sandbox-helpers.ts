@@ -66,6 +66,7 @@ export function failureOf(outcome: SandboxOutcome) {
 
 /** The result of an outcome, failing the test (with the failure's message) when the run failed. */
 export function resultOf(outcome: SandboxOutcome): unknown {
-  if (!outcome.ok) throw new Error(`expected a result, got ${outcome.failure.kind}: ${outcome.failure.message}`);
+  if (!outcome.ok)
+    throw new Error(`expected a result, got ${outcome.failure.kind}: ${outcome.failure.message}`);
   return outcome.result;
 }

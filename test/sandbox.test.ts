@@ -80,7 +80,9 @@ export default dt({ async run() { return [await c("echo", {}), typeof td.call]; 
   });
 
   test("a named default function stays a declaration; code after export default still runs", async () => {
-    const body = toFunctionBody(`export default function tool() { return helper(); }\nconst helper = () => 1;`);
+    const body = toFunctionBody(
+      `export default function tool() { return helper(); }\nconst helper = () => 1;`,
+    );
     assert.match(body, /^function tool\(\)/);
     assert.match(body, /return tool;\n$/);
     const anon = toFunctionBody(`export default function () { return 1 }\n(0)`);
@@ -93,11 +95,27 @@ export default dt({ async run() { return [await c("echo", {}), typeof td.call]; 
   });
 
   const invalid: [string, string, RegExp][] = [
-    ["another import", `import fs from "node:fs";\nexport default 1;`, /line 1: a tool module may import only from "tooldistill" \(found "node:fs"\)/],
-    ["no default export", `import { call } from "tooldistill";\nconst x = 1;`, /has no `export default distilledTool/],
-    ["a named export", `export const x = 1;\nexport default 1;`, /line 1: a tool module exports only its default/],
+    [
+      "another import",
+      `import fs from "node:fs";\nexport default 1;`,
+      /line 1: a tool module may import only from "tooldistill" \(found "node:fs"\)/,
+    ],
+    [
+      "no default export",
+      `import { call } from "tooldistill";\nconst x = 1;`,
+      /has no `export default distilledTool/,
+    ],
+    [
+      "a named export",
+      `export const x = 1;\nexport default 1;`,
+      /line 1: a tool module exports only its default/,
+    ],
     ["a re-export", `export * from "x";\nexport default 1;`, /exports only its default/],
-    ["an unknown import name", `import { run } from "tooldistill";\nexport default 1;`, /exports only distilledTool and call \(found 'run'\)/],
+    [
+      "an unknown import name",
+      `import { run } from "tooldistill";\nexport default 1;`,
+      /exports only distilledTool and call \(found 'run'\)/,
+    ],
     ["a default import", `import td from "tooldistill";\nexport default 1;`, /has no default export/],
     ["non-erasable TypeScript", `enum A { B }\nexport default 1;`, /not erasable.*enum/],
     ["a syntax error", `export default {`, /does not parse/],
@@ -108,7 +126,8 @@ export default dt({ async run() { return [await c("echo", {}), typeof td.call]; 
     test(`rejects ${what}`, () => {
       assert.throws(
         () => toFunctionBody(source),
-        (err: unknown) => err instanceof DistillError && err.code === "PROPOSAL_INVALID" && message.test(err.message),
+        (err: unknown) =>
+          err instanceof DistillError && err.code === "PROPOSAL_INVALID" && message.test(err.message),
       );
     });
   }
@@ -143,7 +162,12 @@ describe("runs", () => {
           ok: true,
           output: [{ id: "m1", since: "1d" }],
         },
-        { tool: "gmail_get_message", args: { id: "m1" }, ok: true, output: { lines: [{ sku: "A", qty: 2 }] } },
+        {
+          tool: "gmail_get_message",
+          args: { id: "m1" },
+          ok: true,
+          output: { lines: [{ sku: "A", qty: 2 }] },
+        },
         {
           tool: "billing_create_invoice",
           args: { customer_id: 1, lines: [{ sku: "A", qty: 2 }] },
@@ -190,7 +214,10 @@ describe("runs", () => {
 
   test("results cross as JSON", async () => {
     const cases: [string, unknown][] = [
-      [`return { a: [1, "x", null, true], d: new Date(0), u: undefined, f() {} };`, { a: [1, "x", null, true], d: "1970-01-01T00:00:00.000Z" }],
+      [
+        `return { a: [1, "x", null, true], d: new Date(0), u: undefined, f() {} };`,
+        { a: [1, "x", null, true], d: "1970-01-01T00:00:00.000Z" },
+      ],
       [`return undefined;`, null],
       [`return "text";`, "text"],
       [`const r = await call("undefined", {}); return r;`, null],
@@ -200,7 +227,10 @@ describe("runs", () => {
     }
     const big = failureOf(await run(toolSource(`return { n: 1n };`)).outcome);
     assert.equal(big.kind, "code_error");
-    assert.match(big.message, /^the tool's result is not JSON-serialisable: TypeError: Do not know how to serialize a BigInt/);
+    assert.match(
+      big.message,
+      /^the tool's result is not JSON-serialisable: TypeError: Do not know how to serialize a BigInt/,
+    );
   });
 
   test("a tool that is not async still runs", async () => {
@@ -213,11 +243,15 @@ export default distilledTool({ name: "x", description: "x", inputSchema: {}, run
 describe("check", () => {
   const withCheck = (check: string) => toolSource(`return { status: input.status };`, `\n  check: ${check},`);
   test("passed, failed, threw, absent, skipped, async", async () => {
-    const ok = await run(withCheck(`(r: any) => r.status === "draft"`), { input: { status: "draft" }, runCheck: true }).outcome;
+    const ok = await run(withCheck(`(r: any) => r.status === "draft"`), {
+      input: { status: "draft" },
+      runCheck: true,
+    }).outcome;
     assert.equal(ok.ok && ok.check, "passed");
 
     const falsy = failureOf(
-      await run(withCheck(`(r: any) => r.status === "draft"`), { input: { status: "sent" }, runCheck: true }).outcome,
+      await run(withCheck(`(r: any) => r.status === "draft"`), { input: { status: "sent" }, runCheck: true })
+        .outcome,
     );
     assert.deepEqual(falsy, { kind: "check_failed", message: "check(result) returned false" });
 
@@ -238,13 +272,18 @@ describe("check", () => {
   });
 
   test("the check sees the result as JSON (a copy)", async () => {
-    const source = toolSource(`return { d: new Date(0) };`, `\n  check: (r: any) => typeof r.d === "string",`);
+    const source = toolSource(
+      `return { d: new Date(0) };`,
+      `\n  check: (r: any) => typeof r.d === "string",`,
+    );
     const outcome = await run(source, { runCheck: true }).outcome;
     assert.equal(outcome.ok && outcome.check, "passed");
   });
 
   test("a check that is not a function is a bad module", async () => {
-    const failure = failureOf(await run(toolSource(`return 1;`, `\n  check: 5,`), { runCheck: true }).outcome);
+    const failure = failureOf(
+      await run(toolSource(`return 1;`, `\n  check: 5,`), { runCheck: true }).outcome,
+    );
     assert.deepEqual(failure, { kind: "bad_module", message: "the tool's check must be a function" });
   });
 });
@@ -259,7 +298,12 @@ describe("failures", () => {
     return "unreachable";`),
     );
     const done = await outcome;
-    assert.deepEqual(failureOf(done), { kind: "call_failed", message: "billing is down", step: 2, tool: "fail" });
+    assert.deepEqual(failureOf(done), {
+      kind: "call_failed",
+      message: "billing is down",
+      step: 2,
+      tool: "fail",
+    });
     assert.deepEqual(done.calls, [
       { tool: "echo", args: { n: 1 }, ok: true, output: { tool: "echo", args: { n: 1 } } },
       { tool: "fail", args: { why: "billing is down" }, ok: false, error: "billing is down" },
@@ -268,12 +312,18 @@ describe("failures", () => {
   });
 
   const swallowers: [string, string][] = [
-    ["Promise.allSettled", `const r = await Promise.allSettled([call("fail", {}), call("echo", {})]); return r.length;`],
+    [
+      "Promise.allSettled",
+      `const r = await Promise.allSettled([call("fail", {}), call("echo", {})]); return r.length;`,
+    ],
     ["two-argument then", `return call("fail", {}).then((x) => x, () => "swallowed");`],
     [".catch", `await call("fail", {}).catch(() => {}); return "swallowed";`],
     ["try/catch", `try { await call("fail", {}); } catch { return "swallowed"; } return 1;`],
     ["an unawaited call", `call("fail", {}); return "returned before it failed";`],
-    ["a forged reply", `const p = call("fail", {}); (globalThis as any).__td.deliver(1, true, '"forged"'); return await p;`],
+    [
+      "a forged reply",
+      `const p = call("fail", {}); (globalThis as any).__td.deliver(1, true, '"forged"'); return await p;`,
+    ],
   ];
   for (const [how, code] of swallowers) {
     test(`a failed call hidden with ${how} still fails the run`, async () => {
@@ -285,9 +335,12 @@ describe("failures", () => {
   }
 
   test("a call the tool may not make fails the run before the host sees it", async () => {
-    const { host, outcome } = run(toolSource(`await call("echo", {}); await call("delete_everything", { all: true });`), {
-      allow: ["echo"],
-    });
+    const { host, outcome } = run(
+      toolSource(`await call("echo", {}); await call("delete_everything", { all: true });`),
+      {
+        allow: ["echo"],
+      },
+    );
     const done = await outcome;
     assert.deepEqual(failureOf(done), {
       kind: "not_allowed",
@@ -339,7 +392,9 @@ describe("failures", () => {
 
   test("the default call cap is 200", async () => {
     assert.equal(DEFAULT_LIMITS.maxCalls, 200);
-    const { host, outcome } = run(toolSource(`return Promise.all(Array.from({ length: 250 }, (_, i) => call("echo", { i })));`));
+    const { host, outcome } = run(
+      toolSource(`return Promise.all(Array.from({ length: 250 }, (_, i) => call("echo", { i })));`),
+    );
     const failure = failureOf(await outcome);
     assert.equal(failure.kind, "call_limit");
     assert.equal(failure.step, 201);
@@ -368,19 +423,28 @@ describe("failures", () => {
     assert.equal(resultDone.calls[0]?.ok, false);
 
     const own = failureOf(await run(toolSource(`return "z".repeat(4000);`), { limits }).outcome);
-    assert.deepEqual(own, { kind: "message_limit", message: "the tool's result is 4002 bytes, more than the 1000-byte limit" });
+    assert.deepEqual(own, {
+      kind: "message_limit",
+      message: "the tool's result is 4002 bytes, more than the 1000-byte limit",
+    });
   });
 
   test("a host result that is not JSON fails the call", async () => {
     const failure = failureOf(await run(toolSource(`return call("bad_json", {});`)).outcome);
     assert.equal(failure.kind, "call_failed");
-    assert.match(failure.message, /^base tool 'bad_json' returned a value that is not JSON-serialisable: .*BigInt/);
+    assert.match(
+      failure.message,
+      /^base tool 'bad_json' returned a value that is not JSON-serialisable: .*BigInt/,
+    );
   });
 
   test("code errors carry the message only", async () => {
     const cases: [string, string][] = [
       [`throw new Error("no order found");`, "no order found"],
-      [`const x: any = undefined; return x.id;`, "TypeError: Cannot read properties of undefined (reading 'id')"],
+      [
+        `const x: any = undefined; return x.id;`,
+        "TypeError: Cannot read properties of undefined (reading 'id')",
+      ],
       [`throw "plain string";`, "plain string"],
       [`throw { message: 42 };`, "[object Object]"],
       [`const e = new RangeError("r"); e.stack = "secret stack"; throw e;`, "RangeError: r"],
@@ -392,8 +456,14 @@ describe("failures", () => {
 
   test("a module that does not define a tool", async () => {
     const cases: [string, string][] = [
-      [`import { distilledTool } from "tooldistill";\nexport default distilledTool({ name: "x" });`, "the tool has no run function"],
-      [`export default 5;`, "the module's default export must be distilledTool({ name, description, inputSchema, run, check? })"],
+      [
+        `import { distilledTool } from "tooldistill";\nexport default distilledTool({ name: "x" });`,
+        "the tool has no run function",
+      ],
+      [
+        `export default 5;`,
+        "the module's default export must be distilledTool({ name, description, inputSchema, run, check? })",
+      ],
       [`export default {`, ""],
     ];
     for (const [source, message] of cases) {
@@ -407,7 +477,9 @@ describe("failures", () => {
 
   test("a promise that never settles ends the run at once", async () => {
     const started = performance.now();
-    const failure = failureOf(await run(toolSource(`await call("echo", {}); await new Promise(() => {});`)).outcome);
+    const failure = failureOf(
+      await run(toolSource(`await call("echo", {}); await new Promise(() => {});`)).outcome,
+    );
     assert.deepEqual(failure, {
       kind: "code_error",
       message: "the tool's promise never settled: its code is waiting, but not on any base call",
@@ -418,7 +490,10 @@ describe("failures", () => {
   test("bad limits are a usage error", async () => {
     await assert.rejects(
       sandbox.run({ source: INVOICE, input: {}, allow: [], call: invoiceHost, limits: { cpuMs: -1 } }),
-      (err: unknown) => err instanceof DistillError && err.code === "USAGE" && /cpuMs must be a positive number/.test(err.message),
+      (err: unknown) =>
+        err instanceof DistillError &&
+        err.code === "USAGE" &&
+        /cpuMs must be a positive number/.test(err.message),
     );
     assert.throws(() => new Sandbox({ poolSize: -1 }), /poolSize/);
   });
@@ -427,7 +502,9 @@ describe("failures", () => {
 describe("limits", () => {
   test("an infinite loop hits the deadline; the parent survives and the next job works", async () => {
     const started = performance.now();
-    const failure = failureOf(await run(toolSource(`await call("echo", {}); for (;;) {}`), { limits: { cpuMs: 300 } }).outcome);
+    const failure = failureOf(
+      await run(toolSource(`await call("echo", {}); for (;;) {}`), { limits: { cpuMs: 300 } }).outcome,
+    );
     const elapsed = performance.now() - started;
     assert.deepEqual(failure, {
       kind: "timeout",
@@ -440,7 +517,10 @@ describe("limits", () => {
   test("the default deadline is 2000 ms", async () => {
     assert.equal(DEFAULT_LIMITS.cpuMs, 2000);
     const failure = failureOf(await run(toolSource(`for (;;) {}`)).outcome);
-    assert.equal(failure.message, "the tool's code ran for more than 2000 ms of its own time and was stopped");
+    assert.equal(
+      failure.message,
+      "the tool's code ran for more than 2000 ms of its own time and was stopped",
+    );
   });
 
   test("time spent waiting for a slow base call does not count", async () => {
@@ -465,7 +545,10 @@ describe("limits", () => {
         limits: { cpuMs: 20_000 },
       }).outcome,
     );
-    assert.deepEqual(failure, { kind: "memory", message: "the tool used more than 64 MB of memory and was stopped" });
+    assert.deepEqual(failure, {
+      kind: "memory",
+      message: "the tool used more than 64 MB of memory and was stopped",
+    });
     assert.equal(resultOf(await run(toolSource(`return 2;`)).outcome), 2);
   });
 });
@@ -475,7 +558,12 @@ describe("pool", () => {
     const pool = new Sandbox({ poolSize: 1 });
     t.after(() => pool.close());
     const host = fakeHost();
-    const req = { source: toolSource(`return call("echo", {});`), input: {}, allow: ["echo"], call: host.call };
+    const req = {
+      source: toolSource(`return call("echo", {});`),
+      input: {},
+      allow: ["echo"],
+      call: host.call,
+    };
     const coldStart = performance.now();
     resultOf(await pool.run(req));
     const cold = performance.now() - coldStart;
@@ -486,7 +574,9 @@ describe("pool", () => {
       resultOf(await pool.run(req));
       warm.push(performance.now() - s);
     }
-    resultOf(await pool.run({ ...req, source: toolSource(`throw new Error("x")`) }).then(() => pool.run(req)));
+    resultOf(
+      await pool.run({ ...req, source: toolSource(`throw new Error("x")`) }).then(() => pool.run(req)),
+    );
     assert.deepEqual(pool.stats(), { spawned: 1, idle: 1, busy: 0 });
     t.diagnostic(`cold run ${cold.toFixed(1)} ms, warm runs ${warm.map((w) => w.toFixed(1)).join(", ")} ms`);
   });
@@ -495,9 +585,16 @@ describe("pool", () => {
     const pool = new Sandbox({ poolSize: 1, limits: { cpuMs: 200 } });
     t.after(() => pool.close());
     const host = fakeHost();
-    assert.equal(failureOf(await pool.run({ source: toolSource(`for (;;) {}`), input: {}, allow: [], call: host.call })).kind, "timeout");
+    assert.equal(
+      failureOf(await pool.run({ source: toolSource(`for (;;) {}`), input: {}, allow: [], call: host.call }))
+        .kind,
+      "timeout",
+    );
     assert.equal(pool.stats().spawned, 2);
-    assert.equal(resultOf(await pool.run({ source: toolSource(`return 3;`), input: {}, allow: [], call: host.call })), 3);
+    assert.equal(
+      resultOf(await pool.run({ source: toolSource(`return 3;`), input: {}, allow: [], call: host.call })),
+      3,
+    );
     assert.equal(pool.stats().spawned, 2);
   });
 
@@ -507,7 +604,12 @@ describe("pool", () => {
     const host = fakeHost();
     const outcomes = await Promise.all(
       [1, 2, 3, 4].map((n) =>
-        pool.run({ source: toolSource(`return (await call("slow", { ms: 100, n: input.n })).args.n;`), input: { n }, allow: ["slow"], call: host.call }),
+        pool.run({
+          source: toolSource(`return (await call("slow", { ms: 100, n: input.n })).args.n;`),
+          input: { n },
+          allow: ["slow"],
+          call: host.call,
+        }),
       ),
     );
     assert.deepEqual(outcomes.map(resultOf), [1, 2, 3, 4]);
@@ -528,12 +630,24 @@ describe("pool", () => {
   test("close() kills every child; a run in progress ends; later runs are refused", async () => {
     const pool = new Sandbox({ poolSize: 2 });
     const host = fakeHost();
-    const running = pool.run({ source: toolSource(`for (;;) {}`), input: {}, allow: [], call: host.call, limits: { cpuMs: 60_000 } });
+    const running = pool.run({
+      source: toolSource(`for (;;) {}`),
+      input: {},
+      allow: [],
+      call: host.call,
+      limits: { cpuMs: 60_000 },
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await pool.close();
-    assert.deepEqual(failureOf(await running), { kind: "crashed", message: "the sandbox was closed while the tool was running" });
+    assert.deepEqual(failureOf(await running), {
+      kind: "crashed",
+      message: "the sandbox was closed while the tool was running",
+    });
     assert.deepEqual(pool.stats(), { spawned: pool.stats().spawned, idle: 0, busy: 0 });
-    await assert.rejects(pool.run({ source: toolSource(`return 1;`), input: {}, allow: [], call: host.call }), /the sandbox is closed/);
+    await assert.rejects(
+      pool.run({ source: toolSource(`return 1;`), input: {}, allow: [], call: host.call }),
+      /the sandbox is closed/,
+    );
   });
 
   test("runnerPath: a copy of the runner works anywhere, a missing one is a crash", async (t) => {
@@ -545,14 +659,26 @@ describe("pool", () => {
     t.after(() => copied.close());
     const host = fakeHost();
     assert.deepEqual(
-      resultOf(await copied.run({ source: toolSource(`return call("echo", { a: 1 });`), input: {}, allow: ["echo"], call: host.call })),
+      resultOf(
+        await copied.run({
+          source: toolSource(`return call("echo", { a: 1 });`),
+          input: {},
+          allow: ["echo"],
+          call: host.call,
+        }),
+      ),
       { tool: "echo", args: { a: 1 } },
     );
     const missing = new Sandbox({ runnerPath: join(dir, "nope.js"), poolSize: 0 });
     t.after(() => missing.close());
-    const failure = failureOf(await missing.run({ source: toolSource(`return 1;`), input: {}, allow: [], call: host.call }));
+    const failure = failureOf(
+      await missing.run({ source: toolSource(`return 1;`), input: {}, allow: [], call: host.call }),
+    );
     assert.equal(failure.kind, "crashed");
-    assert.match(failure.message, /^the sandbox process did not start: .*(Cannot find module|ERR_MODULE_NOT_FOUND|nope\.js)/);
+    assert.match(
+      failure.message,
+      /^the sandbox process did not start: .*(Cannot find module|ERR_MODULE_NOT_FOUND|nope\.js)/,
+    );
   });
 });
 

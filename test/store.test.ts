@@ -75,7 +75,9 @@ test("a store that cannot be created is a STORE error naming the path", (t) => {
   assert.throws(
     () => new Store(join(dir, "file")),
     (err: unknown) =>
-      err instanceof DistillError && err.code === "STORE" && err.message.startsWith(`cannot open the store at ${join(dir, "file")}: `),
+      err instanceof DistillError &&
+      err.code === "STORE" &&
+      err.message.startsWith(`cannot open the store at ${join(dir, "file")}: `),
   );
 });
 
@@ -101,7 +103,12 @@ test("traces and calls round-trip", (t) => {
   store.setTask("t1", "the real task");
   assert.equal(store.getTrace("t1")?.outcome, null);
   store.setOutcome("t1", true);
-  const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 2, cache_read_input_tokens: 1 };
+  const usage = {
+    input_tokens: 10,
+    output_tokens: 5,
+    cache_creation_input_tokens: 2,
+    cache_read_input_tokens: 1,
+  };
   store.addUsage("t1", usage);
   store.addUsage("t1", usage);
   store.endTrace("t1");
@@ -109,25 +116,45 @@ test("traces and calls round-trip", (t) => {
   store.endTrace("t1");
   store.setTraceNote("t1", "fallback distiller failed");
   const trace = store.getTrace("t1")!;
-  assert.deepEqual({ ...trace, startedAt: "", endedAt: "" }, {
-    id: "t1",
-    task: "the real task",
-    source: "claude-code",
-    outcome: true,
-    usage: { input_tokens: 20, output_tokens: 10, cache_creation_input_tokens: 4, cache_read_input_tokens: 2 },
-    startedAt: "",
-    endedAt: "",
-    note: "fallback distiller failed",
-  });
+  assert.deepEqual(
+    { ...trace, startedAt: "", endedAt: "" },
+    {
+      id: "t1",
+      task: "the real task",
+      source: "claude-code",
+      outcome: true,
+      usage: {
+        input_tokens: 20,
+        output_tokens: 10,
+        cache_creation_input_tokens: 4,
+        cache_read_input_tokens: 2,
+      },
+      startedAt: "",
+      endedAt: "",
+      note: "fallback distiller failed",
+    },
+  );
   assert.equal(trace.endedAt, ended, "the first end time is kept");
   assert.equal(store.getTrace("nope"), null);
 
-  const a = store.startCall({ traceId: "t1", tool: "search", kind: "base", args: { q: "x" }, externalId: "toolu_1" });
+  const a = store.startCall({
+    traceId: "t1",
+    tool: "search",
+    kind: "base",
+    args: { q: "x" },
+    externalId: "toolu_1",
+  });
   store.finishCall(a, { hits: [1, 2] }, 12.5);
   const b = store.startCall({ traceId: "t1", tool: "search", kind: "base", args: { q: "y" } });
   store.failCall(b, "boom", 3);
   const c = store.startCall({ traceId: "t1", tool: "make_invoice", kind: "distilled", args: {}, version: 2 });
-  const inner = store.startCall({ traceId: "t1", tool: "search", kind: "base", args: { q: "z" }, parentId: c });
+  const inner = store.startCall({
+    traceId: "t1",
+    tool: "search",
+    kind: "base",
+    args: { q: "z" },
+    parentId: c,
+  });
   store.finishCall(inner, null, 1);
   store.finishCall(c, "done", 4);
   store.startCall({ traceId: "t1", tool: "search", kind: "base", args: {} }); // started, never finished
@@ -203,37 +230,62 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
   const v2 = store.createVersion({ ...VERSION_INPUT, code: "export default 2;\n", sourceTrace: null });
   assert.equal(v1.version, 1);
   assert.equal(v2.version, 2);
-  assert.deepEqual({ ...v1, createdAt: "" }, {
-    name: "make_invoice",
-    version: 1,
-    status: "draft",
-    problems: [],
-    baseline: null,
-    baselineTokens: null,
-    sourceTrace: "t1",
-    description: "Make an invoice.",
-    inputSchema: VERSION_INPUT.inputSchema,
-    testInputs: [{ customer: "ACME" }],
-    sourceHash: hashSource(VERSION_INPUT.code),
-    verdict: null,
-    queuedRebuild: false,
-    rebuildNote: null,
-    createdAt: "",
-  });
+  assert.deepEqual(
+    { ...v1, createdAt: "" },
+    {
+      name: "make_invoice",
+      version: 1,
+      status: "draft",
+      problems: [],
+      baseline: null,
+      baselineTokens: null,
+      sourceTrace: "t1",
+      description: "Make an invoice.",
+      inputSchema: VERSION_INPUT.inputSchema,
+      testInputs: [{ customer: "ACME" }],
+      sourceHash: hashSource(VERSION_INPUT.code),
+      verdict: null,
+      queuedRebuild: false,
+      rebuildNote: null,
+      createdAt: "",
+    },
+  );
   assert.equal(store.toolFile("make_invoice", 2), join(root, "tools", "make_invoice", "v2.ts"));
   assert.equal(readFileSync(store.toolFile("make_invoice", 1), "utf8"), VERSION_INPUT.code);
   assert.equal(store.readCode("make_invoice", 2), "export default 2;\n");
 
   assert.equal(
-    store.setStatus({ name: "make_invoice", version: 1, expect: "draft", to: "verified", problems: [], reason: "passed", evidence: { calls: 2 } }),
+    store.setStatus({
+      name: "make_invoice",
+      version: 1,
+      expect: "draft",
+      to: "verified",
+      problems: [],
+      reason: "passed",
+      evidence: { calls: 2 },
+    }),
     true,
   );
   // A stale expectation writes nothing: neither the status nor a history row.
   assert.equal(
-    store.setStatus({ name: "make_invoice", version: 1, expect: "draft", to: "deprecated", problems: [], reason: "stale" }),
+    store.setStatus({
+      name: "make_invoice",
+      version: 1,
+      expect: "draft",
+      to: "deprecated",
+      problems: [],
+      reason: "stale",
+    }),
     false,
   );
-  store.setStatus({ name: "make_invoice", version: 1, expect: "verified", to: "active", problems: [], reason: "promoted" });
+  store.setStatus({
+    name: "make_invoice",
+    version: 1,
+    expect: "verified",
+    to: "active",
+    problems: [],
+    reason: "promoted",
+  });
   store.setStatus({
     name: "make_invoice",
     version: 1,
@@ -300,7 +352,8 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
   rmSync(store.toolFile("other_tool", 1));
   assert.throws(
     () => store.readCode("other_tool", 1),
-    (err: unknown) => err instanceof DistillError && err.code === "NOT_FOUND" && /other_tool v1 is missing/.test(err.message),
+    (err: unknown) =>
+      err instanceof DistillError && err.code === "NOT_FOUND" && /other_tool v1 is missing/.test(err.message),
   );
 });
 
@@ -336,15 +389,18 @@ test("dependencies and run stats round-trip", (t) => {
   store.recordRun("a_tool", 1, false, 2);
   store.recordRun("a_tool", 1, true, 4);
   const stats = store.getRunStats("a_tool", 1);
-  assert.deepEqual({ ...stats, lastRunAt: null }, {
-    name: "a_tool",
-    version: 1,
-    runs: 3,
-    successes: 2,
-    failures: 1,
-    innerCalls: 10,
-    lastRunAt: null,
-  });
+  assert.deepEqual(
+    { ...stats, lastRunAt: null },
+    {
+      name: "a_tool",
+      version: 1,
+      runs: 3,
+      successes: 2,
+      failures: 1,
+      innerCalls: 10,
+      lastRunAt: null,
+    },
+  );
   assert.match(stats.lastRunAt!, /^\d{4}-\d\d-\d\dT/);
 });
 
@@ -387,7 +443,9 @@ function stderrOf(child: ChildProcess): () => string {
   return () => text;
 }
 
-test("8 processes appending 200 calls each to one trace at once lose nothing", { timeout: 120_000 }, async (t) => {
+test("8 processes appending 200 calls each to one trace at once lose nothing", {
+  timeout: 120_000,
+}, async (t) => {
   const root = tempDir(t);
   const setup = new Store(root);
   setup.createTrace("shared", "concurrency", "sdk");
@@ -434,13 +492,17 @@ test("8 processes appending 200 calls each to one trace at once lose nothing", {
   assert.equal(store.integrityCheck(), "ok");
 });
 
-test("a writer killed mid-transaction leaves an intact store without its rows", { timeout: 60_000 }, async (t) => {
+test("a writer killed mid-transaction leaves an intact store without its rows", {
+  timeout: 60_000,
+}, async (t) => {
   const root = tempDir(t);
   const before = new Store(root);
   before.createTrace("kept", "committed before", "sdk");
   before.close();
 
-  const writer = spawn(process.execPath, [fixture("store-crash.ts"), root, "doomed"], { stdio: ["ignore", "pipe", "pipe"] });
+  const writer = spawn(process.execPath, [fixture("store-crash.ts"), root, "doomed"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const errors = stderrOf(writer);
   t.after(() => {
     if (writer.exitCode === null) writer.kill("SIGKILL");

@@ -72,15 +72,31 @@ test("string results pass through; other values are JSON", async (t) => {
   });
   t.after(() => td.close());
   const trace = td.startTrace("x");
-  assert.deepEqual(await trace.execute("gmail_search", { query: "q" }), { content: "plain text", isError: false });
-  assert.deepEqual(await trace.execute("gmail_get_message", { id: "1" }), { content: "null", isError: false });
+  assert.deepEqual(await trace.execute("gmail_search", { query: "q" }), {
+    content: "plain text",
+    isError: false,
+  });
+  assert.deepEqual(await trace.execute("gmail_get_message", { id: "1" }), {
+    content: "null",
+    isError: false,
+  });
 });
 
 test("recordUsage sums every usage object, cache token fields included, and tolerates nulls", (t) => {
   const { td } = setup(t);
   const trace = td.startTrace("usage");
-  trace.recordUsage({ input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 5, cache_read_input_tokens: 7 });
-  trace.recordUsage({ input_tokens: 1, output_tokens: 2, cache_creation_input_tokens: null, cache_read_input_tokens: 3 });
+  trace.recordUsage({
+    input_tokens: 100,
+    output_tokens: 20,
+    cache_creation_input_tokens: 5,
+    cache_read_input_tokens: 7,
+  });
+  trace.recordUsage({
+    input_tokens: 1,
+    output_tokens: 2,
+    cache_creation_input_tokens: null,
+    cache_read_input_tokens: 3,
+  });
   trace.recordUsage(undefined);
   assert.deepEqual(trace.record().usage, {
     input_tokens: 101,
@@ -146,7 +162,10 @@ test("nudge: null once a proposal was made in the run", async (t) => {
   trace.setOutcome({ success: true });
   const out = await trace.execute(PROPOSE_TOOL_NAME, { code: 42 });
   assert.equal(out.isError, true);
-  assert.match(out.content, /^rejected: invalid proposal: 'code' must be the whole TypeScript module as a string/);
+  assert.match(
+    out.content,
+    /^rejected: invalid proposal: 'code' must be the whole TypeScript module as a string/,
+  );
   assert.equal(trace.distillNudge(), null);
 });
 

@@ -29,7 +29,11 @@ function setup(t: TestContext, options: Partial<ToolDistillOptions> = {}) {
 }
 
 /** The trial-and-error run of the invoice task during an import outage: 9 top-level base calls. */
-async function sourceRun(td: ToolDistill, world: ReturnType<typeof invoiceWorld>, customer = "ACME"): Promise<Trace> {
+async function sourceRun(
+  td: ToolDistill,
+  world: ReturnType<typeof invoiceWorld>,
+  customer = "ACME",
+): Promise<Trace> {
   world.outage = true;
   const trace = td.startTrace(`Create a draft invoice for ${customer} from their latest order email`);
   const msgId = `msg-from-${customer}-order`;
@@ -70,7 +74,11 @@ export default distilledTool({
 });
 `;
 
-async function propose(trace: Trace, code: string, inputs: Record<string, unknown>[] = [{ customer: "ACME" }]) {
+async function propose(
+  trace: Trace,
+  code: string,
+  inputs: Record<string, unknown>[] = [{ customer: "ACME" }],
+) {
   return trace.execute(PROPOSE_TOOL_NAME, { code, test_inputs: inputs });
 }
 
@@ -92,7 +100,9 @@ test("a good proposal is stored as a draft, passes all three checks and becomes 
   assert.equal(v?.baseline, 9);
   assert.equal(v?.sourceTrace, trace.id);
   assert.equal(td.store.readCode("invoice_from_email", 1), GOOD_TOOL);
-  assert.ok(td.store.toolFile("invoice_from_email", 1).startsWith(join(store, "tools", "invoice_from_email")));
+  assert.ok(
+    td.store.toolFile("invoice_from_email", 1).startsWith(join(store, "tools", "invoice_from_email")),
+  );
   assert.deepEqual(
     td.store.getHistory("invoice_from_email", 1).map((h) => [h.from, h.to, h.reason]),
     [
@@ -102,7 +112,9 @@ test("a good proposal is stored as a draft, passes all three checks and becomes 
   );
   // Dependencies are read from the source; the tool that failed on every call is an avoided dependency.
   assert.deepEqual(
-    td.store.getDependencies("invoice_from_email", 1).map((d) => [d.baseTool, d.avoided, typeof d.fingerprint]),
+    td.store
+      .getDependencies("invoice_from_email", 1)
+      .map((d) => [d.baseTool, d.avoided, typeof d.fingerprint]),
     [
       ["billing_create_invoice", false, "string"],
       ["billing_find_customer", false, "string"],
@@ -127,12 +139,17 @@ test("a good proposal is stored as a draft, passes all three checks and becomes 
 test("the static check runs first: a typo is rejected with line and did-you-mean, and the draft stays a draft", async (t) => {
   const { td, world } = setup(t);
   const trace = await sourceRun(td, world);
-  const out = await propose(trace, GOOD_TOOL.replace('call("billing_find_customer"', 'call("billing_find_customr"'));
+  const out = await propose(
+    trace,
+    GOOD_TOOL.replace('call("billing_find_customer"', 'call("billing_find_customr"'),
+  );
   assert.equal(out.isError, true);
   const lines = out.content.split("\n");
   assert.equal(lines[0], "rejected: invoice_from_email v1: static check failed");
   assert.ok(
-    lines.includes("- line 14: call to 'billing_find_customr' — no such base tool (did you mean 'billing_find_customer'?)"),
+    lines.includes(
+      "- line 14: call to 'billing_find_customr' — no such base tool (did you mean 'billing_find_customer'?)",
+    ),
     out.content,
   );
   assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "draft");
@@ -181,7 +198,9 @@ test("replay: arguments are validated against the base tool's current schema", a
   const out = await propose(trace, GOOD_TOOL.replace("{ id: msg.id }", "{ id: 42 } as never"));
   assert.equal(out.isError, true);
   assert.ok(
-    out.content.includes("- call 2 to 'gmail_get_message': arguments do not match its current input schema: id must be string"),
+    out.content.includes(
+      "- call 2 to 'gmail_get_message': arguments do not match its current input schema: id must be string",
+    ),
     out.content,
   );
 });
@@ -189,16 +208,25 @@ test("replay: arguments are validated against the base tool's current schema", a
 test("replay: a check() that does not hold fails; a failing test input is named", async (t) => {
   const { td, world } = setup(t);
   const trace = await sourceRun(td, world);
-  const out = await propose(trace, GOOD_TOOL.replace('result.status === "draft"', 'result.status === "sent"'));
+  const out = await propose(
+    trace,
+    GOOD_TOOL.replace('result.status === "draft"', 'result.status === "sent"'),
+  );
   assert.equal(out.isError, true);
   assert.match(out.content, /^rejected: invoice_from_email v1: replay check failed/);
   assert.match(out.content, /- check\(result\) did not hold: /);
   const two = await propose(trace, GOOD_TOOL, [{ customer: "ACME" }, { customer: "Initech" }]);
-  assert.match(two.content, /- test input 2: call 1 to 'gmail_search' with \{"query":"from:Initech order","since":"7d"\} matches no recorded call/);
+  assert.match(
+    two.content,
+    /- test input 2: call 1 to 'gmail_search' with \{"query":"from:Initech order","since":"7d"\} matches no recorded call/,
+  );
   const empty = await propose(trace, GOOD_TOOL, []);
   assert.match(empty.content, /- test_inputs is empty: give at least one input taken from the source run/);
   const badInput = await propose(trace, GOOD_TOOL, [{ client: "ACME" }]);
-  assert.match(badInput.content, /input \{"client":"ACME"\} does not match the tool's inputSchema: missing required property 'customer'/);
+  assert.match(
+    badInput.content,
+    /input \{"client":"ACME"\} does not match the tool's inputSchema: missing required property 'customer'/,
+  );
 });
 
 test("efficiency: a tool that repeats the whole run is rejected with the arithmetic", async (t) => {
@@ -230,7 +258,10 @@ test("a new version inherits the larger baseline of its predecessor", async (t) 
   await short.execute("gmail_get_message", { id: "msg-from-ACME-order" });
   await short.execute("billing_find_customer", { name: "ACME" });
   await short.execute("billing_list_invoices", { customer_id: "cus_acme" });
-  await short.execute("billing_create_invoice", { customer_id: "cus_acme", lines: [{ sku: "A-1", qty: 2, price: 10 }] });
+  await short.execute("billing_create_invoice", {
+    customer_id: "cus_acme",
+    lines: [{ sku: "A-1", qty: 2, price: 10 }],
+  });
   short.setOutcome({ success: true });
   const out = await propose(short, GOOD_TOOL);
   assert.match(out.content, /^verified: invoice_from_email v2\n4 base calls; limit 6.3 \(baseline 9 × 0.7\)/);
@@ -247,7 +278,12 @@ test("auto_promote activates at once and deprecates the previous active version"
   assert.equal(td.store.getVersion("invoice_from_email", 2)?.status, "active");
   assert.deepEqual(
     td.store.getHistory("invoice_from_email", 1).map((h) => `${h.from}→${h.to}: ${h.reason}`),
-    ["null→draft: proposed", "draft→verified: all three checks passed", "verified→active: auto_promote", "active→deprecated: replaced by v2"],
+    [
+      "null→draft: proposed",
+      "draft→verified: all three checks passed",
+      "verified→active: auto_promote",
+      "active→deprecated: replaced by v2",
+    ],
   );
 });
 
@@ -285,7 +321,8 @@ test("a distilled tool runs live in one call, with inner calls recorded under it
   // Invalid input is the caller's error: an error result, no demotion.
   const bad = await reuse.execute("invoice_from_email", { customer: 7 });
   assert.deepEqual(bad, {
-    content: "Error: invalid input for 'invoice_from_email': customer must be string. Call it again with input that matches its schema.",
+    content:
+      "Error: invalid input for 'invoice_from_email': customer must be string. Call it again with input that matches its schema.",
     isError: true,
   });
   assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "active");
@@ -317,7 +354,10 @@ test("runtime failure: structured error with resume packet, demotion, waived thr
   assert.equal(v?.status, "suspect");
   assert.deepEqual(v?.problems, ["runtime_failure"]);
   assert.deepEqual(td.activeTools(), [], "a suspect(runtime_failure) version is not exposed");
-  assert.equal(td.store.getHistory("invoice_from_email", 1).at(-1)?.reason, "runtime failure: missing required property 'currency'");
+  assert.equal(
+    td.store.getHistory("invoice_from_email", 1).at(-1)?.reason,
+    "runtime failure: missing required property 'currency'",
+  );
   // The agent falls back with two base calls: far below min_calls_to_distill = 8, but the failure waives it.
   await run.execute("billing_find_customer", { name: "Initech" });
   await run.execute("billing_create_invoice", { customer_id: "cus_initech", lines: [], currency: "EUR" });
@@ -328,7 +368,8 @@ test("runtime failure: structured error with resume packet, demotion, waived thr
   assert.match(nudge, /Propose a replacement under the same name 'invoice_from_email'/);
   // Only verify --live clears a runtime failure; a replay re-verification keeps it.
   await assert.rejects(td.promote("invoice_from_email", { version: 1 }), {
-    message: "invoice_from_email v1 failed at run time: only tooldistill verify invoice_from_email --version 1 --live can clear that",
+    message:
+      "invoice_from_email v1 failed at run time: only tooldistill verify invoice_from_email --version 1 --live can clear that",
   });
 });
 
@@ -356,29 +397,41 @@ test("promote and deprecate: newest verified, refusals, rollback re-verifies", a
     message: "invoice_from_email has no verified version (v1 draft): pass --version N",
   });
   await assert.rejects(td.promote("invoice_from_email", { version: 1 }), {
-    message: "invoice_from_email v1 is a draft that has not passed verification: run tooldistill verify invoice_from_email --version 1",
+    message:
+      "invoice_from_email v1 is a draft that has not passed verification: run tooldistill verify invoice_from_email --version 1",
   });
   await propose(trace, GOOD_TOOL);
   await propose(trace, GOOD_TOOL.replace("latest order email.", "latest order email!"));
   const active = await td.promote("invoice_from_email");
   assert.equal(active.version, 3, "the newest verified version");
-  await assert.rejects(td.promote("invoice_from_email", { version: 3 }), { message: "invoice_from_email v3 is already active" });
+  await assert.rejects(td.promote("invoice_from_email", { version: 3 }), {
+    message: "invoice_from_email v3 is already active",
+  });
   await td.promote("invoice_from_email", { version: 2 });
   assert.equal(td.store.getVersion("invoice_from_email", 3)?.status, "deprecated");
   // Rollback: v3 re-passes verification first.
   const back = await td.promote("invoice_from_email", { version: 3 });
   assert.equal(back.status, "active");
-  assert.equal(td.store.getHistory("invoice_from_email", 3).at(-1)?.reason, "rollback: re-verification passed");
+  assert.equal(
+    td.store.getHistory("invoice_from_email", 3).at(-1)?.reason,
+    "rollback: re-verification passed",
+  );
   assert.equal(td.store.getVersion("invoice_from_email", 2)?.status, "deprecated");
   const dep = td.deprecate("invoice_from_email");
   assert.equal(dep.version, 3);
-  assert.throws(() => td.deprecate("invoice_from_email", { version: 3 }), { message: "invoice_from_email v3 is already deprecated" });
+  assert.throws(() => td.deprecate("invoice_from_email", { version: 3 }), {
+    message: "invoice_from_email v3 is already deprecated",
+  });
   assert.throws(() => td.deprecate("invoice_from_email"), {
-    message: "invoice_from_email has no active version (v1 draft, v2 deprecated, v3 deprecated): pass --version N",
+    message:
+      "invoice_from_email has no active version (v1 draft, v2 deprecated, v3 deprecated): pass --version N",
   });
   // A rollback whose re-verification fails is refused: the tool it needs no longer exists.
   td.setTools(world.tools.filter((x) => x.name !== "billing_find_customer"));
-  await assert.rejects(td.promote("invoice_from_email", { version: 2 }), /cannot be promoted: static check failed: call to 'billing_find_customer' — no such base tool/);
+  await assert.rejects(
+    td.promote("invoice_from_email", { version: 2 }),
+    /cannot be promoted: static check failed: call to 'billing_find_customer' — no such base tool/,
+  );
 });
 
 test("exposure is ranked by successful runs and capped by max_exposed_tools", async (t) => {
@@ -416,7 +469,11 @@ test("a tool file edited by hand after verification is refused at run time", asy
     out.content,
     "Error: the file of 'invoice_from_email' v1 was edited after it was verified, so it is not run. Propose the edited code as a new version (propose_distilled_tool) to have it verified. Complete the task with the base tools.",
   );
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "active", "a hand edit is not a runtime failure");
+  assert.equal(
+    td.store.getVersion("invoice_from_email", 1)?.status,
+    "active",
+    "a hand edit is not a runtime failure",
+  );
 });
 
 test("a proposal whose name cannot be read stores nothing", async (t) => {
@@ -424,6 +481,9 @@ test("a proposal whose name cannot be read stores nothing", async (t) => {
   const trace = await sourceRun(td, world);
   const out = await propose(trace, "export default 1;");
   assert.equal(out.isError, true);
-  assert.match(out.content, /^rejected: the tool's name, description and inputSchema could not be read, so nothing was stored:/);
+  assert.match(
+    out.content,
+    /^rejected: the tool's name, description and inputSchema could not be read, so nothing was stored:/,
+  );
   assert.deepEqual(td.store.listVersions(), []);
 });

@@ -13,7 +13,11 @@ export interface InvoiceWorld {
   invoices: { id: string; customer_id: string; lines: unknown[]; currency?: string; status: string }[];
 }
 
-const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: "object", properties, required });
+const obj = (properties: Record<string, unknown>, required: string[]) => ({
+  type: "object",
+  properties,
+  required,
+});
 
 /** A fresh world; each test gets its own. */
 export function invoiceWorld(): InvoiceWorld {
@@ -28,7 +32,11 @@ export function invoiceWorld(): InvoiceWorld {
         description: "Search email.",
         input_schema: obj({ query: { type: "string" }, since: { type: "string", default: "7d" } }, ["query"]),
       },
-      { name: "gmail_get_message", description: "Read one email.", input_schema: obj({ id: { type: "string" } }, ["id"]) },
+      {
+        name: "gmail_get_message",
+        description: "Read one email.",
+        input_schema: obj({ id: { type: "string" } }, ["id"]),
+      },
       {
         name: "billing_find_customer",
         description: "Find a customer by name.",
@@ -65,7 +73,8 @@ export function invoiceWorld(): InvoiceWorld {
           if (a["name"] === "Nobody") throw new Error(`no customer named ${a["name"]}`);
           return { id: `cus_${a["name"]?.toLowerCase()}`, name: a["name"] };
         case "billing_create_invoice": {
-          if (world.requireCurrency && !a["currency"]) throw new Error("missing required property 'currency'");
+          if (world.requireCurrency && !a["currency"])
+            throw new Error("missing required property 'currency'");
           const inv = {
             id: `inv_${world.invoices.length + 1}`,
             customer_id: a["customer_id"] ?? "",
