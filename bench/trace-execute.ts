@@ -1,7 +1,7 @@
 /**
  * Per-call overhead of recording: `trace.execute` of a base tool whose executor does nothing, against the same
- * executor called directly. The difference is what the library adds to every tool call of an agent (two small
- * SQLite writes in a temp store, argument canonicalisation, result text).
+ * executor called directly. The difference is what the library adds to every tool call of an agent (one small
+ * SQLite commit in a temp store, argument canonicalisation, result text).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -47,11 +47,14 @@ export const traceExecute: Benchmark = {
       const trace = td.startTrace("bench: trace.execute overhead");
       const direct = async (i: number) => executor("noop", { n: i });
       const recorded = (i: number) => trace.execute("noop", { n: i });
-      // The store's share alone: the two writes (start, finish) every recorded call makes.
+      // The store's share alone: the one commit every recorded call makes.
       const storeTrace = td.startTrace("bench: store writes only");
       const storeOnly = async (i: number) => {
-        const id = td.store.startCall({ traceId: storeTrace.id, tool: "noop", kind: "base", args: { n: i } });
-        td.store.finishCall(id, null, 0);
+        td.store.appendCall(
+          { traceId: storeTrace.id, tool: "noop", kind: "base", args: { n: i } },
+          { output: null },
+          0,
+        );
       };
       // Warm up the JIT and SQLite's statement cache before measuring either side.
       await timePerCall(direct);
@@ -74,7 +77,7 @@ export const traceExecute: Benchmark = {
         columns: ["measure", "µs per call"],
         rows: [
           ["executor called directly", micros(d)],
-          ["store.startCall + finishCall only", micros(s)],
+          ["store.appendCall only (one commit)", micros(s)],
           ["trace.execute (recorded)", micros(e)],
           ["overhead", overheadUs.toFixed(2)],
           ["ratio", `${d > 0 ? (e / d).toFixed(0) : "∞"}×`],

@@ -65,19 +65,20 @@ function entry(before: VersionRecord, after: VersionRecord, reason: string): Cha
  */
 export function compareSchemas(env: RegistryEnv): ChangeReport {
   const report: ChangeReport = { changes: [], messages: [] };
-  const byName = new Map(env.tools().map((t) => [t.name, t]));
   const versions = new Map(watched(env).map((v) => [`${v.name}\u0000${v.version}`, v]));
   if (versions.size === 0) return report;
+  // Each tool is hashed once per comparison, however many versions depend on it.
+  const current = new Map(env.tools().map((t) => [t.name, fingerprint(t)]));
   for (const dep of env.store.getDependencies()) {
     let v = versions.get(`${dep.name}\u0000${dep.version}`);
     if (!v || dep.avoided) continue;
-    const tool = byName.get(dep.baseTool);
     let problem: OpenProblem | null = null;
     let reason = "";
-    if (!tool) {
+    const fp = current.get(dep.baseTool);
+    if (fp === undefined) {
       problem = "dependency_missing";
       reason = `base tool '${dep.baseTool}' is no longer offered`;
-    } else if (!sameFingerprint(dep.fingerprint, fingerprint(tool))) {
+    } else if (!sameFingerprint(dep.fingerprint, fp)) {
       problem = "schema_changed";
       reason = `base tool '${dep.baseTool}' changed its definition`;
     }
@@ -85,7 +86,7 @@ export function compareSchemas(env: RegistryEnv): ChangeReport {
     const after = addProblem(env, v, problem, reason, {
       baseTool: dep.baseTool,
       stored: dep.fingerprint,
-      current: fingerprint(tool),
+      current: fp ?? null,
     });
     report.changes.push(entry(v, after, reason));
     v = after;

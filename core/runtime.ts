@@ -4,7 +4,7 @@ import { addProblem, type RegistryEnv } from "./registry.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
 import { schemaProblems } from "./schema.ts";
 import { hashSource, type VersionRecord } from "./store.ts";
-import type { ExecuteResult, Trace } from "./trace.ts";
+import type { ExecuteOptions, ExecuteResult, Trace } from "./trace.ts";
 import { resultContent } from "./trace.ts";
 import type { ToolDef } from "./types.ts";
 
@@ -23,15 +23,25 @@ export async function runDistilled(
   trace: Trace,
   v: VersionRecord,
   input: Record<string, unknown>,
+  options: ExecuteOptions = {},
 ): Promise<ExecuteResult> {
   const { store } = host;
-  const callId = store.startCall({
-    traceId: trace.id,
-    tool: v.name,
-    kind: "distilled",
-    args: canonicalArgs(input, v.inputSchema),
-    version: v.version,
-  });
+  const args = canonicalArgs(input, v.inputSchema);
+  let callId: number;
+  if (options.callId === undefined) {
+    callId = store.startCall({
+      traceId: trace.id,
+      tool: v.name,
+      kind: "distilled",
+      args,
+      version: v.version,
+    });
+  } else {
+    // Claude Code's PreToolUse hook already recorded this call (with its tool_use_id): complete that row.
+    callId = options.callId;
+    store.setCallKind(callId, "distilled", v.version);
+    store.setCallArgs(callId, args);
+  }
   const started = performance.now();
   const refuse = (message: string): ExecuteResult => {
     store.failCall(callId, message, performance.now() - started);

@@ -1,3 +1,5 @@
+// biome-ignore lint/suspicious/noRedundantUseStrict: loaded as CommonJS when copied under a package.json without "type": "module", and host frames must be strict so that V8 hides them from the context's Error.prepareStackTrace.
+"use strict";
 // The sandbox child: runs one distilled tool at a time inside a fresh `node:vm` context.
 //
 // This file is copied next to bundles as-is, so it is self-contained: no imports (node:vm comes from
@@ -268,7 +270,12 @@ const CONTEXT_OPTIONS = {
 };
 const RUN_OPTIONS = { displayErrors: false, breakOnSigint: false };
 const PRELUDE = new vm.Script(
-  "(" + Function.prototype.toString.call(contextPrelude) + ")(" + JSON.stringify(REMOVED_GLOBALS) + ");",
+  // Strict for the whole script, whatever a formatter does to directives inside the function.
+  '"use strict";\n(' +
+    Function.prototype.toString.call(contextPrelude) +
+    ")(" +
+    JSON.stringify(REMOVED_GLOBALS) +
+    ");",
   { filename: "tooldistill-prelude.js" },
 );
 const POLL = new vm.Script("__td.poll()", { filename: "tooldistill-poll.js" });

@@ -101,6 +101,19 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (name, version)
   );
   `,
+  // 2: Claude Code sessions (which span of a session is current) and small cached values (the plugin's base tools).
+  `
+  CREATE TABLE cc_sessions (
+    session_id TEXT PRIMARY KEY,
+    span INTEGER NOT NULL,
+    confirmed INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this build writes; a newer database is refused rather than misread. */
@@ -161,6 +174,13 @@ export interface TraceFlags {
   nudged: boolean;
   proposed: boolean;
   replaceName: string | null;
+}
+
+/** Where a Claude Code session is: its current span and whether the user confirmed it with /tooldistill:distill. */
+export interface SessionSpan {
+  sessionId: string;
+  span: number;
+  confirmed: boolean;
 }
 
 /** Fields of a new call row. */
@@ -481,6 +501,61 @@ export class Store {
       "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'",
     ).get(traceId) as { n: number };
     return Number(row.n);
+  }
+
+  /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
+  setCallArgs(id: number, args: Record<string, unknown>): void {
+    this.#stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
+  }
+
+  // ---- Claude Code sessions -----------------------------------------------------------------------
+
+  /** The current span of a Claude Code session, created as span 1 on first sight (hooks may race to create it). */
+  sessionSpan(sessionId: string): SessionSpan {
+    this.#stmt(
+      "INSERT OR IGNORE INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, 1, 0, ?)",
+    ).run(sessionId, now());
+    const row = this.#stmt("SELECT span, confirmed FROM cc_sessions WHERE session_id = ?").get(
+      sessionId,
+    ) as Row;
+    return { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) };
+  }
+
+  /** The current span, or null for a session never seen. */
+  findSessionSpan(sessionId: string): SessionSpan | null {
+    const row = this.#stmt("SELECT span, confirmed FROM cc_sessions WHERE session_id = ?").get(sessionId) as
+      | Row
+      | undefined;
+    return row ? { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) } : null;
+  }
+
+  /** Moves a session to its next span when it is still at `from` (two racing hooks advance it once). */
+  advanceSpan(sessionId: string, from: number): void {
+    this.#stmt(
+      "UPDATE cc_sessions SET span = span + 1, confirmed = 0, updated_at = ? WHERE session_id = ? AND span = ?",
+    ).run(now(), sessionId, from);
+  }
+
+  /** Marks a span as confirmed by the user (`/tooldistill:distill`): the next ordinary prompt starts a new span. */
+  confirmSpan(sessionId: string, span: number): void {
+    this.#stmt("UPDATE cc_sessions SET confirmed = 1, updated_at = ? WHERE session_id = ? AND span = ?").run(
+      now(),
+      sessionId,
+      span,
+    );
+  }
+
+  /** A small cached value (JSON text), or null. */
+  getMeta(key: string): string | null {
+    const row = this.#stmt("SELECT value FROM meta WHERE key = ?").get(key) as Row | undefined;
+    return (row?.["value"] as string | undefined) ?? null;
+  }
+
+  /** Stores a small cached value. */
+  setMeta(key: string, value: string): void {
+    this.#stmt(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    ).run(key, value);
   }
 
   // ---- versions -----------------------------------------------------------------------------------

@@ -13,6 +13,11 @@ export interface ExecuteResult {
   isError: boolean;
 }
 
+/** Options of one `execute`: `callId` completes a call row recorded elsewhere (the plugin's PreToolUse hook). */
+export interface ExecuteOptions {
+  callId?: number;
+}
+
 /** Anthropic's usage object; every field may be absent or null depending on the API and the SDK version. */
 export interface UsageLike {
   input_tokens?: number | null;
@@ -33,9 +38,14 @@ export interface TraceHost {
   /** Runs a base tool through the executor. */
   runBase(name: string, args: Record<string, unknown>): Promise<unknown>;
   /** Handles a call of a distilled tool, or returns null when `name` is not an exposed distilled tool. */
-  runDistilled(trace: Trace, name: string, input: Record<string, unknown>): Promise<ExecuteResult> | null;
+  runDistilled(
+    trace: Trace,
+    name: string,
+    input: Record<string, unknown>,
+    options?: ExecuteOptions,
+  ): Promise<ExecuteResult> | null;
   /** Handles a `propose_distilled_tool` call. */
-  propose(trace: Trace, input: Record<string, unknown>): Promise<ExecuteResult>;
+  propose(trace: Trace, input: Record<string, unknown>, options?: ExecuteOptions): Promise<ExecuteResult>;
   /** Called by `finish()` for a worth-distilling run without a proposal. Never throws. */
   fallbackDistill(trace: Trace): Promise<void>;
 }
@@ -77,10 +87,10 @@ export class Trace {
   }
 
   /** Runs one tool call of the agent and records it. */
-  async execute(name: string, input: unknown): Promise<ExecuteResult> {
+  async execute(name: string, input: unknown, options: ExecuteOptions = {}): Promise<ExecuteResult> {
     const args = isPlainObject(input) ? input : {};
-    if (name === PROPOSE_TOOL_NAME) return this.#host.propose(this, args);
-    const distilled = this.#host.runDistilled(this, name, args);
+    if (name === PROPOSE_TOOL_NAME) return this.#host.propose(this, args, options);
+    const distilled = this.#host.runDistilled(this, name, args, options);
     if (distilled) return distilled;
     const tool = this.#host.baseTool(name);
     if (!tool) return this.#unknownTool(name, args);
