@@ -659,7 +659,8 @@ async function runShow(ctx: Context): Promise<number> {
     `rebuild:   ${v.queuedRebuild ? `queued${v.rebuildNote ? ` (${v.rebuildNote})` : ""}` : "not queued"}`,
   );
   out.push("", "checks:");
-  out.push(v.verdict ? indent(await verdictLines(v.verdict)) : "  not verified yet");
+  // The stored verdict carries the status of its moment; show it with the version's status now.
+  out.push(v.verdict ? indent(await verdictLines({ ...v.verdict, status: v.status })) : "  not verified yet");
   out.push("", "dependencies:");
   if (shown.dependencies.length === 0) out.push("  none recorded");
   for (const d of shown.dependencies) {
@@ -912,9 +913,20 @@ async function runMcpTools(ctx: Context): Promise<number> {
   const { MCPToolkit } = await import("../core/mcp-toolkit.ts");
   const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
   const cwd = config.path === null ? config.dir : dirname(config.path);
-  const toolkit = await MCPToolkit.connect({ servers, cwd, logger: stderrLogger(ctx.io) });
+  // No logger: every connection failure is reported once, below, with its reason.
+  const toolkit = await MCPToolkit.connect({ servers, cwd });
   try {
-    const tools: ToolDef[] = toolkit.tools;
+    const tools = toolkit.tools.map((t) => {
+      const cut = t.name.indexOf("__");
+      return {
+        server: t.name.slice(0, cut),
+        tool: t.name.slice(cut + 2),
+        name: t.name,
+        description: t.description,
+        annotations: t.annotations ?? null,
+        input_schema: t.input_schema,
+      };
+    });
     const failures = toolkit.failures;
     if (ctx.json) {
       printJson(ctx, { tools, failures });
@@ -924,8 +936,13 @@ async function runMcpTools(ctx: Context): Promise<number> {
         print(
           ctx,
           table(
-            ["TOOL", "HINTS", "DESCRIPTION"],
-            tools.map((t) => [t.name, hints(t), clip(t.description, 80)]),
+            ["SERVER", "TOOL", "HINTS", "DESCRIPTION"],
+            toolkit.tools.map((t, i) => [
+              tools[i]!.server,
+              tools[i]!.tool,
+              hints(t),
+              clip(t.description.split("\n")[0] ?? "", 80),
+            ]),
           ),
         );
       }

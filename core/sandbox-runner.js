@@ -1,12 +1,15 @@
-// biome-ignore lint/suspicious/noRedundantUseStrict: loaded as CommonJS when copied under a package.json without "type": "module", and host frames must be strict so that V8 hides them from the context's Error.prepareStackTrace.
+// biome-ignore lint/suspicious/noRedundantUseStrict: CommonJS when copied under a package.json without "type": "module"; host frames stay strict, hidden from the context's Error.prepareStackTrace.
 "use strict";
 // The sandbox child: runs one distilled tool at a time inside a fresh `node:vm` context.
 //
 // This file is copied next to bundles as-is, so it is self-contained: no imports (node:vm comes from
 // `process.getBuiltinModule`, which also keeps the file valid whether a package.json nearby says ESM
 // or CommonJS). It is started by core/sandbox.ts as
-//   node --permission --max-old-space-size=<MB> --disallow-code-generation-from-strings sandbox-runner.js
-// with an empty environment and an IPC channel (JSON serialisation).
+//   node --permission --max-old-space-size=<MB> --disallow-code-generation-from-strings
+//        --experimental-vm-modules sandbox-runner.js
+// with an empty environment and an IPC channel (JSON serialisation). The permission model needs no
+// --allow-fs-read for the entry script itself; vm modules are on only so that `importModuleDynamically`
+// may answer import() (see startJob).
 //
 // Nothing of this realm ever enters the tool's context: the context's own prelude (evaluated there as
 // source text) defines `distilledTool` and `call`, and this file talks to it only by running small
@@ -14,7 +17,8 @@
 // This process is still treated as untrusted by the parent, which checks every message it sends.
 //
 // Protocol (parent -> child):
-//   { type: "job", body, input, runCheck, maxMessageBytes, maxCalls }   body: a strict function body (toFunctionBody)
+//   { type: "job", body, input, runCheck, maxMessageBytes, maxCalls }
+//       body: a strict function body (toFunctionBody); input: a JSON string
 //   { type: "reply", id, ok: true, output } | { type: "reply", id, ok: false, error }   output: a JSON string
 // (child -> parent):
 //   { type: "ready" }                                 once, when listening
@@ -23,7 +27,8 @@
 //   calls: [{ id, name, args }] with args a JSON string, or { id, name, argsBytes } when args are too big
 //   done: null | { ok: true, result, check } | { ok: true, resultBytes, check } | { ok: false, kind, message }
 // A round means the child is idle again: the parent's deadline counts only time between a job/reply it
-// sent and the matching round.
+// sent and the matching round. A job whose code waits on nothing (no call out, no result) ends with a
+// "never settled" code error.
 
 const vm = process.getBuiltinModule("node:vm");
 

@@ -20,7 +20,7 @@ import {
 import { runDistilled } from "./runtime.ts";
 import { Sandbox } from "./sandbox.ts";
 import { Store, type VersionRecord } from "./store.ts";
-import { type ExecuteResult, Trace, type TraceHost } from "./trace.ts";
+import { type ExecuteOptions, type ExecuteResult, Trace, type TraceHost } from "./trace.ts";
 import {
   type Executor,
   type HealthProbe,
@@ -130,8 +130,6 @@ export class ToolDistill implements TraceHost {
         cwd: config.path ? dirname(config.path) : config.dir,
         ...(overrides.logger ? { logger: overrides.logger } : {}),
       });
-      for (const f of toolkit.failures)
-        overrides.logger?.warn(`tooldistill: MCP server '${f.server}' is unavailable: ${f.reason}`);
       options.executor = toolkit.executor;
       options.tools = toolkit.tools;
       options.healthProbe ??= toolkit.probe;
@@ -206,22 +204,34 @@ export class ToolDistill implements TraceHost {
   }
 
   /** @internal */
-  runDistilled(trace: Trace, name: string, input: Record<string, unknown>): Promise<ExecuteResult> | null {
+  runDistilled(
+    trace: Trace,
+    name: string,
+    input: Record<string, unknown>,
+    options: ExecuteOptions = {},
+  ): Promise<ExecuteResult> | null {
     if (this.#byName.has(name)) return null;
     const v = exposedVersions(this.store, this.settings.maxExposedTools).find((x) => x.name === name);
     if (!v) return null;
-    return runDistilled(this.#runtimeHost(), trace, v, input);
+    return runDistilled(this.#runtimeHost(), trace, v, input, options);
   }
 
   /** @internal */
-  async propose(trace: Trace, input: Record<string, unknown>): Promise<ExecuteResult> {
+  async propose(
+    trace: Trace,
+    input: Record<string, unknown>,
+    options: ExecuteOptions = {},
+  ): Promise<ExecuteResult> {
     this.store.markProposed(trace.id);
-    const id = this.store.startCall({
-      traceId: trace.id,
-      tool: PROPOSE_TOOL_NAME,
-      kind: "proposal",
-      args: { code: "(see tool file)" },
-    });
+    // The plugin's PreToolUse hook may already have recorded this call: complete that row instead of a second one.
+    const id =
+      options.callId ??
+      this.store.startCall({
+        traceId: trace.id,
+        tool: PROPOSE_TOOL_NAME,
+        kind: "proposal",
+        args: { code: "(see tool file)" },
+      });
     try {
       const proposal = parseProposal(input);
       const verdict = await ingestProposal(this.#env(), trace.id, proposal);

@@ -1,0 +1,7 @@
+/** Claude Code's PostToolUse hook: checks the Node version, then hands stdin to the shared hook runner. */
+import { nodeSupported } from "./node-check.ts";
+
+if (nodeSupported()) {
+  const { runHook } = await import("./run.ts");
+  await runHook("PostToolUse");
+}
