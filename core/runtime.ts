@@ -82,7 +82,18 @@ export async function runDistilled(
     call: async (tool, args) => {
       const def = host.baseTool(tool);
       if (!def) throw new Error(`no such base tool '${tool}'`);
-      const r = await trace.recordBaseCall(def, args, callId);
+      // The sandbox does not count time spent waiting for base tools, so a hung executor needs its own bound.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(new Error(`base tool '${tool}' did not answer within ${BASE_CALL_TIMEOUT_MS / 1000} s`)),
+          BASE_CALL_TIMEOUT_MS,
+        );
+      });
+      const r = await Promise.race([trace.recordBaseCall(def, args, callId), timeout]).finally(() =>
+        clearTimeout(timer),
+      );
       if (!r.ok) throw new Error(r.error);
       return r.output;
     },
@@ -109,6 +120,9 @@ export async function runDistilled(
 }
 
 const SUMMARY_CHARS = 160;
+
+/** How long one base call inside a distilled tool may take before the run fails. */
+export const BASE_CALL_TIMEOUT_MS = 300_000;
 
 function summarize(value: unknown): string {
   const s = resultContent(value);
