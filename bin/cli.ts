@@ -16,6 +16,7 @@ import {
   SAMPLE_CONFIG,
 } from "../core/config.ts";
 import { DistillError, errorMessage } from "../core/errors.ts";
+import { resolveVersion } from "../core/lifecycle.ts";
 import { type HistoryRecord, type RunStats, Store, type VersionRecord } from "../core/store.ts";
 import {
   type Logger,
@@ -552,29 +553,6 @@ async function runList(ctx: Context): Promise<number> {
   });
 }
 
-/** The version `show` means: the given one, else the active one, else the newest. */
-function pickForShow(store: Store, name: string, version: number | undefined): VersionRecord {
-  const all = store.listVersions({ name });
-  if (all.length === 0) {
-    const names = [...new Set(store.listVersions().map((v) => v.name))];
-    throw new DistillError(
-      "NOT_FOUND",
-      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`,
-    );
-  }
-  if (version !== undefined) {
-    const v = all.find((x) => x.version === version);
-    if (!v) {
-      throw new DistillError(
-        "NOT_FOUND",
-        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`,
-      );
-    }
-    return v;
-  }
-  return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1)!;
-}
-
 /** Baseline calls against inner calls per live run, and the source run's tokens where it recorded usage. */
 function savings(store: Store, v: VersionRecord, stats: RunStats) {
   let tokens = v.baselineTokens;
@@ -604,7 +582,7 @@ async function runShow(ctx: Context): Promise<number> {
   const name = ctx.args[0]!;
   const { version } = versionOption(ctx);
   const shown = await withStore(ctx, (store) => {
-    const v = pickForShow(store, name, version);
+    const v = resolveVersion(store, name, version, "active-or-newest");
     const file = store.toolFile(v.name, v.version);
     const stats = store.getRunStats(v.name, v.version);
     return {

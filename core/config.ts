@@ -10,6 +10,9 @@ import { Ajv, type ErrorObject } from "ajv";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { suggestion } from "./did-you-mean.ts";
 import { DistillError, errorMessage } from "./errors.ts";
+import type { McpServerConfig } from "./mcp-config.ts";
+
+export type { McpServerConfig };
 
 /** The file `findConfig` looks for and `tooldistill init` writes. */
 export const CONFIG_FILE_NAME = "tooldistill.yaml";
@@ -44,16 +47,6 @@ export interface ModuleRef {
   file: string;
   exportName: string;
   raw: string;
-}
-
-/** One MCP server entry, in Claude Code's `.mcp.json` shape. */
-export interface McpServerConfig {
-  type?: "stdio" | "http" | "sse";
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  url?: string;
-  headers?: Record<string, string>;
 }
 
 /** A resolved configuration: absolute paths, module references parsed, every setting filled in. */

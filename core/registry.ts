@@ -1,6 +1,9 @@
 import { isPlainObject } from "./canonical.ts";
 import { DistillError } from "./errors.ts";
-import { assertTransition, isExposed, withoutProblems, withProblem } from "./lifecycle.ts";
+import { assertTransition, isExposed, resolveVersion, withoutProblems, withProblem } from "./lifecycle.ts";
+
+export { resolveVersion };
+
 import { staticCheck } from "./static-check.ts";
 import type { Store, VersionRecord } from "./store.ts";
 import type { OpenProblem, Status, ToolDef, Verdict } from "./types.ts";
@@ -91,39 +94,6 @@ export async function ingestProposal(
     reason: options.reason ?? "proposed",
   });
   return verifyVersion(env, version, options);
-}
-
-/** Finds the version a command means: the given number, or the one `pick` chooses. */
-export function resolveVersion(
-  store: Store,
-  name: string,
-  version: number | undefined,
-  pick: "active" | "newest-verified",
-): VersionRecord {
-  const all = store.listVersions({ name });
-  if (all.length === 0) {
-    const names = [...new Set(store.listVersions().map((v) => v.name))];
-    throw new DistillError(
-      "NOT_FOUND",
-      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`,
-    );
-  }
-  if (version !== undefined) {
-    const v = all.find((x) => x.version === version);
-    if (!v)
-      throw new DistillError(
-        "NOT_FOUND",
-        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`,
-      );
-    return v;
-  }
-  const wanted: Status = pick === "active" ? "active" : "verified";
-  const found = all.filter((x) => x.status === wanted).at(-1);
-  if (!found) {
-    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
-    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
-  }
-  return found;
 }
 
 /** Applies one status change with history; a concurrent change in between is reported, not overwritten. */

@@ -404,37 +404,31 @@ export class Store {
 
   /** Appends a started call; its seq is the next in the trace, allocated inside the write lock. */
   startCall(call: NewCall): number {
-    return this.transaction(() => {
-      const row = this.#stmt(
-        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, version, external_id, started_at)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, 'started', ?, ?, ?)
-         RETURNING id`,
-      ).get(
-        call.traceId,
-        call.traceId,
-        call.parentId ?? null,
-        call.tool,
-        call.kind,
-        JSON.stringify(call.args),
-        call.version ?? null,
-        call.externalId ?? null,
-        now(),
-      ) as { id: number };
-      return row.id;
-    });
+    return this.#insertCall(call, "started", null, null, null);
   }
 
   /**
    * Appends a call that already finished, in one commit: the SDK loop knows the outcome when it records, so it
-   * pays for one write instead of a start and a finish (the trace's seq is allocated inside the write lock).
+   * pays for one write instead of a start and a finish.
    */
   appendCall(
     call: NewCall,
     outcome: { output: unknown } | { error: string },
     latencyMs: number | null,
   ): number {
+    return "output" in outcome
+      ? this.#insertCall(call, "ok", json(outcome.output) ?? "null", null, latencyMs)
+      : this.#insertCall(call, "error", null, outcome.error, latencyMs);
+  }
+
+  #insertCall(
+    call: NewCall,
+    status: CallRecord["status"],
+    output: string | null,
+    error: string | null,
+    latencyMs: number | null,
+  ): number {
     return this.transaction(() => {
-      const ok = "output" in outcome;
       const row = this.#stmt(
         `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at)
          VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -446,9 +440,9 @@ export class Store {
         call.tool,
         call.kind,
         JSON.stringify(call.args),
-        ok ? "ok" : "error",
-        ok ? (json(outcome.output) ?? "null") : null,
-        ok ? null : outcome.error,
+        status,
+        output,
+        error,
         latencyMs,
         call.version ?? null,
         call.externalId ?? null,
