@@ -1,0 +1,156 @@
+/**
+ * `npm run render-plugin`: renders the Claude Code plugin. `plugin/` is what the marketplace installs: plugin.json,
+ * hooks.json, the command, .mcp.json, the README and esbuild bundles of the hook entries and the `td` MCP server
+ * that import only `node:` built-ins (Claude Code never runs `npm install` for a plugin). `plugin-dev/` runs this
+ * checkout's TypeScript sources on the pinned Node instead. Both are committed; a test re-renders them into a temp
+ * folder and compares bytes. Usage: `node scripts/render-plugin.ts [outRoot]` (default: the repository root).
+ */
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const outRoot = resolve(process.argv[2] ?? root);
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  version: string;
+  description: string;
+  license: string;
+};
+
+/** Hook entry files (hooks/<file>.ts) by the Claude Code event they handle; tool events match every tool. */
+const HOOKS = [
+  ["SessionStart", "session-start", null],
+  ["UserPromptSubmit", "user-prompt-submit", null],
+  ["UserPromptExpansion", "user-prompt-expansion", null],
+  ["PreToolUse", "pre-tool-use", "*"],
+  ["PostToolUse", "post-tool-use", "*"],
+  ["PostToolUseFailure", "post-tool-use-failure", "*"],
+  ["SessionEnd", "session-end", null],
+] as const;
+
+/** Claude Code expands this in hooks.json and .mcp.json: the folder the plugin is installed in. */
+const PLUGIN_ROOT = "$" + "{CLAUDE_PLUGIN_ROOT}";
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function write(dir: string, file: string, text: string): void {
+  mkdirSync(join(dir, file, ".."), { recursive: true });
+  writeFileSync(join(dir, file), text);
+}
+
+function pluginJson(description: string): string {
+  return json({
+    name: "tooldistill",
+    version: pkg.version,
+    description,
+    author: { name: "tooldistill" },
+    license: pkg.license,
+    keywords: ["mcp", "tools", "distillation", "verification"],
+  });
+}
+
+function hooksJson(command: (file: string) => string): string {
+  const hooks: Record<string, unknown[]> = {};
+  for (const [event, file, matcher] of HOOKS) {
+    const entry = { type: "command", command: command(file), timeout: 30 };
+    hooks[event] = [matcher === null ? { hooks: [entry] } : { matcher, hooks: [entry] }];
+  }
+  return json({
+    description: "tooldistill: record the session's tool calls into the project's store",
+    hooks,
+  });
+}
+
+function mcpJson(command: string, args: string[]): string {
+  return json({ mcpServers: { td: { type: "stdio", command, args } } });
+}
+
+function common(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  write(dir, "commands/distill.md", readFileSync(join(root, "commands", "distill.md"), "utf8"));
+}
+
+/** plugin/: bundles that run on the user's `node`, with nothing but built-ins. */
+async function renderPlugin(dir: string): Promise<void> {
+  common(dir);
+  write(dir, ".claude-plugin/plugin.json", pluginJson(pkg.description));
+  write(
+    dir,
+    "hooks/hooks.json",
+    hooksJson((file) => `node "${PLUGIN_ROOT}/dist/${file}.js"`),
+  );
+  write(dir, ".mcp.json", mcpJson("node", [`${PLUGIN_ROOT}/dist/td.js`]));
+  write(dir, "README.md", readFileSync(join(root, "scripts", "plugin-readme.md"), "utf8"));
+  const entryPoints: Record<string, string> = {
+    td: join(root, "server", "td.ts"),
+    fallback: join(root, "hooks", "fallback.ts"),
+  };
+  for (const [, file] of HOOKS) entryPoints[file] = join(root, "hooks", `${file}.ts`);
+  await build({
+    absWorkingDir: root,
+    entryPoints,
+    outdir: join(dir, "dist"),
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node22",
+    chunkNames: "chunks/[name]-[hash]",
+    legalComments: "eof",
+    logLevel: "warning",
+    // CommonJS dependencies (ajv) call require() for built-ins; ESM output has no require of its own.
+    banner: {
+      js: 'import { createRequire as __tdCreateRequire } from "node:module";\nconst require = __tdCreateRequire(import.meta.url);',
+    },
+  });
+  // core/sandbox.ts finds the runner next to itself through import.meta.url: in the bundle that is the chunk folder.
+  copyFileSync(join(root, "core", "sandbox-runner.js"), join(dir, "dist", "chunks", "sandbox-runner.js"));
+}
+
+/** plugin-dev/: the same plugin over this checkout's sources, on its pinned Node (`npm ci` first). */
+function renderPluginDev(dir: string): void {
+  common(dir);
+  const node = `${PLUGIN_ROOT}/../node_modules/.bin/node`;
+  write(
+    dir,
+    ".claude-plugin/plugin.json",
+    pluginJson(`${pkg.description} (development: runs the checkout's sources)`),
+  );
+  write(
+    dir,
+    "hooks/hooks.json",
+    hooksJson((file) => `"${node}" "${PLUGIN_ROOT}/../hooks/${file}.ts"`),
+  );
+  write(dir, ".mcp.json", mcpJson(node, [`${PLUGIN_ROOT}/../server/td.ts`]));
+  write(
+    dir,
+    "README.md",
+    "# tooldistill (development plugin)\n\nRuns this checkout's TypeScript sources (hooks/, server/, core/) on the Node pinned in\n" +
+      "node_modules, so edits take effect in the next session without `npm run render-plugin`. Run `npm ci` first, then\n" +
+      "`claude --plugin-dir <checkout>/plugin-dev` in a project with a tooldistill.yaml. See ../plugin/README.md.\n",
+  );
+}
+
+/** The repository as a marketplace: `claude plugin marketplace add <repo>` then `claude plugin install tooldistill@tooldistill`. */
+function renderMarketplace(dir: string): void {
+  write(
+    dir,
+    ".claude-plugin/marketplace.json",
+    json({
+      name: "tooldistill",
+      owner: { name: "tooldistill" },
+      metadata: { description: "tooldistill: verified distilled tools for Claude Code" },
+      plugins: [
+        { name: "tooldistill", source: "./plugin", description: pkg.description, version: pkg.version },
+      ],
+    }),
+  );
+}
+
+await renderPlugin(join(outRoot, "plugin"));
+renderMarketplace(outRoot);
+renderPluginDev(join(outRoot, "plugin-dev"));
+process.stdout.write(`render-plugin: wrote ${join(outRoot, "plugin")} and ${join(outRoot, "plugin-dev")}\n`);

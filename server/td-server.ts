@@ -1,0 +1,177 @@
+/**
+ * The plugin's MCP server `td`: offers `propose_distilled_tool` and the exposed distilled tools to Claude Code,
+ * runs distilled tools against the project's MCP servers through the toolkit, and announces every change of
+ * the exposed set with `notifications/tools/list_changed`. Besides core/mcp-toolkit.ts, the only importer of
+ * the MCP SDK.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { type Config, findConfig, loadConfig } from "../core/config.ts";
+import { errorMessage } from "../core/errors.ts";
+import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
+import { exposedVersions } from "../core/registry.ts";
+import { cacheBaseTools, canonicalizeTrace, currentSpan } from "../core/session.ts";
+import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
+import type { Logger, ToolDef } from "../core/types.ts";
+
+/** Options of the `td` server. */
+export interface TdServerOptions {
+  /** The project (Claude Code's `CLAUDE_PROJECT_DIR`); tooldistill.yaml is looked up there. */
+  projectDir: string;
+  /** Claude Code's session id from the environment: only a fallback, it goes stale after /clear. */
+  sessionId?: string | undefined;
+  logger: Logger;
+  /** How often the store is polled for exposure changes made by other processes (default 1000 ms). */
+  pollMs?: number;
+  /** Extra ToolDistill options (tests inject an executor and tools instead of MCP servers). */
+  overrides?: Partial<ToolDistillOptions>;
+}
+
+/** A running `td` server: connect it to a transport; `close` stops polling and releases the base servers. */
+export interface TdServer {
+  server: Server;
+  /** Resolves once the project's config and base servers are loaded (or failed to load). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+const TOOL_USE_ID_META = "claudecode/toolUseId";
+
+function text(content: string, isError: boolean): CallToolResult {
+  return { content: [{ type: "text", text: content }], isError };
+}
+
+function mcpTool(t: ToolDef): {
+  name: string;
+  description: string;
+  inputSchema: { type: "object"; [k: string]: unknown };
+} {
+  return { name: t.name, description: t.description, inputSchema: { ...t.input_schema, type: "object" } };
+}
+
+/** A cheap fingerprint of the exposed set: names, versions and statuses of the exposed versions. */
+function exposureSignature(td: ToolDistill): string {
+  return exposedVersions(td.store, td.settings.maxExposedTools)
+    .map((v) => `${v.name}@${v.version}:${v.status}:${v.description.length}`)
+    .sort()
+    .join(",");
+}
+
+/** Creates the `td` server for a project. Loading the config and the base servers starts at once, in the background. */
+export function createTdServer(options: TdServerOptions): TdServer {
+  const { logger } = options;
+  const server = new Server(
+    { name: "td", version: "0.1.0" },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions:
+        "tooldistill: distilled tools are verified shortcuts for tasks done before in this project; prefer them over " +
+        "repeating the base tool calls. propose_distilled_tool is used after the user runs /tooldistill:distill.",
+    },
+  );
+  let td: ToolDistill | null = null;
+  let problem: string | null = null;
+  let signature = "";
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const announce = () => {
+    if (!td || closed) return;
+    signature = exposureSignature(td);
+    server
+      .sendToolListChanged()
+      .catch((err: unknown) => logger.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
+  };
+
+  const ready = (async () => {
+    const configPath = findConfig(options.projectDir);
+    if (configPath === null) {
+      problem = `no tooldistill.yaml in ${options.projectDir}: add one with mcp_config: .mcp.json and start a new session`;
+      return;
+    }
+    try {
+      const config: Config = await loadConfig(configPath);
+      td = await ToolDistill.fromLoadedConfig(config, {
+        logger,
+        onExposureChange: announce,
+        ...options.overrides,
+      });
+      const own = td;
+      // The hooks never start MCP servers: they read base tool schemas (for defaults) from this cache.
+      cacheBaseTools(own.store, own.tools());
+      signature = exposureSignature(own);
+      timer = setInterval(() => {
+        try {
+          if (exposureSignature(own) !== signature) announce();
+        } catch (err) {
+          logger.warn(`tooldistill td: polling the store failed: ${errorMessage(err)}`);
+        }
+      }, options.pollMs ?? 1000);
+      timer.unref();
+    } catch (err) {
+      problem = `tooldistill could not start: ${errorMessage(err)}`;
+      logger.error(problem);
+    }
+  })();
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await ready;
+    if (!td) return { tools: [] };
+    signature = exposureSignature(td);
+    return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    await ready;
+    if (!td) return text(problem ?? "tooldistill is not configured in this project", true);
+    const { name } = request.params;
+    const args = request.params.arguments ?? {};
+    const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
+    // The PreToolUse hook recorded this call under its tool_use_id: that row names the calling session's span,
+    // which the server's own CLAUDE_CODE_SESSION_ID cannot (it goes stale after /clear).
+    const recorded = typeof toolUseId === "string" ? td.store.getCallByExternalId(toolUseId) : null;
+    const traceId =
+      recorded?.traceId ??
+      (options.sessionId
+        ? currentSpan(td.store, options.sessionId).traceId
+        : td.startTrace("", { source: "claude-code" }).id);
+    const callOptions = recorded && recorded.status === "started" ? { callId: recorded.id } : {};
+    const trace = td.openTrace(traceId);
+    try {
+      if (name === PROPOSE_TOOL_NAME) {
+        canonicalizeTrace(td.store, traceId, td.tools());
+        const r = await trace.execute(name, args, callOptions);
+        return text(r.content, r.isError);
+      }
+      if (!td.activeTools().some((t) => t.name === name)) {
+        return text(
+          `the distilled tool '${name}' is not available any more; complete the task with the base tools`,
+          true,
+        );
+      }
+      const r = await trace.execute(name, args, callOptions);
+      return text(r.content, r.isError);
+    } catch (err) {
+      logger.error(
+        `tooldistill td: ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
+      return text(`tooldistill failed: ${errorMessage(err)}`, true);
+    }
+  });
+
+  return {
+    server,
+    ready,
+    async close() {
+      closed = true;
+      if (timer) clearInterval(timer);
+      await ready;
+      await td?.close();
+      await server.close();
+    },
+  };
+}

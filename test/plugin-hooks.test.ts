@@ -1,0 +1,379 @@
+/**
+ * The plugin's hooks fed the real payloads Claude Code 2.1.197 sent (../shared/spec/claude-code-payloads, copied
+ * here as they were measured, with the session and project adapted): spans, names, concurrency, fail-open.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { BASE_TOOLS_META_KEY, spanTraceId } from "../core/session.ts";
+import { Store } from "../core/store.ts";
+import { type HookEvent, handleHookInput, setupHint } from "../hooks/run.ts";
+import { tempDir } from "./helpers.ts";
+
+const PAYLOADS = fileURLToPath(new URL("./fixtures/claude-code-payloads/", import.meta.url));
+const HOOKS = fileURLToPath(new URL("../hooks/", import.meta.url));
+const SESSION = "c4f46833-8f37-418c-ab03-42c0dfb3b30d";
+
+// biome-ignore lint/suspicious/noExplicitAny: payloads are arbitrary JSON
+type Payload = Record<string, any>;
+
+function payload(name: string, patch: Payload = {}): Payload {
+  return { ...(JSON.parse(readFileSync(join(PAYLOADS, `hook.${name}.json`), "utf8")) as Payload), ...patch };
+}
+
+/** A project whose .mcp.json has the server `base` the payloads' mcp__base__* tools come from. */
+function project(
+  t: import("node:test").TestContext,
+  yaml = "mcp_config: .mcp.json\nmin_calls_to_distill: 2\n",
+): string {
+  const dir = tempDir(t, "td-hooks-");
+  writeFileSync(
+    join(dir, ".mcp.json"),
+    JSON.stringify({ mcpServers: { base: { type: "stdio", command: "node", args: ["base.js"] } } }),
+  );
+  writeFileSync(join(dir, "tooldistill.yaml"), yaml);
+  return dir;
+}
+
+async function hook(dir: string, event: HookEvent, input: Payload) {
+  return handleHookInput(event, JSON.stringify({ ...input, cwd: dir }), { env: { CLAUDE_PROJECT_DIR: dir } });
+}
+
+function openStore(t: import("node:test").TestContext, dir: string): Store {
+  const store = new Store(join(dir, ".tooldistill"));
+  t.after(() => store.close());
+  return store;
+}
+
+const FILES: Record<HookEvent, string> = {
+  SessionStart: "session-start",
+  UserPromptSubmit: "user-prompt-submit",
+  UserPromptExpansion: "user-prompt-expansion",
+  PreToolUse: "pre-tool-use",
+  PostToolUse: "post-tool-use",
+  PostToolUseFailure: "post-tool-use-failure",
+  SessionEnd: "session-end",
+};
+
+/** Runs a hook entry as Claude Code does: a process with the payload on stdin. */
+function runEntry(
+  dir: string,
+  event: HookEvent,
+  input: Payload,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(HOOKS, `${FILES[event]}.ts`)], {
+      env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => {
+      stdout += c;
+    });
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(JSON.stringify({ ...input, cwd: dir }));
+  });
+}
+
+test("the real payloads record a span: task, base and other tools by their library names, results as values", async (t) => {
+  const dir = project(t);
+  assert.equal(await hook(dir, "SessionStart", payload("SessionStart.startup")), null);
+  assert.equal(await hook(dir, "UserPromptSubmit", payload("UserPromptSubmit")), null);
+  for (const name of [
+    "PreToolUse.Bash",
+    "PostToolUse.Bash",
+    "PreToolUse.mcp-project",
+    "PostToolUse.mcp-project",
+  ]) {
+    await hook(dir, name.startsWith("Pre") ? "PreToolUse" : "PostToolUse", payload(name));
+  }
+  // A project tool that fails (PostToolUseFailure fires instead of PostToolUse for MCP isError results).
+  const failing = {
+    tool_name: "mcp__base__base_search",
+    tool_input: { query: "q" },
+    tool_use_id: "toolu_fail",
+    session_id: SESSION,
+  };
+  await hook(dir, "PreToolUse", payload("PreToolUse.mcp-project", failing));
+  await hook(dir, "PostToolUseFailure", payload("PostToolUseFailure.mcp-plugin", failing));
+  // Read was blocked or denied: no Post event ever comes, and the call stays started (it never counts).
+  await hook(dir, "PreToolUse", payload("PreToolUse.Read", { session_id: SESSION }));
+
+  const store = openStore(t, dir);
+  const trace = store.getTrace(spanTraceId(SESSION, 1));
+  assert.equal(trace?.task, "Please run the three tools.");
+  assert.equal(trace?.source, "claude-code");
+  assert.equal(trace?.outcome, null);
+  assert.deepEqual(
+    store.getCalls(trace!.id).map((c) => [c.seq, c.tool, c.kind, c.status, c.output ?? c.error]),
+    [
+      [
+        1,
+        "Bash",
+        "other",
+        "ok",
+        { stdout: "hi", stderr: "", interrupted: false, isImage: false, noOutputExpected: false },
+      ],
+      [2, "base__base_echo", "base", "ok", "base_echo: from the project server"],
+      [3, "base__base_search", "base", "error", "deliberate failure"],
+      [4, "Read", "other", "started", null],
+    ],
+  );
+  assert.equal(store.getCalls(trace!.id)[1]?.latencyMs, 25);
+  assert.equal(store.countTopLevelBaseCalls(trace!.id), 2);
+});
+
+test("/tooldistill:distill confirms the span, tells the model what to distill, and the next prompt starts a new span", async (t) => {
+  const dir = project(t);
+  const store = openStore(t, dir);
+  store.setMeta(
+    BASE_TOOLS_META_KEY,
+    JSON.stringify([
+      {
+        name: "base__base_search",
+        description: "",
+        input_schema: { type: "object", properties: { limit: { type: "number", default: 10 } } },
+      },
+    ]),
+  );
+  await hook(dir, "SessionStart", payload("SessionStart.startup"));
+  await hook(dir, "UserPromptSubmit", payload("UserPromptSubmit"));
+  for (const [id, query] of [
+    ["t1", "a"],
+    ["t2", "b"],
+  ] as const) {
+    const call = { tool_name: "mcp__base__base_search", tool_input: { query }, tool_use_id: id };
+    await hook(dir, "PreToolUse", payload("PreToolUse.mcp-project", call));
+    await hook(
+      dir,
+      "PostToolUse",
+      payload("PostToolUse.mcp-project", {
+        ...call,
+        tool_response: [{ type: "text", text: `{"hits":["${query}"]}` }],
+      }),
+    );
+  }
+  const distill = {
+    session_id: SESSION,
+    prompt: "/tooldistill:distill keep the limit",
+    prompt_id: "p-distill",
+  };
+  const out = await hook(dir, "UserPromptSubmit", payload("UserPromptSubmit", distill));
+  await hook(
+    dir,
+    "UserPromptExpansion",
+    payload("UserPromptExpansion.slash_command", {
+      ...distill,
+      session_id: SESSION,
+      command_name: "tooldistill:distill",
+    }),
+  );
+  assert.equal(out?.hookSpecificOutput?.hookEventName, "UserPromptSubmit");
+  const context = out?.hookSpecificOutput?.additionalContext ?? "";
+  assert.match(context, /^tooldistill: the user ran \/tooldistill:distill/);
+  assert.match(context, /The user's notes: keep the limit/);
+  assert.match(context, /This task took 2 base tool calls/);
+  // Cached schema defaults were applied when recording, and JSON text results became values.
+  assert.match(context, /1\. base__base_search \{"limit":10,"query":"a"\} → \{"hits":\["a"\]\}/);
+  assert.match(context, /mcp__plugin_tooldistill_td__propose_distilled_tool/);
+  assert.match(context, /Rules \(checked before anything runs\)/);
+
+  // The proposal exchange stays in the confirmed span and its base calls never count toward the baseline.
+  const during = { tool_name: "mcp__base__base_search", tool_input: { query: "c" }, tool_use_id: "t3" };
+  await hook(dir, "PreToolUse", payload("PreToolUse.mcp-project", during));
+  const propose = {
+    tool_name: "mcp__plugin_tooldistill_td__propose_distilled_tool",
+    tool_input: { code: "x", test_inputs: [] },
+    tool_use_id: "t4",
+  };
+  await hook(dir, "PreToolUse", payload("PreToolUse.mcp-plugin", propose));
+  const span1 = spanTraceId(SESSION, 1);
+  assert.equal(store.getTrace(span1)?.outcome, true);
+  assert.deepEqual(
+    store.getCalls(span1).map((c) => [c.tool, c.kind]),
+    [
+      ["base__base_search", "base"],
+      ["base__base_search", "base"],
+      ["base__base_search", "other"],
+      ["propose_distilled_tool", "proposal"],
+    ],
+  );
+  assert.equal(store.countTopLevelBaseCalls(span1), 2);
+
+  // The next ordinary prompt starts span 2, whose task it is.
+  await hook(dir, "UserPromptSubmit", payload("UserPromptSubmit", { prompt: "Now something else" }));
+  await hook(dir, "PreToolUse", payload("PreToolUse.mcp-project", { tool_use_id: "t5" }));
+  const span2 = spanTraceId(SESSION, 2);
+  assert.equal(store.getTrace(span2)?.task, "Now something else");
+  assert.equal(store.getTrace(span2)?.outcome, null);
+  assert.deepEqual(
+    store.getCalls(span2).map((c) => [c.tool, c.kind]),
+    [["base__base_echo", "base"]],
+  );
+
+  // /clear: the old session ends, the new session id is a new span 1.
+  await hook(dir, "SessionEnd", payload("SessionEnd.clear", { session_id: SESSION }));
+  assert.ok(store.getTrace(span2)?.endedAt);
+  await hook(dir, "SessionStart", payload("SessionStart.clear"));
+  assert.ok(store.getTrace(spanTraceId("c92704b2-8764-4ca1-8798-dc68160bc805", 1)));
+});
+
+test("a span without base calls gets told there is nothing to distill", async (t) => {
+  const dir = project(t);
+  await hook(dir, "UserPromptSubmit", payload("UserPromptSubmit"));
+  const out = await hook(
+    dir,
+    "UserPromptSubmit",
+    payload("UserPromptSubmit", { prompt: "/tooldistill:distill" }),
+  );
+  assert.match(out?.hookSpecificOutput?.additionalContext ?? "", /nothing to distill/);
+});
+
+test("without tooldistill.yaml: one hint at session start and nothing else, nothing written", async (t) => {
+  const dir = tempDir(t, "td-hooks-none-");
+  assert.deepEqual(await hook(dir, "SessionStart", payload("SessionStart.startup")), {
+    systemMessage: setupHint(dir),
+  });
+  for (const [event, name] of [
+    ["UserPromptSubmit", "UserPromptSubmit"],
+    ["PreToolUse", "PreToolUse.Bash"],
+    ["PostToolUse", "PostToolUse.Bash"],
+    ["SessionEnd", "SessionEnd.other"],
+  ] as const) {
+    assert.equal(await hook(dir, event, payload(name)), null);
+  }
+  assert.equal(existsSync(join(dir, ".tooldistill")), false);
+});
+
+test("hooks fail open: a broken config is logged to the store's hooks.log and stderr, exit 0", async (t) => {
+  const dir = project(t, "min_call_reduction: 7\n");
+  const r = await runEntry(dir, "PreToolUse", payload("PreToolUse.Bash"));
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /^tooldistill PreToolUse hook: .*min_call_reduction/m);
+  assert.match(
+    readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8"),
+    /PreToolUse: .*min_call_reduction/,
+  );
+});
+
+test("8 parallel tool calls run 8 concurrent hook processes each way: nothing lost, seq unique", async (t) => {
+  const dir = project(t);
+  await runEntry(dir, "UserPromptSubmit", payload("UserPromptSubmit"));
+  const ids = Array.from({ length: 8 }, (_, i) => `toolu_par_${i}`);
+  const call = (id: string, i: number) => ({
+    tool_name: "mcp__base__base_echo",
+    tool_input: { text: `n${i}` },
+    tool_use_id: id,
+  });
+  const pre = await Promise.all(
+    ids.map((id, i) => runEntry(dir, "PreToolUse", payload("PreToolUse.mcp-project", call(id, i)))),
+  );
+  const post = await Promise.all(
+    ids.map((id, i) =>
+      runEntry(
+        dir,
+        "PostToolUse",
+        payload("PostToolUse.mcp-project", {
+          ...call(id, i),
+          tool_response: [{ type: "text", text: `echo n${i}` }],
+        }),
+      ),
+    ),
+  );
+  for (const r of [...pre, ...post]) assert.deepEqual([r.code, r.stderr], [0, ""]);
+  const store = openStore(t, dir);
+  const calls = store.getCalls(spanTraceId(SESSION, 1));
+  assert.equal(calls.length, 8);
+  assert.deepEqual(
+    calls.map((c) => c.seq),
+    [1, 2, 3, 4, 5, 6, 7, 8],
+  );
+  for (const c of calls) {
+    assert.equal(c.status, "ok");
+    assert.equal(c.output, `echo ${c.args["text"]}`);
+  }
+  assert.equal(store.integrityCheck(), "ok");
+});
+
+test("SessionEnd hands a confirmed span without a proposal to the detached fallback distiller, only with an API key", async (t) => {
+  const dir = project(t);
+  const started: Array<[string, string]> = [];
+  const rt = (key: string | undefined) => ({
+    env: { CLAUDE_PROJECT_DIR: dir, ...(key ? { ANTHROPIC_API_KEY: key } : {}) },
+    startFallback: (config: string, trace: string) => started.push([config, trace]),
+  });
+  const h = (event: HookEvent, input: Payload, key?: string) =>
+    handleHookInput(event, JSON.stringify({ ...input, cwd: dir }), rt(key));
+  await h("UserPromptSubmit", payload("UserPromptSubmit"));
+  for (const id of ["f1", "f2"]) {
+    await h("PreToolUse", payload("PreToolUse.mcp-project", { tool_use_id: id }));
+    await h("PostToolUse", payload("PostToolUse.mcp-project", { tool_use_id: id }));
+  }
+  await h("SessionEnd", payload("SessionEnd.other"), "sk-test");
+  assert.deepEqual(started, [], "not confirmed by the user: no fallback");
+  await h("UserPromptSubmit", payload("UserPromptSubmit", { prompt: "/tooldistill:distill" }));
+  await h("SessionEnd", payload("SessionEnd.other"));
+  assert.deepEqual(started, [], "no API key: no fallback");
+  await h("SessionEnd", payload("SessionEnd.other"), "sk-test");
+  assert.deepEqual(started, [[join(dir, "tooldistill.yaml"), spanTraceId(SESSION, 1)]]);
+});
+
+test("the detached fallback worker distils the span with the configured distiller and cached base tools", {
+  timeout: 30_000,
+}, async (t) => {
+  const dir = project(
+    t,
+    "mcp_config: .mcp.json\nmin_calls_to_distill: 2\ndistiller: ./distiller.ts#DISTILLER\n",
+  );
+  const code = `import { distilledTool, call } from "tooldistill";
+export default distilledTool({
+  name: "echo_once",
+  description: "Echo a text once.",
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  async run({ text }: { text: string }) {
+    return call("base__base_echo", { text });
+  },
+});
+`;
+  writeFileSync(
+    join(dir, "distiller.ts"),
+    `export const DISTILLER = { async distill() { return { code: ${JSON.stringify(code)}, test_inputs: [{ text: "from the project server" }] }; } };\n`,
+  );
+  const store = openStore(t, dir);
+  store.setMeta(
+    BASE_TOOLS_META_KEY,
+    JSON.stringify([
+      {
+        name: "base__base_echo",
+        description: "Echo.",
+        input_schema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      },
+    ]),
+  );
+  await hook(dir, "UserPromptSubmit", payload("UserPromptSubmit"));
+  for (const id of ["e1", "e2"]) {
+    await hook(dir, "PreToolUse", payload("PreToolUse.mcp-project", { tool_use_id: id }));
+    await hook(dir, "PostToolUse", payload("PostToolUse.mcp-project", { tool_use_id: id }));
+  }
+  await hook(dir, "UserPromptSubmit", payload("UserPromptSubmit", { prompt: "/tooldistill:distill" }));
+  const r = await new Promise<number | null>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [join(HOOKS, "fallback.ts"), join(dir, "tooldistill.yaml"), spanTraceId(SESSION, 1)],
+      { stdio: "inherit" },
+    );
+    child.on("close", resolve);
+  });
+  assert.equal(r, 0);
+  const v = store.getVersion("echo_once", 1);
+  assert.deepEqual([v?.status, v?.sourceTrace, v?.baseline], ["verified", spanTraceId(SESSION, 1), 2]);
+});

@@ -1,0 +1,217 @@
+/**
+ * The plugin's `td` MCP server through an in-memory MCP client: the proposal's source trace found through
+ * `_meta["claudecode/toolUseId"]`, distilled tools run and recorded on the hook's row, list_changed on every change
+ * of the exposed set (its own, and the CLI's in another store handle).
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { spanTraceId } from "../core/session.ts";
+import { ToolDistill } from "../core/tool-distill.ts";
+import type { ToolDef } from "../core/types.ts";
+import { handleHookInput } from "../hooks/run.ts";
+import { createTdServer } from "../server/td-server.ts";
+import { tempDir } from "./helpers.ts";
+
+const SESSION = "11111111-2222-3333-4444-555555555555";
+const TOOLS: ToolDef[] = [
+  {
+    name: "crm__find_contact",
+    description: "Find a contact.",
+    input_schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+  },
+  {
+    name: "crm__add_note",
+    description: "Add a note.",
+    input_schema: {
+      type: "object",
+      properties: { contact_id: { type: "string" }, text: { type: "string" } },
+      required: ["contact_id", "text"],
+    },
+  },
+];
+const CONTACTS: Record<string, string> = { "Grace Hopper": "c-2", "Alan Turing": "c-3" };
+let broken = false;
+let notes = 0;
+function executor(name: string, args: Record<string, unknown>): unknown {
+  if (name === "crm__find_contact") {
+    const id = CONTACTS[String(args["name"])];
+    if (!id) throw new Error(`no contact named ${String(args["name"])}`);
+    return { id, name: args["name"] };
+  }
+  if (broken) throw new Error("add_note is down");
+  return { note_id: `n-${++notes}`, contact_id: args["contact_id"], text: args["text"] };
+}
+
+const TOOL = `import { distilledTool, call } from "tooldistill";
+
+export default distilledTool({
+  name: "note_for_contact",
+  description: "Add a note to a contact found by name.",
+  inputSchema: { type: "object", properties: { name: { type: "string" }, text: { type: "string" } }, required: ["name", "text"] },
+  async run({ name, text }: { name: string; text: string }) {
+    const contact = await call("crm__find_contact", { name });
+    return call("crm__add_note", { contact_id: contact.id, text });
+  },
+});
+`;
+
+const P = "mcp__plugin_tooldistill_td__";
+
+test("td: propose via the hook-recorded tool_use_id, list_changed on promote and on a runtime failure", {
+  timeout: 60_000,
+}, async (t) => {
+  const dir = tempDir(t, "td-server-");
+  writeFileSync(
+    join(dir, "tooldistill.yaml"),
+    "min_calls_to_distill: 3\nfallback_distiller: false\nmcpServers:\n  crm: { type: stdio, command: node, args: [crm.js] }\n",
+  );
+  const rt = { env: { CLAUDE_PROJECT_DIR: dir } };
+  const h = (event: Parameters<typeof handleHookInput>[0], input: Record<string, unknown>) =>
+    handleHookInput(event, JSON.stringify({ session_id: SESSION, cwd: dir, ...input }), rt);
+  const claudeCall = async (id: string, tool: string, input: Record<string, unknown>) => {
+    await h("PreToolUse", { tool_name: tool, tool_input: input, tool_use_id: id });
+    try {
+      const out = executor(tool.replace(/^mcp__/, ""), input);
+      await h("PostToolUse", {
+        tool_name: tool,
+        tool_input: input,
+        tool_use_id: id,
+        tool_response: [{ type: "text", text: JSON.stringify(out) }],
+      });
+    } catch (err) {
+      await h("PostToolUseFailure", {
+        tool_name: tool,
+        tool_input: input,
+        tool_use_id: id,
+        error: (err as Error).message,
+      });
+    }
+  };
+
+  // The server serves in-process tools here (the end-to-end test runs it against real MCP servers).
+  const td = createTdServer({
+    projectDir: dir,
+    logger: { info() {}, warn() {}, error() {} },
+    pollMs: 100,
+    overrides: { executor, tools: TOOLS },
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await td.server.connect(serverSide);
+  const client = new Client({ name: "claude-code", version: "2.1.197" });
+  const changes: number[] = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    changes.push(Date.now());
+  });
+  await client.connect(clientSide);
+  t.after(async () => {
+    await client.close();
+    await td.close();
+  });
+  assert.deepEqual(client.getServerCapabilities()?.tools, { listChanged: true });
+  assert.deepEqual(
+    (await client.listTools()).tools.map((x) => x.name),
+    ["propose_distilled_tool"],
+  );
+
+  await h("UserPromptSubmit", { prompt: "Add a note 'call back' to Grace Hopper" });
+  await claudeCall("u1", "mcp__crm__find_contact", { name: "Grace" });
+  await claudeCall("u2", "mcp__crm__find_contact", { name: "Hopper" });
+  await claudeCall("u3", "mcp__crm__find_contact", { name: "Grace Hopper" });
+  await claudeCall("u4", "mcp__crm__add_note", { contact_id: "c-2", text: "call back" });
+  await h("UserPromptSubmit", { prompt: "/tooldistill:distill" });
+
+  const proposal = { code: TOOL, test_inputs: [{ name: "Grace Hopper", text: "call back" }] };
+  await h("PreToolUse", { tool_name: `${P}propose_distilled_tool`, tool_input: proposal, tool_use_id: "u5" });
+  const verdict = await client.callTool({
+    name: "propose_distilled_tool",
+    arguments: proposal,
+    _meta: { "claudecode/toolUseId": "u5" },
+  });
+  const verdictText = (verdict.content as Array<{ text: string }>)[0]?.text ?? "";
+  assert.equal(verdict.isError, false, verdictText);
+  assert.match(verdictText, /^verified: note_for_contact v1\n2 base calls; limit 2\.8 \(baseline 4 × 0\.7\)/);
+
+  const cli = new ToolDistill({ store: join(dir, ".tooldistill"), tools: TOOLS });
+  t.after(() => cli.close());
+  const span = spanTraceId(SESSION, 1);
+  const proposals = cli.store.getCalls(span).filter((c) => c.kind === "proposal");
+  assert.equal(proposals.length, 1, "the proposal was recorded twice");
+  assert.equal(proposals[0]?.status, "ok");
+  assert.equal(cli.store.getVersion("note_for_contact", 1)?.sourceTrace, span);
+
+  // `tooldistill promote` in another process: announced within the polling interval (the spec allows 5 s).
+  const before = changes.length;
+  const promotedAt = Date.now();
+  await cli.promote("note_for_contact");
+  while (changes.length === before && Date.now() - promotedAt < 5000)
+    await new Promise((r) => setTimeout(r, 20));
+  assert.ok(changes.length > before, "no list_changed within 5 s of a promote in another process");
+  assert.deepEqual(
+    (await client.listTools()).tools.map((x) => x.name),
+    ["propose_distilled_tool", "note_for_contact"],
+  );
+
+  // A new span calls the distilled tool: the hook's row is completed, inner calls are recorded under it.
+  await h("UserPromptSubmit", { prompt: "Add a note to Alan Turing" });
+  const input = { name: "Alan Turing", text: "send slides" };
+  await h("PreToolUse", { tool_name: `${P}note_for_contact`, tool_input: input, tool_use_id: "u6" });
+  const ok = await client.callTool({
+    name: "note_for_contact",
+    arguments: input,
+    _meta: { "claudecode/toolUseId": "u6" },
+  });
+  assert.equal(ok.isError, false);
+  assert.deepEqual(JSON.parse((ok.content as Array<{ text: string }>)[0]?.text ?? ""), {
+    note_id: "n-2",
+    contact_id: "c-3",
+    text: "send slides",
+  });
+  const span2 = cli.store.getCalls(spanTraceId(SESSION, 2));
+  assert.deepEqual(
+    span2.map((c) => [
+      c.seq,
+      c.tool,
+      c.kind,
+      c.status,
+      c.parentId === null ? null : span2.find((p) => p.id === c.parentId)?.tool,
+    ]),
+    [
+      [1, "note_for_contact", "distilled", "ok", null],
+      [2, "crm__find_contact", "base", "ok", "note_for_contact"],
+      [3, "crm__add_note", "base", "ok", "note_for_contact"],
+    ],
+  );
+
+  // A runtime failure: list_changed is sent before the failed result returns, and the tool leaves the list.
+  broken = true;
+  await h("PreToolUse", { tool_name: `${P}note_for_contact`, tool_input: input, tool_use_id: "u7" });
+  const beforeFail = changes.length;
+  let announcedFirst = false;
+  const failed = await client
+    .callTool({ name: "note_for_contact", arguments: input, _meta: { "claudecode/toolUseId": "u7" } })
+    .then((r) => {
+      announcedFirst = changes.length > beforeFail;
+      return r;
+    });
+  assert.equal(failed.isError, true);
+  assert.match(
+    (failed.content as Array<{ text: string }>)[0]?.text ?? "",
+    /^Distilled tool 'note_for_contact' \(v1\) failed at step 2 of 2\.\nBase tool: crm__add_note\nError: add_note is down/,
+  );
+  assert.ok(announcedFirst, "list_changed did not arrive before the failed result");
+  assert.deepEqual(
+    (await client.listTools()).tools.map((x) => x.name),
+    ["propose_distilled_tool"],
+  );
+  assert.deepEqual(cli.store.getVersion("note_for_contact", 1)?.problems, ["runtime_failure"]);
+
+  // A call of a tool that is no longer exposed is refused without running anything.
+  const gone = await client.callTool({ name: "note_for_contact", arguments: input });
+  assert.equal(gone.isError, true);
+  assert.match((gone.content as Array<{ text: string }>)[0]?.text ?? "", /not available any more/);
+});
