@@ -3,12 +3,14 @@
  * bench/ exporting a `Benchmark`; add one by importing it into BENCHMARKS. Goals are reported, never enforced:
  * timings depend on the machine, so the bench is not part of `npm test`.
  */
+import { hooks } from "./hooks.ts";
+import { mcpServer } from "./mcp-server.ts";
 import { schemaCheck } from "./schema-check.ts";
 import { traceExecute } from "./trace-execute.ts";
 import type { Benchmark, BenchResult } from "./types.ts";
 import { verification } from "./verification.ts";
 
-const BENCHMARKS: Benchmark[] = [traceExecute, verification, schemaCheck];
+const BENCHMARKS: Benchmark[] = [traceExecute, verification, schemaCheck, hooks, mcpServer];
 
 function table(columns: string[], rows: string[][]): string {
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? "").length)));

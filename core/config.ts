@@ -2,20 +2,19 @@
  * `tooldistill.yaml`: read, parse and validate it (ajv schema, then normalisation, then cross-field rules),
  * reporting every problem at once with its key and line, and import the modules it references.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv, type ErrorObject } from "ajv";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import type { McpServerConfig } from "./mcp-config.ts";
 
 export type { McpServerConfig };
-
-/** The file `findConfig` looks for and `tooldistill init` writes. */
-export const CONFIG_FILE_NAME = "tooldistill.yaml";
+export { CONFIG_FILE_NAME, findConfig };
 
 /** The tunable settings, camelCase, as the rest of the library reads them. */
 export interface Settings {
@@ -332,12 +331,6 @@ export function formatConfigProblem(fileName: string, problem: ConfigProblem): s
   return problem.path === ""
     ? `${where}: ${problem.message}`
     : `${where}: ${problem.path}: ${problem.message}`;
-}
-
-/** `tooldistill.yaml` in `startDir` (default: the current folder), or null; deliberately no walking up. */
-export function findConfig(startDir: string = process.cwd()): string | null {
-  const candidate = resolve(startDir, CONFIG_FILE_NAME);
-  return existsSync(candidate) && statSync(candidate).isFile() ? candidate : null;
 }
 
 /** The configuration when there is no file at all: every default, the store at `dir/.tooldistill`. */

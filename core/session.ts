@@ -34,10 +34,12 @@ export interface CurrentSpan {
 
 /** The session's current span and its trace (created with an empty task until the span's first prompt). */
 export function currentSpan(store: Store, sessionId: string): CurrentSpan {
-  const s = store.sessionSpan(sessionId);
-  const traceId = spanTraceId(sessionId, s.span);
-  store.createTrace(traceId, "", "claude-code");
-  return { traceId, span: s.span, confirmed: s.confirmed };
+  return store.transaction(() => {
+    const s = store.sessionSpan(sessionId);
+    const traceId = spanTraceId(sessionId, s.span);
+    store.createTrace(traceId, "", "claude-code");
+    return { traceId, span: s.span, confirmed: s.confirmed };
+  });
 }
 
 /** True for `/tooldistill:distill` with or without notes, as UserPromptSubmit reports it (not expanded). */
@@ -50,21 +52,25 @@ export function isDistillPrompt(prompt: string): boolean {
  * span becomes its task.
  */
 export function userPrompt(store: Store, sessionId: string, prompt: string): CurrentSpan {
-  let cur = currentSpan(store, sessionId);
-  if (cur.confirmed) {
-    store.advanceSpan(sessionId, cur.span);
-    cur = currentSpan(store, sessionId);
-  }
-  if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
-  return cur;
+  return store.transaction(() => {
+    let cur = currentSpan(store, sessionId);
+    if (cur.confirmed) {
+      store.advanceSpan(sessionId, cur.span);
+      cur = currentSpan(store, sessionId);
+    }
+    if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
+    return cur;
+  });
 }
 
 /** `/tooldistill:distill`: the user's confirmation that the span's task succeeded. Idempotent. */
 export function confirmSpan(store: Store, sessionId: string): CurrentSpan {
-  const cur = currentSpan(store, sessionId);
-  store.setOutcome(cur.traceId, true);
-  store.confirmSpan(sessionId, cur.span);
-  return { ...cur, confirmed: true };
+  return store.transaction(() => {
+    const cur = currentSpan(store, sessionId);
+    store.setOutcome(cur.traceId, true);
+    store.confirmSpan(sessionId, cur.span);
+    return { ...cur, confirmed: true };
+  });
 }
 
 /** How a tool Claude Code reports is recorded: the library's name and what the call counts as. */
@@ -138,18 +144,22 @@ export interface ToolStart {
  * proposal exchange and are recorded as `other`, so they never count toward the span's baseline.
  */
 export function recordToolStart(store: Store, call: ToolStart, ctx: ToolContext): number {
-  const existing = store.getCallByExternalId(call.toolUseId);
-  if (existing) return existing.id;
-  const cur = currentSpan(store, call.sessionId);
-  const id = identifyTool(call.toolName, ctx.baseServers);
-  const kind: CallKind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
-  const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : undefined;
-  return store.startCall({
-    traceId: cur.traceId,
-    tool: id.tool,
-    kind,
-    args: canonicalArgs(argsOf(call.toolInput), schema),
-    externalId: call.toolUseId,
+  // One write transaction for the span, the trace and the row: a hook process pays for one commit, not three.
+  return store.transaction(() => {
+    const existing = store.getCallByExternalId(call.toolUseId);
+    if (existing) return existing.id;
+    const cur = currentSpan(store, call.sessionId);
+    const id = identifyTool(call.toolName, ctx.baseServers);
+    const kind: CallKind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
+    const schema =
+      id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : undefined;
+    return store.startCall({
+      traceId: cur.traceId,
+      tool: id.tool,
+      kind,
+      args: canonicalArgs(argsOf(call.toolInput), schema),
+      externalId: call.toolUseId,
+    });
   });
 }
 
@@ -175,28 +185,30 @@ export function recordToolEnd(store: Store, call: ToolEnd, ctx: ToolContext): vo
     "error" in call.outcome
       ? { error: call.outcome.error }
       : { output: responseValue(call.toolName, call.outcome.response) };
-  const rec = store.getCallByExternalId(call.toolUseId);
-  if (!rec) {
-    const cur = currentSpan(store, call.sessionId);
-    const id = identifyTool(call.toolName, ctx.baseServers);
-    const schema =
-      id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : undefined;
-    store.appendCall(
-      {
-        traceId: cur.traceId,
-        tool: id.tool,
-        kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
-        args: canonicalArgs(argsOf(call.toolInput), schema),
-        externalId: call.toolUseId,
-      },
-      outcome,
-      call.durationMs,
-    );
-    return;
-  }
-  if (rec.status !== "started") return;
-  if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
-  else store.finishCall(rec.id, outcome.output, call.durationMs);
+  store.transaction(() => {
+    const rec = store.getCallByExternalId(call.toolUseId);
+    if (!rec) {
+      const cur = currentSpan(store, call.sessionId);
+      const id = identifyTool(call.toolName, ctx.baseServers);
+      const schema =
+        id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : undefined;
+      store.appendCall(
+        {
+          traceId: cur.traceId,
+          tool: id.tool,
+          kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
+          args: canonicalArgs(argsOf(call.toolInput), schema),
+          externalId: call.toolUseId,
+        },
+        outcome,
+        call.durationMs,
+      );
+      return;
+    }
+    if (rec.status !== "started") return;
+    if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
+    else store.finishCall(rec.id, outcome.output, call.durationMs);
+  });
 }
 
 /**

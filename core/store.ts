@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
@@ -196,6 +195,8 @@ export interface NewCall {
 
 /** sha256 of a tool file's text: a file edited after verification is refused at run time. */
 export function hashSource(source: string): string {
+  // Loaded on first use: node:crypto costs a recording hook several ms of start-up, and hooks never hash.
+  const { createHash } = process.getBuiltinModule("node:crypto");
   return createHash("sha256").update(source).digest("hex");
 }
 

@@ -1,4 +1,3 @@
-import { performance } from "node:perf_hooks";
 import { canonicalArgs, isPlainObject } from "./canonical.ts";
 import type { Settings } from "./config.ts";
 import { suggestion } from "./did-you-mean.ts";

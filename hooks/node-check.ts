@@ -3,12 +3,33 @@
  * load it and print one clear message, where the real entry (static `node:sqlite`) would crash unreadably.
  */
 
-/** True on Node 22.18+; otherwise prints the one-line message and sets a non-blocking error exit code. */
+/**
+ * True on Node 22.18+ (and node:sqlite's ExperimentalWarning is silenced); otherwise prints the one-line message
+ * and sets a non-blocking error exit code.
+ */
 export function nodeSupported(): boolean {
   const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-  if (major > 22 || (major === 22 && minor >= 18)) return true;
+  if (major > 22 || (major === 22 && minor >= 18)) {
+    quietSqliteWarning();
+    return true;
+  }
   process.stderr.write(`tooldistill needs Node.js 22.18 or newer (found v${process.versions.node})\n`);
   // Exit code 1 is a non-blocking hook error in Claude Code: the session goes on and the user sees the message.
   process.exitCode = 1;
   return false;
+}
+
+/**
+ * Node 22 prints "ExperimentalWarning: SQLite is an experimental feature" on stderr when node:sqlite loads, and
+ * Claude Code shows a hook's stderr; only that one warning is dropped, every other warning still prints.
+ */
+function quietSqliteWarning(): void {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const first = rest[0];
+    const type = typeof first === "string" ? first : (first as { type?: string } | undefined)?.type;
+    const text = typeof warning === "string" ? warning : warning.message;
+    if (type === "ExperimentalWarning" && text.startsWith("SQLite ")) return;
+    Reflect.apply(emit, process, [warning, ...rest]);
+  }) as typeof process.emitWarning;
 }

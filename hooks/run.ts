@@ -3,11 +3,9 @@
  * `CLAUDE_PROJECT_DIR`/tooldistill.yaml and records into it through core/session.ts. Hooks fail open: any
  * error is logged to `<store>/hooks.log` and stderr, and the hook still exits 0 so the session goes on.
  */
-import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
-import { type Config, findConfig, loadConfig } from "../core/config.ts";
-import { loadMcpServers } from "../core/mcp-config.ts";
+import { findConfig } from "../core/config-file.ts";
 import {
   cachedBaseTools,
   confirmSpan,
@@ -22,6 +20,7 @@ import {
 } from "../core/session.ts";
 import { Store } from "../core/store.ts";
 import { worthDistilling } from "../core/trace.ts";
+import { type HookConfig, hookConfig } from "./hook-config.ts";
 
 /** The Claude Code events the plugin hooks. */
 export type HookEvent =
@@ -71,24 +70,8 @@ export interface HookRuntime {
   startFallback?: (configPath: string, traceId: string) => void;
 }
 
-/** Names of the project's MCP servers: the base tools are theirs. Never starts a server. */
-async function baseServers(config: Config, env: NodeJS.ProcessEnv): Promise<string[]> {
-  try {
-    return Object.keys(
-      await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers, env }),
-    );
-  } catch (err) {
-    // An unexpandable ${VAR} must not stop recording: the names are all a hook needs.
-    if (config.mcpConfig === null) throw err;
-    const raw = JSON.parse(readFileSync(config.mcpConfig, "utf8")) as {
-      mcpServers?: Record<string, unknown>;
-    };
-    return [...new Set([...Object.keys(raw.mcpServers ?? {}), ...Object.keys(config.mcpServers)])];
-  }
-}
-
-function toolContext(store: Store, servers: string[]): ToolContext {
-  return { baseServers: servers, baseTools: cachedBaseTools(store) };
+function toolContext(store: Store, config: HookConfig): ToolContext {
+  return { baseServers: config.baseServers, baseTools: cachedBaseTools(store) };
 }
 
 function need<T>(value: T | undefined, field: string): T {
@@ -100,7 +83,7 @@ function need<T>(value: T | undefined, field: string): T {
 async function handle(
   event: HookEvent,
   input: HookInput,
-  config: Config,
+  config: HookConfig,
   store: Store,
   rt: HookRuntime,
 ): Promise<HookOutput | null> {
@@ -137,7 +120,7 @@ async function handle(
           toolInput: input.tool_input,
           toolUseId: need(input.tool_use_id, "tool_use_id"),
         },
-        toolContext(store, await baseServers(config, rt.env)),
+        toolContext(store, config),
       );
       return null;
     case "PostToolUse":
@@ -153,7 +136,7 @@ async function handle(
           outcome:
             event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" },
         },
-        toolContext(store, await baseServers(config, rt.env)),
+        toolContext(store, config),
       );
       return null;
     case "SessionEnd": {
@@ -165,7 +148,7 @@ async function handle(
         config.settings.fallbackDistiller &&
         Boolean(rt.env["ANTHROPIC_API_KEY"]) &&
         worthDistilling(store, cur.traceId, config.settings.minCallsToDistill);
-      if (wanted && config.path) (rt.startFallback ?? startFallbackProcess)(config.path, cur.traceId);
+      if (wanted) (rt.startFallback ?? startFallbackProcess)(config.path, cur.traceId);
       return null;
     }
   }
@@ -173,6 +156,8 @@ async function handle(
 
 /** Runs `fallback.{ts,js}` beside this hook's entry, detached, so the user's exit is not delayed. */
 function startFallbackProcess(configPath: string, traceId: string): void {
+  // Loaded here, not at the top: only SessionEnd spawns, and every tool hook would pay for node:child_process.
+  const { spawn } = process.getBuiltinModule("node:child_process");
   const entry = process.argv[1] ?? "";
   const script = join(dirname(entry), `fallback${extname(entry) || ".js"}`);
   const child = spawn(process.execPath, [script, configPath, traceId], { detached: true, stdio: "ignore" });
@@ -210,7 +195,7 @@ export async function handleHookInput(
     const configPath = findConfig(projectDir);
     if (configPath === null)
       return event === "SessionStart" ? { systemMessage: setupHint(projectDir) } : null;
-    const config = await loadConfig(configPath);
+    const config = await hookConfig(configPath, rt.env, (message) => logError(logFile, event, message));
     logFile = join(config.store, "hooks.log");
     const store = new Store(config.store);
     try {

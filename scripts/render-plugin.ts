@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outRoot = resolve(process.argv[2] ?? root);
@@ -73,6 +73,46 @@ function common(dir: string): void {
   write(dir, "commands/distill.md", readFileSync(join(root, "commands", "distill.md"), "utf8"));
 }
 
+/**
+ * `import { readFileSync } from "node:fs"` in an ES module makes Node build the module's ESM facade, which reads
+ * every export, lazy getters included: node:fs then loads its streams and promises (about 6 ms of a hook's start).
+ * The hook bundles take built-ins from `process.getBuiltinModule` instead, through a small ES module per built-in
+ * that re-exports its plain values (accessors are left out: importing one fails the build, never the hook). It
+ * also keeps `node:sqlite` from loading before the Node version check, so each hook can be one file.
+ */
+const builtinsWithoutFacade: Plugin = {
+  name: "builtins-without-esm-facade",
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: "builtin" }));
+    b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => {
+      const mod = process.getBuiltinModule(args.path) as Record<string, unknown>;
+      const names = Object.entries(Object.getOwnPropertyDescriptors(mod))
+        .filter(([name, d]) => "value" in d && /^[A-Za-z_$][\w$]*$/.test(name) && name !== "default")
+        .map(([name]) => name);
+      return {
+        contents: [
+          `const m = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+          "export default m;",
+          `export const { ${names.join(", ")} } = m;`,
+        ].join("\n"),
+        loader: "js",
+      };
+    });
+  },
+};
+
+/** The hooks' full config loader (YAML, ajv) stays out of the hook files: they import the bundled one on a cache miss. */
+const FULL_CONFIG_ENTRY = "chunks/full-config";
+const fullConfigExternal: Plugin = {
+  name: "full-config-external",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/full-config\.ts$/ }, () => ({
+      path: `./${FULL_CONFIG_ENTRY}.js`,
+      external: true,
+    }));
+  },
+};
+
 /** plugin/: bundles that run on the user's `node`, with nothing but built-ins. */
 async function renderPlugin(dir: string): Promise<void> {
   common(dir);
@@ -84,27 +124,39 @@ async function renderPlugin(dir: string): Promise<void> {
   );
   write(dir, ".mcp.json", mcpJson("node", [`${PLUGIN_ROOT}/dist/td.js`]));
   write(dir, "README.md", readFileSync(join(root, "scripts", "plugin-readme.md"), "utf8"));
-  const entryPoints: Record<string, string> = {
-    td: join(root, "server", "td.ts"),
-    fallback: join(root, "hooks", "fallback.ts"),
-  };
-  for (const [, file] of HOOKS) entryPoints[file] = join(root, "hooks", `${file}.ts`);
-  await build({
+  const shared = {
     absWorkingDir: root,
-    entryPoints,
     outdir: join(dir, "dist"),
     bundle: true,
-    splitting: true,
     format: "esm",
     platform: "node",
     target: "node22",
-    chunkNames: "chunks/[name]-[hash]",
     legalComments: "eof",
     logLevel: "warning",
+  } as const;
+  // The server, the fallback distiller and the hooks' full config loader share chunks.
+  await build({
+    ...shared,
+    entryPoints: {
+      td: join(root, "server", "td.ts"),
+      fallback: join(root, "hooks", "fallback.ts"),
+      [FULL_CONFIG_ENTRY]: join(root, "hooks", "full-config.ts"),
+    },
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     // CommonJS dependencies (ajv) call require() for built-ins; ESM output has no require of its own.
     banner: {
       js: 'import { createRequire as __tdCreateRequire } from "node:module";\nconst require = __tdCreateRequire(import.meta.url);',
     },
+  });
+  // A hook runs on every tool call, and Node's start-up is most of its time: each hook is one self-contained file,
+  // so Node resolves and compiles one module instead of a chain of shared chunks.
+  const hookEntries = Object.fromEntries(HOOKS.map(([, file]) => [file, join(root, "hooks", `${file}.ts`)]));
+  await build({
+    ...shared,
+    entryPoints: hookEntries,
+    splitting: false,
+    plugins: [builtinsWithoutFacade, fullConfigExternal],
   });
   // core/sandbox.ts finds the runner next to itself through import.meta.url: in the bundle that is the chunk folder.
   copyFileSync(join(root, "core", "sandbox-runner.js"), join(dir, "dist", "chunks", "sandbox-runner.js"));

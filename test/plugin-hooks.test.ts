@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -263,6 +263,60 @@ test("hooks fail open: a broken config is logged to the store's hooks.log and st
     readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8"),
     /PreToolUse: .*min_call_reduction/,
   );
+});
+
+test("the config is cached in CLAUDE_PLUGIN_DATA and reloaded when tooldistill.yaml or .mcp.json changes", async (t) => {
+  const dir = project(t);
+  const data = tempDir(t, "td-plugin-data-");
+  const rt = { env: { CLAUDE_PROJECT_DIR: dir, CLAUDE_PLUGIN_DATA: data } };
+  const pre = (tool: string, id: string, env = rt) =>
+    handleHookInput(
+      "PreToolUse",
+      JSON.stringify({ session_id: SESSION, cwd: dir, tool_name: tool, tool_input: {}, tool_use_id: id }),
+      env,
+    );
+  const recorded = (store: string, id: string) => {
+    const s = new Store(store);
+    try {
+      const c = s.getCallByExternalId(id);
+      return c && [c.tool, c.kind];
+    } finally {
+      s.close();
+    }
+  };
+  const store = join(dir, ".tooldistill");
+  await pre("mcp__base__a", "u1");
+  assert.deepEqual(recorded(store, "u1"), ["base__a", "base"]);
+  const cache = join(data, "config-cache");
+  assert.equal(readdirSync(cache).length, 1, "one cache entry for the project");
+
+  // A cached entry is what the hooks read: a forged one (same stamps) shows it is used.
+  const file = join(cache, readdirSync(cache)[0]!);
+  const entry = JSON.parse(readFileSync(file, "utf8"));
+  writeFileSync(file, JSON.stringify({ ...entry, config: { ...entry.config, baseServers: ["forged"] } }));
+  await pre("mcp__forged__b", "u2");
+  assert.deepEqual(recorded(store, "u2"), ["forged__b", "base"]);
+
+  // .mcp.json changes: the next hook reloads it.
+  writeFileSync(
+    join(dir, ".mcp.json"),
+    JSON.stringify({ mcpServers: { crm: { type: "stdio", command: "node", args: ["crm.js"] } } }),
+  );
+  await pre("mcp__crm__c", "u3");
+  await pre("mcp__base__d", "u4");
+  assert.deepEqual(recorded(store, "u3"), ["crm__c", "base"]);
+  assert.deepEqual(recorded(store, "u4"), ["mcp__base__d", "other"]);
+
+  // tooldistill.yaml changes: a new store path takes effect at once.
+  writeFileSync(join(dir, "tooldistill.yaml"), "mcp_config: .mcp.json\nstore: elsewhere\n");
+  await pre("mcp__crm__e", "u5");
+  assert.deepEqual(recorded(join(dir, "elsewhere"), "u5"), ["crm__e", "base"]);
+
+  // A broken edit is reported, not masked by the cache.
+  writeFileSync(join(dir, "tooldistill.yaml"), "mcp_config: .mcp.json\nmin_call_reduction: 7\n");
+  await pre("mcp__crm__f", "u6");
+  assert.match(readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8"), /min_call_reduction/);
+  assert.equal(recorded(store, "u6"), null);
 });
 
 test("8 parallel tool calls run 8 concurrent hook processes each way: nothing lost, seq unique", async (t) => {

@@ -2,11 +2,11 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   nodeSupported
-} from "./chunks/chunk-JL7VN5BG.js";
+} from "./chunks/chunk-Q4THMYLS.js";
 import "./chunks/chunk-UTY5CP2H.js";
 
 // hooks/fallback.ts
 if (nodeSupported()) {
-  const { runFallback } = await import("./chunks/fallback-run-JKDOXO4Q.js");
+  const { runFallback } = await import("./chunks/fallback-run-AW63SWDB.js");
   await runFallback(process.argv[2] ?? "", process.argv[3] ?? "");
 }

@@ -2,11 +2,11 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   nodeSupported
-} from "./chunks/chunk-JL7VN5BG.js";
+} from "./chunks/chunk-Q4THMYLS.js";
 import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-OPBNKM43.js");
+  const { main } = await import("./chunks/main-CXOFBQBV.js");
   await main();
 }

@@ -51,12 +51,14 @@ import {
   serializeMessage,
   string,
   url
-} from "./chunk-64A3L7N4.js";
+} from "./chunk-QLE5WSOR.js";
 import {
   McpToolError,
-  mcpResultToValue,
+  mcpResultToValue
+} from "./chunk-YRTWTNTX.js";
+import {
   suggestion
-} from "./chunk-S7G3FP4S.js";
+} from "./chunk-KRCWJSM7.js";
 import {
   silentLogger
 } from "./chunk-MHQZRDHV.js";

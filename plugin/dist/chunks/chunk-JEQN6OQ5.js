@@ -2,27 +2,22 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   DEFAULT_SETTINGS,
-  Store,
-  Trace,
-  hashSource,
   importRef,
-  loadConfig,
-  resultContent
-} from "./chunk-X6SEQEUN.js";
+  loadConfig
+} from "./chunk-7PORX43W.js";
 import {
   require_ajv,
   suggestion
-} from "./chunk-S7G3FP4S.js";
+} from "./chunk-KRCWJSM7.js";
 import {
   PROPOSE_INPUT_SCHEMA,
-  verdictText
-} from "./chunk-HGM7FDUZ.js";
-import {
   PROPOSE_TOOL_NAME,
   canonicalArgs,
   isPlainObject,
-  stableStringify
-} from "./chunk-N3CXI2OZ.js";
+  nudgeText,
+  stableStringify,
+  verdictText
+} from "./chunk-M2JIIHS7.js";
 import {
   silentLogger
 } from "./chunk-MHQZRDHV.js";
@@ -3115,14 +3110,14 @@ var require_lib = __commonJS({
         super.checkParams(node, false, true);
         this.scope.exit();
       }
-      forwardNoArrowParamsConversionAt(node, parse4) {
+      forwardNoArrowParamsConversionAt(node, parse5) {
         let result;
         if (this.state.noArrowParamsConversionAt.includes(this.offsetToSourcePos(node.start))) {
           this.state.noArrowParamsConversionAt.push(this.state.start);
-          result = parse4();
+          result = parse5();
           this.state.noArrowParamsConversionAt.pop();
         } else {
-          result = parse4();
+          result = parse5();
         }
         return result;
       }
@@ -13040,8 +13035,8 @@ var require_lib = __commonJS({
         this.state.maybeInArrowParameters = oldMaybeInArrowParameters;
         if (!res) return;
         const startPos = this.offsetToSourcePos(startLoc.index);
-        const parse4 = () => res.returnType && this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithDeferredArrowErrors(() => super.parseArrowExpression(res, null, true)) : super.parseArrowExpression(res, null, true);
-        return this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithRestrictedArrowReturnType(parse4, this.hasPlugin("jsx") || this.state.tsArrowReturnTypeAllowed) : parse4();
+        const parse5 = () => res.returnType && this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithDeferredArrowErrors(() => super.parseArrowExpression(res, null, true)) : super.parseArrowExpression(res, null, true);
+        return this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithRestrictedArrowReturnType(parse5, this.hasPlugin("jsx") || this.state.tsArrowReturnTypeAllowed) : parse5();
       }
       tsParseTypeArgumentsInExpression() {
         if (this.reScan_lt() !== 47) return;
@@ -13585,12 +13580,12 @@ var require_lib = __commonJS({
         this.state.tsArrowReturnTypeAllowed = allowsReturnType;
         this.state.tsGenericArrowParams = genericParams;
       }
-      tsParseWithRestrictedArrowReturnType(parse4, allowsReturnType = false, genericParams = false) {
+      tsParseWithRestrictedArrowReturnType(parse5, allowsReturnType = false, genericParams = false) {
         const oldAllowed = this.state.tsArrowReturnTypeAllowed;
         const oldGeneric = this.state.tsGenericArrowParams;
         const oldStart = this.state.tsArrowReturnTypeRestrictionAt;
         this.tsRestrictArrowReturnTypeAt(this.state.start, allowsReturnType, genericParams);
-        const result = parse4();
+        const result = parse5();
         this.state.tsArrowReturnTypeRestrictionAt = oldStart;
         this.state.tsArrowReturnTypeAllowed = oldAllowed;
         this.state.tsGenericArrowParams = oldGeneric;
@@ -13767,11 +13762,11 @@ var require_lib = __commonJS({
         this.state.tsGenericArrowParams = oldGeneric;
         return node;
       }
-      tsParseWithDeferredArrowErrors(parse4) {
-        if (this.optionFlags & 2048) return parse4();
+      tsParseWithDeferredArrowErrors(parse5) {
+        if (this.optionFlags & 2048) return parse5();
         this.optionFlags |= 2048;
         try {
-          return parse4();
+          return parse5();
         } finally {
           this.optionFlags &= ~2048;
         }
@@ -13784,19 +13779,19 @@ var require_lib = __commonJS({
       tsParseMaybeArrowWithRestrictedReturnType(startPos, refExpressionErrors, afterLeftParse) {
         if (!this.noArrowAt.has(startPos)) {
           const allowsReturnType = this.state.tsArrowReturnTypeAllowed;
-          const parse4 = () => this.tsParseMaybeAssign(refExpressionErrors, afterLeftParse);
+          const parse5 = () => this.tsParseMaybeAssign(refExpressionErrors, afterLeftParse);
           let state = this.state.clone();
           const {
             tokensLength
           } = state;
           this.tsArrowReturnTypeAt.delete(startPos);
-          let result = this.tryParse(parse4, state);
+          let result = this.tryParse(parse5, state);
           const returnTypeStart = this.tsArrowReturnTypeAt.get(startPos);
           if (result.thrown && returnTypeStart !== void 0 && !tsIsInvalidArrowParamsError(result.error, returnTypeStart) && !(this.optionFlags & 2048)) {
             state = this.state.clone();
             this.optionFlags |= 2048;
             try {
-              result = this.tryParse(parse4, state);
+              result = this.tryParse(parse5, state);
             } finally {
               this.optionFlags &= ~2048;
             }
@@ -14146,8 +14141,8 @@ var require_lib = __commonJS({
         const startPos = this.offsetToSourcePos(node.start);
         if (this.tsIsArrowReturnTypeRestrictedAt(startPos)) {
           const genericParams = this.state.tsGenericArrowParams;
-          const parse4 = () => super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
-          return this.tsParseWithRestrictedArrowReturnType(genericParams && node.returnType ? () => this.tsParseWithDeferredArrowErrors(parse4) : parse4, this.state.tsArrowReturnTypeAllowed || !genericParams && tsHasUnambiguousArrowParams(params));
+          const parse5 = () => super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
+          return this.tsParseWithRestrictedArrowReturnType(genericParams && node.returnType ? () => this.tsParseWithDeferredArrowErrors(parse5) : parse5, this.state.tsArrowReturnTypeAllowed || !genericParams && tsHasUnambiguousArrowParams(params));
         }
         return super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
       }
@@ -14927,7 +14922,7 @@ var require_lib = __commonJS({
         return result;
       }
     };
-    function parse3(input, options) {
+    function parse4(input, options) {
       var _options;
       if (((_options = options) == null ? void 0 : _options.sourceType) === "unambiguous") {
         options = Object.assign({}, options);
@@ -15014,7 +15009,7 @@ var require_lib = __commonJS({
       }
       return cls;
     }
-    exports.parse = parse3;
+    exports.parse = parse4;
     exports.parseExpression = parseExpression;
     exports.tokTypes = tokTypes;
   }
@@ -15062,7 +15057,7 @@ var require_ms = __commonJS({
       options = options || {};
       var type = typeof val;
       if (type === "string" && val.length > 0) {
-        return parse3(val);
+        return parse4(val);
       } else if (type === "number" && isFinite(val)) {
         return options.long ? fmtLong(val) : fmtShort(val);
       }
@@ -15070,7 +15065,7 @@ var require_ms = __commonJS({
         "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
       );
     };
-    function parse3(str) {
+    function parse4(str) {
       str = String(str);
       if (str.length > 100) {
         return;
@@ -32547,11 +32542,11 @@ var require_trace_mapping_umd = __commonJS({
         state.lastNeedle = needle;
         return state.lastIndex = binarySearch(haystack, needle, low, high);
       }
-      function parse3(map) {
+      function parse4(map) {
         return typeof map === "string" ? JSON.parse(map) : map;
       }
       var FlattenMap = function(map, mapUrl) {
-        const parsed = parse3(map);
+        const parsed = parse4(map);
         if (!("sections" in parsed)) {
           return new TraceMap(parsed, mapUrl);
         }
@@ -32615,7 +32610,7 @@ var require_trace_mapping_umd = __commonJS({
         }
       }
       function addSection(input, mapUrl, mappings, sources, sourcesContent, names, ignoreList, lineOffset, columnOffset, stopLine, stopColumn) {
-        const parsed = parse3(input);
+        const parsed = parse4(input);
         if ("sections" in parsed) return recurse(...arguments);
         const map = new TraceMap(parsed, mapUrl);
         const sourcesOffset = sources.length;
@@ -32665,7 +32660,7 @@ var require_trace_mapping_umd = __commonJS({
         constructor(map, mapUrl) {
           const isString = typeof map === "string";
           if (!isString && map._decodedMemo) return map;
-          const parsed = parse3(map);
+          const parsed = parse4(map);
           const { version, file, names, sourceRoot, sources, sourcesContent } = parsed;
           this.version = version;
           this.file = file;
@@ -35905,8 +35900,8 @@ var require_jsesc = __commonJS({
         "__inline1__": false,
         "__inline2__": false
       };
-      const json = options && options.json;
-      if (json) {
+      const json2 = options && options.json;
+      if (json2) {
         defaults.quotes = "double";
         defaults.wrap = true;
       }
@@ -35928,7 +35923,7 @@ var require_jsesc = __commonJS({
       const useOctNumbers = options.numbers == "octal";
       const useDecNumbers = options.numbers == "decimal";
       const useHexNumbers = options.numbers == "hexadecimal";
-      if (json && argument && isFunction2(argument.toJSON)) {
+      if (json2 && argument && isFunction2(argument.toJSON)) {
         argument = argument.toJSON();
       }
       if (!isString(argument)) {
@@ -35981,7 +35976,7 @@ var require_jsesc = __commonJS({
           }
           return "[" + newLine + result.join("," + newLine) + newLine + (compact ? "" : oldIndent) + "]";
         } else if (isNumber(argument) || isBigInt(argument)) {
-          if (json) {
+          if (json2) {
             return JSON.stringify(Number(argument));
           }
           let result2;
@@ -36003,12 +35998,12 @@ var require_jsesc = __commonJS({
           }
           return result2;
         } else if (isBigInt(argument)) {
-          if (json) {
+          if (json2) {
             return JSON.stringify(Number(argument));
           }
           return argument + "n";
         } else if (!isObject2(argument)) {
-          if (json) {
+          if (json2) {
             return JSON.stringify(argument) || "null";
           }
           return String(argument);
@@ -36044,7 +36039,7 @@ var require_jsesc = __commonJS({
         if (lone) {
           return fourHexEscape(hexadecimal(lone.charCodeAt(0), lowercaseHex));
         }
-        if (char == "\0" && !json && !regexDigit.test(string.charAt(index + 1))) {
+        if (char == "\0" && !json2 && !regexDigit.test(string.charAt(index + 1))) {
           return "\\0";
         }
         if (quoteChar) {
@@ -36060,7 +36055,7 @@ var require_jsesc = __commonJS({
           return char;
         }
         const hex = hexadecimal(char.charCodeAt(0), lowercaseHex);
-        if (json || hex.length > 2) {
+        if (json2 || hex.length > 2) {
           return fourHexEscape(hex);
         }
         return "\\x" + ("00" + hex).slice(-2);
@@ -36069,7 +36064,7 @@ var require_jsesc = __commonJS({
         result = result.replace(/\$\{/g, "\\${");
       }
       if (options.isScriptContext) {
-        result = result.replace(/<\/(script|style)/gi, "<\\/$1").replace(/<!--/g, json ? "\\u003C!--" : "\\x3C!--");
+        result = result.replace(/<\/(script|style)/gi, "<\\/$1").replace(/<!--/g, json2 ? "\\u003C!--" : "\\x3C!--");
       }
       if (options.wrap) {
         result = quote + result + quote;
@@ -44059,6 +44054,164 @@ var require_lib8 = __commonJS({
   }
 });
 
+// core/trace.ts
+function resultContent(value) {
+  if (typeof value === "string") return value;
+  if (value === void 0) return "null";
+  return JSON.stringify(value);
+}
+var Trace = class {
+  id;
+  task;
+  #host;
+  #finished = false;
+  constructor(host, id, task) {
+    this.#host = host;
+    this.id = id;
+    this.task = task;
+  }
+  /** The caller's verdict on the run; null until `setOutcome`. */
+  get outcome() {
+    return this.record().outcome;
+  }
+  /** The stored trace row. */
+  record() {
+    const t = this.#host.store.getTrace(this.id);
+    if (!t) throw new Error(`trace ${this.id} vanished from the store`);
+    return t;
+  }
+  /** Runs one tool call of the agent and records it. */
+  async execute(name, input, options = {}) {
+    const args = isPlainObject(input) ? input : {};
+    if (name === PROPOSE_TOOL_NAME) return this.#host.propose(this, args, options);
+    const distilled = this.#host.runDistilled(this, name, args, options);
+    if (distilled) return distilled;
+    const tool = this.#host.baseTool(name);
+    if (!tool) return this.#unknownTool(name, args);
+    return this.runBaseCall(tool, args, null);
+  }
+  /** Runs and records one base call; `parentId` is the distilled call it runs inside, if any. */
+  async runBaseCall(tool, args, parentId) {
+    const r = await this.recordBaseCall(tool, args, parentId);
+    return r.ok ? { content: resultContent(r.output), isError: false } : { content: `Error: ${r.error}`, isError: true };
+  }
+  /** Runs one base call through the executor and records it; returns the raw value or the error message. */
+  async recordBaseCall(tool, args, parentId) {
+    const call = {
+      traceId: this.id,
+      tool: tool.name,
+      kind: "base",
+      args: canonicalArgs(args, tool.input_schema),
+      parentId
+    };
+    const started = performance.now();
+    try {
+      const output = await this.#host.runBase(tool.name, args);
+      this.#host.store.appendCall(call, { output }, performance.now() - started);
+      return { ok: true, output };
+    } catch (err) {
+      const error = errorMessage(err);
+      this.#host.store.appendCall(call, { error }, performance.now() - started);
+      return { ok: false, error };
+    }
+  }
+  #unknownTool(name, args) {
+    const { store } = this.#host;
+    const message = `no such tool '${name}'${suggestion(name, this.#host.baseToolNames())}`;
+    const id = store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
+    store.failCall(id, message, 0);
+    return { content: `Error: ${message}`, isError: true };
+  }
+  /** Adds one Anthropic usage object to the run's totals (cache token fields included). */
+  recordUsage(usage) {
+    if (!usage) return;
+    this.#host.store.addUsage(this.id, {
+      input_tokens: usage.input_tokens ?? 0,
+      output_tokens: usage.output_tokens ?? 0,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
+    });
+  }
+  /** Records whether the task succeeded: the caller's own check, never inferred from the model stopping. */
+  setOutcome(outcome) {
+    this.#host.store.setOutcome(this.id, outcome.success);
+  }
+  /** Top-level base calls of the run (failed ones included): the unit of baselines. */
+  baseCallCount() {
+    return this.#host.store.countTopLevelBaseCalls(this.id);
+  }
+  /**
+   * True when the run succeeded, nobody proposed yet, and it took at least `min_calls_to_distill`
+   * top-level base calls (waived after a distilled tool failed in it).
+   */
+  worthDistilling() {
+    return worthDistilling(this.#host.store, this.id, this.#host.settings.minCallsToDistill);
+  }
+  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. */
+  distillNudge() {
+    if (!this.worthDistilling()) return null;
+    if (!this.#host.store.claimNudge(this.id)) return null;
+    const flags = this.#host.store.getTraceFlags(this.id);
+    return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
+  }
+  /** Ends the run; may run the fallback distiller. Never throws: problems are logged and kept on the trace. */
+  async finish() {
+    if (this.#finished) return;
+    this.#finished = true;
+    try {
+      this.#host.store.endTrace(this.id);
+      if (this.#host.settings.fallbackDistiller && this.worthDistilling()) {
+        await this.#host.fallbackDistill(this);
+      }
+    } catch (err) {
+      this.#host.logger.error(`tooldistill: finishing trace ${this.id} failed: ${errorMessage(err)}`);
+    }
+  }
+};
+function worthDistilling(store, traceId, minCallsToDistill) {
+  const trace = store.getTrace(traceId);
+  if (trace?.outcome !== true) return false;
+  const flags = store.getTraceFlags(traceId);
+  if (flags.proposed) return false;
+  if (flags.replaceName) return true;
+  return store.countTopLevelBaseCalls(traceId) >= minCallsToDistill;
+}
+
+// core/session.ts
+var BASE_TOOLS_META_KEY = "claude-code.base-tools";
+function spanTraceId(sessionId, span) {
+  return `${sessionId}.${span}`;
+}
+function currentSpan(store, sessionId) {
+  return store.transaction(() => {
+    const s = store.sessionSpan(sessionId);
+    const traceId = spanTraceId(sessionId, s.span);
+    store.createTrace(traceId, "", "claude-code");
+    return { traceId, span: s.span, confirmed: s.confirmed };
+  });
+}
+function cachedBaseTools(store) {
+  const text = store.getMeta(BASE_TOOLS_META_KEY);
+  if (text === null) return [];
+  const parsed = JSON.parse(text);
+  return Array.isArray(parsed) ? parsed : [];
+}
+function cacheBaseTools(store, tools) {
+  const text = JSON.stringify(tools);
+  if (store.getMeta(BASE_TOOLS_META_KEY) !== text) store.setMeta(BASE_TOOLS_META_KEY, text);
+}
+function canonicalizeTrace(store, traceId, tools) {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  store.transaction(() => {
+    for (const c of store.getCalls(traceId)) {
+      const def = c.kind === "base" ? byName.get(c.tool) : void 0;
+      if (!def) continue;
+      const args = canonicalArgs(c.args, def.input_schema);
+      if (JSON.stringify(args) !== JSON.stringify(c.args)) store.setCallArgs(c.id, args);
+    }
+  });
+}
+
 // core/tool-distill.ts
 import { randomUUID } from "node:crypto";
 import { dirname } from "node:path";
@@ -45468,6 +45621,621 @@ async function fallbackDistill(env, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
   }
 }
 
+// core/store.ts
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+var MIGRATIONS = [
+  `
+  CREATE TABLE traces (
+    id TEXT PRIMARY KEY,
+    task TEXT NOT NULL,
+    source TEXT NOT NULL,
+    outcome INTEGER,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_creation_input_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_read_input_tokens INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    nudged INTEGER NOT NULL DEFAULT 0,
+    proposed INTEGER NOT NULL DEFAULT 0,
+    replace_name TEXT,
+    note TEXT
+  );
+  CREATE TABLE calls (
+    id INTEGER PRIMARY KEY,
+    trace_id TEXT NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    parent_id INTEGER REFERENCES calls(id),
+    tool TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    args TEXT NOT NULL,
+    status TEXT NOT NULL,
+    output TEXT,
+    error TEXT,
+    latency_ms REAL,
+    version INTEGER,
+    external_id TEXT,
+    started_at TEXT NOT NULL,
+    UNIQUE (trace_id, seq)
+  );
+  CREATE INDEX calls_external ON calls(external_id) WHERE external_id IS NOT NULL;
+  CREATE TABLE versions (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    problems TEXT NOT NULL DEFAULT '[]',
+    baseline INTEGER,
+    baseline_tokens INTEGER,
+    source_trace TEXT,
+    description TEXT NOT NULL DEFAULT '',
+    input_schema TEXT NOT NULL DEFAULT '{}',
+    test_inputs TEXT NOT NULL DEFAULT '[]',
+    source_hash TEXT NOT NULL,
+    verdict TEXT,
+    queued_rebuild INTEGER NOT NULL DEFAULT 0,
+    rebuild_note TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (name, version)
+  );
+  CREATE TABLE status_history (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    from_status TEXT,
+    to_status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  CREATE TABLE dependencies (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    base_tool TEXT NOT NULL,
+    fingerprint TEXT,
+    avoided INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (name, version, base_tool)
+  );
+  CREATE TABLE run_stats (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    runs INTEGER NOT NULL DEFAULT 0,
+    successes INTEGER NOT NULL DEFAULT 0,
+    failures INTEGER NOT NULL DEFAULT 0,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    last_run_at TEXT,
+    PRIMARY KEY (name, version)
+  );
+  `,
+  // 2: Claude Code sessions (which span of a session is current) and small cached values (the plugin's base tools).
+  `
+  CREATE TABLE cc_sessions (
+    session_id TEXT PRIMARY KEY,
+    span INTEGER NOT NULL,
+    confirmed INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `
+];
+var SCHEMA_VERSION = MIGRATIONS.length;
+function hashSource(source) {
+  const { createHash: createHash2 } = process.getBuiltinModule("node:crypto");
+  return createHash2("sha256").update(source).digest("hex");
+}
+function now() {
+  return (/* @__PURE__ */ new Date()).toISOString();
+}
+function json(value) {
+  return value === void 0 ? null : JSON.stringify(value);
+}
+function parse2(text) {
+  return typeof text === "string" ? JSON.parse(text) : null;
+}
+var Store = class {
+  root;
+  dbPath;
+  #db;
+  #statements = /* @__PURE__ */ new Map();
+  constructor(root) {
+    this.root = root;
+    this.dbPath = join(root, "registry.db");
+    try {
+      mkdirSync(join(root, "tools"), { recursive: true });
+      const ignore = join(root, ".gitignore");
+      if (!existsSync(ignore)) {
+        writeFileSync(
+          ignore,
+          "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n"
+        );
+      }
+      this.#db = new DatabaseSync(this.dbPath, { timeout: 1e4 });
+      this.#db.exec("PRAGMA busy_timeout = 10000");
+      this.#db.exec("PRAGMA journal_mode = WAL");
+      this.#db.exec("PRAGMA synchronous = NORMAL");
+      this.#db.exec("PRAGMA foreign_keys = ON");
+      this.#migrate();
+    } catch (err) {
+      if (err instanceof DistillError) throw err;
+      throw new DistillError(
+        "STORE",
+        `cannot open the store at ${root}: ${err.message}. Check the path and its permissions (store: in tooldistill.yaml).`,
+        { cause: err }
+      );
+    }
+  }
+  #migrate() {
+    const current = this.#userVersion();
+    if (current === SCHEMA_VERSION) return;
+    if (current > SCHEMA_VERSION) {
+      throw new DistillError(
+        "STORE",
+        `the store at ${this.root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`
+      );
+    }
+    this.transaction(() => {
+      for (let v = this.#userVersion(); v < SCHEMA_VERSION; v++) {
+        this.#db.exec(MIGRATIONS[v]);
+        this.#db.exec(`PRAGMA user_version = ${v + 1}`);
+      }
+    });
+  }
+  #userVersion() {
+    const row = this.#db.prepare("PRAGMA user_version").get();
+    return row.user_version;
+  }
+  #stmt(sql) {
+    let s = this.#statements.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      this.#statements.set(sql, s);
+    }
+    return s;
+  }
+  /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
+  transaction(fn) {
+    if (this.#db.isTransaction) return fn();
+    this.#stmt("BEGIN IMMEDIATE").run();
+    try {
+      const result = fn();
+      this.#stmt("COMMIT").run();
+      return result;
+    } catch (err) {
+      if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
+      throw err;
+    }
+  }
+  /** Closes the database; the store object is unusable afterwards. */
+  close() {
+    if (this.#db.isOpen) this.#db.close();
+  }
+  /** `PRAGMA integrity_check`, for tests and `doctor`-style checks. */
+  integrityCheck() {
+    const row = this.#db.prepare("PRAGMA integrity_check").get();
+    return row.integrity_check;
+  }
+  // ---- traces -------------------------------------------------------------------------------------
+  /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */
+  createTrace(id, task, source) {
+    this.#stmt("INSERT OR IGNORE INTO traces (id, task, source, started_at) VALUES (?, ?, ?, ?)").run(
+      id,
+      task,
+      source,
+      now()
+    );
+  }
+  /** The trace, or null. */
+  getTrace(id) {
+    const row = this.#stmt("SELECT * FROM traces WHERE id = ?").get(id);
+    return row ? traceFromRow(row) : null;
+  }
+  /** Traces, newest first. */
+  listTraces(limit = 50) {
+    const rows = this.#stmt("SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?").all(
+      limit
+    );
+    return rows.map(traceFromRow);
+  }
+  /** Sets the task text (Claude Code learns it from the first prompt of a span). */
+  setTask(id, task) {
+    this.#stmt("UPDATE traces SET task = ? WHERE id = ?").run(task, id);
+  }
+  /** Records the caller's verdict on the run. */
+  setOutcome(id, success) {
+    this.#stmt("UPDATE traces SET outcome = ? WHERE id = ?").run(success ? 1 : 0, id);
+  }
+  /** Adds usage to the trace's totals, atomically (several processes may add at once). */
+  addUsage(id, usage) {
+    this.#stmt(
+      `UPDATE traces SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+       cache_creation_input_tokens = cache_creation_input_tokens + ?, cache_read_input_tokens = cache_read_input_tokens + ?
+       WHERE id = ?`
+    ).run(
+      usage.input_tokens,
+      usage.output_tokens,
+      usage.cache_creation_input_tokens,
+      usage.cache_read_input_tokens,
+      id
+    );
+  }
+  /** Marks the trace ended (idempotent: the first end time is kept). */
+  endTrace(id) {
+    this.#stmt("UPDATE traces SET ended_at = COALESCE(ended_at, ?) WHERE id = ?").run(now(), id);
+  }
+  /** Records why something that should have happened at the end of the run did not. */
+  setTraceNote(id, note) {
+    this.#stmt("UPDATE traces SET note = ? WHERE id = ?").run(note, id);
+  }
+  /** Nudge and proposal bookkeeping. */
+  getTraceFlags(id) {
+    const row = this.#stmt("SELECT nudged, proposed, replace_name FROM traces WHERE id = ?").get(id);
+    return {
+      nudged: Boolean(row?.["nudged"]),
+      proposed: Boolean(row?.["proposed"]),
+      replaceName: row?.["replace_name"] ?? null
+    };
+  }
+  /** Sets the nudge at most once: returns false when another caller already took it. */
+  claimNudge(id) {
+    const r = this.#stmt("UPDATE traces SET nudged = 1 WHERE id = ? AND nudged = 0").run(id);
+    return Number(r.changes) === 1;
+  }
+  /** Any submitted proposal counts as proposing (the fallback distiller then stays out). */
+  markProposed(id) {
+    this.#stmt("UPDATE traces SET proposed = 1 WHERE id = ?").run(id);
+  }
+  /** After a distilled tool failed in this run, the nudge asks for a replacement under its name. */
+  setReplaceName(id, name) {
+    this.#stmt("UPDATE traces SET replace_name = ? WHERE id = ?").run(name, id);
+  }
+  // ---- calls --------------------------------------------------------------------------------------
+  /** Appends a started call; its seq is the next in the trace, allocated inside the write lock. */
+  startCall(call) {
+    return this.#insertCall(call, "started", null, null, null);
+  }
+  /**
+   * Appends a call that already finished, in one commit: the SDK loop knows the outcome when it records, so it
+   * pays for one write instead of a start and a finish.
+   */
+  appendCall(call, outcome, latencyMs) {
+    return "output" in outcome ? this.#insertCall(call, "ok", json(outcome.output) ?? "null", null, latencyMs) : this.#insertCall(call, "error", null, outcome.error, latencyMs);
+  }
+  #insertCall(call, status, output, error, latencyMs) {
+    return this.transaction(() => {
+      const row = this.#stmt(
+        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING id`
+      ).get(
+        call.traceId,
+        call.traceId,
+        call.parentId ?? null,
+        call.tool,
+        call.kind,
+        JSON.stringify(call.args),
+        status,
+        output,
+        error,
+        latencyMs,
+        call.version ?? null,
+        call.externalId ?? null,
+        now()
+      );
+      return row.id;
+    });
+  }
+  /** Completes a call with its output. */
+  finishCall(id, output, latencyMs) {
+    this.#stmt("UPDATE calls SET status = 'ok', output = ?, latency_ms = ? WHERE id = ?").run(
+      json(output) ?? "null",
+      latencyMs,
+      id
+    );
+  }
+  /** Completes a call with its error. */
+  failCall(id, error, latencyMs) {
+    this.#stmt("UPDATE calls SET status = 'error', error = ?, latency_ms = ? WHERE id = ?").run(
+      error,
+      latencyMs,
+      id
+    );
+  }
+  /** Changes what a recorded call counts as (e.g. a Claude Code call later found to be a distilled tool). */
+  setCallKind(id, kind, version) {
+    this.#stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
+  }
+  /** The call recorded under an external id (Claude Code's tool_use_id), if any. */
+  getCallByExternalId(externalId) {
+    const row = this.#stmt("SELECT * FROM calls WHERE external_id = ? ORDER BY id DESC LIMIT 1").get(
+      externalId
+    );
+    return row ? callFromRow(row) : null;
+  }
+  /** Every call of a trace in seq order, inner calls included. */
+  getCalls(traceId) {
+    const rows = this.#stmt("SELECT * FROM calls WHERE trace_id = ? ORDER BY seq").all(traceId);
+    return rows.map(callFromRow);
+  }
+  /** Top-level base calls that finished (ok or error): the unit of baselines and of `min_calls_to_distill`. */
+  countTopLevelBaseCalls(traceId) {
+    const row = this.#stmt(
+      "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
+    ).get(traceId);
+    return Number(row.n);
+  }
+  /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
+  setCallArgs(id, args) {
+    this.#stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
+  }
+  // ---- Claude Code sessions -----------------------------------------------------------------------
+  /** The current span of a Claude Code session, created as span 1 on first sight (hooks may race to create it). */
+  sessionSpan(sessionId) {
+    this.#stmt(
+      "INSERT OR IGNORE INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, 1, 0, ?)"
+    ).run(sessionId, now());
+    const row = this.#stmt("SELECT span, confirmed FROM cc_sessions WHERE session_id = ?").get(
+      sessionId
+    );
+    return { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) };
+  }
+  /** The current span, or null for a session never seen. */
+  findSessionSpan(sessionId) {
+    const row = this.#stmt("SELECT span, confirmed FROM cc_sessions WHERE session_id = ?").get(sessionId);
+    return row ? { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) } : null;
+  }
+  /** Moves a session to its next span when it is still at `from` (two racing hooks advance it once). */
+  advanceSpan(sessionId, from) {
+    this.#stmt(
+      "UPDATE cc_sessions SET span = span + 1, confirmed = 0, updated_at = ? WHERE session_id = ? AND span = ?"
+    ).run(now(), sessionId, from);
+  }
+  /** Marks a span as confirmed by the user (`/tooldistill:distill`): the next ordinary prompt starts a new span. */
+  confirmSpan(sessionId, span) {
+    this.#stmt("UPDATE cc_sessions SET confirmed = 1, updated_at = ? WHERE session_id = ? AND span = ?").run(
+      now(),
+      sessionId,
+      span
+    );
+  }
+  /** A small cached value (JSON text), or null. */
+  getMeta(key2) {
+    const row = this.#stmt("SELECT value FROM meta WHERE key = ?").get(key2);
+    return row?.["value"] ?? null;
+  }
+  /** Stores a small cached value. */
+  setMeta(key2, value) {
+    this.#stmt(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+    ).run(key2, value);
+  }
+  // ---- versions -----------------------------------------------------------------------------------
+  /** Path of a version's tool file. */
+  toolFile(name, version) {
+    return join(this.root, "tools", name, `v${version}.ts`);
+  }
+  /** Reads a version's code from its file. */
+  readCode(name, version) {
+    const file = this.toolFile(name, version);
+    try {
+      return readFileSync(file, "utf8");
+    } catch (err) {
+      throw new DistillError(
+        "NOT_FOUND",
+        `the file of ${name} v${version} is missing (${file}); deprecate this version or restore the file`,
+        { cause: err }
+      );
+    }
+  }
+  /**
+   * Stores a new draft version: allocates the next version number, writes `tools/<name>/v<N>.ts` and the row
+   * in one transaction, so two proposers of the same name get different numbers.
+   */
+  createVersion(v) {
+    const version = this.transaction(() => {
+      const row = this.#stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ?").get(
+        v.name
+      );
+      const n = Number(row.n);
+      const file = this.toolFile(v.name, n);
+      mkdirSync(join(this.root, "tools", v.name), { recursive: true });
+      writeFileSync(file, v.code);
+      const at = now();
+      this.#stmt(
+        `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
+         VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?)`
+      ).run(
+        v.name,
+        n,
+        v.description,
+        JSON.stringify(v.inputSchema),
+        JSON.stringify(v.testInputs),
+        v.sourceTrace,
+        hashSource(v.code),
+        at
+      );
+      this.#stmt(
+        "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, NULL, 'draft', ?, NULL, ?)"
+      ).run(v.name, n, v.reason, at);
+      return n;
+    });
+    return this.getVersion(v.name, version);
+  }
+  /** A version, or null. */
+  getVersion(name, version) {
+    const row = this.#stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
+    return row ? versionFromRow(row) : null;
+  }
+  /** Versions, by name then version; optionally one name and/or one status. */
+  listVersions(filter = {}) {
+    const rows = this.#stmt(
+      `SELECT * FROM versions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR status = ?2) ORDER BY name, version`
+    ).all(filter.name ?? null, filter.status ?? null);
+    return rows.map(versionFromRow);
+  }
+  /**
+   * Applies a status change and records it in the history, in one transaction. `expect` guards against a
+   * concurrent change: when the stored status differs, nothing is written and false is returned.
+   */
+  setStatus(change) {
+    return this.transaction(() => {
+      const r = this.#stmt(
+        "UPDATE versions SET status = ?, problems = ? WHERE name = ? AND version = ? AND status = ?"
+      ).run(
+        change.to,
+        JSON.stringify([...new Set(change.problems)].sort()),
+        change.name,
+        change.version,
+        change.expect
+      );
+      if (Number(r.changes) !== 1) return false;
+      this.#stmt(
+        "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+      ).run(
+        change.name,
+        change.version,
+        change.expect,
+        change.to,
+        change.reason,
+        json(change.evidence),
+        now()
+      );
+      return true;
+    });
+  }
+  /** Stores the latest verdict and the measured baseline of a version. */
+  setVerification(name, version, verdict, baselineTokens) {
+    this.#stmt(
+      "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?"
+    ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
+  }
+  /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
+  setQueuedRebuild(name, version, queued, note) {
+    this.#stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
+      queued ? 1 : 0,
+      note,
+      name,
+      version
+    );
+  }
+  /** The status history of a version, oldest first. */
+  getHistory(name, version) {
+    const rows = this.#stmt("SELECT * FROM status_history WHERE name = ? AND version = ? ORDER BY id").all(
+      name,
+      version
+    );
+    return rows.map((r) => ({
+      name: r["name"],
+      version: Number(r["version"]),
+      from: r["from_status"] ?? null,
+      to: r["to_status"],
+      reason: r["reason"],
+      evidence: parse2(r["evidence"]),
+      at: r["at"]
+    }));
+  }
+  // ---- dependencies and stats ---------------------------------------------------------------------
+  /** Replaces the dependency rows of a version. */
+  setDependencies(name, version, deps) {
+    this.transaction(() => {
+      this.#stmt("DELETE FROM dependencies WHERE name = ? AND version = ?").run(name, version);
+      const insert = this.#stmt(
+        "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)"
+      );
+      for (const d of deps) insert.run(name, version, d.baseTool, d.fingerprint, d.avoided ? 1 : 0);
+    });
+  }
+  /** Dependencies of one version, or of every version when no name is given. */
+  getDependencies(name, version) {
+    const rows = this.#stmt(
+      "SELECT * FROM dependencies WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2) ORDER BY name, version, base_tool"
+    ).all(name ?? null, version ?? null);
+    return rows.map((r) => ({
+      name: r["name"],
+      version: Number(r["version"]),
+      baseTool: r["base_tool"],
+      fingerprint: r["fingerprint"] ?? null,
+      avoided: Boolean(r["avoided"])
+    }));
+  }
+  /** Counts one live run of a version. */
+  recordRun(name, version, success, innerCalls) {
+    this.#stmt(
+      `INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, 1, ?, ?, ?, ?)
+       ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
+       failures = failures + excluded.failures, inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
+    ).run(name, version, success ? 1 : 0, success ? 0 : 1, innerCalls, now());
+  }
+  /** Run counters of a version (zeros when it never ran). */
+  getRunStats(name, version) {
+    const r = this.#stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version);
+    return {
+      name,
+      version,
+      runs: Number(r?.["runs"] ?? 0),
+      successes: Number(r?.["successes"] ?? 0),
+      failures: Number(r?.["failures"] ?? 0),
+      innerCalls: Number(r?.["inner_calls"] ?? 0),
+      lastRunAt: r?.["last_run_at"] ?? null
+    };
+  }
+};
+function traceFromRow(r) {
+  return {
+    id: r["id"],
+    task: r["task"],
+    source: r["source"],
+    outcome: r["outcome"] === null || r["outcome"] === void 0 ? null : Boolean(r["outcome"]),
+    usage: {
+      input_tokens: Number(r["input_tokens"]),
+      output_tokens: Number(r["output_tokens"]),
+      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
+      cache_read_input_tokens: Number(r["cache_read_input_tokens"])
+    },
+    startedAt: r["started_at"],
+    endedAt: r["ended_at"] ?? null,
+    note: r["note"] ?? null
+  };
+}
+function callFromRow(r) {
+  return {
+    id: Number(r["id"]),
+    traceId: r["trace_id"],
+    seq: Number(r["seq"]),
+    parentId: r["parent_id"] === null ? null : Number(r["parent_id"]),
+    tool: r["tool"],
+    kind: r["kind"],
+    args: parse2(r["args"]),
+    status: r["status"],
+    output: parse2(r["output"]),
+    error: r["error"] ?? null,
+    latencyMs: r["latency_ms"] === null ? null : Number(r["latency_ms"]),
+    version: r["version"] === null ? null : Number(r["version"])
+  };
+}
+function versionFromRow(r) {
+  return {
+    name: r["name"],
+    version: Number(r["version"]),
+    status: r["status"],
+    problems: parse2(r["problems"]),
+    baseline: r["baseline"] === null ? null : Number(r["baseline"]),
+    baselineTokens: r["baseline_tokens"] === null ? null : Number(r["baseline_tokens"]),
+    sourceTrace: r["source_trace"] ?? null,
+    description: r["description"],
+    inputSchema: parse2(r["input_schema"]),
+    testInputs: parse2(r["test_inputs"]),
+    sourceHash: r["source_hash"],
+    verdict: parse2(r["verdict"]),
+    queuedRebuild: Boolean(r["queued_rebuild"]),
+    rebuildNote: r["rebuild_note"] ?? null,
+    createdAt: r["created_at"]
+  };
+}
+
 // core/runtime.ts
 async function runDistilled(host, trace, v, input, options = {}) {
   const { store } = host;
@@ -46024,9 +46792,9 @@ var Run = class {
     });
   }
   #callSucceeded(entry2, id, step, output) {
-    let json;
+    let json2;
     try {
-      json = JSON.stringify(output);
+      json2 = JSON.stringify(output);
     } catch (err) {
       entry2.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
       this.#fail({
@@ -46037,8 +46805,8 @@ var Run = class {
       });
       return;
     }
-    json ??= "null";
-    const bytes = Buffer.byteLength(json);
+    json2 ??= "null";
+    const bytes = Buffer.byteLength(json2);
     if (bytes > this.#limits.maxMessageBytes) {
       entry2.error = `its result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`;
       this.#fail({
@@ -46050,10 +46818,10 @@ var Run = class {
       return;
     }
     entry2.ok = true;
-    entry2.output = JSON.parse(json);
+    entry2.output = JSON.parse(json2);
     if (this.#failure || this.#done || this.#finished) return;
     this.#sent();
-    this.#child.send({ type: "reply", id, ok: true, output: json });
+    this.#child.send({ type: "reply", id, ok: true, output: json2 });
   }
   #takeDone(done) {
     if (!done.ok) {
@@ -46142,9 +46910,9 @@ function stderrSummary(stderr) {
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-function parseObject(json) {
+function parseObject(json2) {
   try {
-    const value = JSON.parse(json);
+    const value = JSON.parse(json2);
     return isObject(value) ? value : null;
   } catch {
     return null;
@@ -46373,7 +47141,7 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-A73QGFLP.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-QGE77SUO.js");
       const { loadMcpServers } = await import("./mcp-config-IKJHWGIT.js");
       const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
@@ -46532,7 +47300,7 @@ Fix it and call ${PROPOSE_TOOL_NAME} again.`,
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-6UNMI4TQ.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-IRKC4PJQ.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -46561,5 +47329,9 @@ Fix it and call ${PROPOSE_TOOL_NAME} again.`,
 
 export {
   exposedVersions,
+  currentSpan,
+  cachedBaseTools,
+  cacheBaseTools,
+  canonicalizeTrace,
   ToolDistill
 };

@@ -6942,57 +6942,8 @@ function suggestion(word, candidates) {
   return best === null ? "" : ` (did you mean '${best}'?)`;
 }
 
-// core/mcp-result.ts
-var McpToolError = class extends Error {
-  constructor(message, options) {
-    super(message, options);
-    this.name = "McpToolError";
-  }
-};
-function textBlocks(content) {
-  const texts = [];
-  for (const block of content) {
-    if (typeof block !== "object" || block === null) continue;
-    const { type, text } = block;
-    if (type === "text" && typeof text === "string") texts.push(text);
-  }
-  return texts;
-}
-function textValue(texts) {
-  if (texts.length === 0) return void 0;
-  if (texts.length === 1) {
-    const only = texts[0];
-    try {
-      return JSON.parse(only);
-    } catch {
-      return only;
-    }
-  }
-  return texts.join("\n");
-}
-function mcpContentToValue(content) {
-  const value = textValue(textBlocks(content));
-  return value === void 0 ? null : value;
-}
-function mcpResultToValue(result) {
-  const texts = textBlocks(Array.isArray(result.content) ? result.content : []);
-  if (result.isError === true) {
-    let message = texts.join("\n");
-    if (message === "" && result.structuredContent !== void 0) {
-      message = JSON.stringify(result.structuredContent);
-    }
-    throw new McpToolError(message === "" ? "the MCP tool returned an error without a message" : message);
-  }
-  const value = textValue(texts);
-  if (value !== void 0) return value;
-  return result.structuredContent ?? null;
-}
-
 export {
   require_codegen,
   require_ajv,
-  suggestion,
-  McpToolError,
-  mcpContentToValue,
-  mcpResultToValue
+  suggestion
 };

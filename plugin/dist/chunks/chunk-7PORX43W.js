@@ -1,16 +1,9 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  mcpContentToValue,
   require_ajv,
   suggestion
-} from "./chunk-S7G3FP4S.js";
-import {
-  PROPOSE_TOOL_NAME,
-  canonicalArgs,
-  isPlainObject,
-  nudgeText
-} from "./chunk-N3CXI2OZ.js";
+} from "./chunk-KRCWJSM7.js";
 import {
   DistillError,
   errorMessage
@@ -1148,27 +1141,27 @@ var require_stringifyString = __commonJS({
       return true;
     }
     function doubleQuotedString(value, ctx) {
-      const json2 = JSON.stringify(value);
+      const json = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
-        return json2;
+        return json;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
-      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
-        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-          str += json2.slice(start, i) + "\\ ";
+      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
+          str += json.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json2[i + 1]) {
+          switch (json[i + 1]) {
             case "u":
               {
-                str += json2.slice(start, i);
-                const code = json2.substr(i + 2, 4);
+                str += json.slice(start, i);
+                const code = json.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
                     str += "\\0";
@@ -1198,23 +1191,23 @@ var require_stringifyString = __commonJS({
                     if (code.substr(0, 2) === "00")
                       str += "\\x" + code.substr(2);
                     else
-                      str += json2.substr(i, 6);
+                      str += json.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
+              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json2.slice(start, i) + "\n\n";
-                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
+                str += json.slice(start, i) + "\n\n";
+                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
                   str += "\n";
                   i += 2;
                 }
                 str += indent;
-                if (json2[i + 2] === " ")
+                if (json[i + 2] === " ")
                   str += "\\";
                 i += 1;
                 start = i + 1;
@@ -1224,7 +1217,7 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json2.slice(start) : json2;
+      str = start ? str + json.slice(start) : json;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -3646,11 +3639,11 @@ var require_Document = __commonJS({
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
       // json & jsonArg are only used from toJSON()
-      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+      toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
           doc: this,
-          keep: !json2,
+          keep: !json,
           mapAsMap: mapAsMap === true,
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -7251,7 +7244,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse2(src, reviver, options) {
+    function parse(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -7292,7 +7285,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse2;
+    exports.parse = parse;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
@@ -7354,11 +7347,21 @@ var require_dist = __commonJS({
 // core/config.ts
 var import_ajv = __toESM(require_ajv(), 1);
 var import_yaml = __toESM(require_dist(), 1);
-import { existsSync, statSync } from "node:fs";
+import { existsSync as existsSync2 } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve as resolve2 } from "node:path";
 import { pathToFileURL } from "node:url";
+
+// core/config-file.ts
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 var CONFIG_FILE_NAME = "tooldistill.yaml";
+function findConfig(startDir = process.cwd()) {
+  const candidate = resolve(startDir, CONFIG_FILE_NAME);
+  return existsSync(candidate) && statSync(candidate).isFile() ? candidate : null;
+}
+
+// core/config.ts
 var DEFAULT_SETTINGS = Object.freeze({
   distillerModel: "claude-sonnet-5-5",
   fallbackDistiller: true,
@@ -7490,7 +7493,7 @@ function schemaProblems(errors, data) {
 }
 function parseModuleRef(key, raw, dir) {
   const hash = raw.lastIndexOf("#");
-  return { key, file: resolve(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
+  return { key, file: resolve2(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
 }
 function serverType(entry) {
   const type = entry["type"];
@@ -7554,13 +7557,13 @@ function crossFieldProblems(data) {
 }
 function normalise(data, file, dir) {
   const config = defaultConfig(dir);
-  config.path = resolve(file);
-  if (typeof data["store"] === "string") config.store = resolve(dir, data["store"]);
+  config.path = resolve2(file);
+  if (typeof data["store"] === "string") config.store = resolve2(dir, data["store"]);
   for (const [key, field] of MODULE_REF_KEYS) {
     const raw = data[key];
     if (typeof raw === "string") config[field] = parseModuleRef(key, raw, dir);
   }
-  if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve(dir, data["mcp_config"]);
+  if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve2(dir, data["mcp_config"]);
   if (isRecord(data["mcpServers"])) {
     config.mcpServers = structuredClone(data["mcpServers"]);
   }
@@ -7591,12 +7594,8 @@ function formatConfigProblem(fileName, problem) {
   const where = problem.line === null ? fileName : `${fileName}:${problem.line}`;
   return problem.path === "" ? `${where}: ${problem.message}` : `${where}: ${problem.path}: ${problem.message}`;
 }
-function findConfig(startDir = process.cwd()) {
-  const candidate = resolve(startDir, CONFIG_FILE_NAME);
-  return existsSync(candidate) && statSync(candidate).isFile() ? candidate : null;
-}
 function defaultConfig(dir) {
-  const base = resolve(dir);
+  const base = resolve2(dir);
   return {
     path: null,
     dir: base,
@@ -7650,8 +7649,8 @@ async function loadConfig(path) {
     if (found === null) return defaultConfig(process.cwd());
     file = found;
   } else {
-    file = resolve(path);
-    if (!existsSync(file)) {
+    file = resolve2(path);
+    if (!existsSync2(file)) {
       throw new DistillError(
         "CONFIG_NOT_FOUND",
         `${path}: no such config file; run \`tooldistill init\` to create one, or pass --config <path> to an existing one`
@@ -7681,7 +7680,7 @@ async function loadConfig(path) {
 async function importRef(ref) {
   const hash = ref.raw.lastIndexOf("#");
   const written = hash >= 0 ? ref.raw.slice(0, hash) : ref.raw;
-  if (!existsSync(ref.file)) {
+  if (!existsSync2(ref.file)) {
     throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: file not found`);
   }
   let namespace;
@@ -7699,913 +7698,9 @@ async function importRef(ref) {
   return namespace[ref.exportName];
 }
 
-// core/trace.ts
-import { performance } from "node:perf_hooks";
-function resultContent(value) {
-  if (typeof value === "string") return value;
-  if (value === void 0) return "null";
-  return JSON.stringify(value);
-}
-var Trace = class {
-  id;
-  task;
-  #host;
-  #finished = false;
-  constructor(host, id, task) {
-    this.#host = host;
-    this.id = id;
-    this.task = task;
-  }
-  /** The caller's verdict on the run; null until `setOutcome`. */
-  get outcome() {
-    return this.record().outcome;
-  }
-  /** The stored trace row. */
-  record() {
-    const t = this.#host.store.getTrace(this.id);
-    if (!t) throw new Error(`trace ${this.id} vanished from the store`);
-    return t;
-  }
-  /** Runs one tool call of the agent and records it. */
-  async execute(name, input, options = {}) {
-    const args = isPlainObject(input) ? input : {};
-    if (name === PROPOSE_TOOL_NAME) return this.#host.propose(this, args, options);
-    const distilled = this.#host.runDistilled(this, name, args, options);
-    if (distilled) return distilled;
-    const tool = this.#host.baseTool(name);
-    if (!tool) return this.#unknownTool(name, args);
-    return this.runBaseCall(tool, args, null);
-  }
-  /** Runs and records one base call; `parentId` is the distilled call it runs inside, if any. */
-  async runBaseCall(tool, args, parentId) {
-    const r = await this.recordBaseCall(tool, args, parentId);
-    return r.ok ? { content: resultContent(r.output), isError: false } : { content: `Error: ${r.error}`, isError: true };
-  }
-  /** Runs one base call through the executor and records it; returns the raw value or the error message. */
-  async recordBaseCall(tool, args, parentId) {
-    const call = {
-      traceId: this.id,
-      tool: tool.name,
-      kind: "base",
-      args: canonicalArgs(args, tool.input_schema),
-      parentId
-    };
-    const started = performance.now();
-    try {
-      const output = await this.#host.runBase(tool.name, args);
-      this.#host.store.appendCall(call, { output }, performance.now() - started);
-      return { ok: true, output };
-    } catch (err) {
-      const error = errorMessage(err);
-      this.#host.store.appendCall(call, { error }, performance.now() - started);
-      return { ok: false, error };
-    }
-  }
-  #unknownTool(name, args) {
-    const { store } = this.#host;
-    const message = `no such tool '${name}'${suggestion(name, this.#host.baseToolNames())}`;
-    const id = store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
-    store.failCall(id, message, 0);
-    return { content: `Error: ${message}`, isError: true };
-  }
-  /** Adds one Anthropic usage object to the run's totals (cache token fields included). */
-  recordUsage(usage) {
-    if (!usage) return;
-    this.#host.store.addUsage(this.id, {
-      input_tokens: usage.input_tokens ?? 0,
-      output_tokens: usage.output_tokens ?? 0,
-      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
-    });
-  }
-  /** Records whether the task succeeded: the caller's own check, never inferred from the model stopping. */
-  setOutcome(outcome) {
-    this.#host.store.setOutcome(this.id, outcome.success);
-  }
-  /** Top-level base calls of the run (failed ones included): the unit of baselines. */
-  baseCallCount() {
-    return this.#host.store.countTopLevelBaseCalls(this.id);
-  }
-  /**
-   * True when the run succeeded, nobody proposed yet, and it took at least `min_calls_to_distill`
-   * top-level base calls (waived after a distilled tool failed in it).
-   */
-  worthDistilling() {
-    return worthDistilling(this.#host.store, this.id, this.#host.settings.minCallsToDistill);
-  }
-  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. */
-  distillNudge() {
-    if (!this.worthDistilling()) return null;
-    if (!this.#host.store.claimNudge(this.id)) return null;
-    const flags = this.#host.store.getTraceFlags(this.id);
-    return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
-  }
-  /** Ends the run; may run the fallback distiller. Never throws: problems are logged and kept on the trace. */
-  async finish() {
-    if (this.#finished) return;
-    this.#finished = true;
-    try {
-      this.#host.store.endTrace(this.id);
-      if (this.#host.settings.fallbackDistiller && this.worthDistilling()) {
-        await this.#host.fallbackDistill(this);
-      }
-    } catch (err) {
-      this.#host.logger.error(`tooldistill: finishing trace ${this.id} failed: ${errorMessage(err)}`);
-    }
-  }
-};
-function worthDistilling(store, traceId, minCallsToDistill) {
-  const trace = store.getTrace(traceId);
-  if (trace?.outcome !== true) return false;
-  const flags = store.getTraceFlags(traceId);
-  if (flags.proposed) return false;
-  if (flags.replaceName) return true;
-  return store.countTopLevelBaseCalls(traceId) >= minCallsToDistill;
-}
-
-// core/session.ts
-var PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
-var DISTILL_COMMAND = "tooldistill:distill";
-var BASE_TOOLS_META_KEY = "claude-code.base-tools";
-function spanTraceId(sessionId, span) {
-  return `${sessionId}.${span}`;
-}
-function currentSpan(store, sessionId) {
-  const s = store.sessionSpan(sessionId);
-  const traceId = spanTraceId(sessionId, s.span);
-  store.createTrace(traceId, "", "claude-code");
-  return { traceId, span: s.span, confirmed: s.confirmed };
-}
-function isDistillPrompt(prompt) {
-  return /^\s*\/tooldistill:distill(\s|$)/.test(prompt);
-}
-function userPrompt(store, sessionId, prompt) {
-  let cur = currentSpan(store, sessionId);
-  if (cur.confirmed) {
-    store.advanceSpan(sessionId, cur.span);
-    cur = currentSpan(store, sessionId);
-  }
-  if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
-  return cur;
-}
-function confirmSpan(store, sessionId) {
-  const cur = currentSpan(store, sessionId);
-  store.setOutcome(cur.traceId, true);
-  store.confirmSpan(sessionId, cur.span);
-  return { ...cur, confirmed: true };
-}
-function normalizedServer(name) {
-  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
-}
-function identifyTool(name, baseServers) {
-  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
-    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
-    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
-  }
-  if (name.startsWith("mcp__")) {
-    const rest = name.slice("mcp__".length);
-    for (const server of baseServers) {
-      const prefix = `${normalizedServer(server)}__`;
-      if (rest.startsWith(prefix) && rest.length > prefix.length) {
-        return { tool: `${server}__${rest.slice(prefix.length)}`, kind: "base" };
-      }
-    }
-  }
-  return { tool: name, kind: "other" };
-}
-function cachedBaseTools(store) {
-  const text = store.getMeta(BASE_TOOLS_META_KEY);
-  if (text === null) return [];
-  const parsed = JSON.parse(text);
-  return Array.isArray(parsed) ? parsed : [];
-}
-function cacheBaseTools(store, tools) {
-  const text = JSON.stringify(tools);
-  if (store.getMeta(BASE_TOOLS_META_KEY) !== text) store.setMeta(BASE_TOOLS_META_KEY, text);
-}
-function argsOf(input) {
-  return isPlainObject(input) ? input : input === void 0 ? {} : { value: input };
-}
-function recordToolStart(store, call, ctx) {
-  const existing = store.getCallByExternalId(call.toolUseId);
-  if (existing) return existing.id;
-  const cur = currentSpan(store, call.sessionId);
-  const id = identifyTool(call.toolName, ctx.baseServers);
-  const kind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
-  const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
-  return store.startCall({
-    traceId: cur.traceId,
-    tool: id.tool,
-    kind,
-    args: canonicalArgs(argsOf(call.toolInput), schema),
-    externalId: call.toolUseId
-  });
-}
-function responseValue(toolName, response) {
-  if (toolName.startsWith("mcp__") && Array.isArray(response)) return mcpContentToValue(response);
-  return response ?? null;
-}
-function recordToolEnd(store, call, ctx) {
-  const outcome = "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
-  const rec = store.getCallByExternalId(call.toolUseId);
-  if (!rec) {
-    const cur = currentSpan(store, call.sessionId);
-    const id = identifyTool(call.toolName, ctx.baseServers);
-    const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
-    store.appendCall(
-      {
-        traceId: cur.traceId,
-        tool: id.tool,
-        kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
-        args: canonicalArgs(argsOf(call.toolInput), schema),
-        externalId: call.toolUseId
-      },
-      outcome,
-      call.durationMs
-    );
-    return;
-  }
-  if (rec.status !== "started") return;
-  if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
-  else store.finishCall(rec.id, outcome.output, call.durationMs);
-}
-function canonicalizeTrace(store, traceId, tools) {
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  store.transaction(() => {
-    for (const c of store.getCalls(traceId)) {
-      const def = c.kind === "base" ? byName.get(c.tool) : void 0;
-      if (!def) continue;
-      const args = canonicalArgs(c.args, def.input_schema);
-      if (JSON.stringify(args) !== JSON.stringify(c.args)) store.setCallArgs(c.id, args);
-    }
-  });
-}
-var SUMMARY_CHARS = 200;
-function short(value) {
-  const s = resultContent(value);
-  return s.length > SUMMARY_CHARS ? `${s.slice(0, SUMMARY_CHARS)}\u2026` : s;
-}
-function distillContext(store, traceId, notes) {
-  const calls = store.getCalls(traceId).filter((c) => c.kind === "base" && c.parentId === null && c.status !== "started");
-  const flags = store.getTraceFlags(traceId);
-  const head = `tooldistill: the user ran /tooldistill:distill, confirming that the task of this session went well (trace ${traceId}).`;
-  const lines = [head];
-  if (notes.trim()) lines.push(`The user's notes: ${notes.trim()}`);
-  if (calls.length === 0 && !flags.replaceName) {
-    lines.push(
-      "No base tool calls (tools of the project's MCP servers) were recorded for this task, so there is nothing to distill: tell the user so in one sentence."
-    );
-    return lines.join("\n");
-  }
-  lines.push("", nudgeText({ baseCalls: calls.length, replaceName: flags.replaceName }), "");
-  lines.push(
-    "The base tool calls of this task, in order. In the code, call base tools by these library names (`<server>__<tool>`, e.g. `crm__find_contact`), never by Claude Code's `mcp__<server>__<tool>` names:"
-  );
-  calls.forEach((c, i) => {
-    const result = c.status === "ok" ? short(c.output) : `error: ${short(c.error)}`;
-    lines.push(`${i + 1}. ${c.tool} ${JSON.stringify(c.args)} \u2192 ${result}`);
-  });
-  lines.push(
-    "",
-    `The proposal tool is ${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME}. Keep calling it with the corrected code until the verdict starts with "verified:", then tell the user the tool's name and that \`tooldistill promote <name>\` makes it available.`
-  );
-  return lines.join("\n");
-}
-
-// core/store.ts
-import { createHash } from "node:crypto";
-import { existsSync as existsSync2, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join as join2 } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-var MIGRATIONS = [
-  `
-  CREATE TABLE traces (
-    id TEXT PRIMARY KEY,
-    task TEXT NOT NULL,
-    source TEXT NOT NULL,
-    outcome INTEGER,
-    input_tokens INTEGER NOT NULL DEFAULT 0,
-    output_tokens INTEGER NOT NULL DEFAULT 0,
-    cache_creation_input_tokens INTEGER NOT NULL DEFAULT 0,
-    cache_read_input_tokens INTEGER NOT NULL DEFAULT 0,
-    started_at TEXT NOT NULL,
-    ended_at TEXT,
-    nudged INTEGER NOT NULL DEFAULT 0,
-    proposed INTEGER NOT NULL DEFAULT 0,
-    replace_name TEXT,
-    note TEXT
-  );
-  CREATE TABLE calls (
-    id INTEGER PRIMARY KEY,
-    trace_id TEXT NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    parent_id INTEGER REFERENCES calls(id),
-    tool TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    args TEXT NOT NULL,
-    status TEXT NOT NULL,
-    output TEXT,
-    error TEXT,
-    latency_ms REAL,
-    version INTEGER,
-    external_id TEXT,
-    started_at TEXT NOT NULL,
-    UNIQUE (trace_id, seq)
-  );
-  CREATE INDEX calls_external ON calls(external_id) WHERE external_id IS NOT NULL;
-  CREATE TABLE versions (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    problems TEXT NOT NULL DEFAULT '[]',
-    baseline INTEGER,
-    baseline_tokens INTEGER,
-    source_trace TEXT,
-    description TEXT NOT NULL DEFAULT '',
-    input_schema TEXT NOT NULL DEFAULT '{}',
-    test_inputs TEXT NOT NULL DEFAULT '[]',
-    source_hash TEXT NOT NULL,
-    verdict TEXT,
-    queued_rebuild INTEGER NOT NULL DEFAULT 0,
-    rebuild_note TEXT,
-    created_at TEXT NOT NULL,
-    PRIMARY KEY (name, version)
-  );
-  CREATE TABLE status_history (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    from_status TEXT,
-    to_status TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    evidence TEXT,
-    at TEXT NOT NULL
-  );
-  CREATE TABLE dependencies (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    base_tool TEXT NOT NULL,
-    fingerprint TEXT,
-    avoided INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (name, version, base_tool)
-  );
-  CREATE TABLE run_stats (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    runs INTEGER NOT NULL DEFAULT 0,
-    successes INTEGER NOT NULL DEFAULT 0,
-    failures INTEGER NOT NULL DEFAULT 0,
-    inner_calls INTEGER NOT NULL DEFAULT 0,
-    last_run_at TEXT,
-    PRIMARY KEY (name, version)
-  );
-  `,
-  // 2: Claude Code sessions (which span of a session is current) and small cached values (the plugin's base tools).
-  `
-  CREATE TABLE cc_sessions (
-    session_id TEXT PRIMARY KEY,
-    span INTEGER NOT NULL,
-    confirmed INTEGER NOT NULL DEFAULT 0,
-    updated_at TEXT NOT NULL
-  );
-  CREATE TABLE meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-  );
-  `
-];
-var SCHEMA_VERSION = MIGRATIONS.length;
-function hashSource(source) {
-  return createHash("sha256").update(source).digest("hex");
-}
-function now() {
-  return (/* @__PURE__ */ new Date()).toISOString();
-}
-function json(value) {
-  return value === void 0 ? null : JSON.stringify(value);
-}
-function parse(text) {
-  return typeof text === "string" ? JSON.parse(text) : null;
-}
-var Store = class {
-  root;
-  dbPath;
-  #db;
-  #statements = /* @__PURE__ */ new Map();
-  constructor(root) {
-    this.root = root;
-    this.dbPath = join2(root, "registry.db");
-    try {
-      mkdirSync(join2(root, "tools"), { recursive: true });
-      const ignore = join2(root, ".gitignore");
-      if (!existsSync2(ignore)) {
-        writeFileSync(
-          ignore,
-          "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n"
-        );
-      }
-      this.#db = new DatabaseSync(this.dbPath, { timeout: 1e4 });
-      this.#db.exec("PRAGMA busy_timeout = 10000");
-      this.#db.exec("PRAGMA journal_mode = WAL");
-      this.#db.exec("PRAGMA synchronous = NORMAL");
-      this.#db.exec("PRAGMA foreign_keys = ON");
-      this.#migrate();
-    } catch (err) {
-      if (err instanceof DistillError) throw err;
-      throw new DistillError(
-        "STORE",
-        `cannot open the store at ${root}: ${err.message}. Check the path and its permissions (store: in tooldistill.yaml).`,
-        { cause: err }
-      );
-    }
-  }
-  #migrate() {
-    const current = this.#userVersion();
-    if (current === SCHEMA_VERSION) return;
-    if (current > SCHEMA_VERSION) {
-      throw new DistillError(
-        "STORE",
-        `the store at ${this.root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`
-      );
-    }
-    this.transaction(() => {
-      for (let v = this.#userVersion(); v < SCHEMA_VERSION; v++) {
-        this.#db.exec(MIGRATIONS[v]);
-        this.#db.exec(`PRAGMA user_version = ${v + 1}`);
-      }
-    });
-  }
-  #userVersion() {
-    const row = this.#db.prepare("PRAGMA user_version").get();
-    return row.user_version;
-  }
-  #stmt(sql) {
-    let s = this.#statements.get(sql);
-    if (!s) {
-      s = this.#db.prepare(sql);
-      this.#statements.set(sql, s);
-    }
-    return s;
-  }
-  /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
-  transaction(fn) {
-    if (this.#db.isTransaction) return fn();
-    this.#stmt("BEGIN IMMEDIATE").run();
-    try {
-      const result = fn();
-      this.#stmt("COMMIT").run();
-      return result;
-    } catch (err) {
-      if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
-      throw err;
-    }
-  }
-  /** Closes the database; the store object is unusable afterwards. */
-  close() {
-    if (this.#db.isOpen) this.#db.close();
-  }
-  /** `PRAGMA integrity_check`, for tests and `doctor`-style checks. */
-  integrityCheck() {
-    const row = this.#db.prepare("PRAGMA integrity_check").get();
-    return row.integrity_check;
-  }
-  // ---- traces -------------------------------------------------------------------------------------
-  /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */
-  createTrace(id, task, source) {
-    this.#stmt("INSERT OR IGNORE INTO traces (id, task, source, started_at) VALUES (?, ?, ?, ?)").run(
-      id,
-      task,
-      source,
-      now()
-    );
-  }
-  /** The trace, or null. */
-  getTrace(id) {
-    const row = this.#stmt("SELECT * FROM traces WHERE id = ?").get(id);
-    return row ? traceFromRow(row) : null;
-  }
-  /** Traces, newest first. */
-  listTraces(limit = 50) {
-    const rows = this.#stmt("SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?").all(
-      limit
-    );
-    return rows.map(traceFromRow);
-  }
-  /** Sets the task text (Claude Code learns it from the first prompt of a span). */
-  setTask(id, task) {
-    this.#stmt("UPDATE traces SET task = ? WHERE id = ?").run(task, id);
-  }
-  /** Records the caller's verdict on the run. */
-  setOutcome(id, success) {
-    this.#stmt("UPDATE traces SET outcome = ? WHERE id = ?").run(success ? 1 : 0, id);
-  }
-  /** Adds usage to the trace's totals, atomically (several processes may add at once). */
-  addUsage(id, usage) {
-    this.#stmt(
-      `UPDATE traces SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-       cache_creation_input_tokens = cache_creation_input_tokens + ?, cache_read_input_tokens = cache_read_input_tokens + ?
-       WHERE id = ?`
-    ).run(
-      usage.input_tokens,
-      usage.output_tokens,
-      usage.cache_creation_input_tokens,
-      usage.cache_read_input_tokens,
-      id
-    );
-  }
-  /** Marks the trace ended (idempotent: the first end time is kept). */
-  endTrace(id) {
-    this.#stmt("UPDATE traces SET ended_at = COALESCE(ended_at, ?) WHERE id = ?").run(now(), id);
-  }
-  /** Records why something that should have happened at the end of the run did not. */
-  setTraceNote(id, note) {
-    this.#stmt("UPDATE traces SET note = ? WHERE id = ?").run(note, id);
-  }
-  /** Nudge and proposal bookkeeping. */
-  getTraceFlags(id) {
-    const row = this.#stmt("SELECT nudged, proposed, replace_name FROM traces WHERE id = ?").get(id);
-    return {
-      nudged: Boolean(row?.["nudged"]),
-      proposed: Boolean(row?.["proposed"]),
-      replaceName: row?.["replace_name"] ?? null
-    };
-  }
-  /** Sets the nudge at most once: returns false when another caller already took it. */
-  claimNudge(id) {
-    const r = this.#stmt("UPDATE traces SET nudged = 1 WHERE id = ? AND nudged = 0").run(id);
-    return Number(r.changes) === 1;
-  }
-  /** Any submitted proposal counts as proposing (the fallback distiller then stays out). */
-  markProposed(id) {
-    this.#stmt("UPDATE traces SET proposed = 1 WHERE id = ?").run(id);
-  }
-  /** After a distilled tool failed in this run, the nudge asks for a replacement under its name. */
-  setReplaceName(id, name) {
-    this.#stmt("UPDATE traces SET replace_name = ? WHERE id = ?").run(name, id);
-  }
-  // ---- calls --------------------------------------------------------------------------------------
-  /** Appends a started call; its seq is the next in the trace, allocated inside the write lock. */
-  startCall(call) {
-    return this.#insertCall(call, "started", null, null, null);
-  }
-  /**
-   * Appends a call that already finished, in one commit: the SDK loop knows the outcome when it records, so it
-   * pays for one write instead of a start and a finish.
-   */
-  appendCall(call, outcome, latencyMs) {
-    return "output" in outcome ? this.#insertCall(call, "ok", json(outcome.output) ?? "null", null, latencyMs) : this.#insertCall(call, "error", null, outcome.error, latencyMs);
-  }
-  #insertCall(call, status, output, error, latencyMs) {
-    return this.transaction(() => {
-      const row = this.#stmt(
-        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING id`
-      ).get(
-        call.traceId,
-        call.traceId,
-        call.parentId ?? null,
-        call.tool,
-        call.kind,
-        JSON.stringify(call.args),
-        status,
-        output,
-        error,
-        latencyMs,
-        call.version ?? null,
-        call.externalId ?? null,
-        now()
-      );
-      return row.id;
-    });
-  }
-  /** Completes a call with its output. */
-  finishCall(id, output, latencyMs) {
-    this.#stmt("UPDATE calls SET status = 'ok', output = ?, latency_ms = ? WHERE id = ?").run(
-      json(output) ?? "null",
-      latencyMs,
-      id
-    );
-  }
-  /** Completes a call with its error. */
-  failCall(id, error, latencyMs) {
-    this.#stmt("UPDATE calls SET status = 'error', error = ?, latency_ms = ? WHERE id = ?").run(
-      error,
-      latencyMs,
-      id
-    );
-  }
-  /** Changes what a recorded call counts as (e.g. a Claude Code call later found to be a distilled tool). */
-  setCallKind(id, kind, version) {
-    this.#stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
-  }
-  /** The call recorded under an external id (Claude Code's tool_use_id), if any. */
-  getCallByExternalId(externalId) {
-    const row = this.#stmt("SELECT * FROM calls WHERE external_id = ? ORDER BY id DESC LIMIT 1").get(
-      externalId
-    );
-    return row ? callFromRow(row) : null;
-  }
-  /** Every call of a trace in seq order, inner calls included. */
-  getCalls(traceId) {
-    const rows = this.#stmt("SELECT * FROM calls WHERE trace_id = ? ORDER BY seq").all(traceId);
-    return rows.map(callFromRow);
-  }
-  /** Top-level base calls that finished (ok or error): the unit of baselines and of `min_calls_to_distill`. */
-  countTopLevelBaseCalls(traceId) {
-    const row = this.#stmt(
-      "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
-    ).get(traceId);
-    return Number(row.n);
-  }
-  /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
-  setCallArgs(id, args) {
-    this.#stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
-  }
-  // ---- Claude Code sessions -----------------------------------------------------------------------
-  /** The current span of a Claude Code session, created as span 1 on first sight (hooks may race to create it). */
-  sessionSpan(sessionId) {
-    this.#stmt(
-      "INSERT OR IGNORE INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, 1, 0, ?)"
-    ).run(sessionId, now());
-    const row = this.#stmt("SELECT span, confirmed FROM cc_sessions WHERE session_id = ?").get(
-      sessionId
-    );
-    return { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) };
-  }
-  /** The current span, or null for a session never seen. */
-  findSessionSpan(sessionId) {
-    const row = this.#stmt("SELECT span, confirmed FROM cc_sessions WHERE session_id = ?").get(sessionId);
-    return row ? { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) } : null;
-  }
-  /** Moves a session to its next span when it is still at `from` (two racing hooks advance it once). */
-  advanceSpan(sessionId, from) {
-    this.#stmt(
-      "UPDATE cc_sessions SET span = span + 1, confirmed = 0, updated_at = ? WHERE session_id = ? AND span = ?"
-    ).run(now(), sessionId, from);
-  }
-  /** Marks a span as confirmed by the user (`/tooldistill:distill`): the next ordinary prompt starts a new span. */
-  confirmSpan(sessionId, span) {
-    this.#stmt("UPDATE cc_sessions SET confirmed = 1, updated_at = ? WHERE session_id = ? AND span = ?").run(
-      now(),
-      sessionId,
-      span
-    );
-  }
-  /** A small cached value (JSON text), or null. */
-  getMeta(key) {
-    const row = this.#stmt("SELECT value FROM meta WHERE key = ?").get(key);
-    return row?.["value"] ?? null;
-  }
-  /** Stores a small cached value. */
-  setMeta(key, value) {
-    this.#stmt(
-      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-    ).run(key, value);
-  }
-  // ---- versions -----------------------------------------------------------------------------------
-  /** Path of a version's tool file. */
-  toolFile(name, version) {
-    return join2(this.root, "tools", name, `v${version}.ts`);
-  }
-  /** Reads a version's code from its file. */
-  readCode(name, version) {
-    const file = this.toolFile(name, version);
-    try {
-      return readFileSync(file, "utf8");
-    } catch (err) {
-      throw new DistillError(
-        "NOT_FOUND",
-        `the file of ${name} v${version} is missing (${file}); deprecate this version or restore the file`,
-        { cause: err }
-      );
-    }
-  }
-  /**
-   * Stores a new draft version: allocates the next version number, writes `tools/<name>/v<N>.ts` and the row
-   * in one transaction, so two proposers of the same name get different numbers.
-   */
-  createVersion(v) {
-    const version = this.transaction(() => {
-      const row = this.#stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ?").get(
-        v.name
-      );
-      const n = Number(row.n);
-      const file = this.toolFile(v.name, n);
-      mkdirSync(join2(this.root, "tools", v.name), { recursive: true });
-      writeFileSync(file, v.code);
-      const at = now();
-      this.#stmt(
-        `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
-         VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?)`
-      ).run(
-        v.name,
-        n,
-        v.description,
-        JSON.stringify(v.inputSchema),
-        JSON.stringify(v.testInputs),
-        v.sourceTrace,
-        hashSource(v.code),
-        at
-      );
-      this.#stmt(
-        "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, NULL, 'draft', ?, NULL, ?)"
-      ).run(v.name, n, v.reason, at);
-      return n;
-    });
-    return this.getVersion(v.name, version);
-  }
-  /** A version, or null. */
-  getVersion(name, version) {
-    const row = this.#stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
-    return row ? versionFromRow(row) : null;
-  }
-  /** Versions, by name then version; optionally one name and/or one status. */
-  listVersions(filter = {}) {
-    const rows = this.#stmt(
-      `SELECT * FROM versions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR status = ?2) ORDER BY name, version`
-    ).all(filter.name ?? null, filter.status ?? null);
-    return rows.map(versionFromRow);
-  }
-  /**
-   * Applies a status change and records it in the history, in one transaction. `expect` guards against a
-   * concurrent change: when the stored status differs, nothing is written and false is returned.
-   */
-  setStatus(change) {
-    return this.transaction(() => {
-      const r = this.#stmt(
-        "UPDATE versions SET status = ?, problems = ? WHERE name = ? AND version = ? AND status = ?"
-      ).run(
-        change.to,
-        JSON.stringify([...new Set(change.problems)].sort()),
-        change.name,
-        change.version,
-        change.expect
-      );
-      if (Number(r.changes) !== 1) return false;
-      this.#stmt(
-        "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-      ).run(
-        change.name,
-        change.version,
-        change.expect,
-        change.to,
-        change.reason,
-        json(change.evidence),
-        now()
-      );
-      return true;
-    });
-  }
-  /** Stores the latest verdict and the measured baseline of a version. */
-  setVerification(name, version, verdict, baselineTokens) {
-    this.#stmt(
-      "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?"
-    ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
-  }
-  /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
-  setQueuedRebuild(name, version, queued, note) {
-    this.#stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
-      queued ? 1 : 0,
-      note,
-      name,
-      version
-    );
-  }
-  /** The status history of a version, oldest first. */
-  getHistory(name, version) {
-    const rows = this.#stmt("SELECT * FROM status_history WHERE name = ? AND version = ? ORDER BY id").all(
-      name,
-      version
-    );
-    return rows.map((r) => ({
-      name: r["name"],
-      version: Number(r["version"]),
-      from: r["from_status"] ?? null,
-      to: r["to_status"],
-      reason: r["reason"],
-      evidence: parse(r["evidence"]),
-      at: r["at"]
-    }));
-  }
-  // ---- dependencies and stats ---------------------------------------------------------------------
-  /** Replaces the dependency rows of a version. */
-  setDependencies(name, version, deps) {
-    this.transaction(() => {
-      this.#stmt("DELETE FROM dependencies WHERE name = ? AND version = ?").run(name, version);
-      const insert = this.#stmt(
-        "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)"
-      );
-      for (const d of deps) insert.run(name, version, d.baseTool, d.fingerprint, d.avoided ? 1 : 0);
-    });
-  }
-  /** Dependencies of one version, or of every version when no name is given. */
-  getDependencies(name, version) {
-    const rows = this.#stmt(
-      "SELECT * FROM dependencies WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2) ORDER BY name, version, base_tool"
-    ).all(name ?? null, version ?? null);
-    return rows.map((r) => ({
-      name: r["name"],
-      version: Number(r["version"]),
-      baseTool: r["base_tool"],
-      fingerprint: r["fingerprint"] ?? null,
-      avoided: Boolean(r["avoided"])
-    }));
-  }
-  /** Counts one live run of a version. */
-  recordRun(name, version, success, innerCalls) {
-    this.#stmt(
-      `INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, 1, ?, ?, ?, ?)
-       ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
-       failures = failures + excluded.failures, inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
-    ).run(name, version, success ? 1 : 0, success ? 0 : 1, innerCalls, now());
-  }
-  /** Run counters of a version (zeros when it never ran). */
-  getRunStats(name, version) {
-    const r = this.#stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version);
-    return {
-      name,
-      version,
-      runs: Number(r?.["runs"] ?? 0),
-      successes: Number(r?.["successes"] ?? 0),
-      failures: Number(r?.["failures"] ?? 0),
-      innerCalls: Number(r?.["inner_calls"] ?? 0),
-      lastRunAt: r?.["last_run_at"] ?? null
-    };
-  }
-};
-function traceFromRow(r) {
-  return {
-    id: r["id"],
-    task: r["task"],
-    source: r["source"],
-    outcome: r["outcome"] === null || r["outcome"] === void 0 ? null : Boolean(r["outcome"]),
-    usage: {
-      input_tokens: Number(r["input_tokens"]),
-      output_tokens: Number(r["output_tokens"]),
-      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
-      cache_read_input_tokens: Number(r["cache_read_input_tokens"])
-    },
-    startedAt: r["started_at"],
-    endedAt: r["ended_at"] ?? null,
-    note: r["note"] ?? null
-  };
-}
-function callFromRow(r) {
-  return {
-    id: Number(r["id"]),
-    traceId: r["trace_id"],
-    seq: Number(r["seq"]),
-    parentId: r["parent_id"] === null ? null : Number(r["parent_id"]),
-    tool: r["tool"],
-    kind: r["kind"],
-    args: parse(r["args"]),
-    status: r["status"],
-    output: parse(r["output"]),
-    error: r["error"] ?? null,
-    latencyMs: r["latency_ms"] === null ? null : Number(r["latency_ms"]),
-    version: r["version"] === null ? null : Number(r["version"])
-  };
-}
-function versionFromRow(r) {
-  return {
-    name: r["name"],
-    version: Number(r["version"]),
-    status: r["status"],
-    problems: parse(r["problems"]),
-    baseline: r["baseline"] === null ? null : Number(r["baseline"]),
-    baselineTokens: r["baseline_tokens"] === null ? null : Number(r["baseline_tokens"]),
-    sourceTrace: r["source_trace"] ?? null,
-    description: r["description"],
-    inputSchema: parse(r["input_schema"]),
-    testInputs: parse(r["test_inputs"]),
-    sourceHash: r["source_hash"],
-    verdict: parse(r["verdict"]),
-    queuedRebuild: Boolean(r["queued_rebuild"]),
-    rebuildNote: r["rebuild_note"] ?? null,
-    createdAt: r["created_at"]
-  };
-}
-
 export {
-  DEFAULT_SETTINGS,
   findConfig,
+  DEFAULT_SETTINGS,
   loadConfig,
-  importRef,
-  resultContent,
-  Trace,
-  worthDistilling,
-  DISTILL_COMMAND,
-  currentSpan,
-  isDistillPrompt,
-  userPrompt,
-  confirmSpan,
-  cachedBaseTools,
-  cacheBaseTools,
-  recordToolStart,
-  recordToolEnd,
-  canonicalizeTrace,
-  distillContext,
-  hashSource,
-  Store
+  importRef
 };

@@ -1,16 +1,16 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  ToolDistill
-} from "./chunk-XIBD5F4I.js";
+  ToolDistill,
+  cachedBaseTools
+} from "./chunk-JEQN6OQ5.js";
 import {
-  cachedBaseTools,
   importRef,
   loadConfig
-} from "./chunk-X6SEQEUN.js";
-import "./chunk-S7G3FP4S.js";
-import "./chunk-HGM7FDUZ.js";
-import "./chunk-N3CXI2OZ.js";
+} from "./chunk-7PORX43W.js";
+import "./chunk-YRTWTNTX.js";
+import "./chunk-KRCWJSM7.js";
+import "./chunk-M2JIIHS7.js";
 import "./chunk-MHQZRDHV.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";

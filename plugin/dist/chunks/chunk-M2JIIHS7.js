@@ -1,9 +1,86 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
-import {
-  PROPOSE_TOOL_NAME,
-  TOOL_FORMAT_GUIDE
-} from "./chunk-N3CXI2OZ.js";
+
+// core/nudge.ts
+var PROPOSE_TOOL_NAME = "propose_distilled_tool";
+var TOOL_FORMAT_GUIDE = `A distilled tool is one TypeScript module:
+
+import { distilledTool, call } from "tooldistill";
+
+export default distilledTool({
+  name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name
+  description: "Create a draft invoice for a customer from their most recent order email.",
+  inputSchema: {                                // a JSON Schema literal with type "object"
+    type: "object",
+    properties: { customer: { type: "string" }, since: { type: "string", default: "1d" } },
+    required: ["customer"],
+  },
+  async run({ customer, since = "1d" }) {
+    const [msg] = await call("gmail_search", { query: \`from:\${customer} order\`, since });
+    const order = await call("gmail_get_message", { id: msg.id });
+    const cust = await call("billing_find_customer", { name: customer });
+    return call("billing_create_invoice", { customer_id: cust.id, lines: order.lines });
+  },
+  check: (result) => result.status === "draft",  // optional: must hold for the replayed result
+});
+
+Rules (checked before anything runs):
+- Every base tool call is \`await call("<literal base tool name>", { ...arguments })\`, with the arguments the tool's input schema asks for.
+- Only \`import { distilledTool, call } from "tooldistill"\`; nothing else at top level.
+- Not allowed: try/catch/finally, .catch(...), .then(a, b) (a failed base call must fail the tool so the agent can fall back),
+  while, do\u2026while, for(;;) and for\u2026in (use for\u2026of), with, class, generators, this, eval, Function, labels, debugger,
+  enum, namespace, decorators, names starting with __, globalThis, process, require, module, Buffer, fetch, constructor,
+  prototype, Reflect, Proxy, WebAssembly and timers.
+- The code runs in a sandbox with no file system, network or environment: only call(...) reaches the outside.
+- Status, baseline and dependencies are not part of the file: the library measures them.
+
+A proposal is { "code": "<the whole module>", "test_inputs": [ { ...input of this run } ] }. The tool is replayed with each
+test input against the responses recorded in this run, so use the inputs of this run. It must use fewer base tool calls
+than this run did.`;
+function nudgeText(run) {
+  const head = run.replaceName ? `The distilled tool '${run.replaceName}' failed in this run and was disabled; you completed the task with the base tools. Propose a replacement under the same name '${run.replaceName}' that follows the path that worked this time.` : `This task took ${run.baseCalls} base tool calls. If the path you found would serve the same kind of task again, turn it into a distilled tool so the next run needs one call.`;
+  return `${head}
+
+Call ${PROPOSE_TOOL_NAME} with the code of the tool and test inputs. You get a verdict back: if it is rejected, fix every problem it lists and call ${PROPOSE_TOOL_NAME} again with the whole corrected code. If the task is not worth a tool, answer briefly without calling it.
+
+${TOOL_FORMAT_GUIDE}`;
+}
+
+// core/canonical.ts
+function canonicalArgs(args, schema) {
+  const withDefaults = schema ? applyDefaults(args, schema) : args;
+  return sortKeys(withDefaults);
+}
+function applyDefaults(value, schema) {
+  if (!isPlainObject(value)) return value;
+  const props = schema["properties"];
+  if (!isPlainObject(props)) return value;
+  const out = { ...value };
+  for (const [key, sub] of Object.entries(props)) {
+    if (!isPlainObject(sub)) continue;
+    if (out[key] === void 0 && "default" in sub) out[key] = structuredClone(sub["default"]);
+    if (out[key] !== void 0) out[key] = applyDefaults(out[key], sub);
+  }
+  return out;
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
+  if (isPlainObject(value)) {
+    const out = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = value[key];
+      if (v !== void 0) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+function stableStringify(value) {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+function isPlainObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 // core/distiller.ts
 var PROPOSE_INPUT_SCHEMA = {
@@ -142,6 +219,11 @@ function num(n) {
 }
 
 export {
+  PROPOSE_TOOL_NAME,
+  nudgeText,
+  canonicalArgs,
+  stableStringify,
+  isPlainObject,
   PROPOSE_INPUT_SCHEMA,
   proposalPrompt,
   verdictText

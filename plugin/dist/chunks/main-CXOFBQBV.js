@@ -1,6 +1,17 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  ToolDistill,
+  cacheBaseTools,
+  canonicalizeTrace,
+  currentSpan,
+  exposedVersions
+} from "./chunk-JEQN6OQ5.js";
+import {
+  findConfig,
+  loadConfig
+} from "./chunk-7PORX43W.js";
+import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,
   CallToolResultSchema,
@@ -28,23 +39,12 @@ import {
   mergeCapabilities,
   safeParse,
   serializeMessage
-} from "./chunk-64A3L7N4.js";
-import {
-  ToolDistill,
-  exposedVersions
-} from "./chunk-XIBD5F4I.js";
-import {
-  cacheBaseTools,
-  canonicalizeTrace,
-  currentSpan,
-  findConfig,
-  loadConfig
-} from "./chunk-X6SEQEUN.js";
-import "./chunk-S7G3FP4S.js";
-import "./chunk-HGM7FDUZ.js";
+} from "./chunk-QLE5WSOR.js";
+import "./chunk-YRTWTNTX.js";
+import "./chunk-KRCWJSM7.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-N3CXI2OZ.js";
+} from "./chunk-M2JIIHS7.js";
 import "./chunk-MHQZRDHV.js";
 import {
   errorMessage

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   require_ajv,
   require_codegen
-} from "./chunk-S7G3FP4S.js";
+} from "./chunk-KRCWJSM7.js";
 import {
   __commonJS,
   __export,

@@ -1,0 +1,31 @@
+/**
+ * The hooks' full config loader: tooldistill.yaml through core/config.ts (YAML, ajv) and the server names through
+ * core/mcp-config.ts. Loaded only when hook-config.ts's cache is stale; the bundle keeps it out of the hook files.
+ */
+import { readFileSync } from "node:fs";
+import { type Config, loadConfig } from "../core/config.ts";
+import { loadMcpServers } from "../core/mcp-config.ts";
+
+/** The resolved config and the names of the project's MCP servers (never starts a server). */
+export async function loadFullConfig(
+  configPath: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ config: Config; baseServers: string[] }> {
+  const config = await loadConfig(configPath);
+  return { config, baseServers: await baseServers(config, env) };
+}
+
+async function baseServers(config: Config, env: NodeJS.ProcessEnv): Promise<string[]> {
+  try {
+    return Object.keys(
+      await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers, env }),
+    );
+  } catch (err) {
+    // An unexpandable ${VAR} must not stop recording: the names are all a hook needs.
+    if (config.mcpConfig === null) throw err;
+    const raw = JSON.parse(readFileSync(config.mcpConfig, "utf8")) as {
+      mcpServers?: Record<string, unknown>;
+    };
+    return [...new Set([...Object.keys(raw.mcpServers ?? {}), ...Object.keys(config.mcpServers)])];
+  }
+}

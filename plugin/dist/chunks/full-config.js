@@ -1,0 +1,32 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  loadConfig
+} from "./chunk-7PORX43W.js";
+import "./chunk-KRCWJSM7.js";
+import {
+  loadMcpServers
+} from "./chunk-AO7663KD.js";
+import "./chunk-WEYMVVQ3.js";
+import "./chunk-UTY5CP2H.js";
+
+// hooks/full-config.ts
+import { readFileSync } from "node:fs";
+async function loadFullConfig(configPath, env) {
+  const config = await loadConfig(configPath);
+  return { config, baseServers: await baseServers(config, env) };
+}
+async function baseServers(config, env) {
+  try {
+    return Object.keys(
+      await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers, env })
+    );
+  } catch (err) {
+    if (config.mcpConfig === null) throw err;
+    const raw = JSON.parse(readFileSync(config.mcpConfig, "utf8"));
+    return [.../* @__PURE__ */ new Set([...Object.keys(raw.mcpServers ?? {}), ...Object.keys(config.mcpServers)])];
+  }
+}
+export {
+  loadFullConfig
+};
