@@ -13,8 +13,12 @@ async function cli(cwd: string, ...argv: string[]) {
   let stderr = "";
   const code = await main(argv, {
     cwd,
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
+    stdout: (s) => {
+      stdout += s;
+    },
+    stderr: (s) => {
+      stderr += s;
+    },
   });
   return { code, stdout, stderr };
 }
