@@ -14,9 +14,8 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type Anthropic from "@anthropic-ai/sdk";
 import { type Logger, loadConfig, ToolDistill } from "../../core/index.ts";
-import { chooseModel, clip, loadDotEnv, summaryLines } from "../shared/runner-kit.ts";
+import { chooseModel, loadDotEnv, reactToStartup, runAgent, summaryLines } from "../shared/runner-kit.ts";
 import { invoicePolicy } from "./scripted.ts";
 import { setSwitches } from "./switches.ts";
 
@@ -71,9 +70,13 @@ async function main(argv: string[]): Promise<number> {
     );
     await reactToStartup(td);
     const task = `Create a draft invoice for ${values.customer} from their latest order email.`;
-    const traceId = await runAgent(td, model.client, model.model, task, Number(values["max-steps"]), () =>
-      invoiceCreated(values.customer),
-    );
+    const traceId = await runAgent(td, model.client, {
+      model: model.model,
+      system: SYSTEM,
+      task,
+      maxSteps: Number(values["max-steps"]),
+      taskSucceeded: () => invoiceCreated(values.customer),
+    });
     console.log("");
     for (const line of summaryLines(td.store, traceId)) console.log(line);
     return 0;
@@ -81,95 +84,6 @@ async function main(argv: string[]): Promise<number> {
     await model.close();
     await td.close();
   }
-}
-
-/**
- * check_schemas_on_start has already compared the tools with the stored fingerprints; a version it made
- * suspect(schema_changed) is re-verified now, before any call, so a broken one is deprecated, never offered.
- */
-async function reactToStartup(td: ToolDistill): Promise<void> {
-  for (const c of td.startupReport?.changes ?? []) {
-    console.log(`start-up: ${c.name} v${c.version} ${c.from} → ${c.to} (${c.reason})`);
-    if (!c.problems.includes("schema_changed")) continue;
-    const verdict = await td.verify(c.name, { version: c.version });
-    const failed = (["static", "replay", "efficiency"] as const).find((k) => !verdict.checks[k].ok);
-    const why = failed
-      ? `: ${failed} check failed: ${verdict.checks[failed].problems[0]?.message ?? ""}`
-      : "";
-    console.log(`re-verified ${c.name} v${c.version}: ${verdict.status}${why}`);
-  }
-}
-
-/** The README's agent loop. Returns the trace id. */
-async function runAgent(
-  td: ToolDistill,
-  client: Anthropic,
-  modelName: string,
-  task: string,
-  maxSteps: number,
-  taskSucceeded: () => boolean,
-): Promise<string> {
-  const trace = td.startTrace(task);
-  const messages: Anthropic.MessageParam[] = [{ role: "user", content: task }];
-  const offered = td.activeTools().map((t) => t.name);
-  console.log(`distilled tools offered: ${offered.length ? offered.join(", ") : "none"}`);
-  console.log(`task: ${task}\n`);
-  let finished = false;
-  let n = 0;
-  for (let step = 0; step < maxSteps; step++) {
-    const tools = [...td.tools(), ...td.activeTools(), td.proposeTool()] as Anthropic.Tool[];
-    const resp = await client.messages.create({
-      model: modelName,
-      max_tokens: 4096,
-      system: SYSTEM,
-      tools,
-      messages,
-    });
-    trace.recordUsage(resp.usage);
-    messages.push({ role: "assistant", content: resp.content });
-    for (const block of resp.content) {
-      if (block.type === "text" && block.text.trim()) {
-        for (const line of block.text.trim().split("\n")) console.log(`  model: ${line}`);
-      }
-    }
-    if (resp.stop_reason !== "tool_use") {
-      if (trace.outcome === null) trace.setOutcome({ success: taskSucceeded() });
-      const nudge = trace.distillNudge();
-      if (nudge) {
-        console.log(
-          `  tooldistill: the run is worth distilling (${trace.baseCallCount()} base calls): nudging the agent`,
-        );
-        messages.push({ role: "user", content: nudge });
-        continue;
-      }
-      finished = true;
-      break;
-    }
-    const results: Anthropic.ToolResultBlockParam[] = [];
-    for (const block of resp.content) {
-      if (block.type !== "tool_use") continue;
-      n++;
-      const out = await trace.execute(block.name, block.input);
-      const input =
-        block.name === "propose_distilled_tool" ? "{ code, test_inputs }" : JSON.stringify(block.input);
-      console.log(`  ${String(n).padStart(2)}. ${block.name} ${input}`);
-      if (block.name === "propose_distilled_tool" || out.content.startsWith("Distilled tool '")) {
-        for (const line of out.content.split("\n")) console.log(`      ${line}`);
-      } else {
-        console.log(`      ${out.isError ? "✗" : "→"} ${clip(out.content)}`);
-      }
-      results.push({
-        type: "tool_result",
-        tool_use_id: block.id,
-        content: out.content,
-        is_error: out.isError,
-      });
-    }
-    messages.push({ role: "user", content: results });
-  }
-  if (!finished) trace.setOutcome({ success: false });
-  await trace.finish();
-  return trace.id;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,6 +1,6 @@
 /**
  * What both example runners share around their agent loop: choosing the model (real, or the scripted one on
- * 127.0.0.1), the switch file of the fake tools, and the numbers of a run, read back from the store.
+ * 127.0.0.1), the agent loop, the switch file of the fake tools, and the numbers of a run, read back from the store.
  */
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 import Anthropic from "@anthropic-ai/sdk";
-import type { Store } from "../../core/index.ts";
+import type { Store, ToolDistill } from "../../core/index.ts";
 import { type ScriptPolicy, startScriptedModel } from "./scripted-model.ts";
 
 /** The repository root (where `.env` may hold ANTHROPIC_API_KEY). */
@@ -170,4 +170,91 @@ export function summaryLines(store: Store, traceId: string): string[] {
 export function clip(text: string, max = 110): string {
   const one = text.replace(/\s+/g, " ");
   return one.length > max ? `${one.slice(0, max)}…` : one;
+}
+
+/**
+ * check_schemas_on_start has already compared the tools with the stored fingerprints; a version it made
+ * suspect(schema_changed) is re-verified now, before any call, so a broken one is deprecated, never offered.
+ */
+export async function reactToStartup(td: ToolDistill): Promise<void> {
+  for (const c of td.startupReport?.changes ?? []) {
+    console.log(`start-up: ${c.name} v${c.version} ${c.from} → ${c.to} (${c.reason})`);
+    if (!c.problems.includes("schema_changed")) continue;
+    const verdict = await td.verify(c.name, { version: c.version });
+    const failed = (["static", "replay", "efficiency"] as const).find((k) => !verdict.checks[k].ok);
+    const why = failed
+      ? `: ${failed} check failed: ${verdict.checks[failed].problems[0]?.message ?? ""}`
+      : "";
+    console.log(`re-verified ${c.name} v${c.version}: ${verdict.status}${why}`);
+  }
+}
+
+/** The README's agent loop, printing each step for people. Returns the trace id. */
+export async function runAgent(
+  td: ToolDistill,
+  client: Anthropic,
+  run: { model: string; system: string; task: string; maxSteps: number; taskSucceeded: () => boolean },
+): Promise<string> {
+  const { model: modelName, system, task, maxSteps, taskSucceeded } = run;
+  const trace = td.startTrace(task);
+  const messages: Anthropic.MessageParam[] = [{ role: "user", content: task }];
+  const offered = td.activeTools().map((t) => t.name);
+  console.log(`distilled tools offered: ${offered.length ? offered.join(", ") : "none"}`);
+  console.log(`task: ${task}\n`);
+  let finished = false;
+  let n = 0;
+  for (let step = 0; step < maxSteps; step++) {
+    const tools = [...td.tools(), ...td.activeTools(), td.proposeTool()] as Anthropic.Tool[];
+    const resp = await client.messages.create({
+      model: modelName,
+      max_tokens: 4096,
+      system,
+      tools,
+      messages,
+    });
+    trace.recordUsage(resp.usage);
+    messages.push({ role: "assistant", content: resp.content });
+    for (const block of resp.content) {
+      if (block.type === "text" && block.text.trim()) {
+        for (const line of block.text.trim().split("\n")) console.log(`  model: ${line}`);
+      }
+    }
+    if (resp.stop_reason !== "tool_use") {
+      if (trace.outcome === null) trace.setOutcome({ success: taskSucceeded() });
+      const nudge = trace.distillNudge();
+      if (nudge) {
+        console.log(
+          `  tooldistill: the run is worth distilling (${trace.baseCallCount()} base calls): nudging the agent`,
+        );
+        messages.push({ role: "user", content: nudge });
+        continue;
+      }
+      finished = true;
+      break;
+    }
+    const results: Anthropic.ToolResultBlockParam[] = [];
+    for (const block of resp.content) {
+      if (block.type !== "tool_use") continue;
+      n++;
+      const out = await trace.execute(block.name, block.input);
+      const input =
+        block.name === "propose_distilled_tool" ? "{ code, test_inputs }" : JSON.stringify(block.input);
+      console.log(`  ${String(n).padStart(2)}. ${block.name} ${input}`);
+      if (block.name === "propose_distilled_tool" || out.content.startsWith("Distilled tool '")) {
+        for (const line of out.content.split("\n")) console.log(`      ${line}`);
+      } else {
+        console.log(`      ${out.isError ? "✗" : "→"} ${clip(out.content)}`);
+      }
+      results.push({
+        type: "tool_result",
+        tool_use_id: block.id,
+        content: out.content,
+        is_error: out.isError,
+      });
+    }
+    messages.push({ role: "user", content: results });
+  }
+  if (!finished) trace.setOutcome({ success: false });
+  await trace.finish();
+  return trace.id;
 }
