@@ -5,8 +5,9 @@
  * tools offered), and its usage is estimated from the size of that request and of the answer.
  */
 
-import { createServer, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sendError, sendJson, sendStream, type WireBlock, type WireMessage } from "./messages-wire.ts";
 
 /** One content block of a request message, as the SDK sends it. */
 export interface RequestBlock {
@@ -150,63 +151,6 @@ export async function startScriptedModel(policy: ScriptPolicy): Promise<Scripted
 /** About four characters a token, as for English text and JSON. */
 function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
-}
-
-type WireBlock =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: unknown };
-
-interface WireMessage {
-  id: string;
-  type: "message";
-  role: "assistant";
-  model: string;
-  content: WireBlock[];
-  stop_reason: string;
-  stop_sequence: null;
-  usage: Record<string, number>;
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { "content-type": "application/json", "request-id": `req_scripted_${Date.now()}` });
-  res.end(JSON.stringify(value));
-}
-
-function sendError(res: ServerResponse, status: number, type: string, message: string): void {
-  sendJson(res, status, { type: "error", error: { type, message } });
-}
-
-/** The event sequence of the streaming API, for clients that stream (Claude Code does). */
-function sendStream(res: ServerResponse, message: WireMessage): void {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const event = (type: string, data: Record<string, unknown>) => {
-    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  };
-  event("message_start", {
-    message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } },
-  });
-  message.content.forEach((block, index) => {
-    if (block.type === "text") {
-      event("content_block_start", { index, content_block: { type: "text", text: "" } });
-      event("content_block_delta", { index, delta: { type: "text_delta", text: block.text } });
-    } else {
-      event("content_block_start", {
-        index,
-        content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
-      });
-      event("content_block_delta", {
-        index,
-        delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input ?? {}) },
-      });
-    }
-    event("content_block_stop", { index });
-  });
-  event("message_delta", {
-    delta: { stop_reason: message.stop_reason, stop_sequence: null },
-    usage: { output_tokens: message.usage["output_tokens"] ?? 0 },
-  });
-  event("message_stop", {});
-  res.end();
 }
 
 // ---- helpers for policies ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sendError, sendJson, sendStream, type WireMessage } from "../../examples/shared/messages-wire.ts";
 
 /** One content block the fake model answers with; a tool_use without `id` gets a generated one. */
 export type FakeBlock =
@@ -67,13 +68,13 @@ export async function startFakeAnthropic(
     try {
       body = raw ? JSON.parse(raw) : null;
     } catch {
-      sendError(res, { status: 400, error: { type: "invalid_request_error", message: "body is not JSON" } });
+      sendError(res, 400, "invalid_request_error", "body is not JSON");
       return;
     }
     received.push({ body, headers: req.headers, path });
 
     if (req.method !== "POST") {
-      sendError(res, { status: 404, error: { type: "not_found_error", message: `${req.method} ${path}` } });
+      sendError(res, 404, "not_found_error", `${req.method} ${path}`);
       return;
     }
     if (path.endsWith("/count_tokens")) {
@@ -81,7 +82,7 @@ export async function startFakeAnthropic(
       return;
     }
     if (!path.endsWith("/messages")) {
-      sendError(res, { status: 404, error: { type: "not_found_error", message: `no route ${path}` } });
+      sendError(res, 404, "not_found_error", `no route ${path}`);
       return;
     }
 
@@ -90,14 +91,11 @@ export async function startFakeAnthropic(
       reply = await handler({ body, headers: req.headers, path });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      sendError(res, {
-        status: 500,
-        error: { type: "api_error", message: `fake handler threw: ${message}` },
-      });
+      sendError(res, 500, "api_error", `fake handler threw: ${message}`);
       return;
     }
     if ("error" in reply) {
-      sendError(res, reply);
+      sendFakeError(res, reply);
       return;
     }
     counter++;
@@ -122,19 +120,6 @@ export async function startFakeAnthropic(
         server.close((err) => (err ? reject(err) : resolve()));
       }),
   };
-}
-
-interface WireMessage {
-  id: string;
-  type: "message";
-  role: "assistant";
-  model: string;
-  content: Array<
-    { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown }
-  >;
-  stop_reason: string;
-  stop_sequence: null;
-  usage: Record<string, number>;
 }
 
 function toMessage(reply: FakeMessage, n: number, model: string): WireMessage {
@@ -163,60 +148,6 @@ function toMessage(reply: FakeMessage, n: number, model: string): WireMessage {
   };
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${Date.now()}` });
-  res.end(JSON.stringify(value));
-}
-
-function sendError(res: ServerResponse, reply: FakeError): void {
-  sendJson(res, reply.status, { type: "error", error: reply.error });
-}
-
-/** The event sequence of the real streaming API, with text and tool input split over several deltas. */
-function sendStream(res: ServerResponse, message: WireMessage): void {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const event = (type: string, data: Record<string, unknown>) => {
-    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  };
-  event("message_start", {
-    message: {
-      ...message,
-      content: [],
-      stop_reason: null,
-      usage: { ...message.usage, output_tokens: 1 },
-    },
-  });
-  event("ping", {});
-  message.content.forEach((block, index) => {
-    if (block.type === "text") {
-      event("content_block_start", { index, content_block: { type: "text", text: "" } });
-      for (const piece of split(block.text)) {
-        event("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
-      }
-    } else {
-      event("content_block_start", {
-        index,
-        content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
-      });
-      for (const piece of split(JSON.stringify(block.input ?? {}))) {
-        event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
-      }
-    }
-    event("content_block_stop", { index });
-  });
-  event("message_delta", {
-    delta: { stop_reason: message.stop_reason, stop_sequence: null },
-    usage: { output_tokens: message.usage["output_tokens"] ?? 0 },
-  });
-  event("message_stop", {});
-  res.end();
-}
-
-/** Three roughly equal pieces, so clients must really concatenate deltas. */
-function split(text: string): string[] {
-  if (text.length < 3) return [text];
-  const size = Math.ceil(text.length / 3);
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
+function sendFakeError(res: ServerResponse, reply: FakeError): void {
+  sendError(res, reply.status, reply.error.type, reply.error.message);
 }
