@@ -3,6 +3,7 @@
  * bench/ exporting a `Benchmark`; add one by importing it into BENCHMARKS. Goals are reported, never enforced:
  * timings depend on the machine, so the bench is not part of `npm test`.
  */
+import { distilledCall } from "./distilled-call.ts";
 import { hooks } from "./hooks.ts";
 import { mcpServer } from "./mcp-server.ts";
 import { schemaCheck } from "./schema-check.ts";
@@ -10,7 +11,7 @@ import { traceExecute } from "./trace-execute.ts";
 import type { Benchmark, BenchResult } from "./types.ts";
 import { verification } from "./verification.ts";
 
-const BENCHMARKS: Benchmark[] = [traceExecute, verification, schemaCheck, hooks, mcpServer];
+const BENCHMARKS: Benchmark[] = [traceExecute, distilledCall, verification, schemaCheck, hooks, mcpServer];
 
 function table(columns: string[], rows: string[][]): string {
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? "").length)));

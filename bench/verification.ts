@@ -61,7 +61,7 @@ export const verification: Benchmark = {
         staticTimes.push(performance.now() - t0);
       }
 
-      // Cold verification: a fresh sandbox pool (child spawn included); warm: the pool is up.
+      // Cold verification: a fresh Sandbox (no spare engine instance made yet); warm: spares are ready.
       const coldTimes: number[] = [];
       const warmTimes: number[] = [];
       for (let round = 0; round < 3; round++) {
@@ -145,7 +145,7 @@ export const verification: Benchmark = {
           met: coldMs <= 150 && warmMs <= 20 && perCall <= 0.5,
         },
         notes: [
-          "cold = first verification with a fresh sandbox pool (child process spawn included); medians of 3 rounds",
+          "cold = first verification with a fresh Sandbox in this process (the engine's WebAssembly module is compiled once per process: the first verification in a fresh process is in the distilled call bench); medians of 3 rounds",
         ],
       };
     } finally {

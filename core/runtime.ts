@@ -1,3 +1,4 @@
+import { BaseCallTimeout } from "./base-failure.ts";
 import { canonicalArgs } from "./canonical.ts";
 import { errorMessage } from "./errors.ts";
 import { addProblem, type RegistryEnv } from "./registry.ts";
@@ -86,15 +87,15 @@ export async function runDistilled(
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () =>
-            reject(new Error(`base tool '${tool}' did not answer within ${BASE_CALL_TIMEOUT_MS / 1000} s`)),
+          () => reject(new BaseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)),
           BASE_CALL_TIMEOUT_MS,
         );
       });
       const r = await Promise.race([trace.recordBaseCall(def, args, callId), timeout]).finally(() =>
         clearTimeout(timer),
       );
-      if (!r.ok) throw new Error(r.error);
+      // The executor's own error goes on, so the sandbox can tell an outage from a refused call.
+      if (!r.ok) throw r.thrown;
       return r.output;
     },
   });
@@ -109,17 +110,28 @@ export async function runDistilled(
   const text = structuredError(v, outcome.failure, outcome.calls, expected, host);
   store.failCall(callId, text, latency);
   store.recordRun(v.name, v.version, false, outcome.calls.length);
-  store.setReplaceName(trace.id, v.name);
-  const current = store.getVersion(v.name, v.version) ?? v;
-  addProblem(host, current, "runtime_failure", `runtime failure: ${outcome.failure.message}`, {
-    trace: trace.id,
-    call: callId,
-    failure: outcome.failure,
-  });
+  // An outage of a base tool or an overloaded host says nothing against the distilled tool: it stays.
+  if (outcome.failure.cause === "tool") {
+    store.setReplaceName(trace.id, v.name);
+    const current = store.getVersion(v.name, v.version) ?? v;
+    addProblem(host, current, "runtime_failure", `runtime failure: ${outcome.failure.message}`, {
+      trace: trace.id,
+      call: callId,
+      failure: outcome.failure,
+    });
+  }
   return { content: text, isError: true };
 }
 
 const SUMMARY_CHARS = 160;
+
+/** What the failure means for the tool and what the agent should do, by what the failure is evidence of. */
+const CONSEQUENCE: Record<SandboxFailure["cause"], string> = {
+  tool: "This distilled tool has been disabled. Complete the task using the base tools directly.",
+  infrastructure:
+    "A base tool could not answer (an outage, not a fault of this distilled tool), so the tool stays available. Complete this task using the base tools directly, or call the tool again later.",
+  host: "The host was too busy to finish the run (not a fault of this distilled tool), so the tool stays available. Call it again, or complete the task using the base tools directly.",
+};
 
 /** How long one base call inside a distilled tool may take before the run fails. */
 export const BASE_CALL_TIMEOUT_MS = 300_000;
@@ -153,7 +165,7 @@ export function structuredError(
     );
   }
   lines.push(`Error: ${failure.message}`);
-  lines.push("This distilled tool has been disabled. Complete the task using the base tools directly.");
+  lines.push(CONSEQUENCE[failure.cause]);
   const done = calls.filter((c) => c.ok);
   if (done.length) {
     lines.push("", "Steps already completed (do not repeat the ones that changed something):");

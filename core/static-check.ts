@@ -6,6 +6,7 @@ import { parse } from "@babel/parser";
 import traverseModule, { type Node, type NodePath, type Visitor } from "@babel/traverse";
 import { isPlainObject } from "./canonical.ts";
 import { suggestion } from "./did-you-mean.ts";
+import { ABSENT_GLOBALS, ABSENT_MEMBERS, NO_CLOCK } from "./sandbox-guest.ts";
 import type { CheckResult, JsonSchema, Problem, ToolDef } from "./types.ts";
 
 type Traverse = typeof traverseModule.default;
@@ -42,7 +43,10 @@ const CONFIG_KEYS = ["name", "description", "inputSchema", "run", "check"] as co
 const REQUIRED_CONFIG_KEYS = ["name", "description", "inputSchema", "run"] as const;
 const TOP_LEVEL = "only imports and one export default distilledTool({...}) are allowed at top level";
 
-/** Names that reach outside the tool's own data; banned as identifiers and as property names. */
+/**
+ * Names that reach outside the tool's own data; banned as identifiers and as property names. The globals the
+ * sandbox leaves out (timers, eval, …: ABSENT_GLOBALS) are banned too, each with its own reason.
+ */
 const ESCAPE_HATCHES: ReadonlySet<string> = new Set([
   "globalThis",
   "global",
@@ -54,19 +58,7 @@ const ESCAPE_HATCHES: ReadonlySet<string> = new Set([
   "constructor",
   "prototype",
   "Reflect",
-  "Proxy",
-  "WebAssembly",
-  "setTimeout",
-  "setInterval",
-  "setImmediate",
-  "queueMicrotask",
-  "clearTimeout",
-  "clearInterval",
   "clearImmediate",
-  "SharedArrayBuffer",
-  "Atomics",
-  "eval",
-  "Function",
   "arguments",
   "import",
 ]);
@@ -138,6 +130,8 @@ export function staticCheck(source: string, baseTools: readonly ToolDef[]): Stat
   const checkName = (name: string, node: Node, isObjectKey: boolean): void => {
     if (name.startsWith("__")) {
       add(node, name, `'${name}' is not allowed: names starting with __ are reserved`);
+    } else if (!isObjectKey && Object.hasOwn(ABSENT_GLOBALS, name)) {
+      add(node, name, `'${name}' is not available: ${ABSENT_GLOBALS[name]}`);
     } else if (!isObjectKey && ESCAPE_HATCHES.has(name)) {
       add(
         node,
@@ -259,8 +253,17 @@ export function staticCheck(source: string, baseTools: readonly ToolDef[]): Stat
       }
       path.skip();
     },
+    NewExpression(path) {
+      const { callee } = path.node;
+      if (callee.type === "Identifier" && callee.name === "Date" && path.node.arguments.length === 0) {
+        add(path.node, "new Date()", `'new Date()' reads the clock: ${NO_CLOCK}`);
+      }
+    },
     CallExpression(path) {
       const { callee } = path.node;
+      if (callee.type === "Identifier" && callee.name === "Date") {
+        add(callee, "Date()", `'Date()' reads the clock: ${NO_CLOCK}`);
+      }
       if (callee.type === "Import") {
         add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
       } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
@@ -274,6 +277,10 @@ export function staticCheck(source: string, baseTools: readonly ToolDef[]): Stat
       const name = memberName(node);
       if (name === null) return;
       checkName(name, node.property, false);
+      const owner = node.object.type === "Identifier" ? node.object.name : null;
+      const absent = owner === null ? undefined : ABSENT_MEMBERS[`${owner}.${name}`];
+      if (absent !== undefined)
+        add(node, `${owner}.${name}`, `'${owner}.${name}' is not available: ${absent}`);
       if (name === "catch") add(node.property, "catch", `'.catch' is not allowed: ${FAIL_FAST}`);
     },
     "ObjectProperty|ObjectMethod"(path) {

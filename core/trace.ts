@@ -113,7 +113,7 @@ export class Trace {
     tool: ToolDef,
     args: Record<string, unknown>,
     parentId: number | null,
-  ): Promise<{ ok: true; output: unknown } | { ok: false; error: string }> {
+  ): Promise<{ ok: true; output: unknown } | { ok: false; error: string; thrown: unknown }> {
     const call = {
       traceId: this.id,
       tool: tool.name,
@@ -129,7 +129,7 @@ export class Trace {
     } catch (err) {
       const error = errorMessage(err);
       this.#host.store.appendCall(call, { error }, performance.now() - started);
-      return { ok: false, error };
+      return { ok: false, error, thrown: err };
     }
   }
 

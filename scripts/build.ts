@@ -1,11 +1,10 @@
 /**
  * `npm run build`: emits dist/ for the npm package. tsc compiles core/ and bin/ (rewriting `.ts` import
- * specifiers to `.js`); the sandbox runner, plain JavaScript found through `import.meta.url`, is copied next to
- * the compiled sandbox. The `tooldistill` shim (bin/tooldistill.js) is shipped as it is: it loads dist/bin/cli.js
+ * specifiers to `.js`); the sandbox engine's .wasm is resolved from its npm package at run time. The `tooldistill` shim (bin/tooldistill.js) is shipped as it is: it loads dist/bin/cli.js
  * when the sources are not beside it.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,11 +27,7 @@ const compiled = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"],
 });
 if (compiled.status !== 0) fail("tsc -p tsconfig.build.json failed");
 
-const runner = join(root, "core", "sandbox-runner.js");
-if (!existsSync(runner)) fail("core/sandbox-runner.js is missing: the sandbox cannot start without it");
-copyFileSync(runner, join(dist, "core", "sandbox-runner.js"));
-
-for (const required of ["bin/cli.js", "core/index.js", "core/index.d.ts", "core/sandbox-runner.js"]) {
+for (const required of ["bin/cli.js", "core/index.js", "core/index.d.ts", "core/quickjs-engine.js"]) {
   if (!existsSync(join(dist, required))) fail(`dist/${required} was not produced`);
 }
 

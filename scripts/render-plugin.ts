@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { engineWasmPath, WASM_FILE } from "../core/quickjs-engine.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outRoot = resolve(process.argv[2] ?? root);
@@ -158,8 +159,9 @@ async function renderPlugin(dir: string): Promise<void> {
     splitting: false,
     plugins: [builtinsWithoutFacade, fullConfigExternal],
   });
-  // core/sandbox.ts finds the runner next to itself through import.meta.url: in the bundle that is the chunk folder.
-  copyFileSync(join(root, "core", "sandbox-runner.js"), join(dir, "dist", "chunks", "sandbox-runner.js"));
+  // core/quickjs-engine.ts looks for the engine next to itself through import.meta.url: in the bundle that is the
+  // chunk folder (the plugin has no node_modules to resolve the package from).
+  copyFileSync(engineWasmPath(), join(dir, "dist", "chunks", WASM_FILE));
 }
 
 /** plugin-dev/: the same plugin over this checkout's sources, on its pinned Node (`npm ci` first). */

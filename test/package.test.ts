@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type SpawnSyncOptions, spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -47,7 +47,7 @@ test("the packed tarball runs as `npx --package <tarball> tooldistill`", { timeo
     "dist/bin/cli.js",
     "dist/core/index.js",
     "dist/core/index.d.ts",
-    "dist/core/sandbox-runner.js",
+    "dist/core/quickjs-engine.js",
   ]) {
     assert.ok(listing.includes(`package/${file}`), `the tarball lacks ${file}`);
   }
@@ -67,4 +67,22 @@ test("the packed tarball runs as `npx --package <tarball> tooldistill`", { timeo
   assert.equal(list.status, 0, `npx tooldistill list failed:\n${list.stderr}`);
   assert.deepEqual(JSON.parse(list.stdout), []);
   assert.ok(readdirSync(join(empty, ".tooldistill")).includes("registry.db"));
+
+  // The sandbox engine (a .wasm in a dependency) is found from an installed copy of the library.
+  const project = tempDir(t, "td-install-");
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "uses-td", private: true, type: "module" }),
+  );
+  const install = run("npm", ["install", "--no-audit", "--no-fund", tarball], { cwd: project });
+  assert.equal(install.status, 0, `npm install <tarball> failed:\n${install.stderr}`);
+  const script = `import { Sandbox } from "tooldistill";
+const sandbox = new Sandbox();
+const source = 'import { distilledTool, call } from "tooldistill";\\nexport default distilledTool({ name: "t_t", description: "d", inputSchema: { type: "object" }, async run() { return (await call("echo", { n: 2 })).n * 21; } });';
+const outcome = await sandbox.run({ source, input: {}, allow: ["echo"], call: async (_tool, args) => args });
+process.stdout.write(JSON.stringify(outcome.ok ? outcome.result : outcome.failure));`;
+  writeFileSync(join(project, "run.mjs"), script);
+  const ran = run(process.execPath, ["run.mjs"], { cwd: project });
+  assert.equal(ran.status, 0, `running a tool from the installed package failed:\n${ran.stderr}`);
+  assert.equal(ran.stdout, "42");
 });

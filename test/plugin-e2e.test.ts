@@ -368,7 +368,7 @@ test("a real Claude Code session is recorded, distilled on /tooldistill:distill,
   assert.equal(failure?.isError, true);
   assert.match(
     failure?.text ?? "",
-    /^Distilled tool 'note_for_contact' \(v2\) failed at step 2 of 2\.\nBase tool: crm__add_note\nError: add_note is down/,
+    /^Distilled tool 'note_for_contact' \(v2\) failed at step 2 of 2\.\nBase tool: crm__add_note\nError: add_note refused the note/,
   );
   const afterFallback = requestsAfterResult(api, "s3_2");
   assert.ok(afterFallback.length > 0);

@@ -43,7 +43,7 @@ function executor(name: string, args: Record<string, unknown>): unknown {
     if (!id) throw new Error(`no contact named ${String(args["name"])}`);
     return { id, name: args["name"] };
   }
-  if (broken) throw new Error("add_note is down");
+  if (broken) throw new Error("add_note refused the note: the contact is archived");
   return { note_id: `n-${++notes}`, contact_id: args["contact_id"], text: args["text"] };
 }
 
@@ -201,7 +201,7 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   assert.equal(failed.isError, true);
   assert.match(
     (failed.content as Array<{ text: string }>)[0]?.text ?? "",
-    /^Distilled tool 'note_for_contact' \(v1\) failed at step 2 of 2\.\nBase tool: crm__add_note\nError: add_note is down/,
+    /^Distilled tool 'note_for_contact' \(v1\) failed at step 2 of 2\.\nBase tool: crm__add_note\nError: add_note refused the note/,
   );
   assert.ok(announcedFirst, "list_changed did not arrive before the failed result");
   assert.deepEqual(

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { DistillError } from "../core/errors.ts";
-import { DEFAULT_LIMITS, Sandbox, type SandboxRunRequest, toFunctionBody } from "../core/sandbox.ts";
+import { toFunctionBody } from "../core/module-body.ts";
+import { DEFAULT_LIMITS, Sandbox, type SandboxRunRequest } from "../core/sandbox.ts";
 import { tempDir } from "./helpers.ts";
 import { failureOf, fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";
 
@@ -224,10 +224,7 @@ describe("runs", () => {
     }
     const big = failureOf(await run(toolSource(`return { n: 1n };`)).outcome);
     assert.equal(big.kind, "code_error");
-    assert.match(
-      big.message,
-      /^the tool's result is not JSON-serialisable: TypeError: Do not know how to serialize a BigInt/,
-    );
+    assert.match(big.message, /^the tool's result is not JSON-serialisable: TypeError: .*BigInt/i);
   });
 
   test("a tool that is not async still runs", async () => {
@@ -250,13 +247,16 @@ describe("check", () => {
       await run(withCheck(`(r: any) => r.status === "draft"`), { input: { status: "sent" }, runCheck: true })
         .outcome,
     );
-    assert.deepEqual(falsy, { kind: "check_failed", message: "check(result) returned false" });
+    assert.deepEqual(falsy, { kind: "check_failed", cause: "tool", message: "check(result) returned false" });
 
     const threw = failureOf(
       await run(withCheck(`(r: any) => r.missing.deep`), { input: { status: "x" }, runCheck: true }).outcome,
     );
     assert.equal(threw.kind, "check_failed");
-    assert.match(threw.message, /^check\(result\) threw: TypeError: Cannot read properties of undefined/);
+    assert.equal(
+      threw.message,
+      "check(result) threw: TypeError: cannot read property 'deep' of undefined (line 10)",
+    );
 
     const absent = await run(toolSource(`return 1;`), { runCheck: true }).outcome;
     assert.equal(absent.ok && absent.check, "absent");
@@ -264,8 +264,16 @@ describe("check", () => {
     const skipped = await run(withCheck(`() => false`), { runCheck: false }).outcome;
     assert.equal(skipped.ok && skipped.check, "skipped");
 
-    const asyncCheck = failureOf(await run(withCheck(`async () => 0`), { runCheck: true }).outcome);
-    assert.deepEqual(asyncCheck, { kind: "check_failed", message: "check(result) returned 0" });
+    const zero = failureOf(await run(withCheck(`() => 0`), { runCheck: true }).outcome);
+    assert.deepEqual(zero, { kind: "check_failed", cause: "tool", message: "check(result) returned 0" });
+
+    // An async check would always "pass" (a promise is truthy): it fails, saying why.
+    const asyncCheck = failureOf(await run(withCheck(`async () => true`), { runCheck: true }).outcome);
+    assert.deepEqual(asyncCheck, {
+      kind: "check_failed",
+      cause: "tool",
+      message: "check(result) returned a promise: check must answer at once (not async, no await)",
+    });
   });
 
   test("the check sees the result as JSON (a copy)", async () => {
@@ -281,7 +289,11 @@ describe("check", () => {
     const failure = failureOf(
       await run(toolSource(`return 1;`, `\n  check: 5,`), { runCheck: true }).outcome,
     );
-    assert.deepEqual(failure, { kind: "bad_module", message: "the tool's check must be a function" });
+    assert.deepEqual(failure, {
+      kind: "bad_module",
+      cause: "tool",
+      message: "the tool's check must be a function",
+    });
   });
 });
 
@@ -297,6 +309,7 @@ describe("failures", () => {
     const done = await outcome;
     assert.deepEqual(failureOf(done), {
       kind: "call_failed",
+      cause: "infrastructure",
       message: "billing is down",
       step: 2,
       tool: "fail",
@@ -317,10 +330,6 @@ describe("failures", () => {
     [".catch", `await call("fail", {}).catch(() => {}); return "swallowed";`],
     ["try/catch", `try { await call("fail", {}); } catch { return "swallowed"; } return 1;`],
     ["an unawaited call", `call("fail", {}); return "returned before it failed";`],
-    [
-      "a forged reply",
-      `const p = call("fail", {}); (globalThis as any).__td.deliver(1, true, '"forged"'); return await p;`,
-    ],
   ];
   for (const [how, code] of swallowers) {
     test(`a failed call hidden with ${how} still fails the run`, async () => {
@@ -341,6 +350,7 @@ describe("failures", () => {
     const done = await outcome;
     assert.deepEqual(failureOf(done), {
       kind: "not_allowed",
+      cause: "tool",
       message: "call 2 to 'delete_everything' is not allowed: this tool may call only 'echo'",
       step: 2,
       tool: "delete_everything",
@@ -379,6 +389,7 @@ describe("failures", () => {
     const done = await outcome;
     assert.deepEqual(failureOf(done), {
       kind: "call_limit",
+      cause: "tool",
       message: "the tool made more than 3 base calls and was stopped",
       step: 4,
       tool: "echo",
@@ -403,6 +414,7 @@ describe("failures", () => {
     const args = run(toolSource(`await call("echo", { s: "y".repeat(2000) });`), { limits });
     assert.deepEqual(failureOf(await args.outcome), {
       kind: "message_limit",
+      cause: "tool",
       message: "the arguments of call 1 to 'echo' are 2008 bytes, more than the 1000-byte limit",
       step: 1,
       tool: "echo",
@@ -413,6 +425,7 @@ describe("failures", () => {
     const resultDone = await result.outcome;
     assert.deepEqual(failureOf(resultDone), {
       kind: "message_limit",
+      cause: "infrastructure",
       message: "the result of call 1 to 'big' is 5002 bytes, more than the 1000-byte limit",
       step: 1,
       tool: "big",
@@ -422,6 +435,7 @@ describe("failures", () => {
     const own = failureOf(await run(toolSource(`return "z".repeat(4000);`), { limits }).outcome);
     assert.deepEqual(own, {
       kind: "message_limit",
+      cause: "tool",
       message: "the tool's result is 4002 bytes, more than the 1000-byte limit",
     });
   });
@@ -435,19 +449,23 @@ describe("failures", () => {
     );
   });
 
-  test("code errors carry the message only", async () => {
+  test("code errors carry the message and the tool's line, never a stack", async () => {
     const cases: [string, string][] = [
-      [`throw new Error("no order found");`, "no order found"],
+      [`throw new Error("no order found");`, "no order found (line 8)"],
       [
         `const x: any = undefined; return x.id;`,
-        "TypeError: Cannot read properties of undefined (reading 'id')",
+        "TypeError: cannot read property 'id' of undefined (line 8)",
       ],
       [`throw "plain string";`, "plain string"],
       [`throw { message: 42 };`, "[object Object]"],
       [`const e = new RangeError("r"); e.stack = "secret stack"; throw e;`, "RangeError: r"],
     ];
     for (const [code, message] of cases) {
-      assert.deepEqual(failureOf(await run(toolSource(code)).outcome), { kind: "code_error", message }, code);
+      assert.deepEqual(
+        failureOf(await run(toolSource(code)).outcome),
+        { kind: "code_error", cause: "tool", message },
+        code,
+      );
     }
   });
 
@@ -469,7 +487,11 @@ describe("failures", () => {
       if (message) assert.equal(failure.message, message);
     }
     const throwing = failureOf(await run(`throw new Error("at load");\nexport default 1;`).outcome);
-    assert.deepEqual(throwing, { kind: "code_error", message: "the module threw while loading: at load" });
+    assert.deepEqual(throwing, {
+      kind: "code_error",
+      cause: "tool",
+      message: "the module threw while loading: at load (line 1)",
+    });
   });
 
   test("a promise that never settles ends the run at once", async () => {
@@ -479,6 +501,7 @@ describe("failures", () => {
     );
     assert.deepEqual(failure, {
       kind: "code_error",
+      cause: "tool",
       message: "the tool's promise never settled: its code is waiting, but not on any base call",
     });
     assert.ok(performance.now() - started < 1500);
@@ -493,6 +516,8 @@ describe("failures", () => {
         /cpuMs must be a positive number/.test(err.message),
     );
     assert.throws(() => new Sandbox({ poolSize: -1 }), /poolSize/);
+    assert.throws(() => new Sandbox({ maxConcurrent: 0 }), /maxConcurrent/);
+    assert.throws(() => new Sandbox({ limits: { memoryMb: 8 } }), /memoryMb must be at least 32/);
   });
 });
 
@@ -504,7 +529,8 @@ describe("limits", () => {
     );
     const elapsed = performance.now() - started;
     assert.deepEqual(failure, {
-      kind: "timeout",
+      kind: "cpu",
+      cause: "tool",
       message: "the tool's code ran for more than 300 ms of its own time and was stopped",
     });
     assert.ok(elapsed >= 290 && elapsed < 3000, `took ${elapsed} ms`);
@@ -528,12 +554,19 @@ describe("limits", () => {
   });
 
   test("busy time adds up over a run", async () => {
-    // Each step computes ~150 ms: three fit in 500 ms of own time, five do not.
-    const spin = `const until = Date.now() + 150; while (Date.now() < until) {}`;
+    // Measure one step's computing time here, then give the tool room for about three of them: two steps
+    // fit, twelve do not, whatever this machine's speed.
+    const spin = `let x = 0; for (const i of Array.from({ length: 300000 }, (_, k) => k)) x += i % 7;`;
     const code = (n: number) =>
-      toolSource(`for (let i = 0; i < ${n}; i++) { ${spin} await call("slow", { ms: 50 }); } return "done";`);
-    assert.equal(resultOf(await run(code(2), { limits: { cpuMs: 500 } }).outcome), "done");
-    assert.equal(failureOf(await run(code(5), { limits: { cpuMs: 500 } }).outcome).kind, "timeout");
+      toolSource(
+        `for (const s of Array.from({ length: ${n} })) { ${spin} await call("slow", { ms: 20 }); } return "done";`,
+      );
+    const started = process.cpuUsage();
+    resultOf(await run(code(1), { limits: { cpuMs: 60_000 } }).outcome);
+    const used = process.cpuUsage(started);
+    const step = Math.max(5, (used.user + used.system) / 1000);
+    assert.equal(resultOf(await run(code(2), { limits: { cpuMs: step * 3.5 } }).outcome), "done");
+    assert.equal(failureOf(await run(code(12), { limits: { cpuMs: step * 3.5 } }).outcome).kind, "cpu");
   });
 
   test("a memory bomb is a memory failure; the next job works", async () => {
@@ -544,14 +577,15 @@ describe("limits", () => {
     );
     assert.deepEqual(failure, {
       kind: "memory",
+      cause: "tool",
       message: "the tool used more than 64 MB of memory and was stopped",
     });
     assert.equal(resultOf(await run(toolSource(`return 2;`)).outcome), 2);
   });
 });
 
-describe("pool", () => {
-  test("a warm child is reused after a clean job", async (t) => {
+describe("instances", () => {
+  test("every run and every check gets a fresh engine instance; spares are made ahead and used once", async (t) => {
     const pool = new Sandbox({ poolSize: 1 });
     t.after(() => pool.close());
     const host = fakeHost();
@@ -561,120 +595,89 @@ describe("pool", () => {
       allow: ["echo"],
       call: host.call,
     };
-    const coldStart = performance.now();
-    resultOf(await pool.run(req));
-    const cold = performance.now() - coldStart;
-    assert.equal(pool.stats().spawned, 1);
-    const warm: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const s = performance.now();
-      resultOf(await pool.run(req));
-      warm.push(performance.now() - s);
-    }
-    resultOf(
-      await pool.run({ ...req, source: toolSource(`throw new Error("x")`) }).then(() => pool.run(req)),
-    );
-    assert.deepEqual(pool.stats(), { spawned: 1, idle: 1, busy: 0 });
-    t.diagnostic(`cold run ${cold.toFixed(1)} ms, warm runs ${warm.map((w) => w.toFixed(1)).join(", ")} ms`);
+    for (let i = 0; i < 3; i++) resultOf(await pool.run(req));
+    // Three runs took three instances; a spare was made after each.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(pool.stats(), { spawned: 4, idle: 1, busy: 0, queued: 0 });
+    const checked = await pool.run({
+      ...req,
+      source: toolSource(`return 1;`, "\n  check: (r: any) => r === 1,"),
+      runCheck: true,
+    });
+    assert.equal(checked.ok && checked.check, "passed");
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(pool.stats().spawned, 6, "the check ran in an instance of its own");
   });
 
-  test("a killed child is replaced", async (t) => {
+  test("a failed run leaves nothing behind: the next run works", async (t) => {
     const pool = new Sandbox({ poolSize: 1, limits: { cpuMs: 200 } });
     t.after(() => pool.close());
     const host = fakeHost();
     assert.equal(
       failureOf(await pool.run({ source: toolSource(`for (;;) {}`), input: {}, allow: [], call: host.call }))
         .kind,
-      "timeout",
+      "cpu",
     );
-    assert.equal(pool.stats().spawned, 2);
     assert.equal(
       resultOf(await pool.run({ source: toolSource(`return 3;`), input: {}, allow: [], call: host.call })),
       3,
     );
-    assert.equal(pool.stats().spawned, 2);
   });
 
-  test("runs in parallel beyond the pool size", async (t) => {
-    const pool = new Sandbox({ poolSize: 2 });
+  test("runs wait for one of maxConcurrent places; their clocks do not run while they wait", async (t) => {
+    const pool = new Sandbox({ poolSize: 0, maxConcurrent: 2, limits: { cpuMs: 1000 } });
     t.after(() => pool.close());
     const host = fakeHost();
-    const outcomes = await Promise.all(
-      [1, 2, 3, 4].map((n) =>
+    const outcomes = Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
         pool.run({
-          source: toolSource(`return (await call("slow", { ms: 100, n: input.n })).args.n;`),
+          source: toolSource(`return (await call("slow", { ms: 150, n: input.n })).args.n;`),
           input: { n },
           allow: ["slow"],
           call: host.call,
         }),
       ),
     );
-    assert.deepEqual(outcomes.map(resultOf), [1, 2, 3, 4]);
-    assert.equal(host.maxInFlight, 4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(pool.stats().queued, 3);
+    assert.deepEqual((await outcomes).map(resultOf), [1, 2, 3, 4, 5]);
+    assert.equal(host.maxInFlight, 2);
   });
 
-  test("poolSize 0 keeps no child", async (t) => {
+  test("poolSize 0 keeps no spare", async (t) => {
     const pool = new Sandbox({ poolSize: 0 });
     t.after(() => pool.close());
     const host = fakeHost();
     const req = { source: toolSource(`return 1;`), input: {}, allow: [], call: host.call };
     await pool.run(req);
     await pool.run(req);
+    await new Promise((resolve) => setImmediate(resolve));
     assert.equal(pool.stats().spawned, 2);
     assert.equal(pool.stats().idle, 0);
   });
 
-  test("close() kills every child; a run in progress ends; later runs are refused", async () => {
+  test("close() ends a run in progress at once, even one waiting on a base call; later runs are refused", async () => {
     const pool = new Sandbox({ poolSize: 2 });
     const host = fakeHost();
     const running = pool.run({
-      source: toolSource(`for (;;) {}`),
+      source: toolSource(`return call("slow", { ms: 60000 });`),
       input: {},
-      allow: [],
+      allow: ["slow"],
       call: host.call,
-      limits: { cpuMs: 60_000 },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = performance.now();
     await pool.close();
     assert.deepEqual(failureOf(await running), {
-      kind: "crashed",
+      kind: "closed",
+      cause: "host",
       message: "the sandbox was closed while the tool was running",
     });
-    assert.deepEqual(pool.stats(), { spawned: pool.stats().spawned, idle: 0, busy: 0 });
+    assert.ok(performance.now() - closing < 5000);
+    assert.deepEqual(pool.stats(), { spawned: pool.stats().spawned, idle: 0, busy: 0, queued: 0 });
     await assert.rejects(
       pool.run({ source: toolSource(`return 1;`), input: {}, allow: [], call: host.call }),
       /the sandbox is closed/,
-    );
-  });
-
-  test("runnerPath: a copy of the runner works anywhere, a missing one is a crash", async (t) => {
-    const dir = tempDir(t, "td-sandbox-runner-");
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "commonjs" }));
-    const runnerPath = join(dir, "sandbox-runner.js");
-    copyFileSync(fileURLToPath(new URL("../core/sandbox-runner.js", import.meta.url)), runnerPath);
-    const copied = new Sandbox({ runnerPath, poolSize: 0 });
-    t.after(() => copied.close());
-    const host = fakeHost();
-    assert.deepEqual(
-      resultOf(
-        await copied.run({
-          source: toolSource(`return call("echo", { a: 1 });`),
-          input: {},
-          allow: ["echo"],
-          call: host.call,
-        }),
-      ),
-      { tool: "echo", args: { a: 1 } },
-    );
-    const missing = new Sandbox({ runnerPath: join(dir, "nope.js"), poolSize: 0 });
-    t.after(() => missing.close());
-    const failure = failureOf(
-      await missing.run({ source: toolSource(`return 1;`), input: {}, allow: [], call: host.call }),
-    );
-    assert.equal(failure.kind, "crashed");
-    assert.match(
-      failure.message,
-      /^the sandbox process did not start: .*(Cannot find module|ERR_MODULE_NOT_FOUND|nope\.js)/,
     );
   });
 });
@@ -691,7 +694,7 @@ const sandbox = new Sandbox();
 const outcome = await sandbox.run({ source, input: { n: 21 }, allow: ["echo"], call: async (tool, args) => ({ tool, args }) });
 process.stdout.write(JSON.stringify(outcome.ok && outcome.result));
 ${extra}
-// No close(): idle children must not keep this process alive.
+// No close(): spare engine instances must not keep this process alive.
 `,
     );
     return spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 20_000 });

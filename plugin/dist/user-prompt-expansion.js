@@ -158,6 +158,8 @@ Rules (checked before anything runs):
   while, do\u2026while, for(;;) and for\u2026in (use for\u2026of), with, class, generators, this, eval, Function, labels, debugger,
   enum, namespace, decorators, names starting with __, globalThis, process, require, module, Buffer, fetch, constructor,
   prototype, Reflect, Proxy, WebAssembly and timers.
+- No clock and no randomness: Date.now(), new Date() and Math.random() do not exist (Date.parse and new Date(value) do);
+  take the time as an input or from a base tool.
 - The code runs in a sandbox with no file system, network or environment: only call(...) reaches the outside.
 - Status, baseline and dependencies are not part of the file: the library measures them.
 

@@ -1,12 +1,12 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  loadMcpServers
+} from "./chunk-AO7663KD.js";
+import {
   loadConfig
 } from "./chunk-7PORX43W.js";
 import "./chunk-KRCWJSM7.js";
-import {
-  loadMcpServers
-} from "./chunk-AO7663KD.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 

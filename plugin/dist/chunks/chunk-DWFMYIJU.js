@@ -1,15 +1,6 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  DEFAULT_SETTINGS,
-  importRef,
-  loadConfig
-} from "./chunk-7PORX43W.js";
-import {
-  require_ajv,
-  suggestion
-} from "./chunk-KRCWJSM7.js";
-import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
   canonicalArgs,
@@ -17,10 +8,24 @@ import {
   nudgeText,
   stableStringify,
   verdictText
-} from "./chunk-M2JIIHS7.js";
+} from "./chunk-FWXSPFED.js";
+import {
+  DEFAULT_SETTINGS,
+  importRef,
+  loadConfig
+} from "./chunk-7PORX43W.js";
+import {
+  DefaultIntrinsics,
+  QuickJSEmscriptenModuleError,
+  debugLog
+} from "./chunk-GNLRVJN4.js";
 import {
   silentLogger
 } from "./chunk-MHQZRDHV.js";
+import {
+  require_ajv,
+  suggestion
+} from "./chunk-KRCWJSM7.js";
 import {
   DistillError,
   errorMessage
@@ -1549,7 +1554,7 @@ var require_lib = __commonJS({
     function canBeReservedWord(word) {
       return reservedWordLikeSet.has(word);
     }
-    var Scope = class {
+    var Scope2 = class {
       constructor(flags) {
         this.flags = 0;
         this.names = /* @__PURE__ */ new Map();
@@ -1611,7 +1616,7 @@ var require_lib = __commonJS({
         return this.treatFunctionsAsVarInScope(this.currentScope());
       }
       createScope(flags) {
-        return new Scope(flags);
+        return new Scope2(flags);
       }
       enter(flags) {
         this.scopeStack.push(this.createScope(flags));
@@ -1709,7 +1714,7 @@ var require_lib = __commonJS({
         }
       }
     };
-    var FlowScope = class extends Scope {
+    var FlowScope = class extends Scope2 {
       constructor(...args) {
         super(...args);
         this.declareFunctions = /* @__PURE__ */ new Set();
@@ -4863,7 +4868,7 @@ var require_lib = __commonJS({
         }
       }
     };
-    var TypeScriptScope = class extends Scope {
+    var TypeScriptScope = class extends Scope2 {
       constructor(...args) {
         super(...args);
         this.tsNames = /* @__PURE__ */ new Map();
@@ -15028,7 +15033,7 @@ var require_virtual_types = __commonJS({
     var BindingIdentifier = exports.BindingIdentifier = ["Identifier"];
     var Statement = exports.Statement = ["Statement"];
     var Expression = exports.Expression = ["Expression"];
-    var Scope = exports.Scope = ["Scopable", "Pattern"];
+    var Scope2 = exports.Scope = ["Scopable", "Pattern"];
     var Referenced = exports.Referenced = null;
     var BlockScoped = exports.BlockScoped = ["FunctionDeclaration", "ClassDeclaration", "VariableDeclaration"];
     var Var = exports.Var = ["VariableDeclaration"];
@@ -30931,7 +30936,7 @@ var require_scope = __commonJS({
     };
     var scopeVisitor;
     var uid = 0;
-    var Scope = class _Scope {
+    var Scope2 = class _Scope {
       constructor(path) {
         this.uid = void 0;
         this.path = void 0;
@@ -31566,24 +31571,24 @@ var require_scope = __commonJS({
         }
       }
     };
-    exports.default = Scope;
-    Scope.globals = [...globalsBuiltinLower, ...globalsBuiltinUpper];
-    Scope.contextVariables = ["arguments", "undefined", "Infinity", "NaN"];
-    Scope.prototype._renameFromMap = function _renameFromMap(map, oldName, newName, value) {
+    exports.default = Scope2;
+    Scope2.globals = [...globalsBuiltinLower, ...globalsBuiltinUpper];
+    Scope2.contextVariables = ["arguments", "undefined", "Infinity", "NaN"];
+    Scope2.prototype._renameFromMap = function _renameFromMap(map, oldName, newName, value) {
       if (map[oldName]) {
         map[newName] = value;
         map[oldName] = null;
       }
     };
-    Scope.prototype.traverse = function(node, opts, state) {
+    Scope2.prototype.traverse = function(node, opts, state) {
       (0, _index.default)(node, opts, this, state, this.path);
     };
-    Scope.prototype._generateUid = function _generateUid(name, i) {
+    Scope2.prototype._generateUid = function _generateUid(name, i) {
       let id = name;
       if (i > 1) id += i;
       return `_${id}`;
     };
-    Scope.prototype.toArray = function toArray(node, i, arrayLikeIsIterable) {
+    Scope2.prototype.toArray = function toArray(node, i, arrayLikeIsIterable) {
       if (isIdentifier(node)) {
         const binding = this.getBinding(node.name);
         if (binding != null && binding.constant && binding.path.isGenericType("Array")) {
@@ -31614,7 +31619,7 @@ var require_scope = __commonJS({
       }
       return callExpression(this.path.hub.addHelper(helperName), args);
     };
-    Scope.prototype.getAllBindingsOfKind = function getAllBindingsOfKind(...kinds) {
+    Scope2.prototype.getAllBindingsOfKind = function getAllBindingsOfKind(...kinds) {
       const ids = /* @__PURE__ */ Object.create(null);
       for (const kind of kinds) {
         let scope = this;
@@ -31628,7 +31633,7 @@ var require_scope = __commonJS({
       }
       return ids;
     };
-    Object.defineProperties(Scope.prototype, {
+    Object.defineProperties(Scope2.prototype, {
       parentBlock: {
         configurable: true,
         enumerable: true,
@@ -35842,7 +35847,7 @@ var require_jsesc = __commonJS({
     var isBuffer = (value) => {
       return typeof Buffer === "function" && Buffer.isBuffer(value);
     };
-    var isObject2 = (value) => {
+    var isObject = (value) => {
       return toString.call(value) == "[object Object]";
     };
     var isString = (value) => {
@@ -36002,7 +36007,7 @@ var require_jsesc = __commonJS({
             return JSON.stringify(Number(argument));
           }
           return argument + "n";
-        } else if (!isObject2(argument)) {
+        } else if (!isObject(argument)) {
           if (json2) {
             return JSON.stringify(argument) || "null";
           }
@@ -44112,7 +44117,7 @@ var Trace = class {
     } catch (err) {
       const error = errorMessage(err);
       this.#host.store.appendCall(call, { error }, performance.now() - started);
-      return { ok: false, error };
+      return { ok: false, error, thrown: err };
     }
   }
   #unknownTool(name, args) {
@@ -44298,6 +44303,136 @@ function resolveVersion(store, name, version, pick) {
 // core/static-check.ts
 var import_parser = __toESM(require_lib(), 1);
 var import_traverse = __toESM(require_lib8(), 1);
+
+// core/sandbox-guest.ts
+var NO_CLOCK = "a distilled tool has no clock: take the time as an input or from a base tool";
+var ABSENT_GLOBALS = Object.freeze({
+  setTimeout: "a distilled tool has no timers",
+  setInterval: "a distilled tool has no timers",
+  setImmediate: "a distilled tool has no timers",
+  clearTimeout: "a distilled tool has no timers",
+  clearInterval: "a distilled tool has no timers",
+  queueMicrotask: "a distilled tool has no timers",
+  performance: NO_CLOCK,
+  eval: "a distilled tool cannot generate code from strings",
+  Function: "a distilled tool cannot generate code from strings",
+  WebAssembly: "a distilled tool cannot load WebAssembly",
+  SharedArrayBuffer: "a distilled tool has no shared memory",
+  Atomics: "a distilled tool has no shared memory",
+  WeakRef: "a distilled tool cannot observe garbage collection",
+  FinalizationRegistry: "a distilled tool cannot observe garbage collection",
+  Proxy: "a distilled tool has no Proxy"
+});
+var ABSENT_MEMBERS = Object.freeze({
+  "Math.random": "a distilled tool has no randomness: take random values as an input or from a base tool",
+  "Date.now": NO_CLOCK
+});
+var TOOL_FILE = "tool.ts";
+var PRELUDE = `(function (hostCall, inCheck) {
+  "use strict";
+  const G = globalThis;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const freeze = Object.freeze;
+  const defineProperty = Object.defineProperty;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const StringCtor = String;
+  const TypeErrorCtor = TypeError;
+  const construct = Reflect.construct;
+
+  // No code generation from strings: eval goes, and so does every Function constructor reachable from a
+  // function's prototype chain (plain, async, generator, async generator).
+  const refuse = function () {
+    throw new EvalError("a distilled tool cannot generate code from strings");
+  };
+  for (const fn of [function () {}, async function () {}, function* () {}, async function* () {}]) {
+    defineProperty(getPrototypeOf(fn), "constructor", { value: refuse, writable: false, configurable: false });
+  }
+  for (const name of ["eval", "Function", "WeakRef", "FinalizationRegistry", "SharedArrayBuffer", "Atomics"]) {
+    delete G[name];
+  }
+  delete Math.random;
+
+  // Date without a clock: every use that would read the time throws; parsing and formatting stay.
+  const RealDate = Date;
+  const noClock = () => new TypeErrorCtor(${JSON.stringify(NO_CLOCK)});
+  const ClocklessDate = function Date(...args) {
+    if (new.target === undefined || args.length === 0) throw noClock();
+    return construct(RealDate, args, new.target);
+  };
+  defineProperty(ClocklessDate, "prototype", { value: RealDate.prototype, writable: false });
+  defineProperty(ClocklessDate, "parse", { value: RealDate.parse, writable: true, configurable: true });
+  defineProperty(ClocklessDate, "UTC", { value: RealDate.UTC, writable: true, configurable: true });
+  defineProperty(ClocklessDate, "now", {
+    value: function now() {
+      throw noClock();
+    },
+    writable: true,
+    configurable: true,
+  });
+  defineProperty(RealDate.prototype, "constructor", { value: ClocklessDate, writable: true, configurable: true });
+  defineProperty(G, "Date", { value: ClocklessDate, writable: true, configurable: true });
+
+  const call = inCheck
+    ? function call() {
+        throw new TypeErrorCtor("call() is not available in check(): check only looks at the result");
+      }
+    : function call(name, args) {
+        // Both cross as JSON text: a C string would end at a NUL inside a name.
+        return hostCall(typeof name === "string" ? stringify(name) : undefined, stringify(args === undefined ? {} : args));
+      };
+  const lib = freeze({ distilledTool: (definition) => definition, call });
+
+  // The host reads strings only; "" separates the parts of one (a C string would stop at a NUL).
+  function describe(error) {
+    let text;
+    if (error !== null && typeof error === "object" && typeof error.message === "string") {
+      const name = typeof error.name === "string" ? error.name : "Error";
+      text = name === "Error" ? error.message : name + ": " + error.message;
+    } else {
+      text = StringCtor(error);
+    }
+    const stack = error !== null && typeof error === "object" && typeof error.stack === "string" ? error.stack : "";
+    return text + "" + stack;
+  }
+
+  return freeze({
+    parse,
+    describe,
+    define(factory) {
+      return factory(lib);
+    },
+    kind(definition) {
+      if (definition === null || typeof definition !== "object") return "not-object";
+      if (typeof definition.run !== "function") return "no-run";
+      const check = definition.check;
+      if (check !== undefined && typeof check !== "function") return "bad-check";
+      return check === undefined ? "no-check" : "ok";
+    },
+    // "R" and the result's JSON, or "U" and why it has none.
+    async run(definition, inputJson) {
+      const result = await definition.run(parse(inputJson));
+      let json;
+      try {
+        json = stringify(result);
+      } catch (error) {
+        return "U" + describe(error);
+      }
+      return "R" + (json === undefined ? "null" : json);
+    },
+    // "P" when it held, "A" when it answered with a promise, "F" and what it returned otherwise.
+    check(definition, resultJson) {
+      const verdict = definition.check(parse(resultJson));
+      if (verdict !== null && (typeof verdict === "object" || typeof verdict === "function")) {
+        if (typeof verdict.then === "function") return "A";
+      }
+      if (verdict) return "P";
+      return "F" + (typeof verdict === "string" ? stringify(verdict) : StringCtor(verdict));
+    },
+  });
+})`;
+
+// core/static-check.ts
 var traverse = import_traverse.default.default ?? import_traverse.default;
 var TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
 var MODULE = "tooldistill";
@@ -44319,19 +44454,7 @@ var ESCAPE_HATCHES = /* @__PURE__ */ new Set([
   "constructor",
   "prototype",
   "Reflect",
-  "Proxy",
-  "WebAssembly",
-  "setTimeout",
-  "setInterval",
-  "setImmediate",
-  "queueMicrotask",
-  "clearTimeout",
-  "clearInterval",
   "clearImmediate",
-  "SharedArrayBuffer",
-  "Atomics",
-  "eval",
-  "Function",
   "arguments",
   "import"
 ]);
@@ -44384,6 +44507,8 @@ function staticCheck(source, baseTools) {
   const checkName = (name, node, isObjectKey) => {
     if (name.startsWith("__")) {
       add(node, name, `'${name}' is not allowed: names starting with __ are reserved`);
+    } else if (!isObjectKey && Object.hasOwn(ABSENT_GLOBALS, name)) {
+      add(node, name, `'${name}' is not available: ${ABSENT_GLOBALS[name]}`);
     } else if (!isObjectKey && ESCAPE_HATCHES.has(name)) {
       add(
         node,
@@ -44500,8 +44625,17 @@ function staticCheck(source, baseTools) {
       }
       path.skip();
     },
+    NewExpression(path) {
+      const { callee } = path.node;
+      if (callee.type === "Identifier" && callee.name === "Date" && path.node.arguments.length === 0) {
+        add(path.node, "new Date()", `'new Date()' reads the clock: ${NO_CLOCK}`);
+      }
+    },
     CallExpression(path) {
       const { callee } = path.node;
+      if (callee.type === "Identifier" && callee.name === "Date") {
+        add(callee, "Date()", `'Date()' reads the clock: ${NO_CLOCK}`);
+      }
       if (callee.type === "Import") {
         add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
       } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
@@ -44515,6 +44649,10 @@ function staticCheck(source, baseTools) {
       const name = memberName(node);
       if (name === null) return;
       checkName(name, node.property, false);
+      const owner = node.object.type === "Identifier" ? node.object.name : null;
+      const absent = owner === null ? void 0 : ABSENT_MEMBERS[`${owner}.${name}`];
+      if (absent !== void 0)
+        add(node, `${owner}.${name}`, `'${owner}.${name}' is not available: ${absent}`);
       if (name === "catch") add(node.property, "catch", `'.catch' is not allowed: ${FAIL_FAST}`);
     },
     "ObjectProperty|ObjectMethod"(path) {
@@ -45621,6 +45759,44 @@ async function fallbackDistill(env, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
   }
 }
 
+// core/base-failure.ts
+var BaseCallTimeout = class extends Error {
+  constructor(tool, ms) {
+    super(`base tool '${tool}' did not answer within ${ms / 1e3} s`);
+    this.name = "BaseCallTimeout";
+  }
+};
+var NETWORK_CODES = /* @__PURE__ */ new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT"
+]);
+var INFRASTRUCTURE_TEXT = /\b(50[0-4]|429|408)\b|service unavailable|bad gateway|gateway time-?out|too many requests|rate.?limit|\btimed out\b|request timeout|socket hang up|connection (?:closed|reset|refused|lost)|not connected|fetch failed|server (?:gone|exited|closed|unavailable)|unavailable|\bis down\b|\boutage\b|message too large|payload too large/i;
+function classifyBaseFailure(err) {
+  for (let e = err, depth = 0; e !== void 0 && e !== null && depth < 4; depth++) {
+    if (e instanceof BaseCallTimeout) return "infrastructure";
+    if (e instanceof DistillError && e.code === "MCP") return "infrastructure";
+    if (typeof e !== "object") break;
+    const { status, statusCode, code } = e;
+    const http = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : null;
+    if (http !== null) return http >= 500 || http === 429 || http === 408 ? "infrastructure" : "rejected";
+    if (typeof code === "string" && NETWORK_CODES.has(code)) return "infrastructure";
+    e = e.cause;
+  }
+  const text = err instanceof Error ? err.message : typeof err === "string" ? err : "";
+  return INFRASTRUCTURE_TEXT.test(text) ? "infrastructure" : "rejected";
+}
+
 // core/store.ts
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -46289,14 +46465,14 @@ async function runDistilled(host, trace, v, input, options = {}) {
       let timer;
       const timeout = new Promise((_, reject) => {
         timer = setTimeout(
-          () => reject(new Error(`base tool '${tool}' did not answer within ${BASE_CALL_TIMEOUT_MS / 1e3} s`)),
+          () => reject(new BaseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)),
           BASE_CALL_TIMEOUT_MS
         );
       });
       const r = await Promise.race([trace.recordBaseCall(def, args2, callId), timeout]).finally(
         () => clearTimeout(timer)
       );
-      if (!r.ok) throw new Error(r.error);
+      if (!r.ok) throw r.thrown;
       return r.output;
     }
   });
@@ -46310,16 +46486,23 @@ async function runDistilled(host, trace, v, input, options = {}) {
   const text = structuredError(v, outcome.failure, outcome.calls, expected, host);
   store.failCall(callId, text, latency);
   store.recordRun(v.name, v.version, false, outcome.calls.length);
-  store.setReplaceName(trace.id, v.name);
-  const current = store.getVersion(v.name, v.version) ?? v;
-  addProblem(host, current, "runtime_failure", `runtime failure: ${outcome.failure.message}`, {
-    trace: trace.id,
-    call: callId,
-    failure: outcome.failure
-  });
+  if (outcome.failure.cause === "tool") {
+    store.setReplaceName(trace.id, v.name);
+    const current = store.getVersion(v.name, v.version) ?? v;
+    addProblem(host, current, "runtime_failure", `runtime failure: ${outcome.failure.message}`, {
+      trace: trace.id,
+      call: callId,
+      failure: outcome.failure
+    });
+  }
   return { content: text, isError: true };
 }
 var SUMMARY_CHARS = 160;
+var CONSEQUENCE = {
+  tool: "This distilled tool has been disabled. Complete the task using the base tools directly.",
+  infrastructure: "A base tool could not answer (an outage, not a fault of this distilled tool), so the tool stays available. Complete this task using the base tools directly, or call the tool again later.",
+  host: "The host was too busy to finish the run (not a fault of this distilled tool), so the tool stays available. Call it again, or complete the task using the base tools directly."
+};
 var BASE_CALL_TIMEOUT_MS = 3e5;
 function summarize(value) {
   const s = resultContent(value);
@@ -46338,7 +46521,7 @@ function structuredError(v, failure, calls, expectedSteps, host) {
     );
   }
   lines.push(`Error: ${failure.message}`);
-  lines.push("This distilled tool has been disabled. Complete the task using the base tools directly.");
+  lines.push(CONSEQUENCE[failure.cause]);
   const done = calls.filter((c) => c.ok);
   if (done.length) {
     lines.push("", "Steps already completed (do not repeat the ones that changed something):");
@@ -46358,20 +46541,9 @@ function structuredError(v, failure, calls, expectedSteps, host) {
   return lines.join("\n");
 }
 
-// core/sandbox.ts
+// core/module-body.ts
 var import_parser2 = __toESM(require_lib(), 1);
-import { spawn } from "node:child_process";
 import { stripTypeScriptTypes } from "node:module";
-import { fileURLToPath } from "node:url";
-var DEFAULT_LIMITS = Object.freeze({
-  cpuMs: 2e3,
-  memoryMb: 64,
-  maxCalls: 200,
-  maxMessageBytes: 1024 * 1024
-});
-var FAILURE_KINDS_FROM_CHILD = /* @__PURE__ */ new Set(["code_error", "check_failed", "bad_module", "crashed"]);
-var READY_TIMEOUT_MS = 15e3;
-var STDERR_TAIL_CHARS = 4e3;
 var LIBRARY_PARAM = "__tooldistill";
 var DEFAULT_BINDING = "__tooldistill_default";
 function toFunctionBody(source) {
@@ -46531,437 +46703,667 @@ function isTypeStrippingWarning(warning, typeOrOptions) {
   const type = typeof warning !== "string" ? warning.name : typeof typeOrOptions === "string" ? typeOrOptions : typeof typeOrOptions === "object" && typeOrOptions !== null ? typeOrOptions.type : void 0;
   return type === "ExperimentalWarning" && /strip ?TypeScript ?Types|type stripping/i.test(message);
 }
-var Child = class {
-  proc;
-  memoryMb;
-  ready;
-  alive = true;
-  stderr = "";
-  run = null;
-  exited;
-  #onReady = () => {
-  };
-  #onExit;
-  #exitHandled = false;
-  constructor(runnerPath, memoryMb, onExit) {
-    this.memoryMb = memoryMb;
-    this.#onExit = onExit;
-    this.ready = new Promise((resolve) => {
-      this.#onReady = resolve;
-    });
-    this.proc = spawn(
-      process.execPath,
-      [
-        "--permission",
-        `--max-old-space-size=${memoryMb}`,
-        "--disallow-code-generation-from-strings",
-        // Lets the runner's importModuleDynamically callback answer `import()` with the context's own
-        // error; without it Node rejects with an error object of the child's realm, a host object.
-        "--experimental-vm-modules",
-        runnerPath
-      ],
-      { env: {}, stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "json", windowsHide: true }
-    );
-    const readyTimer = setTimeout(() => this.kill(), READY_TIMEOUT_MS);
-    readyTimer.unref();
-    this.proc.stderr?.setEncoding("utf8");
-    this.proc.stderr?.on("data", (chunk) => {
-      this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL_CHARS);
-    });
-    this.proc.on("message", (message) => {
-      if (isObject(message) && message["type"] === "ready") {
-        clearTimeout(readyTimer);
-        this.#onReady(true);
-      } else if (this.run) {
-        this.run.onMessage(message);
-      } else {
-        this.kill();
+
+// core/quickjs-engine.ts
+import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+// node_modules/@jitl/quickjs-wasmfile-release-sync/dist/index.mjs
+var variant = { type: "sync", importFFI: () => import("./ffi-YHPLSZKO.js").then((mod) => mod.QuickJSFFI), importModuleLoader: () => import("./emscripten-module-IUTPQVPT.js").then((mod) => mod.default) };
+var src_default = variant;
+
+// node_modules/quickjs-emscripten-core/dist/index.mjs
+async function newQuickJSWASMModuleFromVariant(variantOrPromise) {
+  let variant3 = smartUnwrap(await variantOrPromise), [wasmModuleLoader, QuickJSFFI, { QuickJSWASMModule: QuickJSWASMModule2 }] = await Promise.all([variant3.importModuleLoader().then(smartUnwrap), variant3.importFFI(), import("./module-ES6BEMUI-YAGBML53.js").then(smartUnwrap)]), wasmModule = await wasmModuleLoader();
+  wasmModule.type = "sync";
+  let ffi = new QuickJSFFI(wasmModule);
+  return new QuickJSWASMModule2(wasmModule, ffi);
+}
+function smartUnwrap(val) {
+  return val && "default" in val && val.default ? val.default && "default" in val.default && val.default.default ? val.default.default : val.default : val;
+}
+function newVariant(baseVariant, options) {
+  return { ...baseVariant, async importModuleLoader() {
+    let moduleLoader = smartUnwrap(await baseVariant.importModuleLoader());
+    return async function() {
+      let moduleLoaderArg = options.emscriptenModule ? { ...options.emscriptenModule } : {}, log = options.log ?? ((...args) => debugLog("newVariant moduleLoader:", ...args)), tapValue = (message, val) => (log(...message, val), val), force = (val) => typeof val == "function" ? val() : val;
+      (options.wasmLocation || options.wasmSourceMapLocation || options.locateFile) && (moduleLoaderArg.locateFile = (fileName, relativeTo) => {
+        let args = { fileName, relativeTo };
+        if (fileName.endsWith(".wasm") && options.wasmLocation !== void 0) return tapValue(["locateFile .wasm: provide wasmLocation", args], options.wasmLocation);
+        if (fileName.endsWith(".map")) {
+          if (options.wasmSourceMapLocation !== void 0) return tapValue(["locateFile .map: provide wasmSourceMapLocation", args], options.wasmSourceMapLocation);
+          if (options.wasmLocation && !options.locateFile) return tapValue(["locateFile .map: infer from wasmLocation", args], options.wasmLocation + ".map");
+        }
+        return options.locateFile ? tapValue(["locateFile: use provided fn", args], options.locateFile(fileName, relativeTo)) : tapValue(["locateFile: unhandled, passthrough", args], fileName);
+      }), options.wasmBinary && (moduleLoaderArg.wasmBinary = await force(options.wasmBinary)), options.wasmMemory && (moduleLoaderArg.wasmMemory = await force(options.wasmMemory));
+      let optionsWasmModule = options.wasmModule, modulePromise;
+      optionsWasmModule && (moduleLoaderArg.instantiateWasm = async (imports, onSuccess) => {
+        modulePromise ?? (modulePromise = Promise.resolve(force(optionsWasmModule)));
+        let wasmModule = await modulePromise;
+        if (!wasmModule) throw new QuickJSEmscriptenModuleError(`options.wasmModule returned ${String(wasmModule)}`);
+        let instance = await WebAssembly.instantiate(wasmModule, imports);
+        return onSuccess(instance), instance.exports;
+      }), moduleLoaderArg.monitorRunDependencies = (left) => {
+        log("monitorRunDependencies:", left);
+      }, moduleLoaderArg.quickjsEmscriptenInit = () => newMockExtensions(log);
+      let resultPromise = moduleLoader(moduleLoaderArg), extensions = moduleLoaderArg.quickjsEmscriptenInit?.(log);
+      if (optionsWasmModule && extensions?.receiveWasmOffsetConverter && !extensions.existingWasmOffsetConverter) {
+        let wasmBinary = await force(options.wasmBinary) ?? new ArrayBuffer(0);
+        modulePromise ?? (modulePromise = Promise.resolve(force(optionsWasmModule)));
+        let wasmModule = await modulePromise;
+        if (!wasmModule) throw new QuickJSEmscriptenModuleError(`options.wasmModule returned ${String(wasmModule)}`);
+        extensions.receiveWasmOffsetConverter(wasmBinary, wasmModule);
       }
-    });
-    this.proc.on("error", () => {
-      this.kill();
-      this.#exited();
-    });
-    this.exited = new Promise((resolve) => {
-      this.proc.on("close", () => {
-        clearTimeout(readyTimer);
-        this.#exited();
-        resolve();
-      });
-      this.proc.on("error", () => resolve());
+      if (extensions?.receiveSourceMapJSON) {
+        let loadedSourceMapData = await force(options.wasmSourceMapData);
+        typeof loadedSourceMapData == "string" ? extensions.receiveSourceMapJSON(JSON.parse(loadedSourceMapData)) : loadedSourceMapData ? extensions.receiveSourceMapJSON(loadedSourceMapData) : extensions.receiveSourceMapJSON({ version: 3, names: [], sources: [], mappings: "" });
+      }
+      return resultPromise;
+    };
+  } };
+}
+function newMockExtensions(log) {
+  let mockMessage = "mock called, emscripten module may not be initialized yet";
+  return { mock: true, removeRunDependency(name) {
+    log(`${mockMessage}: removeRunDependency called:`, name);
+  }, receiveSourceMapJSON(data) {
+    log(`${mockMessage}: receiveSourceMapJSON called:`, data);
+  }, WasmOffsetConverter: void 0, receiveWasmOffsetConverter(bytes, mod) {
+    log(`${mockMessage}: receiveWasmOffsetConverter called:`, bytes, mod);
+  } };
+}
+
+// core/quickjs-engine.ts
+var variant2 = src_default;
+var PAGE_BYTES = 65536;
+var ENGINE_BASE_MB = 16;
+var WASM_FILE = "quickjs.wasm";
+var compiled = null;
+function engineWasmPath() {
+  const beside = fileURLToPath(new URL(`./${WASM_FILE}`, import.meta.url));
+  if (existsSync2(beside)) return beside;
+  try {
+    return createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
+  } catch (err) {
+    throw new DistillError(
+      "USAGE",
+      `the sandbox engine (${WASM_FILE}) is missing: reinstall tooldistill, or keep ${WASM_FILE} next to a bundle`,
+      { cause: err }
+    );
+  }
+}
+function compiledModule() {
+  if (compiled) return compiled;
+  const path = engineWasmPath();
+  try {
+    compiled = new WebAssembly.Module(readFileSync2(path));
+    return compiled;
+  } catch (err) {
+    throw new DistillError("USAGE", `cannot load the sandbox engine from ${path}: ${errorMessage(err)}`, {
+      cause: err
     });
   }
-  #exited() {
-    if (this.#exitHandled) return;
-    this.#exitHandled = true;
-    this.alive = false;
-    this.#onReady(false);
-    this.#onExit(this);
-  }
-  send(message) {
-    if (!this.alive || !this.proc.connected) return;
+}
+async function newEngineInstance(memoryMb) {
+  const memory = new WebAssembly.Memory({
+    initial: ENGINE_BASE_MB * 1024 * 1024 / PAGE_BYTES,
+    maximum: Math.max(ENGINE_BASE_MB, Math.ceil(memoryMb)) * (1024 * 1024 / PAGE_BYTES)
+  });
+  let refused = false;
+  const grow = memory.grow.bind(memory);
+  memory.grow = (delta) => {
     try {
-      this.proc.send(message);
-    } catch {
-      this.kill();
+      const pages = grow(delta);
+      refused = false;
+      return pages;
+    } catch (err) {
+      refused = true;
+      throw err;
     }
-  }
-  kill() {
-    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill("SIGKILL");
-  }
-  /** While a job runs, the child keeps the parent's event loop alive; idle, it must not. */
-  ref() {
-    this.proc.ref();
-    this.proc.channel?.ref();
-    this.proc.stderr?.ref();
-  }
-  unref() {
-    this.proc.unref();
-    this.proc.channel?.unref();
-    this.proc.stderr?.unref();
-  }
+  };
+  const quiet = () => {
+  };
+  const output = { print: quiet, printErr: quiet };
+  const quickjs = await newQuickJSWASMModuleFromVariant(
+    newVariant(variant2, {
+      wasmModule: compiledModule(),
+      wasmMemory: memory,
+      emscriptenModule: output
+    })
+  );
+  return { quickjs, memory, growthRefused: () => refused };
+}
+
+// core/text.ts
+function clip(text, max) {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
+}
+
+// core/sandbox-run.ts
+var MAX_NAME_CHARS = 128;
+var MAX_ERROR_CHARS = 1e3;
+var SEPARATOR = "";
+var INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false };
+var cpuNow = typeof process.threadCpuUsage === "function" ? () => {
+  const u = process.threadCpuUsage();
+  return (u.user + u.system) / 1e3;
+} : () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e3;
 };
-var Run = class {
+var SandboxRun = class {
   calls = [];
-  #child;
-  #req;
+  #instance;
   #limits;
   #allow;
-  #resolve;
-  #release;
-  #seenIds = /* @__PURE__ */ new Set();
+  #host;
+  #rt = null;
+  #ctx = null;
+  #api = null;
   #failure = null;
-  #done = null;
+  #cpuUsed = 0;
+  #wallUsed = 0;
+  #sliceWall = 0;
+  #sliceCpu = null;
   #inflight = 0;
-  #unacked = 0;
-  #busyMs = 0;
-  #busySince = 0;
-  #timer = null;
-  #finished = false;
-  #killed = false;
-  #childFinished = false;
-  constructor(child, req, limits, resolve, release) {
-    this.#child = child;
-    this.#req = req;
+  #batch = [];
+  #wake = null;
+  #settled = [];
+  #closed = false;
+  constructor(instance, req, limits) {
+    this.#instance = instance;
     this.#limits = limits;
     this.#allow = new Set(req.allow);
-    this.#resolve = resolve;
-    this.#release = release;
+    this.#host = req.call;
   }
-  start(body, input) {
-    this.#child.run = this;
-    this.#sent();
-    this.#child.send({
-      type: "job",
-      body,
-      input,
-      runCheck: this.#req.runCheck === true,
-      maxMessageBytes: this.#limits.maxMessageBytes,
-      maxCalls: this.#limits.maxCalls
-    });
+  /** Ends the run from outside (the sandbox is closing): it fails at once, without waiting for calls. */
+  abort(failure) {
+    this.#closed = true;
+    this.#fail(failure);
+    this.#wake?.();
   }
-  /** The busy clock runs while the child holds a job or reply it has not answered with a round. */
-  #sent() {
-    this.#unacked++;
-    if (this.#unacked !== 1) return;
-    this.#busySince = performance.now();
-    this.#timer = setTimeout(() => this.#deadline(), Math.max(0, this.#limits.cpuMs - this.#busyMs));
-  }
-  #acked() {
-    if (this.#unacked === 0) return;
-    this.#unacked--;
-    if (this.#unacked !== 0) return;
-    this.#busyMs += performance.now() - this.#busySince;
-    this.#stopClock();
-  }
-  #stopClock() {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-  }
-  #deadline() {
-    this.#timer = null;
-    this.#fail({
-      kind: "timeout",
-      message: `the tool's code ran for more than ${this.#limits.cpuMs} ms of its own time and was stopped`
-    });
-    this.#maybeFinish();
-  }
-  onMessage(message) {
-    if (this.#finished) return;
-    const round = parseRound(message);
-    if (round === null) {
+  /** Runs the tool with `inputJson`; the result is the tool's result as the host parsed it. */
+  async run(body, inputJson) {
+    const loaded = this.#load(body, false);
+    if (loaded === null) return this.#finish(null);
+    const promise = this.#slice(() => this.#guest("run", "", loaded.definition, this.#newString(inputJson)));
+    const tagged = promise === null ? null : await this.#settle(promise);
+    if (tagged === null) return this.#finish(null);
+    if (tagged.startsWith("U")) {
+      const [why = ""] = tagged.slice(1).split(SEPARATOR);
       this.#fail({
-        kind: "crashed",
-        message: "the sandbox process sent a malformed message and was stopped"
+        kind: "code_error",
+        cause: "tool",
+        message: `the tool's result is not JSON-serialisable: ${clip(why, MAX_ERROR_CHARS)}`
       });
-      this.#maybeFinish();
-      return;
+      return this.#finish(null);
     }
-    this.#acked();
-    if (this.#failure || this.#done) return;
-    if (round.calls.length > 0) this.#takeCalls(round.calls);
-    if (round.done) {
-      this.#childFinished = true;
-      if (!this.#failure) this.#takeDone(round.done);
-    }
-    this.#maybeFinish();
-  }
-  /** Checks a batch of requested calls before running any, so a doomed batch changes nothing outside. */
-  #takeCalls(batch) {
-    const entries = [];
-    let failure = null;
-    for (const requested of batch) {
-      const step = this.calls.length + entries.length + 1;
-      const entry2 = { tool: requested.name, args: {}, ok: false };
-      entries.push({ call: entry2, id: requested.id });
-      if (this.#seenIds.has(requested.id)) {
-        failure = { kind: "crashed", message: "the sandbox process repeated a call id and was stopped" };
-        break;
-      }
-      this.#seenIds.add(requested.id);
-      const bytes = requested.args === void 0 ? requested.argsBytes : Buffer.byteLength(requested.args);
-      let args = null;
-      if (requested.args !== void 0 && bytes !== void 0 && bytes <= this.#limits.maxMessageBytes) {
-        args = parseObject(requested.args);
-        if (args === null) {
-          failure = {
-            kind: "crashed",
-            message: "the sandbox process sent malformed call arguments and was stopped"
-          };
-          break;
-        }
-        entry2.args = args;
-      }
-      if (step > this.#limits.maxCalls) {
-        entry2.error = `not run: more than ${this.#limits.maxCalls} base calls`;
-        failure = {
-          kind: "call_limit",
-          message: `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`,
-          step,
-          tool: requested.name
-        };
-        break;
-      }
-      if (!this.#allow.has(requested.name)) {
-        const allowed = [...this.#allow].map((t) => `'${t}'`).join(", ") || "none";
-        entry2.error = `not allowed: this tool may call only ${allowed}`;
-        failure = {
-          kind: "not_allowed",
-          message: `call ${step} to '${requested.name}' is not allowed: this tool may call only ${allowed}`,
-          step,
-          tool: requested.name
-        };
-        break;
-      }
-      if (args === null) {
-        entry2.error = `not run: its arguments are ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`;
-        failure = {
-          kind: "message_limit",
-          message: `the arguments of call ${step} to '${requested.name}' are ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
-          step,
-          tool: requested.name
-        };
-        break;
-      }
-    }
-    if (failure) {
-      const failedStep = failure.step ?? this.calls.length + entries.length;
-      for (const { call } of entries) {
-        call.error ??= `not run: the tool was stopped at step ${failedStep}`;
-        this.calls.push(call);
-      }
-      this.#fail(failure);
-      return;
-    }
-    for (const { call, id } of entries) {
-      this.calls.push(call);
-      this.#dispatch(call, id, this.calls.length);
-    }
-  }
-  #dispatch(entry2, id, step) {
-    this.#inflight++;
-    Promise.resolve().then(() => this.#req.call(entry2.tool, entry2.args)).then(
-      (output) => this.#callSucceeded(entry2, id, step, output),
-      (err) => {
-        entry2.error = errorMessage(err);
-        this.#fail({ kind: "call_failed", message: entry2.error, step, tool: entry2.tool });
-      }
-    ).finally(() => {
-      this.#inflight--;
-      this.#maybeFinish();
-    });
-  }
-  #callSucceeded(entry2, id, step, output) {
-    let json2;
-    try {
-      json2 = JSON.stringify(output);
-    } catch (err) {
-      entry2.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
-      this.#fail({
-        kind: "call_failed",
-        message: `base tool '${entry2.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
-        step,
-        tool: entry2.tool
-      });
-      return;
-    }
-    json2 ??= "null";
+    const json2 = tagged.slice(1);
     const bytes = Buffer.byteLength(json2);
     if (bytes > this.#limits.maxMessageBytes) {
-      entry2.error = `its result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`;
       this.#fail({
         kind: "message_limit",
-        message: `the result of call ${step} to '${entry2.tool}' is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
-        step,
-        tool: entry2.tool
-      });
-      return;
-    }
-    entry2.ok = true;
-    entry2.output = JSON.parse(json2);
-    if (this.#failure || this.#done || this.#finished) return;
-    this.#sent();
-    this.#child.send({ type: "reply", id, ok: true, output: json2 });
-  }
-  #takeDone(done) {
-    if (!done.ok) {
-      this.#fail({ kind: done.kind, message: done.message });
-      return;
-    }
-    if (done.result === void 0) {
-      this.#fail({
-        kind: "message_limit",
-        message: `the tool's result is ${done.resultBytes ?? "?"} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`
-      });
-      return;
-    }
-    const bytes = Buffer.byteLength(done.result);
-    let result;
-    try {
-      result = JSON.parse(done.result);
-    } catch {
-      this.#fail({ kind: "crashed", message: "the sandbox process sent a malformed result and was stopped" });
-      return;
-    }
-    if (bytes > this.#limits.maxMessageBytes) {
-      this.#fail({
-        kind: "message_limit",
+        cause: "tool",
         message: `the tool's result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`
       });
-      return;
+      return this.#finish(null);
     }
-    this.#done = { result, check: done.check };
+    try {
+      return this.#finish({ result: JSON.parse(json2) });
+    } catch (err) {
+      this.#fail({
+        kind: "code_error",
+        cause: "tool",
+        message: `the tool's result is not JSON: ${errorMessage(err)}`
+      });
+      return this.#finish(null);
+    }
+  }
+  /** Runs the module's `check` on `resultJson` in this instance, which never ran the tool. */
+  async check(body, resultJson) {
+    const loaded = this.#load(body, true);
+    if (loaded === null) return this.#failure ?? unknownFailure();
+    if (!loaded.hasCheck) return "absent";
+    const verdict = this.#read(
+      this.#slice(
+        () => this.#guest("check", "check(result) threw: ", loaded.definition, this.#newString(resultJson))
+      )
+    );
+    if (verdict === "P" && !this.#instance.growthRefused()) return "passed";
+    if (this.#instance.growthRefused()) this.#fail(this.#memoryFailure());
+    const failure = this.#failure;
+    if (failure) return failure.kind === "code_error" ? { ...failure, kind: "check_failed" } : failure;
+    const message = verdict === "A" ? "check(result) returned a promise: check must answer at once (not async, no await)" : `check(result) returned ${clip(verdict?.slice(1) ?? "nothing", MAX_NAME_CHARS)}`;
+    return { kind: "check_failed", cause: "tool", message };
+  }
+  // ---- loading -------------------------------------------------------------------------------------
+  /** Makes the context, the prelude and the tool's definition; null (with a failure) when it cannot. */
+  #load(body, inCheck) {
+    const factory = this.#slice(() => {
+      const rt = this.#instance.quickjs.newRuntime();
+      this.#rt = rt;
+      rt.setMaxStackSize(this.#limits.stackKb * 1024);
+      rt.setInterruptHandler(() => this.#interrupt());
+      const ctx = rt.newContext({ intrinsics: INTRINSICS });
+      this.#ctx = ctx;
+      const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
+      const hostCall = ctx.newFunction("call", (name, args) => this.#hostCall(name, args));
+      const api = prelude.error ? prelude : ctx.callFunction(prelude.value, ctx.undefined, hostCall, inCheck ? ctx.true : ctx.false);
+      if (api.error) {
+        this.#fail({ kind: "engine", cause: "host", message: "the sandbox prelude failed to start" });
+        return null;
+      }
+      this.#api = {
+        define: ctx.getProp(api.value, "define"),
+        kind: ctx.getProp(api.value, "kind"),
+        run: ctx.getProp(api.value, "run"),
+        check: ctx.getProp(api.value, "check"),
+        describe: ctx.getProp(api.value, "describe"),
+        parse: ctx.getProp(api.value, "parse")
+      };
+      const made = ctx.evalCode(`(function (${LIBRARY_PARAM}) {"use strict";${body}
+})`, TOOL_FILE, {
+        type: "global",
+        strict: true
+      });
+      if (made.error) {
+        this.#failFromGuest(made.error, "", "bad_module");
+        return null;
+      }
+      return made.value;
+    });
+    if (factory === null) return null;
+    const definition = this.#slice(() => this.#guest("define", "the module threw while loading: ", factory));
+    if (definition === null) return null;
+    const kind = this.#read(this.#slice(() => this.#guest("kind", "", definition)));
+    if (kind === "ok" || kind === "no-check") return { definition, hasCheck: kind === "ok" };
+    const message = kind === "no-run" ? "the tool has no run function" : kind === "bad-check" ? "the tool's check must be a function" : "the module's default export must be distilledTool({ name, description, inputSchema, run, check? })";
+    this.#fail({ kind: "bad_module", cause: "tool", message });
+    return null;
+  }
+  /** Calls a prelude function; a guest exception fails the run as a code error with `prefix`. */
+  #guest(name, prefix, ...args) {
+    const ctx = this.#ctx;
+    const api = this.#api;
+    if (!ctx || !api) return null;
+    const r = ctx.callFunction(api[name], ctx.undefined, ...args);
+    if (r.error) {
+      this.#failFromGuest(r.error, prefix, "code_error");
+      return null;
+    }
+    return r.value;
+  }
+  #newString(text) {
+    return this.#ctx.newString(text);
+  }
+  #read(handle) {
+    const ctx = this.#ctx;
+    if (!ctx || handle === null || this.#failure) return null;
+    return ctx.typeof(handle) === "string" ? ctx.getString(handle) : null;
+  }
+  // ---- the host's clock ----------------------------------------------------------------------------
+  /**
+   * Runs `fn` as a slice of the tool's execution: the only time its code runs. Time and CPU are counted
+   * here; an exception out of the engine itself (not a guest error) ends the run, classified by the host.
+   */
+  #slice(fn) {
+    if (this.#failure) return null;
+    this.#sliceWall = performance.now();
+    this.#sliceCpu = null;
+    const exitCode = process.exitCode;
+    try {
+      return fn();
+    } catch (err) {
+      this.#engineThrew(err);
+      return null;
+    } finally {
+      if (process.exitCode !== exitCode) process.exitCode = exitCode;
+      const wall = performance.now() - this.#sliceWall;
+      this.#wallUsed += wall;
+      this.#cpuUsed += this.#sliceCpuSoFar(wall);
+    }
   }
   /**
-   * The first failure decides the outcome. A child still working on a failed run is killed at once; one that
-   * finished its job itself (a code error, a failed check, or a result followed by a failed call) is clean.
+   * The slice's computing time. Reading the CPU clock costs a system call, so it starts only at the
+   * slice's first interrupt check: what ran before it (never more than a few thousand instructions) is
+   * counted at its wall-clock time, which on one thread is never less than its CPU time.
    */
-  #fail(failure) {
-    if (this.#finished) return;
-    if (!this.#failure) this.#failure = failure;
-    this.#stopClock();
-    if (this.#child.alive && !this.#killed && !this.#childFinished) {
-      this.#killed = true;
-      this.#child.kill();
-    }
+  #sliceCpuSoFar(wall) {
+    const started = this.#sliceCpu;
+    if (started === null) return wall;
+    return started.wall + (cpuNow() - started.cpu);
   }
-  /** Called when the child process is gone. */
-  onExit(closedBySandbox) {
-    if (this.#finished) return;
-    if (!this.#failure) {
-      const stderr = this.#child.stderr;
-      if (closedBySandbox) {
-        this.#fail({ kind: "crashed", message: "the sandbox was closed while the tool was running" });
-      } else if (/heap limit|out of memory/i.test(stderr)) {
+  /** Called by the engine while code runs: true stops the code (an error it cannot catch). */
+  #interrupt() {
+    if (this.#failure) return true;
+    const wall = performance.now() - this.#sliceWall;
+    this.#sliceCpu ??= { wall, cpu: cpuNow() };
+    if (this.#cpuUsed + wall > this.#limits.cpuMs) {
+      const cpu = this.#cpuUsed + this.#sliceCpuSoFar(wall);
+      if (cpu > this.#limits.cpuMs) {
         this.#fail({
-          kind: "memory",
-          message: `the tool used more than ${this.#limits.memoryMb} MB of memory and was stopped`
+          kind: "cpu",
+          cause: "tool",
+          message: `the tool's code ran for more than ${this.#limits.cpuMs} ms of its own time and was stopped`
         });
-      } else {
-        const { exitCode, signalCode } = this.#child.proc;
-        const how = signalCode ? `signal ${signalCode}` : `exit code ${exitCode}`;
-        const detail = stderrSummary(stderr);
-        this.#fail({
-          kind: "crashed",
-          message: `the sandbox process ended unexpectedly (${how})${detail ? `: ${detail}` : ""}`
-        });
+        return true;
       }
     }
-    this.#maybeFinish();
+    if (this.#wallUsed + wall > this.#limits.wallMs) {
+      this.#fail({
+        kind: "deadline",
+        cause: "host",
+        message: `the tool's code took more than ${this.#limits.wallMs} ms of wall-clock time (base calls not counted) while using less than its ${this.#limits.cpuMs} ms of computing time: the host is overloaded`
+      });
+      return true;
+    }
+    return false;
   }
-  #maybeFinish() {
-    if (this.#finished || this.#inflight > 0) return;
-    if (!this.#failure && !this.#done) return;
-    this.#finished = true;
-    this.#stopClock();
-    const clean = !this.#killed && this.#child.alive && this.#childFinished;
-    this.#child.run = null;
-    this.#release(this.#child, clean);
-    if (this.#failure) this.#resolve({ ok: false, failure: this.#failure, calls: this.calls });
-    else if (this.#done) {
-      this.#resolve({ ok: true, result: this.#done.result, check: this.#done.check, calls: this.calls });
+  /** The engine itself threw (not the guest): its native stack, an abort, or the memory cap. */
+  #engineThrew(err) {
+    if (this.#instance.growthRefused()) {
+      this.#fail(this.#memoryFailure());
+    } else if (err instanceof RangeError) {
+      this.#fail({
+        kind: "stack",
+        cause: "tool",
+        message: "the tool's code nested too deeply (the engine's stack is exhausted) and was stopped"
+      });
+    } else {
+      this.#fail({
+        kind: "crashed",
+        cause: "tool",
+        message: `the engine stopped running the tool's code: ${clip(errorMessage(err), MAX_ERROR_CHARS)}`
+      });
     }
   }
+  #memoryFailure() {
+    return {
+      kind: "memory",
+      cause: "tool",
+      message: `the tool used more than ${this.#limits.memoryMb} MB of memory and was stopped`
+    };
+  }
+  // ---- guest errors ---------------------------------------------------------------------------------
+  /** A guest exception ended a slice: the host's own observations first, then the error's text. */
+  #failFromGuest(error, prefix, kind) {
+    if (this.#failure) return;
+    if (this.#instance.growthRefused()) {
+      this.#fail(this.#memoryFailure());
+      return;
+    }
+    const text = this.#describe(error);
+    if (text.startsWith("InternalError: stack overflow")) {
+      this.#fail({
+        kind: "stack",
+        cause: "tool",
+        message: "the tool's code nested too deeply (the engine's stack limit) and was stopped"
+      });
+      return;
+    }
+    this.#fail({ kind, cause: "tool", message: prefix + text });
+  }
+  /** The error's text with the tool's line where its stack has one; guest text, so clipped. */
+  #describe(error) {
+    const ctx = this.#ctx;
+    const api = this.#api;
+    if (!ctx || !api) return "the tool's code failed";
+    const r = ctx.callFunction(api.describe, ctx.undefined, error);
+    if (r.error || ctx.typeof(r.value) !== "string")
+      return "the tool's code threw a value that cannot be described";
+    const [text = "", stack = ""] = ctx.getString(r.value).split(SEPARATOR);
+    const line = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+)`).exec(stack)?.[1];
+    const where = line ? ` (line ${line})` : "";
+    return clip(text, MAX_ERROR_CHARS) + where;
+  }
+  // ---- base calls -----------------------------------------------------------------------------------
+  /** The guest's `call(name, argsJson)`: checked here, dispatched after the slice, answered by promise. */
+  #hostCall(nameHandle, argsHandle) {
+    const ctx = this.#ctx;
+    const deferred = ctx.newPromise();
+    if (this.#failure) return deferred.handle;
+    const step = this.calls.length + 1;
+    const rawName = nameHandle && ctx.typeof(nameHandle) === "string" ? parseString(ctx.getString(nameHandle)) : null;
+    if (rawName === null) {
+      this.#fail({
+        kind: "code_error",
+        cause: "tool",
+        message: `call ${step}: the tool name must be a string`
+      });
+      return deferred.handle;
+    }
+    const name = clip(rawName, MAX_NAME_CHARS);
+    const entry2 = { tool: name, args: {}, ok: false };
+    const argsJson = argsHandle && ctx.typeof(argsHandle) === "string" ? ctx.getString(argsHandle) : null;
+    const bytes = argsJson === null ? 0 : Buffer.byteLength(argsJson);
+    const args = argsJson === null || bytes > this.#limits.maxMessageBytes ? null : parsePlainObject(argsJson);
+    if (args !== null) entry2.args = args;
+    const stopBatch = (failure, error) => {
+      entry2.error = error;
+      this.calls.push(entry2);
+      this.#fail({ ...failure, step, tool: name });
+      return deferred.handle;
+    };
+    if (step > this.#limits.maxCalls) {
+      return stopBatch(
+        {
+          kind: "call_limit",
+          cause: "tool",
+          message: `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`
+        },
+        `not run: more than ${this.#limits.maxCalls} base calls`
+      );
+    }
+    if (!this.#allow.has(rawName)) {
+      const allowed = [...this.#allow].map((t) => `'${t}'`).join(", ") || "none";
+      return stopBatch(
+        {
+          kind: "not_allowed",
+          cause: "tool",
+          message: `call ${step} to '${name}' is not allowed: this tool may call only ${allowed}`
+        },
+        `not allowed: this tool may call only ${allowed}`
+      );
+    }
+    if (bytes > this.#limits.maxMessageBytes) {
+      return stopBatch(
+        {
+          kind: "message_limit",
+          cause: "tool",
+          message: `the arguments of call ${step} to '${name}' are ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`
+        },
+        `not run: its arguments are ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`
+      );
+    }
+    if (args === null) {
+      return stopBatch(
+        {
+          kind: "code_error",
+          cause: "tool",
+          message: `call ${step} to '${name}': the arguments must be a JSON object`
+        },
+        "not run: its arguments are not a JSON object"
+      );
+    }
+    this.calls.push(entry2);
+    this.#batch.push({ call: entry2, deferred, step });
+    return deferred.handle;
+  }
+  /** Sends the calls the code made in the slice that just ended, unless that slice failed the run. */
+  #dispatchBatch() {
+    const batch = this.#batch;
+    this.#batch = [];
+    if (this.#failure) {
+      const at = this.#failure.step ?? this.calls.length;
+      for (const p of batch) p.call.error ??= `not run: the tool was stopped at step ${at}`;
+      return;
+    }
+    for (const p of batch) this.#settled.push(this.#dispatch(p));
+  }
+  async #dispatch({ call, deferred, step }) {
+    this.#inflight++;
+    try {
+      let output;
+      try {
+        output = await this.#host(call.tool, call.args);
+      } catch (err) {
+        call.error = errorMessage(err);
+        const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
+        this.#fail({ kind: "call_failed", cause, message: call.error, step, tool: call.tool });
+        return;
+      }
+      let json2;
+      try {
+        json2 = JSON.stringify(output);
+      } catch (err) {
+        call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
+        this.#fail({
+          kind: "call_failed",
+          cause: "infrastructure",
+          message: `base tool '${call.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
+          step,
+          tool: call.tool
+        });
+        return;
+      }
+      json2 ??= "null";
+      const bytes = Buffer.byteLength(json2);
+      if (bytes > this.#limits.maxMessageBytes) {
+        call.error = `its result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`;
+        this.#fail({
+          kind: "message_limit",
+          cause: "infrastructure",
+          message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
+          step,
+          tool: call.tool
+        });
+        return;
+      }
+      call.ok = true;
+      call.output = JSON.parse(json2);
+      if (this.#failure || this.#closed) return;
+      this.#slice(() => {
+        const value = this.#guest("parse", "", this.#newString(json2));
+        if (value !== null) deferred.resolve(value);
+        return null;
+      });
+    } finally {
+      this.#inflight--;
+      this.#wake?.();
+    }
+  }
+  // ---- settling -------------------------------------------------------------------------------------
+  /** Pumps the engine's jobs until the run's promise settles; the JSON text of its result, or null. */
+  async #settle(promise) {
+    const ctx = this.#ctx;
+    const rt = this.#rt;
+    for (; ; ) {
+      this.#dispatchBatch();
+      this.#slice(() => {
+        const jobs = rt.executePendingJobs();
+        if (jobs.error) this.#failFromGuest(jobs.error, "", "code_error");
+        return null;
+      });
+      this.#dispatchBatch();
+      if (this.#failure) return null;
+      const state = ctx.getPromiseState(promise);
+      if (state.type === "fulfilled") {
+        const json2 = ctx.typeof(state.value) === "string" ? ctx.getString(state.value) : null;
+        if (json2 === null)
+          this.#fail({ kind: "code_error", cause: "tool", message: "the tool gave no result" });
+        return json2;
+      }
+      if (state.type === "rejected") {
+        this.#failFromGuest(state.error, "", "code_error");
+        return null;
+      }
+      if (this.#inflight === 0 && !rt.hasPendingJob()) {
+        this.#fail({
+          kind: "code_error",
+          cause: "tool",
+          message: "the tool's promise never settled: its code is waiting, but not on any base call"
+        });
+        return null;
+      }
+      await new Promise((resolve) => {
+        this.#wake = resolve;
+      });
+      this.#wake = null;
+    }
+  }
+  /** Waits for every dispatched call (their outcomes belong to the record), then gives the outcome. */
+  async #finish(done) {
+    if (!this.#closed) {
+      while (this.#inflight > 0) {
+        await new Promise((resolve) => {
+          this.#wake = resolve;
+        });
+        this.#wake = null;
+      }
+    }
+    if (this.#instance.growthRefused()) this.#fail(this.#memoryFailure());
+    this.#drop();
+    if (this.#failure || done === null)
+      return { ok: false, failure: this.#failure ?? unknownFailure(), calls: this.calls };
+    return { ok: true, result: done.result, check: "skipped", calls: this.calls };
+  }
+  /** The instance is never reused: the references go, and with them its memory. */
+  #drop() {
+    this.#api = null;
+    this.#ctx = null;
+    this.#rt = null;
+  }
+  #fail(failure) {
+    if (!this.#failure) this.#failure = failure;
+  }
 };
-function stderrSummary(stderr) {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("Node.js v") && !l.startsWith("at ") && l !== "^" && l !== "}");
-  return (lines.find((l) => /error/i.test(l)) ?? lines.at(-1) ?? "").slice(0, 500);
+function unknownFailure() {
+  return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
 }
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function parseObject(json2) {
+function parseString(json2) {
   try {
     const value = JSON.parse(json2);
-    return isObject(value) ? value : null;
+    return typeof value === "string" ? value : null;
   } catch {
     return null;
   }
 }
-function parseRound(message) {
-  if (!isObject(message) || message["type"] !== "round" || !Array.isArray(message["calls"])) return null;
-  const calls = [];
-  for (const c of message["calls"]) {
-    if (!isObject(c) || !Number.isSafeInteger(c["id"]) || typeof c["name"] !== "string") return null;
-    const call = { id: c["id"], name: c["name"] };
-    if (typeof c["args"] === "string") call.args = c["args"];
-    else if (typeof c["argsBytes"] === "number") call.argsBytes = c["argsBytes"];
-    else return null;
-    calls.push(call);
-  }
-  const d = message["done"];
-  if (d === null || d === void 0) return { calls, done: null };
-  if (!isObject(d)) return null;
-  if (d["ok"] === true) {
-    const check = d["check"];
-    if (check !== "passed" && check !== "absent" && check !== "skipped") return null;
-    if (typeof d["result"] === "string") return { calls, done: { ok: true, result: d["result"], check } };
-    if (typeof d["resultBytes"] === "number")
-      return { calls, done: { ok: true, resultBytes: d["resultBytes"], check } };
+function parsePlainObject(json2) {
+  try {
+    const value = JSON.parse(json2);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
+  } catch {
     return null;
   }
-  if (d["ok"] === false && typeof d["kind"] === "string" && typeof d["message"] === "string") {
-    if (!FAILURE_KINDS_FROM_CHILD.has(d["kind"])) return null;
-    return { calls, done: { ok: false, kind: d["kind"], message: d["message"] } };
-  }
-  return null;
 }
+
+// core/sandbox.ts
+var DEFAULT_LIMITS = Object.freeze({
+  cpuMs: 2e3,
+  wallMs: 1e4,
+  memoryMb: 64,
+  stackKb: 256,
+  maxCalls: 200,
+  maxMessageBytes: 1024 * 1024
+});
 var Sandbox = class {
   #limits;
   #poolSize;
-  #runnerPath;
-  #idle = [];
-  #all = /* @__PURE__ */ new Set();
+  #maxConcurrent;
+  #spares = [];
+  #queue = [];
+  #running = /* @__PURE__ */ new Set();
+  /** Prepared bodies by source: a tool runs the same source many times, and preparing it parses it twice. */
+  #bodies = /* @__PURE__ */ new Map();
+  #busy = 0;
   #spawned = 0;
   #closed = false;
   constructor(options = {}) {
     this.#limits = resolveLimits(DEFAULT_LIMITS, options.limits);
-    const poolSize = options.poolSize ?? 2;
-    if (!Number.isInteger(poolSize) || poolSize < 0) {
-      throw new DistillError("USAGE", `sandbox poolSize must be a whole number \u2265 0 (got ${poolSize})`);
-    }
-    this.#poolSize = poolSize;
-    this.#runnerPath = options.runnerPath ?? defaultRunnerPath();
+    this.#poolSize = wholeNumber("poolSize", options.poolSize ?? 2, 0);
+    this.#maxConcurrent = wholeNumber("maxConcurrent", options.maxConcurrent ?? 16, 1);
   }
   /** Runs one tool module; every failure of the tool is an outcome, never a throw. */
   async run(req) {
@@ -46970,10 +47372,10 @@ var Sandbox = class {
     const limits = resolveLimits(this.#limits, req.limits);
     let body;
     try {
-      body = toFunctionBody(req.source);
+      body = this.#body(req.source);
     } catch (err) {
       if (err instanceof DistillError)
-        return { ok: false, failure: { kind: "bad_module", message: err.message }, calls: [] };
+        return { ok: false, failure: { kind: "bad_module", cause: "tool", message: err.message }, calls: [] };
       throw err;
     }
     let input;
@@ -46984,86 +47386,128 @@ var Sandbox = class {
         cause: err
       });
     }
-    const child = await this.#acquire(limits.memoryMb);
-    if (!child.alive || this.#closed) {
-      this.#release(child, false);
-      const detail = stderrSummary(child.stderr);
-      const message = this.#closed ? "the sandbox was closed while the tool was starting" : `the sandbox process did not start${detail ? `: ${detail}` : ""}`;
-      return { ok: false, failure: { kind: "crashed", message }, calls: [] };
+    await this.#turn();
+    try {
+      const outcome = await this.#execute(limits, (run) => run.run(body, input), req);
+      if (!outcome.ok || req.runCheck !== true) return outcome;
+      const checked = await this.#execute(
+        limits,
+        async (run) => {
+          const verdict = await run.check(body, JSON.stringify(outcome.result));
+          return verdict === "passed" || verdict === "absent" ? { ...outcome, check: verdict } : { ok: false, failure: verdict, calls: outcome.calls };
+        },
+        { allow: [], call: refuseCall }
+      );
+      return { ...checked, calls: outcome.calls };
+    } finally {
+      this.#endTurn();
     }
-    return new Promise((resolve) => {
-      new Run(child, req, limits, resolve, (c, clean) => this.#release(c, clean)).start(body, input);
-    });
   }
-  /** Kills every child; runs still going end with a `crashed` failure. */
+  /** Ends every run in progress with a `closed` failure; later runs are refused. */
   async close() {
     this.#closed = true;
-    const children = [...this.#all];
-    this.#idle.length = 0;
-    for (const child of children) {
-      child.ref();
-      child.kill();
+    this.#spares.length = 0;
+    for (const run of this.#running) {
+      run.abort({
+        kind: "closed",
+        cause: "host",
+        message: "the sandbox was closed while the tool was running"
+      });
     }
-    await Promise.all(children.map((c) => c.exited));
+    for (const waiting of this.#queue.splice(0)) waiting();
   }
-  /** Pool counters, for diagnostics and tests. */
+  /** Counters, for diagnostics and tests. */
   stats() {
-    const idle = this.#idle.length;
-    return { spawned: this.#spawned, idle, busy: this.#all.size - idle };
+    return {
+      spawned: this.#spawned,
+      idle: this.#spares.length,
+      busy: this.#busy,
+      queued: this.#queue.length
+    };
   }
-  async #acquire(memoryMb) {
-    const index = this.#idle.findLastIndex((c) => c.alive && c.memoryMb === memoryMb);
-    const child = index >= 0 ? this.#idle.splice(index, 1)[0] : this.#spawn(memoryMb);
-    child.ref();
-    if (await child.ready) return child;
-    if (index < 0 || this.#closed) return child;
-    const fresh = this.#spawn(memoryMb);
-    fresh.ref();
-    await fresh.ready;
-    return fresh;
+  async #execute(limits, body, req) {
+    if (this.#closed) return closedOutcome();
+    let instance;
+    try {
+      instance = await this.#instance(limits.memoryMb);
+    } catch (err) {
+      return {
+        ok: false,
+        failure: {
+          kind: "engine",
+          cause: "host",
+          message: `the sandbox engine could not start: ${errorMessage(err)}`
+        },
+        calls: []
+      };
+    }
+    if (this.#closed) return closedOutcome();
+    const run = new SandboxRun(instance, req, limits);
+    this.#running.add(run);
+    try {
+      return await body(run);
+    } finally {
+      this.#running.delete(run);
+    }
   }
-  #spawn(memoryMb) {
-    const child = new Child(this.#runnerPath, memoryMb, (c) => this.#exited(c));
+  #body(source) {
+    const cached = this.#bodies.get(source);
+    if (cached !== void 0) return cached;
+    const body = toFunctionBody(source);
+    if (this.#bodies.size >= BODY_CACHE_SIZE) {
+      const oldest = this.#bodies.keys().next();
+      if (!oldest.done) this.#bodies.delete(oldest.value);
+    }
+    this.#bodies.set(source, body);
+    return body;
+  }
+  /** A fresh instance: a spare made ahead of time when the memory cap matches, else a new one. */
+  #instance(memoryMb) {
+    const spare = memoryMb === this.#limits.memoryMb ? this.#spares.shift() : void 0;
+    setImmediate(() => this.#topUp());
+    if (spare) return spare;
     this.#spawned++;
-    this.#all.add(child);
-    return child;
+    return newEngineInstance(memoryMb);
   }
-  #exited(child) {
-    this.#all.delete(child);
-    const index = this.#idle.indexOf(child);
-    if (index >= 0) this.#idle.splice(index, 1);
-    child.run?.onExit(this.#closed);
-  }
-  #release(child, clean) {
-    child.run = null;
-    const keep = clean && child.alive && !this.#closed && child.memoryMb === this.#limits.memoryMb && this.#idle.length < this.#poolSize;
-    if (keep) {
-      child.unref();
-      this.#idle.push(child);
-    } else {
-      child.kill();
-    }
-    this.#topUp();
-  }
-  /** Keeps `poolSize` warm children, replacing killed ones; spawned unref'd so they never hold the process. */
   #topUp() {
-    while (!this.#closed && this.#idle.length < this.#poolSize) {
-      const child = this.#spawn(this.#limits.memoryMb);
-      child.unref();
-      this.#idle.unshift(child);
+    while (!this.#closed && this.#spares.length < this.#poolSize) {
+      this.#spawned++;
+      const made = newEngineInstance(this.#limits.memoryMb);
+      made.catch(() => {
+      });
+      this.#spares.push(made);
     }
+  }
+  /** Waits for one of the `maxConcurrent` places; a closed sandbox lets everyone through to fail. */
+  async #turn() {
+    if (this.#busy < this.#maxConcurrent || this.#closed) {
+      this.#busy++;
+      return;
+    }
+    await new Promise((resolve) => this.#queue.push(resolve));
+    this.#busy++;
+  }
+  #endTurn() {
+    this.#busy--;
+    this.#queue.shift()?.();
   }
 };
-function defaultRunnerPath() {
-  try {
-    return fileURLToPath(new URL("./sandbox-runner.js", import.meta.url));
-  } catch (err) {
-    throw new DistillError(
-      "USAGE",
-      "cannot locate sandbox-runner.js next to this module: pass `runnerPath` in the Sandbox options",
-      { cause: err }
-    );
+var BODY_CACHE_SIZE = 64;
+async function refuseCall() {
+  throw new Error("call() is not available in check()");
+}
+function closedOutcome() {
+  return {
+    ok: false,
+    failure: { kind: "closed", cause: "host", message: "the sandbox was closed while the tool was starting" },
+    calls: []
+  };
+}
+function wholeNumber(name, value, min) {
+  if (!Number.isInteger(value) || value < min) {
+    throw new DistillError("USAGE", `sandbox ${name} must be a whole number \u2265 ${min} (got ${value})`);
   }
+  return value;
 }
 function resolveLimits(base, override) {
   const limits = { ...base };
@@ -47076,7 +47520,13 @@ function resolveLimits(base, override) {
         `sandbox limits: ${key2} must be a positive number (got ${String(value)})`
       );
     }
-    limits[key2] = key2 === "memoryMb" || key2 === "maxCalls" ? Math.ceil(value) : value;
+    limits[key2] = key2 === "memoryMb" || key2 === "maxCalls" || key2 === "stackKb" ? Math.ceil(value) : value;
+  }
+  if (limits.memoryMb < ENGINE_BASE_MB * 2) {
+    throw new DistillError(
+      "USAGE",
+      `sandbox limits: memoryMb must be at least ${ENGINE_BASE_MB * 2} (the engine itself takes ${ENGINE_BASE_MB}); got ${limits.memoryMb}`
+    );
   }
   return limits;
 }
@@ -47141,7 +47591,7 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-QGE77SUO.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-UN7XAZIW.js");
       const { loadMcpServers } = await import("./mcp-config-IKJHWGIT.js");
       const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
@@ -47300,7 +47750,7 @@ Fix it and call ${PROPOSE_TOOL_NAME} again.`,
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-IRKC4PJQ.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-N6ZR22AM.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;

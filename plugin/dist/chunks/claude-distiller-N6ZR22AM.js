@@ -1,20 +1,6 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  PROPOSE_INPUT_SCHEMA,
-  PROPOSE_TOOL_NAME,
-  isPlainObject,
-  proposalPrompt,
-  verdictText
-} from "./chunk-M2JIIHS7.js";
-import {
-  silentLogger
-} from "./chunk-MHQZRDHV.js";
-import {
-  DistillError,
-  errorMessage
-} from "./chunk-WEYMVVQ3.js";
-import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
@@ -23,6 +9,20 @@ import {
   AuthenticationError,
   RateLimitError
 } from "./chunk-NV5JO7FK.js";
+import {
+  PROPOSE_INPUT_SCHEMA,
+  PROPOSE_TOOL_NAME,
+  isPlainObject,
+  proposalPrompt,
+  verdictText
+} from "./chunk-FWXSPFED.js";
+import {
+  silentLogger
+} from "./chunk-MHQZRDHV.js";
+import {
+  DistillError,
+  errorMessage
+} from "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 
 // core/claude-distiller.ts

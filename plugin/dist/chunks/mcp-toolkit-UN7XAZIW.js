@@ -57,11 +57,11 @@ import {
   mcpResultToValue
 } from "./chunk-YRTWTNTX.js";
 import {
-  suggestion
-} from "./chunk-KRCWJSM7.js";
-import {
   silentLogger
 } from "./chunk-MHQZRDHV.js";
+import {
+  suggestion
+} from "./chunk-KRCWJSM7.js";
 import {
   DistillError,
   errorMessage

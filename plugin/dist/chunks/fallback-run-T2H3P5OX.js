@@ -3,15 +3,17 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ToolDistill,
   cachedBaseTools
-} from "./chunk-JEQN6OQ5.js";
+} from "./chunk-DWFMYIJU.js";
+import "./chunk-FWXSPFED.js";
 import {
   importRef,
   loadConfig
 } from "./chunk-7PORX43W.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
 import "./chunk-YRTWTNTX.js";
-import "./chunk-KRCWJSM7.js";
-import "./chunk-M2JIIHS7.js";
 import "./chunk-MHQZRDHV.js";
+import "./chunk-KRCWJSM7.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 

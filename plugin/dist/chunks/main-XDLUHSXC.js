@@ -6,11 +6,16 @@ import {
   canonicalizeTrace,
   currentSpan,
   exposedVersions
-} from "./chunk-JEQN6OQ5.js";
+} from "./chunk-DWFMYIJU.js";
+import {
+  PROPOSE_TOOL_NAME
+} from "./chunk-FWXSPFED.js";
 import {
   findConfig,
   loadConfig
 } from "./chunk-7PORX43W.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
 import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,
@@ -41,11 +46,8 @@ import {
   serializeMessage
 } from "./chunk-QLE5WSOR.js";
 import "./chunk-YRTWTNTX.js";
-import "./chunk-KRCWJSM7.js";
-import {
-  PROPOSE_TOOL_NAME
-} from "./chunk-M2JIIHS7.js";
 import "./chunk-MHQZRDHV.js";
+import "./chunk-KRCWJSM7.js";
 import {
   errorMessage
 } from "./chunk-WEYMVVQ3.js";

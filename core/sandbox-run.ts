@@ -1,0 +1,616 @@
+/**
+ * One run of a tool's code (or of its `check`) on one fresh engine instance. The host keeps its own record
+ * of everything that decides the outcome: the calls it dispatched and how each ended, the time the code
+ * spent executing, whether the engine's memory hit its cap, whether the host stopped the code. The guest
+ * only ever hands the host strings (a tool name, JSON arguments, a JSON result, an error text) and the
+ * host only ever hands it strings and values it parses from JSON itself.
+ */
+import {
+  DefaultIntrinsics,
+  type QuickJSContext,
+  type QuickJSDeferredPromise,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+} from "quickjs-emscripten-core";
+import { classifyBaseFailure } from "./base-failure.ts";
+import { errorMessage } from "./errors.ts";
+import { LIBRARY_PARAM } from "./module-body.ts";
+import type { EngineInstance } from "./quickjs-engine.ts";
+import type {
+  SandboxCall,
+  SandboxFailure,
+  SandboxLimits,
+  SandboxOutcome,
+  SandboxRunRequest,
+} from "./sandbox.ts";
+import { PRELUDE, TOOL_FILE } from "./sandbox-guest.ts";
+import { clip } from "./text.ts";
+
+/** Longest tool name (or other guest-chosen text) that goes into a message, clipped beyond. */
+export const MAX_NAME_CHARS = 128;
+/** Longest error text of a tool's code that goes into a failure message. */
+const MAX_ERROR_CHARS = 1000;
+/** Separates the parts of one string the prelude hands the host. */
+const SEPARATOR = "\u001f";
+
+const INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false } as const;
+
+/** This thread's CPU time in ms: the tool's code runs on it, so this is the code's own computing time. */
+const cpuNow: () => number =
+  typeof process.threadCpuUsage === "function"
+    ? () => {
+        const u = process.threadCpuUsage();
+        return (u.user + u.system) / 1000;
+      }
+    : () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1000;
+      };
+
+interface Api {
+  define: QuickJSHandle;
+  kind: QuickJSHandle;
+  run: QuickJSHandle;
+  check: QuickJSHandle;
+  describe: QuickJSHandle;
+  parse: QuickJSHandle;
+}
+
+interface Pending {
+  call: SandboxCall;
+  deferred: QuickJSDeferredPromise;
+  step: number;
+}
+
+/** Why the host stopped the code, by its own clock or its own record. */
+type Stop = SandboxFailure | null;
+
+/** What a run hands back to the Sandbox: the outcome, and whether the host's load may be to blame. */
+export interface RunResult {
+  outcome: SandboxOutcome;
+}
+
+/**
+ * Runs `req` (a tool's run, or its check on a result) on `instance`. Never throws for anything the tool's
+ * code does; the instance must not be used again afterwards.
+ */
+export class SandboxRun {
+  readonly calls: SandboxCall[] = [];
+  readonly #instance: EngineInstance;
+  readonly #limits: SandboxLimits;
+  readonly #allow: Set<string>;
+  readonly #host: SandboxRunRequest["call"];
+  #rt: QuickJSRuntime | null = null;
+  #ctx: QuickJSContext | null = null;
+  #api: Api | null = null;
+  #failure: Stop = null;
+  #cpuUsed = 0;
+  #wallUsed = 0;
+  #sliceWall = 0;
+  #sliceCpu: { wall: number; cpu: number } | null = null;
+  #inflight = 0;
+  #batch: Pending[] = [];
+  #wake: (() => void) | null = null;
+  #settled: Promise<void>[] = [];
+  #closed = false;
+
+  constructor(
+    instance: EngineInstance,
+    req: Pick<SandboxRunRequest, "allow" | "call">,
+    limits: SandboxLimits,
+  ) {
+    this.#instance = instance;
+    this.#limits = limits;
+    this.#allow = new Set(req.allow);
+    this.#host = req.call;
+  }
+
+  /** Ends the run from outside (the sandbox is closing): it fails at once, without waiting for calls. */
+  abort(failure: SandboxFailure): void {
+    this.#closed = true;
+    this.#fail(failure);
+    this.#wake?.();
+  }
+
+  /** Runs the tool with `inputJson`; the result is the tool's result as the host parsed it. */
+  async run(body: string, inputJson: string): Promise<SandboxOutcome> {
+    const loaded = this.#load(body, false);
+    if (loaded === null) return this.#finish(null);
+    const promise = this.#slice(() => this.#guest("run", "", loaded.definition, this.#newString(inputJson)));
+    const tagged = promise === null ? null : await this.#settle(promise);
+    if (tagged === null) return this.#finish(null);
+    if (tagged.startsWith("U")) {
+      const [why = ""] = tagged.slice(1).split(SEPARATOR);
+      this.#fail({
+        kind: "code_error",
+        cause: "tool",
+        message: `the tool's result is not JSON-serialisable: ${clip(why, MAX_ERROR_CHARS)}`,
+      });
+      return this.#finish(null);
+    }
+    const json = tagged.slice(1);
+    const bytes = Buffer.byteLength(json);
+    if (bytes > this.#limits.maxMessageBytes) {
+      this.#fail({
+        kind: "message_limit",
+        cause: "tool",
+        message: `the tool's result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
+      });
+      return this.#finish(null);
+    }
+    // The prelude's stringify made the text; the host parses it itself into its own value.
+    try {
+      return this.#finish({ result: JSON.parse(json) });
+    } catch (err) {
+      this.#fail({
+        kind: "code_error",
+        cause: "tool",
+        message: `the tool's result is not JSON: ${errorMessage(err)}`,
+      });
+      return this.#finish(null);
+    }
+  }
+
+  /** Runs the module's `check` on `resultJson` in this instance, which never ran the tool. */
+  async check(body: string, resultJson: string): Promise<"passed" | "absent" | SandboxFailure> {
+    const loaded = this.#load(body, true);
+    if (loaded === null) return this.#failure ?? unknownFailure();
+    if (!loaded.hasCheck) return "absent";
+    const verdict = this.#read(
+      this.#slice(() =>
+        this.#guest("check", "check(result) threw: ", loaded.definition, this.#newString(resultJson)),
+      ),
+    );
+    if (verdict === "P" && !this.#instance.growthRefused()) return "passed";
+    if (this.#instance.growthRefused()) this.#fail(this.#memoryFailure());
+    const failure = this.#failure;
+    if (failure) return failure.kind === "code_error" ? { ...failure, kind: "check_failed" } : failure;
+    const message =
+      verdict === "A"
+        ? "check(result) returned a promise: check must answer at once (not async, no await)"
+        : `check(result) returned ${clip(verdict?.slice(1) ?? "nothing", MAX_NAME_CHARS)}`;
+    return { kind: "check_failed", cause: "tool", message };
+  }
+
+  // ---- loading -------------------------------------------------------------------------------------
+
+  /** Makes the context, the prelude and the tool's definition; null (with a failure) when it cannot. */
+  #load(body: string, inCheck: boolean): { definition: QuickJSHandle; hasCheck: boolean } | null {
+    const factory = this.#slice(() => {
+      const rt = this.#instance.quickjs.newRuntime();
+      this.#rt = rt;
+      rt.setMaxStackSize(this.#limits.stackKb * 1024);
+      rt.setInterruptHandler(() => this.#interrupt());
+      const ctx = rt.newContext({ intrinsics: INTRINSICS });
+      this.#ctx = ctx;
+      const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
+      const hostCall = ctx.newFunction("call", (name, args) => this.#hostCall(name, args));
+      const api = prelude.error
+        ? prelude
+        : ctx.callFunction(prelude.value, ctx.undefined, hostCall, inCheck ? ctx.true : ctx.false);
+      if (api.error) {
+        this.#fail({ kind: "engine", cause: "host", message: "the sandbox prelude failed to start" });
+        return null;
+      }
+      this.#api = {
+        define: ctx.getProp(api.value, "define"),
+        kind: ctx.getProp(api.value, "kind"),
+        run: ctx.getProp(api.value, "run"),
+        check: ctx.getProp(api.value, "check"),
+        describe: ctx.getProp(api.value, "describe"),
+        parse: ctx.getProp(api.value, "parse"),
+      };
+      // On the first line with the body, so the tool's line numbers are the engine's line numbers.
+      const made = ctx.evalCode(`(function (${LIBRARY_PARAM}) {"use strict";${body}\n})`, TOOL_FILE, {
+        type: "global",
+        strict: true,
+      });
+      if (made.error) {
+        this.#failFromGuest(made.error, "", "bad_module");
+        return null;
+      }
+      return made.value;
+    });
+    if (factory === null) return null;
+    const definition = this.#slice(() => this.#guest("define", "the module threw while loading: ", factory));
+    if (definition === null) return null;
+    const kind = this.#read(this.#slice(() => this.#guest("kind", "", definition)));
+    if (kind === "ok" || kind === "no-check") return { definition, hasCheck: kind === "ok" };
+    const message =
+      kind === "no-run"
+        ? "the tool has no run function"
+        : kind === "bad-check"
+          ? "the tool's check must be a function"
+          : "the module's default export must be distilledTool({ name, description, inputSchema, run, check? })";
+    this.#fail({ kind: "bad_module", cause: "tool", message });
+    return null;
+  }
+
+  /** Calls a prelude function; a guest exception fails the run as a code error with `prefix`. */
+  #guest(name: keyof Api, prefix: string, ...args: QuickJSHandle[]): QuickJSHandle | null {
+    const ctx = this.#ctx;
+    const api = this.#api;
+    if (!ctx || !api) return null;
+    const r = ctx.callFunction(api[name], ctx.undefined, ...args);
+    if (r.error) {
+      this.#failFromGuest(r.error, prefix, "code_error");
+      return null;
+    }
+    return r.value;
+  }
+
+  #newString(text: string): QuickJSHandle {
+    return this.#ctx!.newString(text);
+  }
+
+  #read(handle: QuickJSHandle | null): string | null {
+    const ctx = this.#ctx;
+    if (!ctx || handle === null || this.#failure) return null;
+    return ctx.typeof(handle) === "string" ? ctx.getString(handle) : null;
+  }
+
+  // ---- the host's clock ----------------------------------------------------------------------------
+
+  /**
+   * Runs `fn` as a slice of the tool's execution: the only time its code runs. Time and CPU are counted
+   * here; an exception out of the engine itself (not a guest error) ends the run, classified by the host.
+   */
+  #slice<T>(fn: () => T | null): T | null {
+    if (this.#failure) return null;
+    this.#sliceWall = performance.now();
+    this.#sliceCpu = null;
+    // Emscripten's exit path sets the host's process.exitCode; nothing the engine does may change it.
+    const exitCode = process.exitCode;
+    try {
+      return fn();
+    } catch (err) {
+      this.#engineThrew(err);
+      return null;
+    } finally {
+      if (process.exitCode !== exitCode) process.exitCode = exitCode;
+      const wall = performance.now() - this.#sliceWall;
+      this.#wallUsed += wall;
+      this.#cpuUsed += this.#sliceCpuSoFar(wall);
+    }
+  }
+
+  /**
+   * The slice's computing time. Reading the CPU clock costs a system call, so it starts only at the
+   * slice's first interrupt check: what ran before it (never more than a few thousand instructions) is
+   * counted at its wall-clock time, which on one thread is never less than its CPU time.
+   */
+  #sliceCpuSoFar(wall: number): number {
+    const started = this.#sliceCpu;
+    if (started === null) return wall;
+    return started.wall + (cpuNow() - started.cpu);
+  }
+
+  /** Called by the engine while code runs: true stops the code (an error it cannot catch). */
+  #interrupt(): boolean {
+    if (this.#failure) return true;
+    const wall = performance.now() - this.#sliceWall;
+    this.#sliceCpu ??= { wall, cpu: cpuNow() };
+    // On one thread CPU time never exceeds wall time: only read the CPU clock when it could be over.
+    if (this.#cpuUsed + wall > this.#limits.cpuMs) {
+      const cpu = this.#cpuUsed + this.#sliceCpuSoFar(wall);
+      if (cpu > this.#limits.cpuMs) {
+        this.#fail({
+          kind: "cpu",
+          cause: "tool",
+          message: `the tool's code ran for more than ${this.#limits.cpuMs} ms of its own time and was stopped`,
+        });
+        return true;
+      }
+    }
+    if (this.#wallUsed + wall > this.#limits.wallMs) {
+      this.#fail({
+        kind: "deadline",
+        cause: "host",
+        message: `the tool's code took more than ${this.#limits.wallMs} ms of wall-clock time (base calls not counted) while using less than its ${this.#limits.cpuMs} ms of computing time: the host is overloaded`,
+      });
+      return true;
+    }
+    return false;
+  }
+
+  /** The engine itself threw (not the guest): its native stack, an abort, or the memory cap. */
+  #engineThrew(err: unknown): void {
+    if (this.#instance.growthRefused()) {
+      this.#fail(this.#memoryFailure());
+    } else if (err instanceof RangeError) {
+      this.#fail({
+        kind: "stack",
+        cause: "tool",
+        message: "the tool's code nested too deeply (the engine's stack is exhausted) and was stopped",
+      });
+    } else {
+      this.#fail({
+        kind: "crashed",
+        cause: "tool",
+        message: `the engine stopped running the tool's code: ${clip(errorMessage(err), MAX_ERROR_CHARS)}`,
+      });
+    }
+  }
+
+  #memoryFailure(): SandboxFailure {
+    return {
+      kind: "memory",
+      cause: "tool",
+      message: `the tool used more than ${this.#limits.memoryMb} MB of memory and was stopped`,
+    };
+  }
+
+  // ---- guest errors ---------------------------------------------------------------------------------
+
+  /** A guest exception ended a slice: the host's own observations first, then the error's text. */
+  #failFromGuest(error: QuickJSHandle, prefix: string, kind: "code_error" | "bad_module"): void {
+    if (this.#failure) return;
+    if (this.#instance.growthRefused()) {
+      this.#fail(this.#memoryFailure());
+      return;
+    }
+    const text = this.#describe(error);
+    if (text.startsWith("InternalError: stack overflow")) {
+      this.#fail({
+        kind: "stack",
+        cause: "tool",
+        message: "the tool's code nested too deeply (the engine's stack limit) and was stopped",
+      });
+      return;
+    }
+    this.#fail({ kind, cause: "tool", message: prefix + text });
+  }
+
+  /** The error's text with the tool's line where its stack has one; guest text, so clipped. */
+  #describe(error: QuickJSHandle): string {
+    const ctx = this.#ctx;
+    const api = this.#api;
+    if (!ctx || !api) return "the tool's code failed";
+    const r = ctx.callFunction(api.describe, ctx.undefined, error);
+    if (r.error || ctx.typeof(r.value) !== "string")
+      return "the tool's code threw a value that cannot be described";
+    const [text = "", stack = ""] = ctx.getString(r.value).split(SEPARATOR);
+    const line = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+)`).exec(stack)?.[1];
+    const where = line ? ` (line ${line})` : "";
+    return clip(text, MAX_ERROR_CHARS) + where;
+  }
+
+  // ---- base calls -----------------------------------------------------------------------------------
+
+  /** The guest's `call(name, argsJson)`: checked here, dispatched after the slice, answered by promise. */
+  #hostCall(nameHandle: QuickJSHandle | undefined, argsHandle: QuickJSHandle | undefined): QuickJSHandle {
+    const ctx = this.#ctx!;
+    const deferred = ctx.newPromise();
+    if (this.#failure) return deferred.handle;
+    const step = this.calls.length + 1;
+    const rawName =
+      nameHandle && ctx.typeof(nameHandle) === "string" ? parseString(ctx.getString(nameHandle)) : null;
+    if (rawName === null) {
+      this.#fail({
+        kind: "code_error",
+        cause: "tool",
+        message: `call ${step}: the tool name must be a string`,
+      });
+      return deferred.handle;
+    }
+    const name = clip(rawName, MAX_NAME_CHARS);
+    const entry: SandboxCall = { tool: name, args: {}, ok: false };
+    const argsJson = argsHandle && ctx.typeof(argsHandle) === "string" ? ctx.getString(argsHandle) : null;
+    const bytes = argsJson === null ? 0 : Buffer.byteLength(argsJson);
+    const args =
+      argsJson === null || bytes > this.#limits.maxMessageBytes ? null : parsePlainObject(argsJson);
+    // The record keeps what was asked for, run or not.
+    if (args !== null) entry.args = args;
+    const stopBatch = (failure: SandboxFailure, error: string): QuickJSHandle => {
+      entry.error = error;
+      this.calls.push(entry);
+      this.#fail({ ...failure, step, tool: name });
+      return deferred.handle;
+    };
+    if (step > this.#limits.maxCalls) {
+      return stopBatch(
+        {
+          kind: "call_limit",
+          cause: "tool",
+          message: `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`,
+        },
+        `not run: more than ${this.#limits.maxCalls} base calls`,
+      );
+    }
+    if (!this.#allow.has(rawName)) {
+      const allowed = [...this.#allow].map((t) => `'${t}'`).join(", ") || "none";
+      return stopBatch(
+        {
+          kind: "not_allowed",
+          cause: "tool",
+          message: `call ${step} to '${name}' is not allowed: this tool may call only ${allowed}`,
+        },
+        `not allowed: this tool may call only ${allowed}`,
+      );
+    }
+    if (bytes > this.#limits.maxMessageBytes) {
+      return stopBatch(
+        {
+          kind: "message_limit",
+          cause: "tool",
+          message: `the arguments of call ${step} to '${name}' are ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
+        },
+        `not run: its arguments are ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
+      );
+    }
+    if (args === null) {
+      return stopBatch(
+        {
+          kind: "code_error",
+          cause: "tool",
+          message: `call ${step} to '${name}': the arguments must be a JSON object`,
+        },
+        "not run: its arguments are not a JSON object",
+      );
+    }
+    this.calls.push(entry);
+    this.#batch.push({ call: entry, deferred, step });
+    return deferred.handle;
+  }
+
+  /** Sends the calls the code made in the slice that just ended, unless that slice failed the run. */
+  #dispatchBatch(): void {
+    const batch = this.#batch;
+    this.#batch = [];
+    if (this.#failure) {
+      const at = this.#failure.step ?? this.calls.length;
+      for (const p of batch) p.call.error ??= `not run: the tool was stopped at step ${at}`;
+      return;
+    }
+    for (const p of batch) this.#settled.push(this.#dispatch(p));
+  }
+
+  async #dispatch({ call, deferred, step }: Pending): Promise<void> {
+    this.#inflight++;
+    try {
+      let output: unknown;
+      try {
+        output = await this.#host(call.tool, call.args);
+      } catch (err) {
+        call.error = errorMessage(err);
+        const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
+        this.#fail({ kind: "call_failed", cause, message: call.error, step, tool: call.tool });
+        return;
+      }
+      let json: string | undefined;
+      try {
+        json = JSON.stringify(output);
+      } catch (err) {
+        call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
+        this.#fail({
+          kind: "call_failed",
+          cause: "infrastructure",
+          message: `base tool '${call.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
+          step,
+          tool: call.tool,
+        });
+        return;
+      }
+      json ??= "null";
+      const bytes = Buffer.byteLength(json);
+      if (bytes > this.#limits.maxMessageBytes) {
+        call.error = `its result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`;
+        this.#fail({
+          kind: "message_limit",
+          cause: "infrastructure",
+          message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
+          step,
+          tool: call.tool,
+        });
+        return;
+      }
+      call.ok = true;
+      call.output = JSON.parse(json);
+      if (this.#failure || this.#closed) return;
+      // The guest gets its own value, parsed inside the engine from the text: nothing of the host crosses.
+      this.#slice(() => {
+        const value = this.#guest("parse", "", this.#newString(json));
+        if (value !== null) deferred.resolve(value);
+        return null;
+      });
+    } finally {
+      this.#inflight--;
+      this.#wake?.();
+    }
+  }
+
+  // ---- settling -------------------------------------------------------------------------------------
+
+  /** Pumps the engine's jobs until the run's promise settles; the JSON text of its result, or null. */
+  async #settle(promise: QuickJSHandle): Promise<string | null> {
+    const ctx = this.#ctx!;
+    const rt = this.#rt!;
+    for (;;) {
+      this.#dispatchBatch();
+      this.#slice(() => {
+        const jobs = rt.executePendingJobs();
+        if (jobs.error) this.#failFromGuest(jobs.error, "", "code_error");
+        return null;
+      });
+      this.#dispatchBatch();
+      if (this.#failure) return null;
+      const state = ctx.getPromiseState(promise);
+      if (state.type === "fulfilled") {
+        const json = ctx.typeof(state.value) === "string" ? ctx.getString(state.value) : null;
+        if (json === null)
+          this.#fail({ kind: "code_error", cause: "tool", message: "the tool gave no result" });
+        return json;
+      }
+      if (state.type === "rejected") {
+        this.#failFromGuest(state.error, "", "code_error");
+        return null;
+      }
+      if (this.#inflight === 0 && !rt.hasPendingJob()) {
+        this.#fail({
+          kind: "code_error",
+          cause: "tool",
+          message: "the tool's promise never settled: its code is waiting, but not on any base call",
+        });
+        return null;
+      }
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+      this.#wake = null;
+    }
+  }
+
+  /** Waits for every dispatched call (their outcomes belong to the record), then gives the outcome. */
+  async #finish(done: { result: unknown } | null): Promise<SandboxOutcome> {
+    if (!this.#closed) {
+      // Calls still in flight finish first; one that fails now fails the run.
+      while (this.#inflight > 0) {
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+        this.#wake = null;
+      }
+    }
+    // A run that hit its memory cap fails, whatever its code did with the engine's error.
+    if (this.#instance.growthRefused()) this.#fail(this.#memoryFailure());
+    this.#drop();
+    if (this.#failure || done === null)
+      return { ok: false, failure: this.#failure ?? unknownFailure(), calls: this.calls };
+    return { ok: true, result: done.result, check: "skipped", calls: this.calls };
+  }
+
+  /** The instance is never reused: the references go, and with them its memory. */
+  #drop(): void {
+    this.#api = null;
+    this.#ctx = null;
+    this.#rt = null;
+  }
+
+  #fail(failure: SandboxFailure): void {
+    if (!this.#failure) this.#failure = failure;
+  }
+}
+
+function unknownFailure(): SandboxFailure {
+  return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
+}
+
+function parseString(json: string): string | null {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function parsePlainObject(json: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
