@@ -17,6 +17,7 @@ import {
   type SandboxOutcome,
   type SandboxRunRequest,
 } from "../core/sandbox.ts";
+import { ABSENT_GLOBALS, ABSENT_MEMBERS } from "../core/sandbox-guest.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import { PAY_VENDOR, paymentsWorld } from "./fakes/payments-world.ts";
 import { tempDir } from "./helpers.ts";
@@ -227,6 +228,20 @@ describe("1. no object of the host's realm is in reach", () => {
       resultOf(await attempt(`return new Date(Date.parse("2024-05-01T00:00:00Z")).toISOString();`)),
       "2024-05-01T00:00:00.000Z",
     );
+  });
+
+  test("the static check's list of absent globals is exactly what the engine leaves out", async () => {
+    const names = Object.keys(ABSENT_GLOBALS);
+    const types = resultOf(
+      await attempt(`return ${JSON.stringify(names)}.map((n: string) => typeof (globalThis as any)[n]);`),
+    );
+    assert.deepEqual(
+      types,
+      names.map(() => "undefined"),
+    );
+    assert.deepEqual(Object.keys(ABSENT_MEMBERS).sort(), ["Date.now", "Math.random"]);
+    assert.equal(resultOf(await attempt(`return typeof (Math as any).random;`)), "undefined");
+    assert.match(failureOf(await attempt(`return Date.now();`)).message, /no clock/);
   });
 
   test("the network, the file system, the environment and process.kill are out of reach", async (t) => {
