@@ -4,7 +4,7 @@
  * Functions over the store only: no MCP SDK, no config, so the bundled hooks stay small.
  */
 import { canonicalArgs, isPlainObject } from "./canonical.ts";
-import { mcpContentToValue } from "./mcp-result.ts";
+import { mcpHookResponseToValue } from "./mcp-result.ts";
 import { nudgeText, PROPOSE_TOOL_NAME } from "./nudge.ts";
 import type { Store } from "./store.ts";
 import { resultContent } from "./trace.ts";
@@ -169,9 +169,13 @@ export interface ToolEnd extends ToolStart {
   outcome: { response: unknown } | { error: string };
 }
 
-/** The value of a hook's `tool_response`: MCP content arrays as the toolkit reads live results. */
+/**
+ * The value of a hook's `tool_response`. For MCP tools it is the value the toolkit gets live for the same
+ * result, whichever shape Claude Code sent (content blocks, the JSON text of structuredContent, an object);
+ * other tools' responses (Bash's `{stdout, stderr, …}`) are kept as they are.
+ */
 export function responseValue(toolName: string, response: unknown): unknown {
-  if (toolName.startsWith("mcp__") && Array.isArray(response)) return mcpContentToValue(response);
+  if (toolName.startsWith("mcp__")) return mcpHookResponseToValue(response);
   return response ?? null;
 }
 

@@ -102,8 +102,12 @@ describe("mcpResultToValue / mcpContentToValue", () => {
     assert.equal(mcpContentToValue([]), null);
   });
 
-  test("text wins over structuredContent, as the hooks only ever see the text", () => {
-    assert.deepEqual(mcpResultToValue({ content: [text('{"a":1}')], structuredContent: { a: 2 } }), { a: 1 });
+  test("structuredContent wins over text, as Claude Code shows the model and its hooks only structuredContent", () => {
+    assert.deepEqual(mcpResultToValue({ content: [text('{"a":1}')], structuredContent: { a: 2 } }), { a: 2 });
+    assert.deepEqual(
+      mcpResultToValue({ content: [text("There are 3 things.")], structuredContent: { count: 3 } }),
+      { count: 3 },
+    );
   });
 
   test("isError throws McpToolError with the result's text", () => {
@@ -135,7 +139,7 @@ describe("MCPToolkit over stdio", () => {
     assert.equal("annotations" in greet, false);
   });
 
-  test("calls return JSON as a value, other text as text, and structuredContent when there is no text", async () => {
+  test("calls return structuredContent when there is some, else JSON text as a value and other text as text", async () => {
     const tk = await connect({ local: stdio() });
     assert.deepEqual(await tk.executor("local__get_customer", { name: "Acme" }), {
       id: "cust_acme",
@@ -144,6 +148,11 @@ describe("MCPToolkit over stdio", () => {
     assert.equal(await tk.executor("local__greet", { name: "Ada" }), "hello Ada");
     assert.equal(await tk.executor("local__two_lines", {}), "first\nsecond");
     assert.deepEqual(await tk.executor("local__stats", {}), { open: 3, closed: 5 });
+    assert.deepEqual(await tk.executor("local__count_summary", {}), { count: 3 });
+    assert.deepEqual(await tk.executor("local__list_contacts", { page: 1 }), {
+      contacts: [{ id: "c-1", name: "Ada" }],
+      next_page: 2,
+    });
   });
 
   test("an isError result throws McpToolError with its text", async () => {

@@ -8,6 +8,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { MCPToolkit } from "../core/mcp-toolkit.ts";
 import { BASE_TOOLS_META_KEY, spanTraceId } from "../core/session.ts";
 import { Store } from "../core/store.ts";
 import { type HookEvent, handleHookInput, setupHint } from "../hooks/run.ts";
@@ -129,6 +132,86 @@ test("the real payloads record a span: task, base and other tools by their libra
   );
   assert.equal(store.getCalls(trace!.id)[1]?.latencyMs, 25);
   assert.equal(store.countTopLevelBaseCalls(trace!.id), 2);
+});
+
+test("recorded and live values are the same value for every tool_response shape Claude Code sends", {
+  timeout: 60_000,
+}, async (t) => {
+  // The project's server `crm` is the fixture server; the toolkit calls it live as a distilled tool would.
+  const server = fileURLToPath(new URL("./fixtures/mcp/stdio-server.ts", import.meta.url));
+  const dir = tempDir(t, "td-hooks-shapes-");
+  writeFileSync(
+    join(dir, ".mcp.json"),
+    JSON.stringify({ mcpServers: { crm: { type: "stdio", command: process.execPath, args: [server] } } }),
+  );
+  writeFileSync(join(dir, "tooldistill.yaml"), "mcp_config: .mcp.json\n");
+  const toolkit = await MCPToolkit.connect({
+    servers: { crm: { type: "stdio", command: process.execPath, args: [server], env: {} } },
+    cwd: dir,
+  });
+  t.after(() => toolkit.close());
+  // The raw results, for the shape Claude Code sends when there is no structuredContent: the content blocks.
+  const raw = new Client({ name: "raw", version: "1.0.0" });
+  await raw.connect(
+    new StdioClientTransport({ command: process.execPath, args: [server], stderr: "ignore" }),
+  );
+  t.after(() => raw.close());
+  const blocks = async (tool: string, args: Record<string, unknown>) =>
+    ((await raw.callTool({ name: tool, arguments: args })) as { content: unknown[] }).content;
+
+  const cases: Array<{ label: string; tool: string; args: Record<string, unknown>; response: unknown }> = [
+    // Measured: a result with structuredContent arrives as the JSON text of structuredContent.
+    {
+      label: "string (structuredContent, JSON text beside it)",
+      tool: "list_contacts",
+      args: { page: 1 },
+      response: payload("PostToolUse.mcp-structured")["tool_response"],
+    },
+    {
+      label: "string (structuredContent, a human sentence beside it)",
+      tool: "count_summary",
+      args: {},
+      response: payload("PostToolUse.mcp-structured-text")["tool_response"],
+    },
+    {
+      label: "object (the stream's tool_use_result)",
+      tool: "list_contacts",
+      args: { page: 1 },
+      response: JSON.parse(readFileSync(join(PAYLOADS, "stream.user-tool_result.structured.json"), "utf8"))
+        .tool_use_result,
+    },
+    // Measured: a result without structuredContent arrives as its content blocks.
+    {
+      label: "blocks (JSON text)",
+      tool: "get_customer",
+      args: { name: "Acme" },
+      response: await blocks("get_customer", { name: "Acme" }),
+    },
+    {
+      label: "blocks (plain text)",
+      tool: "greet",
+      args: { name: "Ada" },
+      response: await blocks("greet", { name: "Ada" }),
+    },
+    { label: "blocks (two)", tool: "two_lines", args: {}, response: await blocks("two_lines", {}) },
+  ];
+  const store = openStore(t, dir);
+  for (const [i, c] of cases.entries()) {
+    const id = `toolu_shape_${i}`;
+    const call = { tool_name: `mcp__crm__${c.tool}`, tool_input: c.args, tool_use_id: id };
+    await hook(dir, "PreToolUse", payload("PreToolUse.mcp-project", call));
+    await hook(
+      dir,
+      "PostToolUse",
+      payload("PostToolUse.mcp-project", { ...call, tool_response: c.response }),
+    );
+    const recorded = store.getCalls(spanTraceId(SESSION, 1)).find((x) => x.seq === i + 1);
+    assert.equal(recorded?.status, "ok", c.label);
+    assert.deepEqual(recorded?.output, await toolkit.executor(`crm__${c.tool}`, c.args), c.label);
+  }
+  // The replayed value is an object, so `first.next_page` means the same thing in replay and live.
+  const first = store.getCalls(spanTraceId(SESSION, 1))[0]?.output as { next_page?: number } | undefined;
+  assert.equal(first?.next_page, 2);
 });
 
 test("/tooldistill:distill confirms the span, tells the model what to distill, and the next prompt starts a new span", async (t) => {

@@ -96,19 +96,32 @@ function textBlocks(content) {
 }
 function textValue(texts) {
   if (texts.length === 0) return void 0;
-  if (texts.length === 1) {
-    const only = texts[0];
-    try {
-      return JSON.parse(only);
-    } catch {
-      return only;
-    }
-  }
+  if (texts.length === 1) return jsonOrText(texts[0]);
   return texts.join("\n");
+}
+function jsonOrText(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 function mcpContentToValue(content) {
   const value = textValue(textBlocks(content));
   return value === void 0 ? null : value;
+}
+function mcpHookResponseToValue(response) {
+  if (Array.isArray(response)) return mcpContentToValue(response);
+  if (typeof response === "string") return jsonOrText(response);
+  if (typeof response === "object" && response !== null) {
+    const r = response;
+    if (r.structuredContent !== void 0) return r.structuredContent;
+    if (Array.isArray(r.content) && Object.keys(r).every((k) => k === "content" || k === "isError")) {
+      return mcpContentToValue(r.content);
+    }
+    return response;
+  }
+  return response ?? null;
 }
 var init_mcp_result = __esm({
   "core/mcp-result.ts"() {
@@ -294,7 +307,7 @@ function recordToolStart(store, call, ctx) {
   });
 }
 function responseValue(toolName, response) {
-  if (toolName.startsWith("mcp__") && Array.isArray(response)) return mcpContentToValue(response);
+  if (toolName.startsWith("mcp__")) return mcpHookResponseToValue(response);
   return response ?? null;
 }
 function recordToolEnd(store, call, ctx) {

@@ -19,15 +19,15 @@ function textBlocks(content) {
 }
 function textValue(texts) {
   if (texts.length === 0) return void 0;
-  if (texts.length === 1) {
-    const only = texts[0];
-    try {
-      return JSON.parse(only);
-    } catch {
-      return only;
-    }
-  }
+  if (texts.length === 1) return jsonOrText(texts[0]);
   return texts.join("\n");
+}
+function jsonOrText(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 function mcpResultToValue(result) {
   const texts = textBlocks(Array.isArray(result.content) ? result.content : []);
@@ -38,9 +38,9 @@ function mcpResultToValue(result) {
     }
     throw new McpToolError(message === "" ? "the MCP tool returned an error without a message" : message);
   }
+  if (result.structuredContent !== void 0) return result.structuredContent;
   const value = textValue(texts);
-  if (value !== void 0) return value;
-  return result.structuredContent ?? null;
+  return value === void 0 ? null : value;
 }
 
 export {

@@ -6,7 +6,7 @@ import {
   canonicalizeTrace,
   currentSpan,
   exposedVersions
-} from "./chunk-JEQN6OQ5.js";
+} from "./chunk-742PGGNP.js";
 import {
   findConfig,
   loadConfig
@@ -40,7 +40,7 @@ import {
   safeParse,
   serializeMessage
 } from "./chunk-QLE5WSOR.js";
-import "./chunk-YRTWTNTX.js";
+import "./chunk-7UKZNJZ7.js";
 import "./chunk-KRCWJSM7.js";
 import {
   PROPOSE_TOOL_NAME

@@ -47141,7 +47141,7 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-QGE77SUO.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-BKXFK6ZQ.js");
       const { loadMcpServers } = await import("./mcp-config-IKJHWGIT.js");
       const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({

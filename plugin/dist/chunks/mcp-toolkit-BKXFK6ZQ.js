@@ -55,7 +55,7 @@ import {
 import {
   McpToolError,
   mcpResultToValue
-} from "./chunk-YRTWTNTX.js";
+} from "./chunk-7UKZNJZ7.js";
 import {
   suggestion
 } from "./chunk-KRCWJSM7.js";

@@ -3,12 +3,12 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ToolDistill,
   cachedBaseTools
-} from "./chunk-JEQN6OQ5.js";
+} from "./chunk-742PGGNP.js";
 import {
   importRef,
   loadConfig
 } from "./chunk-7PORX43W.js";
-import "./chunk-YRTWTNTX.js";
+import "./chunk-7UKZNJZ7.js";
 import "./chunk-KRCWJSM7.js";
 import "./chunk-M2JIIHS7.js";
 import "./chunk-MHQZRDHV.js";
