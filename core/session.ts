@@ -8,7 +8,7 @@ import { mcpHookResponseToValue } from "./mcp-result.ts";
 import { nudgeText, PROPOSE_TOOL_NAME } from "./nudge.ts";
 import type { Store } from "./store.ts";
 import { resultContent } from "./trace.ts";
-import type { CallKind, ToolDef } from "./types.ts";
+import type { CallKind, CallRecord, ToolDef } from "./types.ts";
 
 /** The plugin's MCP server is `td` in plugin `tooldistill`: Claude Code names its tools with this prefix. */
 export const PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
@@ -21,7 +21,12 @@ export const BASE_TOOLS_META_KEY = "claude-code.base-tools";
 
 /** A span's trace id: derived from the session id and the span number, so every process computes the same. */
 export function spanTraceId(sessionId: string, span: number): string {
-  return `${sessionId}.${span}`;
+  return `${spanPrefix(sessionId)}${span}`;
+}
+
+/** What every trace id of a session's spans starts with: tool-use ids are looked up within it. */
+export function spanPrefix(sessionId: string): string {
+  return `${sessionId}.`;
 }
 
 /** The trace of a session's current span, created on first sight. */
@@ -146,7 +151,7 @@ export interface ToolStart {
 export function recordToolStart(store: Store, call: ToolStart, ctx: ToolContext): number {
   // One write transaction for the span, the trace and the row: a hook process pays for one commit, not three.
   return store.transaction(() => {
-    const existing = store.getCallByExternalId(call.toolUseId);
+    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (existing) return existing.id;
     const cur = currentSpan(store, call.sessionId);
     const id = identifyTool(call.toolName, ctx.baseServers);
@@ -190,7 +195,7 @@ export function recordToolEnd(store: Store, call: ToolEnd, ctx: ToolContext): vo
       ? { error: call.outcome.error }
       : { output: responseValue(call.toolName, call.outcome.response) };
   store.transaction(() => {
-    const rec = store.getCallByExternalId(call.toolUseId);
+    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (!rec) {
       const cur = currentSpan(store, call.sessionId);
       const id = identifyTool(call.toolName, ctx.baseServers);
@@ -213,6 +218,24 @@ export function recordToolEnd(store: Store, call: ToolEnd, ctx: ToolContext): vo
     if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
     else store.finishCall(rec.id, outcome.output, call.durationMs);
   });
+}
+
+/**
+ * The call a `tools/call` of the plugin's server answers: the row the PreToolUse hook recorded under its
+ * tool-use id (Claude Code sends the same id in `_meta`). Only a row still `started` for this very tool counts,
+ * so another session's call that reused the id can never be completed twice; when several match (two sessions
+ * calling at once), the server's own session wins, else the newest. The server's session id goes stale after
+ * /clear, which is why it is only a preference.
+ */
+export function callForToolUse(
+  store: Store,
+  toolUseId: string,
+  tool: string,
+  sessionHint: string | undefined,
+): CallRecord | null {
+  const candidates = store.startedCallsByExternalId(toolUseId).filter((c) => c.tool === tool);
+  const own = sessionHint ? candidates.find((c) => c.traceId.startsWith(spanPrefix(sessionHint))) : undefined;
+  return own ?? candidates[0] ?? null;
 }
 
 /**

@@ -476,12 +476,24 @@ export class Store {
     this.#stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
   }
 
-  /** The call recorded under an external id (Claude Code's tool_use_id), if any. */
-  getCallByExternalId(externalId: string): CallRecord | null {
-    const row = this.#stmt("SELECT * FROM calls WHERE external_id = ? ORDER BY id DESC LIMIT 1").get(
-      externalId,
-    ) as Row | undefined;
+  /**
+   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
+   * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
+   * API may reuse them, so a lookup across the whole store could attach to another session's call.
+   */
+  getCallByExternalId(externalId: string, traceIdPrefix: string): CallRecord | null {
+    const row = this.#stmt(
+      "SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1",
+    ).get(externalId, traceIdPrefix.length, traceIdPrefix) as Row | undefined;
     return row ? callFromRow(row) : null;
+  }
+
+  /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
+  startedCallsByExternalId(externalId: string): CallRecord[] {
+    const rows = this.#stmt(
+      "SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC",
+    ).all(externalId) as Row[];
+    return rows.map(callFromRow);
   }
 
   /** Every call of a trace in seq order, inner calls included. */

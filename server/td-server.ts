@@ -14,7 +14,7 @@ import { type Config, findConfig, loadConfig } from "../core/config.ts";
 import { errorMessage } from "../core/errors.ts";
 import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
 import { exposedVersions } from "../core/registry.ts";
-import { cacheBaseTools, canonicalizeTrace, currentSpan } from "../core/session.ts";
+import { cacheBaseTools, callForToolUse, canonicalizeTrace, currentSpan } from "../core/session.ts";
 import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
 import type { Logger, ToolDef } from "../core/types.ts";
 
@@ -133,13 +133,14 @@ export function createTdServer(options: TdServerOptions): TdServer {
     const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
     // The PreToolUse hook recorded this call under its tool_use_id: that row names the calling session's span,
     // which the server's own CLAUDE_CODE_SESSION_ID cannot (it goes stale after /clear).
-    const recorded = typeof toolUseId === "string" ? td.store.getCallByExternalId(toolUseId) : null;
+    const recorded =
+      typeof toolUseId === "string" ? callForToolUse(td.store, toolUseId, name, options.sessionId) : null;
     const traceId =
       recorded?.traceId ??
       (options.sessionId
         ? currentSpan(td.store, options.sessionId).traceId
         : td.startTrace("", { source: "claude-code" }).id);
-    const callOptions = recorded && recorded.status === "started" ? { callId: recorded.id } : {};
+    const callOptions = recorded ? { callId: recorded.id } : {};
     const trace = td.openTrace(traceId);
     try {
       if (name === PROPOSE_TOOL_NAME) {

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MCPToolkit } from "../core/mcp-toolkit.ts";
-import { BASE_TOOLS_META_KEY, spanTraceId } from "../core/session.ts";
+import { BASE_TOOLS_META_KEY, spanPrefix, spanTraceId } from "../core/session.ts";
 import { Store } from "../core/store.ts";
 import { type HookEvent, handleHookInput, setupHint } from "../hooks/run.ts";
 import { tempDir } from "./helpers.ts";
@@ -214,6 +214,30 @@ test("recorded and live values are the same value for every tool_response shape 
   assert.equal(first?.next_page, 2);
 });
 
+test("a tool-use id repeated in another session neither attaches to nor suppresses this session's call", async (t) => {
+  const dir = project(t);
+  const other = "c92704b2-8764-4ca1-8798-dc68160bc805";
+  // A fake or replayed API numbers its tool uses per session: both sessions send toolu_fake_0002.
+  for (const session of [SESSION, other]) {
+    await hook(dir, "UserPromptSubmit", payload("UserPromptSubmit", { session_id: session }));
+    await hook(dir, "PreToolUse", payload("PreToolUse.mcp-project", { session_id: session }));
+  }
+  await hook(
+    dir,
+    "PostToolUse",
+    payload("PostToolUse.mcp-project", {
+      session_id: other,
+      tool_response: [{ type: "text", text: "from the other session" }],
+    }),
+  );
+  await hook(dir, "PostToolUse", payload("PostToolUse.mcp-project", { session_id: SESSION }));
+  const store = openStore(t, dir);
+  const outcome = (session: string) =>
+    store.getCalls(spanTraceId(session, 1)).map((c) => [c.tool, c.status, c.output]);
+  assert.deepEqual(outcome(SESSION), [["base__base_echo", "ok", "base_echo: from the project server"]]);
+  assert.deepEqual(outcome(other), [["base__base_echo", "ok", "from the other session"]]);
+});
+
 test("/tooldistill:distill confirms the span, tells the model what to distill, and the next prompt starts a new span", async (t) => {
   const dir = project(t);
   const store = openStore(t, dir);
@@ -361,7 +385,7 @@ test("the config is cached in CLAUDE_PLUGIN_DATA and reloaded when tooldistill.y
   const recorded = (store: string, id: string) => {
     const s = new Store(store);
     try {
-      const c = s.getCallByExternalId(id);
+      const c = s.getCallByExternalId(id, spanPrefix(SESSION));
       return c && [c.tool, c.kind];
     } finally {
       s.close();

@@ -192,8 +192,10 @@ test("traces and calls round-trip", (t) => {
   assert.equal(calls[3]!.output, null);
   // Finished top-level base calls only: not the inner one, the started one or Bash.
   assert.equal(store.countTopLevelBaseCalls("t1"), 2);
-  assert.equal(store.getCallByExternalId("toolu_1")?.id, a);
-  assert.equal(store.getCallByExternalId("toolu_2"), null);
+  assert.equal(store.getCallByExternalId("toolu_1", "t1")?.id, a);
+  assert.equal(store.getCallByExternalId("toolu_1", "t2"), null, "looked up only within the given traces");
+  assert.equal(store.getCallByExternalId("toolu_2", "t"), null);
+  assert.deepEqual(store.startedCallsByExternalId("toolu_1"), [], "toolu_1 has finished");
   store.setCallKind(other, "distilled", 1);
   assert.equal(store.getCalls("t1")[5]!.kind, "distilled");
 

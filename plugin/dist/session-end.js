@@ -229,7 +229,10 @@ var init_trace = __esm({
 
 // core/session.ts
 function spanTraceId(sessionId, span) {
-  return `${sessionId}.${span}`;
+  return `${spanPrefix(sessionId)}${span}`;
+}
+function spanPrefix(sessionId) {
+  return `${sessionId}.`;
 }
 function currentSpan(store, sessionId) {
   return store.transaction(() => {
@@ -291,7 +294,7 @@ function argsOf(input) {
 }
 function recordToolStart(store, call, ctx) {
   return store.transaction(() => {
-    const existing = store.getCallByExternalId(call.toolUseId);
+    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (existing) return existing.id;
     const cur = currentSpan(store, call.sessionId);
     const id = identifyTool(call.toolName, ctx.baseServers);
@@ -313,7 +316,7 @@ function responseValue(toolName, response) {
 function recordToolEnd(store, call, ctx) {
   const outcome = "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
   store.transaction(() => {
-    const rec = store.getCallByExternalId(call.toolUseId);
+    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (!rec) {
       const cur = currentSpan(store, call.sessionId);
       const id = identifyTool(call.toolName, ctx.baseServers);
@@ -774,12 +777,23 @@ var init_store = __esm({
       setCallKind(id, kind, version) {
         this.#stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
       }
-      /** The call recorded under an external id (Claude Code's tool_use_id), if any. */
-      getCallByExternalId(externalId) {
-        const row = this.#stmt("SELECT * FROM calls WHERE external_id = ? ORDER BY id DESC LIMIT 1").get(
-          externalId
-        );
+      /**
+       * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
+       * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
+       * API may reuse them, so a lookup across the whole store could attach to another session's call.
+       */
+      getCallByExternalId(externalId, traceIdPrefix) {
+        const row = this.#stmt(
+          "SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1"
+        ).get(externalId, traceIdPrefix.length, traceIdPrefix);
         return row ? callFromRow(row) : null;
+      }
+      /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
+      startedCallsByExternalId(externalId) {
+        const rows = this.#stmt(
+          "SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC"
+        ).all(externalId);
+        return rows.map(callFromRow);
       }
       /** Every call of a trace in seq order, inner calls included. */
       getCalls(traceId) {

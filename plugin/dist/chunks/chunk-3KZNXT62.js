@@ -44180,7 +44180,10 @@ function worthDistilling(store, traceId, minCallsToDistill) {
 // core/session.ts
 var BASE_TOOLS_META_KEY = "claude-code.base-tools";
 function spanTraceId(sessionId, span) {
-  return `${sessionId}.${span}`;
+  return `${spanPrefix(sessionId)}${span}`;
+}
+function spanPrefix(sessionId) {
+  return `${sessionId}.`;
 }
 function currentSpan(store, sessionId) {
   return store.transaction(() => {
@@ -44199,6 +44202,11 @@ function cachedBaseTools(store) {
 function cacheBaseTools(store, tools) {
   const text = JSON.stringify(tools);
   if (store.getMeta(BASE_TOOLS_META_KEY) !== text) store.setMeta(BASE_TOOLS_META_KEY, text);
+}
+function callForToolUse(store, toolUseId, tool, sessionHint) {
+  const candidates = store.startedCallsByExternalId(toolUseId).filter((c) => c.tool === tool);
+  const own = sessionHint ? candidates.find((c) => c.traceId.startsWith(spanPrefix(sessionHint))) : void 0;
+  return own ?? candidates[0] ?? null;
 }
 function canonicalizeTrace(store, traceId, tools) {
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -45948,12 +45956,23 @@ var Store = class {
   setCallKind(id, kind, version) {
     this.#stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
   }
-  /** The call recorded under an external id (Claude Code's tool_use_id), if any. */
-  getCallByExternalId(externalId) {
-    const row = this.#stmt("SELECT * FROM calls WHERE external_id = ? ORDER BY id DESC LIMIT 1").get(
-      externalId
-    );
+  /**
+   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
+   * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
+   * API may reuse them, so a lookup across the whole store could attach to another session's call.
+   */
+  getCallByExternalId(externalId, traceIdPrefix) {
+    const row = this.#stmt(
+      "SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1"
+    ).get(externalId, traceIdPrefix.length, traceIdPrefix);
     return row ? callFromRow(row) : null;
+  }
+  /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
+  startedCallsByExternalId(externalId) {
+    const rows = this.#stmt(
+      "SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC"
+    ).all(externalId);
+    return rows.map(callFromRow);
   }
   /** Every call of a trace in seq order, inner calls included. */
   getCalls(traceId) {
@@ -47332,6 +47351,7 @@ export {
   currentSpan,
   cachedBaseTools,
   cacheBaseTools,
+  callForToolUse,
   canonicalizeTrace,
   ToolDistill
 };

@@ -3,10 +3,11 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ToolDistill,
   cacheBaseTools,
+  callForToolUse,
   canonicalizeTrace,
   currentSpan,
   exposedVersions
-} from "./chunk-742PGGNP.js";
+} from "./chunk-3KZNXT62.js";
 import {
   findConfig,
   loadConfig
@@ -774,9 +775,9 @@ function createTdServer(options) {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
-    const recorded = typeof toolUseId === "string" ? td.store.getCallByExternalId(toolUseId) : null;
+    const recorded = typeof toolUseId === "string" ? callForToolUse(td.store, toolUseId, name, options.sessionId) : null;
     const traceId = recorded?.traceId ?? (options.sessionId ? currentSpan(td.store, options.sessionId).traceId : td.startTrace("", { source: "claude-code" }).id);
-    const callOptions = recorded && recorded.status === "started" ? { callId: recorded.id } : {};
+    const callOptions = recorded ? { callId: recorded.id } : {};
     const trace = td.openTrace(traceId);
     try {
       if (name === PROPOSE_TOOL_NAME) {

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ToolDistill,
   cachedBaseTools
-} from "./chunk-742PGGNP.js";
+} from "./chunk-3KZNXT62.js";
 import {
   importRef,
   loadConfig
