@@ -4,6 +4,7 @@
  * Functions over the store only: no MCP SDK, no config, so the bundled hooks stay small.
  */
 import { canonicalArgs, isPlainObject } from "./canonical.ts";
+import { type Clipped, clipDepth } from "./clip.ts";
 import { mcpHookResponseToValue } from "./mcp-result.ts";
 import { nudgeText, PROPOSE_TOOL_NAME } from "./nudge.ts";
 import type { Store } from "./store.ts";
@@ -131,8 +132,17 @@ export function cacheBaseTools(store: Store, tools: readonly ToolDef[]): void {
   if (store.getMeta(BASE_TOOLS_META_KEY) !== text) store.setMeta(BASE_TOOLS_META_KEY, text);
 }
 
-function argsOf(input: unknown): Record<string, unknown> {
-  return isPlainObject(input) ? input : input === undefined ? {} : { value: input };
+/**
+ * A hook's `tool_input` as recordable arguments: a non-object is wrapped, nesting beyond what the canonical form
+ * can walk is clipped, and the schema's defaults are applied. `note` says what was clipped.
+ */
+function recordedArgs(input: unknown, schema: ToolDef["input_schema"] | undefined): Clipped<Record<string, unknown>> {
+  const args = isPlainObject(input) ? input : input === undefined ? {} : { value: input };
+  const safe = clipDepth(args);
+  return {
+    value: canonicalArgs(safe.value, schema),
+    note: safe.note === null ? null : `arguments: ${safe.note}`,
+  };
 }
 
 /** A tool call as PreToolUse reports it. */
@@ -158,12 +168,14 @@ export function recordToolStart(store: Store, call: ToolStart, ctx: ToolContext)
     const kind: CallKind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
     const schema =
       id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : undefined;
+    const args = recordedArgs(call.toolInput, schema);
     return store.startCall({
       traceId: cur.traceId,
       tool: id.tool,
       kind,
-      args: canonicalArgs(argsOf(call.toolInput), schema),
+      args: args.value,
       externalId: call.toolUseId,
+      note: args.note,
     });
   });
 }
@@ -201,13 +213,15 @@ export function recordToolEnd(store: Store, call: ToolEnd, ctx: ToolContext): vo
       const id = identifyTool(call.toolName, ctx.baseServers);
       const schema =
         id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : undefined;
+      const args = recordedArgs(call.toolInput, schema);
       store.appendCall(
         {
           traceId: cur.traceId,
           tool: id.tool,
           kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
-          args: canonicalArgs(argsOf(call.toolInput), schema),
+          args: args.value,
           externalId: call.toolUseId,
+          note: args.note,
         },
         outcome,
         call.durationMs,

@@ -6,6 +6,7 @@ import { parse } from "@babel/parser";
 import traverseModule, { type Node, type NodePath, type Visitor } from "@babel/traverse";
 import { isPlainObject } from "./canonical.ts";
 import { suggestion } from "./did-you-mean.ts";
+import { TOOL_NAME_PATTERN } from "./tool-name.ts";
 import type { CheckResult, JsonSchema, Problem, ToolDef } from "./types.ts";
 
 type Traverse = typeof traverseModule.default;
@@ -30,8 +31,7 @@ export interface StaticCheckResult extends CheckResult {
   meta: ToolMeta | null;
 }
 
-/** A distilled tool's name: it must fit Claude Code's 64-character cap after the plugin's 28-character prefix. */
-export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
+export { TOOL_NAME_PATTERN };
 
 const MODULE = "tooldistill";
 const ONLY_IMPORT = `only { distilledTool, call } from "${MODULE}"`;

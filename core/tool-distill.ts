@@ -21,15 +21,8 @@ import { runDistilled } from "./runtime.ts";
 import { Sandbox } from "./sandbox.ts";
 import { Store, type VersionRecord } from "./store.ts";
 import { type ExecuteOptions, type ExecuteResult, Trace, type TraceHost } from "./trace.ts";
-import {
-  type Executor,
-  type HealthProbe,
-  type Logger,
-  silentLogger,
-  type ToolDef,
-  type TraceSource,
-  type Verdict,
-} from "./types.ts";
+import { stderrLogger } from "./logger.ts";
+import type { Executor, HealthProbe, Logger, ToolDef, TraceSource, Verdict } from "./types.ts";
 
 /** Options of `new ToolDistill(...)`: the config file's keys in camelCase, plus the objects themselves. */
 export interface ToolDistillOptions extends Partial<Settings> {
@@ -43,6 +36,10 @@ export interface ToolDistillOptions extends Partial<Settings> {
   healthProbe?: HealthProbe;
   /** A custom distiller; by default ClaudeDistiller with `distillerModel`. */
   distiller?: Distiller;
+  /**
+   * Where warnings and errors go: start-up changes of `check_schemas_on_start`, fallback distiller failures,
+   * store problems met while recording. Default: stderr (`stderrLogger`); `silentLogger` drops them.
+   */
   logger?: Logger;
   /** Share a sandbox pool between instances (e.g. tests); by default one is made on first use. */
   sandbox?: Sandbox;
@@ -60,6 +57,8 @@ function checkSettings(s: Settings): void {
     problems.push(`minCallsToDistill must be an integer ≥ 1 (got ${s.minCallsToDistill})`);
   if (!Number.isInteger(s.maxExposedTools) || s.maxExposedTools < 0)
     problems.push(`maxExposedTools must be an integer ≥ 0 (got ${s.maxExposedTools})`);
+  if (!Number.isInteger(s.maxOutputBytes) || s.maxOutputBytes < 1024)
+    problems.push(`maxOutputBytes must be an integer ≥ 1024 (got ${s.maxOutputBytes})`);
   if (problems.length)
     throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
 }
@@ -91,7 +90,7 @@ export class ToolDistill implements TraceHost {
     }
     checkSettings(settings);
     this.settings = settings;
-    this.logger = options.logger ?? silentLogger;
+    this.logger = options.logger ?? stderrLogger;
     this.executor = options.executor ?? null;
     this.healthProbe = options.healthProbe ?? null;
     this.#tools = [...(options.tools ?? [])];
@@ -101,7 +100,7 @@ export class ToolDistill implements TraceHost {
     this.#ownsSandbox = !options.sandbox;
     this.#onExposureChange = options.onExposureChange;
     this.#onClose = options.onClose;
-    this.store = new Store(options.store);
+    this.store = new Store(options.store, { maxOutputBytes: settings.maxOutputBytes, logger: this.logger });
     this.startupReport = settings.checkSchemasOnStart && options.tools ? compareSchemas(this.#env()) : null;
   }
 

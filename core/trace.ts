@@ -1,4 +1,5 @@
 import { canonicalArgs, isPlainObject } from "./canonical.ts";
+import { clipDepth } from "./clip.ts";
 import type { Settings } from "./config.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { errorMessage } from "./errors.ts";
@@ -49,11 +50,22 @@ export interface TraceHost {
   fallbackDistill(trace: Trace): Promise<void>;
 }
 
-/** Text for a tool_result: strings as they are, anything else as JSON. */
+/**
+ * Text for a tool_result: strings as they are, anything else as JSON; a value JSON cannot encode (a cycle,
+ * nesting deep enough to overflow the encoder) is clipped first, as the store records it.
+ */
 export function resultContent(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === undefined) return "null";
-  return JSON.stringify(value);
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    try {
+      return JSON.stringify(clipDepth(value).value) ?? "null";
+    } catch (err) {
+      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
+    }
+  }
 }
 
 /**
@@ -114,12 +126,14 @@ export class Trace {
     args: Record<string, unknown>,
     parentId: number | null,
   ): Promise<{ ok: true; output: unknown } | { ok: false; error: string }> {
+    const safe = clipDepth(args);
     const call = {
       traceId: this.id,
       tool: tool.name,
       kind: "base" as const,
-      args: canonicalArgs(args, tool.input_schema),
+      args: canonicalArgs(safe.value, tool.input_schema),
       parentId,
+      note: safe.note === null ? null : `arguments: ${safe.note}`,
     };
     const started = performance.now();
     try {

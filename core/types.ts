@@ -121,4 +121,8 @@ export interface CallRecord {
   latencyMs: number | null;
   /** Distilled calls: the version that ran. */
   version: number | null;
+  /** What recording had to clip (nesting, the output size cap), or null. */
+  note: string | null;
+  /** The stored output is not the value the tool returned (clipped): replay cannot answer from it. */
+  clipped: boolean;
 }

@@ -197,7 +197,10 @@ export async function handleHookInput(
       return event === "SessionStart" ? { systemMessage: setupHint(projectDir) } : null;
     const config = await hookConfig(configPath, rt.env, (message) => logError(logFile, event, message));
     logFile = join(config.store, "hooks.log");
-    const store = new Store(config.store);
+    const store = new Store(config.store, {
+      maxOutputBytes: config.settings.maxOutputBytes,
+      checkInvariants: false,
+    });
     try {
       return await handle(event, input, config, store, rt);
     } finally {

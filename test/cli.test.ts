@@ -649,6 +649,7 @@ test("promote activates the newest verified version through the library", async 
     problems: [],
     reason: "all three checks passed",
   });
+  store.setVerification("make_invoice", 2, { ...VERDICT, version: 2, status: "verified" }, null);
   store.close();
   const r = await cli(dir, "promote", "make_invoice");
   assert.equal(r.code, 0, r.stderr);

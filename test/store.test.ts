@@ -86,7 +86,7 @@ test("the store's .gitignore keeps the database out of git, and a user's own is 
   new Store(root).close();
   assert.equal(
     readFileSync(join(root, ".gitignore"), "utf8"),
-    "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n",
+    "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n",
   );
   writeFileSync(join(root, ".gitignore"), "registry.db*\nmine\n");
   new Store(root).close();
@@ -186,6 +186,8 @@ test("traces and calls round-trip", (t) => {
     error: null,
     latencyMs: 12.5,
     version: null,
+    note: null,
+    clipped: false,
   });
   assert.equal(calls[1]!.error, "boom");
   assert.equal(calls[2]!.version, 2);

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   loadConfig
-} from "./chunk-7PORX43W.js";
+} from "./chunk-B7GDOBBU.js";
 import "./chunk-KRCWJSM7.js";
 import {
   loadMcpServers

@@ -3,15 +3,14 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ToolDistill,
   cachedBaseTools
-} from "./chunk-3KZNXT62.js";
+} from "./chunk-I43YU5BA.js";
 import {
   importRef,
   loadConfig
-} from "./chunk-7PORX43W.js";
+} from "./chunk-B7GDOBBU.js";
 import "./chunk-7UKZNJZ7.js";
 import "./chunk-KRCWJSM7.js";
 import "./chunk-M2JIIHS7.js";
-import "./chunk-MHQZRDHV.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 

@@ -7,11 +7,11 @@ import {
   canonicalizeTrace,
   currentSpan,
   exposedVersions
-} from "./chunk-3KZNXT62.js";
+} from "./chunk-I43YU5BA.js";
 import {
   findConfig,
   loadConfig
-} from "./chunk-7PORX43W.js";
+} from "./chunk-B7GDOBBU.js";
 import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,
@@ -46,7 +46,6 @@ import "./chunk-KRCWJSM7.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-M2JIIHS7.js";
-import "./chunk-MHQZRDHV.js";
 import {
   errorMessage
 } from "./chunk-WEYMVVQ3.js";

@@ -7352,6 +7352,87 @@ import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve as resolve2 } from "node:path";
 import { pathToFileURL } from "node:url";
 
+// core/clip.ts
+var DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+var MAX_RECORDED_DEPTH = 200;
+var PREVIEW_CHARS = 4e3;
+function clipDepth(value, maxDepth = MAX_RECORDED_DEPTH) {
+  if (!needsClip(value, maxDepth, 0, [])) return { value, note: null };
+  let deep = false;
+  let cycle = false;
+  const copy = (v, depth, ancestors) => {
+    if (typeof v !== "object" || v === null) return v;
+    if (ancestors.includes(v)) {
+      cycle = true;
+      return "[clipped: circular reference]";
+    }
+    if (depth >= maxDepth) {
+      deep = true;
+      return `[clipped: nested deeper than ${maxDepth} levels]`;
+    }
+    ancestors.push(v);
+    let out;
+    if (Array.isArray(v)) out = v.map((x) => copy(x, depth + 1, ancestors));
+    else {
+      const o = {};
+      for (const [k, x] of Object.entries(v)) o[k] = copy(x, depth + 1, ancestors);
+      out = o;
+    }
+    ancestors.pop();
+    return out;
+  };
+  const value2 = copy(value, 0, []);
+  const parts = [];
+  if (deep) parts.push(`nesting deeper than ${maxDepth} levels was clipped`);
+  if (cycle) parts.push("a circular reference was cut");
+  return { value: value2, note: parts.join("; ") };
+}
+function needsClip(v, maxDepth, depth, ancestors) {
+  if (typeof v !== "object" || v === null) return false;
+  if (depth >= maxDepth || ancestors.includes(v)) return true;
+  ancestors.push(v);
+  const children = Array.isArray(v) ? v : Object.values(v);
+  for (const child of children) {
+    if (needsClip(child, maxDepth, depth + 1, ancestors)) return true;
+  }
+  ancestors.pop();
+  return false;
+}
+function recordableOutput(value, maxBytes) {
+  const safe = clipDepth(value);
+  let text;
+  try {
+    text = JSON.stringify(safe.value) ?? "null";
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return {
+      text: JSON.stringify(`[not recorded: the output is not JSON (${why})]`),
+      note: `the output could not be recorded as JSON: ${why}`,
+      clipped: true
+    };
+  }
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return { text, note: safe.note, clipped: safe.note !== null };
+  const note = `output clipped: ${formatBytes(bytes)} is over the ${formatBytes(maxBytes)} cap (max_output_bytes in tooldistill.yaml); its first ${PREVIEW_CHARS.toLocaleString("en-US")} characters are kept`;
+  return {
+    text: JSON.stringify(`${text.slice(0, PREVIEW_CHARS)}\u2026 [clipped]`),
+    note: safe.note ? `${safe.note}; ${note}` : note,
+    clipped: true
+  };
+}
+function recordableError(message, maxBytes) {
+  if (message.length <= maxBytes) return { text: message, note: null };
+  return {
+    text: `${message.slice(0, maxBytes)}\u2026 [clipped]`,
+    note: `error message clipped at ${formatBytes(maxBytes)} (max_output_bytes in tooldistill.yaml)`
+  };
+}
+function formatBytes(n) {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${Number((n / 1024).toFixed(1))} KB`;
+  return `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
+}
+
 // core/config-file.ts
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -7370,7 +7451,8 @@ var DEFAULT_SETTINGS = Object.freeze({
   minCallReduction: 0.3,
   maxExposedTools: 20,
   allowLiveVerification: false,
-  checkSchemasOnStart: true
+  checkSchemasOnStart: true,
+  maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES
 });
 var MODULE_REF_KEYS = [
   ["executor", "executor"],
@@ -7430,6 +7512,12 @@ var configSchema = {
     max_exposed_tools: { type: "integer", minimum: 0, description: "must be an integer \u2265 0" },
     allow_live_verification: booleanSchema,
     check_schemas_on_start: booleanSchema,
+    max_output_bytes: {
+      type: "integer",
+      minimum: 1024,
+      maximum: 1073741824,
+      description: "must be a whole number of bytes from 1024 to 1073741824 (1 GB)"
+    },
     mcp_config: pathSchema,
     mcpServers: {
       type: "object",
@@ -7576,7 +7664,8 @@ function normalise(data, file, dir) {
     minCallReduction: pick("min_call_reduction", DEFAULT_SETTINGS.minCallReduction),
     maxExposedTools: pick("max_exposed_tools", DEFAULT_SETTINGS.maxExposedTools),
     allowLiveVerification: pick("allow_live_verification", DEFAULT_SETTINGS.allowLiveVerification),
-    checkSchemasOnStart: pick("check_schemas_on_start", DEFAULT_SETTINGS.checkSchemasOnStart)
+    checkSchemasOnStart: pick("check_schemas_on_start", DEFAULT_SETTINGS.checkSchemasOnStart),
+    maxOutputBytes: pick("max_output_bytes", DEFAULT_SETTINGS.maxOutputBytes)
   };
   return config;
 }
@@ -7699,6 +7788,10 @@ async function importRef(ref) {
 }
 
 export {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  clipDepth,
+  recordableOutput,
+  recordableError,
   findConfig,
   DEFAULT_SETTINGS,
   loadConfig,
