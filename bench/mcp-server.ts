@@ -114,7 +114,11 @@ export const mcpServer: Benchmark = {
           },
           ctx,
         );
-        return { toolUseId, id, traceId: lib.store.getCallByExternalId(toolUseId, spanPrefix(SESSION))!.traceId };
+        return {
+          toolUseId,
+          id,
+          traceId: lib.store.getCallByExternalId(toolUseId, spanPrefix(SESSION))!.traceId,
+        };
       };
       const viaServer = async () => {
         const { toolUseId } = started();

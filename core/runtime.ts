@@ -107,15 +107,20 @@ export async function runDistilled(
 
   const expected = v.verdict?.calls ?? null;
   const text = structuredError(v, outcome.failure, outcome.calls, expected, host);
-  store.failCall(callId, text, latency);
-  store.recordRun(v.name, v.version, false, outcome.calls.length);
-  store.setReplaceName(trace.id, v.name);
   const current = store.getVersion(v.name, v.version) ?? v;
-  addProblem(host, current, "runtime_failure", `runtime failure: ${outcome.failure.message}`, {
-    trace: trace.id,
-    call: callId,
-    failure: outcome.failure,
-  });
+  // The failed call, the run count and the demotion are one write: the version is never left exposed after it.
+  addProblem(
+    host,
+    current,
+    "runtime_failure",
+    `runtime failure: ${outcome.failure.message}`,
+    { trace: trace.id, call: callId, failure: outcome.failure },
+    () => {
+      store.failCall(callId, text, latency);
+      store.recordRun(v.name, v.version, false, outcome.calls.length);
+      store.setReplaceName(trace.id, v.name);
+    },
+  );
   return { content: text, isError: true };
 }
 

@@ -136,7 +136,10 @@ export function cacheBaseTools(store: Store, tools: readonly ToolDef[]): void {
  * A hook's `tool_input` as recordable arguments: a non-object is wrapped, nesting beyond what the canonical form
  * can walk is clipped, and the schema's defaults are applied. `note` says what was clipped.
  */
-function recordedArgs(input: unknown, schema: ToolDef["input_schema"] | undefined): Clipped<Record<string, unknown>> {
+function recordedArgs(
+  input: unknown,
+  schema: ToolDef["input_schema"] | undefined,
+): Clipped<Record<string, unknown>> {
   const args = isPlainObject(input) ? input : input === undefined ? {} : { value: input };
   const safe = clipDepth(args);
   return {

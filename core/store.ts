@@ -261,7 +261,16 @@ function parse(text: unknown): unknown {
 type Row = Record<string, SQLInputValue>;
 
 /** SQLite's primary result codes the store explains to people (the low byte of an extended code). */
-const SQLITE = { busy: 5, locked: 6, readonly: 8, ioerr: 10, corrupt: 11, full: 13, cantopen: 14, notadb: 26 };
+const SQLITE = {
+  busy: 5,
+  locked: 6,
+  readonly: 8,
+  ioerr: 10,
+  corrupt: 11,
+  full: 13,
+  cantopen: 14,
+  notadb: 26,
+};
 
 /** The files of `tools/<name>/v<N>.ts` under a store (0 when there is no tools folder). */
 export function countToolFiles(root: string): number {
@@ -887,7 +896,10 @@ export class Store {
 
   /** Records a spilled event as applied, in the transaction that applies it. */
   markSpillApplied(eventId: string): void {
-    this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(eventId, now());
+    this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(
+      eventId,
+      now(),
+    );
   }
 
   /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */

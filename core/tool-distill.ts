@@ -5,6 +5,7 @@ import { compareSchemas, fallbackDistill, health, onToolUpdated, rebuild } from 
 import { type Config, DEFAULT_SETTINGS, importRef, loadConfig, type Settings } from "./config.ts";
 import { type Distiller, PROPOSE_INPUT_SCHEMA, verdictText } from "./distiller.ts";
 import { DistillError } from "./errors.ts";
+import { stderrLogger } from "./logger.ts";
 import { PROPOSE_TOOL_NAME } from "./nudge.ts";
 import {
   deprecate,
@@ -21,7 +22,6 @@ import { runDistilled } from "./runtime.ts";
 import { Sandbox } from "./sandbox.ts";
 import { Store, type VersionRecord } from "./store.ts";
 import { type ExecuteOptions, type ExecuteResult, Trace, type TraceHost } from "./trace.ts";
-import { stderrLogger } from "./logger.ts";
 import type { Executor, HealthProbe, Logger, ToolDef, TraceSource, Verdict } from "./types.ts";
 
 /** Options of `new ToolDistill(...)`: the config file's keys in camelCase, plus the objects themselves. */

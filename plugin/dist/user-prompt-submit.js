@@ -890,7 +890,16 @@ var init_store = __esm({
     ];
     SCHEMA_VERSION = MIGRATIONS.length;
     DEFAULT_BUSY_TIMEOUT_MS = 1e4;
-    SQLITE = { busy: 5, locked: 6, readonly: 8, ioerr: 10, corrupt: 11, full: 13, cantopen: 14, notadb: 26 };
+    SQLITE = {
+      busy: 5,
+      locked: 6,
+      readonly: 8,
+      ioerr: 10,
+      corrupt: 11,
+      full: 13,
+      cantopen: 14,
+      notadb: 26
+    };
     Statement = class {
       #s;
       #fail;
@@ -1398,7 +1407,10 @@ var init_store = __esm({
       }
       /** Records a spilled event as applied, in the transaction that applies it. */
       markSpillApplied(eventId) {
-        this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(eventId, now());
+        this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(
+          eventId,
+          now()
+        );
       }
       /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
       pruneSpillApplied(before) {

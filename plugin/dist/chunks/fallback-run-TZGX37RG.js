@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ToolDistill,
   cachedBaseTools
-} from "./chunk-I43YU5BA.js";
+} from "./chunk-Z6YTYEAU.js";
 import {
   importRef,
   loadConfig

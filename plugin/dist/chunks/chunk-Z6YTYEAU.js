@@ -11759,10 +11759,10 @@ var require_lib = __commonJS({
         stopOnStartOfClassStaticBlock,
         errorTemplate = TSErrors.InvalidModifierOnTypeMember
       }, modified) {
-        const enforceOrder = (loc, modifier, before, after) => {
-          if (modifier === before && modified[after]) {
+        const enforceOrder = (loc, modifier, before, after2) => {
+          if (modifier === before && modified[after2]) {
             this.raise(TSErrors.InvalidModifiersOrder, loc, {
-              orderedModifiers: [before, after]
+              orderedModifiers: [before, after2]
             });
           }
         };
@@ -45232,11 +45232,18 @@ function toVerdict(v, status, report) {
 }
 async function ingestProposal(env, sourceTrace, proposal, options = {}) {
   const statics = staticCheck(proposal.code, env.tools());
+  const listed = (problems) => problems.map((p) => p.line ? `line ${p.line}: ${p.message}` : p.message).join("\n");
   if (!statics.meta) {
-    const listed = statics.problems.map((p) => p.line ? `line ${p.line}: ${p.message}` : p.message);
     throw new ProposalError(
       `the tool's name, description and inputSchema could not be read, so nothing was stored:
-${listed.join("\n")}`
+${listed(statics.problems)}`
+    );
+  }
+  if (toolNameProblem(statics.meta.name) !== null) {
+    const named = statics.problems.filter((p) => p.token === statics.meta?.name);
+    throw new ProposalError(
+      `the tool's name cannot be used, so nothing was stored:
+${listed(named.length ? named : [{ message: toolNameProblem(statics.meta.name) }])}`
     );
   }
   const version = env.store.createVersion({
@@ -45250,27 +45257,52 @@ ${listed.join("\n")}`
   });
   return verifyVersion(env, version, options);
 }
-function move(env, v, to, problems, reason, evidence) {
-  if (v.status !== to) assertTransition(v.name, v.version, v.status, to);
-  const ok = env.store.setStatus({
-    name: v.name,
-    version: v.version,
-    expect: v.status,
-    to,
-    problems,
-    reason,
-    evidence
+function commit(env, moves, also) {
+  for (const m of moves) if (m.v.status !== m.to) assertTransition(m.v.name, m.v.version, m.v.status, m.to);
+  env.store.transaction(() => {
+    for (const m of moves) {
+      const ok = env.store.setStatus({
+        name: m.v.name,
+        version: m.v.version,
+        expect: m.v.status,
+        to: m.to,
+        problems: m.problems,
+        reason: m.reason,
+        evidence: m.evidence
+      });
+      if (!ok) {
+        throw new DistillError(
+          "TRANSITION",
+          `${m.v.name} v${m.v.version} changed while this command ran; run it again`
+        );
+      }
+    }
+    also?.();
   });
-  if (!ok) {
-    throw new DistillError(
-      "TRANSITION",
-      `${v.name} v${v.version} changed while this command ran; run it again`
-    );
+  const changed = moves.some((m) => {
+    const was = isExposed(m.v.status, m.v.problems);
+    const now2 = isExposed(m.to, m.problems);
+    return was !== now2 || now2 && m.v.status !== m.to;
+  });
+  if (changed) env.onExposureChange?.();
+}
+function after(m) {
+  return { ...m.v, status: m.to, problems: [...m.problems] };
+}
+function activation(env, v, reason, evidence) {
+  const moves = [{ v, to: "active", problems: [], reason, evidence }];
+  for (const other of env.store.listVersions({ name: v.name })) {
+    if (other.version === v.version) continue;
+    if (other.status === "active" || other.status === "suspect") {
+      moves.push({
+        v: other,
+        to: "deprecated",
+        problems: other.problems,
+        reason: `replaced by v${v.version}`
+      });
+    }
   }
-  const wasExposed = isExposed(v.status, v.problems);
-  const nowExposed = isExposed(to, problems);
-  if (wasExposed !== nowExposed || nowExposed && v.status !== to) env.onExposureChange?.();
-  return { ...v, status: to, problems: [...problems] };
+  return moves;
 }
 async function verifyVersion(env, v, options = {}) {
   const code = env.store.readCode(v.name, v.version);
@@ -45281,55 +45313,42 @@ async function verifyVersion(env, v, options = {}) {
     baseline: report.baseline,
     live: Boolean(options.live)
   };
-  let current = v;
+  const moves = [];
   if (report.passed) {
-    env.store.setDependencies(v.name, v.version, report.dependencies);
     if (v.status === "draft") {
-      current = move(env, current, "verified", [], "all three checks passed", evidence);
-      if (env.settings.autoPromote) current = activate(env, current, "auto_promote");
+      const verified = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
+      moves.push(verified);
+      if (env.settings.autoPromote) moves.push(...activation(env, after(verified), "auto_promote"));
     } else if (v.status === "suspect" || v.status === "active") {
       const cleared = ["schema_changed", "dependency_missing"];
       if (options.live) cleared.push("runtime_failure");
       const left = withoutProblems(v.problems, cleared);
       const to = left.length === 0 ? "active" : "suspect";
       if (to !== v.status || left.length !== v.problems.length) {
-        current = move(
-          env,
-          current,
-          to,
-          left,
-          `re-verification passed${options.live ? " (live)" : ""}`,
-          evidence
-        );
-        if (to === "active") current = deprecateOthers(env, current);
+        const reason = `re-verification passed${options.live ? " (live)" : ""}`;
+        if (to === "active") moves.push(...activation(env, v, reason, evidence));
+        else moves.push({ v, to, problems: left, reason, evidence });
       }
     }
   } else if (v.status === "verified" || v.status === "active" || v.status === "suspect") {
-    current = move(
-      env,
-      current,
-      "deprecated",
-      v.problems,
-      `re-verification failed: ${reportSummary(report)}`,
+    moves.push({
+      v,
+      to: "deprecated",
+      problems: v.problems,
+      reason: `re-verification failed: ${reportSummary(report)}`,
       evidence
-    );
+    });
   }
-  const verdict = toVerdict(current, current.status, report);
-  env.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
+  const own = moves.filter((m) => m.v.version === v.version).at(-1);
+  const final = own ? after(own) : v;
+  const verdict = toVerdict(final, final.status, report);
+  commit(env, moves, () => {
+    if (report.passed) env.store.setDependencies(v.name, v.version, report.dependencies);
+    env.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
+    const target = options.clearQueueOf;
+    if (report.passed && target) env.store.setQueuedRebuild(target.name, target.version, false, null);
+  });
   return verdict;
-}
-function activate(env, v, reason) {
-  const active = move(env, v, "active", [], reason);
-  return deprecateOthers(env, active);
-}
-function deprecateOthers(env, active) {
-  for (const other of env.store.listVersions({ name: active.name })) {
-    if (other.version === active.version) continue;
-    if (other.status === "active" || other.status === "suspect") {
-      move(env, other, "deprecated", other.problems, `replaced by v${active.version}`);
-    }
-  }
-  return active;
 }
 async function promote(env, name, options = {}) {
   const v = resolveVersion(env.store, name, options.version, "newest-verified");
@@ -45346,7 +45365,10 @@ async function promote(env, name, options = {}) {
       `${name} v${v.version} failed at run time: only tooldistill verify ${name} --version ${v.version} --live can clear that`
     );
   }
-  if (v.status === "verified") return activate(env, v, "promoted");
+  if (v.status === "verified") {
+    commit(env, activation(env, v, "promoted"));
+    return { ...v, status: "active", problems: [] };
+  }
   const report = await runChecks(env, v, env.store.readCode(v.name, v.version));
   if (!report.passed) {
     throw new DistillError(
@@ -45354,39 +45376,30 @@ async function promote(env, name, options = {}) {
       `${name} v${v.version} cannot be promoted: ${reportSummary(report)}`
     );
   }
-  env.store.setDependencies(v.name, v.version, report.dependencies);
-  env.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
-  return activate(
-    env,
-    v,
-    v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification"
-  );
+  const reason = v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification";
+  commit(env, activation(env, v, reason), () => {
+    env.store.setDependencies(v.name, v.version, report.dependencies);
+    env.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
+  });
+  return { ...v, status: "active", problems: [] };
 }
 function deprecate(store, name, options = {}) {
   const v = resolveVersion(store, name, options.version, "active");
   if (v.status === "deprecated")
     throw new DistillError("TRANSITION", `${name} v${v.version} is already deprecated`);
-  const ok = store.setStatus({
-    name,
-    version: v.version,
-    expect: v.status,
-    to: "deprecated",
-    problems: v.problems,
-    reason: options.reason ?? "deprecated by the user"
-  });
-  if (!ok)
-    throw new DistillError(
-      "TRANSITION",
-      `${name} v${v.version} changed while this command ran; run it again`
-    );
-  if (isExposed(v.status, v.problems)) options.onExposureChange?.();
-  return { ...v, status: "deprecated" };
+  const env = { store, ...options.onExposureChange ? { onExposureChange: options.onExposureChange } : {} };
+  commit(env, [
+    { v, to: "deprecated", problems: v.problems, reason: options.reason ?? "deprecated by the user" }
+  ]);
+  return { ...v, status: "deprecated", queuedRebuild: false, rebuildNote: null };
 }
-function addProblem(env, v, problem, reason, evidence) {
-  if (v.status !== "active" && v.status !== "suspect") return v;
-  const problems = withProblem(v.problems, problem);
-  if (v.status === "suspect" && problems.length === v.problems.length) return v;
-  return move(env, v, "suspect", problems, reason, evidence);
+function addProblem(env, v, problem, reason, evidence, also) {
+  const changes = v.status === "active" || v.status === "suspect";
+  const problems = changes ? withProblem(v.problems, problem) : v.problems;
+  const moves = changes && !(v.status === "suspect" && problems.length === v.problems.length) ? [{ v, to: "suspect", problems, reason, evidence }] : [];
+  if (moves.length === 0 && !also) return v;
+  commit(env, moves, also);
+  return moves[0] ? after(moves[0]) : v;
 }
 function exposedVersions(store, max) {
   const candidates = store.listVersions().filter((v) => isExposed(v.status, v.problems)).map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
@@ -45405,15 +45418,15 @@ function toolDefinition(v) {
 function watched(env) {
   return env.store.listVersions().filter((v) => v.status === "active" || v.status === "suspect");
 }
-function entry(before, after, reason) {
+function entry(before, after2, reason) {
   return {
     name: before.name,
     version: before.version,
     from: before.status,
-    to: after.status,
-    problems: after.problems,
+    to: after2.status,
+    problems: after2.problems,
     reason,
-    queuedRebuild: after.queuedRebuild
+    queuedRebuild: after2.queuedRebuild
   };
 }
 function compareSchemas(env) {
@@ -45435,13 +45448,13 @@ function compareSchemas(env) {
       reason = `base tool '${dep.baseTool}' changed its definition`;
     }
     if (!problem || v.problems.includes(problem)) continue;
-    const after = addProblem(env, v, problem, reason, {
+    const after2 = addProblem(env, v, problem, reason, {
       baseTool: dep.baseTool,
       stored: dep.fingerprint,
       current: fp ?? null
     });
-    report.changes.push(entry(v, after, reason));
-    v = after;
+    report.changes.push(entry(v, after2, reason));
+    v = after2;
     versions.set(`${dep.name}\0${dep.version}`, v);
   }
   return report;
@@ -45452,12 +45465,16 @@ function markRecovered(env, tool, report, how) {
     const v = env.store.getVersion(dep.name, dep.version);
     if (!v || v.status !== "active" && v.status !== "suspect") continue;
     const note = `'${tool}' failed on every call in the source run, so this version worked around it; ${how}. A version that uses it may need fewer calls.`;
-    const after = addProblem(env, v, "avoided_tool_recovered", `avoided tool '${tool}' recovered`, {
-      baseTool: tool
-    });
-    env.store.setQueuedRebuild(v.name, v.version, true, note);
+    const after2 = addProblem(
+      env,
+      v,
+      "avoided_tool_recovered",
+      `avoided tool '${tool}' recovered`,
+      { baseTool: tool },
+      () => env.store.setQueuedRebuild(v.name, v.version, true, note)
+    );
     report.changes.push(
-      entry(v, { ...after, queuedRebuild: true }, `avoided tool '${tool}' recovered: queued for a rebuild`)
+      entry(v, { ...after2, queuedRebuild: true }, `avoided tool '${tool}' recovered: queued for a rebuild`)
     );
   }
 }
@@ -45483,12 +45500,12 @@ async function onToolUpdated(env, tool) {
         current: fp
       });
     const verdict = await verifyVersion(env, before, {});
-    const after = env.store.getVersion(v.name, v.version);
+    const after2 = env.store.getVersion(v.name, v.version);
     const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
     report.changes.push(
       entry(
         v,
-        after,
+        after2,
         passed ? `re-verified against the new '${tool}': passed` : `re-verified against the new '${tool}': failed`
       )
     );
@@ -45538,6 +45555,13 @@ function rebuildTarget(env, name) {
 }
 async function rebuild(env, name) {
   const target = rebuildTarget(env, name);
+  if (target.verdict?.calls == null) {
+    throw new DistillError(
+      "TRANSITION",
+      `${name} v${target.version} has no stored verdict, so a rebuild has nothing to beat: run tooldistill verify ${name} --version ${target.version} first`
+    );
+  }
+  const mustBeat = { version: target.version, calls: target.verdict.calls };
   const trace = env.store.getTrace(target.sourceTrace);
   const recovered = env.store.getDependencies(target.name, target.version).filter((d) => d.avoided).map((d) => d.baseTool);
   const distiller = await env.distiller();
@@ -45550,8 +45574,9 @@ async function rebuild(env, name) {
     }
     last = await ingestProposal(env, target.sourceTrace, parsed, {
       recovered,
-      mustBeat: { version: target.version, calls: target.verdict?.calls ?? null },
-      reason: `rebuild of v${target.version}`
+      mustBeat,
+      reason: `rebuild of v${target.version}`,
+      clearQueueOf: { name: target.name, version: target.version }
     });
     return last;
   };
@@ -45579,11 +45604,7 @@ async function rebuild(env, name) {
   );
   if (!proposal)
     throw new DistillError("DISTILLER", `the distiller declined to propose a rebuild of '${name}'`);
-  const verdict = last ?? await verify(proposal);
-  if (verdict.status === "verified" || verdict.status === "active") {
-    env.store.setQueuedRebuild(target.name, target.version, false, null);
-  }
-  return verdict;
+  return last ?? await verify(proposal);
 }
 function rejectedVerdict(name, message) {
   const notRun2 = { ok: false, problems: [{ message: "not run: the proposal was refused" }] };
@@ -45656,10 +45677,6 @@ async function fallbackDistill(env, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
   }
 }
 
-// core/store.ts
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
-
 // core/logger.ts
 var stderrLogger = {
   info() {
@@ -45673,6 +45690,10 @@ var stderrLogger = {
 `);
   }
 };
+
+// core/store.ts
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
 
 // core/node-version.ts
 var MIN_NODE_VERSION = "22.18";
@@ -45918,7 +45939,16 @@ function json(value) {
 function parse2(text) {
   return typeof text === "string" ? JSON.parse(text) : null;
 }
-var SQLITE = { busy: 5, locked: 6, readonly: 8, ioerr: 10, corrupt: 11, full: 13, cantopen: 14, notadb: 26 };
+var SQLITE = {
+  busy: 5,
+  locked: 6,
+  readonly: 8,
+  ioerr: 10,
+  corrupt: 11,
+  full: 13,
+  cantopen: 14,
+  notadb: 26
+};
 function countToolFiles(root) {
   const dir = join(root, "tools");
   let n = 0;
@@ -46443,7 +46473,10 @@ var Store = class {
   }
   /** Records a spilled event as applied, in the transaction that applies it. */
   markSpillApplied(eventId) {
-    this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(eventId, now());
+    this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(
+      eventId,
+      now()
+    );
   }
   /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
   pruneSpillApplied(before) {
@@ -46790,15 +46823,19 @@ async function runDistilled(host, trace, v, input, options = {}) {
   }
   const expected = v.verdict?.calls ?? null;
   const text = structuredError(v, outcome.failure, outcome.calls, expected, host);
-  store.failCall(callId, text, latency);
-  store.recordRun(v.name, v.version, false, outcome.calls.length);
-  store.setReplaceName(trace.id, v.name);
   const current = store.getVersion(v.name, v.version) ?? v;
-  addProblem(host, current, "runtime_failure", `runtime failure: ${outcome.failure.message}`, {
-    trace: trace.id,
-    call: callId,
-    failure: outcome.failure
-  });
+  addProblem(
+    host,
+    current,
+    "runtime_failure",
+    `runtime failure: ${outcome.failure.message}`,
+    { trace: trace.id, call: callId, failure: outcome.failure },
+    () => {
+      store.failCall(callId, text, latency);
+      store.recordRun(v.name, v.version, false, outcome.calls.length);
+      store.setReplaceName(trace.id, v.name);
+    }
+  );
   return { content: text, isError: true };
 }
 var SUMMARY_CHARS = 160;

@@ -7,7 +7,7 @@ import {
   canonicalizeTrace,
   currentSpan,
   exposedVersions
-} from "./chunk-I43YU5BA.js";
+} from "./chunk-Z6YTYEAU.js";
 import {
   findConfig,
   loadConfig
