@@ -7,6 +7,7 @@ import { canonicalArgs, isPlainObject } from "./canonical.ts";
 import { type Clipped, clipDepth } from "./clip.ts";
 import { mcpHookResponseToValue } from "./mcp-result.ts";
 import { nudgeText, PROPOSE_TOOL_NAME } from "./nudge.ts";
+import { applySpills, type SpillReport } from "./spill.ts";
 import type { Store } from "./store.ts";
 import { resultContent } from "./trace.ts";
 import type { CallKind, CallRecord, ToolDef } from "./types.ts";
@@ -235,6 +236,147 @@ export function recordToolEnd(store: Store, call: ToolEnd, ctx: ToolContext): vo
     if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
     else store.finishCall(rec.id, outcome.output, call.durationMs);
   });
+}
+
+/** The Claude Code events the plugin hooks. */
+export const HookEvents = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "SessionEnd",
+] as const;
+export type HookEvent = (typeof HookEvents)[number];
+
+/** The fields of a hook's stdin JSON the plugin reads (see claude-code-facts.md). */
+export interface HookInput {
+  session_id?: string;
+  cwd?: string;
+  prompt?: string;
+  command_name?: string;
+  command_args?: string;
+  tool_name?: string;
+  tool_input?: unknown;
+  tool_use_id?: string;
+  tool_response?: unknown;
+  error?: string;
+  duration_ms?: number;
+  reason?: string;
+}
+
+/** What one hook event writes to the store, whether a hook applies it live or from a spill file later. */
+export type SessionEvent =
+  | { type: "session-start"; sessionId: string }
+  | { type: "prompt"; sessionId: string; prompt: string }
+  | { type: "confirm"; sessionId: string }
+  | { type: "tool-start"; sessionId: string; call: ToolStart }
+  | { type: "tool-end"; sessionId: string; call: ToolEnd }
+  | { type: "session-end"; sessionId: string }
+  | { type: "none"; sessionId: string };
+
+function need<T>(value: T | undefined, field: string): T {
+  if (value === undefined) throw new Error(`the hook input has no ${field}`);
+  return value;
+}
+
+/** Reads a hook's input as the store change it stands for; throws naming a missing field. */
+export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
+  const sessionId = need(input.session_id, "session_id");
+  switch (event) {
+    case "SessionStart":
+      return { type: "session-start", sessionId };
+    case "UserPromptSubmit": {
+      const prompt = input.prompt ?? "";
+      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+    }
+    case "UserPromptExpansion":
+      // UserPromptSubmit sends the context; confirming here too keeps the outcome if only one of them fires.
+      return input.command_name === DISTILL_COMMAND
+        ? { type: "confirm", sessionId }
+        : { type: "none", sessionId };
+    case "PreToolUse":
+      return {
+        type: "tool-start",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id"),
+        },
+      };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return {
+        type: "tool-end",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id"),
+          durationMs: input.duration_ms ?? null,
+          outcome:
+            event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" },
+        },
+      };
+    case "SessionEnd":
+      return { type: "session-end", sessionId };
+  }
+}
+
+/** Writes one session event (in the caller's transaction when there is one). */
+export function applySessionEvent(store: Store, ev: SessionEvent, ctx: ToolContext): void {
+  switch (ev.type) {
+    case "session-start":
+      currentSpan(store, ev.sessionId);
+      return;
+    case "prompt":
+      userPrompt(store, ev.sessionId, ev.prompt);
+      return;
+    case "confirm":
+      confirmSpan(store, ev.sessionId);
+      return;
+    case "tool-start":
+      recordToolStart(store, ev.call, ctx);
+      return;
+    case "tool-end":
+      recordToolEnd(store, ev.call, ctx);
+      return;
+    case "session-end":
+      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      return;
+    case "none":
+      return;
+  }
+}
+
+/**
+ * Applies the hook events spilled while the store was busy, for one session (or all when null), in order and
+ * exactly once (see spill.ts). Call it where the store is writable: the next hook, the plugin's server, the
+ * fallback distiller, `tooldistill doctor --fix`.
+ */
+export function applySpilledEvents(
+  store: Store,
+  sessionId: string | null,
+  baseServers: readonly string[],
+): SpillReport {
+  return applySpills(store, sessionId, (spilled) => {
+    if (!(HookEvents as readonly string[]).includes(spilled.event)) {
+      throw new Error(`unknown hook event '${spilled.event}'`);
+    }
+    const input = JSON.parse(spilled.text) as HookInput;
+    const ctx: ToolContext = { baseServers, baseTools: cachedBaseTools(store) };
+    applySessionEvent(store, sessionEvent(spilled.event as HookEvent, input), ctx);
+  });
+}
+
+/** The session a span's trace id belongs to (`<session>.<span>`). */
+export function sessionOfTrace(traceId: string): string {
+  const dot = traceId.lastIndexOf(".");
+  return dot > 0 ? traceId.slice(0, dot) : traceId;
 }
 
 /**

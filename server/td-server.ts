@@ -12,9 +12,16 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type Config, findConfig, loadConfig } from "../core/config.ts";
 import { errorMessage } from "../core/errors.ts";
+import { loadMcpServers } from "../core/mcp-config.ts";
 import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
 import { exposedVersions } from "../core/registry.ts";
-import { cacheBaseTools, callForToolUse, canonicalizeTrace, currentSpan } from "../core/session.ts";
+import {
+  applySpilledEvents,
+  cacheBaseTools,
+  callForToolUse,
+  canonicalizeTrace,
+  currentSpan,
+} from "../core/session.ts";
 import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
 import type { Logger, ToolDef } from "../core/types.ts";
 
@@ -74,6 +81,7 @@ export function createTdServer(options: TdServerOptions): TdServer {
     },
   );
   let td: ToolDistill | null = null;
+  let baseServers: string[] = [];
   let problem: string | null = null;
   let signature = "";
   let timer: NodeJS.Timeout | null = null;
@@ -87,6 +95,19 @@ export function createTdServer(options: TdServerOptions): TdServer {
       .catch((err: unknown) => logger.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
   };
 
+  /** Hook events spilled while the store was locked: applied before a call and on every poll. */
+  const applySpills = () => {
+    if (!td) return;
+    try {
+      const report = applySpilledEvents(td.store, null, baseServers);
+      for (const failed of report.failed)
+        logger.warn(`tooldistill td: a spilled hook event could not be applied: ${failed}`);
+    } catch (err) {
+      // Still locked: the next poll, call or hook applies them.
+      logger.warn(`tooldistill td: spilled hook events not applied yet: ${errorMessage(err)}`);
+    }
+  };
+
   const ready = (async () => {
     const configPath = findConfig(options.projectDir);
     if (configPath === null) {
@@ -95,6 +116,11 @@ export function createTdServer(options: TdServerOptions): TdServer {
     }
     try {
       const config: Config = await loadConfig(configPath);
+      baseServers = Object.keys(
+        await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers }).catch(
+          () => ({}),
+        ),
+      );
       td = await ToolDistill.fromLoadedConfig(config, {
         logger,
         onExposureChange: announce,
@@ -104,7 +130,9 @@ export function createTdServer(options: TdServerOptions): TdServer {
       // The hooks never start MCP servers: they read base tool schemas (for defaults) from this cache.
       cacheBaseTools(own.store, own.tools());
       signature = exposureSignature(own);
+      applySpills();
       timer = setInterval(() => {
+        applySpills();
         try {
           if (exposureSignature(own) !== signature) announce();
         } catch (err) {
@@ -130,6 +158,8 @@ export function createTdServer(options: TdServerOptions): TdServer {
     if (!td) return text(problem ?? "tooldistill is not configured in this project", true);
     const { name } = request.params;
     const args = request.params.arguments ?? {};
+    // The PreToolUse hook of this very call may have spilled its record.
+    applySpills();
     const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
     // The PreToolUse hook recorded this call under its tool_use_id: that row names the calling session's span,
     // which the server's own CLAUDE_CODE_SESSION_ID cannot (it goes stale after /clear).

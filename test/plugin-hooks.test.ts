@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -370,6 +370,60 @@ test("hooks fail open: a broken config is logged to the store's hooks.log and st
     readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8"),
     /PreToolUse: .*min_call_reduction/,
   );
+});
+
+/** Runs a hook entry with raw stdin text (not a payload object). */
+function runRaw(
+  dir: string,
+  event: HookEvent,
+  text: string,
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(HOOKS, `${FILES[event]}.ts`)], {
+      env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+      stdio: ["pipe", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stderr }));
+    child.stdin.end(text);
+  });
+}
+
+test("empty or non-JSON stdin is logged to hooks.log and stderr, and the hook exits 0", async (t) => {
+  const dir = project(t);
+  const empty = await runRaw(dir, "PreToolUse", "");
+  const garbage = await runRaw(dir, "PostToolUse", "{not json");
+  const list = await runRaw(dir, "PostToolUse", "[1, 2]");
+  for (const r of [empty, garbage, list]) assert.equal(r.code, 0);
+  assert.match(
+    empty.stderr,
+    /^tooldistill PreToolUse hook: stdin was empty: Claude Code sends the event as JSON on stdin/,
+  );
+  assert.match(garbage.stderr, /^tooldistill PostToolUse hook: stdin is not JSON \(/);
+  const log = readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8");
+  assert.match(
+    log,
+    /PreToolUse: stdin was empty: Claude Code sends the event as JSON on stdin, so nothing was recorded\n/,
+  );
+  assert.match(log, /PostToolUse: stdin is not JSON \(.*\), so nothing was recorded; it began: \{not json\n/);
+  assert.match(log, /PostToolUse: stdin is JSON but not an object \(\[1, 2\]\)/);
+});
+
+test("hooks.log is bounded: past 1 MB it moves to hooks.log.1 and a new log starts", async (t) => {
+  const dir = project(t);
+  const logFile = join(dir, ".tooldistill", "hooks.log");
+  mkdirSync(join(dir, ".tooldistill"), { recursive: true });
+  const old = `${"x".repeat(99)}\n`.repeat(10_485);
+  writeFileSync(logFile, old);
+  for (let i = 0; i < 3; i++) await runRaw(dir, "PreToolUse", "");
+  assert.equal(readFileSync(`${logFile}.1`, "utf8"), old, "the full log was rotated whole");
+  const fresh = readFileSync(logFile, "utf8");
+  assert.equal(fresh.split("\n").filter((l) => l.includes("stdin was empty")).length, 3);
+  assert.ok(statSync(logFile).size + statSync(`${logFile}.1`).size <= 2 * 1024 * 1024);
 });
 
 test("the config is cached in CLAUDE_PLUGIN_DATA and reloaded when tooldistill.yaml or .mcp.json changes", async (t) => {

@@ -7,6 +7,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-IY74OKYU.js");
+  const { main } = await import("./chunks/main-DHTAEH2J.js");
   await main();
 }

@@ -46,6 +46,68 @@ var init_config_file = __esm({
   }
 });
 
+// core/errors.ts
+function errorMessage(err) {
+  if (err instanceof Error) return err.message;
+  if (typeof err === "string") return err;
+  try {
+    return JSON.stringify(err) ?? String(err);
+  } catch {
+    return String(err);
+  }
+}
+var DistillError;
+var init_errors = __esm({
+  "core/errors.ts"() {
+    "use strict";
+    DistillError = class extends Error {
+      code;
+      constructor(code, message, options) {
+        super(message, options);
+        this.name = "DistillError";
+        this.code = code;
+      }
+    };
+  }
+});
+
+// core/log-file.ts
+function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
+  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
+`;
+  try {
+    let size = 0;
+    try {
+      size = statSync(file).size;
+    } catch {
+      mkdirSync(dirname(file), { recursive: true });
+    }
+    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
+      try {
+        renameSync(file, `${file}.1`);
+      } catch {
+      }
+    }
+    appendFileSync(
+      file,
+      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
+` : text
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+var DEFAULT_LOG_BYTES;
+var init_log_file = __esm({
+  "core/log-file.ts"() {
+    "use strict";
+    init_node_fs();
+    init_node_path();
+    DEFAULT_LOG_BYTES = 1024 * 1024;
+  }
+});
+
 // core/canonical.ts
 function canonicalArgs(args, schema) {
   const withDefaults = schema ? applyDefaults(args, schema) : args;
@@ -267,35 +329,128 @@ than this run did.`;
   }
 });
 
+// core/spill.ts
+function spillDir(storeRoot) {
+  return join(storeRoot, "spill");
+}
+function fileKey(sessionId) {
+  if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
+  let hash = 2166136261;
+  for (let i = 0; i < sessionId.length; i++) {
+    hash ^= sessionId.charCodeAt(i);
+    hash = Math.imul(hash, 16777619) >>> 0;
+  }
+  return `session-${hash.toString(16).padStart(8, "0")}`;
+}
+function newId() {
+  return `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+function spillEvent(storeRoot, sessionId, event, text) {
+  const dir = spillDir(storeRoot);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${fileKey(sessionId)}${LIVE}`);
+  const record2 = { id: newId(), at: (/* @__PURE__ */ new Date()).toISOString(), event, text };
+  const line = Buffer.from(`${JSON.stringify(record2)}
+`);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const fd = openSync(file, "a");
+    let ino;
+    try {
+      writeSync(fd, line);
+      ino = fstatSync(fd).ino;
+    } finally {
+      closeSync(fd);
+    }
+    let now2;
+    try {
+      now2 = statSync(file).ino;
+    } catch {
+      now2 = null;
+    }
+    if (now2 === ino) return record2.id;
+  }
+  return record2.id;
+}
+function pendingSpills(storeRoot) {
+  let names;
+  try {
+    names = readdirSync(spillDir(storeRoot));
+  } catch {
+    return { sessions: [], files: [] };
+  }
+  const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
+  const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
+  return { sessions, files: files.map((n) => join(spillDir(storeRoot), n)) };
+}
+function applySpills(store, sessionId, apply) {
+  const report = { applied: 0, skipped: 0, failed: [] };
+  const dir = spillDir(store.root);
+  const quick = pendingSpills(store.root);
+  const keys = sessionId === null ? quick.sessions : quick.sessions.filter((s) => s === fileKey(sessionId));
+  if (keys.length === 0) return report;
+  const claimed = [];
+  store.transaction(() => {
+    for (const key of keys) {
+      const files = readdirSync(dir).filter((n) => n.startsWith(`${key}.`) && n.endsWith(CLAIMED)).sort().map((n) => join(dir, n));
+      const live = join(dir, `${key}${LIVE}`);
+      const claim = join(dir, `${key}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+      try {
+        renameSync(live, claim);
+        files.push(claim);
+      } catch {
+      }
+      for (const file of files) {
+        claimed.push(file);
+        for (const line of readFileSync(file, "utf8").split("\n")) {
+          if (line.trim() === "") continue;
+          let event;
+          try {
+            event = JSON.parse(line);
+          } catch {
+            report.failed.push(`${file}: a torn line was dropped`);
+            continue;
+          }
+          if (store.spillApplied(event.id)) {
+            report.skipped++;
+            continue;
+          }
+          try {
+            store.savepoint(() => apply(event));
+            report.applied++;
+          } catch (err) {
+            report.failed.push(`${event.event} of ${event.at}: ${errorMessage(err)}`);
+          }
+          store.markSpillApplied(event.id);
+        }
+      }
+    }
+    store.pruneSpillApplied(new Date(Date.now() - KEEP_IDS_MS).toISOString());
+  });
+  for (const file of claimed) {
+    try {
+      unlinkSync(file);
+    } catch {
+    }
+  }
+  return report;
+}
+var KEEP_IDS_MS, LIVE, CLAIMED;
+var init_spill = __esm({
+  "core/spill.ts"() {
+    "use strict";
+    init_node_fs();
+    init_node_path();
+    init_errors();
+    KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
+    LIVE = ".jsonl";
+    CLAIMED = ".claimed";
+  }
+});
+
 // core/did-you-mean.ts
 var init_did_you_mean = __esm({
   "core/did-you-mean.ts"() {
     "use strict";
-  }
-});
-
-// core/errors.ts
-function errorMessage(err) {
-  if (err instanceof Error) return err.message;
-  if (typeof err === "string") return err;
-  try {
-    return JSON.stringify(err) ?? String(err);
-  } catch {
-    return String(err);
-  }
-}
-var DistillError;
-var init_errors = __esm({
-  "core/errors.ts"() {
-    "use strict";
-    DistillError = class extends Error {
-      code;
-      constructor(code, message, options) {
-        super(message, options);
-        this.name = "DistillError";
-        this.code = code;
-      }
-    };
   }
 });
 
@@ -453,6 +608,84 @@ function recordToolEnd(store, call, ctx) {
     else store.finishCall(rec.id, outcome.output, call.durationMs);
   });
 }
+function need(value, field) {
+  if (value === void 0) throw new Error(`the hook input has no ${field}`);
+  return value;
+}
+function sessionEvent(event, input) {
+  const sessionId = need(input.session_id, "session_id");
+  switch (event) {
+    case "SessionStart":
+      return { type: "session-start", sessionId };
+    case "UserPromptSubmit": {
+      const prompt = input.prompt ?? "";
+      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+    }
+    case "UserPromptExpansion":
+      return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
+    case "PreToolUse":
+      return {
+        type: "tool-start",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id")
+        }
+      };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return {
+        type: "tool-end",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id"),
+          durationMs: input.duration_ms ?? null,
+          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
+        }
+      };
+    case "SessionEnd":
+      return { type: "session-end", sessionId };
+  }
+}
+function applySessionEvent(store, ev, ctx) {
+  switch (ev.type) {
+    case "session-start":
+      currentSpan(store, ev.sessionId);
+      return;
+    case "prompt":
+      userPrompt(store, ev.sessionId, ev.prompt);
+      return;
+    case "confirm":
+      confirmSpan(store, ev.sessionId);
+      return;
+    case "tool-start":
+      recordToolStart(store, ev.call, ctx);
+      return;
+    case "tool-end":
+      recordToolEnd(store, ev.call, ctx);
+      return;
+    case "session-end":
+      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      return;
+    case "none":
+      return;
+  }
+}
+function applySpilledEvents(store, sessionId, baseServers) {
+  return applySpills(store, sessionId, (spilled) => {
+    if (!HookEvents.includes(spilled.event)) {
+      throw new Error(`unknown hook event '${spilled.event}'`);
+    }
+    const input = JSON.parse(spilled.text);
+    const ctx = { baseServers, baseTools: cachedBaseTools(store) };
+    applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
+  });
+}
 function short(value) {
   const s = resultContent(value);
   return s.length > SUMMARY_CHARS ? `${s.slice(0, SUMMARY_CHARS)}\u2026` : s;
@@ -483,7 +716,7 @@ function distillContext(store, traceId, notes) {
   );
   return lines.join("\n");
 }
-var PLUGIN_TOOL_PREFIX, DISTILL_COMMAND, BASE_TOOLS_META_KEY, SUMMARY_CHARS;
+var PLUGIN_TOOL_PREFIX, DISTILL_COMMAND, BASE_TOOLS_META_KEY, HookEvents, SUMMARY_CHARS;
 var init_session = __esm({
   "core/session.ts"() {
     "use strict";
@@ -491,10 +724,20 @@ var init_session = __esm({
     init_clip();
     init_mcp_result();
     init_nudge();
+    init_spill();
     init_trace();
     PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
     DISTILL_COMMAND = "tooldistill:distill";
     BASE_TOOLS_META_KEY = "claude-code.base-tools";
+    HookEvents = [
+      "SessionStart",
+      "UserPromptSubmit",
+      "UserPromptExpansion",
+      "PreToolUse",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "SessionEnd"
+    ];
     SUMMARY_CHARS = 200;
   }
 });
@@ -1700,6 +1943,7 @@ var init_hook_config = __esm({
 // hooks/run.ts
 var run_exports = {};
 __export(run_exports, {
+  HOOK_BUSY_TIMEOUT_MS: () => HOOK_BUSY_TIMEOUT_MS,
   handleHookInput: () => handleHookInput,
   runHook: () => runHook,
   setupHint: () => setupHint
@@ -1707,74 +1951,38 @@ __export(run_exports, {
 function setupHint(projectDir) {
   return `tooldistill: no tooldistill.yaml in ${projectDir}, so this session is not recorded. To distil this project's MCP tools, add a tooldistill.yaml with \`mcp_config: .mcp.json\` (or run \`npx tooldistill init\` and set mcp_config), then start a new session.`;
 }
-function toolContext(store, config) {
-  return { baseServers: config.baseServers, baseTools: cachedBaseTools(store) };
-}
-function need(value, field) {
-  if (value === void 0) throw new Error(`the hook input has no ${field}`);
-  return value;
-}
-async function handle(event, input, config, store, rt) {
-  const sessionId = need(input.session_id, "session_id");
-  switch (event) {
-    case "SessionStart":
-      currentSpan(store, sessionId);
-      return null;
-    case "UserPromptSubmit": {
-      const prompt = input.prompt ?? "";
-      if (!isDistillPrompt(prompt)) {
-        userPrompt(store, sessionId, prompt);
-        return null;
-      }
-      const cur = confirmSpan(store, sessionId);
-      const notes = prompt.trim().replace(/^\/tooldistill:distill/, "");
-      return {
-        hookSpecificOutput: {
-          hookEventName: event,
-          additionalContext: distillContext(store, cur.traceId, notes)
-        }
-      };
-    }
-    case "UserPromptExpansion":
-      if (input.command_name === DISTILL_COMMAND) confirmSpan(store, sessionId);
-      return null;
-    case "PreToolUse":
-      recordToolStart(
-        store,
-        {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id")
-        },
-        toolContext(store, config)
-      );
-      return null;
-    case "PostToolUse":
-    case "PostToolUseFailure":
-      recordToolEnd(
-        store,
-        {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id"),
-          durationMs: input.duration_ms ?? null,
-          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
-        },
-        toolContext(store, config)
-      );
-      return null;
-    case "SessionEnd": {
-      const span = store.findSessionSpan(sessionId);
-      if (!span) return null;
-      const cur = currentSpan(store, sessionId);
-      store.endTrace(cur.traceId);
-      const wanted = config.settings.fallbackDistiller && Boolean(rt.env["ANTHROPIC_API_KEY"]) && worthDistilling(store, cur.traceId, config.settings.minCallsToDistill);
-      if (wanted) (rt.startFallback ?? startFallbackProcess)(config.path, cur.traceId);
-      return null;
-    }
+function record(store, event, text, ev, config, log) {
+  try {
+    const spilled = applySpilledEvents(store, ev.sessionId, config.baseServers);
+    for (const problem of spilled.failed) log(`a spilled event could not be applied: ${problem}`);
+    const ctx = { baseServers: config.baseServers, baseTools: cachedBaseTools(store) };
+    store.transaction(() => applySessionEvent(store, ev, ctx));
+    return "recorded";
+  } catch (err) {
+    if (!(err instanceof DistillError && err.code === "STORE_BUSY")) throw err;
+    spillEvent(store.root, ev.sessionId, event, text);
+    log(
+      `the store was locked by another process for ${HOOK_BUSY_TIMEOUT_MS} ms: the event was spilled to spill/ and is applied by the next hook or the td server`
+    );
+    return "spilled";
   }
+}
+function respond(event, input, ev, config, store, rt) {
+  if (event === "UserPromptSubmit" && ev.type === "confirm") {
+    const traceId = spanTraceId(ev.sessionId, store.findSessionSpan(ev.sessionId)?.span ?? 1);
+    const notes = (input.prompt ?? "").trim().replace(/^\/tooldistill:distill/, "");
+    return {
+      hookSpecificOutput: { hookEventName: event, additionalContext: distillContext(store, traceId, notes) }
+    };
+  }
+  if (event === "SessionEnd") {
+    const span = store.findSessionSpan(ev.sessionId);
+    if (!span) return null;
+    const traceId = spanTraceId(ev.sessionId, span.span);
+    const wanted = config.settings.fallbackDistiller && Boolean(rt.env["ANTHROPIC_API_KEY"]) && worthDistilling(store, traceId, config.settings.minCallsToDistill);
+    if (wanted) (rt.startFallback ?? startFallbackProcess)(config.path, traceId);
+  }
+  return null;
 }
 function startFallbackProcess(configPath, traceId) {
   const { spawn } = process.getBuiltinModule("node:child_process");
@@ -1783,41 +1991,61 @@ function startFallbackProcess(configPath, traceId) {
   const child = spawn(process.execPath, [script, configPath, traceId], { detached: true, stdio: "ignore" });
   child.unref();
 }
-function logError(logFile, event, err) {
-  const detail = err instanceof Error ? err.stack ?? err.message : String(err);
-  const line = `${(/* @__PURE__ */ new Date()).toISOString()} ${event}: ${detail}
-`;
-  process.stderr.write(`tooldistill ${event} hook: ${err instanceof Error ? err.message : String(err)}
+function logLine(logFile, event, message, toStderr) {
+  if (toStderr) process.stderr.write(`tooldistill ${event} hook: ${message.split("\n")[0]}
 `);
-  if (logFile === null) return;
+  if (logFile !== null) appendLog(logFile, `${(/* @__PURE__ */ new Date()).toISOString()} ${event}: ${message}`);
+}
+function parseInput(text) {
+  if (text.trim() === "") {
+    return {
+      problem: "stdin was empty: Claude Code sends the event as JSON on stdin, so nothing was recorded"
+    };
+  }
   try {
-    mkdirSync(dirname(logFile), { recursive: true });
-    appendFileSync(logFile, line);
-  } catch {
+    const value = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return { input: value };
+    return { problem: `stdin is JSON but not an object (${text.slice(0, 80)}), so nothing was recorded` };
+  } catch (err) {
+    const head = text.length > 200 ? `${text.slice(0, 200)}\u2026` : text;
+    return {
+      problem: `stdin is not JSON (${errorMessage(err)}), so nothing was recorded; it began: ${head}`
+    };
   }
 }
 async function handleHookInput(event, text, rt) {
   let logFile = null;
   try {
-    const input = JSON.parse(text);
-    const projectDir = rt.env["CLAUDE_PROJECT_DIR"] || input.cwd || process.cwd();
+    const parsed = parseInput(text);
+    const projectDir = rt.env["CLAUDE_PROJECT_DIR"] || ("input" in parsed ? parsed.input.cwd : void 0) || process.cwd();
     logFile = join(projectDir, ".tooldistill", "hooks.log");
     const configPath = findConfig(projectDir);
-    if (configPath === null)
+    if (configPath === null) {
+      if (!("input" in parsed)) logLine(null, event, parsed.problem, true);
       return event === "SessionStart" ? { systemMessage: setupHint(projectDir) } : null;
-    const config = await hookConfig(configPath, rt.env, (message) => logError(logFile, event, message));
+    }
+    const config = await hookConfig(configPath, rt.env, (message) => logLine(logFile, event, message, true));
     logFile = join(config.store, "hooks.log");
+    if (!("input" in parsed)) {
+      logLine(logFile, event, parsed.problem, true);
+      return null;
+    }
+    const ev = sessionEvent(event, parsed.input);
     const store = new Store(config.store, {
+      busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS,
       maxOutputBytes: config.settings.maxOutputBytes,
       checkInvariants: false
     });
     try {
-      return await handle(event, input, config, store, rt);
+      const file = logFile;
+      record(store, event, text, ev, config, (message) => logLine(file, event, message, false));
+      return respond(event, parsed.input, ev, config, store, rt);
     } finally {
       store.close();
     }
   } catch (err) {
-    logError(logFile, event, err);
+    logLine(logFile, event, err instanceof Error ? err.stack ?? err.message : String(err), true);
     return null;
   }
 }
@@ -1826,22 +2054,27 @@ async function runHook(event) {
   try {
     text = readFileSync(0, "utf8");
   } catch (err) {
-    logError(null, event, err);
+    logLine(null, event, `cannot read stdin: ${errorMessage(err)}`, true);
   }
   const output = await handleHookInput(event, text, { env: process.env });
   if (output) process.stdout.write(`${JSON.stringify(output)}
 `);
 }
+var HOOK_BUSY_TIMEOUT_MS;
 var init_run = __esm({
   "hooks/run.ts"() {
     "use strict";
     init_node_fs();
     init_node_path();
     init_config_file();
+    init_errors();
+    init_log_file();
     init_session();
+    init_spill();
     init_store();
     init_trace();
     init_hook_config();
+    HOOK_BUSY_TIMEOUT_MS = 200;
   }
 });
 

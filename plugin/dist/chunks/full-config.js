@@ -3,10 +3,10 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   loadConfig
 } from "./chunk-B7GDOBBU.js";
-import "./chunk-KRCWJSM7.js";
 import {
   loadMcpServers
 } from "./chunk-AO7663KD.js";
+import "./chunk-KRCWJSM7.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 

@@ -55,7 +55,7 @@ import {
 import {
   McpToolError,
   mcpResultToValue
-} from "./chunk-7UKZNJZ7.js";
+} from "./chunk-BUWLCMXS.js";
 import {
   suggestion
 } from "./chunk-KRCWJSM7.js";

@@ -10,6 +10,9 @@ import {
   recordableOutput
 } from "./chunk-B7GDOBBU.js";
 import {
+  mcpHookResponseToValue
+} from "./chunk-BUWLCMXS.js";
+import {
   require_ajv,
   suggestion
 } from "./chunk-KRCWJSM7.js";
@@ -44055,6 +44058,99 @@ var require_lib8 = __commonJS({
   }
 });
 
+// core/spill.ts
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync
+} from "node:fs";
+import { join } from "node:path";
+var KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
+var LIVE = ".jsonl";
+var CLAIMED = ".claimed";
+function spillDir(storeRoot) {
+  return join(storeRoot, "spill");
+}
+function fileKey(sessionId) {
+  if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
+  let hash = 2166136261;
+  for (let i = 0; i < sessionId.length; i++) {
+    hash ^= sessionId.charCodeAt(i);
+    hash = Math.imul(hash, 16777619) >>> 0;
+  }
+  return `session-${hash.toString(16).padStart(8, "0")}`;
+}
+function pendingSpills(storeRoot) {
+  let names;
+  try {
+    names = readdirSync(spillDir(storeRoot));
+  } catch {
+    return { sessions: [], files: [] };
+  }
+  const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
+  const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
+  return { sessions, files: files.map((n) => join(spillDir(storeRoot), n)) };
+}
+function applySpills(store, sessionId, apply) {
+  const report = { applied: 0, skipped: 0, failed: [] };
+  const dir = spillDir(store.root);
+  const quick = pendingSpills(store.root);
+  const keys = sessionId === null ? quick.sessions : quick.sessions.filter((s) => s === fileKey(sessionId));
+  if (keys.length === 0) return report;
+  const claimed = [];
+  store.transaction(() => {
+    for (const key2 of keys) {
+      const files = readdirSync(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join(dir, n));
+      const live = join(dir, `${key2}${LIVE}`);
+      const claim = join(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+      try {
+        renameSync(live, claim);
+        files.push(claim);
+      } catch {
+      }
+      for (const file of files) {
+        claimed.push(file);
+        for (const line of readFileSync(file, "utf8").split("\n")) {
+          if (line.trim() === "") continue;
+          let event;
+          try {
+            event = JSON.parse(line);
+          } catch {
+            report.failed.push(`${file}: a torn line was dropped`);
+            continue;
+          }
+          if (store.spillApplied(event.id)) {
+            report.skipped++;
+            continue;
+          }
+          try {
+            store.savepoint(() => apply(event));
+            report.applied++;
+          } catch (err) {
+            report.failed.push(`${event.event} of ${event.at}: ${errorMessage(err)}`);
+          }
+          store.markSpillApplied(event.id);
+        }
+      }
+    }
+    store.pruneSpillApplied(new Date(Date.now() - KEEP_IDS_MS).toISOString());
+  });
+  for (const file of claimed) {
+    try {
+      unlinkSync(file);
+    } catch {
+    }
+  }
+  return report;
+}
+
 // core/trace.ts
 function resultContent(value) {
   if (typeof value === "string") return value;
@@ -44189,6 +44285,8 @@ function worthDistilling(store, traceId, minCallsToDistill) {
 }
 
 // core/session.ts
+var PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
+var DISTILL_COMMAND = "tooldistill:distill";
 var BASE_TOOLS_META_KEY = "claude-code.base-tools";
 function spanTraceId(sessionId, span) {
   return `${spanPrefix(sessionId)}${span}`;
@@ -44204,6 +44302,47 @@ function currentSpan(store, sessionId) {
     return { traceId, span: s.span, confirmed: s.confirmed };
   });
 }
+function isDistillPrompt(prompt) {
+  return /^\s*\/tooldistill:distill(\s|$)/.test(prompt);
+}
+function userPrompt(store, sessionId, prompt) {
+  return store.transaction(() => {
+    let cur = currentSpan(store, sessionId);
+    if (cur.confirmed) {
+      store.advanceSpan(sessionId, cur.span);
+      cur = currentSpan(store, sessionId);
+    }
+    if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
+    return cur;
+  });
+}
+function confirmSpan(store, sessionId) {
+  return store.transaction(() => {
+    const cur = currentSpan(store, sessionId);
+    store.setOutcome(cur.traceId, true);
+    store.confirmSpan(sessionId, cur.span);
+    return { ...cur, confirmed: true };
+  });
+}
+function normalizedServer(name) {
+  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+function identifyTool(name, baseServers) {
+  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
+    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
+    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
+  }
+  if (name.startsWith("mcp__")) {
+    const rest = name.slice("mcp__".length);
+    for (const server of baseServers) {
+      const prefix = `${normalizedServer(server)}__`;
+      if (rest.startsWith(prefix) && rest.length > prefix.length) {
+        return { tool: `${server}__${rest.slice(prefix.length)}`, kind: "base" };
+      }
+    }
+  }
+  return { tool: name, kind: "other" };
+}
 function cachedBaseTools(store) {
   const text = store.getMeta(BASE_TOOLS_META_KEY);
   if (text === null) return [];
@@ -44213,6 +44352,156 @@ function cachedBaseTools(store) {
 function cacheBaseTools(store, tools) {
   const text = JSON.stringify(tools);
   if (store.getMeta(BASE_TOOLS_META_KEY) !== text) store.setMeta(BASE_TOOLS_META_KEY, text);
+}
+function recordedArgs(input, schema) {
+  const args = isPlainObject(input) ? input : input === void 0 ? {} : { value: input };
+  const safe = clipDepth(args);
+  return {
+    value: canonicalArgs(safe.value, schema),
+    note: safe.note === null ? null : `arguments: ${safe.note}`
+  };
+}
+function recordToolStart(store, call, ctx) {
+  return store.transaction(() => {
+    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
+    if (existing) return existing.id;
+    const cur = currentSpan(store, call.sessionId);
+    const id = identifyTool(call.toolName, ctx.baseServers);
+    const kind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
+    const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
+    const args = recordedArgs(call.toolInput, schema);
+    return store.startCall({
+      traceId: cur.traceId,
+      tool: id.tool,
+      kind,
+      args: args.value,
+      externalId: call.toolUseId,
+      note: args.note
+    });
+  });
+}
+function responseValue(toolName, response) {
+  if (toolName.startsWith("mcp__")) return mcpHookResponseToValue(response);
+  return response ?? null;
+}
+function recordToolEnd(store, call, ctx) {
+  const outcome = "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
+  store.transaction(() => {
+    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
+    if (!rec) {
+      const cur = currentSpan(store, call.sessionId);
+      const id = identifyTool(call.toolName, ctx.baseServers);
+      const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
+      const args = recordedArgs(call.toolInput, schema);
+      store.appendCall(
+        {
+          traceId: cur.traceId,
+          tool: id.tool,
+          kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
+          args: args.value,
+          externalId: call.toolUseId,
+          note: args.note
+        },
+        outcome,
+        call.durationMs
+      );
+      return;
+    }
+    if (rec.status !== "started") return;
+    if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
+    else store.finishCall(rec.id, outcome.output, call.durationMs);
+  });
+}
+var HookEvents = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "SessionEnd"
+];
+function need(value, field) {
+  if (value === void 0) throw new Error(`the hook input has no ${field}`);
+  return value;
+}
+function sessionEvent(event, input) {
+  const sessionId = need(input.session_id, "session_id");
+  switch (event) {
+    case "SessionStart":
+      return { type: "session-start", sessionId };
+    case "UserPromptSubmit": {
+      const prompt = input.prompt ?? "";
+      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+    }
+    case "UserPromptExpansion":
+      return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
+    case "PreToolUse":
+      return {
+        type: "tool-start",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id")
+        }
+      };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return {
+        type: "tool-end",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id"),
+          durationMs: input.duration_ms ?? null,
+          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
+        }
+      };
+    case "SessionEnd":
+      return { type: "session-end", sessionId };
+  }
+}
+function applySessionEvent(store, ev, ctx) {
+  switch (ev.type) {
+    case "session-start":
+      currentSpan(store, ev.sessionId);
+      return;
+    case "prompt":
+      userPrompt(store, ev.sessionId, ev.prompt);
+      return;
+    case "confirm":
+      confirmSpan(store, ev.sessionId);
+      return;
+    case "tool-start":
+      recordToolStart(store, ev.call, ctx);
+      return;
+    case "tool-end":
+      recordToolEnd(store, ev.call, ctx);
+      return;
+    case "session-end":
+      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      return;
+    case "none":
+      return;
+  }
+}
+function applySpilledEvents(store, sessionId, baseServers) {
+  return applySpills(store, sessionId, (spilled) => {
+    if (!HookEvents.includes(spilled.event)) {
+      throw new Error(`unknown hook event '${spilled.event}'`);
+    }
+    const input = JSON.parse(spilled.text);
+    const ctx = { baseServers, baseTools: cachedBaseTools(store) };
+    applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
+  });
+}
+function sessionOfTrace(traceId) {
+  const dot = traceId.lastIndexOf(".");
+  return dot > 0 ? traceId.slice(0, dot) : traceId;
 }
 function callForToolUse(store, toolUseId, tool, sessionHint) {
   const candidates = store.startedCallsByExternalId(toolUseId).filter((c) => c.tool === tool);
@@ -45692,8 +45981,8 @@ var stderrLogger = {
 };
 
 // core/store.ts
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { existsSync, mkdirSync as mkdirSync2, readdirSync as readdirSync2, readFileSync as readFileSync2, statSync as statSync2, writeFileSync } from "node:fs";
+import { join as join2, resolve, sep } from "node:path";
 
 // core/node-version.ts
 var MIN_NODE_VERSION = "22.18";
@@ -45950,17 +46239,17 @@ var SQLITE = {
   notadb: 26
 };
 function countToolFiles(root) {
-  const dir = join(root, "tools");
+  const dir = join2(root, "tools");
   let n = 0;
   let names;
   try {
-    names = readdirSync(dir);
+    names = readdirSync2(dir);
   } catch {
     return 0;
   }
   for (const name of names) {
     try {
-      n += readdirSync(join(dir, name)).filter((f) => /^v\d+\.ts$/.test(f)).length;
+      n += readdirSync2(join2(dir, name)).filter((f) => /^v\d+\.ts$/.test(f)).length;
     } catch {
     }
   }
@@ -46009,7 +46298,7 @@ var Store = class {
   #walMissingAtOpen;
   constructor(root, options = {}) {
     this.root = root;
-    this.dbPath = join(root, "registry.db");
+    this.dbPath = join2(root, "registry.db");
     this.readOnly = options.readOnly === true;
     this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
@@ -46046,7 +46335,7 @@ var Store = class {
   /** True when registry.db is missing or 0 bytes (a new store, or one whose database was lost). */
   #fileIsEmpty() {
     try {
-      return statSync(this.dbPath).size === 0;
+      return statSync2(this.dbPath).size === 0;
     } catch {
       return true;
     }
@@ -46056,15 +46345,15 @@ var Store = class {
     if (!empty) return;
     const files = countToolFiles(this.root);
     if (files === 0) return;
-    const what = existsSync(this.dbPath) ? `${this.dbPath} is empty (${statSync(this.dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${this.dbPath} is missing`;
+    const what = existsSync(this.dbPath) ? `${this.dbPath} is empty (${statSync2(this.dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${this.dbPath} is missing`;
     throw new DistillError(
       "STORE",
-      `${what} while ${join(this.root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join(this.root, "orphaned")} and creates a new registry.`
+      `${what} while ${join2(this.root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join2(this.root, "orphaned")} and creates a new registry.`
     );
   }
   #prepareFolder() {
-    mkdirSync(join(this.root, "tools"), { recursive: true });
-    const ignore = join(this.root, ".gitignore");
+    mkdirSync2(join2(this.root, "tools"), { recursive: true });
+    const ignore = join2(this.root, ".gitignore");
     if (!existsSync(ignore)) {
       writeFileSync(
         ignore,
@@ -46504,7 +46793,7 @@ var Store = class {
   readCode(name, version) {
     const file = this.toolFile(name, version);
     try {
-      return readFileSync(file, "utf8");
+      return readFileSync2(file, "utf8");
     } catch (err) {
       throw new DistillError(
         "NOT_FOUND",
@@ -46524,7 +46813,7 @@ var Store = class {
       );
       const n = Number(row.n);
       const file = this.toolFile(v.name, n);
-      mkdirSync(join(file, ".."), { recursive: true });
+      mkdirSync2(join2(file, ".."), { recursive: true });
       writeFileSync(file, v.code);
       const at = now();
       this.#stmt(
@@ -47662,7 +47951,7 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-BKXFK6ZQ.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-MWTANT2Z.js");
       const { loadMcpServers } = await import("./mcp-config-IKJHWGIT.js");
       const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
@@ -47853,6 +48142,8 @@ export {
   currentSpan,
   cachedBaseTools,
   cacheBaseTools,
+  applySpilledEvents,
+  sessionOfTrace,
   callForToolUse,
   canonicalizeTrace,
   ToolDistill

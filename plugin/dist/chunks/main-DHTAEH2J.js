@@ -2,16 +2,20 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   ToolDistill,
+  applySpilledEvents,
   cacheBaseTools,
   callForToolUse,
   canonicalizeTrace,
   currentSpan,
   exposedVersions
-} from "./chunk-Z6YTYEAU.js";
+} from "./chunk-EK6WU5RU.js";
 import {
   findConfig,
   loadConfig
 } from "./chunk-B7GDOBBU.js";
+import {
+  loadMcpServers
+} from "./chunk-AO7663KD.js";
 import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,
@@ -41,7 +45,7 @@ import {
   safeParse,
   serializeMessage
 } from "./chunk-QLE5WSOR.js";
-import "./chunk-7UKZNJZ7.js";
+import "./chunk-BUWLCMXS.js";
 import "./chunk-KRCWJSM7.js";
 import {
   PROPOSE_TOOL_NAME
@@ -724,6 +728,7 @@ function createTdServer(options) {
     }
   );
   let td = null;
+  let baseServers = [];
   let problem = null;
   let signature = "";
   let timer = null;
@@ -733,6 +738,16 @@ function createTdServer(options) {
     signature = exposureSignature(td);
     server.sendToolListChanged().catch((err) => logger2.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
   };
+  const applySpills = () => {
+    if (!td) return;
+    try {
+      const report = applySpilledEvents(td.store, null, baseServers);
+      for (const failed of report.failed)
+        logger2.warn(`tooldistill td: a spilled hook event could not be applied: ${failed}`);
+    } catch (err) {
+      logger2.warn(`tooldistill td: spilled hook events not applied yet: ${errorMessage(err)}`);
+    }
+  };
   const ready = (async () => {
     const configPath = findConfig(options.projectDir);
     if (configPath === null) {
@@ -741,6 +756,11 @@ function createTdServer(options) {
     }
     try {
       const config = await loadConfig(configPath);
+      baseServers = Object.keys(
+        await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers }).catch(
+          () => ({})
+        )
+      );
       td = await ToolDistill.fromLoadedConfig(config, {
         logger: logger2,
         onExposureChange: announce,
@@ -749,7 +769,9 @@ function createTdServer(options) {
       const own = td;
       cacheBaseTools(own.store, own.tools());
       signature = exposureSignature(own);
+      applySpills();
       timer = setInterval(() => {
+        applySpills();
         try {
           if (exposureSignature(own) !== signature) announce();
         } catch (err) {
@@ -773,6 +795,7 @@ function createTdServer(options) {
     if (!td) return text(problem ?? "tooldistill is not configured in this project", true);
     const { name } = request.params;
     const args = request.params.arguments ?? {};
+    applySpills();
     const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
     const recorded = typeof toolUseId === "string" ? callForToolUse(td.store, toolUseId, name, options.sessionId) : null;
     const traceId = recorded?.traceId ?? (options.sessionId ? currentSpan(td.store, options.sessionId).traceId : td.startTrace("", { source: "claude-code" }).id);

@@ -29,6 +29,10 @@ function jsonOrText(text) {
     return text;
   }
 }
+function mcpContentToValue(content) {
+  const value = textValue(textBlocks(content));
+  return value === void 0 ? null : value;
+}
 function mcpResultToValue(result) {
   const texts = textBlocks(Array.isArray(result.content) ? result.content : []);
   if (result.isError === true) {
@@ -42,8 +46,22 @@ function mcpResultToValue(result) {
   const value = textValue(texts);
   return value === void 0 ? null : value;
 }
+function mcpHookResponseToValue(response) {
+  if (Array.isArray(response)) return mcpContentToValue(response);
+  if (typeof response === "string") return jsonOrText(response);
+  if (typeof response === "object" && response !== null) {
+    const r = response;
+    if (r.structuredContent !== void 0) return r.structuredContent;
+    if (Array.isArray(r.content) && Object.keys(r).every((k) => k === "content" || k === "isError")) {
+      return mcpContentToValue(r.content);
+    }
+    return response;
+  }
+  return response ?? null;
+}
 
 export {
   McpToolError,
-  mcpResultToValue
+  mcpResultToValue,
+  mcpHookResponseToValue
 };
