@@ -110,10 +110,14 @@ export class ToolDistill implements TraceHost {
     return ToolDistill.fromLoadedConfig(config, overrides);
   }
 
-  /** Like `fromConfig`, for a config already loaded. */
+  /**
+   * Like `fromConfig`, for a config already loaded. `startup` reaches the MCP servers' start: `signal` stops it
+   * (servers still starting are killed and this rejects), `onSpawn` hears each stdio server's pid.
+   */
   static async fromLoadedConfig(
     config: Config,
     overrides: Partial<ToolDistillOptions> = {},
+    startup: { signal?: AbortSignal; onSpawn?: (pid: number) => void } = {},
   ): Promise<ToolDistill> {
     const options: ToolDistillOptions = { ...config.settings, store: config.store };
     if (config.executor) options.executor = await importRef<Executor>(config.executor);
@@ -128,11 +132,13 @@ export class ToolDistill implements TraceHost {
         servers,
         cwd: config.path ? dirname(config.path) : config.dir,
         ...(overrides.logger ? { logger: overrides.logger } : {}),
+        ...(startup.signal ? { signal: startup.signal } : {}),
+        ...(startup.onSpawn ? { onSpawn: startup.onSpawn } : {}),
       });
       options.executor = toolkit.executor;
       options.tools = toolkit.tools;
       options.healthProbe ??= toolkit.probe;
-      options.onClose = () => toolkit.close();
+      options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
     }
     return new ToolDistill({ ...options, ...overrides });
   }

@@ -43,7 +43,13 @@ export interface TdServer {
   server: Server;
   /** Resolves once the project's config and base servers are loaded (or failed to load). */
   ready: Promise<void>;
+  /**
+   * Stops everything: a start-up still connecting to base servers is abandoned, and every base server started is
+   * stopped by pid (quickly: the session is over). Safe to call more than once.
+   */
   close(): Promise<void>;
+  /** Pids of every base server process started (some may have exited): the last resort of a forced exit. */
+  pids(): number[];
 }
 
 const TOOL_USE_ID_META = "claudecode/toolUseId";
@@ -86,6 +92,8 @@ export function createTdServer(options: TdServerOptions): TdServer {
   let signature = "";
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  const stopping = new AbortController();
+  const pids = new Set<number>();
 
   const announce = () => {
     if (!td || closed) return;
@@ -121,11 +129,12 @@ export function createTdServer(options: TdServerOptions): TdServer {
           () => ({}),
         ),
       );
-      td = await ToolDistill.fromLoadedConfig(config, {
-        logger,
-        onExposureChange: announce,
-        ...options.overrides,
-      });
+      td = await ToolDistill.fromLoadedConfig(
+        config,
+        { logger, onExposureChange: announce, ...options.overrides },
+        { signal: stopping.signal, onSpawn: (pid) => pids.add(pid) },
+      );
+      if (closed) return;
       const own = td;
       // The hooks never start MCP servers: they read base tool schemas (for defaults) from this cache.
       cacheBaseTools(own.store, own.tools());
@@ -142,7 +151,7 @@ export function createTdServer(options: TdServerOptions): TdServer {
       timer.unref();
     } catch (err) {
       problem = `tooldistill could not start: ${errorMessage(err)}`;
-      logger.error(problem);
+      if (!closed) logger.error(problem);
     }
   })();
 
@@ -198,11 +207,14 @@ export function createTdServer(options: TdServerOptions): TdServer {
     server,
     ready,
     async close() {
+      if (closed) return;
       closed = true;
       if (timer) clearInterval(timer);
+      stopping.abort();
       await ready;
       await td?.close();
       await server.close();
     },
+    pids: () => [...pids],
   };
 }

@@ -5,7 +5,7 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-EK6WU5RU.js";
+} from "./chunk-IJ7T35YR.js";
 import {
   importRef
 } from "./chunk-B7GDOBBU.js";

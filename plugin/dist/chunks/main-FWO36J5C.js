@@ -8,7 +8,7 @@ import {
   canonicalizeTrace,
   currentSpan,
   exposedVersions
-} from "./chunk-EK6WU5RU.js";
+} from "./chunk-IJ7T35YR.js";
 import {
   findConfig,
   loadConfig
@@ -28,13 +28,13 @@ import {
   ErrorCode,
   InitializeRequestSchema,
   InitializedNotificationSchema,
+  JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
   ListRootsResultSchema,
   ListToolsRequestSchema,
   LoggingLevelSchema,
   McpError,
   Protocol,
-  ReadBuffer,
   SUPPORTED_PROTOCOL_VERSIONS,
   SetLevelRequestSchema,
   assertClientRequestTaskCapability,
@@ -42,9 +42,8 @@ import {
   getLiteralValue,
   getObjectShape,
   mergeCapabilities,
-  safeParse,
-  serializeMessage
-} from "./chunk-QLE5WSOR.js";
+  safeParse
+} from "./chunk-APLT2SH7.js";
 import "./chunk-BUWLCMXS.js";
 import "./chunk-KRCWJSM7.js";
 import {
@@ -55,73 +54,133 @@ import {
 } from "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
-import process2 from "node:process";
-var StdioServerTransport = class {
-  constructor(_stdin = process2.stdin, _stdout = process2.stdout, options) {
-    this._stdin = _stdin;
-    this._stdout = _stdout;
-    this._started = false;
-    this._ondata = (chunk) => {
-      try {
-        this._readBuffer.append(chunk);
-        this.processReadBuffer();
-      } catch (error) {
-        this.onerror?.(error);
-        this.close().catch(() => {
-        });
-      }
-    };
-    this._onerror = (error) => {
-      this.onerror?.(error);
-    };
-    this._readBuffer = new ReadBuffer({ maxBufferSize: options?.maxBufferSize });
+// server/stdio-transport.ts
+var MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+var EDGE_BYTES = 512;
+var TdStdioTransport = class {
+  onclose;
+  onerror;
+  onmessage;
+  #stdin;
+  #stdout;
+  #max;
+  #log;
+  #pending = [];
+  #pendingBytes = 0;
+  /** Set while the rest of an oversized line is skipped: its first and last bytes and how long it is. */
+  #skipping = null;
+  #closed = false;
+  constructor(stdin, stdout, options) {
+    this.#stdin = stdin;
+    this.#stdout = stdout;
+    this.#max = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.#log = options.log;
   }
-  /**
-   * Starts listening for messages on stdin.
-   */
+  #onData = (chunk) => {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.#take(chunk.subarray(start, nl));
+      this.#endOfLine();
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.#take(chunk.subarray(start));
+  };
+  #onEnd = () => {
+    void this.close();
+  };
+  #onError = (error) => {
+    this.#log(`tooldistill td: stdin failed: ${error.message}`);
+    this.onerror?.(error);
+  };
+  /** Adds bytes of the current line, switching to skipping once the line passes the limit. */
+  #take(part) {
+    if (this.#skipping) {
+      this.#skipping.bytes += part.length;
+      this.#skipping.tail = Buffer.concat([this.#skipping.tail, part]).subarray(-EDGE_BYTES);
+      return;
+    }
+    this.#pending.push(part);
+    this.#pendingBytes += part.length;
+    if (this.#pendingBytes > this.#max) {
+      const all = Buffer.concat(this.#pending);
+      this.#skipping = {
+        head: all.subarray(0, EDGE_BYTES),
+        tail: all.subarray(-EDGE_BYTES),
+        bytes: all.length
+      };
+      this.#pending = [];
+      this.#pendingBytes = 0;
+    }
+  }
+  #endOfLine() {
+    if (this.#skipping) {
+      const { head, tail, bytes } = this.#skipping;
+      this.#skipping = null;
+      this.#reject(oversized(head.toString("utf8"), tail.toString("utf8"), bytes, this.#max));
+      return;
+    }
+    const line = Buffer.concat(this.#pending).toString("utf8").replace(/\r$/, "");
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    if (line.trim() === "") return;
+    let message;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch (err) {
+      this.#reject({
+        id: idOf(line.slice(0, EDGE_BYTES), line.slice(-EDGE_BYTES)),
+        code: -32700,
+        message: `tooldistill td: a message is not valid JSON-RPC (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); it was ignored`
+      });
+      return;
+    }
+    this.onmessage?.(message);
+  }
+  /** Logs a message that cannot be served and answers it with an error when its id is known. */
+  #reject(r) {
+    this.#log(r.id === null ? `${r.message} (no id could be read, so it gets no reply)` : r.message);
+    if (r.id === null) return;
+    void this.send({ jsonrpc: "2.0", id: r.id, error: { code: r.code, message: r.message } });
+  }
   async start() {
-    if (this._started) {
-      throw new Error("StdioServerTransport already started! If using Server class, note that connect() calls start() automatically.");
-    }
-    this._started = true;
-    this._stdin.on("data", this._ondata);
-    this._stdin.on("error", this._onerror);
-  }
-  processReadBuffer() {
-    while (true) {
-      try {
-        const message = this._readBuffer.readMessage();
-        if (message === null) {
-          break;
-        }
-        this.onmessage?.(message);
-      } catch (error) {
-        this.onerror?.(error);
-      }
-    }
-  }
-  async close() {
-    this._stdin.off("data", this._ondata);
-    this._stdin.off("error", this._onerror);
-    const remainingDataListeners = this._stdin.listenerCount("data");
-    if (remainingDataListeners === 0) {
-      this._stdin.pause();
-    }
-    this._readBuffer.clear();
-    this.onclose?.();
+    this.#stdin.on("data", this.#onData);
+    this.#stdin.on("end", this.#onEnd);
+    this.#stdin.on("close", this.#onEnd);
+    this.#stdin.on("error", this.#onError);
   }
   send(message) {
+    if (this.#closed) return Promise.resolve();
     return new Promise((resolve) => {
-      const json = serializeMessage(message);
-      if (this._stdout.write(json)) {
-        resolve();
-      } else {
-        this._stdout.once("drain", resolve);
-      }
+      if (this.#stdout.write(`${JSON.stringify(message)}
+`)) resolve();
+      else this.#stdout.once("drain", resolve);
     });
   }
+  async close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stdin.off("data", this.#onData);
+    this.#stdin.off("end", this.#onEnd);
+    this.#stdin.off("close", this.#onEnd);
+    this.#stdin.off("error", this.#onError);
+    this.onclose?.();
+  }
 };
+function idOf(head, tail) {
+  const last = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail);
+  const first = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head);
+  const raw = last?.[1] ?? first?.[1];
+  if (raw === void 0) return null;
+  return JSON.parse(raw);
+}
+function oversized(head, tail, bytes, max) {
+  const mb = (n) => `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
+  return {
+    id: idOf(head, tail),
+    code: -32600,
+    message: `tooldistill td: a request of ${mb(bytes)} is over the ${mb(max)} limit of one message, so it was not run; send less in one call (a smaller input, or a reference to the data instead of the data)`
+  };
+}
 
 // node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
 var ExperimentalServerTasks = class {
@@ -733,6 +792,8 @@ function createTdServer(options) {
   let signature = "";
   let timer = null;
   let closed = false;
+  const stopping = new AbortController();
+  const pids = /* @__PURE__ */ new Set();
   const announce = () => {
     if (!td || closed) return;
     signature = exposureSignature(td);
@@ -761,11 +822,12 @@ function createTdServer(options) {
           () => ({})
         )
       );
-      td = await ToolDistill.fromLoadedConfig(config, {
-        logger: logger2,
-        onExposureChange: announce,
-        ...options.overrides
-      });
+      td = await ToolDistill.fromLoadedConfig(
+        config,
+        { logger: logger2, onExposureChange: announce, ...options.overrides },
+        { signal: stopping.signal, onSpawn: (pid) => pids.add(pid) }
+      );
+      if (closed) return;
       const own = td;
       cacheBaseTools(own.store, own.tools());
       signature = exposureSignature(own);
@@ -781,7 +843,7 @@ function createTdServer(options) {
       timer.unref();
     } catch (err) {
       problem = `tooldistill could not start: ${errorMessage(err)}`;
-      logger2.error(problem);
+      if (!closed) logger2.error(problem);
     }
   })();
   server.setRequestHandler(ListToolsRequestSchema, async () => {
@@ -826,16 +888,21 @@ function createTdServer(options) {
     server,
     ready,
     async close() {
+      if (closed) return;
       closed = true;
       if (timer) clearInterval(timer);
+      stopping.abort();
       await ready;
       await td?.close();
       await server.close();
-    }
+    },
+    pids: () => [...pids]
   };
 }
 
 // server/main.ts
+var STOP_DEADLINE_MS = 1500;
+var PARENT_POLL_MS = 1e3;
 var logger = {
   info: (m) => process.stderr.write(`${m}
 `),
@@ -844,28 +911,51 @@ var logger = {
   error: (m) => process.stderr.write(`${m}
 `)
 };
+function kill(pid) {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+  }
+}
 async function main() {
   const td = createTdServer({
     projectDir: process.env["CLAUDE_PROJECT_DIR"] || process.cwd(),
     sessionId: process.env["CLAUDE_CODE_SESSION_ID"],
     logger
   });
+  const parent = process.ppid;
   let stopping = false;
-  const stop = async () => {
+  const stop = async (why) => {
     if (stopping) return;
     stopping = true;
+    logger.info(`tooldistill td: stopping: ${why}`);
+    const deadline = setTimeout(() => {
+      logger.warn(`tooldistill td: stopping took over ${STOP_DEADLINE_MS} ms: killing the base servers`);
+      for (const pid of td.pids()) kill(pid);
+      process.exit(0);
+    }, STOP_DEADLINE_MS);
     try {
       await td.close();
     } catch (err) {
       logger.error(`tooldistill td: closing failed: ${err instanceof Error ? err.message : String(err)}`);
     }
+    for (const pid of td.pids()) kill(pid);
+    clearTimeout(deadline);
     process.exit(0);
   };
-  td.server.onclose = () => void stop();
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
-  await td.server.connect(new StdioServerTransport());
+  const transport = new TdStdioTransport(process.stdin, process.stdout, {
+    log: (message) => logger.warn(message)
+  });
+  td.server.onclose = () => void stop("stdin closed");
+  td.server.onerror = (err) => logger.warn(`tooldistill td: ${err.message}`);
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => void stop(signal));
+  setInterval(() => {
+    if (process.ppid !== parent) void stop(`the process that started it (pid ${parent}) is gone`);
+  }, PARENT_POLL_MS).unref();
+  await td.server.connect(transport);
 }
 export {
+  PARENT_POLL_MS,
+  STOP_DEADLINE_MS,
   main
 };

@@ -47943,26 +47943,31 @@ var ToolDistill = class _ToolDistill {
     const config = await loadConfig(path);
     return _ToolDistill.fromLoadedConfig(config, overrides);
   }
-  /** Like `fromConfig`, for a config already loaded. */
-  static async fromLoadedConfig(config, overrides = {}) {
+  /**
+   * Like `fromConfig`, for a config already loaded. `startup` reaches the MCP servers' start: `signal` stops it
+   * (servers still starting are killed and this rejects), `onSpawn` hears each stdio server's pid.
+   */
+  static async fromLoadedConfig(config, overrides = {}, startup = {}) {
     const options = { ...config.settings, store: config.store };
     if (config.executor) options.executor = await importRef(config.executor);
     if (config.tools) options.tools = await importRef(config.tools);
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-MWTANT2Z.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-VPRIADIX.js");
       const { loadMcpServers } = await import("./mcp-config-IKJHWGIT.js");
       const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
         servers,
         cwd: config.path ? dirname(config.path) : config.dir,
-        ...overrides.logger ? { logger: overrides.logger } : {}
+        ...overrides.logger ? { logger: overrides.logger } : {},
+        ...startup.signal ? { signal: startup.signal } : {},
+        ...startup.onSpawn ? { onSpawn: startup.onSpawn } : {}
       });
       options.executor = toolkit.executor;
       options.tools = toolkit.tools;
       options.healthProbe ??= toolkit.probe;
-      options.onClose = () => toolkit.close();
+      options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
     }
     return new _ToolDistill({ ...options, ...overrides });
   }
