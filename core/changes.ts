@@ -190,7 +190,19 @@ export async function health(env: ChangeEnv, options: { probe: boolean }): Promi
       }
     }
   }
-  if (report.changes.length === 0) report.messages.push("all distilled tools match their base tools");
+  if (report.changes.length === 0) {
+    const suspect = env.store.listVersions({ status: "suspect" });
+    if (suspect.length === 0) report.messages.push("all distilled tools match their base tools");
+    else {
+      report.messages.push("no new change found, but these versions are still suspect:");
+      for (const v of suspect) {
+        const live = v.problems.includes("runtime_failure") ? " --live" : "";
+        report.messages.push(
+          `  ${v.name} v${v.version} [${v.problems.join(", ")}]: tooldistill verify ${v.name} --version ${v.version}${live}`,
+        );
+      }
+    }
+  }
   return report;
 }
 

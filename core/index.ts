@@ -9,7 +9,7 @@ export { DEFAULT_SETTINGS, loadConfig, validateConfig } from "./config.ts";
 export type { DistilledToolDefinition } from "./distilled-tool.ts";
 export { call, distilledTool } from "./distilled-tool.ts";
 export type { Distiller, DistillReason, DistillRequest, Proposal, VerifyFn } from "./distiller.ts";
-export { PROPOSE_INPUT_SCHEMA, proposalPrompt, verdictText } from "./distiller.ts";
+export { PROPOSE_INPUT_SCHEMA, proposalPrompt, verdictReport, verdictText } from "./distiller.ts";
 export type { ErrorCode } from "./errors.ts";
 export { DistillError } from "./errors.ts";
 export { fingerprint } from "./fingerprint.ts";
@@ -39,6 +39,8 @@ export type {
   Status,
   ToolAnnotations,
   ToolDef,
+  ToolInput,
+  ToolInputSchema,
   TraceRecord,
   UsageTotals,
   Verdict,

@@ -332,7 +332,8 @@ export class MCPToolkit {
       state.alive = true;
     } catch (err) {
       state.failure = signal.aborted ? "connecting was stopped" : this.#reason(state, err, "initialize");
-      if (!signal.aborted) this.#logger.warn(`mcp server '${state.name}' failed to connect: ${state.failure}`);
+      if (!signal.aborted)
+        this.#logger.warn(`mcp server '${state.name}' failed to connect: ${state.failure}`);
       // Stopping on purpose (close, or the caller's signal) must be quick: the server was never in use.
       await this.#disconnect(state, signal.aborted ? 200 : 1000);
       throw new DistillError("MCP", `mcp server '${state.name}' failed to connect: ${state.failure}`, {

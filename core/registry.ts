@@ -341,7 +341,38 @@ export function exposedVersions(store: Store, max: number): VersionRecord[] {
     .map((c) => c.v);
 }
 
+/**
+ * Why a distilled tool of that name cannot be called now, for the model (and the person reading the trace):
+ * disabled after a failure, deprecated, not promoted yet, or only a draft. Null when no version has the name.
+ */
+export function unavailableReason(store: Store, name: string, maxExposed: number): string | null {
+  const versions = store.listVersions({ name });
+  if (versions.length === 0) return null;
+  if (versions.some((v) => isExposed(v.status, v.problems))) {
+    return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers only the most used distilled tools. Complete the task with the base tools.`;
+  }
+  const last = (v: VersionRecord) =>
+    store.getHistory(v.name, v.version).at(-1)?.reason ?? "no reason recorded";
+  const newest = (status: Status) => versions.filter((v) => v.status === status).at(-1);
+  const suspect = newest("suspect");
+  const verified = newest("verified");
+  const deprecated = newest("deprecated");
+  let why: string;
+  if (suspect) {
+    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${last(suspect)}) until it passes verification again`;
+  } else if (verified) {
+    why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
+  } else if (deprecated && deprecated === versions.filter((v) => v.status !== "draft").at(-1)) {
+    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${last(deprecated)})`;
+  } else {
+    const draft = newest("draft") ?? versions.at(-1)!;
+    why = `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft`;
+  }
+  return `${why}. Complete the task with the base tools.`;
+}
+
 /** An exposed version as an Anthropic tool definition. */
 export function toolDefinition(v: VersionRecord): ToolDef {
-  return { name: v.name, description: v.description, input_schema: v.inputSchema };
+  // The static check made sure the schema is an object schema.
+  return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
 }

@@ -350,6 +350,12 @@ export class Store {
     this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const logger = options.logger ?? stderrLogger;
     const { DatabaseSync } = sqlite();
+    if (existsSync(root) && !statSync(root).isDirectory()) {
+      throw new DistillError(
+        "STORE",
+        `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`,
+      );
+    }
     if (this.readOnly && !existsSync(this.dbPath)) {
       throw new DistillError(
         "NOT_FOUND",
@@ -960,8 +966,16 @@ export class Store {
       ) as { n: number };
       const n = Number(row.n);
       const file = this.toolFile(v.name, n);
-      mkdirSync(join(file, ".."), { recursive: true });
-      writeFileSync(file, v.code);
+      try {
+        mkdirSync(join(file, ".."), { recursive: true });
+        writeFileSync(file, v.code);
+      } catch (err) {
+        throw new DistillError(
+          "STORE",
+          `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join(this.root, "tools")} is writable by this user.`,
+          { cause: err },
+        );
+      }
       const at = now();
       this.#stmt(
         `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)

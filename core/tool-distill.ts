@@ -4,7 +4,7 @@ import type { ChangeReport, HealthReport } from "./changes.ts";
 import { compareSchemas, fallbackDistill, health, onToolUpdated, rebuild } from "./changes.ts";
 import { type Config, DEFAULT_SETTINGS, importRef, loadConfig, type Settings } from "./config.ts";
 import { type Distiller, PROPOSE_INPUT_SCHEMA, verdictText } from "./distiller.ts";
-import { DistillError } from "./errors.ts";
+import { DistillError, errorMessage } from "./errors.ts";
 import { stderrLogger } from "./logger.ts";
 import { PROPOSE_TOOL_NAME } from "./nudge.ts";
 import {
@@ -16,13 +16,14 @@ import {
   promote,
   resolveVersion,
   toolDefinition,
+  unavailableReason,
   verifyVersion,
 } from "./registry.ts";
 import { runDistilled } from "./runtime.ts";
 import { Sandbox } from "./sandbox.ts";
 import { Store, type VersionRecord } from "./store.ts";
 import { type ExecuteOptions, type ExecuteResult, Trace, type TraceHost } from "./trace.ts";
-import type { Executor, HealthProbe, Logger, ToolDef, TraceSource, Verdict } from "./types.ts";
+import type { Executor, HealthProbe, Logger, ToolDef, ToolInput, TraceSource, Verdict } from "./types.ts";
 
 /** Options of `new ToolDistill(...)`: the config file's keys in camelCase, plus the objects themselves. */
 export interface ToolDistillOptions extends Partial<Settings> {
@@ -30,8 +31,8 @@ export interface ToolDistillOptions extends Partial<Settings> {
   store: string;
   /** Runs a base tool; required to record runs and run distilled tools. */
   executor?: Executor;
-  /** Anthropic-format base tool definitions. */
-  tools?: ToolDef[];
+  /** Anthropic-format base tool definitions (`Anthropic.Tool[]` as you pass them to the Messages API). */
+  tools?: ToolInput[];
   /** Says whether an avoided tool has recovered; used only by `health()`. */
   healthProbe?: HealthProbe;
   /** A custom distiller; by default ClaudeDistiller with `distillerModel`. */
@@ -47,6 +48,13 @@ export interface ToolDistillOptions extends Partial<Settings> {
   onExposureChange?: () => void;
   /** Releases what `fromConfig` opened (e.g. MCP connections) on `close()`. */
   onClose?: () => Promise<void> | void;
+}
+
+/** A caller's tool as the library keeps it: a missing description is "" (the Anthropic SDK makes it optional). */
+function toolDef(t: ToolInput): ToolDef {
+  const def: ToolDef = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
+  if (t.annotations !== undefined) def.annotations = t.annotations;
+  return def;
 }
 
 function checkSettings(s: Settings): void {
@@ -80,7 +88,10 @@ export class ToolDistill implements TraceHost {
   readonly #ownsSandbox: boolean;
   readonly #onExposureChange: (() => void) | undefined;
   readonly #onClose: (() => Promise<void> | void) | undefined;
-  /** Report of the start-up schema comparison (`check_schemas_on_start`). */
+  /**
+   * What the start-up schema comparison (`check_schemas_on_start`) found: every version it made suspect, and why.
+   * Null when the comparison did not run. Each change is also warned on the logger.
+   */
   readonly startupReport: ChangeReport | null;
 
   constructor(options: ToolDistillOptions) {
@@ -93,7 +104,7 @@ export class ToolDistill implements TraceHost {
     this.logger = options.logger ?? stderrLogger;
     this.executor = options.executor ?? null;
     this.healthProbe = options.healthProbe ?? null;
-    this.#tools = [...(options.tools ?? [])];
+    this.#tools = (options.tools ?? []).map(toolDef);
     this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
     this.#distiller = options.distiller ?? null;
     this.#sandbox = options.sandbox ?? null;
@@ -102,6 +113,12 @@ export class ToolDistill implements TraceHost {
     this.#onClose = options.onClose;
     this.store = new Store(options.store, { maxOutputBytes: settings.maxOutputBytes, logger: this.logger });
     this.startupReport = settings.checkSchemasOnStart && options.tools ? compareSchemas(this.#env()) : null;
+    for (const c of this.startupReport?.changes ?? []) {
+      this.logger.warn(
+        `tooldistill: at start-up, ${c.name} v${c.version} became ${c.to} [${c.problems.join(", ")}]: ${c.reason}; ` +
+          `tooldistill verify ${c.name} --version ${c.version} re-checks it against the current tools`,
+      );
+    }
   }
 
   /** Builds a ToolDistill from `tooldistill.yaml` (default: the one in the current folder). */
@@ -121,7 +138,7 @@ export class ToolDistill implements TraceHost {
   ): Promise<ToolDistill> {
     const options: ToolDistillOptions = { ...config.settings, store: config.store };
     if (config.executor) options.executor = await importRef<Executor>(config.executor);
-    if (config.tools) options.tools = await importRef<ToolDef[]>(config.tools);
+    if (config.tools) options.tools = await importRef<ToolInput[]>(config.tools);
     if (config.healthProbe) options.healthProbe = await importRef<HealthProbe>(config.healthProbe);
     if (config.distiller) options.distiller = await importRef<Distiller>(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
@@ -143,10 +160,17 @@ export class ToolDistill implements TraceHost {
     return new ToolDistill({ ...options, ...overrides });
   }
 
-  /** Starts recording a run of `task`. */
+  /**
+   * Starts recording a run of `task`. A store that cannot be written is warned, not thrown: the agent runs on,
+   * unrecorded.
+   */
   startTrace(task: string, options: { id?: string; source?: TraceSource } = {}): Trace {
     const id = options.id ?? randomUUID();
-    this.store.createTrace(id, task, options.source ?? "sdk");
+    try {
+      this.store.createTrace(id, task, options.source ?? "sdk");
+    } catch (err) {
+      this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`);
+    }
     return new Trace(this, id, task);
   }
 
@@ -180,8 +204,8 @@ export class ToolDistill implements TraceHost {
   }
 
   /** Replaces the base tool list (e.g. after an MCP server re-listed its tools). */
-  setTools(tools: ToolDef[]): void {
-    this.#tools = [...tools];
+  setTools(tools: readonly ToolInput[]): void {
+    this.#tools = tools.map(toolDef);
     this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
   }
 
@@ -249,13 +273,22 @@ export class ToolDistill implements TraceHost {
       );
       return { content: text, isError: rejected };
     } catch (err) {
+      try {
+        this.store.failCall(id, errorMessage(err), null);
+      } catch {
+        // The store itself failing is what the caller reports.
+      }
       if (!(err instanceof ProposalError)) throw err;
-      this.store.failCall(id, err.message, null);
       return {
         content: `rejected: ${err.message}\nFix it and call ${PROPOSE_TOOL_NAME} again.`,
         isError: true,
       };
     }
+  }
+
+  /** @internal */
+  unavailableReason(name: string): string | null {
+    return unavailableReason(this.store, name, this.settings.maxExposedTools);
   }
 
   /** @internal */

@@ -32,7 +32,13 @@ const runner = join(root, "core", "sandbox-runner.js");
 if (!existsSync(runner)) fail("core/sandbox-runner.js is missing: the sandbox cannot start without it");
 copyFileSync(runner, join(dist, "core", "sandbox-runner.js"));
 
-for (const required of ["bin/cli.js", "core/index.js", "core/index.d.ts", "core/sandbox-runner.js"]) {
+for (const required of [
+  "bin/cli.js",
+  "core/entry.js",
+  "core/index.js",
+  "core/index.d.ts",
+  "core/sandbox-runner.js",
+]) {
   if (!existsSync(join(dist, required))) fail(`dist/${required} was not produced`);
 }
 

@@ -14,7 +14,7 @@ import { type Config, findConfig, loadConfig } from "../core/config.ts";
 import { errorMessage } from "../core/errors.ts";
 import { loadMcpServers } from "../core/mcp-config.ts";
 import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
-import { exposedVersions } from "../core/registry.ts";
+import { exposedVersions, unavailableReason } from "../core/registry.ts";
 import {
   applySpilledEvents,
   cacheBaseTools,
@@ -189,7 +189,8 @@ export function createTdServer(options: TdServerOptions): TdServer {
       }
       if (!td.activeTools().some((t) => t.name === name)) {
         return text(
-          `the distilled tool '${name}' is not available any more; complete the task with the base tools`,
+          unavailableReason(td.store, name, td.settings.maxExposedTools) ??
+            `there is no distilled tool '${name}' in this project; complete the task with the base tools`,
           true,
         );
       }

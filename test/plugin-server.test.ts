@@ -261,5 +261,8 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   // A call of a tool that is no longer exposed is refused without running anything.
   const gone = await client.callTool({ name: "note_for_contact", arguments: input });
   assert.equal(gone.isError, true);
-  assert.match((gone.content as Array<{ text: string }>)[0]?.text ?? "", /not available any more/);
+  assert.match(
+    (gone.content as Array<{ text: string }>)[0]?.text ?? "",
+    /^the distilled tool 'note_for_contact' was taken out of use: v1 is deprecated \(deprecated by the user\)\. Complete the task with the base tools\.$/,
+  );
 });
