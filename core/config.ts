@@ -2,12 +2,12 @@
  * `tooldistill.yaml`: read, parse and validate it (ajv schema, then normalisation, then cross-field rules),
  * reporting every problem at once with its key and line, and import the modules it references.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv, type ErrorObject } from "ajv";
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit } from "yaml";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./clip.ts";
 import { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 import { suggestion } from "./did-you-mean.ts";
@@ -400,7 +400,34 @@ function parseYaml(text: string): {
     }
     return line;
   };
-  return { data: doc.errors.length > 0 ? null : doc.toJS(), syntax, lineOf };
+  let data: unknown = null;
+  if (doc.errors.length === 0) {
+    try {
+      data = doc.toJS();
+    } catch (err) {
+      // yaml refuses to expand aliases past its resource guard (a "billion laughs" document) by throwing.
+      const at = firstAlias(doc);
+      syntax.push({
+        line: at?.line ?? null,
+        message: `invalid YAML${at?.key ? ` at ${at.key}` : ""}: its aliases (*name) expand to too much data (${errorMessage(err)}); write the values out instead of repeating aliases`,
+      });
+    }
+  }
+  return { data, syntax, lineOf };
+
+  /** Where the first alias is: the top-level key that holds it and its line. */
+  function firstAlias(d: typeof doc): { key: string | null; line: number } | null {
+    let found: { key: string | null; line: number } | null = null;
+    visit(d, {
+      Alias(_, node, path) {
+        const pair = path.find((p) => isPair(p) && isScalar((p as { key?: unknown }).key));
+        const key = pair ? String((pair as { key: { value: unknown } }).key.value) : null;
+        found = { key, line: node.range ? lineAt(node.range[0]) : 1 };
+        return visit.BREAK;
+      },
+    });
+    return found;
+  }
 }
 
 /**
@@ -419,6 +446,12 @@ export async function loadConfig(path?: string): Promise<Config> {
       throw new DistillError(
         "CONFIG_NOT_FOUND",
         `${path}: no such config file; run \`tooldistill init\` to create one, or pass --config <path> to an existing one`,
+      );
+    }
+    if (statSync(file).isDirectory()) {
+      throw new DistillError(
+        "CONFIG_NOT_FOUND",
+        `${path} is a folder, not a config file: pass the path of the ${CONFIG_FILE_NAME} in it (${join(path, CONFIG_FILE_NAME)})`,
       );
     }
   }

@@ -190,7 +190,14 @@ export async function handleHookInput(
       store.close();
     }
   } catch (err) {
-    logLine(logFile, event, err instanceof Error ? (err.stack ?? err.message) : String(err), true);
+    // An expected problem (a config error, a damaged store) is its message; anything else keeps its stack for a report.
+    const detail =
+      err instanceof DistillError
+        ? err.message
+        : err instanceof Error
+          ? (err.stack ?? err.message)
+          : String(err);
+    logLine(logFile, event, detail, true);
     return null;
   }
 }

@@ -393,6 +393,18 @@ function runRaw(
   });
 }
 
+test("a missing mcp_config file is one line in hooks.log and stderr, naming the key", async (t) => {
+  const dir = project(t, "mcp_config: missing.json\n");
+  const r = await runEntry(dir, "PreToolUse", payload("PreToolUse.mcp-project"));
+  assert.equal(r.code, 0);
+  const line = `mcp_config: ${join(dir, "missing.json")} does not exist; create it or correct the mcp_config path`;
+  assert.equal(r.stderr, `tooldistill PreToolUse hook: ${line}\n`);
+  assert.match(
+    readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8"),
+    new RegExp(`PreToolUse: ${line.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+  );
+});
+
 test("empty or non-JSON stdin is logged to hooks.log and stderr, and the hook exits 0", async (t) => {
   const dir = project(t);
   const empty = await runRaw(dir, "PreToolUse", "");

@@ -7,6 +7,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-FWO36J5C.js");
+  const { main } = await import("./chunks/main-TNQ6MPML.js");
   await main();
 }

@@ -1192,6 +1192,12 @@ var init_store = __esm({
         this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
         const logger = options.logger ?? stderrLogger;
         const { DatabaseSync } = sqlite();
+        if (existsSync(root) && !statSync(root).isDirectory()) {
+          throw new DistillError(
+            "STORE",
+            `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
+          );
+        }
         if (this.readOnly && !existsSync(this.dbPath)) {
           throw new DistillError(
             "NOT_FOUND",
@@ -1701,8 +1707,16 @@ var init_store = __esm({
           );
           const n = Number(row.n);
           const file = this.toolFile(v.name, n);
-          mkdirSync(join(file, ".."), { recursive: true });
-          writeFileSync(file, v.code);
+          try {
+            mkdirSync(join(file, ".."), { recursive: true });
+            writeFileSync(file, v.code);
+          } catch (err) {
+            throw new DistillError(
+              "STORE",
+              `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join(this.root, "tools")} is writable by this user.`,
+              { cause: err }
+            );
+          }
           const at = now();
           this.#stmt(
             `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
@@ -2045,7 +2059,8 @@ async function handleHookInput(event, text, rt) {
       store.close();
     }
   } catch (err) {
-    logLine(logFile, event, err instanceof Error ? err.stack ?? err.message : String(err), true);
+    const detail = err instanceof DistillError ? err.message : err instanceof Error ? err.stack ?? err.message : String(err);
+    logLine(logFile, event, detail, true);
     return null;
   }
 }

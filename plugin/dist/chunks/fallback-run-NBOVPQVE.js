@@ -5,13 +5,13 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-IJ7T35YR.js";
+} from "./chunk-SDJA2SUF.js";
 import {
   importRef
-} from "./chunk-B7GDOBBU.js";
+} from "./chunk-MDT5I2XD.js";
 import "./chunk-BUWLCMXS.js";
 import "./chunk-KRCWJSM7.js";
-import "./chunk-M2JIIHS7.js";
+import "./chunk-GGNSPQRH.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 

@@ -3956,7 +3956,8 @@ var MCPToolkit = class _MCPToolkit {
       state.alive = true;
     } catch (err) {
       state.failure = signal.aborted ? "connecting was stopped" : this.#reason(state, err, "initialize");
-      if (!signal.aborted) this.#logger.warn(`mcp server '${state.name}' failed to connect: ${state.failure}`);
+      if (!signal.aborted)
+        this.#logger.warn(`mcp server '${state.name}' failed to connect: ${state.failure}`);
       await this.#disconnect(state, signal.aborted ? 200 : 1e3);
       throw new DistillError("MCP", `mcp server '${state.name}' failed to connect: ${state.failure}`, {
         cause: err

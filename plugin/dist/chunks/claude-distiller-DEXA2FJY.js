@@ -6,7 +6,7 @@ import {
   isPlainObject,
   proposalPrompt,
   verdictText
-} from "./chunk-M2JIIHS7.js";
+} from "./chunk-GGNSPQRH.js";
 import {
   silentLogger
 } from "./chunk-MHQZRDHV.js";

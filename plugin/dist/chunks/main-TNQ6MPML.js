@@ -7,12 +7,13 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan,
-  exposedVersions
-} from "./chunk-IJ7T35YR.js";
+  exposedVersions,
+  unavailableReason
+} from "./chunk-SDJA2SUF.js";
 import {
   findConfig,
   loadConfig
-} from "./chunk-B7GDOBBU.js";
+} from "./chunk-MDT5I2XD.js";
 import {
   loadMcpServers
 } from "./chunk-AO7663KD.js";
@@ -48,7 +49,7 @@ import "./chunk-BUWLCMXS.js";
 import "./chunk-KRCWJSM7.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-M2JIIHS7.js";
+} from "./chunk-GGNSPQRH.js";
 import {
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
@@ -871,7 +872,7 @@ function createTdServer(options) {
       }
       if (!td.activeTools().some((t) => t.name === name)) {
         return text(
-          `the distilled tool '${name}' is not available any more; complete the task with the base tools`,
+          unavailableReason(td.store, name, td.settings.maxExposedTools) ?? `there is no distilled tool '${name}' in this project; complete the task with the base tools`,
           true
         );
       }

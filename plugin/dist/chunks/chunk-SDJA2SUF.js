@@ -8,7 +8,7 @@ import {
   loadConfig,
   recordableError,
   recordableOutput
-} from "./chunk-B7GDOBBU.js";
+} from "./chunk-MDT5I2XD.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-BUWLCMXS.js";
@@ -24,7 +24,7 @@ import {
   nudgeText,
   stableStringify,
   verdictText
-} from "./chunk-M2JIIHS7.js";
+} from "./chunk-GGNSPQRH.js";
 import {
   DistillError,
   errorMessage
@@ -44175,9 +44175,14 @@ var Trace = class {
     this.id = id;
     this.task = task;
   }
-  /** The caller's verdict on the run; null until `setOutcome`. */
+  /** The caller's verdict on the run; null until `setOutcome` (or when the store cannot be read). */
   get outcome() {
-    return this.record().outcome;
+    try {
+      return this.record().outcome;
+    } catch (err) {
+      this.#warn("reading the outcome", err);
+      return null;
+    }
   }
   /** The stored trace row. */
   record() {
@@ -44185,15 +44190,28 @@ var Trace = class {
     if (!t) throw new Error(`trace ${this.id} vanished from the store`);
     return t;
   }
-  /** Runs one tool call of the agent and records it. */
+  /**
+   * Runs one tool call of the agent and records it. Never throws: a malformed proposal, a failing tool, a store
+   * that cannot be written (permissions, a read-only disk, a lock) all become an error result for the model and,
+   * for store problems, a warning on the logger, so the agent keeps running.
+   */
   async execute(name, input, options = {}) {
-    const args = isPlainObject(input) ? input : {};
-    if (name === PROPOSE_TOOL_NAME) return this.#host.propose(this, args, options);
-    const distilled = this.#host.runDistilled(this, name, args, options);
-    if (distilled) return distilled;
-    const tool = this.#host.baseTool(name);
-    if (!tool) return this.#unknownTool(name, args);
-    return this.runBaseCall(tool, args, null);
+    try {
+      const args = isPlainObject(input) ? input : {};
+      if (name === PROPOSE_TOOL_NAME) return await this.#host.propose(this, args, options);
+      const distilled = this.#host.runDistilled(this, name, args, options);
+      if (distilled) return await distilled;
+      const tool = this.#host.baseTool(name);
+      if (!tool) return this.#unknownTool(name, args);
+      return await this.runBaseCall(tool, args, null);
+    } catch (err) {
+      this.#warn(`the call of '${name}'`, err);
+      const message = errorMessage(err);
+      return name === PROPOSE_TOOL_NAME ? { content: `rejected: tooldistill could not handle the proposal: ${message}`, isError: true } : { content: `Error: tooldistill could not run '${name}': ${message}`, isError: true };
+    }
+  }
+  #warn(what, err) {
+    this.#host.logger.warn(`tooldistill: ${what} in trace ${this.id} failed: ${errorMessage(err)}`);
   }
   /** Runs and records one base call; `parentId` is the distilled call it runs inside, if any. */
   async runBaseCall(tool, args, parentId) {
@@ -44212,36 +44230,54 @@ var Trace = class {
       note: safe.note === null ? null : `arguments: ${safe.note}`
     };
     const started = performance.now();
+    let outcome;
     try {
-      const output = await this.#host.runBase(tool.name, args);
-      this.#host.store.appendCall(call, { output }, performance.now() - started);
-      return { ok: true, output };
+      outcome = { ok: true, output: await this.#host.runBase(tool.name, args) };
     } catch (err) {
-      const error = errorMessage(err);
-      this.#host.store.appendCall(call, { error }, performance.now() - started);
-      return { ok: false, error };
+      outcome = { ok: false, error: errorMessage(err) };
     }
+    try {
+      this.#host.store.appendCall(
+        call,
+        outcome.ok ? { output: outcome.output } : { error: outcome.error },
+        performance.now() - started
+      );
+    } catch (err) {
+      this.#warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
+    }
+    return outcome;
   }
   #unknownTool(name, args) {
     const { store } = this.#host;
-    const message = `no such tool '${name}'${suggestion(name, this.#host.baseToolNames())}`;
+    const message = this.#host.unavailableReason(name) ?? `no such tool '${name}'${suggestion(name, this.#host.baseToolNames())}`;
     const id = store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
     store.failCall(id, message, 0);
     return { content: `Error: ${message}`, isError: true };
   }
-  /** Adds one Anthropic usage object to the run's totals (cache token fields included). */
+  /** Adds one Anthropic usage object to the run's totals (cache token fields included); a store problem is warned. */
   recordUsage(usage) {
     if (!usage) return;
-    this.#host.store.addUsage(this.id, {
-      input_tokens: usage.input_tokens ?? 0,
-      output_tokens: usage.output_tokens ?? 0,
-      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
-    });
+    try {
+      this.#host.store.addUsage(this.id, {
+        input_tokens: usage.input_tokens ?? 0,
+        output_tokens: usage.output_tokens ?? 0,
+        cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+        cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
+      });
+    } catch (err) {
+      this.#warn("recording usage", err);
+    }
   }
-  /** Records whether the task succeeded: the caller's own check, never inferred from the model stopping. */
+  /**
+   * Records whether the task succeeded: the caller's own check, never inferred from the model stopping. A store
+   * problem is warned, not thrown.
+   */
   setOutcome(outcome) {
-    this.#host.store.setOutcome(this.id, outcome.success);
+    try {
+      this.#host.store.setOutcome(this.id, outcome.success);
+    } catch (err) {
+      this.#warn("recording the outcome", err);
+    }
   }
   /** Top-level base calls of the run (failed ones included): the unit of baselines. */
   baseCallCount() {
@@ -44254,12 +44290,17 @@ var Trace = class {
   worthDistilling() {
     return worthDistilling(this.#host.store, this.id, this.#host.settings.minCallsToDistill);
   }
-  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. */
+  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws. */
   distillNudge() {
-    if (!this.worthDistilling()) return null;
-    if (!this.#host.store.claimNudge(this.id)) return null;
-    const flags = this.#host.store.getTraceFlags(this.id);
-    return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
+    try {
+      if (!this.worthDistilling()) return null;
+      if (!this.#host.store.claimNudge(this.id)) return null;
+      const flags = this.#host.store.getTraceFlags(this.id);
+      return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
+    } catch (err) {
+      this.#warn("deciding on the nudge", err);
+      return null;
+    }
   }
   /** Ends the run; may run the fallback distiller. Never throws: problems are logged and kept on the trace. */
   async finish() {
@@ -44824,6 +44865,17 @@ function staticCheck(source, baseTools) {
       if (callee.type === "Import") {
         add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
       } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
+        const checkFn = read?.checkFunction;
+        if (checkFn && path.findParent((p) => p.node === checkFn)) {
+          const first = path.node.arguments[0];
+          const tool = first ? stringValue(first) : null;
+          add(
+            path.node,
+            "call",
+            `call${tool === null ? "" : ` to '${tool}'`} inside check() is not allowed: check looks only at the result run() returned; make base calls in run()`
+          );
+          return;
+        }
         checkBaseCall(path.node);
       } else if (isMember(callee) && memberName(callee) === "then" && path.node.arguments.length >= 2) {
         add(callee.property, "then", `'.then' with a rejection handler is not allowed: ${FAIL_FAST}`);
@@ -44866,8 +44918,14 @@ function staticCheck(source, baseTools) {
       }
     }
   };
-  traverse(ast, visitor);
-  if (callCount === 0) {
+  let traversed = true;
+  try {
+    traverse(ast, visitor);
+  } catch (err) {
+    found.push(traverseProblem(err, ast));
+    traversed = false;
+  }
+  if (callCount === 0 && traversed) {
     add(
       null,
       void 0,
@@ -45029,10 +45087,23 @@ function readConfig(object, baseByName, add, tokens) {
     add(run, "run", "'run' must be an async function: async run(input) { ... }");
   }
   const check = props.get("check");
+  let checkFunction = null;
   if (check !== void 0 && !isFunction(check, false)) {
     add(check, "check", "'check' must be a function of the result: check: (result) => ...");
+  } else if (check !== void 0) {
+    checkFunction = check.type === "ObjectMethod" ? check : unwrap(check.value);
+    if ("async" in checkFunction && checkFunction.async) {
+      add(
+        check,
+        "async",
+        "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function"
+      );
+    }
+    if ("generator" in checkFunction && checkFunction.generator) {
+      add(check, "*", "'check' must return true or false, not be a generator");
+    }
   }
-  return { name, description, inputSchema, hasCheck: check !== void 0 };
+  return { name, description, inputSchema, hasCheck: check !== void 0, checkFunction };
 }
 function isFunction(prop, mustBeAsync) {
   if (prop.type === "ObjectMethod") return prop.kind === "method" && (prop.async || !mustBeAsync);
@@ -45167,6 +45238,34 @@ var Tokens = class {
     return this.source.slice(node.start ?? 0, node.end ?? 0);
   }
 };
+function traverseProblem(err, ast) {
+  const message = err instanceof Error ? err.message : String(err);
+  const duplicate = /^Duplicate declaration "([^"]+)"/.exec(message);
+  if (duplicate) {
+    const name = duplicate[1];
+    const declared = [];
+    traverse(ast, {
+      noScope: true,
+      Identifier(path) {
+        if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
+      }
+    });
+    const at = declared[1] ?? declared[0];
+    const why = name === "call" || name === "distilledTool" ? `it is imported from "${MODULE}" and cannot be declared again` : "give each declaration its own name";
+    const problem = {
+      message: `'${name}' is declared twice in the same scope: ${why}`,
+      token: name
+    };
+    const start = at?.loc?.start;
+    if (start) problem.line = start.line;
+    return { problem, line: start?.line ?? Number.POSITIVE_INFINITY, column: start?.column ?? 0 };
+  }
+  return {
+    problem: { message: `the code could not be analysed: ${message}` },
+    line: Number.POSITIVE_INFINITY,
+    column: 0
+  };
+}
 function syntaxProblem(err, source) {
   if (!(err instanceof SyntaxError)) throw err;
   const loc = err.loc;
@@ -45699,8 +45798,32 @@ function exposedVersions(store, max) {
   }
   return [...byName.values()].sort((a, b) => b.runs - a.runs || a.v.name.localeCompare(b.v.name)).slice(0, Math.max(0, max)).map((c) => c.v);
 }
+function unavailableReason(store, name, maxExposed) {
+  const versions = store.listVersions({ name });
+  if (versions.length === 0) return null;
+  if (versions.some((v) => isExposed(v.status, v.problems))) {
+    return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers only the most used distilled tools. Complete the task with the base tools.`;
+  }
+  const last = (v) => store.getHistory(v.name, v.version).at(-1)?.reason ?? "no reason recorded";
+  const newest = (status) => versions.filter((v) => v.status === status).at(-1);
+  const suspect = newest("suspect");
+  const verified = newest("verified");
+  const deprecated = newest("deprecated");
+  let why;
+  if (suspect) {
+    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${last(suspect)}) until it passes verification again`;
+  } else if (verified) {
+    why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
+  } else if (deprecated && deprecated === versions.filter((v) => v.status !== "draft").at(-1)) {
+    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${last(deprecated)})`;
+  } else {
+    const draft = newest("draft") ?? versions.at(-1);
+    why = `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft`;
+  }
+  return `${why}. Complete the task with the base tools.`;
+}
 function toolDefinition(v) {
-  return { name: v.name, description: v.description, input_schema: v.inputSchema };
+  return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
 }
 
 // core/changes.ts
@@ -45825,7 +45948,19 @@ async function health(env, options) {
       }
     }
   }
-  if (report.changes.length === 0) report.messages.push("all distilled tools match their base tools");
+  if (report.changes.length === 0) {
+    const suspect = env.store.listVersions({ status: "suspect" });
+    if (suspect.length === 0) report.messages.push("all distilled tools match their base tools");
+    else {
+      report.messages.push("no new change found, but these versions are still suspect:");
+      for (const v of suspect) {
+        const live = v.problems.includes("runtime_failure") ? " --live" : "";
+        report.messages.push(
+          `  ${v.name} v${v.version} [${v.problems.join(", ")}]: tooldistill verify ${v.name} --version ${v.version}${live}`
+        );
+      }
+    }
+  }
   return report;
 }
 function rebuildTarget(env, name) {
@@ -46304,6 +46439,12 @@ var Store = class {
     this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const logger = options.logger ?? stderrLogger;
     const { DatabaseSync } = sqlite();
+    if (existsSync(root) && !statSync2(root).isDirectory()) {
+      throw new DistillError(
+        "STORE",
+        `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
+      );
+    }
     if (this.readOnly && !existsSync(this.dbPath)) {
       throw new DistillError(
         "NOT_FOUND",
@@ -46813,8 +46954,16 @@ var Store = class {
       );
       const n = Number(row.n);
       const file = this.toolFile(v.name, n);
-      mkdirSync2(join2(file, ".."), { recursive: true });
-      writeFileSync(file, v.code);
+      try {
+        mkdirSync2(join2(file, ".."), { recursive: true });
+        writeFileSync(file, v.code);
+      } catch (err) {
+        throw new DistillError(
+          "STORE",
+          `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join2(this.root, "tools")} is writable by this user.`,
+          { cause: err }
+        );
+      }
       const at = now();
       this.#stmt(
         `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
@@ -47890,6 +48039,11 @@ function resolveLimits(base, override) {
 }
 
 // core/tool-distill.ts
+function toolDef(t) {
+  const def = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
+  if (t.annotations !== void 0) def.annotations = t.annotations;
+  return def;
+}
 function checkSettings(s) {
   const problems = [];
   if (!(s.minCallReduction > 0 && s.minCallReduction < 1))
@@ -47916,7 +48070,10 @@ var ToolDistill = class _ToolDistill {
   #ownsSandbox;
   #onExposureChange;
   #onClose;
-  /** Report of the start-up schema comparison (`check_schemas_on_start`). */
+  /**
+   * What the start-up schema comparison (`check_schemas_on_start`) found: every version it made suspect, and why.
+   * Null when the comparison did not run. Each change is also warned on the logger.
+   */
   startupReport;
   constructor(options) {
     const settings = { ...DEFAULT_SETTINGS };
@@ -47928,7 +48085,7 @@ var ToolDistill = class _ToolDistill {
     this.logger = options.logger ?? stderrLogger;
     this.executor = options.executor ?? null;
     this.healthProbe = options.healthProbe ?? null;
-    this.#tools = [...options.tools ?? []];
+    this.#tools = (options.tools ?? []).map(toolDef);
     this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
     this.#distiller = options.distiller ?? null;
     this.#sandbox = options.sandbox ?? null;
@@ -47937,6 +48094,11 @@ var ToolDistill = class _ToolDistill {
     this.#onClose = options.onClose;
     this.store = new Store(options.store, { maxOutputBytes: settings.maxOutputBytes, logger: this.logger });
     this.startupReport = settings.checkSchemasOnStart && options.tools ? compareSchemas(this.#env()) : null;
+    for (const c of this.startupReport?.changes ?? []) {
+      this.logger.warn(
+        `tooldistill: at start-up, ${c.name} v${c.version} became ${c.to} [${c.problems.join(", ")}]: ${c.reason}; tooldistill verify ${c.name} --version ${c.version} re-checks it against the current tools`
+      );
+    }
   }
   /** Builds a ToolDistill from `tooldistill.yaml` (default: the one in the current folder). */
   static async fromConfig(path, overrides = {}) {
@@ -47954,7 +48116,7 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-VPRIADIX.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-RIHIC3WH.js");
       const { loadMcpServers } = await import("./mcp-config-IKJHWGIT.js");
       const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
@@ -47971,10 +48133,17 @@ var ToolDistill = class _ToolDistill {
     }
     return new _ToolDistill({ ...options, ...overrides });
   }
-  /** Starts recording a run of `task`. */
+  /**
+   * Starts recording a run of `task`. A store that cannot be written is warned, not thrown: the agent runs on,
+   * unrecorded.
+   */
   startTrace(task, options = {}) {
     const id = options.id ?? randomUUID();
-    this.store.createTrace(id, task, options.source ?? "sdk");
+    try {
+      this.store.createTrace(id, task, options.source ?? "sdk");
+    } catch (err) {
+      this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`);
+    }
     return new Trace(this, id, task);
   }
   /** Re-attaches to a stored trace (e.g. a Claude Code span recorded by another process). */
@@ -48001,7 +48170,7 @@ var ToolDistill = class _ToolDistill {
   }
   /** Replaces the base tool list (e.g. after an MCP server re-listed its tools). */
   setTools(tools) {
-    this.#tools = [...tools];
+    this.#tools = tools.map(toolDef);
     this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
   }
   // ---- TraceHost --------------------------------------------------------------------------------
@@ -48051,14 +48220,21 @@ var ToolDistill = class _ToolDistill {
       );
       return { content: text, isError: rejected };
     } catch (err) {
+      try {
+        this.store.failCall(id, errorMessage(err), null);
+      } catch {
+      }
       if (!(err instanceof ProposalError)) throw err;
-      this.store.failCall(id, err.message, null);
       return {
         content: `rejected: ${err.message}
 Fix it and call ${PROPOSE_TOOL_NAME} again.`,
         isError: true
       };
     }
+  }
+  /** @internal */
+  unavailableReason(name) {
+    return unavailableReason(this.store, name, this.settings.maxExposedTools);
   }
   /** @internal */
   async fallbackDistill(trace) {
@@ -48115,7 +48291,7 @@ Fix it and call ${PROPOSE_TOOL_NAME} again.`,
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-IRKC4PJQ.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-DEXA2FJY.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -48144,6 +48320,7 @@ Fix it and call ${PROPOSE_TOOL_NAME} again.`,
 
 export {
   exposedVersions,
+  unavailableReason,
   currentSpan,
   cachedBaseTools,
   cacheBaseTools,
