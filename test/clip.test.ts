@@ -116,8 +116,8 @@ test("an output over max_output_bytes keeps its beginning and the call says how 
   store.finishCall(id, rows, 1);
   const [call] = store.getCalls("t1");
   assert.equal(typeof call?.output, "string");
-  assert.ok((call?.output as string).startsWith('[{"row":0,"text":"lorem ipsum"}'));
-  assert.ok((call?.output as string).endsWith("… [clipped]"));
+  assert.ok(String(call?.output).startsWith('[{"row":0,"text":"lorem ipsum"}'));
+  assert.ok(String(call?.output).endsWith("… [clipped]"));
   assert.equal(call?.clipped, true);
   assert.match(
     call?.note ?? "",
