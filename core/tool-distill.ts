@@ -57,6 +57,18 @@ function toolDef(t: ToolInput): ToolDef {
   return def;
 }
 
+/** The `propose_distilled_tool` definition (the same for every ToolDistill). */
+export function proposeToolDefinition(): ToolDef {
+  return {
+    name: PROPOSE_TOOL_NAME,
+    description:
+      "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, " +
+      "so the next run of this kind of task needs one call. The library checks the code statically, replays it " +
+      "against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
+    input_schema: PROPOSE_INPUT_SCHEMA,
+  };
+}
+
 function checkSettings(s: Settings): void {
   const problems: string[] = [];
   if (!(s.minCallReduction > 0 && s.minCallReduction < 1))
@@ -188,14 +200,7 @@ export class ToolDistill implements TraceHost {
 
   /** The `propose_distilled_tool` definition to offer next to the base tools. */
   proposeTool(): ToolDef {
-    return {
-      name: PROPOSE_TOOL_NAME,
-      description:
-        "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, " +
-        "so the next run of this kind of task needs one call. The library checks the code statically, replays it " +
-        "against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
-      input_schema: PROPOSE_INPUT_SCHEMA,
-    };
+    return proposeToolDefinition();
   }
 
   /** Current base tools. */

@@ -4,6 +4,8 @@
  * the exposed set with `notifications/tools/list_changed`. Besides core/mcp-toolkit.ts, the only importer of
  * the MCP SDK.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -14,7 +16,7 @@ import { type Config, findConfig, loadConfig } from "../core/config.ts";
 import { errorMessage } from "../core/errors.ts";
 import { loadMcpServers } from "../core/mcp-config.ts";
 import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
-import { exposedVersions, unavailableReason } from "../core/registry.ts";
+import { exposedVersions, toolDefinition, unavailableReason } from "../core/registry.ts";
 import {
   applySpilledEvents,
   cacheBaseTools,
@@ -22,7 +24,8 @@ import {
   canonicalizeTrace,
   currentSpan,
 } from "../core/session.ts";
-import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
+import { Store } from "../core/store.ts";
+import { proposeToolDefinition, ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
 import type { Logger, ToolDef } from "../core/types.ts";
 
 /** Options of the `td` server. */
@@ -67,8 +70,8 @@ function mcpTool(t: ToolDef): {
 }
 
 /** A cheap fingerprint of the exposed set: names, versions and statuses of the exposed versions. */
-function exposureSignature(td: ToolDistill): string {
-  return exposedVersions(td.store, td.settings.maxExposedTools)
+function exposureSignature(store: Store, maxExposed: number): string {
+  return exposedVersions(store, maxExposed)
     .map((v) => `${v.name}@${v.version}:${v.status}:${v.description.length}`)
     .sort()
     .join(",");
@@ -97,7 +100,7 @@ export function createTdServer(options: TdServerOptions): TdServer {
 
   const announce = () => {
     if (!td || closed) return;
-    signature = exposureSignature(td);
+    signature = exposureSignature(td.store, td.settings.maxExposedTools);
     server
       .sendToolListChanged()
       .catch((err: unknown) => logger.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
@@ -116,34 +119,64 @@ export function createTdServer(options: TdServerOptions): TdServer {
     }
   };
 
-  const ready = (async () => {
+  // Claude Code does not wait long for a server's tool list before the first request, and base servers may take
+  // seconds to start: the list comes from the store (read-only) as soon as the config is read, and the base
+  // servers connect behind it.
+  let config: Config | null = null;
+  let early: Store | null = null;
+  const closeEarly = () => {
+    early?.close();
+    early = null;
+  };
+  const configured = (async () => {
     const configPath = findConfig(options.projectDir);
     if (configPath === null) {
       problem = `no tooldistill.yaml in ${options.projectDir}: add one with mcp_config: .mcp.json and start a new session`;
       return;
     }
     try {
-      const config: Config = await loadConfig(configPath);
+      config = await loadConfig(configPath);
+    } catch (err) {
+      problem = `tooldistill could not start: ${errorMessage(err)}`;
+      logger.error(problem);
+      return;
+    }
+    if (existsSync(join(config.store, "registry.db"))) {
+      try {
+        early = new Store(config.store, { readOnly: true, checkInvariants: false, logger });
+      } catch (err) {
+        logger.warn(`tooldistill td: cannot read the store yet: ${errorMessage(err)}`);
+      }
+    }
+  })();
+
+  const ready = (async () => {
+    await configured;
+    const loaded = config as Config | null;
+    if (loaded === null || closed) return;
+    try {
       baseServers = Object.keys(
-        await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers }).catch(
+        await loadMcpServers({ mcpConfigPath: loaded.mcpConfig, inline: loaded.mcpServers }).catch(
           () => ({}),
         ),
       );
       td = await ToolDistill.fromLoadedConfig(
-        config,
+        loaded,
         { logger, onExposureChange: announce, ...options.overrides },
         { signal: stopping.signal, onSpawn: (pid) => pids.add(pid) },
       );
       if (closed) return;
       const own = td;
+      closeEarly();
       // The hooks never start MCP servers: they read base tool schemas (for defaults) from this cache.
       cacheBaseTools(own.store, own.tools());
-      signature = exposureSignature(own);
       applySpills();
+      // The set listed early may have changed while the base servers connected.
+      if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
       timer = setInterval(() => {
         applySpills();
         try {
-          if (exposureSignature(own) !== signature) announce();
+          if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
         } catch (err) {
           logger.warn(`tooldistill td: polling the store failed: ${errorMessage(err)}`);
         }
@@ -156,10 +189,17 @@ export function createTdServer(options: TdServerOptions): TdServer {
   })();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    await ready;
-    if (!td) return { tools: [] };
-    signature = exposureSignature(td);
-    return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+    await configured;
+    if (td) {
+      signature = exposureSignature(td.store, td.settings.maxExposedTools);
+      return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+    }
+    const loaded = config as Config | null;
+    if (loaded === null) return { tools: [] };
+    const max = loaded.settings.maxExposedTools;
+    const exposed = early ? exposedVersions(early, max) : [];
+    signature = early ? exposureSignature(early, max) : "";
+    return { tools: [proposeToolDefinition(), ...exposed.map(toolDefinition)].map(mcpTool) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -213,6 +253,7 @@ export function createTdServer(options: TdServerOptions): TdServer {
       if (timer) clearInterval(timer);
       stopping.abort();
       await ready;
+      closeEarly();
       await td?.close();
       await server.close();
     },

@@ -137,6 +137,30 @@ test("stdin closing (Claude Code went away) stops td, exit 0, and its base serve
   assert.match(td.stderr(), /tooldistill td: stopping: stdin closed/);
 });
 
+test("td lists its tools from the store while a base server is still starting (Claude Code does not wait long)", {
+  timeout: 60_000,
+}, async (t) => {
+  const { dir, pids } = project(t, { stuck: "hang-server.ts" });
+  const td = startTd(dir);
+  t.after(() => {
+    td.child.kill("SIGKILL");
+    for (const pid of pids()) if (alive(pid)) process.kill(pid, "SIGKILL");
+  });
+  await initialize(td);
+  await until("the base server started", () => pids().length === 1);
+  // The stuck server never answers initialize: a list that waited for it would take its 30 s timeout.
+  const listed = await Promise.race([
+    td.request(2, "tools/list"),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error("tools/list waited for the base server")), 10_000),
+    ),
+  ]);
+  assert.deepEqual(
+    ((listed["result"] as { tools: Array<{ name: string }> }).tools ?? []).map((x) => x.name),
+    ["propose_distilled_tool"],
+  );
+});
+
 test("SIGTERM stops td while a base server hangs at start-up (ignoring SIGTERM): it is killed by pid", {
   timeout: 60_000,
 }, async (t) => {

@@ -7,6 +7,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-TNQ6MPML.js");
+  const { main } = await import("./chunks/main-GXXTCNL6.js");
   await main();
 }

@@ -5,7 +5,7 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-SDJA2SUF.js";
+} from "./chunk-PDH2ELEH.js";
 import {
   importRef
 } from "./chunk-MDT5I2XD.js";

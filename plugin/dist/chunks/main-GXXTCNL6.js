@@ -1,6 +1,7 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  Store,
   ToolDistill,
   applySpilledEvents,
   cacheBaseTools,
@@ -8,8 +9,10 @@ import {
   canonicalizeTrace,
   currentSpan,
   exposedVersions,
+  proposeToolDefinition,
+  toolDefinition,
   unavailableReason
-} from "./chunk-SDJA2SUF.js";
+} from "./chunk-PDH2ELEH.js";
 import {
   findConfig,
   loadConfig
@@ -182,6 +185,10 @@ function oversized(head, tail, bytes, max) {
     message: `tooldistill td: a request of ${mb(bytes)} is over the ${mb(max)} limit of one message, so it was not run; send less in one call (a smaller input, or a reference to the data instead of the data)`
   };
 }
+
+// server/td-server.ts
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 // node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
 var ExperimentalServerTasks = class {
@@ -775,8 +782,8 @@ function text(content, isError) {
 function mcpTool(t) {
   return { name: t.name, description: t.description, inputSchema: { ...t.input_schema, type: "object" } };
 }
-function exposureSignature(td) {
-  return exposedVersions(td.store, td.settings.maxExposedTools).map((v) => `${v.name}@${v.version}:${v.status}:${v.description.length}`).sort().join(",");
+function exposureSignature(store, maxExposed) {
+  return exposedVersions(store, maxExposed).map((v) => `${v.name}@${v.version}:${v.status}:${v.description.length}`).sort().join(",");
 }
 function createTdServer(options) {
   const { logger: logger2 } = options;
@@ -797,7 +804,7 @@ function createTdServer(options) {
   const pids = /* @__PURE__ */ new Set();
   const announce = () => {
     if (!td || closed) return;
-    signature = exposureSignature(td);
+    signature = exposureSignature(td.store, td.settings.maxExposedTools);
     server.sendToolListChanged().catch((err) => logger2.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
   };
   const applySpills = () => {
@@ -810,33 +817,58 @@ function createTdServer(options) {
       logger2.warn(`tooldistill td: spilled hook events not applied yet: ${errorMessage(err)}`);
     }
   };
-  const ready = (async () => {
+  let config = null;
+  let early = null;
+  const closeEarly = () => {
+    early?.close();
+    early = null;
+  };
+  const configured = (async () => {
     const configPath = findConfig(options.projectDir);
     if (configPath === null) {
       problem = `no tooldistill.yaml in ${options.projectDir}: add one with mcp_config: .mcp.json and start a new session`;
       return;
     }
     try {
-      const config = await loadConfig(configPath);
+      config = await loadConfig(configPath);
+    } catch (err) {
+      problem = `tooldistill could not start: ${errorMessage(err)}`;
+      logger2.error(problem);
+      return;
+    }
+    if (existsSync(join(config.store, "registry.db"))) {
+      try {
+        early = new Store(config.store, { readOnly: true, checkInvariants: false, logger: logger2 });
+      } catch (err) {
+        logger2.warn(`tooldistill td: cannot read the store yet: ${errorMessage(err)}`);
+      }
+    }
+  })();
+  const ready = (async () => {
+    await configured;
+    const loaded = config;
+    if (loaded === null || closed) return;
+    try {
       baseServers = Object.keys(
-        await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers }).catch(
+        await loadMcpServers({ mcpConfigPath: loaded.mcpConfig, inline: loaded.mcpServers }).catch(
           () => ({})
         )
       );
       td = await ToolDistill.fromLoadedConfig(
-        config,
+        loaded,
         { logger: logger2, onExposureChange: announce, ...options.overrides },
         { signal: stopping.signal, onSpawn: (pid) => pids.add(pid) }
       );
       if (closed) return;
       const own = td;
+      closeEarly();
       cacheBaseTools(own.store, own.tools());
-      signature = exposureSignature(own);
       applySpills();
+      if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
       timer = setInterval(() => {
         applySpills();
         try {
-          if (exposureSignature(own) !== signature) announce();
+          if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
         } catch (err) {
           logger2.warn(`tooldistill td: polling the store failed: ${errorMessage(err)}`);
         }
@@ -848,10 +880,17 @@ function createTdServer(options) {
     }
   })();
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    await ready;
-    if (!td) return { tools: [] };
-    signature = exposureSignature(td);
-    return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+    await configured;
+    if (td) {
+      signature = exposureSignature(td.store, td.settings.maxExposedTools);
+      return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+    }
+    const loaded = config;
+    if (loaded === null) return { tools: [] };
+    const max = loaded.settings.maxExposedTools;
+    const exposed = early ? exposedVersions(early, max) : [];
+    signature = early ? exposureSignature(early, max) : "";
+    return { tools: [proposeToolDefinition(), ...exposed.map(toolDefinition)].map(mcpTool) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     await ready;
@@ -894,6 +933,7 @@ function createTdServer(options) {
       if (timer) clearInterval(timer);
       stopping.abort();
       await ready;
+      closeEarly();
       await td?.close();
       await server.close();
     },

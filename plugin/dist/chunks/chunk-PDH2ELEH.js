@@ -48044,6 +48044,13 @@ function toolDef(t) {
   if (t.annotations !== void 0) def.annotations = t.annotations;
   return def;
 }
+function proposeToolDefinition() {
+  return {
+    name: PROPOSE_TOOL_NAME,
+    description: "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, so the next run of this kind of task needs one call. The library checks the code statically, replays it against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
+    input_schema: PROPOSE_INPUT_SCHEMA
+  };
+}
 function checkSettings(s) {
   const problems = [];
   if (!(s.minCallReduction > 0 && s.minCallReduction < 1))
@@ -48158,11 +48165,7 @@ var ToolDistill = class _ToolDistill {
   }
   /** The `propose_distilled_tool` definition to offer next to the base tools. */
   proposeTool() {
-    return {
-      name: PROPOSE_TOOL_NAME,
-      description: "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, so the next run of this kind of task needs one call. The library checks the code statically, replays it against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
-      input_schema: PROPOSE_INPUT_SCHEMA
-    };
+    return proposeToolDefinition();
   }
   /** Current base tools. */
   tools() {
@@ -48321,6 +48324,7 @@ Fix it and call ${PROPOSE_TOOL_NAME} again.`,
 export {
   exposedVersions,
   unavailableReason,
+  toolDefinition,
   currentSpan,
   cachedBaseTools,
   cacheBaseTools,
@@ -48328,5 +48332,7 @@ export {
   sessionOfTrace,
   callForToolUse,
   canonicalizeTrace,
+  Store,
+  proposeToolDefinition,
   ToolDistill
 };
