@@ -177,14 +177,24 @@ export async function handleHookInput(
       return null;
     }
     const ev = sessionEvent(event, parsed.input);
-    const store = new Store(config.store, {
-      busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS,
-      maxOutputBytes: config.settings.maxOutputBytes,
-      checkInvariants: false,
-    });
+    const file = logFile;
+    const log = (message: string) => logLine(file, event, message, false);
+    let store: Store;
     try {
-      const file = logFile;
-      record(store, event, text, ev, config, (message) => logLine(file, event, message, false));
+      store = new Store(config.store, {
+        busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS,
+        maxOutputBytes: config.settings.maxOutputBytes,
+        checkInvariants: false,
+      });
+    } catch (err) {
+      // Locked while it needed a write to open (a schema upgrade): the event waits in the spill file all the same.
+      if (!(err instanceof DistillError && err.code === "STORE_BUSY")) throw err;
+      spillEvent(config.store, ev.sessionId, event, text);
+      log(`the store was locked by another process while opening it: the event was spilled to spill/`);
+      return null;
+    }
+    try {
+      record(store, event, text, ev, config, log);
       return respond(event, parsed.input, ev, config, store, rt);
     } finally {
       store.close();

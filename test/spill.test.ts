@@ -248,3 +248,25 @@ test("the td server applies spilled events by itself when no hook follows", {
   while (spillLines(dir).length > 0) await new Promise((r) => setTimeout(r, 20));
   assert.deepEqual(calls(dir), [[1, "base__base_echo", "ok", "echo last"]]);
 });
+
+test("a store that must be upgraded while another process holds its lock: the hook spills instead of failing", {
+  timeout: 60_000,
+}, async (t) => {
+  const dir = project(t);
+  await hook(dir, "user-prompt-submit", payload("UserPromptSubmit"));
+  // An older build's schema: opening it needs a write (the upgrade), which the lock forbids.
+  const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
+  const old = new DatabaseSync(join(dir, ".tooldistill", "registry.db"));
+  old.exec(
+    "ALTER TABLE calls DROP COLUMN note; ALTER TABLE calls DROP COLUMN clipped; DROP TABLE spill_applied; PRAGMA user_version = 2;",
+  );
+  old.close();
+  const held = lock(dir);
+  t.after(() => held.release());
+  const r = await hook(dir, "pre-tool-use", payload("PreToolUse.mcp-project", call("m1", "upgrade")));
+  assert.deepEqual([r.code, r.stderr], [0, ""]);
+  assert.equal(spillLines(dir).length, 1);
+  held.release();
+  await hook(dir, "post-tool-use", done("m1", "upgrade"));
+  assert.deepEqual(calls(dir), [[1, "base__base_echo", "ok", "echo upgrade"]]);
+});

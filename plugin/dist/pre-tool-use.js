@@ -2046,14 +2046,23 @@ async function handleHookInput(event, text, rt) {
       return null;
     }
     const ev = sessionEvent(event, parsed.input);
-    const store = new Store(config.store, {
-      busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS,
-      maxOutputBytes: config.settings.maxOutputBytes,
-      checkInvariants: false
-    });
+    const file = logFile;
+    const log = (message) => logLine(file, event, message, false);
+    let store;
     try {
-      const file = logFile;
-      record(store, event, text, ev, config, (message) => logLine(file, event, message, false));
+      store = new Store(config.store, {
+        busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS,
+        maxOutputBytes: config.settings.maxOutputBytes,
+        checkInvariants: false
+      });
+    } catch (err) {
+      if (!(err instanceof DistillError && err.code === "STORE_BUSY")) throw err;
+      spillEvent(config.store, ev.sessionId, event, text);
+      log(`the store was locked by another process while opening it: the event was spilled to spill/`);
+      return null;
+    }
+    try {
+      record(store, event, text, ev, config, log);
       return respond(event, parsed.input, ev, config, store, rt);
     } finally {
       store.close();
