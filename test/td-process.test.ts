@@ -59,7 +59,17 @@ function project(
     .join("");
   const servers_ = entries === "" ? "" : `mcpServers:\n${entries}`;
   writeFileSync(join(dir, "tooldistill.yaml"), `fallback_distiller: false\n${servers_}`);
-  return { dir, pids: () => (existsSync(pidDir) ? readdirSync(pidDir).map(Number) : []) };
+  // Every pid seen is remembered: the folder is gone by the time a test's cleanup runs, the processes may not be.
+  const seen = new Set<number>();
+  const pids = () => {
+    const now = existsSync(pidDir) ? readdirSync(pidDir).map(Number) : [];
+    for (const pid of now) seen.add(pid);
+    return now;
+  };
+  t.after(() => {
+    for (const pid of seen) if (alive(pid)) process.kill(pid, "SIGKILL");
+  });
+  return { dir, pids };
 }
 
 interface Td {
@@ -142,12 +152,10 @@ test("td lists its tools from the store while a base server is still starting (C
 }, async (t) => {
   const { dir, pids } = project(t, { stuck: "hang-server.ts" });
   const td = startTd(dir);
-  t.after(() => {
-    td.child.kill("SIGKILL");
-    for (const pid of pids()) if (alive(pid)) process.kill(pid, "SIGKILL");
-  });
+  t.after(() => td.child.kill("SIGKILL"));
   await initialize(td);
   await until("the base server started", () => pids().length === 1);
+  const [stuck] = pids();
   // The stuck server never answers initialize: a list that waited for it would take its 30 s timeout.
   const listed = await Promise.race([
     td.request(2, "tools/list"),
@@ -159,6 +167,9 @@ test("td lists its tools from the store while a base server is still starting (C
     ((listed["result"] as { tools: Array<{ name: string }> }).tools ?? []).map((x) => x.name),
     ["propose_distilled_tool"],
   );
+  td.child.stdin.end();
+  assert.deepEqual(await td.exited, [0, null]);
+  await until("the stuck base server stopped with td", () => !alive(stuck!), 5000);
 });
 
 test("SIGTERM stops td while a base server hangs at start-up (ignoring SIGTERM): it is killed by pid", {
@@ -166,10 +177,7 @@ test("SIGTERM stops td while a base server hangs at start-up (ignoring SIGTERM):
 }, async (t) => {
   const { dir, pids } = project(t, { stuck: "hang-server.ts", base: "stdio-server.ts" });
   const td = startTd(dir);
-  t.after(() => {
-    td.child.kill("SIGKILL");
-    for (const pid of pids()) if (alive(pid)) process.kill(pid, "SIGKILL");
-  });
+  t.after(() => td.child.kill("SIGKILL"));
   await until("both base servers started", () => pids().length === 2);
   const started = pids();
   // The hanging server is still in its 30 s start-up window: td must not wait for it.
