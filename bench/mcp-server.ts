@@ -12,7 +12,7 @@ import { performance } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
-import { PLUGIN_TOOL_PREFIX, recordToolStart } from "../core/session.ts";
+import { PLUGIN_TOOL_PREFIX, recordToolStart, spanPrefix } from "../core/session.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
 import { createTdServer } from "../server/td-server.ts";
@@ -114,7 +114,11 @@ export const mcpServer: Benchmark = {
           },
           ctx,
         );
-        return { toolUseId, id, traceId: lib.store.getCallByExternalId(toolUseId)!.traceId };
+        return {
+          toolUseId,
+          id,
+          traceId: lib.store.getCallByExternalId(toolUseId, spanPrefix(SESSION))!.traceId,
+        };
       };
       const viaServer = async () => {
         const { toolUseId } = started();

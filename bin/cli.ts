@@ -4,7 +4,7 @@
  * an injected `io` so tests run `main` in-process; exit handling lives in `main` alone.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import type { ChangeReport } from "../core/changes.ts";
 import {
@@ -17,7 +17,13 @@ import {
 } from "../core/config.ts";
 import { DistillError, errorMessage } from "../core/errors.ts";
 import { resolveVersion } from "../core/lifecycle.ts";
-import { type HistoryRecord, type RunStats, Store, type VersionRecord } from "../core/store.ts";
+import {
+  countToolFiles,
+  type HistoryRecord,
+  type RunStats,
+  Store,
+  type VersionRecord,
+} from "../core/store.ts";
 import {
   type Logger,
   type Status,
@@ -217,6 +223,17 @@ const COMMANDS: Command[] = [
     run: runRebuild,
   },
   {
+    name: "doctor",
+    synopsis: "doctor [--fix]",
+    summary: "check the store; --fix repairs what loses nothing",
+    details:
+      "Checks the store: SQLite's integrity check, the lifecycle invariants (one active version per tool, stored\nverdicts, rebuild flags), tool files against their versions (missing, edited by hand, orphaned), hook events\nwaiting in spill files, and a registry lost while tools/ still holds files. Without --fix nothing changes and\neach problem says what --fix would do or which command fixes it. --fix applies the repairs that lose nothing\n(files are moved to orphaned/, never deleted). Exits 1 while a problem is left.",
+    options: { fix: { type: "boolean" } },
+    optionHelp: ["--fix            apply the repairs that lose nothing"],
+    positionals: [],
+    run: runDoctor,
+  },
+  {
     name: "mcp tools",
     synopsis: "mcp tools",
     summary: "list the base tools the configured MCP servers expose",
@@ -261,8 +278,9 @@ function globalUsage(): string {
     "Options:",
     ...GLOBAL_OPTION_HELP.map((l) => `  ${l}`),
     "",
-    "list, show, traces and deprecate need only the store; the others load the executor and tools (or MCP",
-    "servers) from tooldistill.yaml. Run tooldistill <command> --help for a command's options.",
+    "list, show and traces read the store without changing it; deprecate and doctor need only the store; the",
+    "others load the executor and tools (or MCP servers) from tooldistill.yaml. Only init creates a store.",
+    "Run tooldistill <command> --help for a command's options.",
   ].join("\n");
 }
 
@@ -308,7 +326,10 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   } catch (err) {
     // The one place errors become exit codes.
     if (err instanceof UsageError) {
-      io.stderr(`tooldistill: ${err.message}\n\n${err.usage}\n`);
+      // A bad value of a known flag is one line; a malformed command line also gets the usage.
+      io.stderr(
+        err.usage === "" ? `tooldistill: ${err.message}\n` : `tooldistill: ${err.message}\n\n${err.usage}\n`,
+      );
       return EXIT.usage;
     }
     if (isParseArgsError(err)) {
@@ -386,15 +407,43 @@ async function cliConfig(ctx: Context): Promise<Config> {
   return found === null ? defaultConfig(ctx.io.cwd) : loadConfig(found);
 }
 
-/** Runs `fn` with the store of the config, closing it afterwards. */
-async function withStore<T>(ctx: Context, fn: (store: Store) => T | Promise<T>): Promise<T> {
+/**
+ * Runs `fn` with the store of the config, closing it afterwards. Only `init` creates a store: every other verb
+ * needs one that exists, and `read` opens it read-only (list, show, traces), so looking never changes anything.
+ */
+async function withStore<T>(
+  ctx: Context,
+  mode: "read" | "write",
+  fn: (store: Store) => T | Promise<T>,
+): Promise<T> {
   const config = await cliConfig(ctx);
-  const store = new Store(config.store);
+  requireStore(config);
+  const store = new Store(config.store, { readOnly: mode === "read", logger: stderrLogger(ctx.io) });
   try {
     return await fn(store);
   } finally {
     store.close();
   }
+}
+
+/** A store that does not exist is named with how to get one, instead of being created empty. */
+function requireStore(config: Config): void {
+  // A path that is there but is no store folder (a file, a broken store) is for the store itself to explain.
+  if (
+    existsSync(config.store) &&
+    !existsSync(join(config.store, "tools")) &&
+    !existsSync(join(config.store, ".gitignore"))
+  )
+    return;
+  if (existsSync(join(config.store, "registry.db")) || countToolFiles(config.store) > 0) return;
+  const where = config.path === null ? `no ${CONFIG_FILE_NAME} in ${config.dir} and ` : "";
+  throw new DistillError(
+    "NOT_FOUND",
+    `${where}no store at ${config.store}: nothing has been recorded there yet. ` +
+      (config.path === null
+        ? "Run this in the project's folder, pass --config <path to its tooldistill.yaml>, or run tooldistill init."
+        : `Check store: in ${config.path}, or record a run first.`),
+  );
 }
 
 /** Library warnings go to stderr: stdout stays the command's output. */
@@ -411,6 +460,7 @@ type ToolDistillInstance = import("../core/tool-distill.ts").ToolDistill;
 /** Runs `fn` with a ToolDistill built from the config, closing it (store, sandbox, MCP servers) afterwards. */
 async function withLibrary<T>(ctx: Context, fn: (td: ToolDistillInstance) => Promise<T>): Promise<T> {
   const config = await cliConfig(ctx);
+  requireStore(config);
   // Imported here so the store-only verbs never load the verifier, the sandbox or the MCP SDK.
   const { ToolDistill } = await import("../core/tool-distill.ts");
   const td = await ToolDistill.fromLoadedConfig(config, { logger: stderrLogger(ctx.io) });
@@ -421,13 +471,23 @@ async function withLibrary<T>(ctx: Context, fn: (td: ToolDistillInstance) => Pro
   }
 }
 
-function versionOption(ctx: Context): { version?: number } {
-  const raw = ctx.values["version"];
-  if (typeof raw !== "string") return {};
-  if (!/^[1-9]\d*$/.test(raw)) {
-    throw new UsageError(`--version must be a version number like 2 (got '${raw}')`, usageOf(ctx.command));
+/** A flag's whole number from 1 to `max`; anything else is a usage error naming the flag. */
+function countFlag(ctx: Context, flag: string, max: number, what: string): number | undefined {
+  const raw = ctx.values[flag];
+  if (raw === undefined) return undefined;
+  const n = typeof raw === "string" && /^[1-9]\d*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= 1 && n <= max)) {
+    throw new UsageError(
+      `--${flag} must be ${what} from 1 to ${max.toLocaleString("en-US")} (got '${String(raw)}')`,
+      "",
+    );
   }
-  return { version: Number(raw) };
+  return n;
+}
+
+function versionOption(ctx: Context): { version?: number } {
+  const version = countFlag(ctx, "version", 1_000_000, "a version number");
+  return version === undefined ? {} : { version };
 }
 
 function printJson(ctx: Context, value: unknown): void {
@@ -521,7 +581,7 @@ async function runList(ctx: Context): Promise<number> {
       usageOf(ctx.command),
     );
   }
-  return withStore(ctx, (store) => {
+  return withStore(ctx, "read", (store) => {
     const rows = store
       .listVersions(status === undefined ? {} : { status: status as Status })
       .map((v) => versionRow(store, v));
@@ -572,16 +632,16 @@ function historyJson(h: HistoryRecord) {
   return { from: h.from, to: h.to, reason: h.reason, evidence: h.evidence, at: h.at };
 }
 
-/** Verdict as text; the library's model-facing form is also what a person needs to read. */
+/** Verdict as text for a person: the checks, then what the status means and which command moves it on. */
 async function verdictLines(verdict: Verdict): Promise<string> {
-  const { verdictText } = await import("../core/distiller.ts");
-  return verdictText(verdict);
+  const { verdictReport } = await import("../core/distiller.ts");
+  return verdictReport(verdict);
 }
 
 async function runShow(ctx: Context): Promise<number> {
   const name = ctx.args[0]!;
   const { version } = versionOption(ctx);
-  const shown = await withStore(ctx, (store) => {
+  const shown = await withStore(ctx, "read", (store) => {
     const v = resolveVersion(store, name, version, "active-or-newest");
     const file = store.toolFile(v.name, v.version);
     const stats = store.getRunStats(v.name, v.version);
@@ -689,12 +749,8 @@ function indent(text: string): string {
 }
 
 async function runTracesList(ctx: Context): Promise<number> {
-  const raw = ctx.values["limit"];
-  if (raw !== undefined && !(typeof raw === "string" && /^[1-9]\d*$/.test(raw))) {
-    throw new UsageError(`--limit must be a positive number (got '${String(raw)}')`, usageOf(ctx.command));
-  }
-  const limit = typeof raw === "string" ? Number(raw) : 50;
-  return withStore(ctx, (store) => {
+  const limit = countFlag(ctx, "limit", 1_000_000, "a number of traces") ?? 50;
+  return withStore(ctx, "read", (store) => {
     const rows = store.listTraces(limit).map((t) => ({
       id: t.id,
       task: t.task,
@@ -728,13 +784,26 @@ async function runTracesList(ctx: Context): Promise<number> {
   });
 }
 
+/** A trace by its id or a unique beginning of it (ids are long: Claude Code's are a UUID and a span number). */
+function findTrace(store: Store, idOrPrefix: string) {
+  const exact = store.getTrace(idOrPrefix);
+  if (exact) return exact;
+  const ids = store.traceIdsStartingWith(idOrPrefix, 6);
+  if (ids.length === 1) return store.getTrace(ids[0]!)!;
+  if (ids.length > 1) {
+    const shown = ids.slice(0, 5).join(", ");
+    throw new DistillError(
+      "NOT_FOUND",
+      `'${idOrPrefix}' is the beginning of several traces (${shown}${ids.length > 5 ? ", …" : ""}): give more of the id`,
+    );
+  }
+  throw new DistillError("NOT_FOUND", `no trace '${idOrPrefix}': see tooldistill traces list`);
+}
+
 async function runTracesShow(ctx: Context): Promise<number> {
-  const id = ctx.args[0]!;
-  return withStore(ctx, (store) => {
-    const t = store.getTrace(id);
-    if (!t) {
-      throw new DistillError("NOT_FOUND", `no trace '${id}': see tooldistill traces list`);
-    }
+  return withStore(ctx, "read", (store) => {
+    const t = findTrace(store, ctx.args[0]!);
+    const id = t.id;
     const calls = store.getCalls(id);
     if (ctx.json) {
       printJson(ctx, {
@@ -796,7 +865,7 @@ async function runDeprecate(ctx: Context): Promise<number> {
   const options = versionOption(ctx);
   // Deprecating needs no executor or tools: the store alone, through the registry's own rule.
   const { deprecate } = await import("../core/registry.ts");
-  return withStore(ctx, (store) => {
+  return withStore(ctx, "write", (store) => {
     const v = deprecate(store, name, options);
     if (ctx.json) printJson(ctx, versionRow(store, v));
     else print(ctx, `${v.name} v${v.version}: deprecated`);
@@ -941,4 +1010,38 @@ function hints(t: ToolDef): string {
   if (a.destructiveHint) out.push("destructive");
   if (a.idempotentHint) out.push("idempotent");
   return out.length ? out.join(",") : "-";
+}
+
+async function runDoctor(ctx: Context): Promise<number> {
+  const config = await cliConfig(ctx);
+  const fix = ctx.values["fix"] === true;
+  const { doctor } = await import("../core/doctor.ts");
+  const { loadMcpServers } = await import("../core/mcp-config.ts");
+  // Spilled hook events need the project's MCP server names; a config whose servers cannot be read still gets
+  // every other check.
+  const baseServers = Object.keys(
+    await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers }).catch(() => ({})),
+  );
+  const report = doctor(config.store, { fix, baseServers });
+  if (ctx.json) {
+    printJson(ctx, report);
+    return report.ok ? EXIT.ok : EXIT.error;
+  }
+  const out: string[] = [`store: ${report.store}`];
+  for (const f of report.findings) {
+    out.push(`- ${f.message}`);
+    if (f.fix !== null) out.push(fix ? `  repaired: ${f.fix}` : `  tooldistill doctor --fix ${f.fix}`);
+    if (f.command !== null) out.push(`  to fix: ${f.command}`);
+  }
+  for (const done of report.fixed) out.push(`done: ${done}`);
+  if (report.findings.length === 0) out.push("no problem found");
+  else if (report.ok) out.push("every problem found was repaired");
+  else {
+    const left = report.findings.filter((f) => f.fix === null || !fix).length;
+    out.push(
+      `${left} problem${left === 1 ? "" : "s"} left${fix ? "" : "; run tooldistill doctor --fix for the ones it can repair"}`,
+    );
+  }
+  print(ctx, out.join("\n"));
+  return report.ok ? EXIT.ok : EXIT.error;
 }

@@ -102,10 +102,15 @@ function markRecovered(env: RegistryEnv, tool: string, report: ChangeReport, how
     const v = env.store.getVersion(dep.name, dep.version);
     if (!v || (v.status !== "active" && v.status !== "suspect")) continue;
     const note = `'${tool}' failed on every call in the source run, so this version worked around it; ${how}. A version that uses it may need fewer calls.`;
-    const after = addProblem(env, v, "avoided_tool_recovered", `avoided tool '${tool}' recovered`, {
-      baseTool: tool,
-    });
-    env.store.setQueuedRebuild(v.name, v.version, true, note);
+    // The problem and the queue flag are one write: a rebuild is never queued for a version still unflagged.
+    const after = addProblem(
+      env,
+      v,
+      "avoided_tool_recovered",
+      `avoided tool '${tool}' recovered`,
+      { baseTool: tool },
+      () => env.store.setQueuedRebuild(v.name, v.version, true, note),
+    );
     report.changes.push(
       entry(v, { ...after, queuedRebuild: true }, `avoided tool '${tool}' recovered: queued for a rebuild`),
     );
@@ -185,7 +190,19 @@ export async function health(env: ChangeEnv, options: { probe: boolean }): Promi
       }
     }
   }
-  if (report.changes.length === 0) report.messages.push("all distilled tools match their base tools");
+  if (report.changes.length === 0) {
+    const suspect = env.store.listVersions({ status: "suspect" });
+    if (suspect.length === 0) report.messages.push("all distilled tools match their base tools");
+    else {
+      report.messages.push("no new change found, but these versions are still suspect:");
+      for (const v of suspect) {
+        const live = v.problems.includes("runtime_failure") ? " --live" : "";
+        report.messages.push(
+          `  ${v.name} v${v.version} [${v.problems.join(", ")}]: tooldistill verify ${v.name} --version ${v.version}${live}`,
+        );
+      }
+    }
+  }
   return report;
 }
 
@@ -214,6 +231,14 @@ function rebuildTarget(env: RegistryEnv, name: string): VersionRecord {
  */
 export async function rebuild(env: ChangeEnv, name: string): Promise<Verdict> {
   const target = rebuildTarget(env, name);
+  if (target.verdict?.calls == null) {
+    // Without the replaced version's call count a rebuild could accept a longer version than the one it replaces.
+    throw new DistillError(
+      "TRANSITION",
+      `${name} v${target.version} has no stored verdict, so a rebuild has nothing to beat: run tooldistill verify ${name} --version ${target.version} first`,
+    );
+  }
+  const mustBeat = { version: target.version, calls: target.verdict.calls };
   const trace = env.store.getTrace(target.sourceTrace!)!;
   const recovered = env.store
     .getDependencies(target.name, target.version)
@@ -229,8 +254,9 @@ export async function rebuild(env: ChangeEnv, name: string): Promise<Verdict> {
     }
     last = await ingestProposal(env, target.sourceTrace, parsed, {
       recovered,
-      mustBeat: { version: target.version, calls: target.verdict?.calls ?? null },
+      mustBeat,
       reason: `rebuild of v${target.version}`,
+      clearQueueOf: { name: target.name, version: target.version },
     });
     return last;
   };
@@ -259,11 +285,8 @@ export async function rebuild(env: ChangeEnv, name: string): Promise<Verdict> {
   if (!proposal)
     throw new DistillError("DISTILLER", `the distiller declined to propose a rebuild of '${name}'`);
   // A distiller that did not use `verify` (a custom one) still gets its result verified here.
-  const verdict: Verdict = last ?? (await verify(proposal));
-  if (verdict.status === "verified" || verdict.status === "active") {
-    env.store.setQueuedRebuild(target.name, target.version, false, null);
-  }
-  return verdict;
+  // The target's queue flag was cleared with the passing verdict, in the same transaction.
+  return last ?? (await verify(proposal));
 }
 
 function rejectedVerdict(name: string, message: string): Verdict {

@@ -2,12 +2,13 @@
  * `tooldistill.yaml`: read, parse and validate it (ajv schema, then normalisation, then cross-field rules),
  * reporting every problem at once with its key and line, and import the modules it references.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv, type ErrorObject } from "ajv";
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit } from "yaml";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./clip.ts";
 import { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { DistillError, errorMessage } from "./errors.ts";
@@ -26,6 +27,8 @@ export interface Settings {
   maxExposedTools: number;
   allowLiveVerification: boolean;
   checkSchemasOnStart: boolean;
+  /** Cap of one recorded tool output in bytes; a larger one is clipped and the call says so. */
+  maxOutputBytes: number;
 }
 
 /** The value of every setting when the file does not set it. */
@@ -38,6 +41,7 @@ export const DEFAULT_SETTINGS: Settings = Object.freeze({
   maxExposedTools: 20,
   allowLiveVerification: false,
   checkSchemasOnStart: true,
+  maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
 });
 
 /** A `path#export` reference from the config; `file` is absolute, `raw` is the value as written. */
@@ -139,6 +143,12 @@ const configSchema = {
     max_exposed_tools: { type: "integer", minimum: 0, description: "must be an integer ≥ 0" },
     allow_live_verification: booleanSchema,
     check_schemas_on_start: booleanSchema,
+    max_output_bytes: {
+      type: "integer",
+      minimum: 1024,
+      maximum: 1073741824,
+      description: "must be a whole number of bytes from 1024 to 1073741824 (1 GB)",
+    },
     mcp_config: pathSchema,
     mcpServers: {
       type: "object",
@@ -300,6 +310,7 @@ function normalise(data: Record<string, unknown>, file: string, dir: string): Co
     maxExposedTools: pick("max_exposed_tools", DEFAULT_SETTINGS.maxExposedTools),
     allowLiveVerification: pick("allow_live_verification", DEFAULT_SETTINGS.allowLiveVerification),
     checkSchemasOnStart: pick("check_schemas_on_start", DEFAULT_SETTINGS.checkSchemasOnStart),
+    maxOutputBytes: pick("max_output_bytes", DEFAULT_SETTINGS.maxOutputBytes),
   };
   return config;
 }
@@ -389,7 +400,34 @@ function parseYaml(text: string): {
     }
     return line;
   };
-  return { data: doc.errors.length > 0 ? null : doc.toJS(), syntax, lineOf };
+  let data: unknown = null;
+  if (doc.errors.length === 0) {
+    try {
+      data = doc.toJS();
+    } catch (err) {
+      // yaml refuses to expand aliases past its resource guard (a "billion laughs" document) by throwing.
+      const at = firstAlias(doc);
+      syntax.push({
+        line: at?.line ?? null,
+        message: `invalid YAML${at?.key ? ` at ${at.key}` : ""}: its aliases (*name) expand to too much data (${errorMessage(err)}); write the values out instead of repeating aliases`,
+      });
+    }
+  }
+  return { data, syntax, lineOf };
+
+  /** Where the first alias is: the top-level key that holds it and its line. */
+  function firstAlias(d: typeof doc): { key: string | null; line: number } | null {
+    let found: { key: string | null; line: number } | null = null;
+    visit(d, {
+      Alias(_, node, path) {
+        const pair = path.find((p) => isPair(p) && isScalar((p as { key?: unknown }).key));
+        const key = pair ? String((pair as { key: { value: unknown } }).key.value) : null;
+        found = { key, line: node.range ? lineAt(node.range[0]) : 1 };
+        return visit.BREAK;
+      },
+    });
+    return found;
+  }
 }
 
 /**
@@ -408,6 +446,12 @@ export async function loadConfig(path?: string): Promise<Config> {
       throw new DistillError(
         "CONFIG_NOT_FOUND",
         `${path}: no such config file; run \`tooldistill init\` to create one, or pass --config <path> to an existing one`,
+      );
+    }
+    if (statSync(file).isDirectory()) {
+      throw new DistillError(
+        "CONFIG_NOT_FOUND",
+        `${path} is a folder, not a config file: pass the path of the ${CONFIG_FILE_NAME} in it (${join(path, CONFIG_FILE_NAME)})`,
       );
     }
   }
@@ -487,6 +531,8 @@ max_exposed_tools: 20
 allow_live_verification: false
 # A cheap schema comparison at every start, so a changed base tool is caught before the first run.
 check_schemas_on_start: true
+# A recorded tool output larger than this (bytes) is clipped to its beginning, and the call says so.
+max_output_bytes: 4194304
 
 # Base tools from MCP servers, instead of executor and tools: each tool is named <server>__<tool>.
 # mcp_config points at a file in Claude Code's .mcp.json format, {"mcpServers": {"<name>": {...}}}.

@@ -4,7 +4,7 @@
  */
 
 import { PROPOSE_TOOL_NAME, TOOL_FORMAT_GUIDE } from "./nudge.ts";
-import type { CallRecord, CheckResult, JsonSchema, ToolDef, TraceRecord, Verdict } from "./types.ts";
+import type { CallRecord, CheckResult, ToolDef, ToolInputSchema, TraceRecord, Verdict } from "./types.ts";
 
 export { PROPOSE_TOOL_NAME };
 
@@ -40,7 +40,7 @@ export interface Distiller {
 }
 
 /** Input schema of `propose_distilled_tool`, for the SDK loop, the plugin's server and the Claude distiller. */
-export const PROPOSE_INPUT_SCHEMA: JsonSchema = {
+export const PROPOSE_INPUT_SCHEMA: ToolInputSchema = {
   type: "object",
   properties: {
     code: {
@@ -178,8 +178,8 @@ function clip(text: string, limit: number): string {
 
 const CHECK_ORDER = ["static", "replay", "efficiency"] as const;
 
-/** The text form of a verdict for a model: outcome, every problem, the call arithmetic, and what to do next. */
-export function verdictText(v: Verdict): string {
+/** The outcome line, every problem, the call arithmetic and the live calls: shared by both text forms. */
+function verdictBody(v: Verdict): { failed: (typeof CHECK_ORDER)[number] | undefined; lines: string[] } {
   const failed = CHECK_ORDER.find((k) => !v.checks[k].ok);
   const lines = [
     failed
@@ -196,6 +196,42 @@ export function verdictText(v: Verdict): string {
     lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
   }
   if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
+  return { failed, lines };
+}
+
+/**
+ * The text form of a verdict for a person at a terminal (`tooldistill verify`, `show`, `rebuild`): the same checks
+ * as the model's, then what the version's status now means and which command moves it on.
+ */
+export function verdictReport(v: Verdict): string {
+  const { failed, lines } = verdictBody(v);
+  const id = `${v.name} v${v.version}`;
+  if (v.status === "active") lines.push(`${id} is active: agents can call it.`);
+  else if (v.status === "verified")
+    lines.push(`${id} is verified: tooldistill promote ${v.name} makes it available to agents.`);
+  else if (v.status === "deprecated") {
+    lines.push(
+      failed
+        ? `${id} is deprecated: it no longer passes against the current base tools. The next successful agent run can propose a new version; tooldistill promote ${v.name} --version N rolls back to an earlier one that still passes.`
+        : `${id} is deprecated; tooldistill promote ${v.name} --version ${v.version} makes it active again.`,
+    );
+  } else if (v.status === "suspect") {
+    lines.push(
+      `${id} is still suspect: a runtime failure is cleared only by tooldistill verify ${v.name} --version ${v.version} --live (real calls).`,
+    );
+  } else {
+    lines.push(
+      failed
+        ? `${id} stays a draft: it is never offered to agents. An agent proposes a corrected version (or tooldistill rebuild ${v.name} when a rebuild is queued).`
+        : `${id} is a draft.`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The text form of a verdict for a model: outcome, every problem, the call arithmetic, and what to do next. */
+export function verdictText(v: Verdict): string {
+  const { failed, lines } = verdictBody(v);
   if (failed) {
     lines.push(`Fix the problems above and call ${PROPOSE_TOOL_NAME} again with the whole corrected code.`);
   } else if (v.status === "active") {

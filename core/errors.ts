@@ -4,6 +4,7 @@ export const ErrorCodes = [
   "CONFIG_INVALID",
   "MODULE_LOAD",
   "STORE",
+  "STORE_BUSY",
   "NOT_FOUND",
   "USAGE",
   "TRANSITION",

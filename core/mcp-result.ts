@@ -1,7 +1,13 @@
 /**
  * MCP tool results as library values. Shared by the toolkit (live calls) and the plugin's hooks
- * (recorded calls) so fixtures and live results have the same shape; it must not import the MCP SDK
+ * (recorded calls) so fixtures and live results have the same value; it must not import the MCP SDK
  * because the hooks are bundled with `node:` built-ins only.
+ *
+ * What Claude Code 2.1.197 hands a PostToolUse hook as `tool_response` (observed, see
+ * test/fixtures/claude-code-payloads/): a result with `structuredContent` arrives as the JSON *text* of that
+ * structuredContent (its text blocks are dropped, and the model sees the same text); any other result arrives
+ * as its array of content blocks. So a result's value is its structuredContent when it has one, else what its
+ * text says.
  */
 
 /** A tool call that the MCP server answered with `isError: true`; the message is the result's text. */
@@ -26,21 +32,22 @@ function textBlocks(content: readonly unknown[]): string[] {
 /** The value of a content array's text, or `undefined` when it has none. */
 function textValue(texts: readonly string[]): unknown {
   if (texts.length === 0) return undefined;
-  if (texts.length === 1) {
-    const only = texts[0]!;
-    try {
-      return JSON.parse(only);
-    } catch {
-      // Plain text is a legitimate result; only a single block that parses is a structured value.
-      return only;
-    }
-  }
+  if (texts.length === 1) return jsonOrText(texts[0]!);
   return texts.join("\n");
 }
 
+/** Plain text is a legitimate result; only text that parses as JSON is a structured value. */
+function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
- * The value of a content array as a Claude Code hook sees it (`tool_response` of an MCP tool):
- * a single JSON text block → the parsed value; other text → the text joined with "\n"; no text → null.
+ * The value of a content array (a result without structuredContent): a single JSON text block → the parsed
+ * value; other text → the text joined with "\n"; no text → null.
  */
 export function mcpContentToValue(content: unknown[]): unknown {
   const value = textValue(textBlocks(content));
@@ -48,8 +55,9 @@ export function mcpContentToValue(content: unknown[]): unknown {
 }
 
 /**
- * The value of an MCP `tools/call` result: as `mcpContentToValue`, falling back to `structuredContent`
- * when there is no text. Throws `McpToolError` with the result's text when `isError` is set.
+ * The value of an MCP `tools/call` result: its `structuredContent` when it has one (what Claude Code shows the
+ * model and its hooks), else as `mcpContentToValue`. Throws `McpToolError` with the result's text when
+ * `isError` is set.
  */
 export function mcpResultToValue(result: {
   content?: unknown[] | undefined;
@@ -64,7 +72,26 @@ export function mcpResultToValue(result: {
     }
     throw new McpToolError(message === "" ? "the MCP tool returned an error without a message" : message);
   }
+  if (result.structuredContent !== undefined) return result.structuredContent;
   const value = textValue(texts);
-  if (value !== undefined) return value;
-  return result.structuredContent ?? null;
+  return value === undefined ? null : value;
+}
+
+/**
+ * The value of an MCP tool's `tool_response` in a Claude Code PostToolUse hook, equal to what `mcpResultToValue`
+ * gives for the same result live: an array is the result's content blocks; a string is the JSON text of its
+ * structuredContent; an object is a whole result (`{ content, structuredContent }`) or already the value.
+ */
+export function mcpHookResponseToValue(response: unknown): unknown {
+  if (Array.isArray(response)) return mcpContentToValue(response);
+  if (typeof response === "string") return jsonOrText(response);
+  if (typeof response === "object" && response !== null) {
+    const r = response as { content?: unknown; structuredContent?: unknown };
+    if (r.structuredContent !== undefined) return r.structuredContent;
+    if (Array.isArray(r.content) && Object.keys(r).every((k) => k === "content" || k === "isError")) {
+      return mcpContentToValue(r.content);
+    }
+    return response;
+  }
+  return response ?? null;
 }

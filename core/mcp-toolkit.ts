@@ -43,6 +43,60 @@ export interface MCPToolkitOptions {
   callTimeoutMs?: number;
   /** Timeout of connecting to one server and listing its tools (default 30000 ms). */
   connectTimeoutMs?: number;
+  /**
+   * Stops connecting: servers still starting are killed by pid and `connect` rejects. The plugin's server passes
+   * one so that Claude Code quitting never waits for a base server that hangs at start-up.
+   */
+  signal?: AbortSignal;
+  /** At most this many servers start at once (default 8): thousands of configured servers never fork at once. */
+  maxConcurrentStarts?: number;
+  /** Hears the pid of every stdio server started, as it starts (the plugin's server keeps them to kill on exit). */
+  onSpawn?: (pid: number) => void;
+}
+
+/** Options of `close`. */
+export interface MCPToolkitCloseOptions {
+  /**
+   * How long a stdio server gets after its stdin is closed before SIGTERM, and again before SIGKILL
+   * (default 1000 ms, so every server is gone within about twice that).
+   */
+  graceMs?: number;
+}
+
+/** Default bound of concurrent server starts. */
+export const MAX_CONCURRENT_STARTS = 8;
+
+/** A counting semaphore: the bound on servers starting at once. */
+class Gate {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+  constructor(size: number) {
+    this.#free = Math.max(1, size);
+  }
+  async enter(signal: AbortSignal): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.#waiting.indexOf(go);
+        if (i >= 0) this.#waiting.splice(i, 1);
+        reject(signal.reason);
+      };
+      const go = () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      this.#waiting.push(go);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+  leave(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free++;
+  }
 }
 
 /** The parts of a `tools/call` result that become a value. */
@@ -75,6 +129,12 @@ export class MCPToolkit {
   readonly #logger: Logger;
   readonly #callTimeoutMs: number;
   readonly #connectTimeoutMs: number;
+  readonly #gate: Gate;
+  readonly #onSpawn: ((pid: number) => void) | undefined;
+  /** Aborted by `close()` or the caller's signal: every pending start is given up. */
+  readonly #stop = new AbortController();
+  /** Every stdio server process started and not yet seen to exit. */
+  readonly #pids = new Set<number>();
   #closing: Promise<void> | null = null;
 
   /** Calls a base tool by its library name `<server>__<tool>`; `isError` results and failures throw. */
@@ -88,6 +148,13 @@ export class MCPToolkit {
     this.#logger = options.logger ?? silentLogger;
     this.#callTimeoutMs = options.callTimeoutMs ?? 60_000;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
+    this.#gate = new Gate(options.maxConcurrentStarts ?? MAX_CONCURRENT_STARTS);
+    this.#onSpawn = options.onSpawn;
+    const signal = options.signal;
+    if (signal) {
+      if (signal.aborted) this.#stop.abort(signal.reason);
+      else signal.addEventListener("abort", () => this.#stop.abort(signal.reason), { once: true });
+    }
     for (const [name, config] of Object.entries(options.servers)) {
       this.#servers.set(name, {
         name,
@@ -104,11 +171,23 @@ export class MCPToolkit {
     }
   }
 
-  /** Connects to every server in parallel; a server that fails is listed in `failures`, never thrown. */
+  /**
+   * Connects to every server, at most `maxConcurrentStarts` starting at once; a server that fails is listed in
+   * `failures`, never thrown. When `signal` aborts, the servers started so far are stopped and this rejects.
+   */
   static async connect(options: MCPToolkitOptions): Promise<MCPToolkit> {
     const toolkit = new MCPToolkit(options);
     await Promise.all([...toolkit.#servers.values()].map((state) => toolkit.#ensure(state).catch(() => {})));
+    if (options.signal?.aborted) {
+      await toolkit.close({ graceMs: 200 });
+      throw new DistillError("MCP", "connecting to the MCP servers was stopped");
+    }
     return toolkit;
+  }
+
+  /** Pids of the stdio server processes this toolkit started that have not exited (starting ones included). */
+  pids(): number[] {
+    return [...this.#pids];
   }
 
   /** Every listed tool as `<server>__<tool>`, with its MCP input schema and annotations. */
@@ -151,14 +230,24 @@ export class MCPToolkit {
     return this.tools;
   }
 
-  /** Closes every connection and waits for stdio servers to exit. Safe to call more than once. */
-  close(): Promise<void> {
-    this.#closing ??= Promise.all(
-      [...this.#servers.values()].map(async (state) => {
-        await state.connecting?.catch(() => {});
-        await this.#disconnect(state);
-      }),
-    ).then(() => {});
+  /**
+   * Closes every connection and stops every stdio server it started, by pid: stdin closed, then SIGTERM after
+   * `graceMs`, then SIGKILL after `graceMs` more; servers still starting are given up at once. Resolves when every
+   * process has exited. Safe to call more than once.
+   */
+  close(options: MCPToolkitCloseOptions = {}): Promise<void> {
+    const graceMs = options.graceMs ?? 1000;
+    this.#closing ??= (async () => {
+      this.#stop.abort(new DistillError("MCP", "the MCP toolkit is closing"));
+      await Promise.all(
+        [...this.#servers.values()].map(async (state) => {
+          await state.connecting?.catch(() => {});
+          await this.#disconnect(state, graceMs);
+        }),
+      );
+      // Anything started and not seen to exit (a child that outlived its connection) goes too.
+      await Promise.all(this.pids().map((pid) => stopProcess(pid, graceMs)));
+    })();
     return this.#closing;
   }
 
@@ -179,6 +268,22 @@ export class MCPToolkit {
     // A reconnect racing close() must not spawn a server that nothing will stop.
     this.#assertOpen();
     await this.#disconnect(state);
+    const signal = this.#stop.signal;
+    try {
+      await this.#gate.enter(signal);
+    } catch {
+      state.failure = "connecting was stopped before the server started";
+      throw new DistillError("MCP", `mcp server '${state.name}' was not started: ${state.failure}`);
+    }
+    try {
+      await this.#start(state, signal);
+    } finally {
+      this.#gate.leave();
+    }
+  }
+
+  async #start(state: ServerState, signal: AbortSignal): Promise<void> {
+    this.#assertOpen();
     state.stderrTail = [];
     const client = new Client(CLIENT_INFO, {
       listChanged: {
@@ -213,17 +318,24 @@ export class MCPToolkit {
     state.client = client;
     state.transport = transport;
     try {
-      await client.connect(transport, { timeout: this.#connectTimeoutMs });
-      state.pid = transport instanceof StdioClientTransport ? transport.pid : null;
-      state.tools = await listAllTools(client, this.#connectTimeoutMs);
+      const connecting = client.connect(transport, { timeout: this.#connectTimeoutMs, signal });
+      // The SDK spawns a stdio server synchronously inside connect(): its pid is known while it starts, so a
+      // server that hangs before answering initialize can still be stopped.
+      if (transport instanceof StdioClientTransport && transport.pid !== null) {
+        state.pid = transport.pid;
+        this.#track(transport.pid, transport);
+      }
+      await connecting;
+      state.tools = await listAllTools(client, this.#connectTimeoutMs, signal);
       state.failure = null;
       // Alive only once listed: a concurrent #ensure must not route a call through a half-open server.
       state.alive = true;
     } catch (err) {
-      if (transport instanceof StdioClientTransport) state.pid = transport.pid;
-      state.failure = this.#reason(state, err, "initialize");
-      this.#logger.warn(`mcp server '${state.name}' failed to connect: ${state.failure}`);
-      await this.#disconnect(state);
+      state.failure = signal.aborted ? "connecting was stopped" : this.#reason(state, err, "initialize");
+      if (!signal.aborted)
+        this.#logger.warn(`mcp server '${state.name}' failed to connect: ${state.failure}`);
+      // Stopping on purpose (close, or the caller's signal) must be quick: the server was never in use.
+      await this.#disconnect(state, signal.aborted ? 200 : 1000);
       throw new DistillError("MCP", `mcp server '${state.name}' failed to connect: ${state.failure}`, {
         cause: err,
       });
@@ -268,8 +380,19 @@ export class MCPToolkit {
       : new StreamableHTTPClientTransport(url, { requestInit });
   }
 
-  /** Closes the current connection of `state`, if any, and makes sure a stdio child is gone. */
-  async #disconnect(state: ServerState): Promise<void> {
+  /** Forgets a pid once its process has exited. */
+  #track(pid: number, transport: StdioClientTransport): void {
+    this.#pids.add(pid);
+    this.#onSpawn?.(pid);
+    const prev = transport.onclose;
+    transport.onclose = () => {
+      this.#pids.delete(pid);
+      prev?.();
+    };
+  }
+
+  /** Closes the current connection of `state`, if any, and makes sure a stdio child is gone, by pid. */
+  async #disconnect(state: ServerState, graceMs = 1000): Promise<void> {
     const { client, transport, pid } = state;
     state.client = null;
     state.transport = null;
@@ -280,11 +403,16 @@ export class MCPToolkit {
       // Lets the server free the session; a dead server must not delay closing.
       await Promise.race([transport.terminateSession().catch(() => {}), delay(1000)]);
     }
-    // The SDK ends stdin, then escalates to SIGTERM and SIGKILL; it waits for the exit except after SIGKILL.
-    await client.close().catch((err: unknown) => {
+    // The SDK ends stdin and escalates on its own clock (2 s, then 2 s more); our escalation by pid runs beside it
+    // on `graceMs`, so a server that ignores stdin and SIGTERM is still gone in about twice that.
+    const closing = client.close().catch((err: unknown) => {
       this.#logger.warn(`mcp server '${state.name}': closing failed: ${errorMessage(err)}`);
     });
-    if (pid !== null) await waitForExit(pid, 2000);
+    if (pid !== null) {
+      await stopProcess(pid, graceMs);
+      this.#pids.delete(pid);
+    }
+    await closing;
   }
 
   async #relist(state: ServerState): Promise<void> {
@@ -457,11 +585,14 @@ function toToolDef(server: string, tool: Tool): ToolDef {
   return def;
 }
 
-async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
+async function listAllTools(client: Client, timeout: number, signal?: AbortSignal): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
+    const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+      timeout,
+      ...(signal ? { signal } : {}),
+    });
     tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor !== undefined);
@@ -493,20 +624,28 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-/** Waits until `pid` is gone (reaped), SIGKILLing it if it outlives `ms`. */
-async function waitForExit(pid: number, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
+/**
+ * Waits until `pid` has exited, sending SIGTERM after `graceMs` and SIGKILL after `graceMs` more; gives up
+ * shortly after the SIGKILL (the kernel reaps it; its parent may be us, reaping through the SDK).
+ */
+async function stopProcess(pid: number, graceMs: number): Promise<void> {
+  const start = Date.now();
+  let signal: NodeJS.Signals | null = null;
   while (isRunning(pid)) {
-    if (Date.now() > deadline) {
+    const waited = Date.now() - start;
+    const next: NodeJS.Signals | null =
+      waited >= 2 * graceMs ? "SIGKILL" : waited >= graceMs ? "SIGTERM" : null;
+    if (next !== null && next !== signal) {
+      signal = next;
       try {
-        process.kill(pid, "SIGKILL");
+        process.kill(pid, next);
       } catch {
         return;
       }
-      await delay(50);
-      return;
     }
-    await delay(20);
+    if (signal === "SIGKILL" && waited >= 2 * graceMs + 1000) return;
+    // A timer that holds the event loop: waiting for a child to go must not let the process end first.
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

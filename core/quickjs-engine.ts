@@ -30,12 +30,25 @@ export const WASM_FILE = "quickjs.wasm";
 /** One fresh engine instance, used for one run (or one check) and then dropped. */
 export interface EngineInstance {
   readonly quickjs: QuickJSWASMModule;
-  readonly memory: WebAssembly.Memory;
   /** True when the last attempt to grow the memory was refused because it would pass the cap. */
   readonly growthRefused: () => boolean;
 }
 
-let compiled: WebAssembly.Module | null = null;
+/**
+ * The few WebAssembly classes this module uses, typed here: TypeScript declares them only in its DOM library,
+ * which neither this project nor a Node user's project loads.
+ */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(delta: number): number;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+let compiled: object | null = null;
 
 /** Where the engine's .wasm is: next to this file when bundled, else in its npm package. */
 export function engineWasmPath(): string {
@@ -53,11 +66,11 @@ export function engineWasmPath(): string {
 }
 
 /** The compiled module, made on first use (synchronously: about 3 ms, V8 compiles lazily). */
-function compiledModule(): WebAssembly.Module {
+function compiledModule(): object {
   if (compiled) return compiled;
   const path = engineWasmPath();
   try {
-    compiled = new WebAssembly.Module(readFileSync(path));
+    compiled = new wasm.Module(readFileSync(path));
     return compiled;
   } catch (err) {
     throw new DistillError("USAGE", `cannot load the sandbox engine from ${path}: ${errorMessage(err)}`, {
@@ -71,7 +84,7 @@ function compiledModule(): WebAssembly.Module {
  * Output the engine would print (it has no reason to) goes nowhere: stdout belongs to the protocol.
  */
 export async function newEngineInstance(memoryMb: number): Promise<EngineInstance> {
-  const memory = new WebAssembly.Memory({
+  const memory = new wasm.Memory({
     initial: (ENGINE_BASE_MB * 1024 * 1024) / PAGE_BYTES,
     maximum: Math.max(ENGINE_BASE_MB, Math.ceil(memoryMb)) * ((1024 * 1024) / PAGE_BYTES),
   });
@@ -96,10 +109,11 @@ export async function newEngineInstance(memoryMb: number): Promise<EngineInstanc
   >;
   const quickjs = await newQuickJSWASMModuleFromVariant(
     newVariant(variant, {
-      wasmModule: compiledModule(),
-      wasmMemory: memory,
+      // The package types these with the DOM library's WebAssembly classes; they are those objects.
+      wasmModule: compiledModule() as never,
+      wasmMemory: memory as never,
       emscriptenModule: output,
     }),
   );
-  return { quickjs, memory, growthRefused: () => refused };
+  return { quickjs, growthRefused: () => refused };
 }

@@ -6,7 +6,8 @@ export { resolveVersion };
 
 import { staticCheck } from "./static-check.ts";
 import type { Store, VersionRecord } from "./store.ts";
-import type { OpenProblem, Status, ToolDef, Verdict } from "./types.ts";
+import { toolNameProblem } from "./tool-name.ts";
+import type { OpenProblem, Problem, Status, ToolDef, Verdict } from "./types.ts";
 import {
   type CheckReport,
   reportSummary,
@@ -75,13 +76,21 @@ export async function ingestProposal(
   env: RegistryEnv,
   sourceTrace: string | null,
   proposal: ProposalInput,
-  options: VerifyOptions & { reason?: string } = {},
+  options: VerifyVersionOptions & { reason?: string } = {},
 ): Promise<Verdict> {
   const statics = staticCheck(proposal.code, env.tools());
+  const listed = (problems: readonly Problem[]) =>
+    problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message)).join("\n");
   if (!statics.meta) {
-    const listed = statics.problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message));
     throw new ProposalError(
-      `the tool's name, description and inputSchema could not be read, so nothing was stored:\n${listed.join("\n")}`,
+      `the tool's name, description and inputSchema could not be read, so nothing was stored:\n${listed(statics.problems)}`,
+    );
+  }
+  // The name becomes a folder under tools/: one that is not a valid name is refused before anything is written.
+  if (toolNameProblem(statics.meta.name) !== null) {
+    const named = statics.problems.filter((p) => p.token === statics.meta?.name);
+    throw new ProposalError(
+      `the tool's name cannot be used, so nothing was stored:\n${listed(named.length ? named : [{ message: toolNameProblem(statics.meta.name)! }])}`,
     );
   }
   const version = env.store.createVersion({
@@ -96,46 +105,93 @@ export async function ingestProposal(
   return verifyVersion(env, version, options);
 }
 
-/** Applies one status change with history; a concurrent change in between is reported, not overwritten. */
-function move(
-  env: RegistryEnv,
-  v: VersionRecord,
-  to: Status,
-  problems: readonly OpenProblem[],
-  reason: string,
-  evidence?: unknown,
-): VersionRecord {
-  if (v.status !== to) assertTransition(v.name, v.version, v.status, to);
-  const ok = env.store.setStatus({
-    name: v.name,
-    version: v.version,
-    expect: v.status,
-    to,
-    problems,
-    reason,
-    evidence,
+/** One status change of a version, from the status it had when the command read it. */
+interface Move {
+  v: VersionRecord;
+  to: Status;
+  problems: readonly OpenProblem[];
+  reason: string;
+  evidence?: unknown;
+}
+
+/**
+ * Writes status changes and everything that belongs with them (`also`: the verdict, dependencies, queue flags)
+ * in one transaction, so a process killed at any statement leaves either all of it or none. Each change applies
+ * only if the version still has the status the command read; otherwise nothing is written and the command is
+ * asked to run again. Exposure changes are announced after the commit.
+ */
+function commit(
+  env: Pick<RegistryEnv, "store" | "onExposureChange">,
+  moves: readonly Move[],
+  also?: () => void,
+): void {
+  for (const m of moves) if (m.v.status !== m.to) assertTransition(m.v.name, m.v.version, m.v.status, m.to);
+  env.store.transaction(() => {
+    for (const m of moves) {
+      const ok = env.store.setStatus({
+        name: m.v.name,
+        version: m.v.version,
+        expect: m.v.status,
+        to: m.to,
+        problems: m.problems,
+        reason: m.reason,
+        evidence: m.evidence,
+      });
+      if (!ok) {
+        throw new DistillError(
+          "TRANSITION",
+          `${m.v.name} v${m.v.version} changed while this command ran; run it again`,
+        );
+      }
+    }
+    also?.();
   });
-  if (!ok) {
-    throw new DistillError(
-      "TRANSITION",
-      `${v.name} v${v.version} changed while this command ran; run it again`,
-    );
+  const changed = moves.some((m) => {
+    const was = isExposed(m.v.status, m.v.problems);
+    const now = isExposed(m.to, m.problems);
+    return was !== now || (now && m.v.status !== m.to);
+  });
+  if (changed) env.onExposureChange?.();
+}
+
+/** The version after a move, for chaining moves of one version (draft → verified → active). */
+function after(m: Move): VersionRecord {
+  return { ...m.v, status: m.to, problems: [...m.problems] };
+}
+
+/** Moves that make `v` active: itself, and every other active or suspect version of its name deprecated. */
+function activation(env: RegistryEnv, v: VersionRecord, reason: string, evidence?: unknown): Move[] {
+  const moves: Move[] = [{ v, to: "active", problems: [], reason, evidence }];
+  for (const other of env.store.listVersions({ name: v.name })) {
+    if (other.version === v.version) continue;
+    if (other.status === "active" || other.status === "suspect") {
+      moves.push({
+        v: other,
+        to: "deprecated",
+        problems: other.problems,
+        reason: `replaced by v${v.version}`,
+      });
+    }
   }
-  const wasExposed = isExposed(v.status, v.problems);
-  const nowExposed = isExposed(to, problems);
-  if (wasExposed !== nowExposed || (nowExposed && v.status !== to)) env.onExposureChange?.();
-  return { ...v, status: to, problems: [...problems] };
+  return moves;
+}
+
+/** Options of one verification that belong to its commit. */
+export interface VerifyVersionOptions extends VerifyOptions {
+  /** A rebuild's target: its queue flag is cleared in the same transaction when the new version passes. */
+  clearQueueOf?: { name: string; version: number };
 }
 
 /**
  * Verifies a version and applies the lifecycle: a passing draft becomes verified (active with auto_promote);
  * a passing suspect loses the problems replay can clear; a failing verified, active or suspect version is
- * deprecated; a failing draft stays a draft with its verdict.
+ * deprecated; a failing draft stays a draft with its verdict. The status changes, the verdict, the dependencies
+ * and the deprecation of a replaced version are one transaction.
  */
 export async function verifyVersion(
   env: RegistryEnv,
   v: VersionRecord,
-  options: VerifyOptions = {},
+  options: VerifyVersionOptions = {},
 ): Promise<Verdict> {
   const code = env.store.readCode(v.name, v.version);
   const report = await runChecks(env, v, code, options);
@@ -145,63 +201,48 @@ export async function verifyVersion(
     baseline: report.baseline,
     live: Boolean(options.live),
   };
-  let current = v;
+  const moves: Move[] = [];
   if (report.passed) {
-    env.store.setDependencies(v.name, v.version, report.dependencies);
     if (v.status === "draft") {
-      current = move(env, current, "verified", [], "all three checks passed", evidence);
-      if (env.settings.autoPromote) current = activate(env, current, "auto_promote");
+      const verified: Move = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
+      moves.push(verified);
+      if (env.settings.autoPromote) moves.push(...activation(env, after(verified), "auto_promote"));
     } else if (v.status === "suspect" || v.status === "active") {
       const cleared: OpenProblem[] = ["schema_changed", "dependency_missing"];
       if (options.live) cleared.push("runtime_failure");
       const left = withoutProblems(v.problems, cleared);
       const to: Status = left.length === 0 ? "active" : "suspect";
       if (to !== v.status || left.length !== v.problems.length) {
-        current = move(
-          env,
-          current,
-          to,
-          left,
-          `re-verification passed${options.live ? " (live)" : ""}`,
-          evidence,
-        );
-        if (to === "active") current = deprecateOthers(env, current);
+        const reason = `re-verification passed${options.live ? " (live)" : ""}`;
+        if (to === "active") moves.push(...activation(env, v, reason, evidence));
+        else moves.push({ v, to, problems: left, reason, evidence });
       }
     }
   } else if (v.status === "verified" || v.status === "active" || v.status === "suspect") {
-    current = move(
-      env,
-      current,
-      "deprecated",
-      v.problems,
-      `re-verification failed: ${reportSummary(report)}`,
+    moves.push({
+      v,
+      to: "deprecated",
+      problems: v.problems,
+      reason: `re-verification failed: ${reportSummary(report)}`,
       evidence,
-    );
+    });
   }
-  const verdict = toVerdict(current, current.status, report);
-  env.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
+  const own = moves.filter((m) => m.v.version === v.version).at(-1);
+  const final = own ? after(own) : v;
+  const verdict = toVerdict(final, final.status, report);
+  commit(env, moves, () => {
+    if (report.passed) env.store.setDependencies(v.name, v.version, report.dependencies);
+    env.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
+    const target = options.clearQueueOf;
+    if (report.passed && target) env.store.setQueuedRebuild(target.name, target.version, false, null);
+  });
   return verdict;
-}
-
-/** Makes a verified version active and deprecates the previously active one. */
-function activate(env: RegistryEnv, v: VersionRecord, reason: string): VersionRecord {
-  const active = move(env, v, "active", [], reason);
-  return deprecateOthers(env, active);
-}
-
-function deprecateOthers(env: RegistryEnv, active: VersionRecord): VersionRecord {
-  for (const other of env.store.listVersions({ name: active.name })) {
-    if (other.version === active.version) continue;
-    if (other.status === "active" || other.status === "suspect") {
-      move(env, other, "deprecated", other.problems, `replaced by v${active.version}`);
-    }
-  }
-  return active;
 }
 
 /**
  * `promote`: without a version, the newest verified one. A deprecated or suspect version must re-pass
- * verification first (rollback); after a runtime failure only `verify --live` can clear it.
+ * verification first (rollback); after a runtime failure only `verify --live` can clear it. Activating it and
+ * deprecating the one it replaces are one transaction.
  */
 export async function promote(
   env: RegistryEnv,
@@ -222,7 +263,10 @@ export async function promote(
       `${name} v${v.version} failed at run time: only tooldistill verify ${name} --version ${v.version} --live can clear that`,
     );
   }
-  if (v.status === "verified") return activate(env, v, "promoted");
+  if (v.status === "verified") {
+    commit(env, activation(env, v, "promoted"));
+    return { ...v, status: "active", problems: [] };
+  }
   // Rollback or recovery: re-pass verification against the current base tools first.
   const report = await runChecks(env, v, env.store.readCode(v.name, v.version));
   if (!report.passed) {
@@ -231,16 +275,16 @@ export async function promote(
       `${name} v${v.version} cannot be promoted: ${reportSummary(report)}`,
     );
   }
-  env.store.setDependencies(v.name, v.version, report.dependencies);
-  env.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
-  return activate(
-    env,
-    v,
-    v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification",
-  );
+  const reason =
+    v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification";
+  commit(env, activation(env, v, reason), () => {
+    env.store.setDependencies(v.name, v.version, report.dependencies);
+    env.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
+  });
+  return { ...v, status: "active", problems: [] };
 }
 
-/** `deprecate`: legal from any status but deprecated; needs only the store. */
+/** `deprecate`: legal from any status but deprecated; needs only the store. Its queue flag goes with it. */
 export function deprecate(
   store: Store,
   name: string,
@@ -249,35 +293,34 @@ export function deprecate(
   const v = resolveVersion(store, name, options.version, "active");
   if (v.status === "deprecated")
     throw new DistillError("TRANSITION", `${name} v${v.version} is already deprecated`);
-  const ok = store.setStatus({
-    name,
-    version: v.version,
-    expect: v.status,
-    to: "deprecated",
-    problems: v.problems,
-    reason: options.reason ?? "deprecated by the user",
-  });
-  if (!ok)
-    throw new DistillError(
-      "TRANSITION",
-      `${name} v${v.version} changed while this command ran; run it again`,
-    );
-  if (isExposed(v.status, v.problems)) options.onExposureChange?.();
-  return { ...v, status: "deprecated" };
+  const env = { store, ...(options.onExposureChange ? { onExposureChange: options.onExposureChange } : {}) };
+  commit(env, [
+    { v, to: "deprecated", problems: v.problems, reason: options.reason ?? "deprecated by the user" },
+  ]);
+  return { ...v, status: "deprecated", queuedRebuild: false, rebuildNote: null };
 }
 
-/** Adds an open problem: an active version becomes suspect; a suspect one gains the problem. */
+/**
+ * Adds an open problem: an active version becomes suspect; a suspect one gains the problem. `also` is written in
+ * the same transaction (a runtime failure's call record, a rebuild's queue flag).
+ */
 export function addProblem(
   env: RegistryEnv,
   v: VersionRecord,
   problem: OpenProblem,
   reason: string,
   evidence?: unknown,
+  also?: () => void,
 ): VersionRecord {
-  if (v.status !== "active" && v.status !== "suspect") return v;
-  const problems = withProblem(v.problems, problem);
-  if (v.status === "suspect" && problems.length === v.problems.length) return v;
-  return move(env, v, "suspect", problems, reason, evidence);
+  const changes = v.status === "active" || v.status === "suspect";
+  const problems = changes ? withProblem(v.problems, problem) : v.problems;
+  const moves: Move[] =
+    changes && !(v.status === "suspect" && problems.length === v.problems.length)
+      ? [{ v, to: "suspect", problems, reason, evidence }]
+      : [];
+  if (moves.length === 0 && !also) return v;
+  commit(env, moves, also);
+  return moves[0] ? after(moves[0]) : v;
 }
 
 /** Exposed versions (active, or suspect with only a recovered avoided tool), by successful runs, capped. */
@@ -298,7 +341,38 @@ export function exposedVersions(store: Store, max: number): VersionRecord[] {
     .map((c) => c.v);
 }
 
+/**
+ * Why a distilled tool of that name cannot be called now, for the model (and the person reading the trace):
+ * disabled after a failure, deprecated, not promoted yet, or only a draft. Null when no version has the name.
+ */
+export function unavailableReason(store: Store, name: string, maxExposed: number): string | null {
+  const versions = store.listVersions({ name });
+  if (versions.length === 0) return null;
+  if (versions.some((v) => isExposed(v.status, v.problems))) {
+    return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers only the most used distilled tools. Complete the task with the base tools.`;
+  }
+  const last = (v: VersionRecord) =>
+    store.getHistory(v.name, v.version).at(-1)?.reason ?? "no reason recorded";
+  const newest = (status: Status) => versions.filter((v) => v.status === status).at(-1);
+  const suspect = newest("suspect");
+  const verified = newest("verified");
+  const deprecated = newest("deprecated");
+  let why: string;
+  if (suspect) {
+    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${last(suspect)}) until it passes verification again`;
+  } else if (verified) {
+    why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
+  } else if (deprecated && deprecated === versions.filter((v) => v.status !== "draft").at(-1)) {
+    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${last(deprecated)})`;
+  } else {
+    const draft = newest("draft") ?? versions.at(-1)!;
+    why = `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft`;
+  }
+  return `${why}. Complete the task with the base tools.`;
+}
+
 /** An exposed version as an Anthropic tool definition. */
 export function toolDefinition(v: VersionRecord): ToolDef {
-  return { name: v.name, description: v.description, input_schema: v.inputSchema };
+  // The static check made sure the schema is an object schema.
+  return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
 }

@@ -10,6 +10,8 @@ export interface Fixture {
   ok: boolean;
   output: unknown;
   error: string | null;
+  /** What recording clipped of the output (null when the output is the value the tool returned). */
+  clipped: string | null;
 }
 
 /** Fixtures are all finished base calls of the source trace, inner calls of distilled tools included, in order. */
@@ -23,6 +25,7 @@ export function fixturesFromCalls(calls: readonly CallRecord[]): Fixture[] {
       ok: c.status === "ok",
       output: c.output,
       error: c.error,
+      clipped: c.clipped ? (c.note ?? "clipped") : null,
     }));
 }
 

@@ -108,18 +108,28 @@ export async function runDistilled(
 
   const expected = v.verdict?.calls ?? null;
   const text = structuredError(v, outcome.failure, outcome.calls, expected, host);
-  store.failCall(callId, text, latency);
-  store.recordRun(v.name, v.version, false, outcome.calls.length);
   // An outage of a base tool or an overloaded host says nothing against the distilled tool: it stays.
-  if (outcome.failure.cause === "tool") {
-    store.setReplaceName(trace.id, v.name);
-    const current = store.getVersion(v.name, v.version) ?? v;
-    addProblem(host, current, "runtime_failure", `runtime failure: ${outcome.failure.message}`, {
-      trace: trace.id,
-      call: callId,
-      failure: outcome.failure,
+  if (outcome.failure.cause !== "tool") {
+    store.transaction(() => {
+      store.failCall(callId, text, latency);
+      store.recordRun(v.name, v.version, false, outcome.calls.length);
     });
+    return { content: text, isError: true };
   }
+  const current = store.getVersion(v.name, v.version) ?? v;
+  // The failed call, the run count and the demotion are one write: the version is never left exposed after it.
+  addProblem(
+    host,
+    current,
+    "runtime_failure",
+    `runtime failure: ${outcome.failure.message}`,
+    { trace: trace.id, call: callId, failure: outcome.failure },
+    () => {
+      store.failCall(callId, text, latency);
+      store.recordRun(v.name, v.version, false, outcome.calls.length);
+      store.setReplaceName(trace.id, v.name);
+    },
+  );
   return { content: text, isError: true };
 }
 

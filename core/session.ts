@@ -4,11 +4,13 @@
  * Functions over the store only: no MCP SDK, no config, so the bundled hooks stay small.
  */
 import { canonicalArgs, isPlainObject } from "./canonical.ts";
-import { mcpContentToValue } from "./mcp-result.ts";
+import { type Clipped, clipDepth } from "./clip.ts";
+import { mcpHookResponseToValue } from "./mcp-result.ts";
 import { nudgeText, PROPOSE_TOOL_NAME } from "./nudge.ts";
+import { applySpills, type SpillReport } from "./spill.ts";
 import type { Store } from "./store.ts";
 import { resultContent } from "./trace.ts";
-import type { CallKind, ToolDef } from "./types.ts";
+import type { CallKind, CallRecord, ToolDef } from "./types.ts";
 
 /** The plugin's MCP server is `td` in plugin `tooldistill`: Claude Code names its tools with this prefix. */
 export const PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
@@ -21,7 +23,12 @@ export const BASE_TOOLS_META_KEY = "claude-code.base-tools";
 
 /** A span's trace id: derived from the session id and the span number, so every process computes the same. */
 export function spanTraceId(sessionId: string, span: number): string {
-  return `${sessionId}.${span}`;
+  return `${spanPrefix(sessionId)}${span}`;
+}
+
+/** What every trace id of a session's spans starts with: tool-use ids are looked up within it. */
+export function spanPrefix(sessionId: string): string {
+  return `${sessionId}.`;
 }
 
 /** The trace of a session's current span, created on first sight. */
@@ -126,8 +133,20 @@ export function cacheBaseTools(store: Store, tools: readonly ToolDef[]): void {
   if (store.getMeta(BASE_TOOLS_META_KEY) !== text) store.setMeta(BASE_TOOLS_META_KEY, text);
 }
 
-function argsOf(input: unknown): Record<string, unknown> {
-  return isPlainObject(input) ? input : input === undefined ? {} : { value: input };
+/**
+ * A hook's `tool_input` as recordable arguments: a non-object is wrapped, nesting beyond what the canonical form
+ * can walk is clipped, and the schema's defaults are applied. `note` says what was clipped.
+ */
+function recordedArgs(
+  input: unknown,
+  schema: ToolDef["input_schema"] | undefined,
+): Clipped<Record<string, unknown>> {
+  const args = isPlainObject(input) ? input : input === undefined ? {} : { value: input };
+  const safe = clipDepth(args);
+  return {
+    value: canonicalArgs(safe.value, schema),
+    note: safe.note === null ? null : `arguments: ${safe.note}`,
+  };
 }
 
 /** A tool call as PreToolUse reports it. */
@@ -146,19 +165,21 @@ export interface ToolStart {
 export function recordToolStart(store: Store, call: ToolStart, ctx: ToolContext): number {
   // One write transaction for the span, the trace and the row: a hook process pays for one commit, not three.
   return store.transaction(() => {
-    const existing = store.getCallByExternalId(call.toolUseId);
+    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (existing) return existing.id;
     const cur = currentSpan(store, call.sessionId);
     const id = identifyTool(call.toolName, ctx.baseServers);
     const kind: CallKind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
     const schema =
       id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : undefined;
+    const args = recordedArgs(call.toolInput, schema);
     return store.startCall({
       traceId: cur.traceId,
       tool: id.tool,
       kind,
-      args: canonicalArgs(argsOf(call.toolInput), schema),
+      args: args.value,
       externalId: call.toolUseId,
+      note: args.note,
     });
   });
 }
@@ -169,9 +190,13 @@ export interface ToolEnd extends ToolStart {
   outcome: { response: unknown } | { error: string };
 }
 
-/** The value of a hook's `tool_response`: MCP content arrays as the toolkit reads live results. */
+/**
+ * The value of a hook's `tool_response`. For MCP tools it is the value the toolkit gets live for the same
+ * result, whichever shape Claude Code sent (content blocks, the JSON text of structuredContent, an object);
+ * other tools' responses (Bash's `{stdout, stderr, …}`) are kept as they are.
+ */
 export function responseValue(toolName: string, response: unknown): unknown {
-  if (toolName.startsWith("mcp__") && Array.isArray(response)) return mcpContentToValue(response);
+  if (toolName.startsWith("mcp__")) return mcpHookResponseToValue(response);
   return response ?? null;
 }
 
@@ -186,19 +211,21 @@ export function recordToolEnd(store: Store, call: ToolEnd, ctx: ToolContext): vo
       ? { error: call.outcome.error }
       : { output: responseValue(call.toolName, call.outcome.response) };
   store.transaction(() => {
-    const rec = store.getCallByExternalId(call.toolUseId);
+    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (!rec) {
       const cur = currentSpan(store, call.sessionId);
       const id = identifyTool(call.toolName, ctx.baseServers);
       const schema =
         id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : undefined;
+      const args = recordedArgs(call.toolInput, schema);
       store.appendCall(
         {
           traceId: cur.traceId,
           tool: id.tool,
           kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
-          args: canonicalArgs(argsOf(call.toolInput), schema),
+          args: args.value,
           externalId: call.toolUseId,
+          note: args.note,
         },
         outcome,
         call.durationMs,
@@ -209,6 +236,165 @@ export function recordToolEnd(store: Store, call: ToolEnd, ctx: ToolContext): vo
     if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
     else store.finishCall(rec.id, outcome.output, call.durationMs);
   });
+}
+
+/** The Claude Code events the plugin hooks. */
+export const HookEvents = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "SessionEnd",
+] as const;
+export type HookEvent = (typeof HookEvents)[number];
+
+/** The fields of a hook's stdin JSON the plugin reads (see claude-code-facts.md). */
+export interface HookInput {
+  session_id?: string;
+  cwd?: string;
+  prompt?: string;
+  command_name?: string;
+  command_args?: string;
+  tool_name?: string;
+  tool_input?: unknown;
+  tool_use_id?: string;
+  tool_response?: unknown;
+  error?: string;
+  duration_ms?: number;
+  reason?: string;
+}
+
+/** What one hook event writes to the store, whether a hook applies it live or from a spill file later. */
+export type SessionEvent =
+  | { type: "session-start"; sessionId: string }
+  | { type: "prompt"; sessionId: string; prompt: string }
+  | { type: "confirm"; sessionId: string }
+  | { type: "tool-start"; sessionId: string; call: ToolStart }
+  | { type: "tool-end"; sessionId: string; call: ToolEnd }
+  | { type: "session-end"; sessionId: string }
+  | { type: "none"; sessionId: string };
+
+function need<T>(value: T | undefined, field: string): T {
+  if (value === undefined) throw new Error(`the hook input has no ${field}`);
+  return value;
+}
+
+/** Reads a hook's input as the store change it stands for; throws naming a missing field. */
+export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
+  const sessionId = need(input.session_id, "session_id");
+  switch (event) {
+    case "SessionStart":
+      return { type: "session-start", sessionId };
+    case "UserPromptSubmit": {
+      const prompt = input.prompt ?? "";
+      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+    }
+    case "UserPromptExpansion":
+      // UserPromptSubmit sends the context; confirming here too keeps the outcome if only one of them fires.
+      return input.command_name === DISTILL_COMMAND
+        ? { type: "confirm", sessionId }
+        : { type: "none", sessionId };
+    case "PreToolUse":
+      return {
+        type: "tool-start",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id"),
+        },
+      };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return {
+        type: "tool-end",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id"),
+          durationMs: input.duration_ms ?? null,
+          outcome:
+            event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" },
+        },
+      };
+    case "SessionEnd":
+      return { type: "session-end", sessionId };
+  }
+}
+
+/** Writes one session event (in the caller's transaction when there is one). */
+export function applySessionEvent(store: Store, ev: SessionEvent, ctx: ToolContext): void {
+  switch (ev.type) {
+    case "session-start":
+      currentSpan(store, ev.sessionId);
+      return;
+    case "prompt":
+      userPrompt(store, ev.sessionId, ev.prompt);
+      return;
+    case "confirm":
+      confirmSpan(store, ev.sessionId);
+      return;
+    case "tool-start":
+      recordToolStart(store, ev.call, ctx);
+      return;
+    case "tool-end":
+      recordToolEnd(store, ev.call, ctx);
+      return;
+    case "session-end":
+      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      return;
+    case "none":
+      return;
+  }
+}
+
+/**
+ * Applies the hook events spilled while the store was busy, for one session (or all when null), in order and
+ * exactly once (see spill.ts). Call it where the store is writable: the next hook, the plugin's server, the
+ * fallback distiller, `tooldistill doctor --fix`.
+ */
+export function applySpilledEvents(
+  store: Store,
+  sessionId: string | null,
+  baseServers: readonly string[],
+): SpillReport {
+  return applySpills(store, sessionId, (spilled) => {
+    if (!(HookEvents as readonly string[]).includes(spilled.event)) {
+      throw new Error(`unknown hook event '${spilled.event}'`);
+    }
+    const input = JSON.parse(spilled.text) as HookInput;
+    const ctx: ToolContext = { baseServers, baseTools: cachedBaseTools(store) };
+    applySessionEvent(store, sessionEvent(spilled.event as HookEvent, input), ctx);
+  });
+}
+
+/** The session a span's trace id belongs to (`<session>.<span>`). */
+export function sessionOfTrace(traceId: string): string {
+  const dot = traceId.lastIndexOf(".");
+  return dot > 0 ? traceId.slice(0, dot) : traceId;
+}
+
+/**
+ * The call a `tools/call` of the plugin's server answers: the row the PreToolUse hook recorded under its
+ * tool-use id (Claude Code sends the same id in `_meta`). Only a row still `started` for this very tool counts,
+ * so another session's call that reused the id can never be completed twice; when several match (two sessions
+ * calling at once), the server's own session wins, else the newest. The server's session id goes stale after
+ * /clear, which is why it is only a preference.
+ */
+export function callForToolUse(
+  store: Store,
+  toolUseId: string,
+  tool: string,
+  sessionHint: string | undefined,
+): CallRecord | null {
+  const candidates = store.startedCallsByExternalId(toolUseId).filter((c) => c.tool === tool);
+  const own = sessionHint ? candidates.find((c) => c.traceId.startsWith(spanPrefix(sessionHint))) : undefined;
+  return own ?? candidates[0] ?? null;
 }
 
 /**

@@ -7,6 +7,7 @@ import traverseModule, { type Node, type NodePath, type Visitor } from "@babel/t
 import { isPlainObject } from "./canonical.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { ABSENT_GLOBALS, ABSENT_MEMBERS, NO_CLOCK } from "./sandbox-guest.ts";
+import { TOOL_NAME_PATTERN } from "./tool-name.ts";
 import type { CheckResult, JsonSchema, Problem, ToolDef } from "./types.ts";
 
 type Traverse = typeof traverseModule.default;
@@ -31,8 +32,7 @@ export interface StaticCheckResult extends CheckResult {
   meta: ToolMeta | null;
 }
 
-/** A distilled tool's name: it must fit Claude Code's 64-character cap after the plugin's 28-character prefix. */
-export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
+export { TOOL_NAME_PATTERN };
 
 const MODULE = "tooldistill";
 const ONLY_IMPORT = `only { distilledTool, call } from "${MODULE}"`;
@@ -267,6 +267,17 @@ export function staticCheck(source: string, baseTools: readonly ToolDef[]): Stat
       if (callee.type === "Import") {
         add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
       } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
+        const checkFn = read?.checkFunction;
+        if (checkFn && path.findParent((p) => p.node === checkFn)) {
+          const first = path.node.arguments[0];
+          const tool = first ? stringValue(first) : null;
+          add(
+            path.node,
+            "call",
+            `call${tool === null ? "" : ` to '${tool}'`} inside check() is not allowed: check looks only at the result run() returned; make base calls in run()`,
+          );
+          return;
+        }
         checkBaseCall(path.node);
       } else if (isMember(callee) && memberName(callee) === "then" && path.node.arguments.length >= 2) {
         add(callee.property, "then", `'.then' with a rejection handler is not allowed: ${FAIL_FAST}`);
@@ -320,9 +331,16 @@ export function staticCheck(source: string, baseTools: readonly ToolDef[]): Stat
       }
     },
   };
-  traverse(ast, visitor);
+  let traversed = true;
+  try {
+    traverse(ast, visitor);
+  } catch (err) {
+    // Babel's scope tracker throws on a redeclaration instead of reporting it: a problem, never a throw.
+    found.push(traverseProblem(err, ast));
+    traversed = false;
+  }
 
-  if (callCount === 0) {
+  if (callCount === 0 && traversed) {
     add(
       null,
       undefined,
@@ -431,6 +449,8 @@ interface ReadConfig {
   description: string | null;
   inputSchema: JsonSchema | null;
   hasCheck: boolean;
+  /** The check function's node: base calls inside it are refused. */
+  checkFunction: Node | null;
 }
 
 /** Reads the literals of `distilledTool({...})` and checks the shape of each key. */
@@ -524,10 +544,23 @@ function readConfig(
     add(run, "run", "'run' must be an async function: async run(input) { ... }");
   }
   const check = props.get("check");
+  let checkFunction: Node | null = null;
   if (check !== undefined && !isFunction(check, false)) {
     add(check, "check", "'check' must be a function of the result: check: (result) => ...");
+  } else if (check !== undefined) {
+    checkFunction = check.type === "ObjectMethod" ? check : unwrap(check.value);
+    if ("async" in checkFunction && checkFunction.async) {
+      add(
+        check,
+        "async",
+        "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function",
+      );
+    }
+    if ("generator" in checkFunction && checkFunction.generator) {
+      add(check, "*", "'check' must return true or false, not be a generator");
+    }
   }
-  return { name, description, inputSchema, hasCheck: check !== undefined };
+  return { name, description, inputSchema, hasCheck: check !== undefined, checkFunction };
 }
 
 function isFunction(prop: NodeOf<"ObjectProperty" | "ObjectMethod">, mustBeAsync: boolean): boolean {
@@ -692,6 +725,42 @@ class Tokens {
   private text(node: Node): string {
     return this.source.slice(node.start ?? 0, node.end ?? 0);
   }
+}
+
+/**
+ * A failure of the traversal as a problem. Babel's scope tracker throws `Duplicate declaration "x"` without a
+ * location: the second declaration of that name is found without scopes and named with its line.
+ */
+function traverseProblem(err: unknown, ast: Node): Found {
+  const message = err instanceof Error ? err.message : String(err);
+  const duplicate = /^Duplicate declaration "([^"]+)"/.exec(message);
+  if (duplicate) {
+    const name = duplicate[1]!;
+    const declared: Node[] = [];
+    traverse(ast, {
+      noScope: true,
+      Identifier(path) {
+        if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
+      },
+    });
+    const at = declared[1] ?? declared[0];
+    const why =
+      name === "call" || name === "distilledTool"
+        ? `it is imported from "${MODULE}" and cannot be declared again`
+        : "give each declaration its own name";
+    const problem: Problem = {
+      message: `'${name}' is declared twice in the same scope: ${why}`,
+      token: name,
+    };
+    const start = at?.loc?.start;
+    if (start) problem.line = start.line;
+    return { problem, line: start?.line ?? Number.POSITIVE_INFINITY, column: start?.column ?? 0 };
+  }
+  return {
+    problem: { message: `the code could not be analysed: ${message}` },
+    line: Number.POSITIVE_INFINITY,
+    column: 0,
+  };
 }
 
 /** A parse failure as a problem: Babel's message without its `(line:column)` suffix, and the token there. */

@@ -1,10 +1,16 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
-import { DistillError } from "./errors.ts";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import { DEFAULT_MAX_OUTPUT_BYTES, recordableError, recordableOutput } from "./clip.ts";
+import { DistillError, errorMessage } from "./errors.ts";
+import { stderrLogger } from "./logger.ts";
+import { assertNodeVersion } from "./node-version.ts";
+import { checkLifecycle, type LifecycleProblem } from "./store-invariants.ts";
+import { toolNameProblem } from "./tool-name.ts";
 import type {
   CallKind,
   CallRecord,
+  Logger,
   OpenProblem,
   Status,
   TraceRecord,
@@ -12,6 +18,15 @@ import type {
   UsageTotals,
   Verdict,
 } from "./types.ts";
+
+/**
+ * node:sqlite, loaded on first use after the Node version check: a static import would make an old Node fail
+ * with "No such built-in module: node:sqlite" before the library could say which Node it needs.
+ */
+function sqlite(): typeof import("node:sqlite") {
+  assertNodeVersion();
+  return process.getBuiltinModule("node:sqlite");
+}
 
 /**
  * Forward migrations; entry i takes `PRAGMA user_version` from i to i + 1.
@@ -113,6 +128,16 @@ const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 3: what recording clipped (nesting, size cap) said on the call; hook events applied from spill files, so a
+  // spilled event is applied exactly once even when a process dies between applying it and removing its file.
+  `
+  ALTER TABLE calls ADD COLUMN note TEXT;
+  ALTER TABLE calls ADD COLUMN clipped INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE spill_applied (
+    event_id TEXT PRIMARY KEY,
+    applied_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The schema version this build writes; a newer database is refused rather than misread. */
@@ -182,7 +207,7 @@ export interface SessionSpan {
   confirmed: boolean;
 }
 
-/** Fields of a new call row. */
+/** Fields of a new call row. `note` says what recording had to clip of its arguments. */
 export interface NewCall {
   traceId: string;
   tool: string;
@@ -191,7 +216,28 @@ export interface NewCall {
   parentId?: number | null;
   version?: number | null;
   externalId?: string | null;
+  note?: string | null;
 }
+
+/** How a store is opened. */
+export interface StoreOptions {
+  /**
+   * Open an existing store for reading only: nothing is created, migrated in place or repaired, and a missing
+   * store is a NOT_FOUND error instead of a new empty one (the CLI's list, show and traces).
+   */
+  readOnly?: boolean;
+  /** How long a write waits for another process's write lock before failing with STORE_BUSY (default 10 s). */
+  busyTimeoutMs?: number;
+  /** Cap of one recorded output (max_output_bytes); a larger one is clipped and the call says so. */
+  maxOutputBytes?: number;
+  /** Check the lifecycle invariants on open and repair the safe ones (default true; the hooks skip it). */
+  checkInvariants?: boolean;
+  /** Hears what the open check repaired or found (default: stderr). */
+  logger?: Logger;
+}
+
+/** Default wait for another process's write lock: long enough for any of the store's short transactions. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
 /** sha256 of a tool file's text: a file edited after verification is refused at run time. */
 export function hashSource(source: string): string {
@@ -214,44 +260,175 @@ function parse(text: unknown): unknown {
 
 type Row = Record<string, SQLInputValue>;
 
+/** SQLite's primary result codes the store explains to people (the low byte of an extended code). */
+const SQLITE = {
+  busy: 5,
+  locked: 6,
+  readonly: 8,
+  ioerr: 10,
+  corrupt: 11,
+  full: 13,
+  cantopen: 14,
+  notadb: 26,
+};
+
+/** The files of `tools/<name>/v<N>.ts` under a store (0 when there is no tools folder). */
+export function countToolFiles(root: string): number {
+  const dir = join(root, "tools");
+  let n = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    try {
+      n += readdirSync(join(dir, name)).filter((f) => /^v\d+\.ts$/.test(f)).length;
+    } catch {
+      // a stray file in tools/ is not a tool folder
+    }
+  }
+  return n;
+}
+
+/** A statement whose failures are explained like every other store failure. */
+class Statement {
+  readonly #s: StatementSync;
+  readonly #fail: (err: unknown) => never;
+  constructor(s: StatementSync, fail: (err: unknown) => never) {
+    this.#s = s;
+    this.#fail = fail;
+  }
+  run(...params: SQLInputValue[]) {
+    try {
+      return this.#s.run(...params);
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+  get(...params: SQLInputValue[]) {
+    try {
+      return this.#s.get(...params);
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+  all(...params: SQLInputValue[]) {
+    try {
+      return this.#s.all(...params);
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+}
+
 /**
  * The registry: `<root>/registry.db` (SQLite, WAL) plus tool files under `<root>/tools/<name>/v<N>.ts`.
  * The only importer of `node:sqlite`. Every write is one short `BEGIN IMMEDIATE` transaction, so the agent
- * process, the CLI and concurrent hook processes can share one store without losing rows.
+ * process, the CLI and concurrent hook processes can share one store without losing rows. SQLite's failures
+ * (a locked, damaged, read-only or missing database) become DistillErrors that name the file and what to do.
  */
 export class Store {
   readonly root: string;
   readonly dbPath: string;
+  readonly readOnly: boolean;
+  /** Lifecycle invariants the open check found and could not (or, read-only, did not) repair. */
+  readonly lifecycleProblems: LifecycleProblem[];
   readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements = new Map<string, Statement>();
+  readonly #busyTimeoutMs: number;
+  readonly #maxOutputBytes: number;
+  /** Seen before opening: SQLite creates a new -wal as it opens, which would hide that the old one was deleted. */
+  readonly #walMissingAtOpen: boolean;
 
-  constructor(root: string) {
+  constructor(root: string, options: StoreOptions = {}) {
     this.root = root;
     this.dbPath = join(root, "registry.db");
-    try {
-      mkdirSync(join(root, "tools"), { recursive: true });
-      const ignore = join(root, ".gitignore");
-      if (!existsSync(ignore)) {
-        writeFileSync(
-          ignore,
-          "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n",
-        );
-      }
-      this.#db = new DatabaseSync(this.dbPath, { timeout: 10_000 });
-      this.#db.exec("PRAGMA busy_timeout = 10000");
-      this.#db.exec("PRAGMA journal_mode = WAL");
-      // NORMAL is durable across process crashes in WAL mode; only an OS crash can lose the last commit.
-      this.#db.exec("PRAGMA synchronous = NORMAL");
-      this.#db.exec("PRAGMA foreign_keys = ON");
-      this.#migrate();
-    } catch (err) {
-      if (err instanceof DistillError) throw err;
+    this.readOnly = options.readOnly === true;
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const logger = options.logger ?? stderrLogger;
+    const { DatabaseSync } = sqlite();
+    if (existsSync(root) && !statSync(root).isDirectory()) {
       throw new DistillError(
         "STORE",
-        `cannot open the store at ${root}: ${(err as Error).message}. Check the path and its permissions (store: in tooldistill.yaml).`,
-        { cause: err },
+        `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`,
       );
     }
+    if (this.readOnly && !existsSync(this.dbPath)) {
+      throw new DistillError(
+        "NOT_FOUND",
+        `no store at ${root}: nothing has been recorded there yet. Check the store path (store: in tooldistill.yaml, or --config), or record a run first.`,
+      );
+    }
+    this.#refuseEmptyRegistry(this.#fileIsEmpty());
+    this.#walMissingAtOpen = !existsSync(`${this.dbPath}-wal`) && existsSync(`${this.dbPath}-shm`);
+    try {
+      if (!this.readOnly) this.#prepareFolder();
+      this.#db = new DatabaseSync(this.dbPath, { timeout: this.#busyTimeoutMs, readOnly: this.readOnly });
+    } catch (err) {
+      throw this.#explain(err, "open");
+    }
+    try {
+      if (!this.readOnly) {
+        this.#exec("PRAGMA journal_mode = WAL");
+        // NORMAL is durable across process crashes in WAL mode; only an OS crash can lose the last commit.
+        this.#exec("PRAGMA synchronous = NORMAL");
+      }
+      this.#exec("PRAGMA foreign_keys = ON");
+      if (this.#userVersion() === 0 && !this.#hasTables()) this.#refuseEmptyRegistry(true);
+      this.#migrate();
+    } catch (err) {
+      this.#db.close();
+      throw err;
+    }
+    this.lifecycleProblems = options.checkInvariants === false ? [] : this.#checkLifecycle(logger);
+  }
+
+  /** True when registry.db is missing or 0 bytes (a new store, or one whose database was lost). */
+  #fileIsEmpty(): boolean {
+    try {
+      return statSync(this.dbPath).size === 0;
+    } catch {
+      return true;
+    }
+  }
+
+  /** An empty database over existing tool files means the registry was lost: never start a new one silently. */
+  #refuseEmptyRegistry(empty: boolean): void {
+    if (!empty) return;
+    const files = countToolFiles(this.root);
+    if (files === 0) return;
+    const what = existsSync(this.dbPath)
+      ? `${this.dbPath} is empty (${statSync(this.dbPath).size === 0 ? "0 bytes" : "no tables"})`
+      : `${this.dbPath} is missing`;
+    throw new DistillError(
+      "STORE",
+      `${what} while ${join(this.root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry ` +
+        "(every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it " +
+        "would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if " +
+        "there is one) and run the command again; or, to start over, run `tooldistill doctor --fix`, which moves " +
+        `the tool files to ${join(this.root, "orphaned")} and creates a new registry.`,
+    );
+  }
+
+  #prepareFolder(): void {
+    mkdirSync(join(this.root, "tools"), { recursive: true });
+    const ignore = join(this.root, ".gitignore");
+    if (!existsSync(ignore)) {
+      writeFileSync(
+        ignore,
+        "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n",
+      );
+    }
+  }
+
+  #hasTables(): boolean {
+    const row = this.#stmt("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as {
+      n: number;
+    };
+    return Number(row.n) > 0;
   }
 
   #migrate(): void {
@@ -263,27 +440,143 @@ export class Store {
         `the store at ${this.root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`,
       );
     }
+    if (this.readOnly) {
+      throw new DistillError(
+        "STORE",
+        `the store at ${this.root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`,
+      );
+    }
     this.transaction(() => {
       // Re-read inside the write lock: another process may have migrated meanwhile.
       for (let v = this.#userVersion(); v < SCHEMA_VERSION; v++) {
-        this.#db.exec(MIGRATIONS[v]!);
-        this.#db.exec(`PRAGMA user_version = ${v + 1}`);
+        this.#exec(MIGRATIONS[v]!);
+        this.#exec(`PRAGMA user_version = ${v + 1}`);
       }
     });
   }
 
+  /** Runs the lifecycle invariants; repairs the safe ones in one transaction when writable, reports the rest. */
+  #checkLifecycle(logger: Logger): LifecycleProblem[] {
+    const found = checkLifecycle(this);
+    if (found.length === 0) return [];
+    const repairable = found.filter((p) => p.repair !== null);
+    let left = found;
+    if (!this.readOnly && repairable.length > 0) {
+      try {
+        this.transaction(() => {
+          for (const p of repairable) p.apply?.(this);
+        });
+        for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
+        left = found.filter((p) => p.repair === null);
+      } catch (err) {
+        logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
+      }
+    }
+    for (const p of left) {
+      const fix = p.command ?? "run `tooldistill doctor --fix`";
+      logger.warn(`tooldistill: ${p.message}: ${fix}`);
+    }
+    return left;
+  }
+
   #userVersion(): number {
-    const row = this.#db.prepare("PRAGMA user_version").get() as { user_version: number };
+    const row = this.#stmt("PRAGMA user_version").get() as { user_version: number };
     return row.user_version;
   }
 
-  #stmt(sql: string): StatementSync {
+  #stmt(sql: string): Statement {
     let s = this.#statements.get(sql);
     if (!s) {
-      s = this.#db.prepare(sql);
+      try {
+        s = new Statement(this.#db.prepare(sql), (err) => {
+          throw this.#explain(err, "query");
+        });
+      } catch (err) {
+        throw this.#explain(err, "query");
+      }
       this.#statements.set(sql, s);
     }
     return s;
+  }
+
+  #exec(sql: string): void {
+    try {
+      this.#db.exec(sql);
+    } catch (err) {
+      throw this.#explain(err, "query");
+    }
+  }
+
+  /**
+   * An SQLite failure as a DistillError that names the file and what to do; anything else (a programming error)
+   * is passed on as it is.
+   */
+  #explain(err: unknown, when: "open" | "query"): unknown {
+    if (err instanceof DistillError) return err;
+    const e = err as { errcode?: unknown; code?: unknown; message?: string };
+    const db = this.dbPath;
+    const fsCode = typeof e.code === "string" && !e.code.startsWith("ERR_") ? e.code : null;
+    if (fsCode !== null) {
+      return new DistillError(
+        "STORE",
+        `cannot ${when === "open" ? "open" : "use"} the store at ${this.root}: ${errorMessage(err)}. ` +
+          "Check the path (store: in tooldistill.yaml) and that the folder is writable by this user.",
+        { cause: err },
+      );
+    }
+    if (typeof e.errcode !== "number") return err;
+    const code = e.errcode & 0xff;
+    const detail = e.message ?? "";
+    const make = (code: "STORE" | "STORE_BUSY", message: string) =>
+      new DistillError(code, message, { cause: err });
+    const recover =
+      "Stop every process using the store (Claude Code sessions, the td server, agents), copy the store folder " +
+      `aside, then restore registry.db from a backup, or recover what is readable with \`sqlite3 ${db} ".recover" | sqlite3 recovered.db\` ` +
+      "and put recovered.db in its place. `tooldistill doctor` shows what is damaged.";
+    switch (code) {
+      case SQLITE.busy:
+      case SQLITE.locked:
+        return make(
+          "STORE_BUSY",
+          `the store ${db} is locked by another process (waited ${this.#busyTimeoutMs} ms for its write lock). ` +
+            "Something holds a write transaction open (an sqlite3 shell, a backup, a stuck process): close it and try again.",
+        );
+      case SQLITE.corrupt:
+        return make("STORE", `the store's database ${db} is damaged (${detail}). ${recover}`);
+      case SQLITE.notadb:
+        return make(
+          "STORE",
+          `${db} is not an SQLite database (${detail}): its header was overwritten or another file was put in its place. ${recover}`,
+        );
+      case SQLITE.ioerr: {
+        const wal = `${db}-wal`;
+        if (this.#walMissingAtOpen) {
+          return make(
+            "STORE",
+            `disk I/O error on ${db}: its write-ahead log ${wal} is missing while ${db}-shm says it holds ` +
+              "changes: it was deleted while a process had the store open. Stop every process using the store " +
+              "(the last one to close writes the log back), then run the command again; if no process has it open " +
+              `any more, the changes that were only in the log are lost: restore ${wal} from a backup if you have one.`,
+          );
+        }
+        return make("STORE", `disk I/O error on ${db} (${detail}): check the disk and the file. ${recover}`);
+      }
+      case SQLITE.readonly:
+        return make(
+          "STORE",
+          `cannot write to ${db} (${detail}): check that the file, its folder and the ${db}-wal and -shm files ` +
+            "beside it are writable by this user, or that the disk is not mounted read-only.",
+        );
+      case SQLITE.full:
+        return make("STORE", `the disk holding ${db} is full (${detail}): free some space and try again.`);
+      case SQLITE.cantopen:
+        return make(
+          "STORE",
+          `cannot open ${db} (${detail}): check that the folder exists and is readable and writable by this user.`,
+        );
+      default:
+        return err;
+    }
   }
 
   /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
@@ -301,15 +594,32 @@ export class Store {
     }
   }
 
+  /**
+   * Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote (one spilled
+   * hook event that cannot be applied must not undo the others).
+   */
+  savepoint<T>(fn: () => T): T {
+    this.#exec("SAVEPOINT td_step");
+    try {
+      const result = fn();
+      this.#exec("RELEASE td_step");
+      return result;
+    } catch (err) {
+      this.#exec("ROLLBACK TO td_step");
+      this.#exec("RELEASE td_step");
+      throw err;
+    }
+  }
+
   /** Closes the database; the store object is unusable afterwards. */
   close(): void {
     if (this.#db.isOpen) this.#db.close();
   }
 
-  /** `PRAGMA integrity_check`, for tests and `doctor`-style checks. */
+  /** `PRAGMA integrity_check` ("ok", or SQLite's list of problems), for tests and `tooldistill doctor`. */
   integrityCheck(): string {
-    const row = this.#db.prepare("PRAGMA integrity_check").get() as { integrity_check: string };
-    return row.integrity_check;
+    const rows = this.#stmt("PRAGMA integrity_check").all() as { integrity_check: string }[];
+    return rows.map((r) => r.integrity_check).join("\n");
   }
 
   // ---- traces -------------------------------------------------------------------------------------
@@ -328,6 +638,14 @@ export class Store {
   getTrace(id: string): TraceRecord | null {
     const row = this.#stmt("SELECT * FROM traces WHERE id = ?").get(id) as Row | undefined;
     return row ? traceFromRow(row) : null;
+  }
+
+  /** Ids of the traces whose id starts with `prefix` (at most `limit`), for `traces show <prefix>`. */
+  traceIdsStartingWith(prefix: string, limit = 10): string[] {
+    const rows = this.#stmt(
+      "SELECT id FROM traces WHERE substr(id, 1, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?",
+    ).all(prefix.length, prefix, limit) as { id: string }[];
+    return rows.map((r) => r.id);
   }
 
   /** Traces, newest first. */
@@ -418,21 +736,29 @@ export class Store {
     latencyMs: number | null,
   ): number {
     return "output" in outcome
-      ? this.#insertCall(call, "ok", json(outcome.output) ?? "null", null, latencyMs)
-      : this.#insertCall(call, "error", null, outcome.error, latencyMs);
+      ? this.#insertCall(call, "ok", outcome.output, null, latencyMs)
+      : this.#insertCall(call, "error", undefined, outcome.error, latencyMs);
+  }
+
+  /** The text kept of an output, clipped at the depth and size caps, and the note saying what was clipped. */
+  #output(output: unknown): { text: string; note: string | null; clipped: boolean } {
+    return recordableOutput(output, this.#maxOutputBytes);
   }
 
   #insertCall(
     call: NewCall,
     status: CallRecord["status"],
-    output: string | null,
+    output: unknown,
     error: string | null,
     latencyMs: number | null,
   ): number {
+    const out = status === "ok" ? this.#output(output) : null;
+    const err = error === null ? null : recordableError(error, this.#maxOutputBytes);
+    const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
     return this.transaction(() => {
       const row = this.#stmt(
-        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING id`,
       ).get(
         call.traceId,
@@ -442,33 +768,35 @@ export class Store {
         call.kind,
         JSON.stringify(call.args),
         status,
-        output,
-        error,
+        out?.text ?? null,
+        err?.text ?? null,
         latencyMs,
         call.version ?? null,
         call.externalId ?? null,
         now(),
+        note,
+        out?.clipped ? 1 : 0,
       ) as { id: number };
       return row.id;
     });
   }
 
-  /** Completes a call with its output. */
+  /** Completes a call with its output (clipped at the caps; the call's note says so). */
   finishCall(id: number, output: unknown, latencyMs: number | null): void {
-    this.#stmt("UPDATE calls SET status = 'ok', output = ?, latency_ms = ? WHERE id = ?").run(
-      json(output) ?? "null",
-      latencyMs,
-      id,
-    );
+    const out = this.#output(output);
+    this.#stmt(
+      `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
+       note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`,
+    ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
   }
 
   /** Completes a call with its error. */
   failCall(id: number, error: string, latencyMs: number | null): void {
-    this.#stmt("UPDATE calls SET status = 'error', error = ?, latency_ms = ? WHERE id = ?").run(
-      error,
-      latencyMs,
-      id,
-    );
+    const err = recordableError(error, this.#maxOutputBytes);
+    this.#stmt(
+      `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
+       note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`,
+    ).run(err.text, latencyMs, err.note, id);
   }
 
   /** Changes what a recorded call counts as (e.g. a Claude Code call later found to be a distilled tool). */
@@ -476,12 +804,24 @@ export class Store {
     this.#stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
   }
 
-  /** The call recorded under an external id (Claude Code's tool_use_id), if any. */
-  getCallByExternalId(externalId: string): CallRecord | null {
-    const row = this.#stmt("SELECT * FROM calls WHERE external_id = ? ORDER BY id DESC LIMIT 1").get(
-      externalId,
-    ) as Row | undefined;
+  /**
+   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
+   * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
+   * API may reuse them, so a lookup across the whole store could attach to another session's call.
+   */
+  getCallByExternalId(externalId: string, traceIdPrefix: string): CallRecord | null {
+    const row = this.#stmt(
+      "SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1",
+    ).get(externalId, traceIdPrefix.length, traceIdPrefix) as Row | undefined;
     return row ? callFromRow(row) : null;
+  }
+
+  /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
+  startedCallsByExternalId(externalId: string): CallRecord[] {
+    const rows = this.#stmt(
+      "SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC",
+    ).all(externalId) as Row[];
+    return rows.map(callFromRow);
   }
 
   /** Every call of a trace in seq order, inner calls included. */
@@ -553,11 +893,44 @@ export class Store {
     ).run(key, value);
   }
 
+  // ---- spilled hook events ---------------------------------------------------------------------------
+
+  /** True when a spilled hook event was already applied (its file may outlive the commit by a crash). */
+  spillApplied(eventId: string): boolean {
+    return this.#stmt("SELECT 1 AS x FROM spill_applied WHERE event_id = ?").get(eventId) !== undefined;
+  }
+
+  /** Records a spilled event as applied, in the transaction that applies it. */
+  markSpillApplied(eventId: string): void {
+    this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(
+      eventId,
+      now(),
+    );
+  }
+
+  /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
+  pruneSpillApplied(before: string): void {
+    this.#stmt("DELETE FROM spill_applied WHERE applied_at < ?").run(before);
+  }
+
   // ---- versions -----------------------------------------------------------------------------------
 
-  /** Path of a version's tool file. */
+  /**
+   * Path of a version's tool file. The name is checked first and the path must stay inside `tools/`: a name
+   * read from model-written code must never place a file anywhere else.
+   */
   toolFile(name: string, version: number): string {
-    return join(this.root, "tools", name, `v${version}.ts`);
+    const problem = toolNameProblem(name);
+    if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
+    if (!Number.isSafeInteger(version) || version < 1) {
+      throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
+    }
+    const tools = resolve(this.root, "tools");
+    const file = resolve(tools, name, `v${version}.ts`);
+    if (!file.startsWith(tools + sep)) {
+      throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
+    }
+    return file;
   }
 
   /** Reads a version's code from its file. */
@@ -593,8 +966,16 @@ export class Store {
       ) as { n: number };
       const n = Number(row.n);
       const file = this.toolFile(v.name, n);
-      mkdirSync(join(this.root, "tools", v.name), { recursive: true });
-      writeFileSync(file, v.code);
+      try {
+        mkdirSync(join(file, ".."), { recursive: true });
+        writeFileSync(file, v.code);
+      } catch (err) {
+        throw new DistillError(
+          "STORE",
+          `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join(this.root, "tools")} is writable by this user.`,
+          { cause: err },
+        );
+      }
       const at = now();
       this.#stmt(
         `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
@@ -647,8 +1028,12 @@ export class Store {
     evidence?: unknown;
   }): boolean {
     return this.transaction(() => {
+      // A deprecated version is never rebuilt: its queue flag goes in the same write as the status.
       const r = this.#stmt(
-        "UPDATE versions SET status = ?, problems = ? WHERE name = ? AND version = ? AND status = ?",
+        `UPDATE versions SET status = ?1, problems = ?2,
+         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
+         WHERE name = ?3 AND version = ?4 AND status = ?5`,
       ).run(
         change.to,
         JSON.stringify([...new Set(change.problems)].sort()),
@@ -695,15 +1080,30 @@ export class Store {
       name,
       version,
     ) as Row[];
-    return rows.map((r) => ({
-      name: r["name"] as string,
-      version: Number(r["version"]),
-      from: (r["from_status"] as Status | null) ?? null,
-      to: r["to_status"] as Status,
-      reason: r["reason"] as string,
-      evidence: parse(r["evidence"]),
-      at: r["at"] as string,
-    }));
+    return rows.map(historyFromRow);
+  }
+
+  /** The newest history row of every version (its status should be that row's `to`). */
+  latestHistory(): HistoryRecord[] {
+    const rows = this.#stmt(
+      "SELECT * FROM status_history WHERE id IN (SELECT MAX(id) FROM status_history GROUP BY name, version) ORDER BY name, version",
+    ).all() as Row[];
+    return rows.map(historyFromRow);
+  }
+
+  /** The order in which versions last became active (history row id), for telling two actives apart. */
+  lastActivation(name: string, version: number): number {
+    const row = this.#stmt(
+      "SELECT COALESCE(MAX(id), 0) AS id FROM status_history WHERE name = ? AND version = ? AND to_status = 'active'",
+    ).get(name, version) as { id: number };
+    return Number(row.id);
+  }
+
+  /** Appends a history row without changing the version (the open check records a status the history lacked). */
+  addHistory(h: Omit<HistoryRecord, "at">): void {
+    this.#stmt(
+      "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(h.name, h.version, h.from, h.to, h.reason, json(h.evidence), now());
   }
 
   // ---- dependencies and stats ---------------------------------------------------------------------
@@ -759,6 +1159,18 @@ export class Store {
   }
 }
 
+function historyFromRow(r: Row): HistoryRecord {
+  return {
+    name: r["name"] as string,
+    version: Number(r["version"]),
+    from: (r["from_status"] as Status | null) ?? null,
+    to: r["to_status"] as Status,
+    reason: r["reason"] as string,
+    evidence: parse(r["evidence"]),
+    at: r["at"] as string,
+  };
+}
+
 function traceFromRow(r: Row): TraceRecord {
   return {
     id: r["id"] as string,
@@ -791,7 +1203,14 @@ function callFromRow(r: Row): CallRecord {
     error: (r["error"] as string | null) ?? null,
     latencyMs: r["latency_ms"] === null ? null : Number(r["latency_ms"]),
     version: r["version"] === null ? null : Number(r["version"]),
+    note: (r["note"] as string | null | undefined) ?? null,
+    clipped: Boolean(r["clipped"]),
   };
+}
+
+function joinNotes(...notes: (string | null)[]): string | null {
+  const kept = notes.filter((n): n is string => n !== null && n !== "");
+  return kept.length === 0 ? null : kept.join("; ");
 }
 
 function versionFromRow(r: Row): VersionRecord {

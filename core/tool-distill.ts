@@ -4,7 +4,8 @@ import type { ChangeReport, HealthReport } from "./changes.ts";
 import { compareSchemas, fallbackDistill, health, onToolUpdated, rebuild } from "./changes.ts";
 import { type Config, DEFAULT_SETTINGS, importRef, loadConfig, type Settings } from "./config.ts";
 import { type Distiller, PROPOSE_INPUT_SCHEMA, verdictText } from "./distiller.ts";
-import { DistillError } from "./errors.ts";
+import { DistillError, errorMessage } from "./errors.ts";
+import { stderrLogger } from "./logger.ts";
 import { PROPOSE_TOOL_NAME } from "./nudge.ts";
 import {
   deprecate,
@@ -15,21 +16,14 @@ import {
   promote,
   resolveVersion,
   toolDefinition,
+  unavailableReason,
   verifyVersion,
 } from "./registry.ts";
 import { runDistilled } from "./runtime.ts";
 import { Sandbox } from "./sandbox.ts";
 import { Store, type VersionRecord } from "./store.ts";
 import { type ExecuteOptions, type ExecuteResult, Trace, type TraceHost } from "./trace.ts";
-import {
-  type Executor,
-  type HealthProbe,
-  type Logger,
-  silentLogger,
-  type ToolDef,
-  type TraceSource,
-  type Verdict,
-} from "./types.ts";
+import type { Executor, HealthProbe, Logger, ToolDef, ToolInput, TraceSource, Verdict } from "./types.ts";
 
 /** Options of `new ToolDistill(...)`: the config file's keys in camelCase, plus the objects themselves. */
 export interface ToolDistillOptions extends Partial<Settings> {
@@ -37,12 +31,16 @@ export interface ToolDistillOptions extends Partial<Settings> {
   store: string;
   /** Runs a base tool; required to record runs and run distilled tools. */
   executor?: Executor;
-  /** Anthropic-format base tool definitions. */
-  tools?: ToolDef[];
+  /** Anthropic-format base tool definitions (`Anthropic.Tool[]` as you pass them to the Messages API). */
+  tools?: ToolInput[];
   /** Says whether an avoided tool has recovered; used only by `health()`. */
   healthProbe?: HealthProbe;
   /** A custom distiller; by default ClaudeDistiller with `distillerModel`. */
   distiller?: Distiller;
+  /**
+   * Where warnings and errors go: start-up changes of `check_schemas_on_start`, fallback distiller failures,
+   * store problems met while recording. Default: stderr (`stderrLogger`); `silentLogger` drops them.
+   */
   logger?: Logger;
   /** Share a sandbox pool between instances (e.g. tests); by default one is made on first use. */
   sandbox?: Sandbox;
@@ -50,6 +48,25 @@ export interface ToolDistillOptions extends Partial<Settings> {
   onExposureChange?: () => void;
   /** Releases what `fromConfig` opened (e.g. MCP connections) on `close()`. */
   onClose?: () => Promise<void> | void;
+}
+
+/** A caller's tool as the library keeps it: a missing description is "" (the Anthropic SDK makes it optional). */
+function toolDef(t: ToolInput): ToolDef {
+  const def: ToolDef = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
+  if (t.annotations !== undefined) def.annotations = t.annotations;
+  return def;
+}
+
+/** The `propose_distilled_tool` definition (the same for every ToolDistill). */
+export function proposeToolDefinition(): ToolDef {
+  return {
+    name: PROPOSE_TOOL_NAME,
+    description:
+      "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, " +
+      "so the next run of this kind of task needs one call. The library checks the code statically, replays it " +
+      "against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
+    input_schema: PROPOSE_INPUT_SCHEMA,
+  };
 }
 
 function checkSettings(s: Settings): void {
@@ -60,6 +77,8 @@ function checkSettings(s: Settings): void {
     problems.push(`minCallsToDistill must be an integer ≥ 1 (got ${s.minCallsToDistill})`);
   if (!Number.isInteger(s.maxExposedTools) || s.maxExposedTools < 0)
     problems.push(`maxExposedTools must be an integer ≥ 0 (got ${s.maxExposedTools})`);
+  if (!Number.isInteger(s.maxOutputBytes) || s.maxOutputBytes < 1024)
+    problems.push(`maxOutputBytes must be an integer ≥ 1024 (got ${s.maxOutputBytes})`);
   if (problems.length)
     throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
 }
@@ -81,7 +100,10 @@ export class ToolDistill implements TraceHost {
   readonly #ownsSandbox: boolean;
   readonly #onExposureChange: (() => void) | undefined;
   readonly #onClose: (() => Promise<void> | void) | undefined;
-  /** Report of the start-up schema comparison (`check_schemas_on_start`). */
+  /**
+   * What the start-up schema comparison (`check_schemas_on_start`) found: every version it made suspect, and why.
+   * Null when the comparison did not run. Each change is also warned on the logger.
+   */
   readonly startupReport: ChangeReport | null;
 
   constructor(options: ToolDistillOptions) {
@@ -91,18 +113,24 @@ export class ToolDistill implements TraceHost {
     }
     checkSettings(settings);
     this.settings = settings;
-    this.logger = options.logger ?? silentLogger;
+    this.logger = options.logger ?? stderrLogger;
     this.executor = options.executor ?? null;
     this.healthProbe = options.healthProbe ?? null;
-    this.#tools = [...(options.tools ?? [])];
+    this.#tools = (options.tools ?? []).map(toolDef);
     this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
     this.#distiller = options.distiller ?? null;
     this.#sandbox = options.sandbox ?? null;
     this.#ownsSandbox = !options.sandbox;
     this.#onExposureChange = options.onExposureChange;
     this.#onClose = options.onClose;
-    this.store = new Store(options.store);
+    this.store = new Store(options.store, { maxOutputBytes: settings.maxOutputBytes, logger: this.logger });
     this.startupReport = settings.checkSchemasOnStart && options.tools ? compareSchemas(this.#env()) : null;
+    for (const c of this.startupReport?.changes ?? []) {
+      this.logger.warn(
+        `tooldistill: at start-up, ${c.name} v${c.version} became ${c.to} [${c.problems.join(", ")}]: ${c.reason}; ` +
+          `tooldistill verify ${c.name} --version ${c.version} re-checks it against the current tools`,
+      );
+    }
   }
 
   /** Builds a ToolDistill from `tooldistill.yaml` (default: the one in the current folder). */
@@ -111,14 +139,18 @@ export class ToolDistill implements TraceHost {
     return ToolDistill.fromLoadedConfig(config, overrides);
   }
 
-  /** Like `fromConfig`, for a config already loaded. */
+  /**
+   * Like `fromConfig`, for a config already loaded. `startup` reaches the MCP servers' start: `signal` stops it
+   * (servers still starting are killed and this rejects), `onSpawn` hears each stdio server's pid.
+   */
   static async fromLoadedConfig(
     config: Config,
     overrides: Partial<ToolDistillOptions> = {},
+    startup: { signal?: AbortSignal; onSpawn?: (pid: number) => void } = {},
   ): Promise<ToolDistill> {
     const options: ToolDistillOptions = { ...config.settings, store: config.store };
     if (config.executor) options.executor = await importRef<Executor>(config.executor);
-    if (config.tools) options.tools = await importRef<ToolDef[]>(config.tools);
+    if (config.tools) options.tools = await importRef<ToolInput[]>(config.tools);
     if (config.healthProbe) options.healthProbe = await importRef<HealthProbe>(config.healthProbe);
     if (config.distiller) options.distiller = await importRef<Distiller>(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
@@ -129,19 +161,28 @@ export class ToolDistill implements TraceHost {
         servers,
         cwd: config.path ? dirname(config.path) : config.dir,
         ...(overrides.logger ? { logger: overrides.logger } : {}),
+        ...(startup.signal ? { signal: startup.signal } : {}),
+        ...(startup.onSpawn ? { onSpawn: startup.onSpawn } : {}),
       });
       options.executor = toolkit.executor;
       options.tools = toolkit.tools;
       options.healthProbe ??= toolkit.probe;
-      options.onClose = () => toolkit.close();
+      options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
     }
     return new ToolDistill({ ...options, ...overrides });
   }
 
-  /** Starts recording a run of `task`. */
+  /**
+   * Starts recording a run of `task`. A store that cannot be written is warned, not thrown: the agent runs on,
+   * unrecorded.
+   */
   startTrace(task: string, options: { id?: string; source?: TraceSource } = {}): Trace {
     const id = options.id ?? randomUUID();
-    this.store.createTrace(id, task, options.source ?? "sdk");
+    try {
+      this.store.createTrace(id, task, options.source ?? "sdk");
+    } catch (err) {
+      this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`);
+    }
     return new Trace(this, id, task);
   }
 
@@ -159,14 +200,7 @@ export class ToolDistill implements TraceHost {
 
   /** The `propose_distilled_tool` definition to offer next to the base tools. */
   proposeTool(): ToolDef {
-    return {
-      name: PROPOSE_TOOL_NAME,
-      description:
-        "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, " +
-        "so the next run of this kind of task needs one call. The library checks the code statically, replays it " +
-        "against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
-      input_schema: PROPOSE_INPUT_SCHEMA,
-    };
+    return proposeToolDefinition();
   }
 
   /** Current base tools. */
@@ -175,8 +209,8 @@ export class ToolDistill implements TraceHost {
   }
 
   /** Replaces the base tool list (e.g. after an MCP server re-listed its tools). */
-  setTools(tools: ToolDef[]): void {
-    this.#tools = [...tools];
+  setTools(tools: readonly ToolInput[]): void {
+    this.#tools = tools.map(toolDef);
     this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
   }
 
@@ -244,13 +278,22 @@ export class ToolDistill implements TraceHost {
       );
       return { content: text, isError: rejected };
     } catch (err) {
+      try {
+        this.store.failCall(id, errorMessage(err), null);
+      } catch {
+        // The store itself failing is what the caller reports.
+      }
       if (!(err instanceof ProposalError)) throw err;
-      this.store.failCall(id, err.message, null);
       return {
         content: `rejected: ${err.message}\nFix it and call ${PROPOSE_TOOL_NAME} again.`,
         isError: true,
       };
     }
+  }
+
+  /** @internal */
+  unavailableReason(name: string): string | null {
+    return unavailableReason(this.store, name, this.settings.maxExposedTools);
   }
 
   /** @internal */

@@ -1,4 +1,5 @@
 import { canonicalArgs, isPlainObject } from "./canonical.ts";
+import { clipDepth } from "./clip.ts";
 import type { Settings } from "./config.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { errorMessage } from "./errors.ts";
@@ -45,15 +46,28 @@ export interface TraceHost {
   ): Promise<ExecuteResult> | null;
   /** Handles a `propose_distilled_tool` call. */
   propose(trace: Trace, input: Record<string, unknown>, options?: ExecuteOptions): Promise<ExecuteResult>;
+  /** Why a distilled tool of that name cannot be called now, or null when there is none of that name. */
+  unavailableReason(name: string): string | null;
   /** Called by `finish()` for a worth-distilling run without a proposal. Never throws. */
   fallbackDistill(trace: Trace): Promise<void>;
 }
 
-/** Text for a tool_result: strings as they are, anything else as JSON. */
+/**
+ * Text for a tool_result: strings as they are, anything else as JSON; a value JSON cannot encode (a cycle,
+ * nesting deep enough to overflow the encoder) is clipped first, as the store records it.
+ */
 export function resultContent(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === undefined) return "null";
-  return JSON.stringify(value);
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    try {
+      return JSON.stringify(clipDepth(value).value) ?? "null";
+    } catch (err) {
+      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
+    }
+  }
 }
 
 /**
@@ -73,9 +87,14 @@ export class Trace {
     this.task = task;
   }
 
-  /** The caller's verdict on the run; null until `setOutcome`. */
+  /** The caller's verdict on the run; null until `setOutcome` (or when the store cannot be read). */
   get outcome(): boolean | null {
-    return this.record().outcome;
+    try {
+      return this.record().outcome;
+    } catch (err) {
+      this.#warn("reading the outcome", err);
+      return null;
+    }
   }
 
   /** The stored trace row. */
@@ -85,15 +104,31 @@ export class Trace {
     return t;
   }
 
-  /** Runs one tool call of the agent and records it. */
+  /**
+   * Runs one tool call of the agent and records it. Never throws: a malformed proposal, a failing tool, a store
+   * that cannot be written (permissions, a read-only disk, a lock) all become an error result for the model and,
+   * for store problems, a warning on the logger, so the agent keeps running.
+   */
   async execute(name: string, input: unknown, options: ExecuteOptions = {}): Promise<ExecuteResult> {
-    const args = isPlainObject(input) ? input : {};
-    if (name === PROPOSE_TOOL_NAME) return this.#host.propose(this, args, options);
-    const distilled = this.#host.runDistilled(this, name, args, options);
-    if (distilled) return distilled;
-    const tool = this.#host.baseTool(name);
-    if (!tool) return this.#unknownTool(name, args);
-    return this.runBaseCall(tool, args, null);
+    try {
+      const args = isPlainObject(input) ? input : {};
+      if (name === PROPOSE_TOOL_NAME) return await this.#host.propose(this, args, options);
+      const distilled = this.#host.runDistilled(this, name, args, options);
+      if (distilled) return await distilled;
+      const tool = this.#host.baseTool(name);
+      if (!tool) return this.#unknownTool(name, args);
+      return await this.runBaseCall(tool, args, null);
+    } catch (err) {
+      this.#warn(`the call of '${name}'`, err);
+      const message = errorMessage(err);
+      return name === PROPOSE_TOOL_NAME
+        ? { content: `rejected: tooldistill could not handle the proposal: ${message}`, isError: true }
+        : { content: `Error: tooldistill could not run '${name}': ${message}`, isError: true };
+    }
+  }
+
+  #warn(what: string, err: unknown): void {
+    this.#host.logger.warn(`tooldistill: ${what} in trace ${this.id} failed: ${errorMessage(err)}`);
   }
 
   /** Runs and records one base call; `parentId` is the distilled call it runs inside, if any. */
@@ -114,47 +149,71 @@ export class Trace {
     args: Record<string, unknown>,
     parentId: number | null,
   ): Promise<{ ok: true; output: unknown } | { ok: false; error: string; thrown: unknown }> {
+    const safe = clipDepth(args);
     const call = {
       traceId: this.id,
       tool: tool.name,
       kind: "base" as const,
-      args: canonicalArgs(args, tool.input_schema),
+      args: canonicalArgs(safe.value, tool.input_schema),
       parentId,
+      note: safe.note === null ? null : `arguments: ${safe.note}`,
     };
     const started = performance.now();
+    let outcome: { ok: true; output: unknown } | { ok: false; error: string; thrown: unknown };
     try {
-      const output = await this.#host.runBase(tool.name, args);
-      this.#host.store.appendCall(call, { output }, performance.now() - started);
-      return { ok: true, output };
+      outcome = { ok: true, output: await this.#host.runBase(tool.name, args) };
     } catch (err) {
-      const error = errorMessage(err);
-      this.#host.store.appendCall(call, { error }, performance.now() - started);
-      return { ok: false, error, thrown: err };
+      outcome = { ok: false, error: errorMessage(err), thrown: err };
     }
+    // The call has happened (maybe with side effects): a store that cannot record it must not turn it into an
+    // error the agent would retry. It is reported instead.
+    try {
+      this.#host.store.appendCall(
+        call,
+        outcome.ok ? { output: outcome.output } : { error: outcome.error },
+        performance.now() - started,
+      );
+    } catch (err) {
+      this.#warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
+    }
+    return outcome;
   }
 
   #unknownTool(name: string, args: Record<string, unknown>): ExecuteResult {
     const { store } = this.#host;
-    const message = `no such tool '${name}'${suggestion(name, this.#host.baseToolNames())}`;
+    const message =
+      this.#host.unavailableReason(name) ??
+      `no such tool '${name}'${suggestion(name, this.#host.baseToolNames())}`;
     const id = store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
     store.failCall(id, message, 0);
     return { content: `Error: ${message}`, isError: true };
   }
 
-  /** Adds one Anthropic usage object to the run's totals (cache token fields included). */
+  /** Adds one Anthropic usage object to the run's totals (cache token fields included); a store problem is warned. */
   recordUsage(usage: UsageLike | null | undefined): void {
     if (!usage) return;
-    this.#host.store.addUsage(this.id, {
-      input_tokens: usage.input_tokens ?? 0,
-      output_tokens: usage.output_tokens ?? 0,
-      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
-    });
+    try {
+      this.#host.store.addUsage(this.id, {
+        input_tokens: usage.input_tokens ?? 0,
+        output_tokens: usage.output_tokens ?? 0,
+        cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+        cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+      });
+    } catch (err) {
+      this.#warn("recording usage", err);
+    }
   }
 
-  /** Records whether the task succeeded: the caller's own check, never inferred from the model stopping. */
+  /**
+   * Records whether the task succeeded: the caller's own check, never inferred from the model stopping. A store
+   * problem is warned, not thrown.
+   */
   setOutcome(outcome: { success: boolean }): void {
-    this.#host.store.setOutcome(this.id, outcome.success);
+    try {
+      this.#host.store.setOutcome(this.id, outcome.success);
+    } catch (err) {
+      this.#warn("recording the outcome", err);
+    }
   }
 
   /** Top-level base calls of the run (failed ones included): the unit of baselines. */
@@ -170,12 +229,17 @@ export class Trace {
     return worthDistilling(this.#host.store, this.id, this.#host.settings.minCallsToDistill);
   }
 
-  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. */
+  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws. */
   distillNudge(): string | null {
-    if (!this.worthDistilling()) return null;
-    if (!this.#host.store.claimNudge(this.id)) return null;
-    const flags = this.#host.store.getTraceFlags(this.id);
-    return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
+    try {
+      if (!this.worthDistilling()) return null;
+      if (!this.#host.store.claimNudge(this.id)) return null;
+      const flags = this.#host.store.getTraceFlags(this.id);
+      return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
+    } catch (err) {
+      this.#warn("deciding on the nudge", err);
+      return null;
+    }
   }
 
   /** Ends the run; may run the fallback distiller. Never throws: problems are logged and kept on the trace. */

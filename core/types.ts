@@ -12,12 +12,32 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/**
+ * A tool's input schema: a JSON Schema object with `type: "object"`, typed so a ToolDef can be passed to
+ * `client.messages.create({ tools })` of the Anthropic SDK as it is.
+ */
+export interface ToolInputSchema {
+  type: "object";
+  [key: string]: unknown;
+}
+
 /** An Anthropic-format tool definition (`annotations` only for MCP-served base tools). */
 export interface ToolDef {
   name: string;
   description: string;
-  input_schema: JsonSchema;
+  input_schema: ToolInputSchema;
   annotations?: ToolAnnotations;
+}
+
+/**
+ * A base tool definition as a caller gives it: an Anthropic SDK `Tool` (whose description is optional) or a
+ * ToolDef. The library fills a missing description with "".
+ */
+export interface ToolInput {
+  name: string;
+  description?: string | undefined;
+  input_schema: ToolInputSchema;
+  annotations?: ToolAnnotations | undefined;
 }
 
 /** Runs one base tool: returns a JSON-serialisable value (or a promise of one), throws to signal failure. */
@@ -121,4 +141,8 @@ export interface CallRecord {
   latencyMs: number | null;
   /** Distilled calls: the version that ran. */
   version: number | null;
+  /** What recording had to clip (nesting, the output size cap), or null. */
+  note: string | null;
+  /** The stored output is not the value the tool returned (clipped): replay cannot answer from it. */
+  clipped: boolean;
 }

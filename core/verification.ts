@@ -245,6 +245,10 @@ async function replayAll(
         if (options.live) return live("runs live (verify --live)");
         const fixture = set.take(tool, canonical);
         if (fixture) {
+          if (fixture.ok && fixture.clipped !== null) {
+            replayProblem = `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`;
+            throw new Error(replayProblem);
+          }
           if (fixture.ok) return structuredClone(fixture.output);
           if (recovered.has(tool)) {
             if (env.settings.allowLiveVerification)

@@ -1,18 +1,19 @@
 /** Body of the detached fallback distiller process (see fallback.ts); errors go to the store's hooks.log. */
-import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { importRef, loadConfig } from "../core/config.ts";
+import { importRef } from "../core/config.ts";
 import type { Distiller } from "../core/distiller.ts";
-import { cachedBaseTools } from "../core/session.ts";
+import { appendLog } from "../core/log-file.ts";
+import { applySpilledEvents, cachedBaseTools, sessionOfTrace } from "../core/session.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import type { Logger } from "../core/types.ts";
 
 /** Runs the fallback distiller for one finished span of a session. */
 export async function runFallback(configPath: string, traceId: string): Promise<void> {
-  const config = await loadConfig(configPath);
+  const { loadFullConfig } = await import("./full-config.ts");
+  const { config, baseServers } = await loadFullConfig(configPath, process.env);
   const logFile = join(config.store, "hooks.log");
   const log = (level: string) => (message: string) =>
-    appendFileSync(logFile, `${new Date().toISOString()} fallback ${level}: ${message}\n`);
+    void appendLog(logFile, `${new Date().toISOString()} fallback ${level}: ${message}`);
   const logger: Logger = { info: log("info"), warn: log("warn"), error: log("error") };
   const distiller = config.distiller ? await importRef<Distiller>(config.distiller) : undefined;
   const td = new ToolDistill({
@@ -23,6 +24,8 @@ export async function runFallback(configPath: string, traceId: string): Promise<
     ...(distiller ? { distiller } : {}),
   });
   try {
+    // Events of the span that hooks spilled while the store was locked belong to the run being distilled.
+    applySpilledEvents(td.store, sessionOfTrace(traceId), baseServers);
     td.setTools(cachedBaseTools(td.store));
     await td.openTrace(traceId).finish();
   } catch (err) {

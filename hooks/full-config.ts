@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { type Config, loadConfig } from "../core/config.ts";
+import { DistillError } from "../core/errors.ts";
 import { loadMcpServers } from "../core/mcp-config.ts";
 
 /** The resolved config and the names of the project's MCP servers (never starts a server). */
@@ -21,8 +22,9 @@ async function baseServers(config: Config, env: NodeJS.ProcessEnv): Promise<stri
       await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers, env }),
     );
   } catch (err) {
-    // An unexpandable ${VAR} must not stop recording: the names are all a hook needs.
-    if (config.mcpConfig === null) throw err;
+    // An unexpandable ${VAR} must not stop recording: the names are all a hook needs. A missing file is reported.
+    if (config.mcpConfig === null || (err instanceof DistillError && err.code === "CONFIG_NOT_FOUND"))
+      throw err;
     const raw = JSON.parse(readFileSync(config.mcpConfig, "utf8")) as {
       mcpServers?: Record<string, unknown>;
     };

@@ -15,7 +15,7 @@ export interface HookConfig {
   store: string;
   /** Names of the project's MCP servers: their tools are the base tools. */
   baseServers: string[];
-  settings: Pick<Settings, "fallbackDistiller" | "minCallsToDistill">;
+  settings: Pick<Settings, "fallbackDistiller" | "minCallsToDistill" | "maxOutputBytes">;
 }
 
 /** A cache entry: the config plus the stamps of the files it was read from. */
@@ -28,7 +28,7 @@ interface CacheEntry {
 }
 
 // Bump when HookConfig or the way it is derived changes: older entries are then ignored.
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 /** A file's identity for the cache; null when it cannot be read (the full loader then reports why). */
 function stamp(path: string): string | null {
@@ -91,6 +91,7 @@ export async function hookConfig(
     settings: {
       fallbackDistiller: full.settings.fallbackDistiller,
       minCallsToDistill: full.settings.minCallsToDistill,
+      maxOutputBytes: full.settings.maxOutputBytes,
     },
   };
   if (file && configStamp !== null && (full.mcpConfig === null || mcpStamp !== null)) {

@@ -1,52 +1,40 @@
 /**
  * The shared body of the plugin's hooks: reads the event's JSON from stdin, finds the project's store from
- * `CLAUDE_PROJECT_DIR`/tooldistill.yaml and records into it through core/session.ts. Hooks fail open: any
- * error is logged to `<store>/hooks.log` and stderr, and the hook still exits 0 so the session goes on.
+ * `CLAUDE_PROJECT_DIR`/tooldistill.yaml and records into it through core/session.ts. Hooks never stall or break
+ * the session: the store is opened with a short busy timeout, and when another process holds its write lock past
+ * it the event goes to the session's spill file (core/spill.ts), applied in order by the next hook or the
+ * plugin's server. Every problem (a broken config, empty or non-JSON stdin) is logged to `<store>/hooks.log`
+ * (bounded) and stderr, and the hook still exits 0.
  */
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
 import { findConfig } from "../core/config-file.ts";
+import { DistillError, errorMessage } from "../core/errors.ts";
+import { appendLog } from "../core/log-file.ts";
 import {
+  applySessionEvent,
+  applySpilledEvents,
   cachedBaseTools,
-  confirmSpan,
-  currentSpan,
-  DISTILL_COMMAND,
   distillContext,
-  isDistillPrompt,
-  recordToolEnd,
-  recordToolStart,
+  type HookEvent,
+  type HookInput,
+  type SessionEvent,
+  sessionEvent,
+  spanTraceId,
   type ToolContext,
-  userPrompt,
 } from "../core/session.ts";
+import { spillEvent } from "../core/spill.ts";
 import { Store } from "../core/store.ts";
 import { worthDistilling } from "../core/trace.ts";
 import { type HookConfig, hookConfig } from "./hook-config.ts";
 
-/** The Claude Code events the plugin hooks. */
-export type HookEvent =
-  | "SessionStart"
-  | "UserPromptSubmit"
-  | "UserPromptExpansion"
-  | "PreToolUse"
-  | "PostToolUse"
-  | "PostToolUseFailure"
-  | "SessionEnd";
+export type { HookEvent, HookInput };
 
-/** The fields of a hook's stdin JSON the plugin reads (see claude-code-facts.md). */
-export interface HookInput {
-  session_id?: string;
-  cwd?: string;
-  prompt?: string;
-  command_name?: string;
-  command_args?: string;
-  tool_name?: string;
-  tool_input?: unknown;
-  tool_use_id?: string;
-  tool_response?: unknown;
-  error?: string;
-  duration_ms?: number;
-  reason?: string;
-}
+/**
+ * How long a hook waits for the store's write lock before it spills the event. The store's own transactions
+ * take milliseconds, so this only runs out when something else holds the lock (an sqlite3 shell, a backup).
+ */
+export const HOOK_BUSY_TIMEOUT_MS = 200;
 
 /** What a hook prints on stdout (exit 0): a message for the user, or context for the model. */
 export interface HookOutput {
@@ -70,88 +58,60 @@ export interface HookRuntime {
   startFallback?: (configPath: string, traceId: string) => void;
 }
 
-function toolContext(store: Store, config: HookConfig): ToolContext {
-  return { baseServers: config.baseServers, baseTools: cachedBaseTools(store) };
+/** Records the event (after the session's spilled ones), or spills it when the store stays locked. */
+function record(
+  store: Store,
+  event: HookEvent,
+  text: string,
+  ev: SessionEvent,
+  config: HookConfig,
+  log: (message: string) => void,
+): "recorded" | "spilled" {
+  try {
+    const spilled = applySpilledEvents(store, ev.sessionId, config.baseServers);
+    for (const problem of spilled.failed) log(`a spilled event could not be applied: ${problem}`);
+    const ctx: ToolContext = { baseServers: config.baseServers, baseTools: cachedBaseTools(store) };
+    store.transaction(() => applySessionEvent(store, ev, ctx));
+    return "recorded";
+  } catch (err) {
+    if (!(err instanceof DistillError && err.code === "STORE_BUSY")) throw err;
+    // Locked past the short timeout: the event waits in the session's spill file, after any earlier ones.
+    spillEvent(store.root, ev.sessionId, event, text);
+    log(
+      `the store was locked by another process for ${HOOK_BUSY_TIMEOUT_MS} ms: the event was spilled to spill/ and is applied by the next hook or the td server`,
+    );
+    return "spilled";
+  }
 }
 
-function need<T>(value: T | undefined, field: string): T {
-  if (value === undefined) throw new Error(`the hook input has no ${field}`);
-  return value;
-}
-
-/** Handles one event for a project that has a config. */
-async function handle(
+/** What the event prints, and SessionEnd's fallback distiller; reads only, so it works while the store is locked. */
+function respond(
   event: HookEvent,
   input: HookInput,
+  ev: SessionEvent,
   config: HookConfig,
   store: Store,
   rt: HookRuntime,
-): Promise<HookOutput | null> {
-  const sessionId = need(input.session_id, "session_id");
-  switch (event) {
-    case "SessionStart":
-      currentSpan(store, sessionId);
-      return null;
-    case "UserPromptSubmit": {
-      const prompt = input.prompt ?? "";
-      if (!isDistillPrompt(prompt)) {
-        userPrompt(store, sessionId, prompt);
-        return null;
-      }
-      const cur = confirmSpan(store, sessionId);
-      const notes = prompt.trim().replace(/^\/tooldistill:distill/, "");
-      return {
-        hookSpecificOutput: {
-          hookEventName: event,
-          additionalContext: distillContext(store, cur.traceId, notes),
-        },
-      };
-    }
-    case "UserPromptExpansion":
-      // UserPromptSubmit sends the context; confirming here too keeps the outcome if only one of them fires.
-      if (input.command_name === DISTILL_COMMAND) confirmSpan(store, sessionId);
-      return null;
-    case "PreToolUse":
-      recordToolStart(
-        store,
-        {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id"),
-        },
-        toolContext(store, config),
-      );
-      return null;
-    case "PostToolUse":
-    case "PostToolUseFailure":
-      recordToolEnd(
-        store,
-        {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id"),
-          durationMs: input.duration_ms ?? null,
-          outcome:
-            event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" },
-        },
-        toolContext(store, config),
-      );
-      return null;
-    case "SessionEnd": {
-      const span = store.findSessionSpan(sessionId);
-      if (!span) return null;
-      const cur = currentSpan(store, sessionId);
-      store.endTrace(cur.traceId);
-      const wanted =
-        config.settings.fallbackDistiller &&
-        Boolean(rt.env["ANTHROPIC_API_KEY"]) &&
-        worthDistilling(store, cur.traceId, config.settings.minCallsToDistill);
-      if (wanted) (rt.startFallback ?? startFallbackProcess)(config.path, cur.traceId);
-      return null;
-    }
+): HookOutput | null {
+  if (event === "UserPromptSubmit" && ev.type === "confirm") {
+    // Read, never written here: when the event was spilled the store is locked.
+    const traceId = spanTraceId(ev.sessionId, store.findSessionSpan(ev.sessionId)?.span ?? 1);
+    const notes = (input.prompt ?? "").trim().replace(/^\/tooldistill:distill/, "");
+    return {
+      hookSpecificOutput: { hookEventName: event, additionalContext: distillContext(store, traceId, notes) },
+    };
   }
+  if (event === "SessionEnd") {
+    const span = store.findSessionSpan(ev.sessionId);
+    if (!span) return null;
+    const traceId = spanTraceId(ev.sessionId, span.span);
+    const wanted =
+      config.settings.fallbackDistiller &&
+      Boolean(rt.env["ANTHROPIC_API_KEY"]) &&
+      worthDistilling(store, traceId, config.settings.minCallsToDistill);
+    if (wanted) (rt.startFallback ?? startFallbackProcess)(config.path, traceId);
+  }
+  return null;
 }
 
 /** Runs `fallback.{ts,js}` beside this hook's entry, detached, so the user's exit is not delayed. */
@@ -164,17 +124,29 @@ function startFallbackProcess(configPath: string, traceId: string): void {
   child.unref();
 }
 
-/** Appends an error to the store's hook log and to stderr; never throws. */
-function logError(logFile: string | null, event: HookEvent, err: unknown): void {
-  const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  const line = `${new Date().toISOString()} ${event}: ${detail}\n`;
-  process.stderr.write(`tooldistill ${event} hook: ${err instanceof Error ? err.message : String(err)}\n`);
-  if (logFile === null) return;
+/** Appends a line to the store's hook log (bounded, rotated) and, for problems, to stderr; never throws. */
+function logLine(logFile: string | null, event: HookEvent, message: string, toStderr: boolean): void {
+  if (toStderr) process.stderr.write(`tooldistill ${event} hook: ${message.split("\n")[0]}\n`);
+  if (logFile !== null) appendLog(logFile, `${new Date().toISOString()} ${event}: ${message}`);
+}
+
+/** The hook's stdin as an object, or why it is not one (Claude Code always sends one JSON object). */
+function parseInput(text: string): { input: HookInput } | { problem: string } {
+  if (text.trim() === "") {
+    return {
+      problem: "stdin was empty: Claude Code sends the event as JSON on stdin, so nothing was recorded",
+    };
+  }
   try {
-    mkdirSync(dirname(logFile), { recursive: true });
-    appendFileSync(logFile, line);
-  } catch {
-    // stderr already has it; a log that cannot be written must not break the session either.
+    const value: unknown = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return { input: value as HookInput };
+    return { problem: `stdin is JSON but not an object (${text.slice(0, 80)}), so nothing was recorded` };
+  } catch (err) {
+    const head = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    return {
+      problem: `stdin is not JSON (${errorMessage(err)}), so nothing was recorded; it began: ${head}`,
+    };
   }
 }
 
@@ -189,22 +161,53 @@ export async function handleHookInput(
 ): Promise<HookOutput | null> {
   let logFile: string | null = null;
   try {
-    const input = JSON.parse(text) as HookInput;
-    const projectDir = rt.env["CLAUDE_PROJECT_DIR"] || input.cwd || process.cwd();
+    const parsed = parseInput(text);
+    const projectDir =
+      rt.env["CLAUDE_PROJECT_DIR"] || ("input" in parsed ? parsed.input.cwd : undefined) || process.cwd();
     logFile = join(projectDir, ".tooldistill", "hooks.log");
     const configPath = findConfig(projectDir);
-    if (configPath === null)
+    if (configPath === null) {
+      if (!("input" in parsed)) logLine(null, event, parsed.problem, true);
       return event === "SessionStart" ? { systemMessage: setupHint(projectDir) } : null;
-    const config = await hookConfig(configPath, rt.env, (message) => logError(logFile, event, message));
+    }
+    const config = await hookConfig(configPath, rt.env, (message) => logLine(logFile, event, message, true));
     logFile = join(config.store, "hooks.log");
-    const store = new Store(config.store);
+    if (!("input" in parsed)) {
+      logLine(logFile, event, parsed.problem, true);
+      return null;
+    }
+    const ev = sessionEvent(event, parsed.input);
+    const file = logFile;
+    const log = (message: string) => logLine(file, event, message, false);
+    let store: Store;
     try {
-      return await handle(event, input, config, store, rt);
+      store = new Store(config.store, {
+        busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS,
+        maxOutputBytes: config.settings.maxOutputBytes,
+        checkInvariants: false,
+      });
+    } catch (err) {
+      // Locked while it needed a write to open (a schema upgrade): the event waits in the spill file all the same.
+      if (!(err instanceof DistillError && err.code === "STORE_BUSY")) throw err;
+      spillEvent(config.store, ev.sessionId, event, text);
+      log(`the store was locked by another process while opening it: the event was spilled to spill/`);
+      return null;
+    }
+    try {
+      record(store, event, text, ev, config, log);
+      return respond(event, parsed.input, ev, config, store, rt);
     } finally {
       store.close();
     }
   } catch (err) {
-    logError(logFile, event, err);
+    // An expected problem (a config error, a damaged store) is its message; anything else keeps its stack for a report.
+    const detail =
+      err instanceof DistillError
+        ? err.message
+        : err instanceof Error
+          ? (err.stack ?? err.message)
+          : String(err);
+    logLine(logFile, event, detail, true);
     return null;
   }
 }
@@ -215,7 +218,7 @@ export async function runHook(event: HookEvent): Promise<void> {
   try {
     text = readFileSync(0, "utf8");
   } catch (err) {
-    logError(null, event, err);
+    logLine(null, event, `cannot read stdin: ${errorMessage(err)}`, true);
   }
   const output = await handleHookInput(event, text, { env: process.env });
   if (output) process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -27,7 +27,13 @@ const compiled = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"],
 });
 if (compiled.status !== 0) fail("tsc -p tsconfig.build.json failed");
 
-for (const required of ["bin/cli.js", "core/index.js", "core/index.d.ts", "core/quickjs-engine.js"]) {
+for (const required of [
+  "bin/cli.js",
+  "core/entry.js",
+  "core/index.js",
+  "core/index.d.ts",
+  "core/quickjs-engine.js",
+]) {
   if (!existsSync(join(dist, required))) fail(`dist/${required} was not produced`);
 }
 

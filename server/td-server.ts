@@ -4,6 +4,8 @@
  * the exposed set with `notifications/tools/list_changed`. Besides core/mcp-toolkit.ts, the only importer of
  * the MCP SDK.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -12,10 +14,18 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type Config, findConfig, loadConfig } from "../core/config.ts";
 import { errorMessage } from "../core/errors.ts";
+import { loadMcpServers } from "../core/mcp-config.ts";
 import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
-import { exposedVersions } from "../core/registry.ts";
-import { cacheBaseTools, canonicalizeTrace, currentSpan } from "../core/session.ts";
-import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
+import { exposedVersions, toolDefinition, unavailableReason } from "../core/registry.ts";
+import {
+  applySpilledEvents,
+  cacheBaseTools,
+  callForToolUse,
+  canonicalizeTrace,
+  currentSpan,
+} from "../core/session.ts";
+import { Store } from "../core/store.ts";
+import { proposeToolDefinition, ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
 import type { Logger, ToolDef } from "../core/types.ts";
 
 /** Options of the `td` server. */
@@ -36,7 +46,13 @@ export interface TdServer {
   server: Server;
   /** Resolves once the project's config and base servers are loaded (or failed to load). */
   ready: Promise<void>;
+  /**
+   * Stops everything: a start-up still connecting to base servers is abandoned, and every base server started is
+   * stopped by pid (quickly: the session is over). Safe to call more than once.
+   */
   close(): Promise<void>;
+  /** Pids of every base server process started (some may have exited): the last resort of a forced exit. */
+  pids(): number[];
 }
 
 const TOOL_USE_ID_META = "claudecode/toolUseId";
@@ -54,8 +70,8 @@ function mcpTool(t: ToolDef): {
 }
 
 /** A cheap fingerprint of the exposed set: names, versions and statuses of the exposed versions. */
-function exposureSignature(td: ToolDistill): string {
-  return exposedVersions(td.store, td.settings.maxExposedTools)
+function exposureSignature(store: Store, maxExposed: number): string {
+  return exposedVersions(store, maxExposed)
     .map((v) => `${v.name}@${v.version}:${v.status}:${v.description.length}`)
     .sort()
     .join(",");
@@ -74,39 +90,93 @@ export function createTdServer(options: TdServerOptions): TdServer {
     },
   );
   let td: ToolDistill | null = null;
+  let baseServers: string[] = [];
   let problem: string | null = null;
   let signature = "";
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  const stopping = new AbortController();
+  const pids = new Set<number>();
 
   const announce = () => {
     if (!td || closed) return;
-    signature = exposureSignature(td);
+    signature = exposureSignature(td.store, td.settings.maxExposedTools);
     server
       .sendToolListChanged()
       .catch((err: unknown) => logger.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
   };
 
-  const ready = (async () => {
+  /** Hook events spilled while the store was locked: applied before a call and on every poll. */
+  const applySpills = () => {
+    if (!td) return;
+    try {
+      const report = applySpilledEvents(td.store, null, baseServers);
+      for (const failed of report.failed)
+        logger.warn(`tooldistill td: a spilled hook event could not be applied: ${failed}`);
+    } catch (err) {
+      // Still locked: the next poll, call or hook applies them.
+      logger.warn(`tooldistill td: spilled hook events not applied yet: ${errorMessage(err)}`);
+    }
+  };
+
+  // Claude Code does not wait long for a server's tool list before the first request, and base servers may take
+  // seconds to start: the list comes from the store (read-only) as soon as the config is read, and the base
+  // servers connect behind it.
+  let config: Config | null = null;
+  let early: Store | null = null;
+  const closeEarly = () => {
+    early?.close();
+    early = null;
+  };
+  const configured = (async () => {
     const configPath = findConfig(options.projectDir);
     if (configPath === null) {
       problem = `no tooldistill.yaml in ${options.projectDir}: add one with mcp_config: .mcp.json and start a new session`;
       return;
     }
     try {
-      const config: Config = await loadConfig(configPath);
-      td = await ToolDistill.fromLoadedConfig(config, {
-        logger,
-        onExposureChange: announce,
-        ...options.overrides,
-      });
+      config = await loadConfig(configPath);
+    } catch (err) {
+      problem = `tooldistill could not start: ${errorMessage(err)}`;
+      logger.error(problem);
+      return;
+    }
+    if (existsSync(join(config.store, "registry.db"))) {
+      try {
+        early = new Store(config.store, { readOnly: true, checkInvariants: false, logger });
+      } catch (err) {
+        logger.warn(`tooldistill td: cannot read the store yet: ${errorMessage(err)}`);
+      }
+    }
+  })();
+
+  const ready = (async () => {
+    await configured;
+    const loaded = config as Config | null;
+    if (loaded === null || closed) return;
+    try {
+      baseServers = Object.keys(
+        await loadMcpServers({ mcpConfigPath: loaded.mcpConfig, inline: loaded.mcpServers }).catch(
+          () => ({}),
+        ),
+      );
+      td = await ToolDistill.fromLoadedConfig(
+        loaded,
+        { logger, onExposureChange: announce, ...options.overrides },
+        { signal: stopping.signal, onSpawn: (pid) => pids.add(pid) },
+      );
+      if (closed) return;
       const own = td;
+      closeEarly();
       // The hooks never start MCP servers: they read base tool schemas (for defaults) from this cache.
       cacheBaseTools(own.store, own.tools());
-      signature = exposureSignature(own);
+      applySpills();
+      // The set listed early may have changed while the base servers connected.
+      if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
       timer = setInterval(() => {
+        applySpills();
         try {
-          if (exposureSignature(own) !== signature) announce();
+          if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
         } catch (err) {
           logger.warn(`tooldistill td: polling the store failed: ${errorMessage(err)}`);
         }
@@ -114,15 +184,22 @@ export function createTdServer(options: TdServerOptions): TdServer {
       timer.unref();
     } catch (err) {
       problem = `tooldistill could not start: ${errorMessage(err)}`;
-      logger.error(problem);
+      if (!closed) logger.error(problem);
     }
   })();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    await ready;
-    if (!td) return { tools: [] };
-    signature = exposureSignature(td);
-    return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+    await configured;
+    if (td) {
+      signature = exposureSignature(td.store, td.settings.maxExposedTools);
+      return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+    }
+    const loaded = config as Config | null;
+    if (loaded === null) return { tools: [] };
+    const max = loaded.settings.maxExposedTools;
+    const exposed = early ? exposedVersions(early, max) : [];
+    signature = early ? exposureSignature(early, max) : "";
+    return { tools: [proposeToolDefinition(), ...exposed.map(toolDefinition)].map(mcpTool) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -130,16 +207,19 @@ export function createTdServer(options: TdServerOptions): TdServer {
     if (!td) return text(problem ?? "tooldistill is not configured in this project", true);
     const { name } = request.params;
     const args = request.params.arguments ?? {};
+    // The PreToolUse hook of this very call may have spilled its record.
+    applySpills();
     const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
     // The PreToolUse hook recorded this call under its tool_use_id: that row names the calling session's span,
     // which the server's own CLAUDE_CODE_SESSION_ID cannot (it goes stale after /clear).
-    const recorded = typeof toolUseId === "string" ? td.store.getCallByExternalId(toolUseId) : null;
+    const recorded =
+      typeof toolUseId === "string" ? callForToolUse(td.store, toolUseId, name, options.sessionId) : null;
     const traceId =
       recorded?.traceId ??
       (options.sessionId
         ? currentSpan(td.store, options.sessionId).traceId
         : td.startTrace("", { source: "claude-code" }).id);
-    const callOptions = recorded && recorded.status === "started" ? { callId: recorded.id } : {};
+    const callOptions = recorded ? { callId: recorded.id } : {};
     const trace = td.openTrace(traceId);
     try {
       if (name === PROPOSE_TOOL_NAME) {
@@ -149,7 +229,8 @@ export function createTdServer(options: TdServerOptions): TdServer {
       }
       if (!td.activeTools().some((t) => t.name === name)) {
         return text(
-          `the distilled tool '${name}' is not available any more; complete the task with the base tools`,
+          unavailableReason(td.store, name, td.settings.maxExposedTools) ??
+            `there is no distilled tool '${name}' in this project; complete the task with the base tools`,
           true,
         );
       }
@@ -167,11 +248,15 @@ export function createTdServer(options: TdServerOptions): TdServer {
     server,
     ready,
     async close() {
+      if (closed) return;
       closed = true;
       if (timer) clearInterval(timer);
+      stopping.abort();
       await ready;
+      closeEarly();
       await td?.close();
       await server.close();
     },
+    pids: () => [...pids],
   };
 }

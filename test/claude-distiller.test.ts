@@ -42,6 +42,8 @@ function call(partial: Partial<CallRecord> & Pick<CallRecord, "id" | "seq" | "to
     error: null,
     latencyMs: 5,
     version: null,
+    note: null,
+    clipped: false,
     ...partial,
   };
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { main } from "../bin/cli.ts";
@@ -233,22 +233,12 @@ test("usage errors exit 2 with the message and the verb's usage", async (t) => {
     [["list", "extra"], "tooldistill: unexpected argument 'extra'\n", /Usage: tooldistill list/],
     [["show"], "tooldistill: missing <name>\n", /Usage: tooldistill show <name>/],
     [
-      ["show", "make_invoice", "--version", "two"],
-      "tooldistill: --version must be a version number like 2 (got 'two')\n",
-      /Usage: tooldistill show/,
-    ],
-    [
       ["show", "make_invoice", "--version"],
       "tooldistill: Option '--version <value>' argument missing\n",
       /Usage: tooldistill show/,
     ],
     [["traces"], "tooldistill: 'traces' needs a command\n", /tooldistill traces show <id>/],
     [["traces", "delete"], "tooldistill: unknown command 'traces delete'\n", /tooldistill traces list/],
-    [
-      ["traces", "list", "--limit", "0"],
-      "tooldistill: --limit must be a positive number (got '0')\n",
-      /Usage: tooldistill traces list/,
-    ],
     [
       ["verify", "make_invoice", "--livee"],
       "tooldistill: unknown option '--livee'\n",
@@ -262,6 +252,29 @@ test("usage errors exit 2 with the message and the verb's usage", async (t) => {
     assert.equal(r.stdout, "");
     assert.ok(r.stderr.startsWith(`${first}\n`), `${argv.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, usage);
+  }
+});
+
+test("a bad value of a flag is one line naming the flag, exit 2, never an internal error", async (t) => {
+  const dir = project(t);
+  const cases: [string[], string][] = [
+    [
+      ["show", "make_invoice", "--version", "two"],
+      "--version must be a version number from 1 to 1,000,000 (got 'two')",
+    ],
+    [
+      ["show", "make_invoice", "--version", "99999999999999999999"],
+      "--version must be a version number from 1 to 1,000,000 (got '99999999999999999999')",
+    ],
+    [["traces", "list", "--limit", "0"], "--limit must be a number of traces from 1 to 1,000,000 (got '0')"],
+    [
+      ["traces", "list", "--limit", "99999999999999999999"],
+      "--limit must be a number of traces from 1 to 1,000,000 (got '99999999999999999999')",
+    ],
+  ];
+  for (const [argv, message] of cases) {
+    const r = await cli(dir, ...argv);
+    assert.deepEqual([r.code, r.stdout, r.stderr], [2, "", `tooldistill: ${message}\n`], argv.join(" "));
   }
 });
 
@@ -394,8 +407,80 @@ test("list prints an aligned table for people", async (t) => {
   );
   const none = await cli(dir, "list", "--status", "suspect");
   assert.equal(none.stdout, "no distilled tools with status suspect\n");
-  const empty = await cli(tempDir(t), "list");
-  assert.equal(empty.stdout, "no distilled tools yet\n");
+});
+
+test("read-only verbs never create a store: without one they say where they looked and how to get one", async (t) => {
+  const empty = tempDir(t);
+  for (const argv of [
+    ["list"],
+    ["list", "--json"],
+    ["traces", "list"],
+    ["traces", "show", "abc"],
+    ["show", "x"],
+    ["health"],
+    ["deprecate", "x"],
+  ]) {
+    const r = await cli(empty, ...argv);
+    assert.equal(r.code, 1, argv.join(" "));
+    assert.equal(r.stdout, "");
+    assert.equal(
+      r.stderr,
+      `tooldistill: no tooldistill.yaml in ${empty} and no store at ${join(empty, ".tooldistill")}: nothing has been recorded there yet. Run this in the project's folder, pass --config <path to its tooldistill.yaml>, or run tooldistill init.\n`,
+      argv.join(" "),
+    );
+  }
+  assert.deepEqual(readdirSync(empty), [], "a read-only verb created something");
+  // A config that names a store not created yet: the message points at its store: key.
+  writeFileSync(join(empty, "tooldistill.yaml"), "store: data\n");
+  const r = await cli(empty, "list");
+  assert.equal(
+    r.stderr,
+    `tooldistill: no store at ${join(empty, "data")}: nothing has been recorded there yet. Check store: in ${join(empty, "tooldistill.yaml")}, or record a run first.\n`,
+  );
+  assert.deepEqual(readdirSync(empty), ["tooldistill.yaml"]);
+});
+
+test("list, show and traces open the store read-only: a read-only store file is enough", async (t) => {
+  const dir = project(t);
+  const before = readFileSync(join(dir, ".tooldistill", "registry.db"));
+  for (const argv of [
+    ["list"],
+    ["show", "make_invoice"],
+    ["traces", "list"],
+    ["traces", "show", "trace-1"],
+  ]) {
+    const r = await cli(dir, ...argv);
+    assert.equal(r.code, 0, `${argv.join(" ")}: ${r.stderr}`);
+  }
+  assert.ok(readFileSync(join(dir, ".tooldistill", "registry.db")).equals(before), "the database changed");
+});
+
+test("a --config that does not exist is an error for every verb, not an empty answer", async (t) => {
+  const dir = project(t);
+  for (const argv of [
+    ["list"],
+    ["show", "make_invoice"],
+    ["traces", "list"],
+    ["health"],
+    ["verify", "make_invoice"],
+  ]) {
+    const r = await cli(dir, ...argv, "--config", "nope.yaml");
+    assert.deepEqual(
+      [r.code, r.stdout, r.stderr],
+      [
+        1,
+        "",
+        `tooldistill: ${join(dir, "nope.yaml")}: no such config file; run \`tooldistill init\` to create one, or pass --config <path> to an existing one\n`,
+      ],
+      argv.join(" "),
+    );
+  }
+  mkdirSync(join(dir, "folder"));
+  const folder = await cli(dir, "list", "--config", "folder");
+  assert.equal(
+    folder.stderr,
+    `tooldistill: ${join(dir, "folder")} is a folder, not a config file: pass the path of the tooldistill.yaml in it (${join(dir, "folder", "tooldistill.yaml")})\n`,
+  );
 });
 
 // ---- show ------------------------------------------------------------------------------------------
@@ -543,7 +628,10 @@ test("traces list prints a table for people", async (t) => {
       `${column} column is aligned`,
     );
   }
-  assert.equal((await cli(tempDir(t), "traces", "list")).stdout, "no traces recorded yet\n");
+  const empty = tempDir(t);
+  new Store(join(empty, ".tooldistill")).close();
+  assert.equal((await cli(empty, "traces", "list")).stdout, "no traces recorded yet\n");
+  assert.equal((await cli(empty, "list")).stdout, "no distilled tools yet\n");
 });
 
 test("traces show --json has the stable shape, inner calls included", async (t) => {
@@ -649,6 +737,7 @@ test("promote activates the newest verified version through the library", async 
     problems: [],
     reason: "all three checks passed",
   });
+  store.setVerification("make_invoice", 2, { ...VERDICT, version: 2, status: "verified" }, null);
   store.close();
   const r = await cli(dir, "promote", "make_invoice");
   assert.equal(r.code, 0, r.stderr);
@@ -688,6 +777,111 @@ test("health and tool-updated print their reports", async (t) => {
   const updated = await cli(dir, "tool-updated", "billing_find_customer");
   assert.equal(updated.code, 0, updated.stderr);
   assert.notEqual(updated.stdout, "");
+});
+
+test("verify speaks to a person: what the status now means and which command moves it on", async (t) => {
+  const dir = libraryProject(t);
+  const passed = await cli(dir, "verify", "make_invoice", "--version", "2");
+  assert.equal(passed.code, 0, passed.stderr);
+  assert.match(
+    passed.stdout,
+    /\nmake_invoice v2 is verified: tooldistill promote make_invoice makes it available to agents\.\n$/,
+  );
+  const store = new Store(join(dir, ".tooldistill"));
+  store.createVersion({
+    name: "make_invoice",
+    code: CODE.replace("billing_find_customer", "billing_find_custmer"),
+    description: "d",
+    inputSchema: { type: "object" },
+    testInputs: [{ customer: "ACME" }],
+    sourceTrace: "trace-1",
+    reason: "proposed",
+  });
+  store.close();
+  const r = await cli(dir, "verify", "make_invoice", "--version", "3");
+  assert.equal(r.code, 1);
+  assert.match(
+    r.stdout,
+    /^rejected: make_invoice v3: static check failed\n- line 8: call to 'billing_find_custmer'/,
+  );
+  assert.match(
+    r.stdout,
+    /\nmake_invoice v3 stays a draft: it is never offered to agents\. An agent proposes a corrected version \(or tooldistill rebuild make_invoice when a rebuild is queued\)\.\n$/,
+  );
+  assert.doesNotMatch(r.stdout, /propose_distilled_tool|call .* again/);
+  const show = await cli(dir, "show", "make_invoice", "--version", "3");
+  assert.match(show.stdout, /stays a draft/);
+  assert.doesNotMatch(show.stdout, /propose_distilled_tool/);
+});
+
+test("health does not say every tool matches while versions are suspect; it names the command for each", async (t) => {
+  const dir = libraryProject(t);
+  const store = new Store(join(dir, ".tooldistill"));
+  store.setStatus({
+    name: "make_invoice",
+    version: 1,
+    expect: "active",
+    to: "suspect",
+    problems: ["runtime_failure"],
+    reason: "runtime failure: billing down",
+  });
+  // Fingerprints that match the current tools: health has no new change to report.
+  store.setDependencies("make_invoice", 1, []);
+  store.close();
+  const r = await cli(dir, "health", "--no-probe");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(
+    r.stdout,
+    "no new change found, but these versions are still suspect:\n  make_invoice v1 [runtime_failure]: tooldistill verify make_invoice --version 1 --live\n",
+  );
+  assert.doesNotMatch(r.stdout, /all distilled tools match/);
+});
+
+test("traces show takes a unique beginning of an id, and names the candidates when it is not unique", async (t) => {
+  const dir = project(t);
+  const store = new Store(join(dir, ".tooldistill"));
+  store.createTrace("c4f46833-8f37-418c-ab03-42c0dfb3b30d.1", "a Claude Code span", "claude-code");
+  store.close();
+  const r = await cli(dir, "traces", "show", "c4f4", "--json");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).id, "c4f46833-8f37-418c-ab03-42c0dfb3b30d.1");
+  const many = await cli(dir, "traces", "show", "trace-");
+  assert.equal(many.code, 1);
+  assert.equal(
+    many.stderr,
+    "tooldistill: 'trace-' is the beginning of several traces (trace-2, trace-1): give more of the id\n",
+  );
+});
+
+test("a YAML alias bomb and a missing mcp_config file are one line naming the key, never an internal error", async (t) => {
+  const dir = project(t);
+  const bomb = [
+    'a: &a ["x","x","x","x","x","x","x","x","x"]',
+    "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",
+    "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]",
+    "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]",
+    "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]",
+    "f: [*e,*e,*e,*e,*e,*e,*e,*e,*e]",
+  ];
+  writeFileSync(join(dir, "bomb.yaml"), `${bomb.join("\n")}\n`);
+  const r = await cli(dir, "list", "--config", "bomb.yaml");
+  assert.equal(r.code, 1);
+  assert.match(
+    r.stderr,
+    /^tooldistill: bomb\.yaml:2: invalid YAML at b: its aliases \(\*name\) expand to too much data \(.*\); write the values out instead of repeating aliases\n$/,
+  );
+  writeFileSync(join(dir, "tooldistill.yaml"), "mcp_config: missing.json\n");
+  for (const argv of [["health"], ["mcp", "tools"], ["verify", "make_invoice"]]) {
+    const m = await cli(dir, ...argv);
+    assert.deepEqual(
+      [m.code, m.stderr],
+      [
+        1,
+        `tooldistill: mcp_config: ${join(dir, "missing.json")} does not exist; create it or correct the mcp_config path\n`,
+      ],
+      argv.join(" "),
+    );
+  }
 });
 
 test("mcp tools without configured servers says how to configure them", async (t) => {

@@ -80,6 +80,7 @@ test("no file at all gives the defaults", async () => {
         maxExposedTools: 20,
         allowLiveVerification: false,
         checkSchemasOnStart: true,
+        maxOutputBytes: 4 * 1024 * 1024,
       },
     });
     assert.equal(findConfig(dir), null);
@@ -135,6 +136,7 @@ test("every key is parsed into the camelCase config", async () => {
       "max_exposed_tools: 0",
       "allow_live_verification: true",
       "check_schemas_on_start: false",
+      "max_output_bytes: 65536",
       "mcp_config: .mcp.json",
       "mcpServers:",
       "  billing:",
@@ -189,6 +191,7 @@ test("every key is parsed into the camelCase config", async () => {
         maxExposedTools: 0,
         allowLiveVerification: true,
         checkSchemasOnStart: false,
+        maxOutputBytes: 65536,
       },
     };
     assert.deepEqual(config, expected);
@@ -231,6 +234,10 @@ test("bad types: each message word for word, with its line", async () => {
     await assertInvalid(
       writeConfig(dir, ["max_exposed_tools: many"]),
       'tooldistill.yaml:1: max_exposed_tools: must be an integer ≥ 0 (got "many")',
+    );
+    await assertInvalid(
+      writeConfig(dir, ["max_output_bytes: 100"]),
+      "tooldistill.yaml:1: max_output_bytes: must be a whole number of bytes from 1024 to 1073741824 (1 GB) (got 100)",
     );
   });
 });

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} strings here are config values for the loader to expand.
 import assert from "node:assert/strict";
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, before, beforeEach, describe, test } from "node:test";
@@ -102,8 +103,12 @@ describe("mcpResultToValue / mcpContentToValue", () => {
     assert.equal(mcpContentToValue([]), null);
   });
 
-  test("text wins over structuredContent, as the hooks only ever see the text", () => {
-    assert.deepEqual(mcpResultToValue({ content: [text('{"a":1}')], structuredContent: { a: 2 } }), { a: 1 });
+  test("structuredContent wins over text, as Claude Code shows the model and its hooks only structuredContent", () => {
+    assert.deepEqual(mcpResultToValue({ content: [text('{"a":1}')], structuredContent: { a: 2 } }), { a: 2 });
+    assert.deepEqual(
+      mcpResultToValue({ content: [text("There are 3 things.")], structuredContent: { count: 3 } }),
+      { count: 3 },
+    );
   });
 
   test("isError throws McpToolError with the result's text", () => {
@@ -135,7 +140,7 @@ describe("MCPToolkit over stdio", () => {
     assert.equal("annotations" in greet, false);
   });
 
-  test("calls return JSON as a value, other text as text, and structuredContent when there is no text", async () => {
+  test("calls return structuredContent when there is some, else JSON text as a value and other text as text", async () => {
     const tk = await connect({ local: stdio() });
     assert.deepEqual(await tk.executor("local__get_customer", { name: "Acme" }), {
       id: "cust_acme",
@@ -144,6 +149,11 @@ describe("MCPToolkit over stdio", () => {
     assert.equal(await tk.executor("local__greet", { name: "Ada" }), "hello Ada");
     assert.equal(await tk.executor("local__two_lines", {}), "first\nsecond");
     assert.deepEqual(await tk.executor("local__stats", {}), { open: 3, closed: 5 });
+    assert.deepEqual(await tk.executor("local__count_summary", {}), { count: 3 });
+    assert.deepEqual(await tk.executor("local__list_contacts", { page: 1 }), {
+      contacts: [{ id: "c-1", name: "Ada" }],
+      next_page: 2,
+    });
   });
 
   test("an isError result throws McpToolError with its text", async () => {
@@ -429,5 +439,62 @@ describe("MCPToolkit over HTTP", () => {
     assert.deepEqual(tk.failures, [
       { server: "billing", reason: "HTTP 401: SSE error: Non-200 status code (401)" },
     ]);
+  });
+});
+
+describe("MCPToolkit starting and stopping processes", () => {
+  const SLOW = fileURLToPath(new URL("./fixtures/mcp/slow-start-server.ts", import.meta.url));
+  const HANG = fileURLToPath(new URL("./fixtures/mcp/hang-server.ts", import.meta.url));
+
+  test("24 servers start at most 8 at a time (maxConcurrentStarts), and all connect", {
+    timeout: 60_000,
+  }, async () => {
+    const log = join(dir, "start.log");
+    const servers: Record<string, ResolvedMcpServer> = {};
+    for (let i = 0; i < 24; i++) {
+      servers[`s${i}`] = {
+        type: "stdio",
+        command: process.execPath,
+        args: [SLOW],
+        env: { FIXTURE_START_LOG: log },
+      };
+    }
+    const tk = await connect(servers);
+    assert.deepEqual(tk.failures, []);
+    assert.equal(tk.tools.length, 24);
+    // Each process logs "start" as it begins and "ready" before it answers; a slot frees only after it answered.
+    let starting = 0;
+    let most = 0;
+    for (const line of (await readFile(log, "utf8")).trim().split("\n")) {
+      starting += line.startsWith("start ") ? 1 : -1;
+      most = Math.max(most, starting);
+    }
+    assert.ok(most <= 8, `${most} servers were starting at once`);
+    assert.ok(most >= 2, "servers still start in parallel");
+    const pids = tk.pids();
+    assert.equal(pids.length, 24);
+    await tk.close();
+    toolkit = null;
+    assert.deepEqual(tk.pids(), []);
+    for (const pid of pids) assert.equal(isAlive(pid), false, `server ${pid} outlived close()`);
+  });
+
+  test("a stopped connect kills a server hanging at start-up (ignoring stdin and SIGTERM) by pid, and rejects", {
+    timeout: 60_000,
+  }, async () => {
+    const stop = new AbortController();
+    const spawned: number[] = [];
+    const connecting = MCPToolkit.connect({
+      servers: {
+        stuck: { type: "stdio", command: process.execPath, args: [HANG], env: { FIXTURE_PID_DIR: dir } },
+      },
+      cwd: dir,
+      signal: stop.signal,
+      onSpawn: (pid) => spawned.push(pid),
+    });
+    await waitUntil(() => spawned.length === 1 && existsSync(join(dir, String(spawned[0]))), 10_000);
+    stop.abort();
+    await assert.rejects(connecting, distillError("connecting to the MCP servers was stopped"));
+    assert.equal(isAlive(spawned[0]!), false);
   });
 });

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { delimiter, join } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ENTRY = fileURLToPath(new URL("../bin/tooldistill.js", import.meta.url));
 
@@ -44,4 +45,59 @@ test("the same entry point runs the CLI on this Node", () => {
   const usage = spawnSync(process.execPath, [ENTRY, "frob"], { encoding: "utf8", timeout: 30_000 });
   assert.equal(usage.status, 2, "the entry passes the CLI's exit code on");
   assert.match(usage.stderr, /^tooldistill: unknown command 'frob'\n/);
+});
+
+test("importing the library (the compiled package entry) on an old Node says which Node it needs", {
+  skip: old === null ? "no Node older than 22.18 on this machine (PATH, /usr/local/bin, /usr/bin)" : false,
+  timeout: 180_000,
+}, (t) => {
+  // Compiled like `npm run build`, but into node_modules/.cache so the package's dependencies resolve and dist/
+  // (which the package test rebuilds) is left alone.
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  mkdirSync(join(root, "node_modules", ".cache"), { recursive: true });
+  const out = mkdtempSync(join(root, "node_modules", ".cache", "td-old-node-"));
+  t.after(() => rmSync(out, { recursive: true, force: true }));
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const build = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), "--outDir", out], {
+    encoding: "utf8",
+    timeout: 170_000,
+  });
+  assert.equal(build.status, 0, build.stdout + build.stderr);
+  // The package's runtime entry (package.json exports "." → dist/core/entry.js).
+  const entry = pathToFileURL(join(out, "core", "entry.js")).href;
+  const r = spawnSync(
+    old!.path,
+    [
+      "--input-type=module",
+      "-e",
+      `import(${JSON.stringify(entry)}).catch((e) => { console.error(e.code + ": " + e.message); process.exit(1); })`,
+    ],
+    { encoding: "utf8", timeout: 60_000 },
+  );
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr, `NODE_VERSION: tooldistill needs Node.js 22.18 or newer (found ${old!.version})\n`);
+  assert.doesNotMatch(r.stderr, /No such built-in module/);
+  // A deep import of the store (past the entry) says the same when it is first used.
+  const store = pathToFileURL(join(out, "core", "store.js")).href;
+  const deep = spawnSync(
+    old!.path,
+    [
+      "--input-type=module",
+      "-e",
+      `const { Store } = await import(${JSON.stringify(store)}); try { new Store("x"); } catch (e) { console.error(e.message); }`,
+    ],
+    { encoding: "utf8", timeout: 60_000 },
+  );
+  assert.equal(deep.stderr, `tooldistill needs Node.js 22.18 or newer (found ${old!.version})\n`);
+});
+
+test("the runtime entry re-exports every value the typed barrel exports", async () => {
+  const entry = await import("../core/entry.ts");
+  const index = await import("../core/index.ts");
+  assert.deepEqual(Object.keys(entry).sort(), Object.keys(index).sort());
+  for (const key of Object.keys(index)) {
+    assert.equal((entry as Record<string, unknown>)[key], (index as Record<string, unknown>)[key], key);
+  }
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  assert.deepEqual(pkg.exports["."], { types: "./dist/core/index.d.ts", default: "./dist/core/entry.js" });
 });

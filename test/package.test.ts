@@ -62,12 +62,13 @@ test("the packed tarball runs as `npx --package <tarball> tooldistill`", { timeo
   assert.equal(help.status, 0, `npx tooldistill --help failed:\n${help.stderr}`);
   assert.match(help.stdout, /^Usage: tooldistill <command> \[options\]\n/);
 
-  // A store-only verb exercises node:sqlite and the config loader from the installed package.
+  // init and a store-only verb exercise node:sqlite and the config loader from the installed package.
+  const init = run("npx", ["--yes", "--package", tarball, "tooldistill", "init"], { cwd: empty });
+  assert.equal(init.status, 0, `npx tooldistill init failed:\n${init.stderr}`);
+  assert.ok(readdirSync(join(empty, ".tooldistill")).includes("registry.db"));
   const list = run("npx", ["--yes", "--package", tarball, "tooldistill", "list", "--json"], { cwd: empty });
   assert.equal(list.status, 0, `npx tooldistill list failed:\n${list.stderr}`);
   assert.deepEqual(JSON.parse(list.stdout), []);
-  assert.ok(readdirSync(join(empty, ".tooldistill")).includes("registry.db"));
-
   // The sandbox engine (a .wasm in a dependency) is found from an installed copy of the library.
   const project = tempDir(t, "td-install-");
   writeFileSync(

@@ -4,10 +4,13 @@
  * temporary HOME, and the project serves a fake CRM over MCP stdio. Session 1 wanders over the base tools, the user
  * runs /tooldistill:distill, the model proposes (once wrong, then right) and the library verifies; after
  * `tooldistill promote`, session 2 is offered the distilled tool and calls it; session 3 breaks a base tool.
+ * The CRM's tools declare an outputSchema and return structuredContent, so Claude Code hands the hooks the JSON
+ * text of each result: replay must still see objects. A second test runs plugin-dev/ (the checkout's sources)
+ * with `claude --plugin-dir`.
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -135,6 +138,7 @@ function session(
   env: NodeJS.ProcessEnv,
   prompts: string[],
   timeoutMs = 90_000,
+  extraArgs: string[] = [],
 ): Promise<Event[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -148,6 +152,7 @@ function session(
         "--verbose",
         "--include-hook-events",
         "--dangerously-skip-permissions",
+        ...extraArgs,
       ],
       { cwd, env, stdio: ["pipe", "pipe", "pipe"] },
     );
@@ -297,6 +302,9 @@ test("a real Claude Code session is recorded, distilled on /tooldistill:distill,
     );
     // Schema defaults are applied to recorded arguments (list_contacts has page: default 1).
     assert.deepEqual(calls[1]?.args, { page: 1 });
+    // Claude Code sent structuredContent as JSON text; the recorded value is the object a live call returns.
+    assert.deepEqual(calls[3]?.output, { id: "c-2", name: "Grace Hopper", company: "Navy" });
+    assert.equal((calls[1]?.output as { next_page?: number } | undefined)?.next_page, 2);
     assert.equal(store.countTopLevelBaseCalls(trace.id), 5);
     assert.deepEqual(
       store
@@ -392,4 +400,101 @@ test("a real Claude Code session is recorded, distilled on /tooldistill:distill,
       ],
     );
   }
+
+  // Every session is over: no td server (nor a base server it started) of this project is left running.
+  const leftovers = () =>
+    readdirSync("/proc")
+      .filter((pid) => /^\d+$/.test(pid))
+      .filter((pid) => {
+        try {
+          const env = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+          return (
+            env.includes(`CLAUDE_PROJECT_DIR=${project}`) &&
+            !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")
+          );
+        } catch {
+          return false;
+        }
+      });
+  const deadline = Date.now() + 10_000;
+  while (leftovers().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(leftovers(), [], "processes of the project outlived their session");
+});
+
+test("plugin-dev/ (this checkout's sources) records, distils and verifies in a real Claude Code session", {
+  timeout: 240_000,
+}, async (t) => {
+  const home = tempDir(t, "td-e2e-dev-home-");
+  const project = tempDir(t, "td-e2e-dev-project-");
+  const api = await startFakeAnthropic(model);
+  t.after(() => api.close());
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ enableAllProjectMcpServers: true }));
+  writeFileSync(
+    join(project, ".mcp.json"),
+    JSON.stringify({ mcpServers: { crm: { type: "stdio", command: process.execPath, args: [CRM] } } }),
+  );
+  writeFileSync(
+    join(project, "tooldistill.yaml"),
+    "mcp_config: .mcp.json\nmin_calls_to_distill: 4\nfallback_distiller: false\n",
+  );
+  const events = await session(
+    project,
+    claudeEnv(home, api),
+    ["Add a note 'call back' to Grace Hopper", "/tooldistill:distill looks good"],
+    120_000,
+    ["--plugin-dir", join(ROOT, "plugin-dev")],
+  );
+  const init = events.find((e) => e.type === "system" && e.subtype === "init");
+  assert.ok(init, "no init event");
+  assert.deepEqual(
+    (init.plugins as Array<{ name: string; path: string }>).map((p) => [p.name, p.path]),
+    [["tooldistill", join(ROOT, "plugin-dev")]],
+  );
+  assert.ok(init.tools.includes(`${PREFIX}propose_distilled_tool`), `tools: ${init.tools}`);
+  const ran = events.filter((e) => e.subtype === "hook_response").map((e) => e.hook_event as string);
+  for (const hook of [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+  ]) {
+    assert.ok(
+      ran.includes(hook),
+      `the ${hook} hook of plugin-dev did not run (ran: ${[...new Set(ran)].join(", ")})`,
+    );
+  }
+  const hookErrors = events.filter((e) => e.subtype === "hook_response" && (e.exit_code !== 0 || e.stderr));
+  assert.deepEqual(hookErrors, [], "hooks reported errors");
+  const [verified] = requestsAfterResult(api, "p_2").map((b) =>
+    lastUser(b).toolResults.find((x) => x.id === "p_2"),
+  );
+  assert.equal(verified?.isError, false, verified?.text);
+  assert.match(verified?.text ?? "", /^verified: note_for_contact v2/);
+  const store = new Store(join(project, ".tooldistill"), { readOnly: true });
+  t.after(() => store.close());
+  const trace = store.getTrace(`${init.session_id}.1`);
+  assert.equal(trace?.outcome, true);
+  const calls = store.getCalls(trace!.id);
+  assert.deepEqual(
+    calls.filter((c) => c.kind === "base").map((c) => [c.tool, c.status]),
+    [
+      ["crm__find_contact", "error"],
+      ["crm__list_contacts", "ok"],
+      ["crm__list_contacts", "ok"],
+      ["crm__find_contact", "ok"],
+      ["crm__add_note", "ok"],
+    ],
+  );
+  // structuredContent arrived as JSON text and was recorded as the object the live call returns.
+  assert.deepEqual(calls[3]?.output, { id: "c-2", name: "Grace Hopper", company: "Navy" });
+  assert.deepEqual(
+    store.listVersions({ name: "note_for_contact" }).map((v) => [v.version, v.status]),
+    [
+      [1, "draft"],
+      [2, "verified"],
+    ],
+  );
 });

@@ -4,11 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { BASE_TOOLS_META_KEY, spanTraceId } from "../core/session.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { MCPToolkit } from "../core/mcp-toolkit.ts";
+import { BASE_TOOLS_META_KEY, spanPrefix, spanTraceId } from "../core/session.ts";
 import { Store } from "../core/store.ts";
 import { type HookEvent, handleHookInput, setupHint } from "../hooks/run.ts";
 import { tempDir } from "./helpers.ts";
@@ -129,6 +132,110 @@ test("the real payloads record a span: task, base and other tools by their libra
   );
   assert.equal(store.getCalls(trace!.id)[1]?.latencyMs, 25);
   assert.equal(store.countTopLevelBaseCalls(trace!.id), 2);
+});
+
+test("recorded and live values are the same value for every tool_response shape Claude Code sends", {
+  timeout: 60_000,
+}, async (t) => {
+  // The project's server `crm` is the fixture server; the toolkit calls it live as a distilled tool would.
+  const server = fileURLToPath(new URL("./fixtures/mcp/stdio-server.ts", import.meta.url));
+  const dir = tempDir(t, "td-hooks-shapes-");
+  writeFileSync(
+    join(dir, ".mcp.json"),
+    JSON.stringify({ mcpServers: { crm: { type: "stdio", command: process.execPath, args: [server] } } }),
+  );
+  writeFileSync(join(dir, "tooldistill.yaml"), "mcp_config: .mcp.json\n");
+  const toolkit = await MCPToolkit.connect({
+    servers: { crm: { type: "stdio", command: process.execPath, args: [server], env: {} } },
+    cwd: dir,
+  });
+  t.after(() => toolkit.close());
+  // The raw results, for the shape Claude Code sends when there is no structuredContent: the content blocks.
+  const raw = new Client({ name: "raw", version: "1.0.0" });
+  await raw.connect(
+    new StdioClientTransport({ command: process.execPath, args: [server], stderr: "ignore" }),
+  );
+  t.after(() => raw.close());
+  const blocks = async (tool: string, args: Record<string, unknown>) =>
+    ((await raw.callTool({ name: tool, arguments: args })) as { content: unknown[] }).content;
+
+  const cases: Array<{ label: string; tool: string; args: Record<string, unknown>; response: unknown }> = [
+    // Measured: a result with structuredContent arrives as the JSON text of structuredContent.
+    {
+      label: "string (structuredContent, JSON text beside it)",
+      tool: "list_contacts",
+      args: { page: 1 },
+      response: payload("PostToolUse.mcp-structured")["tool_response"],
+    },
+    {
+      label: "string (structuredContent, a human sentence beside it)",
+      tool: "count_summary",
+      args: {},
+      response: payload("PostToolUse.mcp-structured-text")["tool_response"],
+    },
+    {
+      label: "object (the stream's tool_use_result)",
+      tool: "list_contacts",
+      args: { page: 1 },
+      response: JSON.parse(readFileSync(join(PAYLOADS, "stream.user-tool_result.structured.json"), "utf8"))
+        .tool_use_result,
+    },
+    // Measured: a result without structuredContent arrives as its content blocks.
+    {
+      label: "blocks (JSON text)",
+      tool: "get_customer",
+      args: { name: "Acme" },
+      response: await blocks("get_customer", { name: "Acme" }),
+    },
+    {
+      label: "blocks (plain text)",
+      tool: "greet",
+      args: { name: "Ada" },
+      response: await blocks("greet", { name: "Ada" }),
+    },
+    { label: "blocks (two)", tool: "two_lines", args: {}, response: await blocks("two_lines", {}) },
+  ];
+  const store = openStore(t, dir);
+  for (const [i, c] of cases.entries()) {
+    const id = `toolu_shape_${i}`;
+    const call = { tool_name: `mcp__crm__${c.tool}`, tool_input: c.args, tool_use_id: id };
+    await hook(dir, "PreToolUse", payload("PreToolUse.mcp-project", call));
+    await hook(
+      dir,
+      "PostToolUse",
+      payload("PostToolUse.mcp-project", { ...call, tool_response: c.response }),
+    );
+    const recorded = store.getCalls(spanTraceId(SESSION, 1)).find((x) => x.seq === i + 1);
+    assert.equal(recorded?.status, "ok", c.label);
+    assert.deepEqual(recorded?.output, await toolkit.executor(`crm__${c.tool}`, c.args), c.label);
+  }
+  // The replayed value is an object, so `first.next_page` means the same thing in replay and live.
+  const first = store.getCalls(spanTraceId(SESSION, 1))[0]?.output as { next_page?: number } | undefined;
+  assert.equal(first?.next_page, 2);
+});
+
+test("a tool-use id repeated in another session neither attaches to nor suppresses this session's call", async (t) => {
+  const dir = project(t);
+  const other = "c92704b2-8764-4ca1-8798-dc68160bc805";
+  // A fake or replayed API numbers its tool uses per session: both sessions send toolu_fake_0002.
+  for (const session of [SESSION, other]) {
+    await hook(dir, "UserPromptSubmit", payload("UserPromptSubmit", { session_id: session }));
+    await hook(dir, "PreToolUse", payload("PreToolUse.mcp-project", { session_id: session }));
+  }
+  await hook(
+    dir,
+    "PostToolUse",
+    payload("PostToolUse.mcp-project", {
+      session_id: other,
+      tool_response: [{ type: "text", text: "from the other session" }],
+    }),
+  );
+  await hook(dir, "PostToolUse", payload("PostToolUse.mcp-project", { session_id: SESSION }));
+  const store = openStore(t, dir);
+  const outcome = (session: string) =>
+    store.getCalls(spanTraceId(session, 1)).map((c) => [c.tool, c.status, c.output]);
+  assert.deepEqual(outcome(SESSION), [["base__base_echo", "ok", "base_echo: from the project server"]]);
+  assert.deepEqual(outcome(other), [["base__base_echo", "ok", "from the other session"]]);
 });
 
 test("/tooldistill:distill confirms the span, tells the model what to distill, and the next prompt starts a new span", async (t) => {
@@ -265,6 +372,72 @@ test("hooks fail open: a broken config is logged to the store's hooks.log and st
   );
 });
 
+/** Runs a hook entry with raw stdin text (not a payload object). */
+function runRaw(
+  dir: string,
+  event: HookEvent,
+  text: string,
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(HOOKS, `${FILES[event]}.ts`)], {
+      env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+      stdio: ["pipe", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stderr }));
+    child.stdin.end(text);
+  });
+}
+
+test("a missing mcp_config file is one line in hooks.log and stderr, naming the key", async (t) => {
+  const dir = project(t, "mcp_config: missing.json\n");
+  const r = await runEntry(dir, "PreToolUse", payload("PreToolUse.mcp-project"));
+  assert.equal(r.code, 0);
+  const line = `mcp_config: ${join(dir, "missing.json")} does not exist; create it or correct the mcp_config path`;
+  assert.equal(r.stderr, `tooldistill PreToolUse hook: ${line}\n`);
+  assert.match(
+    readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8"),
+    new RegExp(`PreToolUse: ${line.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+  );
+});
+
+test("empty or non-JSON stdin is logged to hooks.log and stderr, and the hook exits 0", async (t) => {
+  const dir = project(t);
+  const empty = await runRaw(dir, "PreToolUse", "");
+  const garbage = await runRaw(dir, "PostToolUse", "{not json");
+  const list = await runRaw(dir, "PostToolUse", "[1, 2]");
+  for (const r of [empty, garbage, list]) assert.equal(r.code, 0);
+  assert.match(
+    empty.stderr,
+    /^tooldistill PreToolUse hook: stdin was empty: Claude Code sends the event as JSON on stdin/,
+  );
+  assert.match(garbage.stderr, /^tooldistill PostToolUse hook: stdin is not JSON \(/);
+  const log = readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8");
+  assert.match(
+    log,
+    /PreToolUse: stdin was empty: Claude Code sends the event as JSON on stdin, so nothing was recorded\n/,
+  );
+  assert.match(log, /PostToolUse: stdin is not JSON \(.*\), so nothing was recorded; it began: \{not json\n/);
+  assert.match(log, /PostToolUse: stdin is JSON but not an object \(\[1, 2\]\)/);
+});
+
+test("hooks.log is bounded: past 1 MB it moves to hooks.log.1 and a new log starts", async (t) => {
+  const dir = project(t);
+  const logFile = join(dir, ".tooldistill", "hooks.log");
+  mkdirSync(join(dir, ".tooldistill"), { recursive: true });
+  const old = `${"x".repeat(99)}\n`.repeat(10_485);
+  writeFileSync(logFile, old);
+  for (let i = 0; i < 3; i++) await runRaw(dir, "PreToolUse", "");
+  assert.equal(readFileSync(`${logFile}.1`, "utf8"), old, "the full log was rotated whole");
+  const fresh = readFileSync(logFile, "utf8");
+  assert.equal(fresh.split("\n").filter((l) => l.includes("stdin was empty")).length, 3);
+  assert.ok(statSync(logFile).size + statSync(`${logFile}.1`).size <= 2 * 1024 * 1024);
+});
+
 test("the config is cached in CLAUDE_PLUGIN_DATA and reloaded when tooldistill.yaml or .mcp.json changes", async (t) => {
   const dir = project(t);
   const data = tempDir(t, "td-plugin-data-");
@@ -278,7 +451,7 @@ test("the config is cached in CLAUDE_PLUGIN_DATA and reloaded when tooldistill.y
   const recorded = (store: string, id: string) => {
     const s = new Store(store);
     try {
-      const c = s.getCallByExternalId(id);
+      const c = s.getCallByExternalId(id, spanPrefix(SESSION));
       return c && [c.tool, c.kind];
     } finally {
       s.close();

@@ -210,8 +210,59 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   );
   assert.deepEqual(cli.store.getVersion("note_for_contact", 1)?.problems, ["runtime_failure"]);
 
+  // Another session reuses tool-use id u6 (a fake API numbers per session): the server completes that session's
+  // row, never the finished one of the first session.
+  broken = false;
+  const user = new ToolDistill({ store: join(dir, ".tooldistill"), tools: TOOLS, executor });
+  t.after(() => user.close());
+  const live = await user.verify("note_for_contact", { version: 1, live: true });
+  assert.equal(live.status, "active", "verify --live clears the runtime failure");
+  const second = "99999999-2222-3333-4444-555555555555";
+  const firstSessionBefore = cli.store.getCalls(spanTraceId(SESSION, 2));
+  await handleHookInput(
+    "UserPromptSubmit",
+    JSON.stringify({ session_id: second, cwd: dir, prompt: "Add a note to Grace" }),
+    rt,
+  );
+  await handleHookInput(
+    "PreToolUse",
+    JSON.stringify({
+      session_id: second,
+      cwd: dir,
+      tool_name: `${P}note_for_contact`,
+      tool_input: input,
+      tool_use_id: "u6",
+    }),
+    rt,
+  );
+  const again = await client.callTool({
+    name: "note_for_contact",
+    arguments: input,
+    _meta: { "claudecode/toolUseId": "u6" },
+  });
+  assert.equal(again.isError, false, JSON.stringify(again.content));
+  const secondCalls = cli.store.getCalls(spanTraceId(second, 1));
+  assert.deepEqual(
+    secondCalls.map((c) => [c.tool, c.kind, c.status]),
+    [
+      ["note_for_contact", "distilled", "ok"],
+      ["crm__find_contact", "base", "ok"],
+      ["crm__add_note", "base", "ok"],
+    ],
+  );
+  assert.deepEqual(
+    cli.store.getCalls(spanTraceId(SESSION, 2)),
+    firstSessionBefore,
+    "the first session's span is untouched",
+  );
+  broken = true;
+  cli.deprecate("note_for_contact", { version: 1 });
+
   // A call of a tool that is no longer exposed is refused without running anything.
   const gone = await client.callTool({ name: "note_for_contact", arguments: input });
   assert.equal(gone.isError, true);
-  assert.match((gone.content as Array<{ text: string }>)[0]?.text ?? "", /not available any more/);
+  assert.match(
+    (gone.content as Array<{ text: string }>)[0]?.text ?? "",
+    /^the distilled tool 'note_for_contact' was taken out of use: v1 is deprecated \(deprecated by the user\)\. Complete the task with the base tools\.$/,
+  );
 });

@@ -26,6 +26,8 @@ function call(
     error: null,
     latencyMs: 1,
     version: null,
+    note: null,
+    clipped: false,
     ...extra,
   };
 }

@@ -510,7 +510,7 @@ ${RUN}`),
     assert.deepEqual(problems(config(`run: () => ${runBody}`, "check: (r) => !!r")), [
       { line: 6, token: "run", message: runMessage },
     ]);
-    assert.deepEqual(problems(config(`get run() ${runBody}`, "check: async function (r) { return r; }")), [
+    assert.deepEqual(problems(config(`get run() ${runBody}`, "check: function (r) { return r; }")), [
       { line: 6, token: "run", message: runMessage },
     ]);
     assert.deepEqual(problems(config(`run: async function () ${runBody}`, "check(r) { return r; }")), []);
@@ -802,5 +802,72 @@ ${wrap(`    while (input) {}
     ]);
     assert.equal(result.ok, false);
     assert.deepEqual(result.meta?.dependencies, ["gmail_search"]);
+  });
+});
+
+describe("staticCheck: check()", () => {
+  const tool = (check: string) =>
+    withConfig(`  name: "demo_tool",
+  description: "d",
+  inputSchema: { type: "object" },
+${RUN}
+${check}`);
+  const ASYNC =
+    "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function";
+
+  test("an async check is refused, in every spelling, because its Promise always passes", () => {
+    for (const check of [
+      "  check: async (r) => r.ok,",
+      "  check: async function (r) { return r.ok; },",
+      "  async check(r) { return r.ok; },",
+    ]) {
+      assert.deepEqual(problems(tool(check)), [{ line: 9, token: "async", message: ASYNC }], check);
+    }
+    assert.deepEqual(problems(tool("  check: (r) => r.ok,")), []);
+  });
+
+  test("call() inside check() is refused and is not a dependency", () => {
+    const found = staticCheck(
+      tool(`  check: (r) => {
+    const again = call("billing_find_customer", { name: "x" });
+    return r.ok && again;
+  },`),
+      BASE,
+    );
+    assert.deepEqual(found.problems, [
+      {
+        line: 10,
+        token: "call",
+        message:
+          "call to 'billing_find_customer' inside check() is not allowed: check looks only at the result run() returned; make base calls in run()",
+      },
+    ]);
+    assert.deepEqual(found.meta?.dependencies, ["gmail_search"]);
+  });
+});
+
+describe("staticCheck: never throws", () => {
+  test("a redeclared import (Babel's scope tracker throws) is a problem with its line and token", () => {
+    const source = `import { distilledTool, call } from "tooldistill";
+export default distilledTool({
+  name: "demo_tool",
+  description: "d",
+  inputSchema: { type: "object" },
+  async run() {
+    return call("gmail_search", { query: "x" });
+  },
+});
+function distilledTool() {}
+`;
+    const found = staticCheck(source, BASE);
+    assert.equal(found.ok, false);
+    assert.deepEqual(
+      found.problems.find((p) => p.token === "distilledTool" && /declared twice/.test(p.message)),
+      {
+        line: 10,
+        token: "distilledTool",
+        message: `'distilledTool' is declared twice in the same scope: it is imported from "tooldistill" and cannot be declared again`,
+      },
+    );
   });
 });

@@ -86,7 +86,7 @@ test("the store's .gitignore keeps the database out of git, and a user's own is 
   new Store(root).close();
   assert.equal(
     readFileSync(join(root, ".gitignore"), "utf8"),
-    "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n",
+    "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n",
   );
   writeFileSync(join(root, ".gitignore"), "registry.db*\nmine\n");
   new Store(root).close();
@@ -186,14 +186,18 @@ test("traces and calls round-trip", (t) => {
     error: null,
     latencyMs: 12.5,
     version: null,
+    note: null,
+    clipped: false,
   });
   assert.equal(calls[1]!.error, "boom");
   assert.equal(calls[2]!.version, 2);
   assert.equal(calls[3]!.output, null);
   // Finished top-level base calls only: not the inner one, the started one or Bash.
   assert.equal(store.countTopLevelBaseCalls("t1"), 2);
-  assert.equal(store.getCallByExternalId("toolu_1")?.id, a);
-  assert.equal(store.getCallByExternalId("toolu_2"), null);
+  assert.equal(store.getCallByExternalId("toolu_1", "t1")?.id, a);
+  assert.equal(store.getCallByExternalId("toolu_1", "t2"), null, "looked up only within the given traces");
+  assert.equal(store.getCallByExternalId("toolu_2", "t"), null);
+  assert.deepEqual(store.startedCallsByExternalId("toolu_1"), [], "toolu_1 has finished");
   store.setCallKind(other, "distilled", 1);
   assert.equal(store.getCalls("t1")[5]!.kind, "distilled");
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
@@ -201,4 +202,38 @@ test("bad options are a CONFIG_INVALID error naming the option", (t) => {
     () => new ToolDistill({ store: join(tempDir(t), "x"), minCallReduction: 1.5 }),
     /ToolDistill options: minCallReduction must be between 0 and 1, exclusive \(got 1.5\)/,
   );
+});
+
+test("a proposal named ../../../x is rejected naming the line before anything is written", async (t) => {
+  const dir = tempDir(t);
+  const world = invoiceWorld();
+  const td = new ToolDistill({
+    store: join(dir, "project", ".tooldistill"),
+    executor: world.executor,
+    tools: world.tools,
+    fallbackDistiller: false,
+  });
+  t.after(() => td.close());
+  const trace = td.startTrace("escape");
+  await trace.execute("gmail_search", { query: "q" });
+  const code = `import { distilledTool, call } from "tooldistill";
+export default distilledTool({
+  name: "../../../x",
+  description: "Escape the store.",
+  inputSchema: { type: "object", properties: {} },
+  async run() {
+    return call("gmail_search", { query: "q" });
+  },
+});
+`;
+  const out = await trace.execute(PROPOSE_TOOL_NAME, { code, test_inputs: [{}] });
+  assert.equal(out.isError, true);
+  assert.equal(
+    out.content,
+    "rejected: the tool's name cannot be used, so nothing was stored:\nline 3: tool name '../../../x' must match ^[a-z][a-z0-9_]{2,35}$ (lowercase letters, digits and _, 3 to 36 characters)\nFix it and call propose_distilled_tool again.",
+  );
+  assert.deepEqual(td.store.listVersions(), [], "no draft is listed");
+  assert.deepEqual(readdirSync(join(dir, "project", ".tooldistill", "tools")), []);
+  assert.deepEqual(readdirSync(dir), ["project"], "nothing was written outside the store");
+  assert.deepEqual(readdirSync(join(dir, "project")), [".tooldistill"]);
 });

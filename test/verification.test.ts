@@ -450,9 +450,13 @@ test("exposure is ranked by successful runs and capped by max_exposed_tools", as
   await reuse.execute("tool_b", { customer: "ACME" });
   await reuse.execute("tool_b", { customer: "ACME" });
   await reuse.execute("tool_a", { customer: "ACME" });
-  // tool_c is not exposed, so calling it is an unknown tool.
+  // tool_c is not exposed, so it does not run; the answer says why instead of "no such tool".
   const hidden = await reuse.execute("tool_c", { customer: "ACME" });
-  assert.equal(hidden.isError, true);
+  assert.deepEqual(hidden, {
+    content:
+      "Error: the distilled tool 'tool_c' is active but not offered now: max_exposed_tools (2) offers only the most used distilled tools. Complete the task with the base tools.",
+    isError: true,
+  });
   assert.deepEqual(
     td.activeTools().map((x) => x.name),
     ["tool_b", "tool_a"],

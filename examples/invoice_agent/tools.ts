@@ -77,7 +77,7 @@ const MESSAGES: {
 
 const str = (description: string) => ({ type: "string", description });
 const obj = (properties: Record<string, unknown>, required: string[]) => ({
-  type: "object",
+  type: "object" as const,
   properties,
   required,
 });

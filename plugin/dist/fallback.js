@@ -7,6 +7,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // hooks/fallback.ts
 if (nodeSupported()) {
-  const { runFallback } = await import("./chunks/fallback-run-T2H3P5OX.js");
+  const { runFallback } = await import("./chunks/fallback-run-IGJPGO3R.js");
   await runFallback(process.argv[2] ?? "", process.argv[3] ?? "");
 }

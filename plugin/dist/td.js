@@ -7,6 +7,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-XDLUHSXC.js");
+  const { main } = await import("./chunks/main-X5B5PKVQ.js");
   await main();
 }

@@ -46,6 +46,68 @@ var init_config_file = __esm({
   }
 });
 
+// core/errors.ts
+function errorMessage(err) {
+  if (err instanceof Error) return err.message;
+  if (typeof err === "string") return err;
+  try {
+    return JSON.stringify(err) ?? String(err);
+  } catch {
+    return String(err);
+  }
+}
+var DistillError;
+var init_errors = __esm({
+  "core/errors.ts"() {
+    "use strict";
+    DistillError = class extends Error {
+      code;
+      constructor(code, message, options) {
+        super(message, options);
+        this.name = "DistillError";
+        this.code = code;
+      }
+    };
+  }
+});
+
+// core/log-file.ts
+function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
+  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
+`;
+  try {
+    let size = 0;
+    try {
+      size = statSync(file).size;
+    } catch {
+      mkdirSync(dirname(file), { recursive: true });
+    }
+    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
+      try {
+        renameSync(file, `${file}.1`);
+      } catch {
+      }
+    }
+    appendFileSync(
+      file,
+      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
+` : text
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+var DEFAULT_LOG_BYTES;
+var init_log_file = __esm({
+  "core/log-file.ts"() {
+    "use strict";
+    init_node_fs();
+    init_node_path();
+    DEFAULT_LOG_BYTES = 1024 * 1024;
+  }
+});
+
 // core/canonical.ts
 function canonicalArgs(args, schema) {
   const withDefaults = schema ? applyDefaults(args, schema) : args;
@@ -84,6 +146,93 @@ var init_canonical = __esm({
   }
 });
 
+// core/clip.ts
+function clipDepth(value, maxDepth = MAX_RECORDED_DEPTH) {
+  if (!needsClip(value, maxDepth, 0, [])) return { value, note: null };
+  let deep = false;
+  let cycle = false;
+  const copy = (v, depth, ancestors) => {
+    if (typeof v !== "object" || v === null) return v;
+    if (ancestors.includes(v)) {
+      cycle = true;
+      return "[clipped: circular reference]";
+    }
+    if (depth >= maxDepth) {
+      deep = true;
+      return `[clipped: nested deeper than ${maxDepth} levels]`;
+    }
+    ancestors.push(v);
+    let out;
+    if (Array.isArray(v)) out = v.map((x) => copy(x, depth + 1, ancestors));
+    else {
+      const o = {};
+      for (const [k, x] of Object.entries(v)) o[k] = copy(x, depth + 1, ancestors);
+      out = o;
+    }
+    ancestors.pop();
+    return out;
+  };
+  const value2 = copy(value, 0, []);
+  const parts = [];
+  if (deep) parts.push(`nesting deeper than ${maxDepth} levels was clipped`);
+  if (cycle) parts.push("a circular reference was cut");
+  return { value: value2, note: parts.join("; ") };
+}
+function needsClip(v, maxDepth, depth, ancestors) {
+  if (typeof v !== "object" || v === null) return false;
+  if (depth >= maxDepth || ancestors.includes(v)) return true;
+  ancestors.push(v);
+  const children = Array.isArray(v) ? v : Object.values(v);
+  for (const child of children) {
+    if (needsClip(child, maxDepth, depth + 1, ancestors)) return true;
+  }
+  ancestors.pop();
+  return false;
+}
+function recordableOutput(value, maxBytes) {
+  const safe = clipDepth(value);
+  let text;
+  try {
+    text = JSON.stringify(safe.value) ?? "null";
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return {
+      text: JSON.stringify(`[not recorded: the output is not JSON (${why})]`),
+      note: `the output could not be recorded as JSON: ${why}`,
+      clipped: true
+    };
+  }
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return { text, note: safe.note, clipped: safe.note !== null };
+  const note = `output clipped: ${formatBytes(bytes)} is over the ${formatBytes(maxBytes)} cap (max_output_bytes in tooldistill.yaml); its first ${PREVIEW_CHARS.toLocaleString("en-US")} characters are kept`;
+  return {
+    text: JSON.stringify(`${text.slice(0, PREVIEW_CHARS)}\u2026 [clipped]`),
+    note: safe.note ? `${safe.note}; ${note}` : note,
+    clipped: true
+  };
+}
+function recordableError(message, maxBytes) {
+  if (message.length <= maxBytes) return { text: message, note: null };
+  return {
+    text: `${message.slice(0, maxBytes)}\u2026 [clipped]`,
+    note: `error message clipped at ${formatBytes(maxBytes)} (max_output_bytes in tooldistill.yaml)`
+  };
+}
+function formatBytes(n) {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${Number((n / 1024).toFixed(1))} KB`;
+  return `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
+}
+var DEFAULT_MAX_OUTPUT_BYTES, MAX_RECORDED_DEPTH, PREVIEW_CHARS;
+var init_clip = __esm({
+  "core/clip.ts"() {
+    "use strict";
+    DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+    MAX_RECORDED_DEPTH = 200;
+    PREVIEW_CHARS = 4e3;
+  }
+});
+
 // core/mcp-result.ts
 function textBlocks(content) {
   const texts = [];
@@ -96,19 +245,32 @@ function textBlocks(content) {
 }
 function textValue(texts) {
   if (texts.length === 0) return void 0;
-  if (texts.length === 1) {
-    const only = texts[0];
-    try {
-      return JSON.parse(only);
-    } catch {
-      return only;
-    }
-  }
+  if (texts.length === 1) return jsonOrText(texts[0]);
   return texts.join("\n");
+}
+function jsonOrText(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 function mcpContentToValue(content) {
   const value = textValue(textBlocks(content));
   return value === void 0 ? null : value;
+}
+function mcpHookResponseToValue(response) {
+  if (Array.isArray(response)) return mcpContentToValue(response);
+  if (typeof response === "string") return jsonOrText(response);
+  if (typeof response === "object" && response !== null) {
+    const r = response;
+    if (r.structuredContent !== void 0) return r.structuredContent;
+    if (Array.isArray(r.content) && Object.keys(r).every((k) => k === "content" || k === "isError")) {
+      return mcpContentToValue(r.content);
+    }
+    return response;
+  }
+  return response ?? null;
 }
 var init_mcp_result = __esm({
   "core/mcp-result.ts"() {
@@ -169,6 +331,124 @@ than this run did.`;
   }
 });
 
+// core/spill.ts
+function spillDir(storeRoot) {
+  return join(storeRoot, "spill");
+}
+function fileKey(sessionId) {
+  if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
+  let hash = 2166136261;
+  for (let i = 0; i < sessionId.length; i++) {
+    hash ^= sessionId.charCodeAt(i);
+    hash = Math.imul(hash, 16777619) >>> 0;
+  }
+  return `session-${hash.toString(16).padStart(8, "0")}`;
+}
+function newId() {
+  return `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+function spillEvent(storeRoot, sessionId, event, text) {
+  const dir = spillDir(storeRoot);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${fileKey(sessionId)}${LIVE}`);
+  const record2 = { id: newId(), at: (/* @__PURE__ */ new Date()).toISOString(), event, text };
+  const line = Buffer.from(`${JSON.stringify(record2)}
+`);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const fd = openSync(file, "a");
+    let ino;
+    try {
+      writeSync(fd, line);
+      ino = fstatSync(fd).ino;
+    } finally {
+      closeSync(fd);
+    }
+    let now2;
+    try {
+      now2 = statSync(file).ino;
+    } catch {
+      now2 = null;
+    }
+    if (now2 === ino) return record2.id;
+  }
+  return record2.id;
+}
+function pendingSpills(storeRoot) {
+  let names;
+  try {
+    names = readdirSync(spillDir(storeRoot));
+  } catch {
+    return { sessions: [], files: [] };
+  }
+  const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
+  const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
+  return { sessions, files: files.map((n) => join(spillDir(storeRoot), n)) };
+}
+function applySpills(store, sessionId, apply) {
+  const report = { applied: 0, skipped: 0, failed: [] };
+  const dir = spillDir(store.root);
+  const quick = pendingSpills(store.root);
+  const keys = sessionId === null ? quick.sessions : quick.sessions.filter((s) => s === fileKey(sessionId));
+  if (keys.length === 0) return report;
+  const claimed = [];
+  store.transaction(() => {
+    for (const key of keys) {
+      const files = readdirSync(dir).filter((n) => n.startsWith(`${key}.`) && n.endsWith(CLAIMED)).sort().map((n) => join(dir, n));
+      const live = join(dir, `${key}${LIVE}`);
+      const claim = join(dir, `${key}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+      try {
+        renameSync(live, claim);
+        files.push(claim);
+      } catch {
+      }
+      for (const file of files) {
+        claimed.push(file);
+        for (const line of readFileSync(file, "utf8").split("\n")) {
+          if (line.trim() === "") continue;
+          let event;
+          try {
+            event = JSON.parse(line);
+          } catch {
+            report.failed.push(`${file}: a torn line was dropped`);
+            continue;
+          }
+          if (store.spillApplied(event.id)) {
+            report.skipped++;
+            continue;
+          }
+          try {
+            store.savepoint(() => apply(event));
+            report.applied++;
+          } catch (err) {
+            report.failed.push(`${event.event} of ${event.at}: ${errorMessage(err)}`);
+          }
+          store.markSpillApplied(event.id);
+        }
+      }
+    }
+    store.pruneSpillApplied(new Date(Date.now() - KEEP_IDS_MS).toISOString());
+  });
+  for (const file of claimed) {
+    try {
+      unlinkSync(file);
+    } catch {
+    }
+  }
+  return report;
+}
+var KEEP_IDS_MS, LIVE, CLAIMED;
+var init_spill = __esm({
+  "core/spill.ts"() {
+    "use strict";
+    init_node_fs();
+    init_node_path();
+    init_errors();
+    KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
+    LIVE = ".jsonl";
+    CLAIMED = ".claimed";
+  }
+});
+
 // core/did-you-mean.ts
 var init_did_you_mean = __esm({
   "core/did-you-mean.ts"() {
@@ -176,27 +456,19 @@ var init_did_you_mean = __esm({
   }
 });
 
-// core/errors.ts
-var DistillError;
-var init_errors = __esm({
-  "core/errors.ts"() {
-    "use strict";
-    DistillError = class extends Error {
-      code;
-      constructor(code, message, options) {
-        super(message, options);
-        this.name = "DistillError";
-        this.code = code;
-      }
-    };
-  }
-});
-
 // core/trace.ts
 function resultContent(value) {
   if (typeof value === "string") return value;
   if (value === void 0) return "null";
-  return JSON.stringify(value);
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    try {
+      return JSON.stringify(clipDepth(value).value) ?? "null";
+    } catch (err) {
+      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
+    }
+  }
 }
 function worthDistilling(store, traceId, minCallsToDistill) {
   const trace = store.getTrace(traceId);
@@ -210,6 +482,7 @@ var init_trace = __esm({
   "core/trace.ts"() {
     "use strict";
     init_canonical();
+    init_clip();
     init_did_you_mean();
     init_errors();
     init_nudge();
@@ -218,7 +491,10 @@ var init_trace = __esm({
 
 // core/session.ts
 function spanTraceId(sessionId, span) {
-  return `${sessionId}.${span}`;
+  return `${spanPrefix(sessionId)}${span}`;
+}
+function spanPrefix(sessionId) {
+  return `${sessionId}.`;
 }
 function currentSpan(store, sessionId) {
   return store.transaction(() => {
@@ -275,45 +551,54 @@ function cachedBaseTools(store) {
   const parsed = JSON.parse(text);
   return Array.isArray(parsed) ? parsed : [];
 }
-function argsOf(input) {
-  return isPlainObject(input) ? input : input === void 0 ? {} : { value: input };
+function recordedArgs(input, schema) {
+  const args = isPlainObject(input) ? input : input === void 0 ? {} : { value: input };
+  const safe = clipDepth(args);
+  return {
+    value: canonicalArgs(safe.value, schema),
+    note: safe.note === null ? null : `arguments: ${safe.note}`
+  };
 }
 function recordToolStart(store, call, ctx) {
   return store.transaction(() => {
-    const existing = store.getCallByExternalId(call.toolUseId);
+    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (existing) return existing.id;
     const cur = currentSpan(store, call.sessionId);
     const id = identifyTool(call.toolName, ctx.baseServers);
     const kind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
     const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
+    const args = recordedArgs(call.toolInput, schema);
     return store.startCall({
       traceId: cur.traceId,
       tool: id.tool,
       kind,
-      args: canonicalArgs(argsOf(call.toolInput), schema),
-      externalId: call.toolUseId
+      args: args.value,
+      externalId: call.toolUseId,
+      note: args.note
     });
   });
 }
 function responseValue(toolName, response) {
-  if (toolName.startsWith("mcp__") && Array.isArray(response)) return mcpContentToValue(response);
+  if (toolName.startsWith("mcp__")) return mcpHookResponseToValue(response);
   return response ?? null;
 }
 function recordToolEnd(store, call, ctx) {
   const outcome = "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
   store.transaction(() => {
-    const rec = store.getCallByExternalId(call.toolUseId);
+    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (!rec) {
       const cur = currentSpan(store, call.sessionId);
       const id = identifyTool(call.toolName, ctx.baseServers);
       const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
+      const args = recordedArgs(call.toolInput, schema);
       store.appendCall(
         {
           traceId: cur.traceId,
           tool: id.tool,
           kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
-          args: canonicalArgs(argsOf(call.toolInput), schema),
-          externalId: call.toolUseId
+          args: args.value,
+          externalId: call.toolUseId,
+          note: args.note
         },
         outcome,
         call.durationMs
@@ -323,6 +608,84 @@ function recordToolEnd(store, call, ctx) {
     if (rec.status !== "started") return;
     if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
     else store.finishCall(rec.id, outcome.output, call.durationMs);
+  });
+}
+function need(value, field) {
+  if (value === void 0) throw new Error(`the hook input has no ${field}`);
+  return value;
+}
+function sessionEvent(event, input) {
+  const sessionId = need(input.session_id, "session_id");
+  switch (event) {
+    case "SessionStart":
+      return { type: "session-start", sessionId };
+    case "UserPromptSubmit": {
+      const prompt = input.prompt ?? "";
+      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+    }
+    case "UserPromptExpansion":
+      return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
+    case "PreToolUse":
+      return {
+        type: "tool-start",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id")
+        }
+      };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return {
+        type: "tool-end",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id"),
+          durationMs: input.duration_ms ?? null,
+          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
+        }
+      };
+    case "SessionEnd":
+      return { type: "session-end", sessionId };
+  }
+}
+function applySessionEvent(store, ev, ctx) {
+  switch (ev.type) {
+    case "session-start":
+      currentSpan(store, ev.sessionId);
+      return;
+    case "prompt":
+      userPrompt(store, ev.sessionId, ev.prompt);
+      return;
+    case "confirm":
+      confirmSpan(store, ev.sessionId);
+      return;
+    case "tool-start":
+      recordToolStart(store, ev.call, ctx);
+      return;
+    case "tool-end":
+      recordToolEnd(store, ev.call, ctx);
+      return;
+    case "session-end":
+      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      return;
+    case "none":
+      return;
+  }
+}
+function applySpilledEvents(store, sessionId, baseServers) {
+  return applySpills(store, sessionId, (spilled) => {
+    if (!HookEvents.includes(spilled.event)) {
+      throw new Error(`unknown hook event '${spilled.event}'`);
+    }
+    const input = JSON.parse(spilled.text);
+    const ctx = { baseServers, baseTools: cachedBaseTools(store) };
+    applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
   });
 }
 function short(value) {
@@ -355,31 +718,203 @@ function distillContext(store, traceId, notes) {
   );
   return lines.join("\n");
 }
-var PLUGIN_TOOL_PREFIX, DISTILL_COMMAND, BASE_TOOLS_META_KEY, SUMMARY_CHARS;
+var PLUGIN_TOOL_PREFIX, DISTILL_COMMAND, BASE_TOOLS_META_KEY, HookEvents, SUMMARY_CHARS;
 var init_session = __esm({
   "core/session.ts"() {
     "use strict";
     init_canonical();
+    init_clip();
     init_mcp_result();
     init_nudge();
+    init_spill();
     init_trace();
     PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
     DISTILL_COMMAND = "tooldistill:distill";
     BASE_TOOLS_META_KEY = "claude-code.base-tools";
+    HookEvents = [
+      "SessionStart",
+      "UserPromptSubmit",
+      "UserPromptExpansion",
+      "PreToolUse",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "SessionEnd"
+    ];
     SUMMARY_CHARS = 200;
   }
 });
 
-// builtin:node:sqlite
-var m3, DatabaseSync, StatementSync, Session, constants2, backup;
-var init_node_sqlite = __esm({
-  "builtin:node:sqlite"() {
-    m3 = process.getBuiltinModule("node:sqlite");
-    ({ DatabaseSync, StatementSync, Session, constants: constants2, backup } = m3);
+// core/logger.ts
+var stderrLogger;
+var init_logger = __esm({
+  "core/logger.ts"() {
+    "use strict";
+    stderrLogger = {
+      info() {
+      },
+      warn(message) {
+        process.stderr.write(`${message}
+`);
+      },
+      error(message) {
+        process.stderr.write(`${message}
+`);
+      }
+    };
+  }
+});
+
+// core/node-version.ts
+function nodeVersionProblem(version = process.versions.node) {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  if (major > 22 || major === 22 && minor >= 18) return null;
+  return `tooldistill needs Node.js ${MIN_NODE_VERSION} or newer (found v${version})`;
+}
+function assertNodeVersion() {
+  const problem = nodeVersionProblem();
+  if (problem !== null) throw new DistillError("NODE_VERSION", problem);
+}
+var MIN_NODE_VERSION;
+var init_node_version = __esm({
+  "core/node-version.ts"() {
+    "use strict";
+    init_errors();
+    MIN_NODE_VERSION = "22.18";
+  }
+});
+
+// core/store-invariants.ts
+function checkLifecycle(store) {
+  const versions = store.listVersions();
+  if (versions.length === 0) return [];
+  const problems = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const v of versions) byName.set(v.name, [...byName.get(v.name) ?? [], v]);
+  for (const [name, all] of byName) {
+    const active = all.filter((v) => v.status === "active");
+    if (active.length < 2) continue;
+    const keep = active.reduce(
+      (a, b) => store.lastActivation(b.name, b.version) > store.lastActivation(a.name, a.version) ? b : a
+    );
+    const others = active.filter((v) => v !== keep);
+    problems.push({
+      name,
+      versions: active.map((v) => v.version),
+      message: `${name} has ${active.length} active versions (${active.map((v) => `v${v.version}`).join(", ")})`,
+      repair: `v${keep.version}, which became active last, stays active; ${others.map((v) => `v${v.version}`).join(", ")} deprecated`,
+      command: null,
+      apply: (s) => {
+        for (const v of others) {
+          s.setStatus({
+            name,
+            version: v.version,
+            expect: "active",
+            to: "deprecated",
+            problems: v.problems,
+            reason: `${REPAIRED}: v${keep.version} was active too and became active last`
+          });
+        }
+      }
+    });
+  }
+  const history = new Map(store.latestHistory().map((h) => [`${h.name}\0${h.version}`, h]));
+  for (const v of versions) {
+    const id = `${v.name} v${v.version}`;
+    if (v.status === "deprecated" && v.queuedRebuild) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is deprecated but still queued for a rebuild`,
+        repair: "the rebuild queue flag is cleared",
+        command: null,
+        apply: (s) => s.setQueuedRebuild(v.name, v.version, false, null)
+      });
+    }
+    if ((v.status === "active" || v.status === "verified" || v.status === "suspect") && v.verdict === null) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is ${v.status} but has no stored verdict (an interrupted verification)`,
+        repair: null,
+        command: `run \`tooldistill verify ${v.name} --version ${v.version}\``
+      });
+    }
+    if (v.status === "active" && v.problems.length > 0) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is active with open problems (${v.problems.join(", ")})`,
+        repair: "it becomes suspect, as every open problem makes it",
+        command: null,
+        apply: (s) => s.setStatus({
+          name: v.name,
+          version: v.version,
+          expect: "active",
+          to: "suspect",
+          problems: v.problems,
+          reason: `${REPAIRED}: active with open problems`
+        })
+      });
+    }
+    if (v.status === "suspect" && v.problems.length === 0) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is suspect without an open problem`,
+        repair: null,
+        command: `run \`tooldistill verify ${v.name} --version ${v.version}\` (a pass makes it active again)`
+      });
+    }
+    const last = history.get(`${v.name}\0${v.version}`);
+    if (last && last.to !== v.status) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is ${v.status} but its history ends at ${last.to}`,
+        repair: `the history records the change to ${v.status}`,
+        command: null,
+        apply: (s) => s.addHistory({
+          name: v.name,
+          version: v.version,
+          from: last.to,
+          to: v.status,
+          reason: `${REPAIRED}: the history lacked this change`,
+          evidence: null
+        })
+      });
+    }
+  }
+  return problems;
+}
+var REPAIRED;
+var init_store_invariants = __esm({
+  "core/store-invariants.ts"() {
+    "use strict";
+    REPAIRED = "repaired when the store was opened";
+  }
+});
+
+// core/tool-name.ts
+function toolNameProblem(name) {
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    return `tool name '${name}' must match ${TOOL_NAME_PATTERN.source} (lowercase letters, digits and _, 3 to 36 characters)`;
+  }
+  if (name.includes("__")) return `tool name '${name}' must not contain '__'`;
+  return null;
+}
+var TOOL_NAME_PATTERN;
+var init_tool_name = __esm({
+  "core/tool-name.ts"() {
+    "use strict";
+    TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
   }
 });
 
 // core/store.ts
+function sqlite() {
+  assertNodeVersion();
+  return process.getBuiltinModule("node:sqlite");
+}
 function hashSource(source) {
   const { createHash } = process.getBuiltinModule("node:crypto");
   return createHash("sha256").update(source).digest("hex");
@@ -392,6 +927,34 @@ function json(value) {
 }
 function parse2(text) {
   return typeof text === "string" ? JSON.parse(text) : null;
+}
+function countToolFiles(root) {
+  const dir = join(root, "tools");
+  let n = 0;
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    try {
+      n += readdirSync(join(dir, name)).filter((f) => /^v\d+\.ts$/.test(f)).length;
+    } catch {
+    }
+  }
+  return n;
+}
+function historyFromRow(r) {
+  return {
+    name: r["name"],
+    version: Number(r["version"]),
+    from: r["from_status"] ?? null,
+    to: r["to_status"],
+    reason: r["reason"],
+    evidence: parse2(r["evidence"]),
+    at: r["at"]
+  };
 }
 function traceFromRow(r) {
   return {
@@ -423,8 +986,14 @@ function callFromRow(r) {
     output: parse2(r["output"]),
     error: r["error"] ?? null,
     latencyMs: r["latency_ms"] === null ? null : Number(r["latency_ms"]),
-    version: r["version"] === null ? null : Number(r["version"])
+    version: r["version"] === null ? null : Number(r["version"]),
+    note: r["note"] ?? null,
+    clipped: Boolean(r["clipped"])
   };
+}
+function joinNotes(...notes) {
+  const kept = notes.filter((n) => n !== null && n !== "");
+  return kept.length === 0 ? null : kept.join("; ");
 }
 function versionFromRow(r) {
   return {
@@ -445,14 +1014,18 @@ function versionFromRow(r) {
     createdAt: r["created_at"]
   };
 }
-var MIGRATIONS, SCHEMA_VERSION, Store;
+var MIGRATIONS, SCHEMA_VERSION, DEFAULT_BUSY_TIMEOUT_MS, SQLITE, Statement, Store;
 var init_store = __esm({
   "core/store.ts"() {
     "use strict";
     init_node_fs();
     init_node_path();
-    init_node_sqlite();
+    init_clip();
     init_errors();
+    init_logger();
+    init_node_version();
+    init_store_invariants();
+    init_tool_name();
     MIGRATIONS = [
       `
   CREATE TABLE traces (
@@ -548,40 +1121,145 @@ var init_store = __esm({
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
   );
+  `,
+      // 3: what recording clipped (nesting, size cap) said on the call; hook events applied from spill files, so a
+      // spilled event is applied exactly once even when a process dies between applying it and removing its file.
+      `
+  ALTER TABLE calls ADD COLUMN note TEXT;
+  ALTER TABLE calls ADD COLUMN clipped INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE spill_applied (
+    event_id TEXT PRIMARY KEY,
+    applied_at TEXT NOT NULL
+  );
   `
     ];
     SCHEMA_VERSION = MIGRATIONS.length;
+    DEFAULT_BUSY_TIMEOUT_MS = 1e4;
+    SQLITE = {
+      busy: 5,
+      locked: 6,
+      readonly: 8,
+      ioerr: 10,
+      corrupt: 11,
+      full: 13,
+      cantopen: 14,
+      notadb: 26
+    };
+    Statement = class {
+      #s;
+      #fail;
+      constructor(s, fail) {
+        this.#s = s;
+        this.#fail = fail;
+      }
+      run(...params) {
+        try {
+          return this.#s.run(...params);
+        } catch (err) {
+          return this.#fail(err);
+        }
+      }
+      get(...params) {
+        try {
+          return this.#s.get(...params);
+        } catch (err) {
+          return this.#fail(err);
+        }
+      }
+      all(...params) {
+        try {
+          return this.#s.all(...params);
+        } catch (err) {
+          return this.#fail(err);
+        }
+      }
+    };
     Store = class {
       root;
       dbPath;
+      readOnly;
+      /** Lifecycle invariants the open check found and could not (or, read-only, did not) repair. */
+      lifecycleProblems;
       #db;
       #statements = /* @__PURE__ */ new Map();
-      constructor(root) {
+      #busyTimeoutMs;
+      #maxOutputBytes;
+      /** Seen before opening: SQLite creates a new -wal as it opens, which would hide that the old one was deleted. */
+      #walMissingAtOpen;
+      constructor(root, options = {}) {
         this.root = root;
         this.dbPath = join(root, "registry.db");
-        try {
-          mkdirSync(join(root, "tools"), { recursive: true });
-          const ignore = join(root, ".gitignore");
-          if (!existsSync(ignore)) {
-            writeFileSync(
-              ignore,
-              "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n"
-            );
-          }
-          this.#db = new DatabaseSync(this.dbPath, { timeout: 1e4 });
-          this.#db.exec("PRAGMA busy_timeout = 10000");
-          this.#db.exec("PRAGMA journal_mode = WAL");
-          this.#db.exec("PRAGMA synchronous = NORMAL");
-          this.#db.exec("PRAGMA foreign_keys = ON");
-          this.#migrate();
-        } catch (err) {
-          if (err instanceof DistillError) throw err;
+        this.readOnly = options.readOnly === true;
+        this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+        this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+        const logger = options.logger ?? stderrLogger;
+        const { DatabaseSync } = sqlite();
+        if (existsSync(root) && !statSync(root).isDirectory()) {
           throw new DistillError(
             "STORE",
-            `cannot open the store at ${root}: ${err.message}. Check the path and its permissions (store: in tooldistill.yaml).`,
-            { cause: err }
+            `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
           );
         }
+        if (this.readOnly && !existsSync(this.dbPath)) {
+          throw new DistillError(
+            "NOT_FOUND",
+            `no store at ${root}: nothing has been recorded there yet. Check the store path (store: in tooldistill.yaml, or --config), or record a run first.`
+          );
+        }
+        this.#refuseEmptyRegistry(this.#fileIsEmpty());
+        this.#walMissingAtOpen = !existsSync(`${this.dbPath}-wal`) && existsSync(`${this.dbPath}-shm`);
+        try {
+          if (!this.readOnly) this.#prepareFolder();
+          this.#db = new DatabaseSync(this.dbPath, { timeout: this.#busyTimeoutMs, readOnly: this.readOnly });
+        } catch (err) {
+          throw this.#explain(err, "open");
+        }
+        try {
+          if (!this.readOnly) {
+            this.#exec("PRAGMA journal_mode = WAL");
+            this.#exec("PRAGMA synchronous = NORMAL");
+          }
+          this.#exec("PRAGMA foreign_keys = ON");
+          if (this.#userVersion() === 0 && !this.#hasTables()) this.#refuseEmptyRegistry(true);
+          this.#migrate();
+        } catch (err) {
+          this.#db.close();
+          throw err;
+        }
+        this.lifecycleProblems = options.checkInvariants === false ? [] : this.#checkLifecycle(logger);
+      }
+      /** True when registry.db is missing or 0 bytes (a new store, or one whose database was lost). */
+      #fileIsEmpty() {
+        try {
+          return statSync(this.dbPath).size === 0;
+        } catch {
+          return true;
+        }
+      }
+      /** An empty database over existing tool files means the registry was lost: never start a new one silently. */
+      #refuseEmptyRegistry(empty) {
+        if (!empty) return;
+        const files = countToolFiles(this.root);
+        if (files === 0) return;
+        const what = existsSync(this.dbPath) ? `${this.dbPath} is empty (${statSync(this.dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${this.dbPath} is missing`;
+        throw new DistillError(
+          "STORE",
+          `${what} while ${join(this.root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join(this.root, "orphaned")} and creates a new registry.`
+        );
+      }
+      #prepareFolder() {
+        mkdirSync(join(this.root, "tools"), { recursive: true });
+        const ignore = join(this.root, ".gitignore");
+        if (!existsSync(ignore)) {
+          writeFileSync(
+            ignore,
+            "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n"
+          );
+        }
+      }
+      #hasTables() {
+        const row = this.#stmt("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get();
+        return Number(row.n) > 0;
       }
       #migrate() {
         const current = this.#userVersion();
@@ -592,24 +1270,127 @@ var init_store = __esm({
             `the store at ${this.root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`
           );
         }
+        if (this.readOnly) {
+          throw new DistillError(
+            "STORE",
+            `the store at ${this.root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`
+          );
+        }
         this.transaction(() => {
           for (let v = this.#userVersion(); v < SCHEMA_VERSION; v++) {
-            this.#db.exec(MIGRATIONS[v]);
-            this.#db.exec(`PRAGMA user_version = ${v + 1}`);
+            this.#exec(MIGRATIONS[v]);
+            this.#exec(`PRAGMA user_version = ${v + 1}`);
           }
         });
       }
+      /** Runs the lifecycle invariants; repairs the safe ones in one transaction when writable, reports the rest. */
+      #checkLifecycle(logger) {
+        const found = checkLifecycle(this);
+        if (found.length === 0) return [];
+        const repairable = found.filter((p) => p.repair !== null);
+        let left = found;
+        if (!this.readOnly && repairable.length > 0) {
+          try {
+            this.transaction(() => {
+              for (const p of repairable) p.apply?.(this);
+            });
+            for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
+            left = found.filter((p) => p.repair === null);
+          } catch (err) {
+            logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
+          }
+        }
+        for (const p of left) {
+          const fix = p.command ?? "run `tooldistill doctor --fix`";
+          logger.warn(`tooldistill: ${p.message}: ${fix}`);
+        }
+        return left;
+      }
       #userVersion() {
-        const row = this.#db.prepare("PRAGMA user_version").get();
+        const row = this.#stmt("PRAGMA user_version").get();
         return row.user_version;
       }
       #stmt(sql) {
         let s = this.#statements.get(sql);
         if (!s) {
-          s = this.#db.prepare(sql);
+          try {
+            s = new Statement(this.#db.prepare(sql), (err) => {
+              throw this.#explain(err, "query");
+            });
+          } catch (err) {
+            throw this.#explain(err, "query");
+          }
           this.#statements.set(sql, s);
         }
         return s;
+      }
+      #exec(sql) {
+        try {
+          this.#db.exec(sql);
+        } catch (err) {
+          throw this.#explain(err, "query");
+        }
+      }
+      /**
+       * An SQLite failure as a DistillError that names the file and what to do; anything else (a programming error)
+       * is passed on as it is.
+       */
+      #explain(err, when) {
+        if (err instanceof DistillError) return err;
+        const e = err;
+        const db = this.dbPath;
+        const fsCode = typeof e.code === "string" && !e.code.startsWith("ERR_") ? e.code : null;
+        if (fsCode !== null) {
+          return new DistillError(
+            "STORE",
+            `cannot ${when === "open" ? "open" : "use"} the store at ${this.root}: ${errorMessage(err)}. Check the path (store: in tooldistill.yaml) and that the folder is writable by this user.`,
+            { cause: err }
+          );
+        }
+        if (typeof e.errcode !== "number") return err;
+        const code = e.errcode & 255;
+        const detail = e.message ?? "";
+        const make = (code2, message) => new DistillError(code2, message, { cause: err });
+        const recover = `Stop every process using the store (Claude Code sessions, the td server, agents), copy the store folder aside, then restore registry.db from a backup, or recover what is readable with \`sqlite3 ${db} ".recover" | sqlite3 recovered.db\` and put recovered.db in its place. \`tooldistill doctor\` shows what is damaged.`;
+        switch (code) {
+          case SQLITE.busy:
+          case SQLITE.locked:
+            return make(
+              "STORE_BUSY",
+              `the store ${db} is locked by another process (waited ${this.#busyTimeoutMs} ms for its write lock). Something holds a write transaction open (an sqlite3 shell, a backup, a stuck process): close it and try again.`
+            );
+          case SQLITE.corrupt:
+            return make("STORE", `the store's database ${db} is damaged (${detail}). ${recover}`);
+          case SQLITE.notadb:
+            return make(
+              "STORE",
+              `${db} is not an SQLite database (${detail}): its header was overwritten or another file was put in its place. ${recover}`
+            );
+          case SQLITE.ioerr: {
+            const wal = `${db}-wal`;
+            if (this.#walMissingAtOpen) {
+              return make(
+                "STORE",
+                `disk I/O error on ${db}: its write-ahead log ${wal} is missing while ${db}-shm says it holds changes: it was deleted while a process had the store open. Stop every process using the store (the last one to close writes the log back), then run the command again; if no process has it open any more, the changes that were only in the log are lost: restore ${wal} from a backup if you have one.`
+              );
+            }
+            return make("STORE", `disk I/O error on ${db} (${detail}): check the disk and the file. ${recover}`);
+          }
+          case SQLITE.readonly:
+            return make(
+              "STORE",
+              `cannot write to ${db} (${detail}): check that the file, its folder and the ${db}-wal and -shm files beside it are writable by this user, or that the disk is not mounted read-only.`
+            );
+          case SQLITE.full:
+            return make("STORE", `the disk holding ${db} is full (${detail}): free some space and try again.`);
+          case SQLITE.cantopen:
+            return make(
+              "STORE",
+              `cannot open ${db} (${detail}): check that the folder exists and is readable and writable by this user.`
+            );
+          default:
+            return err;
+        }
       }
       /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
       transaction(fn) {
@@ -624,14 +1405,30 @@ var init_store = __esm({
           throw err;
         }
       }
+      /**
+       * Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote (one spilled
+       * hook event that cannot be applied must not undo the others).
+       */
+      savepoint(fn) {
+        this.#exec("SAVEPOINT td_step");
+        try {
+          const result = fn();
+          this.#exec("RELEASE td_step");
+          return result;
+        } catch (err) {
+          this.#exec("ROLLBACK TO td_step");
+          this.#exec("RELEASE td_step");
+          throw err;
+        }
+      }
       /** Closes the database; the store object is unusable afterwards. */
       close() {
         if (this.#db.isOpen) this.#db.close();
       }
-      /** `PRAGMA integrity_check`, for tests and `doctor`-style checks. */
+      /** `PRAGMA integrity_check` ("ok", or SQLite's list of problems), for tests and `tooldistill doctor`. */
       integrityCheck() {
-        const row = this.#db.prepare("PRAGMA integrity_check").get();
-        return row.integrity_check;
+        const rows = this.#stmt("PRAGMA integrity_check").all();
+        return rows.map((r) => r.integrity_check).join("\n");
       }
       // ---- traces -------------------------------------------------------------------------------------
       /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */
@@ -647,6 +1444,13 @@ var init_store = __esm({
       getTrace(id) {
         const row = this.#stmt("SELECT * FROM traces WHERE id = ?").get(id);
         return row ? traceFromRow(row) : null;
+      }
+      /** Ids of the traces whose id starts with `prefix` (at most `limit`), for `traces show <prefix>`. */
+      traceIdsStartingWith(prefix, limit = 10) {
+        const rows = this.#stmt(
+          "SELECT id FROM traces WHERE substr(id, 1, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?"
+        ).all(prefix.length, prefix, limit);
+        return rows.map((r) => r.id);
       }
       /** Traces, newest first. */
       listTraces(limit = 50) {
@@ -717,13 +1521,20 @@ var init_store = __esm({
        * pays for one write instead of a start and a finish.
        */
       appendCall(call, outcome, latencyMs) {
-        return "output" in outcome ? this.#insertCall(call, "ok", json(outcome.output) ?? "null", null, latencyMs) : this.#insertCall(call, "error", null, outcome.error, latencyMs);
+        return "output" in outcome ? this.#insertCall(call, "ok", outcome.output, null, latencyMs) : this.#insertCall(call, "error", void 0, outcome.error, latencyMs);
+      }
+      /** The text kept of an output, clipped at the depth and size caps, and the note saying what was clipped. */
+      #output(output) {
+        return recordableOutput(output, this.#maxOutputBytes);
       }
       #insertCall(call, status, output, error, latencyMs) {
+        const out = status === "ok" ? this.#output(output) : null;
+        const err = error === null ? null : recordableError(error, this.#maxOutputBytes);
+        const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
         return this.transaction(() => {
           const row = this.#stmt(
-            `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING id`
           ).get(
             call.traceId,
@@ -733,42 +1544,55 @@ var init_store = __esm({
             call.kind,
             JSON.stringify(call.args),
             status,
-            output,
-            error,
+            out?.text ?? null,
+            err?.text ?? null,
             latencyMs,
             call.version ?? null,
             call.externalId ?? null,
-            now()
+            now(),
+            note,
+            out?.clipped ? 1 : 0
           );
           return row.id;
         });
       }
-      /** Completes a call with its output. */
+      /** Completes a call with its output (clipped at the caps; the call's note says so). */
       finishCall(id, output, latencyMs) {
-        this.#stmt("UPDATE calls SET status = 'ok', output = ?, latency_ms = ? WHERE id = ?").run(
-          json(output) ?? "null",
-          latencyMs,
-          id
-        );
+        const out = this.#output(output);
+        this.#stmt(
+          `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
+       note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`
+        ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
       }
       /** Completes a call with its error. */
       failCall(id, error, latencyMs) {
-        this.#stmt("UPDATE calls SET status = 'error', error = ?, latency_ms = ? WHERE id = ?").run(
-          error,
-          latencyMs,
-          id
-        );
+        const err = recordableError(error, this.#maxOutputBytes);
+        this.#stmt(
+          `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
+       note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`
+        ).run(err.text, latencyMs, err.note, id);
       }
       /** Changes what a recorded call counts as (e.g. a Claude Code call later found to be a distilled tool). */
       setCallKind(id, kind, version) {
         this.#stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
       }
-      /** The call recorded under an external id (Claude Code's tool_use_id), if any. */
-      getCallByExternalId(externalId) {
-        const row = this.#stmt("SELECT * FROM calls WHERE external_id = ? ORDER BY id DESC LIMIT 1").get(
-          externalId
-        );
+      /**
+       * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
+       * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
+       * API may reuse them, so a lookup across the whole store could attach to another session's call.
+       */
+      getCallByExternalId(externalId, traceIdPrefix) {
+        const row = this.#stmt(
+          "SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1"
+        ).get(externalId, traceIdPrefix.length, traceIdPrefix);
         return row ? callFromRow(row) : null;
+      }
+      /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
+      startedCallsByExternalId(externalId) {
+        const rows = this.#stmt(
+          "SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC"
+        ).all(externalId);
+        return rows.map(callFromRow);
       }
       /** Every call of a trace in seq order, inner calls included. */
       getCalls(traceId) {
@@ -827,10 +1651,39 @@ var init_store = __esm({
           "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
         ).run(key, value);
       }
+      // ---- spilled hook events ---------------------------------------------------------------------------
+      /** True when a spilled hook event was already applied (its file may outlive the commit by a crash). */
+      spillApplied(eventId) {
+        return this.#stmt("SELECT 1 AS x FROM spill_applied WHERE event_id = ?").get(eventId) !== void 0;
+      }
+      /** Records a spilled event as applied, in the transaction that applies it. */
+      markSpillApplied(eventId) {
+        this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(
+          eventId,
+          now()
+        );
+      }
+      /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
+      pruneSpillApplied(before) {
+        this.#stmt("DELETE FROM spill_applied WHERE applied_at < ?").run(before);
+      }
       // ---- versions -----------------------------------------------------------------------------------
-      /** Path of a version's tool file. */
+      /**
+       * Path of a version's tool file. The name is checked first and the path must stay inside `tools/`: a name
+       * read from model-written code must never place a file anywhere else.
+       */
       toolFile(name, version) {
-        return join(this.root, "tools", name, `v${version}.ts`);
+        const problem = toolNameProblem(name);
+        if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
+        if (!Number.isSafeInteger(version) || version < 1) {
+          throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
+        }
+        const tools = resolve(this.root, "tools");
+        const file = resolve(tools, name, `v${version}.ts`);
+        if (!file.startsWith(tools + sep)) {
+          throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
+        }
+        return file;
       }
       /** Reads a version's code from its file. */
       readCode(name, version) {
@@ -856,8 +1709,16 @@ var init_store = __esm({
           );
           const n = Number(row.n);
           const file = this.toolFile(v.name, n);
-          mkdirSync(join(this.root, "tools", v.name), { recursive: true });
-          writeFileSync(file, v.code);
+          try {
+            mkdirSync(join(file, ".."), { recursive: true });
+            writeFileSync(file, v.code);
+          } catch (err) {
+            throw new DistillError(
+              "STORE",
+              `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join(this.root, "tools")} is writable by this user.`,
+              { cause: err }
+            );
+          }
           const at = now();
           this.#stmt(
             `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
@@ -898,7 +1759,10 @@ var init_store = __esm({
       setStatus(change) {
         return this.transaction(() => {
           const r = this.#stmt(
-            "UPDATE versions SET status = ?, problems = ? WHERE name = ? AND version = ? AND status = ?"
+            `UPDATE versions SET status = ?1, problems = ?2,
+         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
+         WHERE name = ?3 AND version = ?4 AND status = ?5`
           ).run(
             change.to,
             JSON.stringify([...new Set(change.problems)].sort()),
@@ -942,15 +1806,27 @@ var init_store = __esm({
           name,
           version
         );
-        return rows.map((r) => ({
-          name: r["name"],
-          version: Number(r["version"]),
-          from: r["from_status"] ?? null,
-          to: r["to_status"],
-          reason: r["reason"],
-          evidence: parse2(r["evidence"]),
-          at: r["at"]
-        }));
+        return rows.map(historyFromRow);
+      }
+      /** The newest history row of every version (its status should be that row's `to`). */
+      latestHistory() {
+        const rows = this.#stmt(
+          "SELECT * FROM status_history WHERE id IN (SELECT MAX(id) FROM status_history GROUP BY name, version) ORDER BY name, version"
+        ).all();
+        return rows.map(historyFromRow);
+      }
+      /** The order in which versions last became active (history row id), for telling two actives apart. */
+      lastActivation(name, version) {
+        const row = this.#stmt(
+          "SELECT COALESCE(MAX(id), 0) AS id FROM status_history WHERE name = ? AND version = ? AND to_status = 'active'"
+        ).get(name, version);
+        return Number(row.id);
+      }
+      /** Appends a history row without changing the version (the open check records a status the history lacked). */
+      addHistory(h) {
+        this.#stmt(
+          "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        ).run(h.name, h.version, h.from, h.to, h.reason, json(h.evidence), now());
       }
       // ---- dependencies and stats ---------------------------------------------------------------------
       /** Replaces the dependency rows of a version. */
@@ -1047,7 +1923,8 @@ async function hookConfig(configPath, env, warn) {
     baseServers,
     settings: {
       fallbackDistiller: full.settings.fallbackDistiller,
-      minCallsToDistill: full.settings.minCallsToDistill
+      minCallsToDistill: full.settings.minCallsToDistill,
+      maxOutputBytes: full.settings.maxOutputBytes
     }
   };
   if (file && configStamp !== null && (full.mcpConfig === null || mcpStamp !== null)) {
@@ -1075,13 +1952,14 @@ var init_hook_config = __esm({
     "use strict";
     init_node_fs();
     init_node_path();
-    CACHE_VERSION = 1;
+    CACHE_VERSION = 2;
   }
 });
 
 // hooks/run.ts
 var run_exports = {};
 __export(run_exports, {
+  HOOK_BUSY_TIMEOUT_MS: () => HOOK_BUSY_TIMEOUT_MS,
   handleHookInput: () => handleHookInput,
   runHook: () => runHook,
   setupHint: () => setupHint
@@ -1089,74 +1967,38 @@ __export(run_exports, {
 function setupHint(projectDir) {
   return `tooldistill: no tooldistill.yaml in ${projectDir}, so this session is not recorded. To distil this project's MCP tools, add a tooldistill.yaml with \`mcp_config: .mcp.json\` (or run \`npx tooldistill init\` and set mcp_config), then start a new session.`;
 }
-function toolContext(store, config) {
-  return { baseServers: config.baseServers, baseTools: cachedBaseTools(store) };
-}
-function need(value, field) {
-  if (value === void 0) throw new Error(`the hook input has no ${field}`);
-  return value;
-}
-async function handle(event, input, config, store, rt) {
-  const sessionId = need(input.session_id, "session_id");
-  switch (event) {
-    case "SessionStart":
-      currentSpan(store, sessionId);
-      return null;
-    case "UserPromptSubmit": {
-      const prompt = input.prompt ?? "";
-      if (!isDistillPrompt(prompt)) {
-        userPrompt(store, sessionId, prompt);
-        return null;
-      }
-      const cur = confirmSpan(store, sessionId);
-      const notes = prompt.trim().replace(/^\/tooldistill:distill/, "");
-      return {
-        hookSpecificOutput: {
-          hookEventName: event,
-          additionalContext: distillContext(store, cur.traceId, notes)
-        }
-      };
-    }
-    case "UserPromptExpansion":
-      if (input.command_name === DISTILL_COMMAND) confirmSpan(store, sessionId);
-      return null;
-    case "PreToolUse":
-      recordToolStart(
-        store,
-        {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id")
-        },
-        toolContext(store, config)
-      );
-      return null;
-    case "PostToolUse":
-    case "PostToolUseFailure":
-      recordToolEnd(
-        store,
-        {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id"),
-          durationMs: input.duration_ms ?? null,
-          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
-        },
-        toolContext(store, config)
-      );
-      return null;
-    case "SessionEnd": {
-      const span = store.findSessionSpan(sessionId);
-      if (!span) return null;
-      const cur = currentSpan(store, sessionId);
-      store.endTrace(cur.traceId);
-      const wanted = config.settings.fallbackDistiller && Boolean(rt.env["ANTHROPIC_API_KEY"]) && worthDistilling(store, cur.traceId, config.settings.minCallsToDistill);
-      if (wanted) (rt.startFallback ?? startFallbackProcess)(config.path, cur.traceId);
-      return null;
-    }
+function record(store, event, text, ev, config, log) {
+  try {
+    const spilled = applySpilledEvents(store, ev.sessionId, config.baseServers);
+    for (const problem of spilled.failed) log(`a spilled event could not be applied: ${problem}`);
+    const ctx = { baseServers: config.baseServers, baseTools: cachedBaseTools(store) };
+    store.transaction(() => applySessionEvent(store, ev, ctx));
+    return "recorded";
+  } catch (err) {
+    if (!(err instanceof DistillError && err.code === "STORE_BUSY")) throw err;
+    spillEvent(store.root, ev.sessionId, event, text);
+    log(
+      `the store was locked by another process for ${HOOK_BUSY_TIMEOUT_MS} ms: the event was spilled to spill/ and is applied by the next hook or the td server`
+    );
+    return "spilled";
   }
+}
+function respond(event, input, ev, config, store, rt) {
+  if (event === "UserPromptSubmit" && ev.type === "confirm") {
+    const traceId = spanTraceId(ev.sessionId, store.findSessionSpan(ev.sessionId)?.span ?? 1);
+    const notes = (input.prompt ?? "").trim().replace(/^\/tooldistill:distill/, "");
+    return {
+      hookSpecificOutput: { hookEventName: event, additionalContext: distillContext(store, traceId, notes) }
+    };
+  }
+  if (event === "SessionEnd") {
+    const span = store.findSessionSpan(ev.sessionId);
+    if (!span) return null;
+    const traceId = spanTraceId(ev.sessionId, span.span);
+    const wanted = config.settings.fallbackDistiller && Boolean(rt.env["ANTHROPIC_API_KEY"]) && worthDistilling(store, traceId, config.settings.minCallsToDistill);
+    if (wanted) (rt.startFallback ?? startFallbackProcess)(config.path, traceId);
+  }
+  return null;
 }
 function startFallbackProcess(configPath, traceId) {
   const { spawn } = process.getBuiltinModule("node:child_process");
@@ -1165,38 +2007,71 @@ function startFallbackProcess(configPath, traceId) {
   const child = spawn(process.execPath, [script, configPath, traceId], { detached: true, stdio: "ignore" });
   child.unref();
 }
-function logError(logFile, event, err) {
-  const detail = err instanceof Error ? err.stack ?? err.message : String(err);
-  const line = `${(/* @__PURE__ */ new Date()).toISOString()} ${event}: ${detail}
-`;
-  process.stderr.write(`tooldistill ${event} hook: ${err instanceof Error ? err.message : String(err)}
+function logLine(logFile, event, message, toStderr) {
+  if (toStderr) process.stderr.write(`tooldistill ${event} hook: ${message.split("\n")[0]}
 `);
-  if (logFile === null) return;
+  if (logFile !== null) appendLog(logFile, `${(/* @__PURE__ */ new Date()).toISOString()} ${event}: ${message}`);
+}
+function parseInput(text) {
+  if (text.trim() === "") {
+    return {
+      problem: "stdin was empty: Claude Code sends the event as JSON on stdin, so nothing was recorded"
+    };
+  }
   try {
-    mkdirSync(dirname(logFile), { recursive: true });
-    appendFileSync(logFile, line);
-  } catch {
+    const value = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return { input: value };
+    return { problem: `stdin is JSON but not an object (${text.slice(0, 80)}), so nothing was recorded` };
+  } catch (err) {
+    const head = text.length > 200 ? `${text.slice(0, 200)}\u2026` : text;
+    return {
+      problem: `stdin is not JSON (${errorMessage(err)}), so nothing was recorded; it began: ${head}`
+    };
   }
 }
 async function handleHookInput(event, text, rt) {
   let logFile = null;
   try {
-    const input = JSON.parse(text);
-    const projectDir = rt.env["CLAUDE_PROJECT_DIR"] || input.cwd || process.cwd();
+    const parsed = parseInput(text);
+    const projectDir = rt.env["CLAUDE_PROJECT_DIR"] || ("input" in parsed ? parsed.input.cwd : void 0) || process.cwd();
     logFile = join(projectDir, ".tooldistill", "hooks.log");
     const configPath = findConfig(projectDir);
-    if (configPath === null)
+    if (configPath === null) {
+      if (!("input" in parsed)) logLine(null, event, parsed.problem, true);
       return event === "SessionStart" ? { systemMessage: setupHint(projectDir) } : null;
-    const config = await hookConfig(configPath, rt.env, (message) => logError(logFile, event, message));
+    }
+    const config = await hookConfig(configPath, rt.env, (message) => logLine(logFile, event, message, true));
     logFile = join(config.store, "hooks.log");
-    const store = new Store(config.store);
+    if (!("input" in parsed)) {
+      logLine(logFile, event, parsed.problem, true);
+      return null;
+    }
+    const ev = sessionEvent(event, parsed.input);
+    const file = logFile;
+    const log = (message) => logLine(file, event, message, false);
+    let store;
     try {
-      return await handle(event, input, config, store, rt);
+      store = new Store(config.store, {
+        busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS,
+        maxOutputBytes: config.settings.maxOutputBytes,
+        checkInvariants: false
+      });
+    } catch (err) {
+      if (!(err instanceof DistillError && err.code === "STORE_BUSY")) throw err;
+      spillEvent(config.store, ev.sessionId, event, text);
+      log(`the store was locked by another process while opening it: the event was spilled to spill/`);
+      return null;
+    }
+    try {
+      record(store, event, text, ev, config, log);
+      return respond(event, parsed.input, ev, config, store, rt);
     } finally {
       store.close();
     }
   } catch (err) {
-    logError(logFile, event, err);
+    const detail = err instanceof DistillError ? err.message : err instanceof Error ? err.stack ?? err.message : String(err);
+    logLine(logFile, event, detail, true);
     return null;
   }
 }
@@ -1205,22 +2080,27 @@ async function runHook(event) {
   try {
     text = readFileSync(0, "utf8");
   } catch (err) {
-    logError(null, event, err);
+    logLine(null, event, `cannot read stdin: ${errorMessage(err)}`, true);
   }
   const output = await handleHookInput(event, text, { env: process.env });
   if (output) process.stdout.write(`${JSON.stringify(output)}
 `);
 }
+var HOOK_BUSY_TIMEOUT_MS;
 var init_run = __esm({
   "hooks/run.ts"() {
     "use strict";
     init_node_fs();
     init_node_path();
     init_config_file();
+    init_errors();
+    init_log_file();
     init_session();
+    init_spill();
     init_store();
     init_trace();
     init_hook_config();
+    HOOK_BUSY_TIMEOUT_MS = 200;
   }
 });
 

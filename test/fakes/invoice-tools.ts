@@ -14,7 +14,7 @@ export interface InvoiceWorld {
 }
 
 const obj = (properties: Record<string, unknown>, required: string[]) => ({
-  type: "object",
+  type: "object" as const,
   properties,
   required,
 });

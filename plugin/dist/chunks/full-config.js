@@ -1,13 +1,15 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  loadConfig
+} from "./chunk-MDT5I2XD.js";
+import "./chunk-KRCWJSM7.js";
+import {
   loadMcpServers
 } from "./chunk-AO7663KD.js";
 import {
-  loadConfig
-} from "./chunk-7PORX43W.js";
-import "./chunk-KRCWJSM7.js";
-import "./chunk-WEYMVVQ3.js";
+  DistillError
+} from "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/full-config.ts
@@ -22,7 +24,8 @@ async function baseServers(config, env) {
       await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers, env })
     );
   } catch (err) {
-    if (config.mcpConfig === null) throw err;
+    if (config.mcpConfig === null || err instanceof DistillError && err.code === "CONFIG_NOT_FOUND")
+      throw err;
     const raw = JSON.parse(readFileSync(config.mcpConfig, "utf8"));
     return [.../* @__PURE__ */ new Set([...Object.keys(raw.mcpServers ?? {}), ...Object.keys(config.mcpServers)])];
   }

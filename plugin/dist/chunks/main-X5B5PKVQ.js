@@ -1,22 +1,6 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  ToolDistill,
-  cacheBaseTools,
-  canonicalizeTrace,
-  currentSpan,
-  exposedVersions
-} from "./chunk-DWFMYIJU.js";
-import {
-  PROPOSE_TOOL_NAME
-} from "./chunk-FWXSPFED.js";
-import {
-  findConfig,
-  loadConfig
-} from "./chunk-7PORX43W.js";
-import "./chunk-C37ZN2VE.js";
-import "./chunk-GNLRVJN4.js";
-import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,
   CallToolResultSchema,
@@ -28,13 +12,13 @@ import {
   ErrorCode,
   InitializeRequestSchema,
   InitializedNotificationSchema,
+  JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
   ListRootsResultSchema,
   ListToolsRequestSchema,
   LoggingLevelSchema,
   McpError,
   Protocol,
-  ReadBuffer,
   SUPPORTED_PROTOCOL_VERSIONS,
   SetLevelRequestSchema,
   assertClientRequestTaskCapability,
@@ -42,84 +26,171 @@ import {
   getLiteralValue,
   getObjectShape,
   mergeCapabilities,
-  safeParse,
-  serializeMessage
-} from "./chunk-QLE5WSOR.js";
-import "./chunk-YRTWTNTX.js";
-import "./chunk-MHQZRDHV.js";
+  safeParse
+} from "./chunk-APLT2SH7.js";
+import {
+  Store,
+  ToolDistill,
+  applySpilledEvents,
+  cacheBaseTools,
+  callForToolUse,
+  canonicalizeTrace,
+  currentSpan,
+  exposedVersions,
+  proposeToolDefinition,
+  toolDefinition,
+  unavailableReason
+} from "./chunk-XYEQALVK.js";
+import "./chunk-BUWLCMXS.js";
+import {
+  PROPOSE_TOOL_NAME
+} from "./chunk-PDJ2QRKC.js";
+import {
+  findConfig,
+  loadConfig
+} from "./chunk-MDT5I2XD.js";
 import "./chunk-KRCWJSM7.js";
+import {
+  loadMcpServers
+} from "./chunk-AO7663KD.js";
 import {
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
-import process2 from "node:process";
-var StdioServerTransport = class {
-  constructor(_stdin = process2.stdin, _stdout = process2.stdout, options) {
-    this._stdin = _stdin;
-    this._stdout = _stdout;
-    this._started = false;
-    this._ondata = (chunk) => {
-      try {
-        this._readBuffer.append(chunk);
-        this.processReadBuffer();
-      } catch (error) {
-        this.onerror?.(error);
-        this.close().catch(() => {
-        });
-      }
-    };
-    this._onerror = (error) => {
-      this.onerror?.(error);
-    };
-    this._readBuffer = new ReadBuffer({ maxBufferSize: options?.maxBufferSize });
+// server/stdio-transport.ts
+var MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+var EDGE_BYTES = 512;
+var TdStdioTransport = class {
+  onclose;
+  onerror;
+  onmessage;
+  #stdin;
+  #stdout;
+  #max;
+  #log;
+  #pending = [];
+  #pendingBytes = 0;
+  /** Set while the rest of an oversized line is skipped: its first and last bytes and how long it is. */
+  #skipping = null;
+  #closed = false;
+  constructor(stdin, stdout, options) {
+    this.#stdin = stdin;
+    this.#stdout = stdout;
+    this.#max = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.#log = options.log;
   }
-  /**
-   * Starts listening for messages on stdin.
-   */
+  #onData = (chunk) => {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.#take(chunk.subarray(start, nl));
+      this.#endOfLine();
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.#take(chunk.subarray(start));
+  };
+  #onEnd = () => {
+    void this.close();
+  };
+  #onError = (error) => {
+    this.#log(`tooldistill td: stdin failed: ${error.message}`);
+    this.onerror?.(error);
+  };
+  /** Adds bytes of the current line, switching to skipping once the line passes the limit. */
+  #take(part) {
+    if (this.#skipping) {
+      this.#skipping.bytes += part.length;
+      this.#skipping.tail = Buffer.concat([this.#skipping.tail, part]).subarray(-EDGE_BYTES);
+      return;
+    }
+    this.#pending.push(part);
+    this.#pendingBytes += part.length;
+    if (this.#pendingBytes > this.#max) {
+      const all = Buffer.concat(this.#pending);
+      this.#skipping = {
+        head: all.subarray(0, EDGE_BYTES),
+        tail: all.subarray(-EDGE_BYTES),
+        bytes: all.length
+      };
+      this.#pending = [];
+      this.#pendingBytes = 0;
+    }
+  }
+  #endOfLine() {
+    if (this.#skipping) {
+      const { head, tail, bytes } = this.#skipping;
+      this.#skipping = null;
+      this.#reject(oversized(head.toString("utf8"), tail.toString("utf8"), bytes, this.#max));
+      return;
+    }
+    const line = Buffer.concat(this.#pending).toString("utf8").replace(/\r$/, "");
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    if (line.trim() === "") return;
+    let message;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch (err) {
+      this.#reject({
+        id: idOf(line.slice(0, EDGE_BYTES), line.slice(-EDGE_BYTES)),
+        code: -32700,
+        message: `tooldistill td: a message is not valid JSON-RPC (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); it was ignored`
+      });
+      return;
+    }
+    this.onmessage?.(message);
+  }
+  /** Logs a message that cannot be served and answers it with an error when its id is known. */
+  #reject(r) {
+    this.#log(r.id === null ? `${r.message} (no id could be read, so it gets no reply)` : r.message);
+    if (r.id === null) return;
+    void this.send({ jsonrpc: "2.0", id: r.id, error: { code: r.code, message: r.message } });
+  }
   async start() {
-    if (this._started) {
-      throw new Error("StdioServerTransport already started! If using Server class, note that connect() calls start() automatically.");
-    }
-    this._started = true;
-    this._stdin.on("data", this._ondata);
-    this._stdin.on("error", this._onerror);
-  }
-  processReadBuffer() {
-    while (true) {
-      try {
-        const message = this._readBuffer.readMessage();
-        if (message === null) {
-          break;
-        }
-        this.onmessage?.(message);
-      } catch (error) {
-        this.onerror?.(error);
-      }
-    }
-  }
-  async close() {
-    this._stdin.off("data", this._ondata);
-    this._stdin.off("error", this._onerror);
-    const remainingDataListeners = this._stdin.listenerCount("data");
-    if (remainingDataListeners === 0) {
-      this._stdin.pause();
-    }
-    this._readBuffer.clear();
-    this.onclose?.();
+    this.#stdin.on("data", this.#onData);
+    this.#stdin.on("end", this.#onEnd);
+    this.#stdin.on("close", this.#onEnd);
+    this.#stdin.on("error", this.#onError);
   }
   send(message) {
+    if (this.#closed) return Promise.resolve();
     return new Promise((resolve) => {
-      const json = serializeMessage(message);
-      if (this._stdout.write(json)) {
-        resolve();
-      } else {
-        this._stdout.once("drain", resolve);
-      }
+      if (this.#stdout.write(`${JSON.stringify(message)}
+`)) resolve();
+      else this.#stdout.once("drain", resolve);
     });
   }
+  async close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stdin.off("data", this.#onData);
+    this.#stdin.off("end", this.#onEnd);
+    this.#stdin.off("close", this.#onEnd);
+    this.#stdin.off("error", this.#onError);
+    this.onclose?.();
+  }
 };
+function idOf(head, tail) {
+  const last = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail);
+  const first = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head);
+  const raw = last?.[1] ?? first?.[1];
+  if (raw === void 0) return null;
+  return JSON.parse(raw);
+}
+function oversized(head, tail, bytes, max) {
+  const mb = (n) => `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
+  return {
+    id: idOf(head, tail),
+    code: -32600,
+    message: `tooldistill td: a request of ${mb(bytes)} is over the ${mb(max)} limit of one message, so it was not run; send less in one call (a smaller input, or a reference to the data instead of the data)`
+  };
+}
+
+// server/td-server.ts
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 // node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
 var ExperimentalServerTasks = class {
@@ -713,8 +784,8 @@ function text(content, isError) {
 function mcpTool(t) {
   return { name: t.name, description: t.description, inputSchema: { ...t.input_schema, type: "object" } };
 }
-function exposureSignature(td) {
-  return exposedVersions(td.store, td.settings.maxExposedTools).map((v) => `${v.name}@${v.version}:${v.status}:${v.description.length}`).sort().join(",");
+function exposureSignature(store, maxExposed) {
+  return exposedVersions(store, maxExposed).map((v) => `${v.name}@${v.version}:${v.status}:${v.description.length}`).sort().join(",");
 }
 function createTdServer(options) {
   const { logger: logger2 } = options;
@@ -726,34 +797,80 @@ function createTdServer(options) {
     }
   );
   let td = null;
+  let baseServers = [];
   let problem = null;
   let signature = "";
   let timer = null;
   let closed = false;
+  const stopping = new AbortController();
+  const pids = /* @__PURE__ */ new Set();
   const announce = () => {
     if (!td || closed) return;
-    signature = exposureSignature(td);
+    signature = exposureSignature(td.store, td.settings.maxExposedTools);
     server.sendToolListChanged().catch((err) => logger2.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
   };
-  const ready = (async () => {
+  const applySpills = () => {
+    if (!td) return;
+    try {
+      const report = applySpilledEvents(td.store, null, baseServers);
+      for (const failed of report.failed)
+        logger2.warn(`tooldistill td: a spilled hook event could not be applied: ${failed}`);
+    } catch (err) {
+      logger2.warn(`tooldistill td: spilled hook events not applied yet: ${errorMessage(err)}`);
+    }
+  };
+  let config = null;
+  let early = null;
+  const closeEarly = () => {
+    early?.close();
+    early = null;
+  };
+  const configured = (async () => {
     const configPath = findConfig(options.projectDir);
     if (configPath === null) {
       problem = `no tooldistill.yaml in ${options.projectDir}: add one with mcp_config: .mcp.json and start a new session`;
       return;
     }
     try {
-      const config = await loadConfig(configPath);
-      td = await ToolDistill.fromLoadedConfig(config, {
-        logger: logger2,
-        onExposureChange: announce,
-        ...options.overrides
-      });
+      config = await loadConfig(configPath);
+    } catch (err) {
+      problem = `tooldistill could not start: ${errorMessage(err)}`;
+      logger2.error(problem);
+      return;
+    }
+    if (existsSync(join(config.store, "registry.db"))) {
+      try {
+        early = new Store(config.store, { readOnly: true, checkInvariants: false, logger: logger2 });
+      } catch (err) {
+        logger2.warn(`tooldistill td: cannot read the store yet: ${errorMessage(err)}`);
+      }
+    }
+  })();
+  const ready = (async () => {
+    await configured;
+    const loaded = config;
+    if (loaded === null || closed) return;
+    try {
+      baseServers = Object.keys(
+        await loadMcpServers({ mcpConfigPath: loaded.mcpConfig, inline: loaded.mcpServers }).catch(
+          () => ({})
+        )
+      );
+      td = await ToolDistill.fromLoadedConfig(
+        loaded,
+        { logger: logger2, onExposureChange: announce, ...options.overrides },
+        { signal: stopping.signal, onSpawn: (pid) => pids.add(pid) }
+      );
+      if (closed) return;
       const own = td;
+      closeEarly();
       cacheBaseTools(own.store, own.tools());
-      signature = exposureSignature(own);
+      applySpills();
+      if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
       timer = setInterval(() => {
+        applySpills();
         try {
-          if (exposureSignature(own) !== signature) announce();
+          if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
         } catch (err) {
           logger2.warn(`tooldistill td: polling the store failed: ${errorMessage(err)}`);
         }
@@ -761,24 +878,32 @@ function createTdServer(options) {
       timer.unref();
     } catch (err) {
       problem = `tooldistill could not start: ${errorMessage(err)}`;
-      logger2.error(problem);
+      if (!closed) logger2.error(problem);
     }
   })();
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    await ready;
-    if (!td) return { tools: [] };
-    signature = exposureSignature(td);
-    return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+    await configured;
+    if (td) {
+      signature = exposureSignature(td.store, td.settings.maxExposedTools);
+      return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+    }
+    const loaded = config;
+    if (loaded === null) return { tools: [] };
+    const max = loaded.settings.maxExposedTools;
+    const exposed = early ? exposedVersions(early, max) : [];
+    signature = early ? exposureSignature(early, max) : "";
+    return { tools: [proposeToolDefinition(), ...exposed.map(toolDefinition)].map(mcpTool) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     await ready;
     if (!td) return text(problem ?? "tooldistill is not configured in this project", true);
     const { name } = request.params;
     const args = request.params.arguments ?? {};
+    applySpills();
     const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
-    const recorded = typeof toolUseId === "string" ? td.store.getCallByExternalId(toolUseId) : null;
+    const recorded = typeof toolUseId === "string" ? callForToolUse(td.store, toolUseId, name, options.sessionId) : null;
     const traceId = recorded?.traceId ?? (options.sessionId ? currentSpan(td.store, options.sessionId).traceId : td.startTrace("", { source: "claude-code" }).id);
-    const callOptions = recorded && recorded.status === "started" ? { callId: recorded.id } : {};
+    const callOptions = recorded ? { callId: recorded.id } : {};
     const trace = td.openTrace(traceId);
     try {
       if (name === PROPOSE_TOOL_NAME) {
@@ -788,7 +913,7 @@ function createTdServer(options) {
       }
       if (!td.activeTools().some((t) => t.name === name)) {
         return text(
-          `the distilled tool '${name}' is not available any more; complete the task with the base tools`,
+          unavailableReason(td.store, name, td.settings.maxExposedTools) ?? `there is no distilled tool '${name}' in this project; complete the task with the base tools`,
           true
         );
       }
@@ -805,16 +930,22 @@ function createTdServer(options) {
     server,
     ready,
     async close() {
+      if (closed) return;
       closed = true;
       if (timer) clearInterval(timer);
+      stopping.abort();
       await ready;
+      closeEarly();
       await td?.close();
       await server.close();
-    }
+    },
+    pids: () => [...pids]
   };
 }
 
 // server/main.ts
+var STOP_DEADLINE_MS = 1500;
+var PARENT_POLL_MS = 1e3;
 var logger = {
   info: (m) => process.stderr.write(`${m}
 `),
@@ -823,28 +954,51 @@ var logger = {
   error: (m) => process.stderr.write(`${m}
 `)
 };
+function kill(pid) {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+  }
+}
 async function main() {
   const td = createTdServer({
     projectDir: process.env["CLAUDE_PROJECT_DIR"] || process.cwd(),
     sessionId: process.env["CLAUDE_CODE_SESSION_ID"],
     logger
   });
+  const parent = process.ppid;
   let stopping = false;
-  const stop = async () => {
+  const stop = async (why) => {
     if (stopping) return;
     stopping = true;
+    logger.info(`tooldistill td: stopping: ${why}`);
+    const deadline = setTimeout(() => {
+      logger.warn(`tooldistill td: stopping took over ${STOP_DEADLINE_MS} ms: killing the base servers`);
+      for (const pid of td.pids()) kill(pid);
+      process.exit(0);
+    }, STOP_DEADLINE_MS);
     try {
       await td.close();
     } catch (err) {
       logger.error(`tooldistill td: closing failed: ${err instanceof Error ? err.message : String(err)}`);
     }
+    for (const pid of td.pids()) kill(pid);
+    clearTimeout(deadline);
     process.exit(0);
   };
-  td.server.onclose = () => void stop();
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
-  await td.server.connect(new StdioServerTransport());
+  const transport = new TdStdioTransport(process.stdin, process.stdout, {
+    log: (message) => logger.warn(message)
+  });
+  td.server.onclose = () => void stop("stdin closed");
+  td.server.onerror = (err) => logger.warn(`tooldistill td: ${err.message}`);
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => void stop(signal));
+  setInterval(() => {
+    if (process.ppid !== parent) void stop(`the process that started it (pid ${parent}) is gone`);
+  }, PARENT_POLL_MS).unref();
+  await td.server.connect(transport);
 }
 export {
+  PARENT_POLL_MS,
+  STOP_DEADLINE_MS,
   main
 };

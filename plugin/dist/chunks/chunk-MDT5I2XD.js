@@ -28,7 +28,7 @@ var require_identity = __commonJS({
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
-    var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
     var isScalar2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
@@ -65,7 +65,7 @@ var require_identity = __commonJS({
     exports.isDocument = isDocument;
     exports.isMap = isMap2;
     exports.isNode = isNode;
-    exports.isPair = isPair;
+    exports.isPair = isPair2;
     exports.isScalar = isScalar2;
     exports.isSeq = isSeq2;
   }
@@ -79,7 +79,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit(node, visitor) {
+    function visit2(node, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node)) {
         const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
@@ -88,9 +88,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node, visitor_, Object.freeze([]));
     }
-    visit.BREAK = BREAK;
-    visit.SKIP = SKIP;
-    visit.REMOVE = REMOVE;
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP;
+    visit2.REMOVE = REMOVE;
     function visit_(key, node, visitor, path) {
       const ctrl = callVisitor(key, node, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
@@ -224,7 +224,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit;
+    exports.visit = visit2;
     exports.visitAsync = visitAsync;
   }
 });
@@ -234,7 +234,7 @@ var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit = require_visit();
+    var visit2 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -378,7 +378,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit.visit(doc.contents, (_key, node) => {
+          visit2.visit(doc.contents, (_key, node) => {
             if (identity.isNode(node) && node.tag)
               tags[node.tag] = true;
           });
@@ -405,7 +405,7 @@ var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit = require_visit();
+    var visit2 = require_visit();
     function anchorIsValid(anchor) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
         const sa = JSON.stringify(anchor);
@@ -416,7 +416,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
-      visit.visit(root, {
+      visit2.visit(root, {
         Value(_key, node) {
           if (node.anchor)
             anchors.add(node.anchor);
@@ -596,7 +596,7 @@ var require_Alias = __commonJS({
   "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var visit = require_visit();
+    var visit2 = require_visit();
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -622,7 +622,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit.visit(doc, {
+          visit2.visit(doc, {
             Node: (_key, node) => {
               if (identity.isAlias(node) || identity.hasAnchor(node))
                 nodes.push(node);
@@ -5544,15 +5544,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit(cst, visitor) {
+    function visit2(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit.BREAK = BREAK;
-    visit.SKIP = SKIP;
-    visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path) => {
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP;
+    visit2.REMOVE = REMOVE;
+    visit2.itemAtPath = (cst, path) => {
       let item = cst;
       for (const [field, index] of path) {
         const tok = item?.[field];
@@ -5563,8 +5563,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path) => {
-      const parent = visit.itemAtPath(cst, path.slice(0, -1));
+    visit2.parentCollection = (cst, path) => {
+      const parent = visit2.itemAtPath(cst, path.slice(0, -1));
       const field = path[path.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -5595,7 +5595,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports.visit = visit;
+    exports.visit = visit2;
   }
 });
 
@@ -7311,7 +7311,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit = require_visit();
+    var visit2 = require_visit();
     exports.Composer = composer.Composer;
     exports.Document = Document.Document;
     exports.Schema = Schema.Schema;
@@ -7339,18 +7339,99 @@ var require_dist = __commonJS({
     exports.parseAllDocuments = publicApi.parseAllDocuments;
     exports.parseDocument = publicApi.parseDocument;
     exports.stringify = publicApi.stringify;
-    exports.visit = visit.visit;
-    exports.visitAsync = visit.visitAsync;
+    exports.visit = visit2.visit;
+    exports.visitAsync = visit2.visitAsync;
   }
 });
 
 // core/config.ts
 var import_ajv = __toESM(require_ajv(), 1);
 var import_yaml = __toESM(require_dist(), 1);
-import { existsSync as existsSync2 } from "node:fs";
+import { existsSync as existsSync2, statSync as statSync2 } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve as resolve2 } from "node:path";
 import { pathToFileURL } from "node:url";
+
+// core/clip.ts
+var DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+var MAX_RECORDED_DEPTH = 200;
+var PREVIEW_CHARS = 4e3;
+function clipDepth(value, maxDepth = MAX_RECORDED_DEPTH) {
+  if (!needsClip(value, maxDepth, 0, [])) return { value, note: null };
+  let deep = false;
+  let cycle = false;
+  const copy = (v, depth, ancestors) => {
+    if (typeof v !== "object" || v === null) return v;
+    if (ancestors.includes(v)) {
+      cycle = true;
+      return "[clipped: circular reference]";
+    }
+    if (depth >= maxDepth) {
+      deep = true;
+      return `[clipped: nested deeper than ${maxDepth} levels]`;
+    }
+    ancestors.push(v);
+    let out;
+    if (Array.isArray(v)) out = v.map((x) => copy(x, depth + 1, ancestors));
+    else {
+      const o = {};
+      for (const [k, x] of Object.entries(v)) o[k] = copy(x, depth + 1, ancestors);
+      out = o;
+    }
+    ancestors.pop();
+    return out;
+  };
+  const value2 = copy(value, 0, []);
+  const parts = [];
+  if (deep) parts.push(`nesting deeper than ${maxDepth} levels was clipped`);
+  if (cycle) parts.push("a circular reference was cut");
+  return { value: value2, note: parts.join("; ") };
+}
+function needsClip(v, maxDepth, depth, ancestors) {
+  if (typeof v !== "object" || v === null) return false;
+  if (depth >= maxDepth || ancestors.includes(v)) return true;
+  ancestors.push(v);
+  const children = Array.isArray(v) ? v : Object.values(v);
+  for (const child of children) {
+    if (needsClip(child, maxDepth, depth + 1, ancestors)) return true;
+  }
+  ancestors.pop();
+  return false;
+}
+function recordableOutput(value, maxBytes) {
+  const safe = clipDepth(value);
+  let text;
+  try {
+    text = JSON.stringify(safe.value) ?? "null";
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return {
+      text: JSON.stringify(`[not recorded: the output is not JSON (${why})]`),
+      note: `the output could not be recorded as JSON: ${why}`,
+      clipped: true
+    };
+  }
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return { text, note: safe.note, clipped: safe.note !== null };
+  const note = `output clipped: ${formatBytes(bytes)} is over the ${formatBytes(maxBytes)} cap (max_output_bytes in tooldistill.yaml); its first ${PREVIEW_CHARS.toLocaleString("en-US")} characters are kept`;
+  return {
+    text: JSON.stringify(`${text.slice(0, PREVIEW_CHARS)}\u2026 [clipped]`),
+    note: safe.note ? `${safe.note}; ${note}` : note,
+    clipped: true
+  };
+}
+function recordableError(message, maxBytes) {
+  if (message.length <= maxBytes) return { text: message, note: null };
+  return {
+    text: `${message.slice(0, maxBytes)}\u2026 [clipped]`,
+    note: `error message clipped at ${formatBytes(maxBytes)} (max_output_bytes in tooldistill.yaml)`
+  };
+}
+function formatBytes(n) {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${Number((n / 1024).toFixed(1))} KB`;
+  return `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
+}
 
 // core/config-file.ts
 import { existsSync, statSync } from "node:fs";
@@ -7370,7 +7451,8 @@ var DEFAULT_SETTINGS = Object.freeze({
   minCallReduction: 0.3,
   maxExposedTools: 20,
   allowLiveVerification: false,
-  checkSchemasOnStart: true
+  checkSchemasOnStart: true,
+  maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES
 });
 var MODULE_REF_KEYS = [
   ["executor", "executor"],
@@ -7430,6 +7512,12 @@ var configSchema = {
     max_exposed_tools: { type: "integer", minimum: 0, description: "must be an integer \u2265 0" },
     allow_live_verification: booleanSchema,
     check_schemas_on_start: booleanSchema,
+    max_output_bytes: {
+      type: "integer",
+      minimum: 1024,
+      maximum: 1073741824,
+      description: "must be a whole number of bytes from 1024 to 1073741824 (1 GB)"
+    },
     mcp_config: pathSchema,
     mcpServers: {
       type: "object",
@@ -7576,7 +7664,8 @@ function normalise(data, file, dir) {
     minCallReduction: pick("min_call_reduction", DEFAULT_SETTINGS.minCallReduction),
     maxExposedTools: pick("max_exposed_tools", DEFAULT_SETTINGS.maxExposedTools),
     allowLiveVerification: pick("allow_live_verification", DEFAULT_SETTINGS.allowLiveVerification),
-    checkSchemasOnStart: pick("check_schemas_on_start", DEFAULT_SETTINGS.checkSchemasOnStart)
+    checkSchemasOnStart: pick("check_schemas_on_start", DEFAULT_SETTINGS.checkSchemasOnStart),
+    maxOutputBytes: pick("max_output_bytes", DEFAULT_SETTINGS.maxOutputBytes)
   };
   return config;
 }
@@ -7640,7 +7729,31 @@ function parseYaml(text) {
     }
     return line;
   };
-  return { data: doc.errors.length > 0 ? null : doc.toJS(), syntax, lineOf };
+  let data = null;
+  if (doc.errors.length === 0) {
+    try {
+      data = doc.toJS();
+    } catch (err) {
+      const at = firstAlias(doc);
+      syntax.push({
+        line: at?.line ?? null,
+        message: `invalid YAML${at?.key ? ` at ${at.key}` : ""}: its aliases (*name) expand to too much data (${errorMessage(err)}); write the values out instead of repeating aliases`
+      });
+    }
+  }
+  return { data, syntax, lineOf };
+  function firstAlias(d) {
+    let found = null;
+    (0, import_yaml.visit)(d, {
+      Alias(_, node, path) {
+        const pair = path.find((p) => (0, import_yaml.isPair)(p) && (0, import_yaml.isScalar)(p.key));
+        const key = pair ? String(pair.key.value) : null;
+        found = { key, line: node.range ? lineAt(node.range[0]) : 1 };
+        return import_yaml.visit.BREAK;
+      }
+    });
+    return found;
+  }
 }
 async function loadConfig(path) {
   let file;
@@ -7654,6 +7767,12 @@ async function loadConfig(path) {
       throw new DistillError(
         "CONFIG_NOT_FOUND",
         `${path}: no such config file; run \`tooldistill init\` to create one, or pass --config <path> to an existing one`
+      );
+    }
+    if (statSync2(file).isDirectory()) {
+      throw new DistillError(
+        "CONFIG_NOT_FOUND",
+        `${path} is a folder, not a config file: pass the path of the ${CONFIG_FILE_NAME} in it (${join(path, CONFIG_FILE_NAME)})`
       );
     }
   }
@@ -7699,6 +7818,10 @@ async function importRef(ref) {
 }
 
 export {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  clipDepth,
+  recordableOutput,
+  recordableError,
   findConfig,
   DEFAULT_SETTINGS,
   loadConfig,

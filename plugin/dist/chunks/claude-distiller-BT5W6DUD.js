@@ -1,6 +1,9 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  silentLogger
+} from "./chunk-MHQZRDHV.js";
+import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
@@ -15,10 +18,7 @@ import {
   isPlainObject,
   proposalPrompt,
   verdictText
-} from "./chunk-FWXSPFED.js";
-import {
-  silentLogger
-} from "./chunk-MHQZRDHV.js";
+} from "./chunk-PDJ2QRKC.js";
 import {
   DistillError,
   errorMessage

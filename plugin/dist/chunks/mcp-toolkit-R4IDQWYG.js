@@ -1,6 +1,9 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  silentLogger
+} from "./chunk-MHQZRDHV.js";
+import {
   AjvJsonSchemaValidator,
   CallToolResultSchema,
   CompleteResultSchema,
@@ -25,7 +28,6 @@ import {
   NEVER,
   PromptListChangedNotificationSchema,
   Protocol,
-  ReadBuffer,
   ReadResourceResultSchema,
   ResourceListChangedNotificationSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -48,17 +50,13 @@ import {
   number,
   object,
   safeParse,
-  serializeMessage,
   string,
   url
-} from "./chunk-QLE5WSOR.js";
+} from "./chunk-APLT2SH7.js";
 import {
   McpToolError,
   mcpResultToValue
-} from "./chunk-YRTWTNTX.js";
-import {
-  silentLogger
-} from "./chunk-MHQZRDHV.js";
+} from "./chunk-BUWLCMXS.js";
 import {
   suggestion
 } from "./chunk-KRCWJSM7.js";
@@ -3069,6 +3067,45 @@ var SSEClientTransport = class {
 var import_cross_spawn = __toESM(require_cross_spawn(), 1);
 import process2 from "node:process";
 import { PassThrough } from "node:stream";
+
+// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
+var STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
+var ReadBuffer = class {
+  constructor(options) {
+    this._maxBufferSize = options?.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
+  }
+  append(chunk) {
+    const newSize = (this._buffer?.length ?? 0) + chunk.length;
+    if (newSize > this._maxBufferSize) {
+      this.clear();
+      throw new Error(`ReadBuffer exceeded maximum size of ${this._maxBufferSize} bytes`);
+    }
+    this._buffer = this._buffer ? Buffer.concat([this._buffer, chunk]) : chunk;
+  }
+  readMessage() {
+    if (!this._buffer) {
+      return null;
+    }
+    const index = this._buffer.indexOf("\n");
+    if (index === -1) {
+      return null;
+    }
+    const line = this._buffer.toString("utf8", 0, index).replace(/\r$/, "");
+    this._buffer = this._buffer.subarray(index + 1);
+    return deserializeMessage(line);
+  }
+  clear() {
+    this._buffer = void 0;
+  }
+};
+function deserializeMessage(line) {
+  return JSONRPCMessageSchema.parse(JSON.parse(line));
+}
+function serializeMessage(message) {
+  return JSON.stringify(message) + "\n";
+}
+
+// node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js
 var DEFAULT_INHERITED_ENV_VARS = process2.platform === "win32" ? [
   "APPDATA",
   "HOMEDRIVE",
@@ -3691,6 +3728,38 @@ var StreamableHTTPClientTransport = class {
 };
 
 // core/mcp-toolkit.ts
+var MAX_CONCURRENT_STARTS = 8;
+var Gate = class {
+  #free;
+  #waiting = [];
+  constructor(size) {
+    this.#free = Math.max(1, size);
+  }
+  async enter(signal) {
+    if (this.#free > 0) {
+      this.#free--;
+      return;
+    }
+    await new Promise((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.#waiting.indexOf(go);
+        if (i >= 0) this.#waiting.splice(i, 1);
+        reject(signal.reason);
+      };
+      const go = () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      this.#waiting.push(go);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+  leave() {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free++;
+  }
+};
 var CLIENT_INFO = { name: "tooldistill", version: "0.1.0" };
 var STDERR_LINES = 20;
 var STDERR_LINE_CHARS = 500;
@@ -3701,6 +3770,12 @@ var MCPToolkit = class _MCPToolkit {
   #logger;
   #callTimeoutMs;
   #connectTimeoutMs;
+  #gate;
+  #onSpawn;
+  /** Aborted by `close()` or the caller's signal: every pending start is given up. */
+  #stop = new AbortController();
+  /** Every stdio server process started and not yet seen to exit. */
+  #pids = /* @__PURE__ */ new Set();
   #closing = null;
   /** Calls a base tool by its library name `<server>__<tool>`; `isError` results and failures throw. */
   executor = (name, args) => this.#call(name, args);
@@ -3712,6 +3787,13 @@ var MCPToolkit = class _MCPToolkit {
     this.#logger = options.logger ?? silentLogger;
     this.#callTimeoutMs = options.callTimeoutMs ?? 6e4;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 3e4;
+    this.#gate = new Gate(options.maxConcurrentStarts ?? MAX_CONCURRENT_STARTS);
+    this.#onSpawn = options.onSpawn;
+    const signal = options.signal;
+    if (signal) {
+      if (signal.aborted) this.#stop.abort(signal.reason);
+      else signal.addEventListener("abort", () => this.#stop.abort(signal.reason), { once: true });
+    }
     for (const [name, config] of Object.entries(options.servers)) {
       this.#servers.set(name, {
         name,
@@ -3727,12 +3809,23 @@ var MCPToolkit = class _MCPToolkit {
       });
     }
   }
-  /** Connects to every server in parallel; a server that fails is listed in `failures`, never thrown. */
+  /**
+   * Connects to every server, at most `maxConcurrentStarts` starting at once; a server that fails is listed in
+   * `failures`, never thrown. When `signal` aborts, the servers started so far are stopped and this rejects.
+   */
   static async connect(options) {
     const toolkit = new _MCPToolkit(options);
     await Promise.all([...toolkit.#servers.values()].map((state) => toolkit.#ensure(state).catch(() => {
     })));
+    if (options.signal?.aborted) {
+      await toolkit.close({ graceMs: 200 });
+      throw new DistillError("MCP", "connecting to the MCP servers was stopped");
+    }
     return toolkit;
+  }
+  /** Pids of the stdio server processes this toolkit started that have not exited (starting ones included). */
+  pids() {
+    return [...this.#pids];
   }
   /** Every listed tool as `<server>__<tool>`, with its MCP input schema and annotations. */
   get tools() {
@@ -3770,16 +3863,24 @@ var MCPToolkit = class _MCPToolkit {
     );
     return this.tools;
   }
-  /** Closes every connection and waits for stdio servers to exit. Safe to call more than once. */
-  close() {
-    this.#closing ??= Promise.all(
-      [...this.#servers.values()].map(async (state) => {
-        await state.connecting?.catch(() => {
-        });
-        await this.#disconnect(state);
-      })
-    ).then(() => {
-    });
+  /**
+   * Closes every connection and stops every stdio server it started, by pid: stdin closed, then SIGTERM after
+   * `graceMs`, then SIGKILL after `graceMs` more; servers still starting are given up at once. Resolves when every
+   * process has exited. Safe to call more than once.
+   */
+  close(options = {}) {
+    const graceMs = options.graceMs ?? 1e3;
+    this.#closing ??= (async () => {
+      this.#stop.abort(new DistillError("MCP", "the MCP toolkit is closing"));
+      await Promise.all(
+        [...this.#servers.values()].map(async (state) => {
+          await state.connecting?.catch(() => {
+          });
+          await this.#disconnect(state, graceMs);
+        })
+      );
+      await Promise.all(this.pids().map((pid) => stopProcess(pid, graceMs)));
+    })();
     return this.#closing;
   }
   #assertOpen() {
@@ -3796,6 +3897,21 @@ var MCPToolkit = class _MCPToolkit {
   async #open(state) {
     this.#assertOpen();
     await this.#disconnect(state);
+    const signal = this.#stop.signal;
+    try {
+      await this.#gate.enter(signal);
+    } catch {
+      state.failure = "connecting was stopped before the server started";
+      throw new DistillError("MCP", `mcp server '${state.name}' was not started: ${state.failure}`);
+    }
+    try {
+      await this.#start(state, signal);
+    } finally {
+      this.#gate.leave();
+    }
+  }
+  async #start(state, signal) {
+    this.#assertOpen();
     state.stderrTail = [];
     const client = new Client(CLIENT_INFO, {
       listChanged: {
@@ -3829,16 +3945,20 @@ var MCPToolkit = class _MCPToolkit {
     state.client = client;
     state.transport = transport;
     try {
-      await client.connect(transport, { timeout: this.#connectTimeoutMs });
-      state.pid = transport instanceof StdioClientTransport ? transport.pid : null;
-      state.tools = await listAllTools(client, this.#connectTimeoutMs);
+      const connecting = client.connect(transport, { timeout: this.#connectTimeoutMs, signal });
+      if (transport instanceof StdioClientTransport && transport.pid !== null) {
+        state.pid = transport.pid;
+        this.#track(transport.pid, transport);
+      }
+      await connecting;
+      state.tools = await listAllTools(client, this.#connectTimeoutMs, signal);
       state.failure = null;
       state.alive = true;
     } catch (err) {
-      if (transport instanceof StdioClientTransport) state.pid = transport.pid;
-      state.failure = this.#reason(state, err, "initialize");
-      this.#logger.warn(`mcp server '${state.name}' failed to connect: ${state.failure}`);
-      await this.#disconnect(state);
+      state.failure = signal.aborted ? "connecting was stopped" : this.#reason(state, err, "initialize");
+      if (!signal.aborted)
+        this.#logger.warn(`mcp server '${state.name}' failed to connect: ${state.failure}`);
+      await this.#disconnect(state, signal.aborted ? 200 : 1e3);
       throw new DistillError("MCP", `mcp server '${state.name}' failed to connect: ${state.failure}`, {
         cause: err
       });
@@ -3879,8 +3999,18 @@ var MCPToolkit = class _MCPToolkit {
     const requestInit = { headers: config.headers };
     return config.type === "sse" ? new SSEClientTransport(url2, { requestInit }) : new StreamableHTTPClientTransport(url2, { requestInit });
   }
-  /** Closes the current connection of `state`, if any, and makes sure a stdio child is gone. */
-  async #disconnect(state) {
+  /** Forgets a pid once its process has exited. */
+  #track(pid, transport) {
+    this.#pids.add(pid);
+    this.#onSpawn?.(pid);
+    const prev = transport.onclose;
+    transport.onclose = () => {
+      this.#pids.delete(pid);
+      prev?.();
+    };
+  }
+  /** Closes the current connection of `state`, if any, and makes sure a stdio child is gone, by pid. */
+  async #disconnect(state, graceMs = 1e3) {
     const { client, transport, pid } = state;
     state.client = null;
     state.transport = null;
@@ -3891,10 +4021,14 @@ var MCPToolkit = class _MCPToolkit {
       await Promise.race([transport.terminateSession().catch(() => {
       }), delay(1e3)]);
     }
-    await client.close().catch((err) => {
+    const closing = client.close().catch((err) => {
       this.#logger.warn(`mcp server '${state.name}': closing failed: ${errorMessage(err)}`);
     });
-    if (pid !== null) await waitForExit(pid, 2e3);
+    if (pid !== null) {
+      await stopProcess(pid, graceMs);
+      this.#pids.delete(pid);
+    }
+    await closing;
   }
   async #relist(state) {
     if (state.client === null) return;
@@ -4048,11 +4182,14 @@ function toToolDef(server, tool) {
   }
   return def;
 }
-async function listAllTools(client, timeout) {
+async function listAllTools(client, timeout, signal) {
   const tools = [];
   let cursor;
   do {
-    const page = await client.listTools(cursor === void 0 ? {} : { cursor }, { timeout });
+    const page = await client.listTools(cursor === void 0 ? {} : { cursor }, {
+      timeout,
+      ...signal ? { signal } : {}
+    });
     tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor !== void 0);
@@ -4079,19 +4216,22 @@ function pushTail(tail, line) {
 function delay(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
-async function waitForExit(pid, ms) {
-  const deadline = Date.now() + ms;
+async function stopProcess(pid, graceMs) {
+  const start = Date.now();
+  let signal = null;
   while (isRunning(pid)) {
-    if (Date.now() > deadline) {
+    const waited = Date.now() - start;
+    const next = waited >= 2 * graceMs ? "SIGKILL" : waited >= graceMs ? "SIGTERM" : null;
+    if (next !== null && next !== signal) {
+      signal = next;
       try {
-        process.kill(pid, "SIGKILL");
+        process.kill(pid, next);
       } catch {
         return;
       }
-      await delay(50);
-      return;
     }
-    await delay(20);
+    if (signal === "SIGKILL" && waited >= 2 * graceMs + 1e3) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 function isRunning(pid) {
@@ -4103,6 +4243,7 @@ function isRunning(pid) {
   }
 }
 export {
+  MAX_CONCURRENT_STARTS,
   MCPToolkit
 };
 /*! Bundled license information:

@@ -188,7 +188,7 @@ function clip(text, limit) {
   return text.length <= limit ? text : `${text.slice(0, limit)}\u2026 (${text.length - limit} more characters)`;
 }
 var CHECK_ORDER = ["static", "replay", "efficiency"];
-function verdictText(v) {
+function verdictBody(v) {
   const failed = CHECK_ORDER.find((k) => !v.checks[k].ok);
   const lines = [
     failed ? `rejected: ${v.name} v${v.version}: ${failed} check failed` : `verified: ${v.name} v${v.version}`
@@ -202,6 +202,10 @@ function verdictText(v) {
     lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
   }
   if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
+  return { failed, lines };
+}
+function verdictText(v) {
+  const { failed, lines } = verdictBody(v);
   if (failed) {
     lines.push(`Fix the problems above and call ${PROPOSE_TOOL_NAME} again with the whole corrected code.`);
   } else if (v.status === "active") {

@@ -19,15 +19,19 @@ function textBlocks(content) {
 }
 function textValue(texts) {
   if (texts.length === 0) return void 0;
-  if (texts.length === 1) {
-    const only = texts[0];
-    try {
-      return JSON.parse(only);
-    } catch {
-      return only;
-    }
-  }
+  if (texts.length === 1) return jsonOrText(texts[0]);
   return texts.join("\n");
+}
+function jsonOrText(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+function mcpContentToValue(content) {
+  const value = textValue(textBlocks(content));
+  return value === void 0 ? null : value;
 }
 function mcpResultToValue(result) {
   const texts = textBlocks(Array.isArray(result.content) ? result.content : []);
@@ -38,12 +42,26 @@ function mcpResultToValue(result) {
     }
     throw new McpToolError(message === "" ? "the MCP tool returned an error without a message" : message);
   }
+  if (result.structuredContent !== void 0) return result.structuredContent;
   const value = textValue(texts);
-  if (value !== void 0) return value;
-  return result.structuredContent ?? null;
+  return value === void 0 ? null : value;
+}
+function mcpHookResponseToValue(response) {
+  if (Array.isArray(response)) return mcpContentToValue(response);
+  if (typeof response === "string") return jsonOrText(response);
+  if (typeof response === "object" && response !== null) {
+    const r = response;
+    if (r.structuredContent !== void 0) return r.structuredContent;
+    if (Array.isArray(r.content) && Object.keys(r).every((k) => k === "content" || k === "isError")) {
+      return mcpContentToValue(r.content);
+    }
+    return response;
+  }
+  return response ?? null;
 }
 
 export {
   McpToolError,
-  mcpResultToValue
+  mcpResultToValue,
+  mcpHookResponseToValue
 };

@@ -1,6 +1,9 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  mcpHookResponseToValue
+} from "./chunk-BUWLCMXS.js";
+import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
   canonicalArgs,
@@ -8,20 +11,16 @@ import {
   nudgeText,
   stableStringify,
   verdictText
-} from "./chunk-FWXSPFED.js";
+} from "./chunk-PDJ2QRKC.js";
 import {
+  DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_SETTINGS,
+  clipDepth,
   importRef,
-  loadConfig
-} from "./chunk-7PORX43W.js";
-import {
-  DefaultIntrinsics,
-  QuickJSEmscriptenModuleError,
-  debugLog
-} from "./chunk-GNLRVJN4.js";
-import {
-  silentLogger
-} from "./chunk-MHQZRDHV.js";
+  loadConfig,
+  recordableError,
+  recordableOutput
+} from "./chunk-MDT5I2XD.js";
 import {
   require_ajv,
   suggestion
@@ -30,6 +29,11 @@ import {
   DistillError,
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
+import {
+  DefaultIntrinsics,
+  QuickJSEmscriptenModuleError,
+  debugLog
+} from "./chunk-GNLRVJN4.js";
 import {
   __commonJS,
   __require,
@@ -11763,10 +11767,10 @@ var require_lib = __commonJS({
         stopOnStartOfClassStaticBlock,
         errorTemplate = TSErrors.InvalidModifierOnTypeMember
       }, modified) {
-        const enforceOrder = (loc, modifier, before, after) => {
-          if (modifier === before && modified[after]) {
+        const enforceOrder = (loc, modifier, before, after2) => {
+          if (modifier === before && modified[after2]) {
             this.raise(TSErrors.InvalidModifiersOrder, loc, {
-              orderedModifiers: [before, after]
+              orderedModifiers: [before, after2]
             });
           }
         };
@@ -15031,7 +15035,7 @@ var require_virtual_types = __commonJS({
     var ReferencedIdentifier = exports.ReferencedIdentifier = ["Identifier", "JSXIdentifier"];
     var ReferencedMemberExpression = exports.ReferencedMemberExpression = ["MemberExpression"];
     var BindingIdentifier = exports.BindingIdentifier = ["Identifier"];
-    var Statement = exports.Statement = ["Statement"];
+    var Statement2 = exports.Statement = ["Statement"];
     var Expression = exports.Expression = ["Expression"];
     var Scope2 = exports.Scope = ["Scopable", "Pattern"];
     var Referenced = exports.Referenced = null;
@@ -31076,8 +31080,8 @@ var require_scope = __commonJS({
         }
       }
       dump() {
-        const sep = "-".repeat(60);
-        console.log(sep);
+        const sep2 = "-".repeat(60);
+        console.log(sep2);
         let scope = this;
         do {
           console.log("#", scope.block.type);
@@ -31091,7 +31095,7 @@ var require_scope = __commonJS({
             });
           }
         } while (scope = scope.parent);
-        console.log(sep);
+        console.log(sep2);
       }
       hasLabel(name) {
         return !!this.getLabel(name);
@@ -32276,7 +32280,7 @@ var require_resolve_uri_umd = __commonJS({
         }
         url.path = path;
       }
-      function resolve(input, base) {
+      function resolve2(input, base) {
         if (!input && !base)
           return "";
         const url = parseUrl(input);
@@ -32329,7 +32333,7 @@ var require_resolve_uri_umd = __commonJS({
             return url.scheme + "//" + url.user + url.host + url.port + url.path + queryHash;
         }
       }
-      return resolve;
+      return resolve2;
     }));
   }
 });
@@ -32674,8 +32678,8 @@ var require_trace_mapping_umd = __commonJS({
           this.sources = sources;
           this.sourcesContent = sourcesContent;
           this.ignoreList = parsed.ignoreList || parsed.x_google_ignoreList || void 0;
-          const resolve = resolver(mapUrl, sourceRoot);
-          this.resolvedSources = sources.map(resolve);
+          const resolve2 = resolver(mapUrl, sourceRoot);
+          this.resolvedSources = sources.map(resolve2);
           const { mappings } = parsed;
           if (typeof mappings === "string") {
             this._encoded = mappings;
@@ -35114,17 +35118,17 @@ var require_typescript2 = __commonJS({
     function TSIntersectionType(node) {
       tsPrintUnionOrIntersectionType(this, node, "&");
     }
-    function tsPrintUnionOrIntersectionType(printer, node, sep) {
+    function tsPrintUnionOrIntersectionType(printer, node, sep2) {
       var _printer$tokenMap;
       let hasLeadingToken = 0;
-      if (node.types.length === 1 || (_printer$tokenMap = printer.tokenMap) != null && _printer$tokenMap.startMatches(node, sep)) {
+      if (node.types.length === 1 || (_printer$tokenMap = printer.tokenMap) != null && _printer$tokenMap.startMatches(node, sep2)) {
         hasLeadingToken = 1;
-        printer.token(sep);
+        printer.token(sep2);
         printer.space();
       }
       printer.printJoin(node.types, void 0, void 0, function(i) {
         this.space();
-        this.token(sep, void 0, i + hasLeadingToken);
+        this.token(sep2, void 0, i + hasLeadingToken);
         this.space();
       });
     }
@@ -42447,7 +42451,7 @@ var require_introspection = __commonJS({
     exports.isStatic = isStatic;
     exports.matchesPattern = matchesPattern;
     exports.referencesImport = referencesImport;
-    exports.resolve = resolve;
+    exports.resolve = resolve2;
     exports.willIMaybeExecuteBefore = willIMaybeExecuteBefore;
     var _t = require_lib4();
     var {
@@ -42707,7 +42711,7 @@ var require_introspection = __commonJS({
       nodeMap.set(target.node, result);
       return result;
     }
-    function resolve(dangerous, resolved) {
+    function resolve2(dangerous, resolved) {
       return _resolve.call(this, dangerous, resolved) || this;
     }
     function _resolve(dangerous, resolved) {
@@ -44059,11 +44063,112 @@ var require_lib8 = __commonJS({
   }
 });
 
+// core/spill.ts
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync
+} from "node:fs";
+import { join } from "node:path";
+var KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
+var LIVE = ".jsonl";
+var CLAIMED = ".claimed";
+function spillDir(storeRoot) {
+  return join(storeRoot, "spill");
+}
+function fileKey(sessionId) {
+  if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
+  let hash = 2166136261;
+  for (let i = 0; i < sessionId.length; i++) {
+    hash ^= sessionId.charCodeAt(i);
+    hash = Math.imul(hash, 16777619) >>> 0;
+  }
+  return `session-${hash.toString(16).padStart(8, "0")}`;
+}
+function pendingSpills(storeRoot) {
+  let names;
+  try {
+    names = readdirSync(spillDir(storeRoot));
+  } catch {
+    return { sessions: [], files: [] };
+  }
+  const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
+  const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
+  return { sessions, files: files.map((n) => join(spillDir(storeRoot), n)) };
+}
+function applySpills(store, sessionId, apply) {
+  const report = { applied: 0, skipped: 0, failed: [] };
+  const dir = spillDir(store.root);
+  const quick = pendingSpills(store.root);
+  const keys = sessionId === null ? quick.sessions : quick.sessions.filter((s) => s === fileKey(sessionId));
+  if (keys.length === 0) return report;
+  const claimed = [];
+  store.transaction(() => {
+    for (const key2 of keys) {
+      const files = readdirSync(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join(dir, n));
+      const live = join(dir, `${key2}${LIVE}`);
+      const claim = join(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+      try {
+        renameSync(live, claim);
+        files.push(claim);
+      } catch {
+      }
+      for (const file of files) {
+        claimed.push(file);
+        for (const line of readFileSync(file, "utf8").split("\n")) {
+          if (line.trim() === "") continue;
+          let event;
+          try {
+            event = JSON.parse(line);
+          } catch {
+            report.failed.push(`${file}: a torn line was dropped`);
+            continue;
+          }
+          if (store.spillApplied(event.id)) {
+            report.skipped++;
+            continue;
+          }
+          try {
+            store.savepoint(() => apply(event));
+            report.applied++;
+          } catch (err) {
+            report.failed.push(`${event.event} of ${event.at}: ${errorMessage(err)}`);
+          }
+          store.markSpillApplied(event.id);
+        }
+      }
+    }
+    store.pruneSpillApplied(new Date(Date.now() - KEEP_IDS_MS).toISOString());
+  });
+  for (const file of claimed) {
+    try {
+      unlinkSync(file);
+    } catch {
+    }
+  }
+  return report;
+}
+
 // core/trace.ts
 function resultContent(value) {
   if (typeof value === "string") return value;
   if (value === void 0) return "null";
-  return JSON.stringify(value);
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    try {
+      return JSON.stringify(clipDepth(value).value) ?? "null";
+    } catch (err) {
+      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
+    }
+  }
 }
 var Trace = class {
   id;
@@ -44075,9 +44180,14 @@ var Trace = class {
     this.id = id;
     this.task = task;
   }
-  /** The caller's verdict on the run; null until `setOutcome`. */
+  /** The caller's verdict on the run; null until `setOutcome` (or when the store cannot be read). */
   get outcome() {
-    return this.record().outcome;
+    try {
+      return this.record().outcome;
+    } catch (err) {
+      this.#warn("reading the outcome", err);
+      return null;
+    }
   }
   /** The stored trace row. */
   record() {
@@ -44085,15 +44195,28 @@ var Trace = class {
     if (!t) throw new Error(`trace ${this.id} vanished from the store`);
     return t;
   }
-  /** Runs one tool call of the agent and records it. */
+  /**
+   * Runs one tool call of the agent and records it. Never throws: a malformed proposal, a failing tool, a store
+   * that cannot be written (permissions, a read-only disk, a lock) all become an error result for the model and,
+   * for store problems, a warning on the logger, so the agent keeps running.
+   */
   async execute(name, input, options = {}) {
-    const args = isPlainObject(input) ? input : {};
-    if (name === PROPOSE_TOOL_NAME) return this.#host.propose(this, args, options);
-    const distilled = this.#host.runDistilled(this, name, args, options);
-    if (distilled) return distilled;
-    const tool = this.#host.baseTool(name);
-    if (!tool) return this.#unknownTool(name, args);
-    return this.runBaseCall(tool, args, null);
+    try {
+      const args = isPlainObject(input) ? input : {};
+      if (name === PROPOSE_TOOL_NAME) return await this.#host.propose(this, args, options);
+      const distilled = this.#host.runDistilled(this, name, args, options);
+      if (distilled) return await distilled;
+      const tool = this.#host.baseTool(name);
+      if (!tool) return this.#unknownTool(name, args);
+      return await this.runBaseCall(tool, args, null);
+    } catch (err) {
+      this.#warn(`the call of '${name}'`, err);
+      const message = errorMessage(err);
+      return name === PROPOSE_TOOL_NAME ? { content: `rejected: tooldistill could not handle the proposal: ${message}`, isError: true } : { content: `Error: tooldistill could not run '${name}': ${message}`, isError: true };
+    }
+  }
+  #warn(what, err) {
+    this.#host.logger.warn(`tooldistill: ${what} in trace ${this.id} failed: ${errorMessage(err)}`);
   }
   /** Runs and records one base call; `parentId` is the distilled call it runs inside, if any. */
   async runBaseCall(tool, args, parentId) {
@@ -44102,44 +44225,64 @@ var Trace = class {
   }
   /** Runs one base call through the executor and records it; returns the raw value or the error message. */
   async recordBaseCall(tool, args, parentId) {
+    const safe = clipDepth(args);
     const call = {
       traceId: this.id,
       tool: tool.name,
       kind: "base",
-      args: canonicalArgs(args, tool.input_schema),
-      parentId
+      args: canonicalArgs(safe.value, tool.input_schema),
+      parentId,
+      note: safe.note === null ? null : `arguments: ${safe.note}`
     };
     const started = performance.now();
+    let outcome;
     try {
-      const output = await this.#host.runBase(tool.name, args);
-      this.#host.store.appendCall(call, { output }, performance.now() - started);
-      return { ok: true, output };
+      outcome = { ok: true, output: await this.#host.runBase(tool.name, args) };
     } catch (err) {
-      const error = errorMessage(err);
-      this.#host.store.appendCall(call, { error }, performance.now() - started);
-      return { ok: false, error, thrown: err };
+      outcome = { ok: false, error: errorMessage(err), thrown: err };
     }
+    try {
+      this.#host.store.appendCall(
+        call,
+        outcome.ok ? { output: outcome.output } : { error: outcome.error },
+        performance.now() - started
+      );
+    } catch (err) {
+      this.#warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
+    }
+    return outcome;
   }
   #unknownTool(name, args) {
     const { store } = this.#host;
-    const message = `no such tool '${name}'${suggestion(name, this.#host.baseToolNames())}`;
+    const message = this.#host.unavailableReason(name) ?? `no such tool '${name}'${suggestion(name, this.#host.baseToolNames())}`;
     const id = store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
     store.failCall(id, message, 0);
     return { content: `Error: ${message}`, isError: true };
   }
-  /** Adds one Anthropic usage object to the run's totals (cache token fields included). */
+  /** Adds one Anthropic usage object to the run's totals (cache token fields included); a store problem is warned. */
   recordUsage(usage) {
     if (!usage) return;
-    this.#host.store.addUsage(this.id, {
-      input_tokens: usage.input_tokens ?? 0,
-      output_tokens: usage.output_tokens ?? 0,
-      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
-    });
+    try {
+      this.#host.store.addUsage(this.id, {
+        input_tokens: usage.input_tokens ?? 0,
+        output_tokens: usage.output_tokens ?? 0,
+        cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+        cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
+      });
+    } catch (err) {
+      this.#warn("recording usage", err);
+    }
   }
-  /** Records whether the task succeeded: the caller's own check, never inferred from the model stopping. */
+  /**
+   * Records whether the task succeeded: the caller's own check, never inferred from the model stopping. A store
+   * problem is warned, not thrown.
+   */
   setOutcome(outcome) {
-    this.#host.store.setOutcome(this.id, outcome.success);
+    try {
+      this.#host.store.setOutcome(this.id, outcome.success);
+    } catch (err) {
+      this.#warn("recording the outcome", err);
+    }
   }
   /** Top-level base calls of the run (failed ones included): the unit of baselines. */
   baseCallCount() {
@@ -44152,12 +44295,17 @@ var Trace = class {
   worthDistilling() {
     return worthDistilling(this.#host.store, this.id, this.#host.settings.minCallsToDistill);
   }
-  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. */
+  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws. */
   distillNudge() {
-    if (!this.worthDistilling()) return null;
-    if (!this.#host.store.claimNudge(this.id)) return null;
-    const flags = this.#host.store.getTraceFlags(this.id);
-    return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
+    try {
+      if (!this.worthDistilling()) return null;
+      if (!this.#host.store.claimNudge(this.id)) return null;
+      const flags = this.#host.store.getTraceFlags(this.id);
+      return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
+    } catch (err) {
+      this.#warn("deciding on the nudge", err);
+      return null;
+    }
   }
   /** Ends the run; may run the fallback distiller. Never throws: problems are logged and kept on the trace. */
   async finish() {
@@ -44183,9 +44331,14 @@ function worthDistilling(store, traceId, minCallsToDistill) {
 }
 
 // core/session.ts
+var PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
+var DISTILL_COMMAND = "tooldistill:distill";
 var BASE_TOOLS_META_KEY = "claude-code.base-tools";
 function spanTraceId(sessionId, span) {
-  return `${sessionId}.${span}`;
+  return `${spanPrefix(sessionId)}${span}`;
+}
+function spanPrefix(sessionId) {
+  return `${sessionId}.`;
 }
 function currentSpan(store, sessionId) {
   return store.transaction(() => {
@@ -44194,6 +44347,47 @@ function currentSpan(store, sessionId) {
     store.createTrace(traceId, "", "claude-code");
     return { traceId, span: s.span, confirmed: s.confirmed };
   });
+}
+function isDistillPrompt(prompt) {
+  return /^\s*\/tooldistill:distill(\s|$)/.test(prompt);
+}
+function userPrompt(store, sessionId, prompt) {
+  return store.transaction(() => {
+    let cur = currentSpan(store, sessionId);
+    if (cur.confirmed) {
+      store.advanceSpan(sessionId, cur.span);
+      cur = currentSpan(store, sessionId);
+    }
+    if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
+    return cur;
+  });
+}
+function confirmSpan(store, sessionId) {
+  return store.transaction(() => {
+    const cur = currentSpan(store, sessionId);
+    store.setOutcome(cur.traceId, true);
+    store.confirmSpan(sessionId, cur.span);
+    return { ...cur, confirmed: true };
+  });
+}
+function normalizedServer(name) {
+  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+function identifyTool(name, baseServers) {
+  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
+    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
+    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
+  }
+  if (name.startsWith("mcp__")) {
+    const rest = name.slice("mcp__".length);
+    for (const server of baseServers) {
+      const prefix = `${normalizedServer(server)}__`;
+      if (rest.startsWith(prefix) && rest.length > prefix.length) {
+        return { tool: `${server}__${rest.slice(prefix.length)}`, kind: "base" };
+      }
+    }
+  }
+  return { tool: name, kind: "other" };
 }
 function cachedBaseTools(store) {
   const text = store.getMeta(BASE_TOOLS_META_KEY);
@@ -44204,6 +44398,161 @@ function cachedBaseTools(store) {
 function cacheBaseTools(store, tools) {
   const text = JSON.stringify(tools);
   if (store.getMeta(BASE_TOOLS_META_KEY) !== text) store.setMeta(BASE_TOOLS_META_KEY, text);
+}
+function recordedArgs(input, schema) {
+  const args = isPlainObject(input) ? input : input === void 0 ? {} : { value: input };
+  const safe = clipDepth(args);
+  return {
+    value: canonicalArgs(safe.value, schema),
+    note: safe.note === null ? null : `arguments: ${safe.note}`
+  };
+}
+function recordToolStart(store, call, ctx) {
+  return store.transaction(() => {
+    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
+    if (existing) return existing.id;
+    const cur = currentSpan(store, call.sessionId);
+    const id = identifyTool(call.toolName, ctx.baseServers);
+    const kind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
+    const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
+    const args = recordedArgs(call.toolInput, schema);
+    return store.startCall({
+      traceId: cur.traceId,
+      tool: id.tool,
+      kind,
+      args: args.value,
+      externalId: call.toolUseId,
+      note: args.note
+    });
+  });
+}
+function responseValue(toolName, response) {
+  if (toolName.startsWith("mcp__")) return mcpHookResponseToValue(response);
+  return response ?? null;
+}
+function recordToolEnd(store, call, ctx) {
+  const outcome = "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
+  store.transaction(() => {
+    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
+    if (!rec) {
+      const cur = currentSpan(store, call.sessionId);
+      const id = identifyTool(call.toolName, ctx.baseServers);
+      const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
+      const args = recordedArgs(call.toolInput, schema);
+      store.appendCall(
+        {
+          traceId: cur.traceId,
+          tool: id.tool,
+          kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
+          args: args.value,
+          externalId: call.toolUseId,
+          note: args.note
+        },
+        outcome,
+        call.durationMs
+      );
+      return;
+    }
+    if (rec.status !== "started") return;
+    if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
+    else store.finishCall(rec.id, outcome.output, call.durationMs);
+  });
+}
+var HookEvents = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "SessionEnd"
+];
+function need(value, field) {
+  if (value === void 0) throw new Error(`the hook input has no ${field}`);
+  return value;
+}
+function sessionEvent(event, input) {
+  const sessionId = need(input.session_id, "session_id");
+  switch (event) {
+    case "SessionStart":
+      return { type: "session-start", sessionId };
+    case "UserPromptSubmit": {
+      const prompt = input.prompt ?? "";
+      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+    }
+    case "UserPromptExpansion":
+      return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
+    case "PreToolUse":
+      return {
+        type: "tool-start",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id")
+        }
+      };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return {
+        type: "tool-end",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id"),
+          durationMs: input.duration_ms ?? null,
+          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
+        }
+      };
+    case "SessionEnd":
+      return { type: "session-end", sessionId };
+  }
+}
+function applySessionEvent(store, ev, ctx) {
+  switch (ev.type) {
+    case "session-start":
+      currentSpan(store, ev.sessionId);
+      return;
+    case "prompt":
+      userPrompt(store, ev.sessionId, ev.prompt);
+      return;
+    case "confirm":
+      confirmSpan(store, ev.sessionId);
+      return;
+    case "tool-start":
+      recordToolStart(store, ev.call, ctx);
+      return;
+    case "tool-end":
+      recordToolEnd(store, ev.call, ctx);
+      return;
+    case "session-end":
+      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      return;
+    case "none":
+      return;
+  }
+}
+function applySpilledEvents(store, sessionId, baseServers) {
+  return applySpills(store, sessionId, (spilled) => {
+    if (!HookEvents.includes(spilled.event)) {
+      throw new Error(`unknown hook event '${spilled.event}'`);
+    }
+    const input = JSON.parse(spilled.text);
+    const ctx = { baseServers, baseTools: cachedBaseTools(store) };
+    applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
+  });
+}
+function sessionOfTrace(traceId) {
+  const dot = traceId.lastIndexOf(".");
+  return dot > 0 ? traceId.slice(0, dot) : traceId;
+}
+function callForToolUse(store, toolUseId, tool, sessionHint) {
+  const candidates = store.startedCallsByExternalId(toolUseId).filter((c) => c.tool === tool);
+  const own = sessionHint ? candidates.find((c) => c.traceId.startsWith(spanPrefix(sessionHint))) : void 0;
+  return own ?? candidates[0] ?? null;
 }
 function canonicalizeTrace(store, traceId, tools) {
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -44432,9 +44781,18 @@ var PRELUDE = `(function (hostCall, inCheck) {
   });
 })`;
 
+// core/tool-name.ts
+var TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
+function toolNameProblem(name) {
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    return `tool name '${name}' must match ${TOOL_NAME_PATTERN.source} (lowercase letters, digits and _, 3 to 36 characters)`;
+  }
+  if (name.includes("__")) return `tool name '${name}' must not contain '__'`;
+  return null;
+}
+
 // core/static-check.ts
 var traverse = import_traverse.default.default ?? import_traverse.default;
-var TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
 var MODULE = "tooldistill";
 var ONLY_IMPORT = `only { distilledTool, call } from "${MODULE}"`;
 var FAIL_FAST = "a failed base call must fail the tool so the agent can fall back";
@@ -44639,6 +44997,17 @@ function staticCheck(source, baseTools) {
       if (callee.type === "Import") {
         add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
       } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
+        const checkFn = read?.checkFunction;
+        if (checkFn && path.findParent((p) => p.node === checkFn)) {
+          const first = path.node.arguments[0];
+          const tool = first ? stringValue(first) : null;
+          add(
+            path.node,
+            "call",
+            `call${tool === null ? "" : ` to '${tool}'`} inside check() is not allowed: check looks only at the result run() returned; make base calls in run()`
+          );
+          return;
+        }
         checkBaseCall(path.node);
       } else if (isMember(callee) && memberName(callee) === "then" && path.node.arguments.length >= 2) {
         add(callee.property, "then", `'.then' with a rejection handler is not allowed: ${FAIL_FAST}`);
@@ -44685,8 +45054,14 @@ function staticCheck(source, baseTools) {
       }
     }
   };
-  traverse(ast, visitor);
-  if (callCount === 0) {
+  let traversed = true;
+  try {
+    traverse(ast, visitor);
+  } catch (err) {
+    found.push(traverseProblem(err, ast));
+    traversed = false;
+  }
+  if (callCount === 0 && traversed) {
     add(
       null,
       void 0,
@@ -44848,10 +45223,23 @@ function readConfig(object, baseByName, add, tokens) {
     add(run, "run", "'run' must be an async function: async run(input) { ... }");
   }
   const check = props.get("check");
+  let checkFunction = null;
   if (check !== void 0 && !isFunction(check, false)) {
     add(check, "check", "'check' must be a function of the result: check: (result) => ...");
+  } else if (check !== void 0) {
+    checkFunction = check.type === "ObjectMethod" ? check : unwrap(check.value);
+    if ("async" in checkFunction && checkFunction.async) {
+      add(
+        check,
+        "async",
+        "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function"
+      );
+    }
+    if ("generator" in checkFunction && checkFunction.generator) {
+      add(check, "*", "'check' must return true or false, not be a generator");
+    }
   }
-  return { name, description, inputSchema, hasCheck: check !== void 0 };
+  return { name, description, inputSchema, hasCheck: check !== void 0, checkFunction };
 }
 function isFunction(prop, mustBeAsync) {
   if (prop.type === "ObjectMethod") return prop.kind === "method" && (prop.async || !mustBeAsync);
@@ -44986,6 +45374,34 @@ var Tokens = class {
     return this.source.slice(node.start ?? 0, node.end ?? 0);
   }
 };
+function traverseProblem(err, ast) {
+  const message = err instanceof Error ? err.message : String(err);
+  const duplicate = /^Duplicate declaration "([^"]+)"/.exec(message);
+  if (duplicate) {
+    const name = duplicate[1];
+    const declared = [];
+    traverse(ast, {
+      noScope: true,
+      Identifier(path) {
+        if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
+      }
+    });
+    const at = declared[1] ?? declared[0];
+    const why = name === "call" || name === "distilledTool" ? `it is imported from "${MODULE}" and cannot be declared again` : "give each declaration its own name";
+    const problem = {
+      message: `'${name}' is declared twice in the same scope: ${why}`,
+      token: name
+    };
+    const start = at?.loc?.start;
+    if (start) problem.line = start.line;
+    return { problem, line: start?.line ?? Number.POSITIVE_INFINITY, column: start?.column ?? 0 };
+  }
+  return {
+    problem: { message: `the code could not be analysed: ${message}` },
+    line: Number.POSITIVE_INFINITY,
+    column: 0
+  };
+}
 function syntaxProblem(err, source) {
   if (!(err instanceof SyntaxError)) throw err;
   const loc = err.loc;
@@ -45004,7 +45420,8 @@ function fixturesFromCalls(calls) {
     args: c.args,
     ok: c.status === "ok",
     output: c.output,
-    error: c.error
+    error: c.error,
+    clipped: c.clipped ? c.note ?? "clipped" : null
   }));
 }
 var FixtureSet = class {
@@ -45259,6 +45676,10 @@ async function replayAll(env, version, code, meta, byName, sourceCalls, options)
         if (options.live) return live("runs live (verify --live)");
         const fixture = set.take(tool, canonical);
         if (fixture) {
+          if (fixture.ok && fixture.clipped !== null) {
+            replayProblem = `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`;
+            throw new Error(replayProblem);
+          }
           if (fixture.ok) return structuredClone(fixture.output);
           if (recovered.has(tool)) {
             if (env.settings.allowLiveVerification)
@@ -45335,11 +45756,18 @@ function toVerdict(v, status, report) {
 }
 async function ingestProposal(env, sourceTrace, proposal, options = {}) {
   const statics = staticCheck(proposal.code, env.tools());
+  const listed = (problems) => problems.map((p) => p.line ? `line ${p.line}: ${p.message}` : p.message).join("\n");
   if (!statics.meta) {
-    const listed = statics.problems.map((p) => p.line ? `line ${p.line}: ${p.message}` : p.message);
     throw new ProposalError(
       `the tool's name, description and inputSchema could not be read, so nothing was stored:
-${listed.join("\n")}`
+${listed(statics.problems)}`
+    );
+  }
+  if (toolNameProblem(statics.meta.name) !== null) {
+    const named = statics.problems.filter((p) => p.token === statics.meta?.name);
+    throw new ProposalError(
+      `the tool's name cannot be used, so nothing was stored:
+${listed(named.length ? named : [{ message: toolNameProblem(statics.meta.name) }])}`
     );
   }
   const version = env.store.createVersion({
@@ -45353,27 +45781,52 @@ ${listed.join("\n")}`
   });
   return verifyVersion(env, version, options);
 }
-function move(env, v, to, problems, reason, evidence) {
-  if (v.status !== to) assertTransition(v.name, v.version, v.status, to);
-  const ok = env.store.setStatus({
-    name: v.name,
-    version: v.version,
-    expect: v.status,
-    to,
-    problems,
-    reason,
-    evidence
+function commit(env, moves, also) {
+  for (const m of moves) if (m.v.status !== m.to) assertTransition(m.v.name, m.v.version, m.v.status, m.to);
+  env.store.transaction(() => {
+    for (const m of moves) {
+      const ok = env.store.setStatus({
+        name: m.v.name,
+        version: m.v.version,
+        expect: m.v.status,
+        to: m.to,
+        problems: m.problems,
+        reason: m.reason,
+        evidence: m.evidence
+      });
+      if (!ok) {
+        throw new DistillError(
+          "TRANSITION",
+          `${m.v.name} v${m.v.version} changed while this command ran; run it again`
+        );
+      }
+    }
+    also?.();
   });
-  if (!ok) {
-    throw new DistillError(
-      "TRANSITION",
-      `${v.name} v${v.version} changed while this command ran; run it again`
-    );
+  const changed = moves.some((m) => {
+    const was = isExposed(m.v.status, m.v.problems);
+    const now2 = isExposed(m.to, m.problems);
+    return was !== now2 || now2 && m.v.status !== m.to;
+  });
+  if (changed) env.onExposureChange?.();
+}
+function after(m) {
+  return { ...m.v, status: m.to, problems: [...m.problems] };
+}
+function activation(env, v, reason, evidence) {
+  const moves = [{ v, to: "active", problems: [], reason, evidence }];
+  for (const other of env.store.listVersions({ name: v.name })) {
+    if (other.version === v.version) continue;
+    if (other.status === "active" || other.status === "suspect") {
+      moves.push({
+        v: other,
+        to: "deprecated",
+        problems: other.problems,
+        reason: `replaced by v${v.version}`
+      });
+    }
   }
-  const wasExposed = isExposed(v.status, v.problems);
-  const nowExposed = isExposed(to, problems);
-  if (wasExposed !== nowExposed || nowExposed && v.status !== to) env.onExposureChange?.();
-  return { ...v, status: to, problems: [...problems] };
+  return moves;
 }
 async function verifyVersion(env, v, options = {}) {
   const code = env.store.readCode(v.name, v.version);
@@ -45384,55 +45837,42 @@ async function verifyVersion(env, v, options = {}) {
     baseline: report.baseline,
     live: Boolean(options.live)
   };
-  let current = v;
+  const moves = [];
   if (report.passed) {
-    env.store.setDependencies(v.name, v.version, report.dependencies);
     if (v.status === "draft") {
-      current = move(env, current, "verified", [], "all three checks passed", evidence);
-      if (env.settings.autoPromote) current = activate(env, current, "auto_promote");
+      const verified = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
+      moves.push(verified);
+      if (env.settings.autoPromote) moves.push(...activation(env, after(verified), "auto_promote"));
     } else if (v.status === "suspect" || v.status === "active") {
       const cleared = ["schema_changed", "dependency_missing"];
       if (options.live) cleared.push("runtime_failure");
       const left = withoutProblems(v.problems, cleared);
       const to = left.length === 0 ? "active" : "suspect";
       if (to !== v.status || left.length !== v.problems.length) {
-        current = move(
-          env,
-          current,
-          to,
-          left,
-          `re-verification passed${options.live ? " (live)" : ""}`,
-          evidence
-        );
-        if (to === "active") current = deprecateOthers(env, current);
+        const reason = `re-verification passed${options.live ? " (live)" : ""}`;
+        if (to === "active") moves.push(...activation(env, v, reason, evidence));
+        else moves.push({ v, to, problems: left, reason, evidence });
       }
     }
   } else if (v.status === "verified" || v.status === "active" || v.status === "suspect") {
-    current = move(
-      env,
-      current,
-      "deprecated",
-      v.problems,
-      `re-verification failed: ${reportSummary(report)}`,
+    moves.push({
+      v,
+      to: "deprecated",
+      problems: v.problems,
+      reason: `re-verification failed: ${reportSummary(report)}`,
       evidence
-    );
+    });
   }
-  const verdict = toVerdict(current, current.status, report);
-  env.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
+  const own = moves.filter((m) => m.v.version === v.version).at(-1);
+  const final = own ? after(own) : v;
+  const verdict = toVerdict(final, final.status, report);
+  commit(env, moves, () => {
+    if (report.passed) env.store.setDependencies(v.name, v.version, report.dependencies);
+    env.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
+    const target = options.clearQueueOf;
+    if (report.passed && target) env.store.setQueuedRebuild(target.name, target.version, false, null);
+  });
   return verdict;
-}
-function activate(env, v, reason) {
-  const active = move(env, v, "active", [], reason);
-  return deprecateOthers(env, active);
-}
-function deprecateOthers(env, active) {
-  for (const other of env.store.listVersions({ name: active.name })) {
-    if (other.version === active.version) continue;
-    if (other.status === "active" || other.status === "suspect") {
-      move(env, other, "deprecated", other.problems, `replaced by v${active.version}`);
-    }
-  }
-  return active;
 }
 async function promote(env, name, options = {}) {
   const v = resolveVersion(env.store, name, options.version, "newest-verified");
@@ -45449,7 +45889,10 @@ async function promote(env, name, options = {}) {
       `${name} v${v.version} failed at run time: only tooldistill verify ${name} --version ${v.version} --live can clear that`
     );
   }
-  if (v.status === "verified") return activate(env, v, "promoted");
+  if (v.status === "verified") {
+    commit(env, activation(env, v, "promoted"));
+    return { ...v, status: "active", problems: [] };
+  }
   const report = await runChecks(env, v, env.store.readCode(v.name, v.version));
   if (!report.passed) {
     throw new DistillError(
@@ -45457,39 +45900,30 @@ async function promote(env, name, options = {}) {
       `${name} v${v.version} cannot be promoted: ${reportSummary(report)}`
     );
   }
-  env.store.setDependencies(v.name, v.version, report.dependencies);
-  env.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
-  return activate(
-    env,
-    v,
-    v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification"
-  );
+  const reason = v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification";
+  commit(env, activation(env, v, reason), () => {
+    env.store.setDependencies(v.name, v.version, report.dependencies);
+    env.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
+  });
+  return { ...v, status: "active", problems: [] };
 }
 function deprecate(store, name, options = {}) {
   const v = resolveVersion(store, name, options.version, "active");
   if (v.status === "deprecated")
     throw new DistillError("TRANSITION", `${name} v${v.version} is already deprecated`);
-  const ok = store.setStatus({
-    name,
-    version: v.version,
-    expect: v.status,
-    to: "deprecated",
-    problems: v.problems,
-    reason: options.reason ?? "deprecated by the user"
-  });
-  if (!ok)
-    throw new DistillError(
-      "TRANSITION",
-      `${name} v${v.version} changed while this command ran; run it again`
-    );
-  if (isExposed(v.status, v.problems)) options.onExposureChange?.();
-  return { ...v, status: "deprecated" };
+  const env = { store, ...options.onExposureChange ? { onExposureChange: options.onExposureChange } : {} };
+  commit(env, [
+    { v, to: "deprecated", problems: v.problems, reason: options.reason ?? "deprecated by the user" }
+  ]);
+  return { ...v, status: "deprecated", queuedRebuild: false, rebuildNote: null };
 }
-function addProblem(env, v, problem, reason, evidence) {
-  if (v.status !== "active" && v.status !== "suspect") return v;
-  const problems = withProblem(v.problems, problem);
-  if (v.status === "suspect" && problems.length === v.problems.length) return v;
-  return move(env, v, "suspect", problems, reason, evidence);
+function addProblem(env, v, problem, reason, evidence, also) {
+  const changes = v.status === "active" || v.status === "suspect";
+  const problems = changes ? withProblem(v.problems, problem) : v.problems;
+  const moves = changes && !(v.status === "suspect" && problems.length === v.problems.length) ? [{ v, to: "suspect", problems, reason, evidence }] : [];
+  if (moves.length === 0 && !also) return v;
+  commit(env, moves, also);
+  return moves[0] ? after(moves[0]) : v;
 }
 function exposedVersions(store, max) {
   const candidates = store.listVersions().filter((v) => isExposed(v.status, v.problems)).map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
@@ -45500,23 +45934,47 @@ function exposedVersions(store, max) {
   }
   return [...byName.values()].sort((a, b) => b.runs - a.runs || a.v.name.localeCompare(b.v.name)).slice(0, Math.max(0, max)).map((c) => c.v);
 }
+function unavailableReason(store, name, maxExposed) {
+  const versions = store.listVersions({ name });
+  if (versions.length === 0) return null;
+  if (versions.some((v) => isExposed(v.status, v.problems))) {
+    return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers only the most used distilled tools. Complete the task with the base tools.`;
+  }
+  const last = (v) => store.getHistory(v.name, v.version).at(-1)?.reason ?? "no reason recorded";
+  const newest = (status) => versions.filter((v) => v.status === status).at(-1);
+  const suspect = newest("suspect");
+  const verified = newest("verified");
+  const deprecated = newest("deprecated");
+  let why;
+  if (suspect) {
+    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${last(suspect)}) until it passes verification again`;
+  } else if (verified) {
+    why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
+  } else if (deprecated && deprecated === versions.filter((v) => v.status !== "draft").at(-1)) {
+    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${last(deprecated)})`;
+  } else {
+    const draft = newest("draft") ?? versions.at(-1);
+    why = `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft`;
+  }
+  return `${why}. Complete the task with the base tools.`;
+}
 function toolDefinition(v) {
-  return { name: v.name, description: v.description, input_schema: v.inputSchema };
+  return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
 }
 
 // core/changes.ts
 function watched(env) {
   return env.store.listVersions().filter((v) => v.status === "active" || v.status === "suspect");
 }
-function entry(before, after, reason) {
+function entry(before, after2, reason) {
   return {
     name: before.name,
     version: before.version,
     from: before.status,
-    to: after.status,
-    problems: after.problems,
+    to: after2.status,
+    problems: after2.problems,
     reason,
-    queuedRebuild: after.queuedRebuild
+    queuedRebuild: after2.queuedRebuild
   };
 }
 function compareSchemas(env) {
@@ -45538,13 +45996,13 @@ function compareSchemas(env) {
       reason = `base tool '${dep.baseTool}' changed its definition`;
     }
     if (!problem || v.problems.includes(problem)) continue;
-    const after = addProblem(env, v, problem, reason, {
+    const after2 = addProblem(env, v, problem, reason, {
       baseTool: dep.baseTool,
       stored: dep.fingerprint,
       current: fp ?? null
     });
-    report.changes.push(entry(v, after, reason));
-    v = after;
+    report.changes.push(entry(v, after2, reason));
+    v = after2;
     versions.set(`${dep.name}\0${dep.version}`, v);
   }
   return report;
@@ -45555,12 +46013,16 @@ function markRecovered(env, tool, report, how) {
     const v = env.store.getVersion(dep.name, dep.version);
     if (!v || v.status !== "active" && v.status !== "suspect") continue;
     const note = `'${tool}' failed on every call in the source run, so this version worked around it; ${how}. A version that uses it may need fewer calls.`;
-    const after = addProblem(env, v, "avoided_tool_recovered", `avoided tool '${tool}' recovered`, {
-      baseTool: tool
-    });
-    env.store.setQueuedRebuild(v.name, v.version, true, note);
+    const after2 = addProblem(
+      env,
+      v,
+      "avoided_tool_recovered",
+      `avoided tool '${tool}' recovered`,
+      { baseTool: tool },
+      () => env.store.setQueuedRebuild(v.name, v.version, true, note)
+    );
     report.changes.push(
-      entry(v, { ...after, queuedRebuild: true }, `avoided tool '${tool}' recovered: queued for a rebuild`)
+      entry(v, { ...after2, queuedRebuild: true }, `avoided tool '${tool}' recovered: queued for a rebuild`)
     );
   }
 }
@@ -45586,12 +46048,12 @@ async function onToolUpdated(env, tool) {
         current: fp
       });
     const verdict = await verifyVersion(env, before, {});
-    const after = env.store.getVersion(v.name, v.version);
+    const after2 = env.store.getVersion(v.name, v.version);
     const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
     report.changes.push(
       entry(
         v,
-        after,
+        after2,
         passed ? `re-verified against the new '${tool}': passed` : `re-verified against the new '${tool}': failed`
       )
     );
@@ -45622,7 +46084,19 @@ async function health(env, options) {
       }
     }
   }
-  if (report.changes.length === 0) report.messages.push("all distilled tools match their base tools");
+  if (report.changes.length === 0) {
+    const suspect = env.store.listVersions({ status: "suspect" });
+    if (suspect.length === 0) report.messages.push("all distilled tools match their base tools");
+    else {
+      report.messages.push("no new change found, but these versions are still suspect:");
+      for (const v of suspect) {
+        const live = v.problems.includes("runtime_failure") ? " --live" : "";
+        report.messages.push(
+          `  ${v.name} v${v.version} [${v.problems.join(", ")}]: tooldistill verify ${v.name} --version ${v.version}${live}`
+        );
+      }
+    }
+  }
   return report;
 }
 function rebuildTarget(env, name) {
@@ -45641,6 +46115,13 @@ function rebuildTarget(env, name) {
 }
 async function rebuild(env, name) {
   const target = rebuildTarget(env, name);
+  if (target.verdict?.calls == null) {
+    throw new DistillError(
+      "TRANSITION",
+      `${name} v${target.version} has no stored verdict, so a rebuild has nothing to beat: run tooldistill verify ${name} --version ${target.version} first`
+    );
+  }
+  const mustBeat = { version: target.version, calls: target.verdict.calls };
   const trace = env.store.getTrace(target.sourceTrace);
   const recovered = env.store.getDependencies(target.name, target.version).filter((d) => d.avoided).map((d) => d.baseTool);
   const distiller = await env.distiller();
@@ -45653,8 +46134,9 @@ async function rebuild(env, name) {
     }
     last = await ingestProposal(env, target.sourceTrace, parsed, {
       recovered,
-      mustBeat: { version: target.version, calls: target.verdict?.calls ?? null },
-      reason: `rebuild of v${target.version}`
+      mustBeat,
+      reason: `rebuild of v${target.version}`,
+      clearQueueOf: { name: target.name, version: target.version }
     });
     return last;
   };
@@ -45682,11 +46164,7 @@ async function rebuild(env, name) {
   );
   if (!proposal)
     throw new DistillError("DISTILLER", `the distiller declined to propose a rebuild of '${name}'`);
-  const verdict = last ?? await verify(proposal);
-  if (verdict.status === "verified" || verdict.status === "active") {
-    env.store.setQueuedRebuild(target.name, target.version, false, null);
-  }
-  return verdict;
+  return last ?? await verify(proposal);
 }
 function rejectedVerdict(name, message) {
   const notRun2 = { ok: false, problems: [{ message: "not run: the proposal was refused" }] };
@@ -45759,6 +46237,20 @@ async function fallbackDistill(env, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
   }
 }
 
+// core/logger.ts
+var stderrLogger = {
+  info() {
+  },
+  warn(message) {
+    process.stderr.write(`${message}
+`);
+  },
+  error(message) {
+    process.stderr.write(`${message}
+`);
+  }
+};
+
 // core/base-failure.ts
 var BaseCallTimeout = class extends Error {
   constructor(tool, ms) {
@@ -45798,9 +46290,131 @@ function classifyBaseFailure(err) {
 }
 
 // core/store.ts
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { existsSync, mkdirSync as mkdirSync2, readdirSync as readdirSync2, readFileSync as readFileSync2, statSync as statSync2, writeFileSync } from "node:fs";
+import { join as join2, resolve, sep } from "node:path";
+
+// core/node-version.ts
+var MIN_NODE_VERSION = "22.18";
+function nodeVersionProblem(version = process.versions.node) {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  if (major > 22 || major === 22 && minor >= 18) return null;
+  return `tooldistill needs Node.js ${MIN_NODE_VERSION} or newer (found v${version})`;
+}
+function assertNodeVersion() {
+  const problem = nodeVersionProblem();
+  if (problem !== null) throw new DistillError("NODE_VERSION", problem);
+}
+
+// core/store-invariants.ts
+var REPAIRED = "repaired when the store was opened";
+function checkLifecycle(store) {
+  const versions = store.listVersions();
+  if (versions.length === 0) return [];
+  const problems = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const v of versions) byName.set(v.name, [...byName.get(v.name) ?? [], v]);
+  for (const [name, all] of byName) {
+    const active = all.filter((v) => v.status === "active");
+    if (active.length < 2) continue;
+    const keep = active.reduce(
+      (a, b) => store.lastActivation(b.name, b.version) > store.lastActivation(a.name, a.version) ? b : a
+    );
+    const others = active.filter((v) => v !== keep);
+    problems.push({
+      name,
+      versions: active.map((v) => v.version),
+      message: `${name} has ${active.length} active versions (${active.map((v) => `v${v.version}`).join(", ")})`,
+      repair: `v${keep.version}, which became active last, stays active; ${others.map((v) => `v${v.version}`).join(", ")} deprecated`,
+      command: null,
+      apply: (s) => {
+        for (const v of others) {
+          s.setStatus({
+            name,
+            version: v.version,
+            expect: "active",
+            to: "deprecated",
+            problems: v.problems,
+            reason: `${REPAIRED}: v${keep.version} was active too and became active last`
+          });
+        }
+      }
+    });
+  }
+  const history = new Map(store.latestHistory().map((h) => [`${h.name}\0${h.version}`, h]));
+  for (const v of versions) {
+    const id = `${v.name} v${v.version}`;
+    if (v.status === "deprecated" && v.queuedRebuild) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is deprecated but still queued for a rebuild`,
+        repair: "the rebuild queue flag is cleared",
+        command: null,
+        apply: (s) => s.setQueuedRebuild(v.name, v.version, false, null)
+      });
+    }
+    if ((v.status === "active" || v.status === "verified" || v.status === "suspect") && v.verdict === null) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is ${v.status} but has no stored verdict (an interrupted verification)`,
+        repair: null,
+        command: `run \`tooldistill verify ${v.name} --version ${v.version}\``
+      });
+    }
+    if (v.status === "active" && v.problems.length > 0) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is active with open problems (${v.problems.join(", ")})`,
+        repair: "it becomes suspect, as every open problem makes it",
+        command: null,
+        apply: (s) => s.setStatus({
+          name: v.name,
+          version: v.version,
+          expect: "active",
+          to: "suspect",
+          problems: v.problems,
+          reason: `${REPAIRED}: active with open problems`
+        })
+      });
+    }
+    if (v.status === "suspect" && v.problems.length === 0) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is suspect without an open problem`,
+        repair: null,
+        command: `run \`tooldistill verify ${v.name} --version ${v.version}\` (a pass makes it active again)`
+      });
+    }
+    const last = history.get(`${v.name}\0${v.version}`);
+    if (last && last.to !== v.status) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is ${v.status} but its history ends at ${last.to}`,
+        repair: `the history records the change to ${v.status}`,
+        command: null,
+        apply: (s) => s.addHistory({
+          name: v.name,
+          version: v.version,
+          from: last.to,
+          to: v.status,
+          reason: `${REPAIRED}: the history lacked this change`,
+          evidence: null
+        })
+      });
+    }
+  }
+  return problems;
+}
+
+// core/store.ts
+function sqlite() {
+  assertNodeVersion();
+  return process.getBuiltinModule("node:sqlite");
+}
 var MIGRATIONS = [
   `
   CREATE TABLE traces (
@@ -45896,9 +46510,20 @@ var MIGRATIONS = [
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
   );
+  `,
+  // 3: what recording clipped (nesting, size cap) said on the call; hook events applied from spill files, so a
+  // spilled event is applied exactly once even when a process dies between applying it and removing its file.
+  `
+  ALTER TABLE calls ADD COLUMN note TEXT;
+  ALTER TABLE calls ADD COLUMN clipped INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE spill_applied (
+    event_id TEXT PRIMARY KEY,
+    applied_at TEXT NOT NULL
+  );
   `
 ];
 var SCHEMA_VERSION = MIGRATIONS.length;
+var DEFAULT_BUSY_TIMEOUT_MS = 1e4;
 function hashSource(source) {
   const { createHash: createHash2 } = process.getBuiltinModule("node:crypto");
   return createHash2("sha256").update(source).digest("hex");
@@ -45912,37 +46537,148 @@ function json(value) {
 function parse2(text) {
   return typeof text === "string" ? JSON.parse(text) : null;
 }
+var SQLITE = {
+  busy: 5,
+  locked: 6,
+  readonly: 8,
+  ioerr: 10,
+  corrupt: 11,
+  full: 13,
+  cantopen: 14,
+  notadb: 26
+};
+function countToolFiles(root) {
+  const dir = join2(root, "tools");
+  let n = 0;
+  let names;
+  try {
+    names = readdirSync2(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    try {
+      n += readdirSync2(join2(dir, name)).filter((f) => /^v\d+\.ts$/.test(f)).length;
+    } catch {
+    }
+  }
+  return n;
+}
+var Statement = class {
+  #s;
+  #fail;
+  constructor(s, fail) {
+    this.#s = s;
+    this.#fail = fail;
+  }
+  run(...params) {
+    try {
+      return this.#s.run(...params);
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+  get(...params) {
+    try {
+      return this.#s.get(...params);
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+  all(...params) {
+    try {
+      return this.#s.all(...params);
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+};
 var Store = class {
   root;
   dbPath;
+  readOnly;
+  /** Lifecycle invariants the open check found and could not (or, read-only, did not) repair. */
+  lifecycleProblems;
   #db;
   #statements = /* @__PURE__ */ new Map();
-  constructor(root) {
+  #busyTimeoutMs;
+  #maxOutputBytes;
+  /** Seen before opening: SQLite creates a new -wal as it opens, which would hide that the old one was deleted. */
+  #walMissingAtOpen;
+  constructor(root, options = {}) {
     this.root = root;
-    this.dbPath = join(root, "registry.db");
-    try {
-      mkdirSync(join(root, "tools"), { recursive: true });
-      const ignore = join(root, ".gitignore");
-      if (!existsSync(ignore)) {
-        writeFileSync(
-          ignore,
-          "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n"
-        );
-      }
-      this.#db = new DatabaseSync(this.dbPath, { timeout: 1e4 });
-      this.#db.exec("PRAGMA busy_timeout = 10000");
-      this.#db.exec("PRAGMA journal_mode = WAL");
-      this.#db.exec("PRAGMA synchronous = NORMAL");
-      this.#db.exec("PRAGMA foreign_keys = ON");
-      this.#migrate();
-    } catch (err) {
-      if (err instanceof DistillError) throw err;
+    this.dbPath = join2(root, "registry.db");
+    this.readOnly = options.readOnly === true;
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const logger = options.logger ?? stderrLogger;
+    const { DatabaseSync } = sqlite();
+    if (existsSync(root) && !statSync2(root).isDirectory()) {
       throw new DistillError(
         "STORE",
-        `cannot open the store at ${root}: ${err.message}. Check the path and its permissions (store: in tooldistill.yaml).`,
-        { cause: err }
+        `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
       );
     }
+    if (this.readOnly && !existsSync(this.dbPath)) {
+      throw new DistillError(
+        "NOT_FOUND",
+        `no store at ${root}: nothing has been recorded there yet. Check the store path (store: in tooldistill.yaml, or --config), or record a run first.`
+      );
+    }
+    this.#refuseEmptyRegistry(this.#fileIsEmpty());
+    this.#walMissingAtOpen = !existsSync(`${this.dbPath}-wal`) && existsSync(`${this.dbPath}-shm`);
+    try {
+      if (!this.readOnly) this.#prepareFolder();
+      this.#db = new DatabaseSync(this.dbPath, { timeout: this.#busyTimeoutMs, readOnly: this.readOnly });
+    } catch (err) {
+      throw this.#explain(err, "open");
+    }
+    try {
+      if (!this.readOnly) {
+        this.#exec("PRAGMA journal_mode = WAL");
+        this.#exec("PRAGMA synchronous = NORMAL");
+      }
+      this.#exec("PRAGMA foreign_keys = ON");
+      if (this.#userVersion() === 0 && !this.#hasTables()) this.#refuseEmptyRegistry(true);
+      this.#migrate();
+    } catch (err) {
+      this.#db.close();
+      throw err;
+    }
+    this.lifecycleProblems = options.checkInvariants === false ? [] : this.#checkLifecycle(logger);
+  }
+  /** True when registry.db is missing or 0 bytes (a new store, or one whose database was lost). */
+  #fileIsEmpty() {
+    try {
+      return statSync2(this.dbPath).size === 0;
+    } catch {
+      return true;
+    }
+  }
+  /** An empty database over existing tool files means the registry was lost: never start a new one silently. */
+  #refuseEmptyRegistry(empty) {
+    if (!empty) return;
+    const files = countToolFiles(this.root);
+    if (files === 0) return;
+    const what = existsSync(this.dbPath) ? `${this.dbPath} is empty (${statSync2(this.dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${this.dbPath} is missing`;
+    throw new DistillError(
+      "STORE",
+      `${what} while ${join2(this.root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join2(this.root, "orphaned")} and creates a new registry.`
+    );
+  }
+  #prepareFolder() {
+    mkdirSync2(join2(this.root, "tools"), { recursive: true });
+    const ignore = join2(this.root, ".gitignore");
+    if (!existsSync(ignore)) {
+      writeFileSync(
+        ignore,
+        "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n"
+      );
+    }
+  }
+  #hasTables() {
+    const row = this.#stmt("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get();
+    return Number(row.n) > 0;
   }
   #migrate() {
     const current = this.#userVersion();
@@ -45953,24 +46689,127 @@ var Store = class {
         `the store at ${this.root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`
       );
     }
+    if (this.readOnly) {
+      throw new DistillError(
+        "STORE",
+        `the store at ${this.root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`
+      );
+    }
     this.transaction(() => {
       for (let v = this.#userVersion(); v < SCHEMA_VERSION; v++) {
-        this.#db.exec(MIGRATIONS[v]);
-        this.#db.exec(`PRAGMA user_version = ${v + 1}`);
+        this.#exec(MIGRATIONS[v]);
+        this.#exec(`PRAGMA user_version = ${v + 1}`);
       }
     });
   }
+  /** Runs the lifecycle invariants; repairs the safe ones in one transaction when writable, reports the rest. */
+  #checkLifecycle(logger) {
+    const found = checkLifecycle(this);
+    if (found.length === 0) return [];
+    const repairable = found.filter((p) => p.repair !== null);
+    let left = found;
+    if (!this.readOnly && repairable.length > 0) {
+      try {
+        this.transaction(() => {
+          for (const p of repairable) p.apply?.(this);
+        });
+        for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
+        left = found.filter((p) => p.repair === null);
+      } catch (err) {
+        logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
+      }
+    }
+    for (const p of left) {
+      const fix = p.command ?? "run `tooldistill doctor --fix`";
+      logger.warn(`tooldistill: ${p.message}: ${fix}`);
+    }
+    return left;
+  }
   #userVersion() {
-    const row = this.#db.prepare("PRAGMA user_version").get();
+    const row = this.#stmt("PRAGMA user_version").get();
     return row.user_version;
   }
   #stmt(sql) {
     let s = this.#statements.get(sql);
     if (!s) {
-      s = this.#db.prepare(sql);
+      try {
+        s = new Statement(this.#db.prepare(sql), (err) => {
+          throw this.#explain(err, "query");
+        });
+      } catch (err) {
+        throw this.#explain(err, "query");
+      }
       this.#statements.set(sql, s);
     }
     return s;
+  }
+  #exec(sql) {
+    try {
+      this.#db.exec(sql);
+    } catch (err) {
+      throw this.#explain(err, "query");
+    }
+  }
+  /**
+   * An SQLite failure as a DistillError that names the file and what to do; anything else (a programming error)
+   * is passed on as it is.
+   */
+  #explain(err, when) {
+    if (err instanceof DistillError) return err;
+    const e = err;
+    const db = this.dbPath;
+    const fsCode = typeof e.code === "string" && !e.code.startsWith("ERR_") ? e.code : null;
+    if (fsCode !== null) {
+      return new DistillError(
+        "STORE",
+        `cannot ${when === "open" ? "open" : "use"} the store at ${this.root}: ${errorMessage(err)}. Check the path (store: in tooldistill.yaml) and that the folder is writable by this user.`,
+        { cause: err }
+      );
+    }
+    if (typeof e.errcode !== "number") return err;
+    const code = e.errcode & 255;
+    const detail = e.message ?? "";
+    const make = (code2, message) => new DistillError(code2, message, { cause: err });
+    const recover = `Stop every process using the store (Claude Code sessions, the td server, agents), copy the store folder aside, then restore registry.db from a backup, or recover what is readable with \`sqlite3 ${db} ".recover" | sqlite3 recovered.db\` and put recovered.db in its place. \`tooldistill doctor\` shows what is damaged.`;
+    switch (code) {
+      case SQLITE.busy:
+      case SQLITE.locked:
+        return make(
+          "STORE_BUSY",
+          `the store ${db} is locked by another process (waited ${this.#busyTimeoutMs} ms for its write lock). Something holds a write transaction open (an sqlite3 shell, a backup, a stuck process): close it and try again.`
+        );
+      case SQLITE.corrupt:
+        return make("STORE", `the store's database ${db} is damaged (${detail}). ${recover}`);
+      case SQLITE.notadb:
+        return make(
+          "STORE",
+          `${db} is not an SQLite database (${detail}): its header was overwritten or another file was put in its place. ${recover}`
+        );
+      case SQLITE.ioerr: {
+        const wal = `${db}-wal`;
+        if (this.#walMissingAtOpen) {
+          return make(
+            "STORE",
+            `disk I/O error on ${db}: its write-ahead log ${wal} is missing while ${db}-shm says it holds changes: it was deleted while a process had the store open. Stop every process using the store (the last one to close writes the log back), then run the command again; if no process has it open any more, the changes that were only in the log are lost: restore ${wal} from a backup if you have one.`
+          );
+        }
+        return make("STORE", `disk I/O error on ${db} (${detail}): check the disk and the file. ${recover}`);
+      }
+      case SQLITE.readonly:
+        return make(
+          "STORE",
+          `cannot write to ${db} (${detail}): check that the file, its folder and the ${db}-wal and -shm files beside it are writable by this user, or that the disk is not mounted read-only.`
+        );
+      case SQLITE.full:
+        return make("STORE", `the disk holding ${db} is full (${detail}): free some space and try again.`);
+      case SQLITE.cantopen:
+        return make(
+          "STORE",
+          `cannot open ${db} (${detail}): check that the folder exists and is readable and writable by this user.`
+        );
+      default:
+        return err;
+    }
   }
   /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
   transaction(fn) {
@@ -45985,14 +46824,30 @@ var Store = class {
       throw err;
     }
   }
+  /**
+   * Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote (one spilled
+   * hook event that cannot be applied must not undo the others).
+   */
+  savepoint(fn) {
+    this.#exec("SAVEPOINT td_step");
+    try {
+      const result = fn();
+      this.#exec("RELEASE td_step");
+      return result;
+    } catch (err) {
+      this.#exec("ROLLBACK TO td_step");
+      this.#exec("RELEASE td_step");
+      throw err;
+    }
+  }
   /** Closes the database; the store object is unusable afterwards. */
   close() {
     if (this.#db.isOpen) this.#db.close();
   }
-  /** `PRAGMA integrity_check`, for tests and `doctor`-style checks. */
+  /** `PRAGMA integrity_check` ("ok", or SQLite's list of problems), for tests and `tooldistill doctor`. */
   integrityCheck() {
-    const row = this.#db.prepare("PRAGMA integrity_check").get();
-    return row.integrity_check;
+    const rows = this.#stmt("PRAGMA integrity_check").all();
+    return rows.map((r) => r.integrity_check).join("\n");
   }
   // ---- traces -------------------------------------------------------------------------------------
   /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */
@@ -46008,6 +46863,13 @@ var Store = class {
   getTrace(id) {
     const row = this.#stmt("SELECT * FROM traces WHERE id = ?").get(id);
     return row ? traceFromRow(row) : null;
+  }
+  /** Ids of the traces whose id starts with `prefix` (at most `limit`), for `traces show <prefix>`. */
+  traceIdsStartingWith(prefix, limit = 10) {
+    const rows = this.#stmt(
+      "SELECT id FROM traces WHERE substr(id, 1, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?"
+    ).all(prefix.length, prefix, limit);
+    return rows.map((r) => r.id);
   }
   /** Traces, newest first. */
   listTraces(limit = 50) {
@@ -46078,13 +46940,20 @@ var Store = class {
    * pays for one write instead of a start and a finish.
    */
   appendCall(call, outcome, latencyMs) {
-    return "output" in outcome ? this.#insertCall(call, "ok", json(outcome.output) ?? "null", null, latencyMs) : this.#insertCall(call, "error", null, outcome.error, latencyMs);
+    return "output" in outcome ? this.#insertCall(call, "ok", outcome.output, null, latencyMs) : this.#insertCall(call, "error", void 0, outcome.error, latencyMs);
+  }
+  /** The text kept of an output, clipped at the depth and size caps, and the note saying what was clipped. */
+  #output(output) {
+    return recordableOutput(output, this.#maxOutputBytes);
   }
   #insertCall(call, status, output, error, latencyMs) {
+    const out = status === "ok" ? this.#output(output) : null;
+    const err = error === null ? null : recordableError(error, this.#maxOutputBytes);
+    const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
     return this.transaction(() => {
       const row = this.#stmt(
-        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING id`
       ).get(
         call.traceId,
@@ -46094,42 +46963,55 @@ var Store = class {
         call.kind,
         JSON.stringify(call.args),
         status,
-        output,
-        error,
+        out?.text ?? null,
+        err?.text ?? null,
         latencyMs,
         call.version ?? null,
         call.externalId ?? null,
-        now()
+        now(),
+        note,
+        out?.clipped ? 1 : 0
       );
       return row.id;
     });
   }
-  /** Completes a call with its output. */
+  /** Completes a call with its output (clipped at the caps; the call's note says so). */
   finishCall(id, output, latencyMs) {
-    this.#stmt("UPDATE calls SET status = 'ok', output = ?, latency_ms = ? WHERE id = ?").run(
-      json(output) ?? "null",
-      latencyMs,
-      id
-    );
+    const out = this.#output(output);
+    this.#stmt(
+      `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
+       note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`
+    ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
   }
   /** Completes a call with its error. */
   failCall(id, error, latencyMs) {
-    this.#stmt("UPDATE calls SET status = 'error', error = ?, latency_ms = ? WHERE id = ?").run(
-      error,
-      latencyMs,
-      id
-    );
+    const err = recordableError(error, this.#maxOutputBytes);
+    this.#stmt(
+      `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
+       note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`
+    ).run(err.text, latencyMs, err.note, id);
   }
   /** Changes what a recorded call counts as (e.g. a Claude Code call later found to be a distilled tool). */
   setCallKind(id, kind, version) {
     this.#stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
   }
-  /** The call recorded under an external id (Claude Code's tool_use_id), if any. */
-  getCallByExternalId(externalId) {
-    const row = this.#stmt("SELECT * FROM calls WHERE external_id = ? ORDER BY id DESC LIMIT 1").get(
-      externalId
-    );
+  /**
+   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
+   * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
+   * API may reuse them, so a lookup across the whole store could attach to another session's call.
+   */
+  getCallByExternalId(externalId, traceIdPrefix) {
+    const row = this.#stmt(
+      "SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1"
+    ).get(externalId, traceIdPrefix.length, traceIdPrefix);
     return row ? callFromRow(row) : null;
+  }
+  /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
+  startedCallsByExternalId(externalId) {
+    const rows = this.#stmt(
+      "SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC"
+    ).all(externalId);
+    return rows.map(callFromRow);
   }
   /** Every call of a trace in seq order, inner calls included. */
   getCalls(traceId) {
@@ -46188,16 +47070,45 @@ var Store = class {
       "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
     ).run(key2, value);
   }
+  // ---- spilled hook events ---------------------------------------------------------------------------
+  /** True when a spilled hook event was already applied (its file may outlive the commit by a crash). */
+  spillApplied(eventId) {
+    return this.#stmt("SELECT 1 AS x FROM spill_applied WHERE event_id = ?").get(eventId) !== void 0;
+  }
+  /** Records a spilled event as applied, in the transaction that applies it. */
+  markSpillApplied(eventId) {
+    this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(
+      eventId,
+      now()
+    );
+  }
+  /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
+  pruneSpillApplied(before) {
+    this.#stmt("DELETE FROM spill_applied WHERE applied_at < ?").run(before);
+  }
   // ---- versions -----------------------------------------------------------------------------------
-  /** Path of a version's tool file. */
+  /**
+   * Path of a version's tool file. The name is checked first and the path must stay inside `tools/`: a name
+   * read from model-written code must never place a file anywhere else.
+   */
   toolFile(name, version) {
-    return join(this.root, "tools", name, `v${version}.ts`);
+    const problem = toolNameProblem(name);
+    if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
+    if (!Number.isSafeInteger(version) || version < 1) {
+      throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
+    }
+    const tools = resolve(this.root, "tools");
+    const file = resolve(tools, name, `v${version}.ts`);
+    if (!file.startsWith(tools + sep)) {
+      throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
+    }
+    return file;
   }
   /** Reads a version's code from its file. */
   readCode(name, version) {
     const file = this.toolFile(name, version);
     try {
-      return readFileSync(file, "utf8");
+      return readFileSync2(file, "utf8");
     } catch (err) {
       throw new DistillError(
         "NOT_FOUND",
@@ -46217,8 +47128,16 @@ var Store = class {
       );
       const n = Number(row.n);
       const file = this.toolFile(v.name, n);
-      mkdirSync(join(this.root, "tools", v.name), { recursive: true });
-      writeFileSync(file, v.code);
+      try {
+        mkdirSync2(join2(file, ".."), { recursive: true });
+        writeFileSync(file, v.code);
+      } catch (err) {
+        throw new DistillError(
+          "STORE",
+          `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join2(this.root, "tools")} is writable by this user.`,
+          { cause: err }
+        );
+      }
       const at = now();
       this.#stmt(
         `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
@@ -46259,7 +47178,10 @@ var Store = class {
   setStatus(change) {
     return this.transaction(() => {
       const r = this.#stmt(
-        "UPDATE versions SET status = ?, problems = ? WHERE name = ? AND version = ? AND status = ?"
+        `UPDATE versions SET status = ?1, problems = ?2,
+         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
+         WHERE name = ?3 AND version = ?4 AND status = ?5`
       ).run(
         change.to,
         JSON.stringify([...new Set(change.problems)].sort()),
@@ -46303,15 +47225,27 @@ var Store = class {
       name,
       version
     );
-    return rows.map((r) => ({
-      name: r["name"],
-      version: Number(r["version"]),
-      from: r["from_status"] ?? null,
-      to: r["to_status"],
-      reason: r["reason"],
-      evidence: parse2(r["evidence"]),
-      at: r["at"]
-    }));
+    return rows.map(historyFromRow);
+  }
+  /** The newest history row of every version (its status should be that row's `to`). */
+  latestHistory() {
+    const rows = this.#stmt(
+      "SELECT * FROM status_history WHERE id IN (SELECT MAX(id) FROM status_history GROUP BY name, version) ORDER BY name, version"
+    ).all();
+    return rows.map(historyFromRow);
+  }
+  /** The order in which versions last became active (history row id), for telling two actives apart. */
+  lastActivation(name, version) {
+    const row = this.#stmt(
+      "SELECT COALESCE(MAX(id), 0) AS id FROM status_history WHERE name = ? AND version = ? AND to_status = 'active'"
+    ).get(name, version);
+    return Number(row.id);
+  }
+  /** Appends a history row without changing the version (the open check records a status the history lacked). */
+  addHistory(h) {
+    this.#stmt(
+      "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    ).run(h.name, h.version, h.from, h.to, h.reason, json(h.evidence), now());
   }
   // ---- dependencies and stats ---------------------------------------------------------------------
   /** Replaces the dependency rows of a version. */
@@ -46359,6 +47293,17 @@ var Store = class {
     };
   }
 };
+function historyFromRow(r) {
+  return {
+    name: r["name"],
+    version: Number(r["version"]),
+    from: r["from_status"] ?? null,
+    to: r["to_status"],
+    reason: r["reason"],
+    evidence: parse2(r["evidence"]),
+    at: r["at"]
+  };
+}
 function traceFromRow(r) {
   return {
     id: r["id"],
@@ -46389,8 +47334,14 @@ function callFromRow(r) {
     output: parse2(r["output"]),
     error: r["error"] ?? null,
     latencyMs: r["latency_ms"] === null ? null : Number(r["latency_ms"]),
-    version: r["version"] === null ? null : Number(r["version"])
+    version: r["version"] === null ? null : Number(r["version"]),
+    note: r["note"] ?? null,
+    clipped: Boolean(r["clipped"])
   };
+}
+function joinNotes(...notes) {
+  const kept = notes.filter((n) => n !== null && n !== "");
+  return kept.length === 0 ? null : kept.join("; ");
 }
 function versionFromRow(r) {
   return {
@@ -46484,17 +47435,26 @@ async function runDistilled(host, trace, v, input, options = {}) {
   }
   const expected = v.verdict?.calls ?? null;
   const text = structuredError(v, outcome.failure, outcome.calls, expected, host);
-  store.failCall(callId, text, latency);
-  store.recordRun(v.name, v.version, false, outcome.calls.length);
-  if (outcome.failure.cause === "tool") {
-    store.setReplaceName(trace.id, v.name);
-    const current = store.getVersion(v.name, v.version) ?? v;
-    addProblem(host, current, "runtime_failure", `runtime failure: ${outcome.failure.message}`, {
-      trace: trace.id,
-      call: callId,
-      failure: outcome.failure
+  if (outcome.failure.cause !== "tool") {
+    store.transaction(() => {
+      store.failCall(callId, text, latency);
+      store.recordRun(v.name, v.version, false, outcome.calls.length);
     });
+    return { content: text, isError: true };
   }
+  const current = store.getVersion(v.name, v.version) ?? v;
+  addProblem(
+    host,
+    current,
+    "runtime_failure",
+    `runtime failure: ${outcome.failure.message}`,
+    { trace: trace.id, call: callId, failure: outcome.failure },
+    () => {
+      store.failCall(callId, text, latency);
+      store.recordRun(v.name, v.version, false, outcome.calls.length);
+      store.setReplaceName(trace.id, v.name);
+    }
+  );
   return { content: text, isError: true };
 }
 var SUMMARY_CHARS = 160;
@@ -46705,7 +47665,7 @@ function isTypeStrippingWarning(warning, typeOrOptions) {
 }
 
 // core/quickjs-engine.ts
-import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -46779,6 +47739,7 @@ var variant2 = src_default;
 var PAGE_BYTES = 65536;
 var ENGINE_BASE_MB = 16;
 var WASM_FILE = "quickjs.wasm";
+var wasm = globalThis.WebAssembly;
 var compiled = null;
 function engineWasmPath() {
   const beside = fileURLToPath(new URL(`./${WASM_FILE}`, import.meta.url));
@@ -46797,7 +47758,7 @@ function compiledModule() {
   if (compiled) return compiled;
   const path = engineWasmPath();
   try {
-    compiled = new WebAssembly.Module(readFileSync2(path));
+    compiled = new wasm.Module(readFileSync3(path));
     return compiled;
   } catch (err) {
     throw new DistillError("USAGE", `cannot load the sandbox engine from ${path}: ${errorMessage(err)}`, {
@@ -46806,7 +47767,7 @@ function compiledModule() {
   }
 }
 async function newEngineInstance(memoryMb) {
-  const memory = new WebAssembly.Memory({
+  const memory = new wasm.Memory({
     initial: ENGINE_BASE_MB * 1024 * 1024 / PAGE_BYTES,
     maximum: Math.max(ENGINE_BASE_MB, Math.ceil(memoryMb)) * (1024 * 1024 / PAGE_BYTES)
   });
@@ -46827,12 +47788,13 @@ async function newEngineInstance(memoryMb) {
   const output = { print: quiet, printErr: quiet };
   const quickjs = await newQuickJSWASMModuleFromVariant(
     newVariant(variant2, {
+      // The package types these with the DOM library's WebAssembly classes; they are those objects.
       wasmModule: compiledModule(),
       wasmMemory: memory,
       emscriptenModule: output
     })
   );
-  return { quickjs, memory, growthRefused: () => refused };
+  return { quickjs, growthRefused: () => refused };
 }
 
 // core/text.ts
@@ -47287,8 +48249,8 @@ var SandboxRun = class {
         });
         return null;
       }
-      await new Promise((resolve) => {
-        this.#wake = resolve;
+      await new Promise((resolve2) => {
+        this.#wake = resolve2;
       });
       this.#wake = null;
     }
@@ -47297,8 +48259,8 @@ var SandboxRun = class {
   async #finish(done) {
     if (!this.#closed) {
       while (this.#inflight > 0) {
-        await new Promise((resolve) => {
-          this.#wake = resolve;
+        await new Promise((resolve2) => {
+          this.#wake = resolve2;
         });
         this.#wake = null;
       }
@@ -47484,7 +48446,7 @@ var Sandbox = class {
       this.#busy++;
       return;
     }
-    await new Promise((resolve) => this.#queue.push(resolve));
+    await new Promise((resolve2) => this.#queue.push(resolve2));
     this.#busy++;
   }
   #endTurn() {
@@ -47532,6 +48494,18 @@ function resolveLimits(base, override) {
 }
 
 // core/tool-distill.ts
+function toolDef(t) {
+  const def = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
+  if (t.annotations !== void 0) def.annotations = t.annotations;
+  return def;
+}
+function proposeToolDefinition() {
+  return {
+    name: PROPOSE_TOOL_NAME,
+    description: "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, so the next run of this kind of task needs one call. The library checks the code statically, replays it against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
+    input_schema: PROPOSE_INPUT_SCHEMA
+  };
+}
 function checkSettings(s) {
   const problems = [];
   if (!(s.minCallReduction > 0 && s.minCallReduction < 1))
@@ -47540,6 +48514,8 @@ function checkSettings(s) {
     problems.push(`minCallsToDistill must be an integer \u2265 1 (got ${s.minCallsToDistill})`);
   if (!Number.isInteger(s.maxExposedTools) || s.maxExposedTools < 0)
     problems.push(`maxExposedTools must be an integer \u2265 0 (got ${s.maxExposedTools})`);
+  if (!Number.isInteger(s.maxOutputBytes) || s.maxOutputBytes < 1024)
+    problems.push(`maxOutputBytes must be an integer \u2265 1024 (got ${s.maxOutputBytes})`);
   if (problems.length)
     throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
 }
@@ -47556,7 +48532,10 @@ var ToolDistill = class _ToolDistill {
   #ownsSandbox;
   #onExposureChange;
   #onClose;
-  /** Report of the start-up schema comparison (`check_schemas_on_start`). */
+  /**
+   * What the start-up schema comparison (`check_schemas_on_start`) found: every version it made suspect, and why.
+   * Null when the comparison did not run. Each change is also warned on the logger.
+   */
   startupReport;
   constructor(options) {
     const settings = { ...DEFAULT_SETTINGS };
@@ -47565,51 +48544,68 @@ var ToolDistill = class _ToolDistill {
     }
     checkSettings(settings);
     this.settings = settings;
-    this.logger = options.logger ?? silentLogger;
+    this.logger = options.logger ?? stderrLogger;
     this.executor = options.executor ?? null;
     this.healthProbe = options.healthProbe ?? null;
-    this.#tools = [...options.tools ?? []];
+    this.#tools = (options.tools ?? []).map(toolDef);
     this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
     this.#distiller = options.distiller ?? null;
     this.#sandbox = options.sandbox ?? null;
     this.#ownsSandbox = !options.sandbox;
     this.#onExposureChange = options.onExposureChange;
     this.#onClose = options.onClose;
-    this.store = new Store(options.store);
+    this.store = new Store(options.store, { maxOutputBytes: settings.maxOutputBytes, logger: this.logger });
     this.startupReport = settings.checkSchemasOnStart && options.tools ? compareSchemas(this.#env()) : null;
+    for (const c of this.startupReport?.changes ?? []) {
+      this.logger.warn(
+        `tooldistill: at start-up, ${c.name} v${c.version} became ${c.to} [${c.problems.join(", ")}]: ${c.reason}; tooldistill verify ${c.name} --version ${c.version} re-checks it against the current tools`
+      );
+    }
   }
   /** Builds a ToolDistill from `tooldistill.yaml` (default: the one in the current folder). */
   static async fromConfig(path, overrides = {}) {
     const config = await loadConfig(path);
     return _ToolDistill.fromLoadedConfig(config, overrides);
   }
-  /** Like `fromConfig`, for a config already loaded. */
-  static async fromLoadedConfig(config, overrides = {}) {
+  /**
+   * Like `fromConfig`, for a config already loaded. `startup` reaches the MCP servers' start: `signal` stops it
+   * (servers still starting are killed and this rejects), `onSpawn` hears each stdio server's pid.
+   */
+  static async fromLoadedConfig(config, overrides = {}, startup = {}) {
     const options = { ...config.settings, store: config.store };
     if (config.executor) options.executor = await importRef(config.executor);
     if (config.tools) options.tools = await importRef(config.tools);
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-UN7XAZIW.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-R4IDQWYG.js");
       const { loadMcpServers } = await import("./mcp-config-IKJHWGIT.js");
       const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
         servers,
         cwd: config.path ? dirname(config.path) : config.dir,
-        ...overrides.logger ? { logger: overrides.logger } : {}
+        ...overrides.logger ? { logger: overrides.logger } : {},
+        ...startup.signal ? { signal: startup.signal } : {},
+        ...startup.onSpawn ? { onSpawn: startup.onSpawn } : {}
       });
       options.executor = toolkit.executor;
       options.tools = toolkit.tools;
       options.healthProbe ??= toolkit.probe;
-      options.onClose = () => toolkit.close();
+      options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
     }
     return new _ToolDistill({ ...options, ...overrides });
   }
-  /** Starts recording a run of `task`. */
+  /**
+   * Starts recording a run of `task`. A store that cannot be written is warned, not thrown: the agent runs on,
+   * unrecorded.
+   */
   startTrace(task, options = {}) {
     const id = options.id ?? randomUUID();
-    this.store.createTrace(id, task, options.source ?? "sdk");
+    try {
+      this.store.createTrace(id, task, options.source ?? "sdk");
+    } catch (err) {
+      this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`);
+    }
     return new Trace(this, id, task);
   }
   /** Re-attaches to a stored trace (e.g. a Claude Code span recorded by another process). */
@@ -47624,11 +48620,7 @@ var ToolDistill = class _ToolDistill {
   }
   /** The `propose_distilled_tool` definition to offer next to the base tools. */
   proposeTool() {
-    return {
-      name: PROPOSE_TOOL_NAME,
-      description: "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, so the next run of this kind of task needs one call. The library checks the code statically, replays it against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
-      input_schema: PROPOSE_INPUT_SCHEMA
-    };
+    return proposeToolDefinition();
   }
   /** Current base tools. */
   tools() {
@@ -47636,7 +48628,7 @@ var ToolDistill = class _ToolDistill {
   }
   /** Replaces the base tool list (e.g. after an MCP server re-listed its tools). */
   setTools(tools) {
-    this.#tools = [...tools];
+    this.#tools = tools.map(toolDef);
     this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
   }
   // ---- TraceHost --------------------------------------------------------------------------------
@@ -47686,14 +48678,21 @@ var ToolDistill = class _ToolDistill {
       );
       return { content: text, isError: rejected };
     } catch (err) {
+      try {
+        this.store.failCall(id, errorMessage(err), null);
+      } catch {
+      }
       if (!(err instanceof ProposalError)) throw err;
-      this.store.failCall(id, err.message, null);
       return {
         content: `rejected: ${err.message}
 Fix it and call ${PROPOSE_TOOL_NAME} again.`,
         isError: true
       };
     }
+  }
+  /** @internal */
+  unavailableReason(name) {
+    return unavailableReason(this.store, name, this.settings.maxExposedTools);
   }
   /** @internal */
   async fallbackDistill(trace) {
@@ -47750,7 +48749,7 @@ Fix it and call ${PROPOSE_TOOL_NAME} again.`,
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-N6ZR22AM.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-BT5W6DUD.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -47779,9 +48778,16 @@ Fix it and call ${PROPOSE_TOOL_NAME} again.`,
 
 export {
   exposedVersions,
+  unavailableReason,
+  toolDefinition,
   currentSpan,
   cachedBaseTools,
   cacheBaseTools,
+  applySpilledEvents,
+  sessionOfTrace,
+  callForToolUse,
   canonicalizeTrace,
+  Store,
+  proposeToolDefinition,
   ToolDistill
 };
