@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
+import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import type { Executor, ToolDef } from "../core/types.ts";
 import { type Benchmark, median } from "./types.ts";

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
+import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { Sandbox } from "../core/sandbox.ts";
 import { staticCheck } from "../core/static-check.ts";
 import { ToolDistill } from "../core/tool-distill.ts";

@@ -6,32 +6,30 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import type { ChangeReport } from "../core/changes.ts";
+import { applySpilledEvents } from "../claude-code/session.ts";
+import type { ChangeReport } from "../core/internal.ts";
 import {
   CONFIG_FILE_NAME,
   type Config,
-  defaultConfig,
-  findConfig,
-  loadConfig,
-  SAMPLE_CONFIG,
-} from "../core/config.ts";
-import { DistillError, errorMessage } from "../core/errors.ts";
-import { resolveVersion } from "../core/lifecycle.ts";
-import {
   countToolFiles,
+  DistillError,
+  defaultConfig,
+  errorMessage,
+  findConfig,
   type HistoryRecord,
-  type RunStats,
-  Store,
-  type VersionRecord,
-} from "../core/store.ts";
-import {
   type Logger,
+  loadConfig,
+  type RunStats,
+  resolveVersion,
+  SAMPLE_CONFIG,
   type Status,
   Statuses,
+  Store,
   type ToolDef,
   type UsageTotals,
   type Verdict,
-} from "../core/types.ts";
+  type VersionRecord,
+} from "../core/internal.ts";
 
 /** Where the CLI writes and which folder it treats as current; tests pass their own. */
 export interface CliIO {
@@ -455,14 +453,14 @@ function stderrLogger(io: CliIO): Logger {
   };
 }
 
-type ToolDistillInstance = import("../core/tool-distill.ts").ToolDistill;
+type ToolDistillInstance = import("../core/internal.ts").ToolDistill;
 
 /** Runs `fn` with a ToolDistill built from the config, closing it (store, sandbox, MCP servers) afterwards. */
 async function withLibrary<T>(ctx: Context, fn: (td: ToolDistillInstance) => Promise<T>): Promise<T> {
   const config = await cliConfig(ctx);
   requireStore(config);
   // Imported here so the store-only verbs never load the verifier, the sandbox or the MCP SDK.
-  const { ToolDistill } = await import("../core/tool-distill.ts");
+  const { ToolDistill } = await import("../core/internal.ts");
   const td = await ToolDistill.fromLoadedConfig(config, { logger: stderrLogger(ctx.io) });
   try {
     return await fn(td);
@@ -634,7 +632,7 @@ function historyJson(h: HistoryRecord) {
 
 /** Verdict as text for a person: the checks, then what the status means and which command moves it on. */
 async function verdictLines(verdict: Verdict): Promise<string> {
-  const { verdictReport } = await import("../core/distiller.ts");
+  const { verdictReport } = await import("../core/internal.ts");
   return verdictReport(verdict);
 }
 
@@ -864,9 +862,9 @@ async function runDeprecate(ctx: Context): Promise<number> {
   const name = ctx.args[0]!;
   const options = versionOption(ctx);
   // Deprecating needs no executor or tools: the store alone, through the registry's own rule.
-  const { deprecate } = await import("../core/registry.ts");
+  const { deprecate } = await import("../core/internal.ts");
   return withStore(ctx, "write", (store) => {
-    const v = deprecate(store, name, options);
+    const v = deprecate({ store, exposureChanged: () => {} }, name, options);
     if (ctx.json) printJson(ctx, versionRow(store, v));
     else print(ctx, `${v.name} v${v.version}: deprecated`);
     return EXIT.ok;
@@ -956,8 +954,8 @@ async function runMcpTools(ctx: Context): Promise<number> {
       `${config.path ?? CONFIG_FILE_NAME}: no MCP servers configured; set mcp_config or mcpServers`,
     );
   }
-  const { loadMcpServers } = await import("../core/mcp-config.ts");
-  const { MCPToolkit } = await import("../core/mcp-toolkit.ts");
+  const { loadMcpServers } = await import("../core/internal.ts");
+  const { MCPToolkit } = await import("../core/internal.ts");
   const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
   const cwd = config.path === null ? config.dir : dirname(config.path);
   // No logger: every connection failure is reported once, below, with its reason.
@@ -1015,14 +1013,17 @@ function hints(t: ToolDef): string {
 async function runDoctor(ctx: Context): Promise<number> {
   const config = await cliConfig(ctx);
   const fix = ctx.values["fix"] === true;
-  const { doctor } = await import("../core/doctor.ts");
-  const { loadMcpServers } = await import("../core/mcp-config.ts");
+  const { doctor } = await import("../core/internal.ts");
+  const { loadMcpServers } = await import("../core/internal.ts");
   // Spilled hook events need the project's MCP server names; a config whose servers cannot be read still gets
   // every other check.
   const baseServers = Object.keys(
     await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers }).catch(() => ({})),
   );
-  const report = doctor(config.store, { fix, baseServers });
+  const report = doctor(config.store, {
+    fix,
+    applySpilled: (store) => applySpilledEvents(store, null, baseServers),
+  });
   if (ctx.json) {
     printJson(ctx, report);
     return report.ok ? EXIT.ok : EXIT.error;

@@ -11,7 +11,6 @@ import Anthropic, {
   AuthenticationError,
   RateLimitError,
 } from "@anthropic-ai/sdk";
-import { isPlainObject } from "./canonical.ts";
 import {
   type Distiller,
   type DistillRequest,
@@ -20,10 +19,10 @@ import {
   type Proposal,
   proposalPrompt,
   type VerifyFn,
-  verdictText,
 } from "./distiller.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { type Logger, silentLogger, type Verdict } from "./types.ts";
+import { readProposal, verdictText } from "./verdict.ts";
 
 /** How the Claude distiller reaches the API; `apiKey` falls back to `ANTHROPIC_API_KEY`, `client` replaces all of it. */
 export interface ClaudeDistillerOptions {
@@ -165,7 +164,7 @@ export class ClaudeDistiller implements Distiller {
           "try again, or set distiller_model to a model that supports tool use",
       );
     }
-    const proposal = parseProposal(block.input);
+    const proposal = readProposal(block.input);
     if (typeof proposal === "string") {
       throw new DistillError(
         "DISTILLER",
@@ -231,16 +230,6 @@ export class ClaudeDistiller implements Distiller {
 /** All three checks passed; `status` may be verified or, with auto_promote, active. */
 function isVerified(v: Verdict): boolean {
   return v.checks.static.ok && v.checks.replay.ok && v.checks.efficiency.ok;
-}
-
-/** The proposal in a tool_use input, or what is wrong with it. */
-function parseProposal(input: unknown): Proposal | string {
-  if (!isPlainObject(input)) return "its input is not an object";
-  const { code, test_inputs } = input;
-  if (typeof code !== "string" || code.trim() === "") return "'code' is not a non-empty string";
-  if (!Array.isArray(test_inputs)) return "'test_inputs' is not an array";
-  if (!test_inputs.every((t) => isPlainObject(t))) return "'test_inputs' holds something other than objects";
-  return { code, test_inputs: test_inputs as Record<string, unknown>[] };
 }
 
 /** fetch wraps the interesting part ("connect ECONNREFUSED 127.0.0.1:9") in a chain of causes. */

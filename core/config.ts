@@ -8,11 +8,11 @@ import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv, type ErrorObject } from "ajv";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit } from "yaml";
-import { DEFAULT_MAX_OUTPUT_BYTES } from "./clip.ts";
 import { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import type { McpServerConfig } from "./mcp-config.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./recordable.ts";
 
 export type { McpServerConfig };
 export { CONFIG_FILE_NAME, findConfig };

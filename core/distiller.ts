@@ -3,8 +3,9 @@
  * distiller (Claude or a custom one) shows a model the same prompt and the same verdict text.
  */
 
-import { PROPOSE_TOOL_NAME, TOOL_FORMAT_GUIDE } from "./nudge.ts";
-import type { CallRecord, CheckResult, ToolDef, ToolInputSchema, TraceRecord, Verdict } from "./types.ts";
+import { PROPOSE_TOOL_NAME, TOOL_FORMAT_GUIDE } from "./prompts.ts";
+import { clip } from "./text.ts";
+import type { CallRecord, ToolDef, ToolInputSchema, TraceRecord, Verdict } from "./types.ts";
 
 export { PROPOSE_TOOL_NAME };
 
@@ -170,85 +171,4 @@ function json(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-function clip(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
-}
-
-const CHECK_ORDER = ["static", "replay", "efficiency"] as const;
-
-/** The outcome line, every problem, the call arithmetic and the live calls: shared by both text forms. */
-function verdictBody(v: Verdict): { failed: (typeof CHECK_ORDER)[number] | undefined; lines: string[] } {
-  const failed = CHECK_ORDER.find((k) => !v.checks[k].ok);
-  const lines = [
-    failed
-      ? `rejected: ${v.name} v${v.version}: ${failed} check failed`
-      : `verified: ${v.name} v${v.version}`,
-  ];
-  // Checks after the first failed one did not run: their "not run" notes would only repeat the failure.
-  for (const key of CHECK_ORDER) {
-    lines.push(...problemLines(v.checks[key]));
-    if (key === failed) break;
-  }
-  if (v.calls !== null && v.baseline !== null && v.limit !== null) {
-    const factor = v.baseline === 0 ? "" : ` × ${num(v.limit / v.baseline)}`;
-    lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
-  }
-  if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
-  return { failed, lines };
-}
-
-/**
- * The text form of a verdict for a person at a terminal (`tooldistill verify`, `show`, `rebuild`): the same checks
- * as the model's, then what the version's status now means and which command moves it on.
- */
-export function verdictReport(v: Verdict): string {
-  const { failed, lines } = verdictBody(v);
-  const id = `${v.name} v${v.version}`;
-  if (v.status === "active") lines.push(`${id} is active: agents can call it.`);
-  else if (v.status === "verified")
-    lines.push(`${id} is verified: tooldistill promote ${v.name} makes it available to agents.`);
-  else if (v.status === "deprecated") {
-    lines.push(
-      failed
-        ? `${id} is deprecated: it no longer passes against the current base tools. The next successful agent run can propose a new version; tooldistill promote ${v.name} --version N rolls back to an earlier one that still passes.`
-        : `${id} is deprecated; tooldistill promote ${v.name} --version ${v.version} makes it active again.`,
-    );
-  } else if (v.status === "suspect") {
-    lines.push(
-      `${id} is still suspect: a runtime failure is cleared only by tooldistill verify ${v.name} --version ${v.version} --live (real calls).`,
-    );
-  } else {
-    lines.push(
-      failed
-        ? `${id} stays a draft: it is never offered to agents. An agent proposes a corrected version (or tooldistill rebuild ${v.name} when a rebuild is queued).`
-        : `${id} is a draft.`,
-    );
-  }
-  return lines.join("\n");
-}
-
-/** The text form of a verdict for a model: outcome, every problem, the call arithmetic, and what to do next. */
-export function verdictText(v: Verdict): string {
-  const { failed, lines } = verdictBody(v);
-  if (failed) {
-    lines.push(`Fix the problems above and call ${PROPOSE_TOOL_NAME} again with the whole corrected code.`);
-  } else if (v.status === "active") {
-    lines.push(`${v.name} v${v.version} is active: agents can call it now.`);
-  } else if (v.status === "verified") {
-    lines.push(`${v.name} v${v.version} is verified and waits for promote (tooldistill promote ${v.name}).`);
-  } else {
-    lines.push(`${v.name} v${v.version} is ${v.status}.`);
-  }
-  return lines.join("\n");
-}
-
-function problemLines(check: CheckResult): string[] {
-  return check.problems.map((p) => `- ${p.line === undefined ? "" : `line ${p.line}: `}${p.message}`);
-}
-
-/** Up to two decimals, trailing zeros trimmed: 8.4, 12, 0.35. */
-function num(n: number): string {
-  return String(Number(n.toFixed(2)));
 }

@@ -8,8 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { DistillError, errorMessage } from "./errors.ts";
-import { applySpilledEvents } from "./session.ts";
-import { pendingSpills } from "./spill.ts";
+import { pendingSpills, type SpillReport } from "./spill.ts";
 import { countToolFiles, hashSource, Store } from "./store.ts";
 import { checkLifecycle } from "./store-invariants.ts";
 import { silentLogger } from "./types.ts";
@@ -47,8 +46,11 @@ export interface DoctorReport {
 export interface DoctorOptions {
   /** Apply the repairs that lose nothing. */
   fix: boolean;
-  /** The project's MCP server names (from tooldistill.yaml), needed to apply spilled hook events. */
-  baseServers: readonly string[];
+  /**
+   * Applies the spilled events of every session to the open store (the adapter that wrote them knows what they
+   * mean: for Claude Code's hooks, claude-code/session.ts). Without it, spill files are reported, not applied.
+   */
+  applySpilled?: (store: Store) => SpillReport;
 }
 
 /** A folder name for what `--fix` moves aside, so a second fix never overwrites the first. */
@@ -212,11 +214,13 @@ export function doctor(root: string, options: DoctorOptions): DoctorReport {
       report.findings.push({
         kind: "spill",
         message: `${pending.files.length} spill file${pending.files.length === 1 ? "" : "s"} of ${pending.sessions.length} session${pending.sessions.length === 1 ? "" : "s"} hold hook events recorded while the store was locked`,
-        fix: "applies them in order (the next hook or the td server would too)",
-        command: null,
+        fix: options.applySpilled ? "applies them in order (the next hook or the td server would too)" : null,
+        command: options.applySpilled
+          ? null
+          : "start a Claude Code session in the project: its next hook applies them",
       });
-      if (options.fix) {
-        const applied = applySpilledEvents(store, null, options.baseServers);
+      if (options.fix && options.applySpilled) {
+        const applied = options.applySpilled(store);
         report.fixed.push(`applied ${applied.applied} spilled hook event${applied.applied === 1 ? "" : "s"}`);
         for (const failed of applied.failed) {
           report.findings.push({

@@ -2,14 +2,13 @@
 // First, before any module that needs a newer Node runs: an old Node gets one line saying which Node to use.
 import "./node-gate.ts";
 
-export type { ChangeEntry, ChangeReport, HealthReport } from "./changes.ts";
 export { ClaudeDistiller } from "./claude-distiller.ts";
 export type { Config, McpServerConfig, ModuleRef, Settings } from "./config.ts";
 export { DEFAULT_SETTINGS, loadConfig, validateConfig } from "./config.ts";
 export type { DistilledToolDefinition } from "./distilled-tool.ts";
 export { call, distilledTool } from "./distilled-tool.ts";
 export type { Distiller, DistillReason, DistillRequest, Proposal, VerifyFn } from "./distiller.ts";
-export { PROPOSE_INPUT_SCHEMA, proposalPrompt, verdictReport, verdictText } from "./distiller.ts";
+export { PROPOSE_INPUT_SCHEMA, proposalPrompt } from "./distiller.ts";
 export type { ErrorCode } from "./errors.ts";
 export { DistillError } from "./errors.ts";
 export { fingerprint } from "./fingerprint.ts";
@@ -18,12 +17,13 @@ export { mcpResultToValue } from "./mcp-result.ts";
 export type { MCPToolkitOptions } from "./mcp-toolkit.ts";
 export { MCPToolkit } from "./mcp-toolkit.ts";
 export { MIN_NODE_VERSION } from "./node-version.ts";
-export { PROPOSE_TOOL_NAME } from "./nudge.ts";
+export { PROPOSE_TOOL_NAME } from "./prompts.ts";
 export type { SandboxLimits, SandboxOptions } from "./sandbox.ts";
 export { Sandbox } from "./sandbox.ts";
 export type { HistoryRecord, RunStats, StoreOptions, VersionRecord } from "./store.ts";
 export { Store } from "./store.ts";
 export type { LifecycleProblem } from "./store-invariants.ts";
+export type { ChangeEntry, ChangeReport, HealthReport } from "./tool-changes.ts";
 export type { ToolDistillOptions } from "./tool-distill.ts";
 export { ToolDistill } from "./tool-distill.ts";
 export type { ExecuteResult, Trace, UsageLike } from "./trace.ts";
@@ -46,3 +46,4 @@ export type {
   Verdict,
 } from "./types.ts";
 export { silentLogger } from "./types.ts";
+export { verdictReport, verdictText } from "./verdict.ts";

@@ -1,5 +1,4 @@
 import { DistillError } from "./errors.ts";
-import type { Store, VersionRecord } from "./store.ts";
 import type { OpenProblem, Status } from "./types.ts";
 
 /**
@@ -46,38 +45,4 @@ export function withoutProblems(
   remove: readonly OpenProblem[],
 ): OpenProblem[] {
   return problems.filter((p) => !remove.includes(p));
-}
-
-/** Finds the version a command means: the given number, or the one `pick` chooses (store reads only). */
-export function resolveVersion(
-  store: Store,
-  name: string,
-  version: number | undefined,
-  pick: "active" | "newest-verified" | "active-or-newest",
-): VersionRecord {
-  const all = store.listVersions({ name });
-  if (all.length === 0) {
-    const names = [...new Set(store.listVersions().map((v) => v.name))];
-    throw new DistillError(
-      "NOT_FOUND",
-      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`,
-    );
-  }
-  if (version !== undefined) {
-    const v = all.find((x) => x.version === version);
-    if (!v)
-      throw new DistillError(
-        "NOT_FOUND",
-        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`,
-      );
-    return v;
-  }
-  if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1)!;
-  const wanted: Status = pick === "active" ? "active" : "verified";
-  const found = all.filter((x) => x.status === wanted).at(-1);
-  if (!found) {
-    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
-    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
-  }
-  return found;
 }

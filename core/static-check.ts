@@ -78,11 +78,6 @@ const REPORTED_ELSEWHERE: ReadonlySet<string> = new Set([
   "DebuggerStatement",
 ]);
 
-/** One problem as text: `line 5: call to 'x' — no such base tool` (no prefix without a line). */
-export function formatProblem(p: Problem): string {
-  return p.line === undefined ? p.message : `line ${p.line}: ${p.message}`;
-}
-
 interface Found {
   problem: Problem;
   line: number;

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
-import { DEFAULT_MAX_OUTPUT_BYTES, recordableError, recordableOutput } from "./clip.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { stderrLogger } from "./logger.ts";
 import { assertNodeVersion } from "./node-version.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES, recordableError, recordableOutput } from "./recordable.ts";
 import { checkLifecycle, type LifecycleProblem } from "./store-invariants.ts";
 import { toolNameProblem } from "./tool-name.ts";
 import type {

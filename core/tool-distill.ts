@@ -1,29 +1,39 @@
+/**
+ * The library's entry point, `ToolDistill`: records runs, runs distilled tools, ingests and verifies proposals, and
+ * keeps distilled tools in step with their base tools. It builds the one context the operations share and hands
+ * each verb to its module; every CLI verb is a thin call of one of its methods.
+ */
 import { randomUUID } from "node:crypto";
 import { dirname } from "node:path";
-import type { ChangeReport, HealthReport } from "./changes.ts";
-import { compareSchemas, fallbackDistill, health, onToolUpdated, rebuild } from "./changes.ts";
 import { type Config, DEFAULT_SETTINGS, importRef, loadConfig, type Settings } from "./config.ts";
-import { type Distiller, PROPOSE_INPUT_SCHEMA, verdictText } from "./distiller.ts";
+import type { DistillContext } from "./context.ts";
+import { runExposed } from "./distilled-run.ts";
+import { type Distiller, PROPOSE_INPUT_SCHEMA } from "./distiller.ts";
+import { fallbackDistill, rebuild } from "./distilling.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { stderrLogger } from "./logger.ts";
-import { PROPOSE_TOOL_NAME } from "./nudge.ts";
+import { PROPOSE_TOOL_NAME } from "./prompts.ts";
+import { handleProposal } from "./proposal.ts";
+import { Sandbox } from "./sandbox.ts";
+import { Store, type VersionRecord } from "./store.ts";
+import {
+  type ChangeReport,
+  compareSchemas,
+  type HealthReport,
+  health,
+  onToolUpdated,
+} from "./tool-changes.ts";
+import { Trace, type TraceHost } from "./trace.ts";
+import type { Executor, HealthProbe, Logger, ToolDef, ToolInput, TraceSource, Verdict } from "./types.ts";
 import {
   deprecate,
   exposedVersions,
-  ingestProposal,
-  ProposalError,
-  parseProposal,
   promote,
   resolveVersion,
   toolDefinition,
   unavailableReason,
   verifyVersion,
-} from "./registry.ts";
-import { runDistilled } from "./runtime.ts";
-import { Sandbox } from "./sandbox.ts";
-import { Store, type VersionRecord } from "./store.ts";
-import { type ExecuteOptions, type ExecuteResult, Trace, type TraceHost } from "./trace.ts";
-import type { Executor, HealthProbe, Logger, ToolDef, ToolInput, TraceSource, Verdict } from "./types.ts";
+} from "./versions.ts";
 
 /** Options of `new ToolDistill(...)`: the config file's keys in camelCase, plus the objects themselves. */
 export interface ToolDistillOptions extends Partial<Settings> {
@@ -87,7 +97,7 @@ function checkSettings(s: Settings): void {
  * The library's entry point: records runs, runs distilled tools, ingests and verifies proposals, and keeps
  * distilled tools in step with their base tools. Every CLI verb is a thin call of one of its methods.
  */
-export class ToolDistill implements TraceHost {
+export class ToolDistill {
   readonly store: Store;
   readonly settings: Settings;
   readonly logger: Logger;
@@ -98,8 +108,11 @@ export class ToolDistill implements TraceHost {
   #distiller: Distiller | null;
   #sandbox: Sandbox | null;
   readonly #ownsSandbox: boolean;
-  readonly #onExposureChange: (() => void) | undefined;
   readonly #onClose: (() => Promise<void> | void) | undefined;
+  /** The context every operation shares, built once. */
+  readonly #ctx: DistillContext;
+  /** The traces' way back in: the operations the recorder must not import itself. */
+  readonly #host: TraceHost;
   /**
    * What the start-up schema comparison (`check_schemas_on_start`) found: every version it made suspect, and why.
    * Null when the comparison did not run. Each change is also warned on the logger.
@@ -121,10 +134,17 @@ export class ToolDistill implements TraceHost {
     this.#distiller = options.distiller ?? null;
     this.#sandbox = options.sandbox ?? null;
     this.#ownsSandbox = !options.sandbox;
-    this.#onExposureChange = options.onExposureChange;
     this.#onClose = options.onClose;
     this.store = new Store(options.store, { maxOutputBytes: settings.maxOutputBytes, logger: this.logger });
-    this.startupReport = settings.checkSchemasOnStart && options.tools ? compareSchemas(this.#env()) : null;
+    this.#ctx = this.#makeContext(options.onExposureChange ?? (() => {}));
+    this.#host = {
+      ctx: this.#ctx,
+      runDistilled: (trace, name, input, opts) => runExposed(this.#ctx, trace, name, input, opts),
+      propose: (trace, input, opts) => handleProposal(this.#ctx, trace.id, input, opts),
+      unavailableReason: (name) => unavailableReason(this.store, name, this.settings.maxExposedTools),
+      fallbackDistill: (trace) => fallbackDistill(this.#ctx, trace.id),
+    };
+    this.startupReport = settings.checkSchemasOnStart && options.tools ? compareSchemas(this.#ctx) : null;
     for (const c of this.startupReport?.changes ?? []) {
       this.logger.warn(
         `tooldistill: at start-up, ${c.name} v${c.version} became ${c.to} [${c.problems.join(", ")}]: ${c.reason}; ` +
@@ -183,14 +203,14 @@ export class ToolDistill implements TraceHost {
     } catch (err) {
       this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`);
     }
-    return new Trace(this, id, task);
+    return new Trace(this.#host, id, task);
   }
 
   /** Re-attaches to a stored trace (e.g. a Claude Code span recorded by another process). */
   openTrace(id: string): Trace {
     const t = this.store.getTrace(id);
     if (!t) throw new DistillError("NOT_FOUND", `no trace '${id}': see tooldistill traces list`);
-    return new Trace(this, id, t.task);
+    return new Trace(this.#host, id, t.task);
   }
 
   /** The exposed distilled tools in Anthropic format, by successful runs, capped by `max_exposed_tools`. */
@@ -214,106 +234,16 @@ export class ToolDistill implements TraceHost {
     this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
   }
 
-  // ---- TraceHost --------------------------------------------------------------------------------
-
-  /** @internal */
-  baseTool(name: string): ToolDef | undefined {
-    return this.#byName.get(name);
-  }
-
-  /** @internal */
-  baseToolNames(): string[] {
-    return [...this.#byName.keys()];
-  }
-
-  /** @internal */
-  async runBase(name: string, args: Record<string, unknown>): Promise<unknown> {
-    if (!this.executor) {
-      throw new DistillError(
-        "EXECUTOR",
-        "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml",
-      );
-    }
-    return await this.executor(name, args);
-  }
-
-  /** @internal */
-  runDistilled(
-    trace: Trace,
-    name: string,
-    input: Record<string, unknown>,
-    options: ExecuteOptions = {},
-  ): Promise<ExecuteResult> | null {
-    if (this.#byName.has(name)) return null;
-    const v = exposedVersions(this.store, this.settings.maxExposedTools).find((x) => x.name === name);
-    if (!v) return null;
-    return runDistilled(this.#runtimeHost(), trace, v, input, options);
-  }
-
-  /** @internal */
-  async propose(
-    trace: Trace,
-    input: Record<string, unknown>,
-    options: ExecuteOptions = {},
-  ): Promise<ExecuteResult> {
-    this.store.markProposed(trace.id);
-    // The plugin's PreToolUse hook may already have recorded this call: complete that row instead of a second one.
-    const id =
-      options.callId ??
-      this.store.startCall({
-        traceId: trace.id,
-        tool: PROPOSE_TOOL_NAME,
-        kind: "proposal",
-        args: { code: "(see tool file)" },
-      });
-    try {
-      const proposal = parseProposal(input);
-      const verdict = await ingestProposal(this.#env(), trace.id, proposal);
-      const text = verdictText(verdict);
-      const rejected = verdict.status === "draft";
-      this.store.finishCall(
-        id,
-        { name: verdict.name, version: verdict.version, status: verdict.status },
-        null,
-      );
-      return { content: text, isError: rejected };
-    } catch (err) {
-      try {
-        this.store.failCall(id, errorMessage(err), null);
-      } catch {
-        // The store itself failing is what the caller reports.
-      }
-      if (!(err instanceof ProposalError)) throw err;
-      return {
-        content: `rejected: ${err.message}\nFix it and call ${PROPOSE_TOOL_NAME} again.`,
-        isError: true,
-      };
-    }
-  }
-
-  /** @internal */
-  unavailableReason(name: string): string | null {
-    return unavailableReason(this.store, name, this.settings.maxExposedTools);
-  }
-
-  /** @internal */
-  async fallbackDistill(trace: Trace): Promise<void> {
-    await fallbackDistill(this.#env(), trace.id);
-  }
-
   // ---- lifecycle verbs --------------------------------------------------------------------------
 
   /** Activates a version (default: the newest verified); a deprecated one re-passes verification first. */
   async promote(name: string, options: { version?: number } = {}): Promise<VersionRecord> {
-    return promote(this.#env(), name, options);
+    return promote(this.#ctx, name, options);
   }
 
   /** Deprecates a version (default: the active one). */
   deprecate(name: string, options: { version?: number } = {}): VersionRecord {
-    return deprecate(this.store, name, {
-      ...options,
-      ...(this.#onExposureChange ? { onExposureChange: this.#onExposureChange } : {}),
-    });
+    return deprecate(this.#ctx, name, options);
   }
 
   /** Re-runs the three checks (default: the active version); `live` runs every call against the executor. */
@@ -325,22 +255,22 @@ export class ToolDistill implements TraceHost {
         "verify --live needs the executor: set executor/tools or mcp_config in tooldistill.yaml",
       );
     }
-    return verifyVersion(this.#env(), v, { live: options.live ?? false });
+    return verifyVersion(this.#ctx, v, { live: options.live ?? false });
   }
 
   /** Reacts to a changed or recovered base tool: re-verifies dependents, queues rebuilds for avoiders. */
   async onToolUpdated(name: string): Promise<ChangeReport> {
-    return onToolUpdated(this.#env(), name);
+    return onToolUpdated(this.#ctx, name);
   }
 
   /** Compares the current tools with the stored dependencies and, with a probe, looks for recoveries. */
   async health(options: { probe?: boolean } = {}): Promise<HealthReport> {
-    return health(this.#env(), { probe: options.probe ?? true });
+    return health(this.#ctx, { probe: options.probe ?? true });
   }
 
   /** Asks the distiller for a better version of a tool whose avoided base tool recovered. */
   async rebuild(name: string): Promise<Verdict> {
-    return rebuild(this.#env(), name);
+    return rebuild(this.#ctx, name);
   }
 
   /** Closes the store, the sandbox pool and anything `fromConfig` opened. */
@@ -368,7 +298,7 @@ export class ToolDistill implements TraceHost {
     return this.#distiller;
   }
 
-  #env() {
+  #makeContext(exposureChanged: () => void): DistillContext {
     const self = this;
     return {
       store: this.store,
@@ -380,13 +310,9 @@ export class ToolDistill implements TraceHost {
         return self.#getSandbox();
       },
       tools: () => this.#tools,
+      baseTool: (name) => this.#byName.get(name),
       distiller: () => this.#getDistiller(),
-      ...(this.#onExposureChange ? { onExposureChange: this.#onExposureChange } : {}),
+      exposureChanged,
     };
-  }
-
-  #runtimeHost() {
-    const env = this.#env();
-    return Object.assign(env, { baseTool: (name: string) => this.#byName.get(name) });
   }
 }

@@ -1,11 +1,11 @@
 import { canonicalArgs, isPlainObject } from "./canonical.ts";
-import { clipDepth } from "./clip.ts";
-import type { Settings } from "./config.ts";
+import type { DistillContext } from "./context.ts";
 import { suggestion } from "./did-you-mean.ts";
-import { errorMessage } from "./errors.ts";
-import { nudgeText, PROPOSE_TOOL_NAME } from "./nudge.ts";
+import { DistillError, errorMessage } from "./errors.ts";
+import { nudgeText, PROPOSE_TOOL_NAME } from "./prompts.ts";
+import { clipDepth } from "./recordable.ts";
 import type { Store } from "./store.ts";
-import type { Logger, ToolDef, TraceRecord } from "./types.ts";
+import type { ToolDef, TraceRecord } from "./types.ts";
 
 /** What `trace.execute` returns: the text for the model's tool_result and whether it is an error. */
 export interface ExecuteResult {
@@ -26,17 +26,12 @@ export interface UsageLike {
   cache_read_input_tokens?: number | null;
 }
 
-/** What a trace needs from its ToolDistill; kept narrow so the recorder does not depend on verification. */
+/**
+ * What a trace needs from its ToolDistill: the shared context and the operations that would pull verification into
+ * the recorder (the plugin's hooks use this module and must stay small). Built once, private to ToolDistill.
+ */
 export interface TraceHost {
-  readonly store: Store;
-  readonly settings: Settings;
-  readonly logger: Logger;
-  /** The base tool of that name, if any. */
-  baseTool(name: string): ToolDef | undefined;
-  /** Names of all base tools, for did-you-mean. */
-  baseToolNames(): string[];
-  /** Runs a base tool through the executor. */
-  runBase(name: string, args: Record<string, unknown>): Promise<unknown>;
+  readonly ctx: DistillContext;
   /** Handles a call of a distilled tool, or returns null when `name` is not an exposed distilled tool. */
   runDistilled(
     trace: Trace,
@@ -50,6 +45,56 @@ export interface TraceHost {
   unavailableReason(name: string): string | null;
   /** Called by `finish()` for a worth-distilling run without a proposal. Never throws. */
   fallbackDistill(trace: Trace): Promise<void>;
+}
+
+/** One base call's outcome: the raw value, or the error's message with what was thrown. */
+export type BaseCallOutcome = { ok: true; output: unknown } | { ok: false; error: string; thrown: unknown };
+
+/**
+ * Runs one base call through the executor and records it under `parentId` (the distilled call it runs inside,
+ * if any). The call has happened (maybe with side effects) before it is recorded: a store that cannot record it
+ * does not turn it into an error the agent would retry; `warn` hears about it instead.
+ */
+export async function recordBaseCall(
+  ctx: Pick<DistillContext, "store" | "executor">,
+  traceId: string,
+  tool: ToolDef,
+  args: Record<string, unknown>,
+  parentId: number | null,
+  warn: (what: string, err: unknown) => void,
+): Promise<BaseCallOutcome> {
+  const safe = clipDepth(args);
+  const call = {
+    traceId,
+    tool: tool.name,
+    kind: "base" as const,
+    args: canonicalArgs(safe.value, tool.input_schema),
+    parentId,
+    note: safe.note === null ? null : `arguments: ${safe.note}`,
+  };
+  const started = performance.now();
+  let outcome: BaseCallOutcome;
+  try {
+    if (!ctx.executor) {
+      throw new DistillError(
+        "EXECUTOR",
+        "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml",
+      );
+    }
+    outcome = { ok: true, output: await ctx.executor(tool.name, args) };
+  } catch (err) {
+    outcome = { ok: false, error: errorMessage(err), thrown: err };
+  }
+  try {
+    ctx.store.appendCall(
+      call,
+      outcome.ok ? { output: outcome.output } : { error: outcome.error },
+      performance.now() - started,
+    );
+  } catch (err) {
+    warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
+  }
+  return outcome;
 }
 
 /**
@@ -92,14 +137,14 @@ export class Trace {
     try {
       return this.record().outcome;
     } catch (err) {
-      this.#warn("reading the outcome", err);
+      this.warn("reading the outcome", err);
       return null;
     }
   }
 
   /** The stored trace row. */
   record(): TraceRecord {
-    const t = this.#host.store.getTrace(this.id);
+    const t = this.#host.ctx.store.getTrace(this.id);
     if (!t) throw new Error(`trace ${this.id} vanished from the store`);
     return t;
   }
@@ -115,11 +160,11 @@ export class Trace {
       if (name === PROPOSE_TOOL_NAME) return await this.#host.propose(this, args, options);
       const distilled = this.#host.runDistilled(this, name, args, options);
       if (distilled) return await distilled;
-      const tool = this.#host.baseTool(name);
+      const tool = this.#host.ctx.baseTool(name);
       if (!tool) return this.#unknownTool(name, args);
-      return await this.runBaseCall(tool, args, null);
+      return await this.#runBaseCall(tool, args);
     } catch (err) {
-      this.#warn(`the call of '${name}'`, err);
+      this.warn(`the call of '${name}'`, err);
       const message = errorMessage(err);
       return name === PROPOSE_TOOL_NAME
         ? { content: `rejected: tooldistill could not handle the proposal: ${message}`, isError: true }
@@ -127,63 +172,25 @@ export class Trace {
     }
   }
 
-  #warn(what: string, err: unknown): void {
-    this.#host.logger.warn(`tooldistill: ${what} in trace ${this.id} failed: ${errorMessage(err)}`);
+  /** Reports a problem of this trace on the logger (the agent runs on). */
+  warn(what: string, err: unknown): void {
+    this.#host.ctx.logger.warn(`tooldistill: ${what} in trace ${this.id} failed: ${errorMessage(err)}`);
   }
 
-  /** Runs and records one base call; `parentId` is the distilled call it runs inside, if any. */
-  async runBaseCall(
-    tool: ToolDef,
-    args: Record<string, unknown>,
-    parentId: number | null,
-  ): Promise<ExecuteResult> {
-    const r = await this.recordBaseCall(tool, args, parentId);
+  /** Runs and records one top-level base call. */
+  async #runBaseCall(tool: ToolDef, args: Record<string, unknown>): Promise<ExecuteResult> {
+    const r = await recordBaseCall(this.#host.ctx, this.id, tool, args, null, (what, err) =>
+      this.warn(what, err),
+    );
     return r.ok
       ? { content: resultContent(r.output), isError: false }
       : { content: `Error: ${r.error}`, isError: true };
   }
 
-  /** Runs one base call through the executor and records it; returns the raw value or the error message. */
-  async recordBaseCall(
-    tool: ToolDef,
-    args: Record<string, unknown>,
-    parentId: number | null,
-  ): Promise<{ ok: true; output: unknown } | { ok: false; error: string; thrown: unknown }> {
-    const safe = clipDepth(args);
-    const call = {
-      traceId: this.id,
-      tool: tool.name,
-      kind: "base" as const,
-      args: canonicalArgs(safe.value, tool.input_schema),
-      parentId,
-      note: safe.note === null ? null : `arguments: ${safe.note}`,
-    };
-    const started = performance.now();
-    let outcome: { ok: true; output: unknown } | { ok: false; error: string; thrown: unknown };
-    try {
-      outcome = { ok: true, output: await this.#host.runBase(tool.name, args) };
-    } catch (err) {
-      outcome = { ok: false, error: errorMessage(err), thrown: err };
-    }
-    // The call has happened (maybe with side effects): a store that cannot record it must not turn it into an
-    // error the agent would retry. It is reported instead.
-    try {
-      this.#host.store.appendCall(
-        call,
-        outcome.ok ? { output: outcome.output } : { error: outcome.error },
-        performance.now() - started,
-      );
-    } catch (err) {
-      this.#warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
-    }
-    return outcome;
-  }
-
   #unknownTool(name: string, args: Record<string, unknown>): ExecuteResult {
-    const { store } = this.#host;
-    const message =
-      this.#host.unavailableReason(name) ??
-      `no such tool '${name}'${suggestion(name, this.#host.baseToolNames())}`;
+    const { store } = this.#host.ctx;
+    const names = this.#host.ctx.tools().map((t) => t.name);
+    const message = this.#host.unavailableReason(name) ?? `no such tool '${name}'${suggestion(name, names)}`;
     const id = store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
     store.failCall(id, message, 0);
     return { content: `Error: ${message}`, isError: true };
@@ -193,14 +200,14 @@ export class Trace {
   recordUsage(usage: UsageLike | null | undefined): void {
     if (!usage) return;
     try {
-      this.#host.store.addUsage(this.id, {
+      this.#host.ctx.store.addUsage(this.id, {
         input_tokens: usage.input_tokens ?? 0,
         output_tokens: usage.output_tokens ?? 0,
         cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
         cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
       });
     } catch (err) {
-      this.#warn("recording usage", err);
+      this.warn("recording usage", err);
     }
   }
 
@@ -210,15 +217,15 @@ export class Trace {
    */
   setOutcome(outcome: { success: boolean }): void {
     try {
-      this.#host.store.setOutcome(this.id, outcome.success);
+      this.#host.ctx.store.setOutcome(this.id, outcome.success);
     } catch (err) {
-      this.#warn("recording the outcome", err);
+      this.warn("recording the outcome", err);
     }
   }
 
   /** Top-level base calls of the run (failed ones included): the unit of baselines. */
   baseCallCount(): number {
-    return this.#host.store.countTopLevelBaseCalls(this.id);
+    return this.#host.ctx.store.countTopLevelBaseCalls(this.id);
   }
 
   /**
@@ -226,18 +233,18 @@ export class Trace {
    * top-level base calls (waived after a distilled tool failed in it).
    */
   worthDistilling(): boolean {
-    return worthDistilling(this.#host.store, this.id, this.#host.settings.minCallsToDistill);
+    return worthDistilling(this.#host.ctx.store, this.id, this.#host.ctx.settings.minCallsToDistill);
   }
 
   /** A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws. */
   distillNudge(): string | null {
     try {
       if (!this.worthDistilling()) return null;
-      if (!this.#host.store.claimNudge(this.id)) return null;
-      const flags = this.#host.store.getTraceFlags(this.id);
+      if (!this.#host.ctx.store.claimNudge(this.id)) return null;
+      const flags = this.#host.ctx.store.getTraceFlags(this.id);
       return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
     } catch (err) {
-      this.#warn("deciding on the nudge", err);
+      this.warn("deciding on the nudge", err);
       return null;
     }
   }
@@ -247,12 +254,12 @@ export class Trace {
     if (this.#finished) return;
     this.#finished = true;
     try {
-      this.#host.store.endTrace(this.id);
-      if (this.#host.settings.fallbackDistiller && this.worthDistilling()) {
+      this.#host.ctx.store.endTrace(this.id);
+      if (this.#host.ctx.settings.fallbackDistiller && this.worthDistilling()) {
         await this.#host.fallbackDistill(this);
       }
     } catch (err) {
-      this.#host.logger.error(`tooldistill: finishing trace ${this.id} failed: ${errorMessage(err)}`);
+      this.#host.ctx.logger.error(`tooldistill: finishing trace ${this.id} failed: ${errorMessage(err)}`);
     }
   }
 }

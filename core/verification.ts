@@ -1,24 +1,11 @@
 import { canonicalArgs } from "./canonical.ts";
-import type { Settings } from "./config.ts";
+import type { DistillContext } from "./context.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { FixtureSet, fixturesFromCalls } from "./replay.ts";
-import type { Sandbox } from "./sandbox.ts";
 import { schemaProblems } from "./schema.ts";
 import { staticCheck, type ToolMeta } from "./static-check.ts";
 import type { DependencyRecord, Store, VersionRecord } from "./store.ts";
-import type { CheckResult, Executor, Logger, Problem, ToolDef, Verdict } from "./types.ts";
-
-/** What verification needs from its surroundings. */
-export interface VerifyEnv {
-  readonly store: Store;
-  readonly settings: Settings;
-  readonly sandbox: Sandbox;
-  readonly logger: Logger;
-  /** Current base tools. */
-  tools(): readonly ToolDef[];
-  /** The executor, for live calls; null when only the store is available. */
-  readonly executor: Executor | null;
-}
+import type { CheckResult, Problem, ToolDef, Verdict } from "./types.ts";
 
 /** Options of one verification. */
 export interface VerifyOptions {
@@ -47,17 +34,17 @@ const notRun = (why: string): CheckResult => ({ ok: false, problems: [{ message:
 
 /** Runs the static, replay and efficiency checks on one stored version. */
 export async function runChecks(
-  env: VerifyEnv,
+  ctx: DistillContext,
   version: VersionRecord,
   code: string,
   options: VerifyOptions = {},
 ): Promise<CheckReport> {
-  const tools = env.tools();
+  const tools = ctx.tools();
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const sourceCalls = version.sourceTrace ? env.store.getCalls(version.sourceTrace) : [];
-  const sourceTrace = version.sourceTrace ? env.store.getTrace(version.sourceTrace) : null;
-  const baseline = measureBaseline(env.store, version);
-  const limit = baseline === null ? null : roundLimit(baseline * (1 - env.settings.minCallReduction));
+  const sourceCalls = version.sourceTrace ? ctx.store.getCalls(version.sourceTrace) : [];
+  const sourceTrace = version.sourceTrace ? ctx.store.getTrace(version.sourceTrace) : null;
+  const baseline = measureBaseline(ctx.store, version);
+  const limit = baseline === null ? null : roundLimit(baseline * (1 - ctx.settings.minCallReduction));
   const baselineTokens = sourceTrace
     ? sourceTrace.usage.input_tokens +
         sourceTrace.usage.output_tokens +
@@ -92,7 +79,7 @@ export async function runChecks(
     avoided: avoided.has(baseTool) && !statics.meta!.dependencies.includes(baseTool),
   }));
 
-  const replay = await replayAll(env, version, code, statics.meta, byName, sourceCalls, options);
+  const replay = await replayAll(ctx, version, code, statics.meta, byName, sourceCalls, options);
   report.checks.replay = replay.check;
   report.calls = replay.calls;
   report.liveCalls = replay.liveCalls;
@@ -104,7 +91,7 @@ export async function runChecks(
     replay.calls,
     baseline,
     limit,
-    env.settings.minCallReduction,
+    ctx.settings.minCallReduction,
     options.mustBeat,
   );
   report.passed = report.checks.efficiency.ok;
@@ -172,7 +159,7 @@ export function efficiencyCheck(
 }
 
 async function replayAll(
-  env: VerifyEnv,
+  ctx: DistillContext,
   version: VersionRecord,
   code: string,
   meta: ToolMeta,
@@ -216,7 +203,7 @@ async function replayAll(
     let step = 0;
     // The reason a call failed on our side (mismatch, schema), as opposed to a recorded failure being replayed.
     let replayProblem: string | null = null;
-    const outcome = await env.sandbox.run({
+    const outcome = await ctx.sandbox.run({
       source: code,
       input,
       allow: meta.dependencies,
@@ -235,12 +222,12 @@ async function replayAll(
         }
         const canonical = canonicalArgs(args, def.input_schema);
         const live = async (why: string): Promise<unknown> => {
-          if (!env.executor) {
+          if (!ctx.executor) {
             replayProblem = `call ${step} to '${tool}' ${why} and no executor is configured to run it live`;
             throw new Error(replayProblem);
           }
           liveCalls.push(`${tool} (call ${step})`);
-          return env.executor(tool, args);
+          return ctx.executor(tool, args);
         };
         if (options.live) return live("runs live (verify --live)");
         const fixture = set.take(tool, canonical);
@@ -251,14 +238,14 @@ async function replayAll(
           }
           if (fixture.ok) return structuredClone(fixture.output);
           if (recovered.has(tool)) {
-            if (env.settings.allowLiveVerification)
+            if (ctx.settings.allowLiveVerification)
               return live("has only a failure recorded before the tool recovered");
             replayProblem = `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`;
             throw new Error(replayProblem);
           }
           throw new Error(fixture.error ?? "recorded failure");
         }
-        if (env.settings.allowLiveVerification) return live("matches no recorded call");
+        if (ctx.settings.allowLiveVerification) return live("matches no recorded call");
         replayProblem = set.explainMiss(step, tool, canonical);
         throw new Error(replayProblem);
       },
@@ -278,13 +265,4 @@ async function replayAll(
     }
   }
   return { check: { ok: problems.length === 0, problems }, calls: maxCalls, liveCalls };
-}
-
-/** A one-line reason for logs and history evidence. */
-export function reportSummary(report: CheckReport): string {
-  for (const key of ["static", "replay", "efficiency"] as const) {
-    const c = report.checks[key];
-    if (!c.ok) return `${key} check failed: ${c.problems.map((p) => p.message).join("; ")}`;
-  }
-  return "all checks passed";
 }

@@ -1,11 +1,8 @@
 /** Body of the detached fallback distiller process (see fallback.ts); errors go to the store's hooks.log. */
 import { join } from "node:path";
-import { importRef } from "../core/config.ts";
-import type { Distiller } from "../core/distiller.ts";
-import { appendLog } from "../core/log-file.ts";
-import { applySpilledEvents, cachedBaseTools, sessionOfTrace } from "../core/session.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
-import type { Logger } from "../core/types.ts";
+import { applySpilledEvents, cachedBaseTools, sessionOfTrace } from "../claude-code/session.ts";
+import type { Distiller, Logger } from "../core/internal.ts";
+import { appendLog, importRef, ToolDistill } from "../core/internal.ts";
 
 /** Runs the fallback distiller for one finished span of a session. */
 export async function runFallback(configPath: string, traceId: string): Promise<void> {

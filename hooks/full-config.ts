@@ -3,9 +3,7 @@
  * core/mcp-config.ts. Loaded only when hook-config.ts's cache is stale; the bundle keeps it out of the hook files.
  */
 import { readFileSync } from "node:fs";
-import { type Config, loadConfig } from "../core/config.ts";
-import { DistillError } from "../core/errors.ts";
-import { loadMcpServers } from "../core/mcp-config.ts";
+import { type Config, DistillError, loadConfig, loadMcpServers } from "../core/internal.ts";
 
 /** The resolved config and the names of the project's MCP servers (never starts a server). */
 export async function loadFullConfig(

@@ -1,5 +1,5 @@
 /** Claude Code's PostToolUse hook: checks the Node version, then hands stdin to the shared hook runner. */
-import { nodeSupported } from "./node-check.ts";
+import { nodeSupported } from "../claude-code/node-check.ts";
 
 if (nodeSupported()) {
   const { runHook } = await import("./run.ts");

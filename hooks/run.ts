@@ -8,9 +8,6 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
-import { findConfig } from "../core/config-file.ts";
-import { DistillError, errorMessage } from "../core/errors.ts";
-import { appendLog } from "../core/log-file.ts";
 import {
   applySessionEvent,
   applySpilledEvents,
@@ -22,10 +19,16 @@ import {
   sessionEvent,
   spanTraceId,
   type ToolContext,
-} from "../core/session.ts";
-import { spillEvent } from "../core/spill.ts";
-import { Store } from "../core/store.ts";
-import { worthDistilling } from "../core/trace.ts";
+} from "../claude-code/session.ts";
+import {
+  appendLog,
+  DistillError,
+  errorMessage,
+  findConfig,
+  Store,
+  spillEvent,
+  worthDistilling,
+} from "../core/internal.ts";
 import { type HookConfig, hookConfig } from "./hook-config.ts";
 
 export type { HookEvent, HookInput };

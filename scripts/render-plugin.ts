@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { engineWasmPath, WASM_FILE } from "../core/quickjs-engine.ts";
+import { engineWasmPath, WASM_FILE } from "../core/internal.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outRoot = resolve(process.argv[2] ?? root);

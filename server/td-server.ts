@@ -12,21 +12,29 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type Config, findConfig, loadConfig } from "../core/config.ts";
-import { errorMessage } from "../core/errors.ts";
-import { loadMcpServers } from "../core/mcp-config.ts";
-import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
-import { exposedVersions, toolDefinition, unavailableReason } from "../core/registry.ts";
 import {
   applySpilledEvents,
   cacheBaseTools,
   callForToolUse,
   canonicalizeTrace,
   currentSpan,
-} from "../core/session.ts";
-import { Store } from "../core/store.ts";
-import { proposeToolDefinition, ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
-import type { Logger, ToolDef } from "../core/types.ts";
+} from "../claude-code/session.ts";
+import type { Logger, ToolDef } from "../core/internal.ts";
+import {
+  type Config,
+  errorMessage,
+  exposedVersions,
+  findConfig,
+  loadConfig,
+  loadMcpServers,
+  PROPOSE_TOOL_NAME,
+  proposeToolDefinition,
+  Store,
+  ToolDistill,
+  type ToolDistillOptions,
+  toolDefinition,
+  unavailableReason,
+} from "../core/internal.ts";
 
 /** Options of the `td` server. */
 export interface TdServerOptions {

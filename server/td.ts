@@ -1,5 +1,5 @@
 /** Entry of the plugin's MCP server `td` (stdio): checks the Node version, then starts the server. */
-import { nodeSupported } from "../hooks/node-check.ts";
+import { nodeSupported } from "../claude-code/node-check.ts";
 
 if (nodeSupported()) {
   const { main } = await import("./main.ts");

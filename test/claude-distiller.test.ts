@@ -8,10 +8,10 @@ import {
   PROPOSE_TOOL_NAME,
   type Proposal,
   proposalPrompt,
-  verdictText,
 } from "../core/distiller.ts";
 import { DistillError } from "../core/errors.ts";
 import type { CallRecord, Verdict } from "../core/types.ts";
+import { verdictText } from "../core/verdict.ts";
 import { type FakeAnthropic, type FakeReply, startFakeAnthropic } from "./fakes/anthropic-server.ts";
 
 const MODEL = "claude-test-1";
@@ -326,7 +326,7 @@ describe("ClaudeDistiller", () => {
     const server = await serve(proposalReply(CODE_A, "ACME"));
     await rejectsWith(
       distiller(server.url).distill(request()),
-      "the model answered without calling propose_distilled_tool properly: 'test_inputs' is not an array; try again",
+      "the model answered without calling propose_distilled_tool properly: invalid proposal: 'test_inputs' must be an array of input objects taken from this run; try again",
     );
   });
 

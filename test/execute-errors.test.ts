@@ -10,7 +10,7 @@ import { chmodSync, chownSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
+import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import { silentLogger } from "../core/types.ts";
 import { invoiceWorld } from "./fakes/invoice-tools.ts";

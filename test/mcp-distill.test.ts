@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
+import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import { tempDir } from "./helpers.ts";
 

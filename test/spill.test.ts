@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { applySpilledEvents, spanTraceId } from "../core/session.ts";
+import { applySpilledEvents, spanTraceId } from "../claude-code/session.ts";
 import { spillDir } from "../core/spill.ts";
 import { Store } from "../core/store.ts";
 import { silentLogger } from "../core/types.ts";

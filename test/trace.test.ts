@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
+import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import { invoiceWorld } from "./fakes/invoice-tools.ts";
 import { tempDir } from "./helpers.ts";

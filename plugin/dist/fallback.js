@@ -2,11 +2,13 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   nodeSupported
-} from "./chunks/chunk-Q4THMYLS.js";
+} from "./chunks/chunk-ZOUKN3ET.js";
+import "./chunks/chunk-RYZN5VFB.js";
+import "./chunks/chunk-WEYMVVQ3.js";
 import "./chunks/chunk-UTY5CP2H.js";
 
 // hooks/fallback.ts
 if (nodeSupported()) {
-  const { runFallback } = await import("./chunks/fallback-run-IGJPGO3R.js");
+  const { runFallback } = await import("./chunks/fallback-run-GOXKLKXI.js");
   await runFallback(process.argv[2] ?? "", process.argv[3] ?? "");
 }

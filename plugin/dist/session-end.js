@@ -13,39 +13,6 @@ var __export = (target, all) => {
     __defProp(target, name, { get: all[name], enumerable: true });
 };
 
-// builtin:node:fs
-var m, appendFile, appendFileSync, access, accessSync, chown, chownSync, chmod, chmodSync, close, closeSync, copyFile, copyFileSync, cp, cpSync, createReadStream, createWriteStream, exists, existsSync, fchown, fchownSync, fchmod, fchmodSync, fdatasync, fdatasyncSync, fstat, fstatSync, fsync, fsyncSync, ftruncate, ftruncateSync, futimes, futimesSync, glob, globSync, lchown, lchownSync, lchmod, lchmodSync, link, linkSync, lstat, lstatSync, lutimes, lutimesSync, mkdir, mkdirSync, mkdtemp, mkdtempSync, mkdtempDisposableSync, open, openSync, openAsBlob, readdir, readdirSync, read, readSync, readv, readvSync, readFile, readFileSync, readlink, readlinkSync, realpath, realpathSync, rename, renameSync, rm, rmSync, rmdir, rmdirSync, stat, statfs, statSync, statfsSync, symlink, symlinkSync, truncate, truncateSync, unwatchFile, unlink, unlinkSync, utimes, utimesSync, watch, watchFile, writeFile, writeFileSync, write, writeSync, writev, writevSync, Dirent, Stats, _toUnixTimestamp, Dir, opendir, opendirSync, constants;
-var init_node_fs = __esm({
-  "builtin:node:fs"() {
-    m = process.getBuiltinModule("node:fs");
-    ({ appendFile, appendFileSync, access, accessSync, chown, chownSync, chmod, chmodSync, close, closeSync, copyFile, copyFileSync, cp, cpSync, createReadStream, createWriteStream, exists, existsSync, fchown, fchownSync, fchmod, fchmodSync, fdatasync, fdatasyncSync, fstat, fstatSync, fsync, fsyncSync, ftruncate, ftruncateSync, futimes, futimesSync, glob, globSync, lchown, lchownSync, lchmod, lchmodSync, link, linkSync, lstat, lstatSync, lutimes, lutimesSync, mkdir, mkdirSync, mkdtemp, mkdtempSync, mkdtempDisposableSync, open, openSync, openAsBlob, readdir, readdirSync, read, readSync, readv, readvSync, readFile, readFileSync, readlink, readlinkSync, realpath, realpathSync, rename, renameSync, rm, rmSync, rmdir, rmdirSync, stat, statfs, statSync, statfsSync, symlink, symlinkSync, truncate, truncateSync, unwatchFile, unlink, unlinkSync, utimes, utimesSync, watch, watchFile, writeFile, writeFileSync, write, writeSync, writev, writevSync, Dirent, Stats, _toUnixTimestamp, Dir, opendir, opendirSync, constants } = m);
-  }
-});
-
-// builtin:node:path
-var m2, resolve, normalize, isAbsolute, join, relative, toNamespacedPath, dirname, basename, extname, format, parse, matchesGlob, sep, delimiter, win32, posix, _makeLong;
-var init_node_path = __esm({
-  "builtin:node:path"() {
-    m2 = process.getBuiltinModule("node:path");
-    ({ resolve, normalize, isAbsolute, join, relative, toNamespacedPath, dirname, basename, extname, format, parse, matchesGlob, sep, delimiter, win32, posix, _makeLong } = m2);
-  }
-});
-
-// core/config-file.ts
-function findConfig(startDir = process.cwd()) {
-  const candidate = resolve(startDir, CONFIG_FILE_NAME);
-  return existsSync(candidate) && statSync(candidate).isFile() ? candidate : null;
-}
-var CONFIG_FILE_NAME;
-var init_config_file = __esm({
-  "core/config-file.ts"() {
-    "use strict";
-    init_node_fs();
-    init_node_path();
-    CONFIG_FILE_NAME = "tooldistill.yaml";
-  }
-});
-
 // core/errors.ts
 function errorMessage(err) {
   if (err instanceof Error) return err.message;
@@ -71,40 +38,40 @@ var init_errors = __esm({
   }
 });
 
-// core/log-file.ts
-function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
-  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
-`;
-  try {
-    let size = 0;
-    try {
-      size = statSync(file).size;
-    } catch {
-      mkdirSync(dirname(file), { recursive: true });
-    }
-    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
-      try {
-        renameSync(file, `${file}.1`);
-      } catch {
-      }
-    }
-    appendFileSync(
-      file,
-      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
-` : text
-    );
-    return true;
-  } catch {
-    return false;
-  }
+// core/node-version.ts
+function nodeVersionProblem(version = process.versions.node) {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  if (major > 22 || major === 22 && minor >= 18) return null;
+  return `tooldistill needs Node.js ${MIN_NODE_VERSION} or newer (found v${version})`;
 }
-var DEFAULT_LOG_BYTES;
-var init_log_file = __esm({
-  "core/log-file.ts"() {
+function assertNodeVersion() {
+  const problem = nodeVersionProblem();
+  if (problem !== null) throw new DistillError("NODE_VERSION", problem);
+}
+var MIN_NODE_VERSION;
+var init_node_version = __esm({
+  "core/node-version.ts"() {
     "use strict";
-    init_node_fs();
-    init_node_path();
-    DEFAULT_LOG_BYTES = 1024 * 1024;
+    init_errors();
+    MIN_NODE_VERSION = "22.18";
+  }
+});
+
+// builtin:node:fs
+var m, appendFile, appendFileSync, access, accessSync, chown, chownSync, chmod, chmodSync, close, closeSync, copyFile, copyFileSync, cp, cpSync, createReadStream, createWriteStream, exists, existsSync, fchown, fchownSync, fchmod, fchmodSync, fdatasync, fdatasyncSync, fstat, fstatSync, fsync, fsyncSync, ftruncate, ftruncateSync, futimes, futimesSync, glob, globSync, lchown, lchownSync, lchmod, lchmodSync, link, linkSync, lstat, lstatSync, lutimes, lutimesSync, mkdir, mkdirSync, mkdtemp, mkdtempSync, mkdtempDisposableSync, open, openSync, openAsBlob, readdir, readdirSync, read, readSync, readv, readvSync, readFile, readFileSync, readlink, readlinkSync, realpath, realpathSync, rename, renameSync, rm, rmSync, rmdir, rmdirSync, stat, statfs, statSync, statfsSync, symlink, symlinkSync, truncate, truncateSync, unwatchFile, unlink, unlinkSync, utimes, utimesSync, watch, watchFile, writeFile, writeFileSync, write, writeSync, writev, writevSync, Dirent, Stats, _toUnixTimestamp, Dir, opendir, opendirSync, constants;
+var init_node_fs = __esm({
+  "builtin:node:fs"() {
+    m = process.getBuiltinModule("node:fs");
+    ({ appendFile, appendFileSync, access, accessSync, chown, chownSync, chmod, chmodSync, close, closeSync, copyFile, copyFileSync, cp, cpSync, createReadStream, createWriteStream, exists, existsSync, fchown, fchownSync, fchmod, fchmodSync, fdatasync, fdatasyncSync, fstat, fstatSync, fsync, fsyncSync, ftruncate, ftruncateSync, futimes, futimesSync, glob, globSync, lchown, lchownSync, lchmod, lchmodSync, link, linkSync, lstat, lstatSync, lutimes, lutimesSync, mkdir, mkdirSync, mkdtemp, mkdtempSync, mkdtempDisposableSync, open, openSync, openAsBlob, readdir, readdirSync, read, readSync, readv, readvSync, readFile, readFileSync, readlink, readlinkSync, realpath, realpathSync, rename, renameSync, rm, rmSync, rmdir, rmdirSync, stat, statfs, statSync, statfsSync, symlink, symlinkSync, truncate, truncateSync, unwatchFile, unlink, unlinkSync, utimes, utimesSync, watch, watchFile, writeFile, writeFileSync, write, writeSync, writev, writevSync, Dirent, Stats, _toUnixTimestamp, Dir, opendir, opendirSync, constants } = m);
+  }
+});
+
+// builtin:node:path
+var m2, resolve, normalize, isAbsolute, join, relative, toNamespacedPath, dirname, basename, extname, format, parse, matchesGlob, sep, delimiter, win32, posix, _makeLong;
+var init_node_path = __esm({
+  "builtin:node:path"() {
+    m2 = process.getBuiltinModule("node:path");
+    ({ resolve, normalize, isAbsolute, join, relative, toNamespacedPath, dirname, basename, extname, format, parse, matchesGlob, sep, delimiter, win32, posix, _makeLong } = m2);
   }
 });
 
@@ -146,7 +113,22 @@ var init_canonical = __esm({
   }
 });
 
-// core/clip.ts
+// core/config-file.ts
+function findConfig(startDir = process.cwd()) {
+  const candidate = resolve(startDir, CONFIG_FILE_NAME);
+  return existsSync(candidate) && statSync(candidate).isFile() ? candidate : null;
+}
+var CONFIG_FILE_NAME;
+var init_config_file = __esm({
+  "core/config-file.ts"() {
+    "use strict";
+    init_node_fs();
+    init_node_path();
+    CONFIG_FILE_NAME = "tooldistill.yaml";
+  }
+});
+
+// core/recordable.ts
 function clipDepth(value, maxDepth = MAX_RECORDED_DEPTH) {
   if (!needsClip(value, maxDepth, 0, [])) return { value, note: null };
   let deep = false;
@@ -224,110 +206,12 @@ function formatBytes(n) {
   return `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
 }
 var DEFAULT_MAX_OUTPUT_BYTES, MAX_RECORDED_DEPTH, PREVIEW_CHARS;
-var init_clip = __esm({
-  "core/clip.ts"() {
+var init_recordable = __esm({
+  "core/recordable.ts"() {
     "use strict";
     DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
     MAX_RECORDED_DEPTH = 200;
     PREVIEW_CHARS = 4e3;
-  }
-});
-
-// core/mcp-result.ts
-function textBlocks(content) {
-  const texts = [];
-  for (const block of content) {
-    if (typeof block !== "object" || block === null) continue;
-    const { type, text } = block;
-    if (type === "text" && typeof text === "string") texts.push(text);
-  }
-  return texts;
-}
-function textValue(texts) {
-  if (texts.length === 0) return void 0;
-  if (texts.length === 1) return jsonOrText(texts[0]);
-  return texts.join("\n");
-}
-function jsonOrText(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-function mcpContentToValue(content) {
-  const value = textValue(textBlocks(content));
-  return value === void 0 ? null : value;
-}
-function mcpHookResponseToValue(response) {
-  if (Array.isArray(response)) return mcpContentToValue(response);
-  if (typeof response === "string") return jsonOrText(response);
-  if (typeof response === "object" && response !== null) {
-    const r = response;
-    if (r.structuredContent !== void 0) return r.structuredContent;
-    if (Array.isArray(r.content) && Object.keys(r).every((k) => k === "content" || k === "isError")) {
-      return mcpContentToValue(r.content);
-    }
-    return response;
-  }
-  return response ?? null;
-}
-var init_mcp_result = __esm({
-  "core/mcp-result.ts"() {
-    "use strict";
-  }
-});
-
-// core/nudge.ts
-function nudgeText(run) {
-  const head = run.replaceName ? `The distilled tool '${run.replaceName}' failed in this run and was disabled; you completed the task with the base tools. Propose a replacement under the same name '${run.replaceName}' that follows the path that worked this time.` : `This task took ${run.baseCalls} base tool calls. If the path you found would serve the same kind of task again, turn it into a distilled tool so the next run needs one call.`;
-  return `${head}
-
-Call ${PROPOSE_TOOL_NAME} with the code of the tool and test inputs. You get a verdict back: if it is rejected, fix every problem it lists and call ${PROPOSE_TOOL_NAME} again with the whole corrected code. If the task is not worth a tool, answer briefly without calling it.
-
-${TOOL_FORMAT_GUIDE}`;
-}
-var PROPOSE_TOOL_NAME, TOOL_FORMAT_GUIDE;
-var init_nudge = __esm({
-  "core/nudge.ts"() {
-    "use strict";
-    PROPOSE_TOOL_NAME = "propose_distilled_tool";
-    TOOL_FORMAT_GUIDE = `A distilled tool is one TypeScript module:
-
-import { distilledTool, call } from "tooldistill";
-
-export default distilledTool({
-  name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name
-  description: "Create a draft invoice for a customer from their most recent order email.",
-  inputSchema: {                                // a JSON Schema literal with type "object"
-    type: "object",
-    properties: { customer: { type: "string" }, since: { type: "string", default: "1d" } },
-    required: ["customer"],
-  },
-  async run({ customer, since = "1d" }) {
-    const [msg] = await call("gmail_search", { query: \`from:\${customer} order\`, since });
-    const order = await call("gmail_get_message", { id: msg.id });
-    const cust = await call("billing_find_customer", { name: customer });
-    return call("billing_create_invoice", { customer_id: cust.id, lines: order.lines });
-  },
-  check: (result) => result.status === "draft",  // optional: must hold for the replayed result
-});
-
-Rules (checked before anything runs):
-- Every base tool call is \`await call("<literal base tool name>", { ...arguments })\`, with the arguments the tool's input schema asks for.
-- Only \`import { distilledTool, call } from "tooldistill"\`; nothing else at top level.
-- Not allowed: try/catch/finally, .catch(...), .then(a, b) (a failed base call must fail the tool so the agent can fall back),
-  while, do\u2026while, for(;;) and for\u2026in (use for\u2026of), with, class, generators, this, eval, Function, labels, debugger,
-  enum, namespace, decorators, names starting with __, globalThis, process, require, module, Buffer, fetch, constructor,
-  prototype, Reflect, Proxy, WebAssembly and timers.
-- No clock and no randomness: Date.now(), new Date() and Math.random() do not exist (Date.parse and new Date(value) do);
-  take the time as an input or from a base tool.
-- The code runs in a sandbox with no file system, network or environment: only call(...) reaches the outside.
-- Status, baseline and dependencies are not part of the file: the library measures them.
-
-A proposal is { "code": "<the whole module>", "test_inputs": [ { ...input of this run } ] }. The tool is replayed with each
-test input against the responses recorded in this run, so use the inputs of this run. It must use fewer base tool calls
-than this run did.`;
   }
 });
 
@@ -449,301 +333,6 @@ var init_spill = __esm({
   }
 });
 
-// core/did-you-mean.ts
-var init_did_you_mean = __esm({
-  "core/did-you-mean.ts"() {
-    "use strict";
-  }
-});
-
-// core/trace.ts
-function resultContent(value) {
-  if (typeof value === "string") return value;
-  if (value === void 0) return "null";
-  try {
-    return JSON.stringify(value) ?? "null";
-  } catch {
-    try {
-      return JSON.stringify(clipDepth(value).value) ?? "null";
-    } catch (err) {
-      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
-    }
-  }
-}
-function worthDistilling(store, traceId, minCallsToDistill) {
-  const trace = store.getTrace(traceId);
-  if (trace?.outcome !== true) return false;
-  const flags = store.getTraceFlags(traceId);
-  if (flags.proposed) return false;
-  if (flags.replaceName) return true;
-  return store.countTopLevelBaseCalls(traceId) >= minCallsToDistill;
-}
-var init_trace = __esm({
-  "core/trace.ts"() {
-    "use strict";
-    init_canonical();
-    init_clip();
-    init_did_you_mean();
-    init_errors();
-    init_nudge();
-  }
-});
-
-// core/session.ts
-function spanTraceId(sessionId, span) {
-  return `${spanPrefix(sessionId)}${span}`;
-}
-function spanPrefix(sessionId) {
-  return `${sessionId}.`;
-}
-function currentSpan(store, sessionId) {
-  return store.transaction(() => {
-    const s = store.sessionSpan(sessionId);
-    const traceId = spanTraceId(sessionId, s.span);
-    store.createTrace(traceId, "", "claude-code");
-    return { traceId, span: s.span, confirmed: s.confirmed };
-  });
-}
-function isDistillPrompt(prompt) {
-  return /^\s*\/tooldistill:distill(\s|$)/.test(prompt);
-}
-function userPrompt(store, sessionId, prompt) {
-  return store.transaction(() => {
-    let cur = currentSpan(store, sessionId);
-    if (cur.confirmed) {
-      store.advanceSpan(sessionId, cur.span);
-      cur = currentSpan(store, sessionId);
-    }
-    if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
-    return cur;
-  });
-}
-function confirmSpan(store, sessionId) {
-  return store.transaction(() => {
-    const cur = currentSpan(store, sessionId);
-    store.setOutcome(cur.traceId, true);
-    store.confirmSpan(sessionId, cur.span);
-    return { ...cur, confirmed: true };
-  });
-}
-function normalizedServer(name) {
-  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
-}
-function identifyTool(name, baseServers) {
-  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
-    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
-    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
-  }
-  if (name.startsWith("mcp__")) {
-    const rest = name.slice("mcp__".length);
-    for (const server of baseServers) {
-      const prefix = `${normalizedServer(server)}__`;
-      if (rest.startsWith(prefix) && rest.length > prefix.length) {
-        return { tool: `${server}__${rest.slice(prefix.length)}`, kind: "base" };
-      }
-    }
-  }
-  return { tool: name, kind: "other" };
-}
-function cachedBaseTools(store) {
-  const text = store.getMeta(BASE_TOOLS_META_KEY);
-  if (text === null) return [];
-  const parsed = JSON.parse(text);
-  return Array.isArray(parsed) ? parsed : [];
-}
-function recordedArgs(input, schema) {
-  const args = isPlainObject(input) ? input : input === void 0 ? {} : { value: input };
-  const safe = clipDepth(args);
-  return {
-    value: canonicalArgs(safe.value, schema),
-    note: safe.note === null ? null : `arguments: ${safe.note}`
-  };
-}
-function recordToolStart(store, call, ctx) {
-  return store.transaction(() => {
-    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
-    if (existing) return existing.id;
-    const cur = currentSpan(store, call.sessionId);
-    const id = identifyTool(call.toolName, ctx.baseServers);
-    const kind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
-    const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
-    const args = recordedArgs(call.toolInput, schema);
-    return store.startCall({
-      traceId: cur.traceId,
-      tool: id.tool,
-      kind,
-      args: args.value,
-      externalId: call.toolUseId,
-      note: args.note
-    });
-  });
-}
-function responseValue(toolName, response) {
-  if (toolName.startsWith("mcp__")) return mcpHookResponseToValue(response);
-  return response ?? null;
-}
-function recordToolEnd(store, call, ctx) {
-  const outcome = "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
-  store.transaction(() => {
-    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
-    if (!rec) {
-      const cur = currentSpan(store, call.sessionId);
-      const id = identifyTool(call.toolName, ctx.baseServers);
-      const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
-      const args = recordedArgs(call.toolInput, schema);
-      store.appendCall(
-        {
-          traceId: cur.traceId,
-          tool: id.tool,
-          kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
-          args: args.value,
-          externalId: call.toolUseId,
-          note: args.note
-        },
-        outcome,
-        call.durationMs
-      );
-      return;
-    }
-    if (rec.status !== "started") return;
-    if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
-    else store.finishCall(rec.id, outcome.output, call.durationMs);
-  });
-}
-function need(value, field) {
-  if (value === void 0) throw new Error(`the hook input has no ${field}`);
-  return value;
-}
-function sessionEvent(event, input) {
-  const sessionId = need(input.session_id, "session_id");
-  switch (event) {
-    case "SessionStart":
-      return { type: "session-start", sessionId };
-    case "UserPromptSubmit": {
-      const prompt = input.prompt ?? "";
-      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
-    }
-    case "UserPromptExpansion":
-      return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
-    case "PreToolUse":
-      return {
-        type: "tool-start",
-        sessionId,
-        call: {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id")
-        }
-      };
-    case "PostToolUse":
-    case "PostToolUseFailure":
-      return {
-        type: "tool-end",
-        sessionId,
-        call: {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id"),
-          durationMs: input.duration_ms ?? null,
-          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
-        }
-      };
-    case "SessionEnd":
-      return { type: "session-end", sessionId };
-  }
-}
-function applySessionEvent(store, ev, ctx) {
-  switch (ev.type) {
-    case "session-start":
-      currentSpan(store, ev.sessionId);
-      return;
-    case "prompt":
-      userPrompt(store, ev.sessionId, ev.prompt);
-      return;
-    case "confirm":
-      confirmSpan(store, ev.sessionId);
-      return;
-    case "tool-start":
-      recordToolStart(store, ev.call, ctx);
-      return;
-    case "tool-end":
-      recordToolEnd(store, ev.call, ctx);
-      return;
-    case "session-end":
-      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
-      return;
-    case "none":
-      return;
-  }
-}
-function applySpilledEvents(store, sessionId, baseServers) {
-  return applySpills(store, sessionId, (spilled) => {
-    if (!HookEvents.includes(spilled.event)) {
-      throw new Error(`unknown hook event '${spilled.event}'`);
-    }
-    const input = JSON.parse(spilled.text);
-    const ctx = { baseServers, baseTools: cachedBaseTools(store) };
-    applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
-  });
-}
-function short(value) {
-  const s = resultContent(value);
-  return s.length > SUMMARY_CHARS ? `${s.slice(0, SUMMARY_CHARS)}\u2026` : s;
-}
-function distillContext(store, traceId, notes) {
-  const calls = store.getCalls(traceId).filter((c) => c.kind === "base" && c.parentId === null && c.status !== "started");
-  const flags = store.getTraceFlags(traceId);
-  const head = `tooldistill: the user ran /tooldistill:distill, confirming that the task of this session went well (trace ${traceId}).`;
-  const lines = [head];
-  if (notes.trim()) lines.push(`The user's notes: ${notes.trim()}`);
-  if (calls.length === 0 && !flags.replaceName) {
-    lines.push(
-      "No base tool calls (tools of the project's MCP servers) were recorded for this task, so there is nothing to distill: tell the user so in one sentence."
-    );
-    return lines.join("\n");
-  }
-  lines.push("", nudgeText({ baseCalls: calls.length, replaceName: flags.replaceName }), "");
-  lines.push(
-    "The base tool calls of this task, in order. In the code, call base tools by these library names (`<server>__<tool>`, e.g. `crm__find_contact`), never by Claude Code's `mcp__<server>__<tool>` names:"
-  );
-  calls.forEach((c, i) => {
-    const result = c.status === "ok" ? short(c.output) : `error: ${short(c.error)}`;
-    lines.push(`${i + 1}. ${c.tool} ${JSON.stringify(c.args)} \u2192 ${result}`);
-  });
-  lines.push(
-    "",
-    `The proposal tool is ${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME}. Keep calling it with the corrected code until the verdict starts with "verified:", then tell the user the tool's name and that \`tooldistill promote <name>\` makes it available.`
-  );
-  return lines.join("\n");
-}
-var PLUGIN_TOOL_PREFIX, DISTILL_COMMAND, BASE_TOOLS_META_KEY, HookEvents, SUMMARY_CHARS;
-var init_session = __esm({
-  "core/session.ts"() {
-    "use strict";
-    init_canonical();
-    init_clip();
-    init_mcp_result();
-    init_nudge();
-    init_spill();
-    init_trace();
-    PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
-    DISTILL_COMMAND = "tooldistill:distill";
-    BASE_TOOLS_META_KEY = "claude-code.base-tools";
-    HookEvents = [
-      "SessionStart",
-      "UserPromptSubmit",
-      "UserPromptExpansion",
-      "PreToolUse",
-      "PostToolUse",
-      "PostToolUseFailure",
-      "SessionEnd"
-    ];
-    SUMMARY_CHARS = 200;
-  }
-});
-
 // core/logger.ts
 var stderrLogger;
 var init_logger = __esm({
@@ -761,25 +350,6 @@ var init_logger = __esm({
 `);
       }
     };
-  }
-});
-
-// core/node-version.ts
-function nodeVersionProblem(version = process.versions.node) {
-  const [major = 0, minor = 0] = version.split(".").map(Number);
-  if (major > 22 || major === 22 && minor >= 18) return null;
-  return `tooldistill needs Node.js ${MIN_NODE_VERSION} or newer (found v${version})`;
-}
-function assertNodeVersion() {
-  const problem = nodeVersionProblem();
-  if (problem !== null) throw new DistillError("NODE_VERSION", problem);
-}
-var MIN_NODE_VERSION;
-var init_node_version = __esm({
-  "core/node-version.ts"() {
-    "use strict";
-    init_errors();
-    MIN_NODE_VERSION = "22.18";
   }
 });
 
@@ -1020,10 +590,10 @@ var init_store = __esm({
     "use strict";
     init_node_fs();
     init_node_path();
-    init_clip();
     init_errors();
     init_logger();
     init_node_version();
+    init_recordable();
     init_store_invariants();
     init_tool_name();
     MIGRATIONS = [
@@ -1877,6 +1447,438 @@ var init_store = __esm({
   }
 });
 
+// core/log-file.ts
+function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
+  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
+`;
+  try {
+    let size = 0;
+    try {
+      size = statSync(file).size;
+    } catch {
+      mkdirSync(dirname(file), { recursive: true });
+    }
+    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
+      try {
+        renameSync(file, `${file}.1`);
+      } catch {
+      }
+    }
+    appendFileSync(
+      file,
+      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
+` : text
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+var DEFAULT_LOG_BYTES;
+var init_log_file = __esm({
+  "core/log-file.ts"() {
+    "use strict";
+    init_node_fs();
+    init_node_path();
+    DEFAULT_LOG_BYTES = 1024 * 1024;
+  }
+});
+
+// core/mcp-result.ts
+function textBlocks(content) {
+  const texts = [];
+  for (const block of content) {
+    if (typeof block !== "object" || block === null) continue;
+    const { type, text } = block;
+    if (type === "text" && typeof text === "string") texts.push(text);
+  }
+  return texts;
+}
+function textValue(texts) {
+  if (texts.length === 0) return void 0;
+  if (texts.length === 1) return jsonOrText(texts[0]);
+  return texts.join("\n");
+}
+function jsonOrText(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+function mcpContentToValue(content) {
+  const value = textValue(textBlocks(content));
+  return value === void 0 ? null : value;
+}
+function mcpHookResponseToValue(response) {
+  if (Array.isArray(response)) return mcpContentToValue(response);
+  if (typeof response === "string") return jsonOrText(response);
+  if (typeof response === "object" && response !== null) {
+    const r = response;
+    if (r.structuredContent !== void 0) return r.structuredContent;
+    if (Array.isArray(r.content) && Object.keys(r).every((k) => k === "content" || k === "isError")) {
+      return mcpContentToValue(r.content);
+    }
+    return response;
+  }
+  return response ?? null;
+}
+var init_mcp_result = __esm({
+  "core/mcp-result.ts"() {
+    "use strict";
+  }
+});
+
+// core/prompts.ts
+function nudgeText(run) {
+  const head = run.replaceName ? `The distilled tool '${run.replaceName}' failed in this run and was disabled; you completed the task with the base tools. Propose a replacement under the same name '${run.replaceName}' that follows the path that worked this time.` : `This task took ${run.baseCalls} base tool calls. If the path you found would serve the same kind of task again, turn it into a distilled tool so the next run needs one call.`;
+  return `${head}
+
+Call ${PROPOSE_TOOL_NAME} with the code of the tool and test inputs. You get a verdict back: if it is rejected, fix every problem it lists and call ${PROPOSE_TOOL_NAME} again with the whole corrected code. If the task is not worth a tool, answer briefly without calling it.
+
+${TOOL_FORMAT_GUIDE}`;
+}
+var PROPOSE_TOOL_NAME, TOOL_FORMAT_GUIDE;
+var init_prompts = __esm({
+  "core/prompts.ts"() {
+    "use strict";
+    PROPOSE_TOOL_NAME = "propose_distilled_tool";
+    TOOL_FORMAT_GUIDE = `A distilled tool is one TypeScript module:
+
+import { distilledTool, call } from "tooldistill";
+
+export default distilledTool({
+  name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name
+  description: "Create a draft invoice for a customer from their most recent order email.",
+  inputSchema: {                                // a JSON Schema literal with type "object"
+    type: "object",
+    properties: { customer: { type: "string" }, since: { type: "string", default: "1d" } },
+    required: ["customer"],
+  },
+  async run({ customer, since = "1d" }) {
+    const [msg] = await call("gmail_search", { query: \`from:\${customer} order\`, since });
+    const order = await call("gmail_get_message", { id: msg.id });
+    const cust = await call("billing_find_customer", { name: customer });
+    return call("billing_create_invoice", { customer_id: cust.id, lines: order.lines });
+  },
+  check: (result) => result.status === "draft",  // optional: must hold for the replayed result
+});
+
+Rules (checked before anything runs):
+- Every base tool call is \`await call("<literal base tool name>", { ...arguments })\`, with the arguments the tool's input schema asks for.
+- Only \`import { distilledTool, call } from "tooldistill"\`; nothing else at top level.
+- Not allowed: try/catch/finally, .catch(...), .then(a, b) (a failed base call must fail the tool so the agent can fall back),
+  while, do\u2026while, for(;;) and for\u2026in (use for\u2026of), with, class, generators, this, eval, Function, labels, debugger,
+  enum, namespace, decorators, names starting with __, globalThis, process, require, module, Buffer, fetch, constructor,
+  prototype, Reflect, Proxy, WebAssembly and timers.
+- No clock and no randomness: Date.now(), new Date() and Math.random() do not exist (Date.parse and new Date(value) do);
+  take the time as an input or from a base tool.
+- The code runs in a sandbox with no file system, network or environment: only call(...) reaches the outside.
+- Status, baseline and dependencies are not part of the file: the library measures them.
+
+A proposal is { "code": "<the whole module>", "test_inputs": [ { ...input of this run } ] }. The tool is replayed with each
+test input against the responses recorded in this run, so use the inputs of this run. It must use fewer base tool calls
+than this run did.`;
+  }
+});
+
+// core/trace.ts
+function resultContent(value) {
+  if (typeof value === "string") return value;
+  if (value === void 0) return "null";
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    try {
+      return JSON.stringify(clipDepth(value).value) ?? "null";
+    } catch (err) {
+      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
+    }
+  }
+}
+function worthDistilling(store, traceId, minCallsToDistill) {
+  const trace = store.getTrace(traceId);
+  if (trace?.outcome !== true) return false;
+  const flags = store.getTraceFlags(traceId);
+  if (flags.proposed) return false;
+  if (flags.replaceName) return true;
+  return store.countTopLevelBaseCalls(traceId) >= minCallsToDistill;
+}
+var init_trace = __esm({
+  "core/trace.ts"() {
+    "use strict";
+    init_errors();
+    init_recordable();
+  }
+});
+
+// core/internal.ts
+var init_internal = __esm({
+  "core/internal.ts"() {
+    "use strict";
+    init_canonical();
+    init_config_file();
+    init_errors();
+    init_log_file();
+    init_mcp_result();
+    init_prompts();
+    init_recordable();
+    init_spill();
+    init_store();
+    init_trace();
+  }
+});
+
+// claude-code/session.ts
+function spanTraceId(sessionId, span) {
+  return `${spanPrefix(sessionId)}${span}`;
+}
+function spanPrefix(sessionId) {
+  return `${sessionId}.`;
+}
+function currentSpan(store, sessionId) {
+  return store.transaction(() => {
+    const s = store.sessionSpan(sessionId);
+    const traceId = spanTraceId(sessionId, s.span);
+    store.createTrace(traceId, "", "claude-code");
+    return { traceId, span: s.span, confirmed: s.confirmed };
+  });
+}
+function isDistillPrompt(prompt) {
+  return /^\s*\/tooldistill:distill(\s|$)/.test(prompt);
+}
+function userPrompt(store, sessionId, prompt) {
+  return store.transaction(() => {
+    let cur = currentSpan(store, sessionId);
+    if (cur.confirmed) {
+      store.advanceSpan(sessionId, cur.span);
+      cur = currentSpan(store, sessionId);
+    }
+    if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
+    return cur;
+  });
+}
+function confirmSpan(store, sessionId) {
+  return store.transaction(() => {
+    const cur = currentSpan(store, sessionId);
+    store.setOutcome(cur.traceId, true);
+    store.confirmSpan(sessionId, cur.span);
+    return { ...cur, confirmed: true };
+  });
+}
+function normalizedServer(name) {
+  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+function identifyTool(name, baseServers) {
+  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
+    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
+    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
+  }
+  if (name.startsWith("mcp__")) {
+    const rest = name.slice("mcp__".length);
+    for (const server of baseServers) {
+      const prefix = `${normalizedServer(server)}__`;
+      if (rest.startsWith(prefix) && rest.length > prefix.length) {
+        return { tool: `${server}__${rest.slice(prefix.length)}`, kind: "base" };
+      }
+    }
+  }
+  return { tool: name, kind: "other" };
+}
+function cachedBaseTools(store) {
+  const text = store.getMeta(BASE_TOOLS_META_KEY);
+  if (text === null) return [];
+  const parsed = JSON.parse(text);
+  return Array.isArray(parsed) ? parsed : [];
+}
+function recordedArgs(input, schema) {
+  const args = isPlainObject(input) ? input : input === void 0 ? {} : { value: input };
+  const safe = clipDepth(args);
+  return {
+    value: canonicalArgs(safe.value, schema),
+    note: safe.note === null ? null : `arguments: ${safe.note}`
+  };
+}
+function recordToolStart(store, call, ctx) {
+  return store.transaction(() => {
+    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
+    if (existing) return existing.id;
+    const cur = currentSpan(store, call.sessionId);
+    const id = identifyTool(call.toolName, ctx.baseServers);
+    const kind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
+    const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
+    const args = recordedArgs(call.toolInput, schema);
+    return store.startCall({
+      traceId: cur.traceId,
+      tool: id.tool,
+      kind,
+      args: args.value,
+      externalId: call.toolUseId,
+      note: args.note
+    });
+  });
+}
+function responseValue(toolName, response) {
+  if (toolName.startsWith("mcp__")) return mcpHookResponseToValue(response);
+  return response ?? null;
+}
+function recordToolEnd(store, call, ctx) {
+  const outcome = "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
+  store.transaction(() => {
+    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
+    if (!rec) {
+      const cur = currentSpan(store, call.sessionId);
+      const id = identifyTool(call.toolName, ctx.baseServers);
+      const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
+      const args = recordedArgs(call.toolInput, schema);
+      store.appendCall(
+        {
+          traceId: cur.traceId,
+          tool: id.tool,
+          kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
+          args: args.value,
+          externalId: call.toolUseId,
+          note: args.note
+        },
+        outcome,
+        call.durationMs
+      );
+      return;
+    }
+    if (rec.status !== "started") return;
+    if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
+    else store.finishCall(rec.id, outcome.output, call.durationMs);
+  });
+}
+function need(value, field) {
+  if (value === void 0) throw new Error(`the hook input has no ${field}`);
+  return value;
+}
+function sessionEvent(event, input) {
+  const sessionId = need(input.session_id, "session_id");
+  switch (event) {
+    case "SessionStart":
+      return { type: "session-start", sessionId };
+    case "UserPromptSubmit": {
+      const prompt = input.prompt ?? "";
+      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+    }
+    case "UserPromptExpansion":
+      return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
+    case "PreToolUse":
+      return {
+        type: "tool-start",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id")
+        }
+      };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return {
+        type: "tool-end",
+        sessionId,
+        call: {
+          sessionId,
+          toolName: need(input.tool_name, "tool_name"),
+          toolInput: input.tool_input,
+          toolUseId: need(input.tool_use_id, "tool_use_id"),
+          durationMs: input.duration_ms ?? null,
+          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
+        }
+      };
+    case "SessionEnd":
+      return { type: "session-end", sessionId };
+  }
+}
+function applySessionEvent(store, ev, ctx) {
+  switch (ev.type) {
+    case "session-start":
+      currentSpan(store, ev.sessionId);
+      return;
+    case "prompt":
+      userPrompt(store, ev.sessionId, ev.prompt);
+      return;
+    case "confirm":
+      confirmSpan(store, ev.sessionId);
+      return;
+    case "tool-start":
+      recordToolStart(store, ev.call, ctx);
+      return;
+    case "tool-end":
+      recordToolEnd(store, ev.call, ctx);
+      return;
+    case "session-end":
+      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      return;
+    case "none":
+      return;
+  }
+}
+function applySpilledEvents(store, sessionId, baseServers) {
+  return applySpills(store, sessionId, (spilled) => {
+    if (!HookEvents.includes(spilled.event)) {
+      throw new Error(`unknown hook event '${spilled.event}'`);
+    }
+    const input = JSON.parse(spilled.text);
+    const ctx = { baseServers, baseTools: cachedBaseTools(store) };
+    applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
+  });
+}
+function short(value) {
+  const s = resultContent(value);
+  return s.length > SUMMARY_CHARS ? `${s.slice(0, SUMMARY_CHARS)}\u2026` : s;
+}
+function distillContext(store, traceId, notes) {
+  const calls = store.getCalls(traceId).filter((c) => c.kind === "base" && c.parentId === null && c.status !== "started");
+  const flags = store.getTraceFlags(traceId);
+  const head = `tooldistill: the user ran /tooldistill:distill, confirming that the task of this session went well (trace ${traceId}).`;
+  const lines = [head];
+  if (notes.trim()) lines.push(`The user's notes: ${notes.trim()}`);
+  if (calls.length === 0 && !flags.replaceName) {
+    lines.push(
+      "No base tool calls (tools of the project's MCP servers) were recorded for this task, so there is nothing to distill: tell the user so in one sentence."
+    );
+    return lines.join("\n");
+  }
+  lines.push("", nudgeText({ baseCalls: calls.length, replaceName: flags.replaceName }), "");
+  lines.push(
+    "The base tool calls of this task, in order. In the code, call base tools by these library names (`<server>__<tool>`, e.g. `crm__find_contact`), never by Claude Code's `mcp__<server>__<tool>` names:"
+  );
+  calls.forEach((c, i) => {
+    const result = c.status === "ok" ? short(c.output) : `error: ${short(c.error)}`;
+    lines.push(`${i + 1}. ${c.tool} ${JSON.stringify(c.args)} \u2192 ${result}`);
+  });
+  lines.push(
+    "",
+    `The proposal tool is ${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME}. Keep calling it with the corrected code until the verdict starts with "verified:", then tell the user the tool's name and that \`tooldistill promote <name>\` makes it available.`
+  );
+  return lines.join("\n");
+}
+var PLUGIN_TOOL_PREFIX, DISTILL_COMMAND, BASE_TOOLS_META_KEY, HookEvents, SUMMARY_CHARS;
+var init_session = __esm({
+  "claude-code/session.ts"() {
+    "use strict";
+    init_internal();
+    PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
+    DISTILL_COMMAND = "tooldistill:distill";
+    BASE_TOOLS_META_KEY = "claude-code.base-tools";
+    HookEvents = [
+      "SessionStart",
+      "UserPromptSubmit",
+      "UserPromptExpansion",
+      "PreToolUse",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "SessionEnd"
+    ];
+    SUMMARY_CHARS = 200;
+  }
+});
+
 // hooks/hook-config.ts
 function stamp(path) {
   try {
@@ -2092,26 +2094,22 @@ var init_run = __esm({
     "use strict";
     init_node_fs();
     init_node_path();
-    init_config_file();
-    init_errors();
-    init_log_file();
     init_session();
-    init_spill();
-    init_store();
-    init_trace();
+    init_internal();
     init_hook_config();
     HOOK_BUSY_TIMEOUT_MS = 200;
   }
 });
 
-// hooks/node-check.ts
+// claude-code/node-check.ts
+init_node_version();
 function nodeSupported() {
-  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-  if (major > 22 || major === 22 && minor >= 18) {
+  const problem = nodeVersionProblem();
+  if (problem === null) {
     quietSqliteWarning();
     return true;
   }
-  process.stderr.write(`tooldistill needs Node.js 22.18 or newer (found v${process.versions.node})
+  process.stderr.write(`${problem}
 `);
   process.exitCode = 1;
   return false;

@@ -2,11 +2,13 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   nodeSupported
-} from "./chunks/chunk-Q4THMYLS.js";
+} from "./chunks/chunk-ZOUKN3ET.js";
+import "./chunks/chunk-RYZN5VFB.js";
+import "./chunks/chunk-WEYMVVQ3.js";
 import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-X5B5PKVQ.js");
+  const { main } = await import("./chunks/main-GI6ZPAG6.js");
   await main();
 }

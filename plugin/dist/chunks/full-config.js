@@ -2,14 +2,19 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   loadConfig
-} from "./chunk-MDT5I2XD.js";
-import "./chunk-KRCWJSM7.js";
+} from "./chunk-LR7T35LO.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-CGYM5FRY.js";
+import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
 } from "./chunk-AO7663KD.js";
+import "./chunk-32EDCCXV.js";
+import "./chunk-MHQZRDHV.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
+import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/full-config.ts

@@ -3,14 +3,20 @@
  * Claude Code reports maps onto the library's names, and what `/tooldistill:distill` tells the model.
  * Functions over the store only: no MCP SDK, no config, so the bundled hooks stay small.
  */
-import { canonicalArgs, isPlainObject } from "./canonical.ts";
-import { type Clipped, clipDepth } from "./clip.ts";
-import { mcpHookResponseToValue } from "./mcp-result.ts";
-import { nudgeText, PROPOSE_TOOL_NAME } from "./nudge.ts";
-import { applySpills, type SpillReport } from "./spill.ts";
-import type { Store } from "./store.ts";
-import { resultContent } from "./trace.ts";
-import type { CallKind, CallRecord, ToolDef } from "./types.ts";
+
+import type { CallKind, CallRecord, Store, ToolDef } from "../core/internal.ts";
+import {
+  applySpills,
+  type Clipped,
+  canonicalArgs,
+  clipDepth,
+  isPlainObject,
+  mcpHookResponseToValue,
+  nudgeText,
+  PROPOSE_TOOL_NAME,
+  resultContent,
+  type SpillReport,
+} from "../core/internal.ts";
 
 /** The plugin's MCP server is `td` in plugin `tooldistill`: Claude Code names its tools with this prefix. */
 export const PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";

@@ -1,17 +1,33 @@
 import { BaseCallTimeout } from "./base-failure.ts";
 import { canonicalArgs } from "./canonical.ts";
+import type { DistillContext } from "./context.ts";
 import { errorMessage } from "./errors.ts";
-import { addProblem, type RegistryEnv } from "./registry.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
 import { schemaProblems } from "./schema.ts";
 import { hashSource, type VersionRecord } from "./store.ts";
-import type { ExecuteOptions, ExecuteResult, Trace } from "./trace.ts";
-import { resultContent } from "./trace.ts";
-import type { ToolDef } from "./types.ts";
+import {
+  type ExecuteOptions,
+  type ExecuteResult,
+  recordBaseCall,
+  resultContent,
+  type Trace,
+} from "./trace.ts";
+import { addProblem, exposedVersions } from "./versions.ts";
 
-/** Calls the host records for a distilled run: the base tool runner of its trace. */
-export interface RuntimeHost extends RegistryEnv {
-  baseTool(name: string): ToolDef | undefined;
+/**
+ * Runs the exposed distilled tool called `name`, or returns null when there is none of that name (a base tool's
+ * name always means the base tool).
+ */
+export function runExposed(
+  ctx: DistillContext,
+  trace: Trace,
+  name: string,
+  input: Record<string, unknown>,
+  options: ExecuteOptions = {},
+): Promise<ExecuteResult> | null {
+  if (ctx.baseTool(name)) return null;
+  const v = exposedVersions(ctx.store, ctx.settings.maxExposedTools).find((x) => x.name === name);
+  return v ? runDistilled(ctx, trace, v, input, options) : null;
 }
 
 /**
@@ -20,13 +36,13 @@ export interface RuntimeHost extends RegistryEnv {
  * demotes the version to suspect(runtime_failure) and lets the agent fall back to the base tools.
  */
 export async function runDistilled(
-  host: RuntimeHost,
+  ctx: DistillContext,
   trace: Trace,
   v: VersionRecord,
   input: Record<string, unknown>,
   options: ExecuteOptions = {},
 ): Promise<ExecuteResult> {
-  const { store } = host;
+  const { store } = ctx;
   const args = canonicalArgs(input, v.inputSchema);
   let callId: number;
   if (options.callId === undefined) {
@@ -63,7 +79,7 @@ export async function runDistilled(
     return refuse(errorMessage(err));
   }
   if (hashSource(code) !== v.sourceHash) {
-    host.logger.warn(
+    ctx.logger.warn(
       `tooldistill: ${store.toolFile(v.name, v.version)} was edited after verification; refusing to run it`,
     );
     return refuse(
@@ -76,12 +92,12 @@ export async function runDistilled(
     .getDependencies(v.name, v.version)
     .filter((d) => !d.avoided)
     .map((d) => d.baseTool);
-  const outcome = await host.sandbox.run({
+  const outcome = await ctx.sandbox.run({
     source: code,
     input,
     allow,
     call: async (tool, args) => {
-      const def = host.baseTool(tool);
+      const def = ctx.baseTool(tool);
       if (!def) throw new Error(`no such base tool '${tool}'`);
       // The sandbox does not count time spent waiting for base tools, so a hung executor needs its own bound.
       let timer: NodeJS.Timeout | undefined;
@@ -91,9 +107,10 @@ export async function runDistilled(
           BASE_CALL_TIMEOUT_MS,
         );
       });
-      const r = await Promise.race([trace.recordBaseCall(def, args, callId), timeout]).finally(() =>
-        clearTimeout(timer),
-      );
+      const r = await Promise.race([
+        recordBaseCall(ctx, trace.id, def, args, callId, (what, err) => trace.warn(what, err)),
+        timeout,
+      ]).finally(() => clearTimeout(timer));
       // The executor's own error goes on, so the sandbox can tell an outage from a refused call.
       if (!r.ok) throw r.thrown;
       return r.output;
@@ -107,7 +124,7 @@ export async function runDistilled(
   }
 
   const expected = v.verdict?.calls ?? null;
-  const text = structuredError(v, outcome.failure, outcome.calls, expected, host);
+  const text = structuredError(v, outcome.failure, outcome.calls, expected, ctx);
   // An outage of a base tool or an overloaded host says nothing against the distilled tool: it stays.
   if (outcome.failure.cause !== "tool") {
     store.transaction(() => {
@@ -119,7 +136,7 @@ export async function runDistilled(
   const current = store.getVersion(v.name, v.version) ?? v;
   // The failed call, the run count and the demotion are one write: the version is never left exposed after it.
   addProblem(
-    host,
+    ctx,
     current,
     "runtime_failure",
     `runtime failure: ${outcome.failure.message}`,
@@ -161,7 +178,7 @@ export function structuredError(
   failure: SandboxFailure,
   calls: readonly SandboxCall[],
   expectedSteps: number | null,
-  host: { baseTool(name: string): ToolDef | undefined },
+  ctx: Pick<DistillContext, "baseTool">,
 ): string {
   const failedStep = failure.kind === "call_failed" && failure.step !== undefined ? failure.step : null;
   const total = Math.max(expectedSteps ?? 0, calls.length, failedStep ?? 0);
@@ -180,7 +197,7 @@ export function structuredError(
   if (done.length) {
     lines.push("", "Steps already completed (do not repeat the ones that changed something):");
     done.forEach((c, i) => {
-      const readOnly = host.baseTool(c.tool)?.annotations?.readOnlyHint === true;
+      const readOnly = ctx.baseTool(c.tool)?.annotations?.readOnlyHint === true;
       const effect = readOnly ? "read-only" : "may have changed something";
       lines.push(`${i + 1}. ${c.tool} ${JSON.stringify(c.args)} → ${summarize(c.output)} (${effect})`);
     });

@@ -1,57 +1,27 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  ToolDistill,
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-XYEQALVK.js";
-import "./chunk-BUWLCMXS.js";
-import "./chunk-PDJ2QRKC.js";
+} from "./chunk-VJ6ROSWN.js";
 import {
+  ToolDistill,
+  appendLog,
   importRef
-} from "./chunk-MDT5I2XD.js";
-import "./chunk-KRCWJSM7.js";
-import "./chunk-WEYMVVQ3.js";
+} from "./chunk-LR7T35LO.js";
 import "./chunk-C37ZN2VE.js";
+import "./chunk-CGYM5FRY.js";
+import "./chunk-RYZN5VFB.js";
+import "./chunk-AO7663KD.js";
+import "./chunk-32EDCCXV.js";
+import "./chunk-MHQZRDHV.js";
+import "./chunk-WEYMVVQ3.js";
 import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/fallback-run.ts
 import { join } from "node:path";
-
-// core/log-file.ts
-import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
-import { dirname } from "node:path";
-var DEFAULT_LOG_BYTES = 1024 * 1024;
-function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
-  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
-`;
-  try {
-    let size = 0;
-    try {
-      size = statSync(file).size;
-    } catch {
-      mkdirSync(dirname(file), { recursive: true });
-    }
-    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
-      try {
-        renameSync(file, `${file}.1`);
-      } catch {
-      }
-    }
-    appendFileSync(
-      file,
-      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
-` : text
-    );
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// hooks/fallback-run.ts
 async function runFallback(configPath, traceId) {
   const { loadFullConfig } = await import("./full-config.js");
   const { config, baseServers } = await loadFullConfig(configPath, process.env);

@@ -1,9 +1,6 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  silentLogger
-} from "./chunk-MHQZRDHV.js";
-import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
@@ -15,10 +12,13 @@ import {
 import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
-  isPlainObject,
   proposalPrompt,
+  readProposal,
   verdictText
-} from "./chunk-PDJ2QRKC.js";
+} from "./chunk-CGYM5FRY.js";
+import {
+  silentLogger
+} from "./chunk-MHQZRDHV.js";
 import {
   DistillError,
   errorMessage
@@ -129,7 +129,7 @@ var ClaudeDistiller = class {
         `the model answered without calling ${PROPOSE_TOOL_NAME}${cut} (stop_reason: ${response.stop_reason}); try again, or set distiller_model to a model that supports tool use`
       );
     }
-    const proposal = parseProposal(block.input);
+    const proposal = readProposal(block.input);
     if (typeof proposal === "string") {
       throw new DistillError(
         "DISTILLER",
@@ -184,14 +184,6 @@ var ClaudeDistiller = class {
 };
 function isVerified(v) {
   return v.checks.static.ok && v.checks.replay.ok && v.checks.efficiency.ok;
-}
-function parseProposal(input) {
-  if (!isPlainObject(input)) return "its input is not an object";
-  const { code, test_inputs } = input;
-  if (typeof code !== "string" || code.trim() === "") return "'code' is not a non-empty string";
-  if (!Array.isArray(test_inputs)) return "'test_inputs' is not an array";
-  if (!test_inputs.every((t) => isPlainObject(t))) return "'test_inputs' holds something other than objects";
-  return { code, test_inputs };
 }
 function rootCause(err) {
   let current = err;

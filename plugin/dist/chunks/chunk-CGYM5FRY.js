@@ -1,7 +1,10 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
+import {
+  DistillError
+} from "./chunk-WEYMVVQ3.js";
 
-// core/nudge.ts
+// core/prompts.ts
 var PROPOSE_TOOL_NAME = "propose_distilled_tool";
 var TOOL_FORMAT_GUIDE = `A distilled tool is one TypeScript module:
 
@@ -82,6 +85,109 @@ function stableStringify(value) {
 }
 function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// core/verdict.ts
+var CHECK_ORDER = ["static", "replay", "efficiency"];
+var ALL_CHECKS_PASSED = "all checks passed";
+function formatProblem(p) {
+  return p.line === void 0 ? p.message : `line ${p.line}: ${p.message}`;
+}
+function readProposal(input) {
+  if (!isPlainObject(input)) return "the proposal must be an object { code, test_inputs }";
+  const problems = [];
+  const code = input["code"];
+  const tests = input["test_inputs"];
+  if (typeof code !== "string" || code.trim() === "")
+    problems.push("'code' must be the whole TypeScript module as a string");
+  if (!Array.isArray(tests) || !tests.every(isPlainObject)) {
+    problems.push("'test_inputs' must be an array of input objects taken from this run");
+  }
+  const unknown = Object.keys(input).filter((k) => k !== "code" && k !== "test_inputs");
+  if (unknown.length)
+    problems.push(
+      `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `'${k}'`).join(", ")}: a proposal has only code and test_inputs`
+    );
+  if (problems.length) return `invalid proposal: ${problems.join("; ")}`;
+  return { code, test_inputs: tests };
+}
+function parseProposal(input) {
+  const read = readProposal(input);
+  if (typeof read === "string") throw new DistillError("PROPOSAL_INVALID", read);
+  return read;
+}
+function toVerdict(v, status, report) {
+  return {
+    name: v.name,
+    version: v.version,
+    status,
+    checks: report.checks,
+    calls: report.calls,
+    baseline: report.baseline,
+    limit: report.limit,
+    liveCalls: report.liveCalls
+  };
+}
+function rejectedVerdict(name, message) {
+  const notRun = { ok: false, problems: [{ message: "not run: the proposal was refused" }] };
+  return {
+    name,
+    version: 0,
+    status: "draft",
+    checks: { static: { ok: false, problems: [{ message }] }, replay: notRun, efficiency: notRun },
+    calls: null,
+    baseline: null,
+    limit: null,
+    liveCalls: []
+  };
+}
+function reportSummary(report) {
+  for (const key of CHECK_ORDER) {
+    const c = report.checks[key];
+    if (!c.ok) return `${key} check failed: ${c.problems.map((p) => p.message).join("; ")}`;
+  }
+  return ALL_CHECKS_PASSED;
+}
+function verdictBody(v) {
+  const failed = CHECK_ORDER.find((k) => !v.checks[k].ok);
+  const lines = [
+    failed ? `rejected: ${v.name} v${v.version}: ${failed} check failed` : `verified: ${v.name} v${v.version}`
+  ];
+  for (const key of CHECK_ORDER) {
+    lines.push(...problemLines(v.checks[key]));
+    if (key === failed) break;
+  }
+  if (v.calls !== null && v.baseline !== null && v.limit !== null) {
+    const factor = v.baseline === 0 ? "" : ` \xD7 ${num(v.limit / v.baseline)}`;
+    lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
+  }
+  if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
+  return { failed, lines };
+}
+function verdictText(v) {
+  const { failed, lines } = verdictBody(v);
+  if (failed) {
+    lines.push(`Fix the problems above and call ${PROPOSE_TOOL_NAME} again with the whole corrected code.`);
+  } else if (v.status === "active") {
+    lines.push(`${v.name} v${v.version} is active: agents can call it now.`);
+  } else if (v.status === "verified") {
+    lines.push(`${v.name} v${v.version} is verified and waits for promote (tooldistill promote ${v.name}).`);
+  } else {
+    lines.push(`${v.name} v${v.version} is ${v.status}.`);
+  }
+  return lines.join("\n");
+}
+function problemLines(check) {
+  return check.problems.map((p) => `- ${formatProblem(p)}`);
+}
+function num(n) {
+  return String(Number(n.toFixed(2)));
+}
+
+// core/text.ts
+function clip(text, max) {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
 }
 
 // core/distiller.ts
@@ -184,53 +290,21 @@ function json(value) {
     return String(value);
   }
 }
-function clip(text, limit) {
-  return text.length <= limit ? text : `${text.slice(0, limit)}\u2026 (${text.length - limit} more characters)`;
-}
-var CHECK_ORDER = ["static", "replay", "efficiency"];
-function verdictBody(v) {
-  const failed = CHECK_ORDER.find((k) => !v.checks[k].ok);
-  const lines = [
-    failed ? `rejected: ${v.name} v${v.version}: ${failed} check failed` : `verified: ${v.name} v${v.version}`
-  ];
-  for (const key of CHECK_ORDER) {
-    lines.push(...problemLines(v.checks[key]));
-    if (key === failed) break;
-  }
-  if (v.calls !== null && v.baseline !== null && v.limit !== null) {
-    const factor = v.baseline === 0 ? "" : ` \xD7 ${num(v.limit / v.baseline)}`;
-    lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
-  }
-  if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
-  return { failed, lines };
-}
-function verdictText(v) {
-  const { failed, lines } = verdictBody(v);
-  if (failed) {
-    lines.push(`Fix the problems above and call ${PROPOSE_TOOL_NAME} again with the whole corrected code.`);
-  } else if (v.status === "active") {
-    lines.push(`${v.name} v${v.version} is active: agents can call it now.`);
-  } else if (v.status === "verified") {
-    lines.push(`${v.name} v${v.version} is verified and waits for promote (tooldistill promote ${v.name}).`);
-  } else {
-    lines.push(`${v.name} v${v.version} is ${v.status}.`);
-  }
-  return lines.join("\n");
-}
-function problemLines(check) {
-  return check.problems.map((p) => `- ${p.line === void 0 ? "" : `line ${p.line}: `}${p.message}`);
-}
-function num(n) {
-  return String(Number(n.toFixed(2)));
-}
 
 export {
-  PROPOSE_TOOL_NAME,
-  nudgeText,
   canonicalArgs,
   stableStringify,
   isPlainObject,
+  PROPOSE_TOOL_NAME,
+  nudgeText,
+  formatProblem,
+  readProposal,
+  parseProposal,
+  toVerdict,
+  rejectedVerdict,
+  reportSummary,
+  verdictText,
+  clip,
   PROPOSE_INPUT_SCHEMA,
-  proposalPrompt,
-  verdictText
+  proposalPrompt
 };

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
-import { fallbackDistill } from "../core/changes.ts";
 import type { Distiller, DistillRequest, Proposal } from "../core/distiller.ts";
-import { PROPOSE_TOOL_NAME } from "../core/nudge.ts";
+import { fallbackDistill } from "../core/distilling.ts";
+import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { Sandbox } from "../core/sandbox.ts";
 import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
@@ -412,7 +412,9 @@ test("fallback distiller: bounded in time", async (t) => {
       healthProbe: null,
       sandbox,
       tools: () => td.tools(),
+      baseTool: (name) => td.tools().find((t) => t.name === name),
       distiller: async () => never,
+      exposureChanged: () => {},
     },
     trace.id,
     50,

@@ -1,99 +1,46 @@
-import { isPlainObject } from "./canonical.ts";
+/**
+ * Versions of distilled tools and the lifecycle actions on them: ingesting a proposal, verifying, promoting,
+ * deprecating, adding an open problem, and which versions agents are offered. Every status change goes
+ * through `commit`, one transaction with its history and whatever else belongs to it.
+ */
+import type { DistillContext } from "./context.ts";
+import type { Proposal } from "./distiller.ts";
 import { DistillError } from "./errors.ts";
-import { assertTransition, isExposed, resolveVersion, withoutProblems, withProblem } from "./lifecycle.ts";
-
-export { resolveVersion };
-
+import { assertTransition, isExposed, withoutProblems, withProblem } from "./lifecycle.ts";
 import { staticCheck } from "./static-check.ts";
 import type { Store, VersionRecord } from "./store.ts";
 import { toolNameProblem } from "./tool-name.ts";
 import type { OpenProblem, Problem, Status, ToolDef, Verdict } from "./types.ts";
-import {
-  type CheckReport,
-  reportSummary,
-  runChecks,
-  type VerifyEnv,
-  type VerifyOptions,
-} from "./verification.ts";
-
-/** Verification plus a hook that hears about every change of the exposed set (the plugin's list_changed). */
-export interface RegistryEnv extends VerifyEnv {
-  onExposureChange?(): void;
-}
-
-/** A proposal as the agent sends it to `propose_distilled_tool`. */
-export interface ProposalInput {
-  code: string;
-  test_inputs: Record<string, unknown>[];
-}
-
-/** Why a proposal was refused before it became a version (nothing is stored then). */
-export class ProposalError extends DistillError {
-  constructor(message: string) {
-    super("PROPOSAL_INVALID", message);
-  }
-}
-
-/** Checks the shape of a `propose_distilled_tool` input. */
-export function parseProposal(input: unknown): ProposalInput {
-  if (!isPlainObject(input)) throw new ProposalError("the proposal must be an object { code, test_inputs }");
-  const problems: string[] = [];
-  const code = input["code"];
-  const tests = input["test_inputs"];
-  if (typeof code !== "string" || code.trim() === "")
-    problems.push("'code' must be the whole TypeScript module as a string");
-  if (!Array.isArray(tests) || !tests.every(isPlainObject)) {
-    problems.push("'test_inputs' must be an array of input objects taken from this run");
-  }
-  const unknown = Object.keys(input).filter((k) => k !== "code" && k !== "test_inputs");
-  if (unknown.length)
-    problems.push(
-      `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `'${k}'`).join(", ")}: a proposal has only code and test_inputs`,
-    );
-  if (problems.length) throw new ProposalError(`invalid proposal: ${problems.join("; ")}`);
-  return { code: code as string, test_inputs: tests as Record<string, unknown>[] };
-}
-
-/** The verdict shape, from a stored version and the report of its checks. */
-export function toVerdict(v: VersionRecord, status: Status, report: CheckReport): Verdict {
-  return {
-    name: v.name,
-    version: v.version,
-    status,
-    checks: report.checks,
-    calls: report.calls,
-    baseline: report.baseline,
-    limit: report.limit,
-    liveCalls: report.liveCalls,
-  };
-}
+import { formatProblem, reportSummary, toVerdict } from "./verdict.ts";
+import { runChecks, type VerifyOptions } from "./verification.ts";
 
 /**
  * Stores a proposal as the next draft version of its tool and verifies it. The name, description and schema
  * are read from the code; a name that cannot be read is refused before anything is stored.
  */
 export async function ingestProposal(
-  env: RegistryEnv,
+  ctx: DistillContext,
   sourceTrace: string | null,
-  proposal: ProposalInput,
+  proposal: Proposal,
   options: VerifyVersionOptions & { reason?: string } = {},
 ): Promise<Verdict> {
-  const statics = staticCheck(proposal.code, env.tools());
-  const listed = (problems: readonly Problem[]) =>
-    problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message)).join("\n");
+  const statics = staticCheck(proposal.code, ctx.tools());
+  const listed = (problems: readonly Problem[]) => problems.map(formatProblem).join("\n");
   if (!statics.meta) {
-    throw new ProposalError(
+    throw new DistillError(
+      "PROPOSAL_INVALID",
       `the tool's name, description and inputSchema could not be read, so nothing was stored:\n${listed(statics.problems)}`,
     );
   }
   // The name becomes a folder under tools/: one that is not a valid name is refused before anything is written.
   if (toolNameProblem(statics.meta.name) !== null) {
     const named = statics.problems.filter((p) => p.token === statics.meta?.name);
-    throw new ProposalError(
+    throw new DistillError(
+      "PROPOSAL_INVALID",
       `the tool's name cannot be used, so nothing was stored:\n${listed(named.length ? named : [{ message: toolNameProblem(statics.meta.name)! }])}`,
     );
   }
-  const version = env.store.createVersion({
+  const version = ctx.store.createVersion({
     name: statics.meta.name,
     code: proposal.code,
     description: statics.meta.description,
@@ -102,7 +49,7 @@ export async function ingestProposal(
     sourceTrace,
     reason: options.reason ?? "proposed",
   });
-  return verifyVersion(env, version, options);
+  return verifyVersion(ctx, version, options);
 }
 
 /** One status change of a version, from the status it had when the command read it. */
@@ -121,14 +68,14 @@ interface Move {
  * asked to run again. Exposure changes are announced after the commit.
  */
 function commit(
-  env: Pick<RegistryEnv, "store" | "onExposureChange">,
+  ctx: Pick<DistillContext, "store" | "exposureChanged">,
   moves: readonly Move[],
   also?: () => void,
 ): void {
   for (const m of moves) if (m.v.status !== m.to) assertTransition(m.v.name, m.v.version, m.v.status, m.to);
-  env.store.transaction(() => {
+  ctx.store.transaction(() => {
     for (const m of moves) {
-      const ok = env.store.setStatus({
+      const ok = ctx.store.setStatus({
         name: m.v.name,
         version: m.v.version,
         expect: m.v.status,
@@ -151,7 +98,7 @@ function commit(
     const now = isExposed(m.to, m.problems);
     return was !== now || (now && m.v.status !== m.to);
   });
-  if (changed) env.onExposureChange?.();
+  if (changed) ctx.exposureChanged();
 }
 
 /** The version after a move, for chaining moves of one version (draft → verified → active). */
@@ -160,9 +107,9 @@ function after(m: Move): VersionRecord {
 }
 
 /** Moves that make `v` active: itself, and every other active or suspect version of its name deprecated. */
-function activation(env: RegistryEnv, v: VersionRecord, reason: string, evidence?: unknown): Move[] {
+function activation(ctx: DistillContext, v: VersionRecord, reason: string, evidence?: unknown): Move[] {
   const moves: Move[] = [{ v, to: "active", problems: [], reason, evidence }];
-  for (const other of env.store.listVersions({ name: v.name })) {
+  for (const other of ctx.store.listVersions({ name: v.name })) {
     if (other.version === v.version) continue;
     if (other.status === "active" || other.status === "suspect") {
       moves.push({
@@ -189,12 +136,12 @@ export interface VerifyVersionOptions extends VerifyOptions {
  * and the deprecation of a replaced version are one transaction.
  */
 export async function verifyVersion(
-  env: RegistryEnv,
+  ctx: DistillContext,
   v: VersionRecord,
   options: VerifyVersionOptions = {},
 ): Promise<Verdict> {
-  const code = env.store.readCode(v.name, v.version);
-  const report = await runChecks(env, v, code, options);
+  const code = ctx.store.readCode(v.name, v.version);
+  const report = await runChecks(ctx, v, code, options);
   const evidence = {
     verdict: report.checks,
     calls: report.calls,
@@ -206,7 +153,7 @@ export async function verifyVersion(
     if (v.status === "draft") {
       const verified: Move = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
       moves.push(verified);
-      if (env.settings.autoPromote) moves.push(...activation(env, after(verified), "auto_promote"));
+      if (ctx.settings.autoPromote) moves.push(...activation(ctx, after(verified), "auto_promote"));
     } else if (v.status === "suspect" || v.status === "active") {
       const cleared: OpenProblem[] = ["schema_changed", "dependency_missing"];
       if (options.live) cleared.push("runtime_failure");
@@ -214,7 +161,7 @@ export async function verifyVersion(
       const to: Status = left.length === 0 ? "active" : "suspect";
       if (to !== v.status || left.length !== v.problems.length) {
         const reason = `re-verification passed${options.live ? " (live)" : ""}`;
-        if (to === "active") moves.push(...activation(env, v, reason, evidence));
+        if (to === "active") moves.push(...activation(ctx, v, reason, evidence));
         else moves.push({ v, to, problems: left, reason, evidence });
       }
     }
@@ -230,11 +177,11 @@ export async function verifyVersion(
   const own = moves.filter((m) => m.v.version === v.version).at(-1);
   const final = own ? after(own) : v;
   const verdict = toVerdict(final, final.status, report);
-  commit(env, moves, () => {
-    if (report.passed) env.store.setDependencies(v.name, v.version, report.dependencies);
-    env.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
+  commit(ctx, moves, () => {
+    if (report.passed) ctx.store.setDependencies(v.name, v.version, report.dependencies);
+    ctx.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
     const target = options.clearQueueOf;
-    if (report.passed && target) env.store.setQueuedRebuild(target.name, target.version, false, null);
+    if (report.passed && target) ctx.store.setQueuedRebuild(target.name, target.version, false, null);
   });
   return verdict;
 }
@@ -245,11 +192,11 @@ export async function verifyVersion(
  * deprecating the one it replaces are one transaction.
  */
 export async function promote(
-  env: RegistryEnv,
+  ctx: DistillContext,
   name: string,
   options: { version?: number } = {},
 ): Promise<VersionRecord> {
-  const v = resolveVersion(env.store, name, options.version, "newest-verified");
+  const v = resolveVersion(ctx.store, name, options.version, "newest-verified");
   if (v.status === "active") throw new DistillError("TRANSITION", `${name} v${v.version} is already active`);
   if (v.status === "draft") {
     throw new DistillError(
@@ -264,11 +211,11 @@ export async function promote(
     );
   }
   if (v.status === "verified") {
-    commit(env, activation(env, v, "promoted"));
+    commit(ctx, activation(ctx, v, "promoted"));
     return { ...v, status: "active", problems: [] };
   }
   // Rollback or recovery: re-pass verification against the current base tools first.
-  const report = await runChecks(env, v, env.store.readCode(v.name, v.version));
+  const report = await runChecks(ctx, v, ctx.store.readCode(v.name, v.version));
   if (!report.passed) {
     throw new DistillError(
       "TRANSITION",
@@ -277,24 +224,23 @@ export async function promote(
   }
   const reason =
     v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification";
-  commit(env, activation(env, v, reason), () => {
-    env.store.setDependencies(v.name, v.version, report.dependencies);
-    env.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
+  commit(ctx, activation(ctx, v, reason), () => {
+    ctx.store.setDependencies(v.name, v.version, report.dependencies);
+    ctx.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
   });
   return { ...v, status: "active", problems: [] };
 }
 
 /** `deprecate`: legal from any status but deprecated; needs only the store. Its queue flag goes with it. */
 export function deprecate(
-  store: Store,
+  ctx: Pick<DistillContext, "store" | "exposureChanged">,
   name: string,
-  options: { version?: number; reason?: string; onExposureChange?: () => void } = {},
+  options: { version?: number; reason?: string } = {},
 ): VersionRecord {
-  const v = resolveVersion(store, name, options.version, "active");
+  const v = resolveVersion(ctx.store, name, options.version, "active");
   if (v.status === "deprecated")
     throw new DistillError("TRANSITION", `${name} v${v.version} is already deprecated`);
-  const env = { store, ...(options.onExposureChange ? { onExposureChange: options.onExposureChange } : {}) };
-  commit(env, [
+  commit(ctx, [
     { v, to: "deprecated", problems: v.problems, reason: options.reason ?? "deprecated by the user" },
   ]);
   return { ...v, status: "deprecated", queuedRebuild: false, rebuildNote: null };
@@ -305,7 +251,7 @@ export function deprecate(
  * the same transaction (a runtime failure's call record, a rebuild's queue flag).
  */
 export function addProblem(
-  env: RegistryEnv,
+  ctx: DistillContext,
   v: VersionRecord,
   problem: OpenProblem,
   reason: string,
@@ -319,7 +265,7 @@ export function addProblem(
       ? [{ v, to: "suspect", problems, reason, evidence }]
       : [];
   if (moves.length === 0 && !also) return v;
-  commit(env, moves, also);
+  commit(ctx, moves, also);
   return moves[0] ? after(moves[0]) : v;
 }
 
@@ -375,4 +321,38 @@ export function unavailableReason(store: Store, name: string, maxExposed: number
 export function toolDefinition(v: VersionRecord): ToolDef {
   // The static check made sure the schema is an object schema.
   return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
+}
+
+/** Finds the version a command means: the given number, or the one `pick` chooses (store reads only). */
+export function resolveVersion(
+  store: Store,
+  name: string,
+  version: number | undefined,
+  pick: "active" | "newest-verified" | "active-or-newest",
+): VersionRecord {
+  const all = store.listVersions({ name });
+  if (all.length === 0) {
+    const names = [...new Set(store.listVersions().map((v) => v.name))];
+    throw new DistillError(
+      "NOT_FOUND",
+      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`,
+    );
+  }
+  if (version !== undefined) {
+    const v = all.find((x) => x.version === version);
+    if (!v)
+      throw new DistillError(
+        "NOT_FOUND",
+        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`,
+      );
+    return v;
+  }
+  if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1)!;
+  const wanted: Status = pick === "active" ? "active" : "verified";
+  const found = all.filter((x) => x.status === wanted).at(-1);
+  if (!found) {
+    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
+    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
+  }
+  return found;
 }

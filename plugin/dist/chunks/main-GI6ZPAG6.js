@@ -1,6 +1,31 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  applySpilledEvents,
+  cacheBaseTools,
+  callForToolUse,
+  canonicalizeTrace,
+  currentSpan
+} from "./chunk-VJ6ROSWN.js";
+import {
+  Store,
+  ToolDistill,
+  exposedVersions,
+  findConfig,
+  loadConfig,
+  proposeToolDefinition,
+  toolDefinition,
+  unavailableReason
+} from "./chunk-LR7T35LO.js";
+import "./chunk-C37ZN2VE.js";
+import {
+  PROPOSE_TOOL_NAME
+} from "./chunk-CGYM5FRY.js";
+import "./chunk-RYZN5VFB.js";
+import {
+  loadMcpServers
+} from "./chunk-AO7663KD.js";
+import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,
   CallToolResultSchema,
@@ -27,36 +52,11 @@ import {
   getObjectShape,
   mergeCapabilities,
   safeParse
-} from "./chunk-APLT2SH7.js";
-import {
-  Store,
-  ToolDistill,
-  applySpilledEvents,
-  cacheBaseTools,
-  callForToolUse,
-  canonicalizeTrace,
-  currentSpan,
-  exposedVersions,
-  proposeToolDefinition,
-  toolDefinition,
-  unavailableReason
-} from "./chunk-XYEQALVK.js";
-import "./chunk-BUWLCMXS.js";
-import {
-  PROPOSE_TOOL_NAME
-} from "./chunk-PDJ2QRKC.js";
-import {
-  findConfig,
-  loadConfig
-} from "./chunk-MDT5I2XD.js";
-import "./chunk-KRCWJSM7.js";
-import {
-  loadMcpServers
-} from "./chunk-AO7663KD.js";
+} from "./chunk-32EDCCXV.js";
+import "./chunk-MHQZRDHV.js";
 import {
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
-import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 

@@ -1,0 +1,163 @@
+/**
+ * The verdict of verification in all its forms: the proposal it answers (parsed here), the shape built from a
+ * check report, one line for logs and history, the text a model reads and the report a person reads. One shape
+ * for `propose_distilled_tool`, `verify`, `rebuild` and a distiller's retry.
+ */
+import { isPlainObject } from "./canonical.ts";
+import type { Proposal } from "./distiller.ts";
+import { DistillError } from "./errors.ts";
+import { PROPOSE_TOOL_NAME } from "./prompts.ts";
+import type { VersionRecord } from "./store.ts";
+import type { CheckResult, Problem, Status, Verdict } from "./types.ts";
+import type { CheckReport } from "./verification.ts";
+
+/** The three checks, in the order they run (a failed one stops the next). */
+const CHECK_ORDER = ["static", "replay", "efficiency"] as const;
+
+/** What history records when a version passes: the checks in order, every one passed. */
+export const ALL_CHECKS_PASSED = "all checks passed";
+
+/** One problem as text: `line 5: call to 'x' — no such base tool` (no prefix without a line). */
+export function formatProblem(p: Problem): string {
+  return p.line === undefined ? p.message : `line ${p.line}: ${p.message}`;
+}
+
+/** The proposal in a `propose_distilled_tool` input, or every problem of its shape in one line. */
+export function readProposal(input: unknown): Proposal | string {
+  if (!isPlainObject(input)) return "the proposal must be an object { code, test_inputs }";
+  const problems: string[] = [];
+  const code = input["code"];
+  const tests = input["test_inputs"];
+  if (typeof code !== "string" || code.trim() === "")
+    problems.push("'code' must be the whole TypeScript module as a string");
+  if (!Array.isArray(tests) || !tests.every(isPlainObject)) {
+    problems.push("'test_inputs' must be an array of input objects taken from this run");
+  }
+  const unknown = Object.keys(input).filter((k) => k !== "code" && k !== "test_inputs");
+  if (unknown.length)
+    problems.push(
+      `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => `'${k}'`).join(", ")}: a proposal has only code and test_inputs`,
+    );
+  if (problems.length) return `invalid proposal: ${problems.join("; ")}`;
+  return { code: code as string, test_inputs: tests as Record<string, unknown>[] };
+}
+
+/** Like `readProposal`, throwing DistillError("PROPOSAL_INVALID") with the problems. */
+export function parseProposal(input: unknown): Proposal {
+  const read = readProposal(input);
+  if (typeof read === "string") throw new DistillError("PROPOSAL_INVALID", read);
+  return read;
+}
+
+/** The verdict shape, from a stored version and the report of its checks. */
+export function toVerdict(v: VersionRecord, status: Status, report: CheckReport): Verdict {
+  return {
+    name: v.name,
+    version: v.version,
+    status,
+    checks: report.checks,
+    calls: report.calls,
+    baseline: report.baseline,
+    limit: report.limit,
+    liveCalls: report.liveCalls,
+  };
+}
+
+/** The verdict of a proposal refused before it became a version (nothing was stored). */
+export function rejectedVerdict(name: string, message: string): Verdict {
+  const notRun = { ok: false, problems: [{ message: "not run: the proposal was refused" }] };
+  return {
+    name,
+    version: 0,
+    status: "draft",
+    checks: { static: { ok: false, problems: [{ message }] }, replay: notRun, efficiency: notRun },
+    calls: null,
+    baseline: null,
+    limit: null,
+    liveCalls: [],
+  };
+}
+
+/** A one-line reason for logs and history evidence. */
+export function reportSummary(report: Pick<CheckReport, "checks">): string {
+  for (const key of CHECK_ORDER) {
+    const c = report.checks[key];
+    if (!c.ok) return `${key} check failed: ${c.problems.map((p) => p.message).join("; ")}`;
+  }
+  return ALL_CHECKS_PASSED;
+}
+
+/** The outcome line, every problem, the call arithmetic and the live calls: shared by both text forms. */
+function verdictBody(v: Verdict): { failed: (typeof CHECK_ORDER)[number] | undefined; lines: string[] } {
+  const failed = CHECK_ORDER.find((k) => !v.checks[k].ok);
+  const lines = [
+    failed
+      ? `rejected: ${v.name} v${v.version}: ${failed} check failed`
+      : `verified: ${v.name} v${v.version}`,
+  ];
+  // Checks after the first failed one did not run: their "not run" notes would only repeat the failure.
+  for (const key of CHECK_ORDER) {
+    lines.push(...problemLines(v.checks[key]));
+    if (key === failed) break;
+  }
+  if (v.calls !== null && v.baseline !== null && v.limit !== null) {
+    const factor = v.baseline === 0 ? "" : ` × ${num(v.limit / v.baseline)}`;
+    lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
+  }
+  if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
+  return { failed, lines };
+}
+
+/**
+ * The text form of a verdict for a person at a terminal (`tooldistill verify`, `show`, `rebuild`): the same checks
+ * as the model's, then what the version's status now means and which command moves it on.
+ */
+export function verdictReport(v: Verdict): string {
+  const { failed, lines } = verdictBody(v);
+  const id = `${v.name} v${v.version}`;
+  if (v.status === "active") lines.push(`${id} is active: agents can call it.`);
+  else if (v.status === "verified")
+    lines.push(`${id} is verified: tooldistill promote ${v.name} makes it available to agents.`);
+  else if (v.status === "deprecated") {
+    lines.push(
+      failed
+        ? `${id} is deprecated: it no longer passes against the current base tools. The next successful agent run can propose a new version; tooldistill promote ${v.name} --version N rolls back to an earlier one that still passes.`
+        : `${id} is deprecated; tooldistill promote ${v.name} --version ${v.version} makes it active again.`,
+    );
+  } else if (v.status === "suspect") {
+    lines.push(
+      `${id} is still suspect: a runtime failure is cleared only by tooldistill verify ${v.name} --version ${v.version} --live (real calls).`,
+    );
+  } else {
+    lines.push(
+      failed
+        ? `${id} stays a draft: it is never offered to agents. An agent proposes a corrected version (or tooldistill rebuild ${v.name} when a rebuild is queued).`
+        : `${id} is a draft.`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The text form of a verdict for a model: outcome, every problem, the call arithmetic, and what to do next. */
+export function verdictText(v: Verdict): string {
+  const { failed, lines } = verdictBody(v);
+  if (failed) {
+    lines.push(`Fix the problems above and call ${PROPOSE_TOOL_NAME} again with the whole corrected code.`);
+  } else if (v.status === "active") {
+    lines.push(`${v.name} v${v.version} is active: agents can call it now.`);
+  } else if (v.status === "verified") {
+    lines.push(`${v.name} v${v.version} is verified and waits for promote (tooldistill promote ${v.name}).`);
+  } else {
+    lines.push(`${v.name} v${v.version} is ${v.status}.`);
+  }
+  return lines.join("\n");
+}
+
+function problemLines(check: CheckResult): string[] {
+  return check.problems.map((p) => `- ${formatProblem(p)}`);
+}
+
+/** Up to two decimals, trailing zeros trimmed: 8.4, 12, 0.35. */
+function num(n: number): string {
+  return String(Number(n.toFixed(2)));
+}

@@ -1,0 +1,13 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+} from "./chunk-32EDCCXV.js";
+import "./chunk-MHQZRDHV.js";
+import "./chunk-WEYMVVQ3.js";
+import "./chunk-UTY5CP2H.js";
+export {
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+};

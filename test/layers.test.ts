@@ -1,0 +1,56 @@
+/**
+ * The layer rule is the linter's, not a reader's memory: Biome's noRestrictedImports, configured in biome.json,
+ * fails on every forbidden import. The project's own biome.json lints small files in a temporary tree laid out
+ * like the repository, some allowed and some not.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { tempDir } from "./helpers.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIOME = join(ROOT, "node_modules", ".bin", "biome");
+
+const FORBIDDEN: Record<string, string> = {
+  "core/knows-hooks.ts": `import { runHook } from "../hooks/run.ts";\nexport const x = runHook;\n`,
+  "core/knows-plugin.ts": `export async function f() {\n  return import("../claude-code/session.ts");\n}\n`,
+  "core/knows-cli.ts": `export { main } from "../bin/cli.ts";\n`,
+  "hooks/reaches-into-core.ts": `import { Store } from "../core/store.ts";\nexport const s = Store;\n`,
+  "hooks/knows-server.ts": `import { main } from "../server/main.ts";\nexport const m = main;\n`,
+  "server/knows-hooks.ts": `import { runHook } from "../hooks/run.ts";\nexport const r = runHook;\n`,
+  "claude-code/knows-hooks.ts": `import { runHook } from "../hooks/run.ts";\nexport const r = runHook;\n`,
+  "bin/reaches-into-core.ts": `import { Sandbox } from "../core/sandbox.ts";\nexport const s = Sandbox;\n`,
+  "scripts/reaches-into-core.ts": `import { engineWasmPath } from "../core/quickjs-engine.ts";\nexport const p = engineWasmPath;\n`,
+};
+
+const ALLOWED: Record<string, string> = {
+  "core/own-module.ts": `import { DistillError } from "./errors.ts";\nexport const e = DistillError;\n`,
+  "hooks/through-barrel.ts": `import { Store } from "../core/internal.ts";\nimport { x } from "../claude-code/session.ts";\nexport const s = [Store, x];\n`,
+  "server/through-barrel.ts": `import { ToolDistill } from "../core/internal.ts";\nexport const t = ToolDistill;\n`,
+  "claude-code/gate.ts": `import { nodeVersionProblem } from "../core/node-version.ts";\nexport const p = nodeVersionProblem;\n`,
+  "bin/public.ts": `import { ToolDistill } from "../core/index.ts";\nexport const t = ToolDistill;\n`,
+};
+
+test("the linter fails on every forbidden import between layers and passes the allowed ones", (t) => {
+  const dir = tempDir(t, "td-layers-");
+  const config = JSON.parse(readFileSync(join(ROOT, "biome.json"), "utf8")) as Record<string, unknown>;
+  config["$schema"] = join(ROOT, "node_modules", "@biomejs", "biome", "configuration_schema.json");
+  writeFileSync(join(dir, "biome.json"), JSON.stringify(config));
+  for (const [file, text] of Object.entries({ ...FORBIDDEN, ...ALLOWED })) {
+    mkdirSync(join(dir, file, ".."), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  const r = spawnSync(BIOME, ["lint", "--vcs-enabled=false", "--max-diagnostics=200", "."], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+  const output = `${r.stdout}${r.stderr}`;
+  assert.notEqual(r.status, 0, "biome lint passed a tree with forbidden imports");
+  const flagged = new Set(
+    [...output.matchAll(/^(\S+\.ts):\d+:\d+ lint\/style\/noRestrictedImports/gm)].map((m) => m[1]),
+  );
+  assert.deepEqual([...flagged].sort(), Object.keys(FORBIDDEN).sort(), output);
+});
