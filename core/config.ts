@@ -13,6 +13,7 @@ import { suggestion } from "./did-you-mean.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import type { McpServerConfig } from "./mcp-config.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./recordable.ts";
+import { serverNameProblem } from "./tool-names.ts";
 
 export type { McpServerConfig };
 export { CONFIG_FILE_NAME, findConfig };
@@ -247,12 +248,8 @@ function crossFieldProblems(data: Record<string, unknown>): { keyPath: KeyPath; 
   const servers = data["mcpServers"];
   if (isRecord(servers)) {
     for (const [name, entry] of Object.entries(servers)) {
-      if (name.includes("__")) {
-        found.push({
-          keyPath: ["mcpServers", name],
-          message: "a server name must not contain '__' (tools are named <server>__<tool>)",
-        });
-      }
+      const problem = serverNameProblem(name);
+      if (problem) found.push({ keyPath: ["mcpServers", name], message: problem });
       if (!isRecord(entry)) continue;
       const type = serverType(entry);
       const article = type === "stdio" ? "a" : "an";

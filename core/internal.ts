@@ -7,7 +7,14 @@
  */
 export { canonicalArgs, isPlainObject } from "./canonical.ts";
 export type { Config, McpServerConfig, ModuleRef, Settings } from "./config.ts";
-export { DEFAULT_SETTINGS, defaultConfig, importRef, loadConfig, SAMPLE_CONFIG, validateConfig } from "./config.ts";
+export {
+  DEFAULT_SETTINGS,
+  defaultConfig,
+  importRef,
+  loadConfig,
+  SAMPLE_CONFIG,
+  validateConfig,
+} from "./config.ts";
 export { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 export type { Distiller, Proposal } from "./distiller.ts";
 export type { DoctorReport } from "./doctor.ts";

@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DistillError } from "./errors.ts";
+import { serverNameProblem } from "./tool-names.ts";
 
 /** One MCP server entry, as written in `.mcp.json` or inline in the config (Claude Code's structure). */
 export interface McpServerConfig {
@@ -104,10 +105,8 @@ function resolveServer(
 ): ResolvedMcpServer | null {
   const where = `mcp server '${name}'`;
   const before = problems.length;
-  if (name.includes("__")) {
-    problems.push(`${where}: server names must not contain '__' (tools are named <server>__<tool>)`);
-  }
-  if (name === "") problems.push(`mcp server names must not be empty`);
+  const nameProblem = serverNameProblem(name);
+  if (nameProblem) problems.push(`${where}: ${nameProblem}`);
   if (!isRecord(entry)) {
     problems.push(`${where}: expected an object with command or url`);
     return null;

@@ -7,7 +7,7 @@ import traverseModule, { type Node, type NodePath, type Visitor } from "@babel/t
 import { isPlainObject } from "./canonical.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { ABSENT_GLOBALS, ABSENT_MEMBERS, NO_CLOCK } from "./sandbox-guest.ts";
-import { TOOL_NAME_PATTERN } from "./tool-name.ts";
+import { TOOL_NAME_PATTERN } from "./tool-names.ts";
 import type { CheckResult, JsonSchema, Problem, ToolDef } from "./types.ts";
 
 type Traverse = typeof traverseModule.default;

@@ -6,7 +6,7 @@ import { stderrLogger } from "./logger.ts";
 import { assertNodeVersion } from "./node-version.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES, recordableError, recordableOutput } from "./recordable.ts";
 import { checkLifecycle, type LifecycleProblem } from "./store-invariants.ts";
-import { toolNameProblem } from "./tool-name.ts";
+import { toolNameProblem } from "./tool-names.ts";
 import type {
   CallKind,
   CallRecord,

@@ -9,7 +9,7 @@ import { DistillError } from "./errors.ts";
 import { assertTransition, isExposed, withoutProblems, withProblem } from "./lifecycle.ts";
 import { staticCheck } from "./static-check.ts";
 import type { Store, VersionRecord } from "./store.ts";
-import { toolNameProblem } from "./tool-name.ts";
+import { toolNameProblem } from "./tool-names.ts";
 import type { OpenProblem, Problem, Status, ToolDef, Verdict } from "./types.ts";
 import { formatProblem, reportSummary, toVerdict } from "./verdict.ts";
 import { runChecks, type VerifyOptions } from "./verification.ts";

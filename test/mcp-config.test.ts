@@ -174,7 +174,7 @@ describe("loadMcpServers", () => {
       loadMcpServers({ mcpConfigPath: null, inline: { my__billing: { command: "b" } }, env: {} }),
       rejectsWith(
         "CONFIG_INVALID",
-        "mcp server 'my__billing': server names must not contain '__' (tools are named <server>__<tool>)",
+        "mcp server 'my__billing': a server name must not contain '__' (tools are named <server>__<tool>)",
       ),
     );
   });
