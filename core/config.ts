@@ -5,53 +5,24 @@
 import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Ajv, type ErrorObject } from "ajv";
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit } from "yaml";
 import { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
+import { type KeyPath, parseYaml } from "./config-yaml.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import type { McpServerConfig } from "./mcp-config.ts";
-import { DEFAULT_MAX_OUTPUT_BYTES } from "./recordable.ts";
+import { type ModuleRef, parseModuleRef } from "./module-ref.ts";
+import {
+  DEFAULT_SETTINGS,
+  type Settings,
+  sampleSettings,
+  settingsFromFile,
+  settingsSchemaProperties,
+} from "./settings.ts";
 import { serverNameProblem } from "./tool-names.ts";
 
-export type { McpServerConfig };
+export type { McpServerConfig, ModuleRef };
 export { CONFIG_FILE_NAME, findConfig };
-
-/** The tunable settings, camelCase, as the rest of the library reads them. */
-export interface Settings {
-  distillerModel: string;
-  fallbackDistiller: boolean;
-  autoPromote: boolean;
-  minCallsToDistill: number;
-  minCallReduction: number;
-  maxExposedTools: number;
-  allowLiveVerification: boolean;
-  checkSchemasOnStart: boolean;
-  /** Cap of one recorded tool output in bytes; a larger one is clipped and the call says so. */
-  maxOutputBytes: number;
-}
-
-/** The value of every setting when the file does not set it. */
-export const DEFAULT_SETTINGS: Settings = Object.freeze({
-  distillerModel: "claude-sonnet-5-5",
-  fallbackDistiller: true,
-  autoPromote: false,
-  minCallsToDistill: 8,
-  minCallReduction: 0.3,
-  maxExposedTools: 20,
-  allowLiveVerification: false,
-  checkSchemasOnStart: true,
-  maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
-});
-
-/** A `path#export` reference from the config; `file` is absolute, `raw` is the value as written. */
-export interface ModuleRef {
-  key: string;
-  file: string;
-  exportName: string;
-  raw: string;
-}
 
 /** A resolved configuration: absolute paths, module references parsed, every setting filled in. */
 export interface Config {
@@ -78,8 +49,6 @@ export interface ConfigProblem {
   message: string;
 }
 
-type KeyPath = (string | number)[];
-
 const MODULE_REF_KEYS = [
   ["executor", "executor"],
   ["tools", "tools"],
@@ -91,7 +60,7 @@ const MODULE_REF_HINT = "must be 'path#export', e.g. ./tools.ts#executeTool";
 
 const moduleRefSchema = { type: "string", pattern: "^[^#]+#[^#\\s]+$", description: MODULE_REF_HINT };
 const pathSchema = { type: "string", minLength: 1, description: "must be a path (a non-empty string)" };
-const booleanSchema = { type: "boolean", description: "must be a boolean" };
+const _booleanSchema = { type: "boolean", description: "must be a boolean" };
 const stringMapSchema = (of: string) => ({
   type: "object",
   additionalProperties: { type: "string", description: "must be a string" },
@@ -127,29 +96,7 @@ const configSchema = {
     tools: moduleRefSchema,
     health_probe: moduleRefSchema,
     distiller: moduleRefSchema,
-    distiller_model: {
-      type: "string",
-      minLength: 1,
-      description: "must be a model name (a non-empty string)",
-    },
-    fallback_distiller: booleanSchema,
-    auto_promote: booleanSchema,
-    min_calls_to_distill: { type: "integer", minimum: 1, description: "must be an integer ≥ 1" },
-    min_call_reduction: {
-      type: "number",
-      exclusiveMinimum: 0,
-      exclusiveMaximum: 1,
-      description: "must be a number between 0 and 1, exclusive",
-    },
-    max_exposed_tools: { type: "integer", minimum: 0, description: "must be an integer ≥ 0" },
-    allow_live_verification: booleanSchema,
-    check_schemas_on_start: booleanSchema,
-    max_output_bytes: {
-      type: "integer",
-      minimum: 1024,
-      maximum: 1073741824,
-      description: "must be a whole number of bytes from 1024 to 1073741824 (1 GB)",
-    },
+    ...settingsSchemaProperties(),
     mcp_config: pathSchema,
     mcpServers: {
       type: "object",
@@ -218,11 +165,6 @@ function schemaProblems(errors: ErrorObject[], data: unknown): { keyPath: KeyPat
     }
   }
   return found;
-}
-
-function parseModuleRef(key: string, raw: string, dir: string): ModuleRef {
-  const hash = raw.lastIndexOf("#");
-  return { key, file: resolve(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
 }
 
 /** The transport an entry means: explicit `type`, else stdio when it has a command, else http when it has a url. */
@@ -297,18 +239,7 @@ function normalise(data: Record<string, unknown>, file: string, dir: string): Co
   if (isRecord(data["mcpServers"])) {
     config.mcpServers = structuredClone(data["mcpServers"]) as Record<string, McpServerConfig>;
   }
-  const pick = <T>(key: string, fallback: T): T => (data[key] === undefined ? fallback : (data[key] as T));
-  config.settings = {
-    distillerModel: pick("distiller_model", DEFAULT_SETTINGS.distillerModel),
-    fallbackDistiller: pick("fallback_distiller", DEFAULT_SETTINGS.fallbackDistiller),
-    autoPromote: pick("auto_promote", DEFAULT_SETTINGS.autoPromote),
-    minCallsToDistill: pick("min_calls_to_distill", DEFAULT_SETTINGS.minCallsToDistill),
-    minCallReduction: pick("min_call_reduction", DEFAULT_SETTINGS.minCallReduction),
-    maxExposedTools: pick("max_exposed_tools", DEFAULT_SETTINGS.maxExposedTools),
-    allowLiveVerification: pick("allow_live_verification", DEFAULT_SETTINGS.allowLiveVerification),
-    checkSchemasOnStart: pick("check_schemas_on_start", DEFAULT_SETTINGS.checkSchemasOnStart),
-    maxOutputBytes: pick("max_output_bytes", DEFAULT_SETTINGS.maxOutputBytes),
-  };
+  config.settings = settingsFromFile(data);
   return config;
 }
 
@@ -358,75 +289,6 @@ export function defaultConfig(dir: string): Config {
   };
 }
 
-/** Parses YAML text, keeping a way back from a key path to the line it was written on. */
-function parseYaml(text: string): {
-  data: unknown;
-  syntax: { line: number | null; message: string }[];
-  lineOf: (keyPath: KeyPath) => number | null;
-} {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter });
-  const lineAt = (offset: number) => lineCounter.linePos(offset).line;
-  const syntax = doc.errors.map((error) => {
-    const first = error.message.split("\n")[0] ?? error.message;
-    const message =
-      error.code === "MULTIPLE_DOCS"
-        ? "the file must hold a single YAML document (found a second '---')"
-        : first.replace(/ at line \d+, column \d+:?$/, "");
-    return { line: error.linePos?.[0].line ?? null, message: `invalid YAML: ${message}` };
-  });
-  const lineOf = (keyPath: KeyPath): number | null => {
-    let node: unknown = doc.contents;
-    let line: number | null = doc.contents?.range ? lineAt(doc.contents.range[0]) : null;
-    for (const segment of keyPath) {
-      if (isMap(node)) {
-        const pair = node.items.find(
-          (item) => isScalar(item.key) && String(item.key.value) === String(segment),
-        );
-        if (pair === undefined || !isScalar(pair.key)) return line;
-        if (pair.key.range) line = lineAt(pair.key.range[0]);
-        node = pair.value;
-      } else if (isSeq(node)) {
-        const item: unknown = node.items[Number(segment)];
-        if (!isScalar(item) && !isMap(item) && !isSeq(item)) return line;
-        if (item.range) line = lineAt(item.range[0]);
-        node = item;
-      } else {
-        return line;
-      }
-    }
-    return line;
-  };
-  let data: unknown = null;
-  if (doc.errors.length === 0) {
-    try {
-      data = doc.toJS();
-    } catch (err) {
-      // yaml refuses to expand aliases past its resource guard (a "billion laughs" document) by throwing.
-      const at = firstAlias(doc);
-      syntax.push({
-        line: at?.line ?? null,
-        message: `invalid YAML${at?.key ? ` at ${at.key}` : ""}: its aliases (*name) expand to too much data (${errorMessage(err)}); write the values out instead of repeating aliases`,
-      });
-    }
-  }
-  return { data, syntax, lineOf };
-
-  /** Where the first alias is: the top-level key that holds it and its line. */
-  function firstAlias(d: typeof doc): { key: string | null; line: number } | null {
-    let found: { key: string | null; line: number } | null = null;
-    visit(d, {
-      Alias(_, node, path) {
-        const pair = path.find((p) => isPair(p) && isScalar((p as { key?: unknown }).key));
-        const key = pair ? String((pair as { key: { value: unknown } }).key.value) : null;
-        found = { key, line: node.range ? lineAt(node.range[0]) : 1 };
-        return visit.BREAK;
-      },
-    });
-    return found;
-  }
-}
-
 /**
  * Reads and validates a config file: the given path, else `./tooldistill.yaml`, else the defaults.
  * Throws CONFIG_NOT_FOUND for a missing explicit path and CONFIG_INVALID listing every problem, one per line.
@@ -473,30 +335,8 @@ export async function loadConfig(path?: string): Promise<Config> {
   return config;
 }
 
-/** Imports the export a `path#export` reference names; throws MODULE_LOAD naming the key, file and export. */
-export async function importRef<T = unknown>(ref: ModuleRef): Promise<T> {
-  const hash = ref.raw.lastIndexOf("#");
-  const written = hash >= 0 ? ref.raw.slice(0, hash) : ref.raw;
-  if (!existsSync(ref.file)) {
-    throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: file not found`);
-  }
-  let namespace: Record<string, unknown>;
-  try {
-    namespace = await import(pathToFileURL(ref.file).href);
-  } catch (err) {
-    throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: ${errorMessage(err)}`, {
-      cause: err,
-    });
-  }
-  if (!(ref.exportName in namespace)) {
-    const hint = suggestion(ref.exportName, Object.keys(namespace));
-    throw new DistillError("MODULE_LOAD", `${ref.key}: ${written} has no export '${ref.exportName}'${hint}`);
-  }
-  return namespace[ref.exportName] as T;
-}
-
 /** The commented sample `tooldistill init` writes; it validates as is, and with its optional lines uncommented. */
-export const SAMPLE_CONFIG = `# tooldistill.yaml: read by the tooldistill CLI and ToolDistill.fromConfig().
+export const SAMPLE_CONFIG: string = `# tooldistill.yaml: read by the tooldistill CLI and ToolDistill.fromConfig().
 # Paths are relative to this file. Module references are path#export (no space before the #).
 
 # Where the registry database and the distilled tool files live.
@@ -512,24 +352,7 @@ tools: ./tools.ts#TOOLS
 # Optional: a custom Distiller instead of the built-in one that asks Claude.
 # distiller: ./distill.ts#distiller
 
-# The model the built-in distiller uses.
-distiller_model: claude-sonnet-5-5
-# true costs one extra Claude call on every worth-distilling run where the agent did not propose a tool.
-fallback_distiller: true
-# false: verified tools wait for \`tooldistill promote\`; true: they become active at once.
-auto_promote: false
-# Runs with fewer top-level base tool calls are not distilled (waived after a distilled tool failed).
-min_calls_to_distill: 8
-# A distilled tool must use at least this share fewer base tool calls than its baseline (0.3 = 30%).
-min_call_reduction: 0.3
-# Caps how many distilled tool definitions are shown to the model, and so their context cost.
-max_exposed_tools: 20
-# Live verification calls the real base tools, with their real side effects.
-allow_live_verification: false
-# A cheap schema comparison at every start, so a changed base tool is caught before the first run.
-check_schemas_on_start: true
-# A recorded tool output larger than this (bytes) is clipped to its beginning, and the call says so.
-max_output_bytes: 4194304
+${sampleSettings()}
 
 # Base tools from MCP servers, instead of executor and tools: each tool is named <server>__<tool>.
 # mcp_config points at a file in Claude Code's .mcp.json format, {"mcpServers": {"<name>": {...}}}.

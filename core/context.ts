@@ -3,9 +3,10 @@
  * runs them, the sandbox and the distiller. `ToolDistill` builds it once; the operation modules (verification,
  * versions, tool changes, distilling, running a distilled tool) take it, or the part of it they need.
  */
-import type { Settings } from "./config.ts";
+
 import type { Distiller } from "./distiller.ts";
 import type { Sandbox } from "./sandbox.ts";
+import type { Settings } from "./settings.ts";
 import type { Store } from "./store.ts";
 import type { Executor, HealthProbe, Logger, ToolDef } from "./types.ts";
 

@@ -3,8 +3,8 @@
 import "./node-gate.ts";
 
 export { ClaudeDistiller } from "./claude-distiller.ts";
-export type { Config, McpServerConfig, ModuleRef, Settings } from "./config.ts";
-export { DEFAULT_SETTINGS, loadConfig, validateConfig } from "./config.ts";
+export type { Config, McpServerConfig, ModuleRef } from "./config.ts";
+export { loadConfig, validateConfig } from "./config.ts";
 export type { DistilledToolDefinition } from "./distilled-tool.ts";
 export { call, distilledTool } from "./distilled-tool.ts";
 export type { Distiller, DistillReason, DistillRequest, Proposal, VerifyFn } from "./distiller.ts";
@@ -20,6 +20,8 @@ export { MIN_NODE_VERSION } from "./node-version.ts";
 export { PROPOSE_TOOL_NAME } from "./prompts.ts";
 export type { SandboxLimits, SandboxOptions } from "./sandbox.ts";
 export { Sandbox } from "./sandbox.ts";
+export type { Settings } from "./settings.ts";
+export { DEFAULT_SETTINGS } from "./settings.ts";
 export type { HistoryRecord, RunStats, StoreOptions, VersionRecord } from "./store.ts";
 export { Store } from "./store.ts";
 export type { LifecycleProblem } from "./store-invariants.ts";

@@ -6,11 +6,9 @@
  * distiller runs, and no entry point needs it directly.
  */
 export { canonicalArgs, isPlainObject } from "./canonical.ts";
-export type { Config, McpServerConfig, ModuleRef, Settings } from "./config.ts";
+export type { Config, McpServerConfig, ModuleRef } from "./config.ts";
 export {
-  DEFAULT_SETTINGS,
   defaultConfig,
-  importRef,
   loadConfig,
   SAMPLE_CONFIG,
   validateConfig,
@@ -27,11 +25,14 @@ export { loadMcpServers } from "./mcp-config.ts";
 export { mcpHookResponseToValue, mcpResultToValue } from "./mcp-result.ts";
 export type { MCPToolkitOptions } from "./mcp-toolkit.ts";
 export { MCPToolkit } from "./mcp-toolkit.ts";
+export { importRef } from "./module-ref.ts";
 export { MIN_NODE_VERSION, nodeVersionProblem } from "./node-version.ts";
 export { nudgeText, PROPOSE_TOOL_NAME } from "./prompts.ts";
 export { engineWasmPath, WASM_FILE } from "./quickjs-engine.ts";
 export type { Clipped } from "./recordable.ts";
 export { clipDepth } from "./recordable.ts";
+export type { HookSettings, Settings } from "./settings.ts";
+export { DEFAULT_SETTINGS, hookSettings } from "./settings.ts";
 export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
 export type { HistoryRecord, RunStats, StoreOptions, VersionRecord } from "./store.ts";

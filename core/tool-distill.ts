@@ -5,16 +5,18 @@
  */
 import { randomUUID } from "node:crypto";
 import { dirname } from "node:path";
-import { type Config, DEFAULT_SETTINGS, importRef, loadConfig, type Settings } from "./config.ts";
+import { type Config, loadConfig } from "./config.ts";
 import type { DistillContext } from "./context.ts";
 import { runExposed } from "./distilled-run.ts";
 import { type Distiller, PROPOSE_INPUT_SCHEMA } from "./distiller.ts";
 import { fallbackDistill, rebuild } from "./distilling.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { stderrLogger } from "./logger.ts";
+import { importRef } from "./module-ref.ts";
 import { PROPOSE_TOOL_NAME } from "./prompts.ts";
 import { handleProposal } from "./proposal.ts";
 import { Sandbox } from "./sandbox.ts";
+import { type Settings, settingsFromOptions } from "./settings.ts";
 import { Store, type VersionRecord } from "./store.ts";
 import {
   type ChangeReport,
@@ -79,7 +81,7 @@ export function proposeToolDefinition(): ToolDef {
   };
 }
 
-function checkSettings(s: Settings): void {
+function _checkSettings(s: Settings): void {
   const problems: string[] = [];
   if (!(s.minCallReduction > 0 && s.minCallReduction < 1))
     problems.push(`minCallReduction must be between 0 and 1, exclusive (got ${s.minCallReduction})`);
@@ -120,11 +122,8 @@ export class ToolDistill {
   readonly startupReport: ChangeReport | null;
 
   constructor(options: ToolDistillOptions) {
-    const settings: Settings = { ...DEFAULT_SETTINGS };
-    for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]) {
-      if (options[key] !== undefined) (settings as unknown as Record<string, unknown>)[key] = options[key];
-    }
-    checkSettings(settings);
+    // The same schemas as the file's keys: a wrong option gets the message a wrong line of the file gets.
+    const settings = settingsFromOptions(options);
     this.settings = settings;
     this.logger = options.logger ?? stderrLogger;
     this.executor = options.executor ?? null;

@@ -3,15 +3,22 @@
  * core/mcp-config.ts. Loaded only when hook-config.ts's cache is stale; the bundle keeps it out of the hook files.
  */
 import { readFileSync } from "node:fs";
-import { type Config, DistillError, loadConfig, loadMcpServers } from "../core/internal.ts";
+import {
+  type Config,
+  DistillError,
+  type HookSettings,
+  hookSettings,
+  loadConfig,
+  loadMcpServers,
+} from "../core/internal.ts";
 
-/** The resolved config and the names of the project's MCP servers (never starts a server). */
+/** The resolved config, the settings the hooks read, and the names of the project's MCP servers (never starts one). */
 export async function loadFullConfig(
   configPath: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ config: Config; baseServers: string[] }> {
+): Promise<{ config: Config; settings: HookSettings; baseServers: string[] }> {
   const config = await loadConfig(configPath);
-  return { config, baseServers: await baseServers(config, env) };
+  return { config, settings: hookSettings(config.settings), baseServers: await baseServers(config, env) };
 }
 
 async function baseServers(config: Config, env: NodeJS.ProcessEnv): Promise<string[]> {

@@ -1,12 +1,12 @@
 /**
- * What a hook needs from the project's config (store, base server names, two settings), cached in a small JSON
+ * What a hook needs from the project's config (store, base server names, the settings hooks read), cached in a small JSON
  * file in the plugin's data folder. A hook runs on every tool call; the full loader (YAML, ajv, .mcp.json) costs
  * more than the recording itself, so it runs only when tooldistill.yaml or the .mcp.json it names has changed
  * (mtime, ctime, size) since the cache was written. Without `CLAUDE_PLUGIN_DATA` there is no cache.
  */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Settings } from "../core/internal.ts";
+import type { HookSettings } from "../core/internal.ts";
 
 /** The part of a resolved config the hooks read. */
 export interface HookConfig {
@@ -15,7 +15,7 @@ export interface HookConfig {
   store: string;
   /** Names of the project's MCP servers: their tools are the base tools. */
   baseServers: string[];
-  settings: Pick<Settings, "fallbackDistiller" | "minCallsToDistill" | "maxOutputBytes">;
+  settings: HookSettings;
 }
 
 /** A cache entry: the config plus the stamps of the files it was read from. */
@@ -82,17 +82,13 @@ export async function hookConfig(
   // Stamped before reading: a file edited while it is being loaded leaves a stale stamp, so the next hook reloads.
   const configStamp = stamp(configPath);
   const { loadFullConfig } = await import("./full-config.ts");
-  const { config: full, baseServers } = await loadFullConfig(configPath, env);
+  const { config: full, settings, baseServers } = await loadFullConfig(configPath, env);
   const mcpStamp = full.mcpConfig === null ? null : stamp(full.mcpConfig);
   const config: HookConfig = {
     path: configPath,
     store: full.store,
     baseServers,
-    settings: {
-      fallbackDistiller: full.settings.fallbackDistiller,
-      minCallsToDistill: full.settings.minCallsToDistill,
-      maxOutputBytes: full.settings.maxOutputBytes,
-    },
+    settings,
   };
   if (file && configStamp !== null && (full.mcpConfig === null || mcpStamp !== null)) {
     const entry: CacheEntry = {

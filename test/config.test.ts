@@ -5,15 +5,15 @@ import { join } from "node:path";
 import { test } from "node:test";
 import {
   type Config,
-  DEFAULT_SETTINGS,
   defaultConfig,
   findConfig,
-  importRef,
   loadConfig,
   SAMPLE_CONFIG,
   validateConfig,
 } from "../core/config.ts";
 import { DistillError } from "../core/errors.ts";
+import { importRef } from "../core/module-ref.ts";
+import { DEFAULT_SETTINGS } from "../core/settings.ts";
 
 /** Runs `fn` in a fresh temp folder that is removed afterwards. */
 async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {

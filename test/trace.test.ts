@@ -200,7 +200,7 @@ test("finish ends the trace and never throws", async (t) => {
 test("bad options are a CONFIG_INVALID error naming the option", (t) => {
   assert.throws(
     () => new ToolDistill({ store: join(tempDir(t), "x"), minCallReduction: 1.5 }),
-    /ToolDistill options: minCallReduction must be between 0 and 1, exclusive \(got 1.5\)/,
+    /ToolDistill options: minCallReduction must be a number between 0 and 1, exclusive \(got 1.5\)/,
   );
 });
 

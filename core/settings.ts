@@ -1,0 +1,182 @@
+/**
+ * The tunable settings, stated once. Each row gives a setting's camelCase name (as the library and
+ * `new ToolDistill({...})` read it), its key in tooldistill.yaml, its default, the JSON Schema its value must match
+ * (whose `description` is the message a wrong value gets), and the comment above it in the sample config. The
+ * defaults, the config file's schema, its normalisation, the options' validation, the sample `tooldistill init`
+ * writes and the settings the hooks cache are all derived from this table.
+ */
+import { Ajv, type ErrorObject } from "ajv";
+import { DistillError } from "./errors.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "./recordable.ts";
+
+/** One setting's row. */
+interface SettingSpec<T> {
+  /** The key in tooldistill.yaml. */
+  key: string;
+  default: T;
+  /** The JSON Schema of its value; `description` is what a wrong value is told. */
+  schema: Record<string, unknown> & { description: string };
+  /** The comment above it in the sample config. */
+  sample: string;
+  /** True when the plugin's hooks read it (they cache only those). */
+  hooks?: true;
+}
+
+/** Keeps each row's value type (`string`, `boolean`, `number`) rather than its literal. */
+function setting<T>(spec: SettingSpec<T>): SettingSpec<T> {
+  return spec;
+}
+
+const BOOLEAN = { type: "boolean", description: "must be a boolean" };
+
+/** Every setting, in the order the sample config lists them. */
+export const SETTINGS = {
+  distillerModel: setting({
+    key: "distiller_model",
+    default: "claude-sonnet-5-5",
+    schema: { type: "string", minLength: 1, description: "must be a model name (a non-empty string)" },
+    sample: "The model the built-in distiller uses.",
+  }),
+  fallbackDistiller: setting({
+    key: "fallback_distiller",
+    default: true,
+    schema: BOOLEAN,
+    sample:
+      "true costs one extra Claude call on every worth-distilling run where the agent did not propose a tool.",
+    hooks: true,
+  }),
+  autoPromote: setting({
+    key: "auto_promote",
+    default: false,
+    schema: BOOLEAN,
+    sample: "false: verified tools wait for `tooldistill promote`; true: they become active at once.",
+  }),
+  minCallsToDistill: setting({
+    key: "min_calls_to_distill",
+    default: 8,
+    schema: { type: "integer", minimum: 1, description: "must be an integer ≥ 1" },
+    sample:
+      "Runs with fewer top-level base tool calls are not distilled (waived after a distilled tool failed).",
+    hooks: true,
+  }),
+  minCallReduction: setting({
+    key: "min_call_reduction",
+    default: 0.3,
+    schema: {
+      type: "number",
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 1,
+      description: "must be a number between 0 and 1, exclusive",
+    },
+    sample:
+      "A distilled tool must use at least this share fewer base tool calls than its baseline (0.3 = 30%).",
+  }),
+  maxExposedTools: setting({
+    key: "max_exposed_tools",
+    default: 20,
+    schema: { type: "integer", minimum: 0, description: "must be an integer ≥ 0" },
+    sample: "Caps how many distilled tool definitions are shown to the model, and so their context cost.",
+  }),
+  allowLiveVerification: setting({
+    key: "allow_live_verification",
+    default: false,
+    schema: BOOLEAN,
+    sample: "Live verification calls the real base tools, with their real side effects.",
+  }),
+  checkSchemasOnStart: setting({
+    key: "check_schemas_on_start",
+    default: true,
+    schema: BOOLEAN,
+    sample:
+      "A cheap schema comparison at every start, so a changed base tool is caught before the first run.",
+  }),
+  maxOutputBytes: setting({
+    key: "max_output_bytes",
+    default: DEFAULT_MAX_OUTPUT_BYTES,
+    schema: {
+      type: "integer",
+      minimum: 1024,
+      maximum: 1073741824,
+      description: "must be a whole number of bytes from 1024 to 1073741824 (1 GB)",
+    },
+    sample:
+      "A recorded tool output larger than this (bytes) is clipped to its beginning, and the call says so.",
+    hooks: true,
+  }),
+};
+
+type Specs = typeof SETTINGS;
+type SettingName = keyof Specs;
+
+/** The tunable settings, camelCase, as the rest of the library reads them. */
+export type Settings = { [K in SettingName]: Specs[K]["default"] };
+
+/** The settings the plugin's hooks read (and cache). */
+export type HookSettings = Pick<Settings, "fallbackDistiller" | "minCallsToDistill" | "maxOutputBytes">;
+
+const NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** The value of every setting when the file or the options do not set it. */
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(
+  Object.fromEntries(NAMES.map((name) => [name, SETTINGS[name].default])) as Settings,
+);
+
+/** The names of the settings the hooks read, from the table. */
+export const HOOK_SETTING_NAMES: readonly (keyof HookSettings)[] = NAMES.filter(
+  (name) => SETTINGS[name].hooks === true,
+) as (keyof HookSettings)[];
+
+/** The hooks' part of `settings`, for their cache. */
+export function hookSettings(settings: Settings): HookSettings {
+  return Object.fromEntries(HOOK_SETTING_NAMES.map((name) => [name, settings[name]])) as HookSettings;
+}
+
+/** The settings' part of the config file's JSON Schema: `{ <file key>: <schema> }`. */
+export function settingsSchemaProperties(): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(NAMES.map((name) => [SETTINGS[name].key, SETTINGS[name].schema]));
+}
+
+/** The settings of validated config data (file keys), every missing one at its default. */
+export function settingsFromFile(data: Record<string, unknown>): Settings {
+  const out: Record<string, unknown> = {};
+  for (const name of NAMES) {
+    const value = data[SETTINGS[name].key];
+    out[name] = value === undefined ? SETTINGS[name].default : value;
+  }
+  return out as Settings;
+}
+
+/** The settings' lines of the sample config, each with its comment, at its default. */
+export function sampleSettings(): string {
+  return NAMES.map((name) => {
+    const { key, sample } = SETTINGS[name];
+    return `# ${sample}\n${key}: ${String(SETTINGS[name].default)}`;
+  }).join("\n");
+}
+
+let optionsValidator: ReturnType<Ajv["compile"]> | null = null;
+
+/**
+ * The settings of `new ToolDistill({...})` options (camelCase), checked against the same schemas as the file's
+ * keys. Throws CONFIG_INVALID naming every wrong option.
+ */
+export function settingsFromOptions(options: Partial<Record<SettingName, unknown>>): Settings {
+  const schema = {
+    type: "object",
+    properties: Object.fromEntries(NAMES.map((name) => [name, SETTINGS[name].schema])),
+  };
+  optionsValidator ??= new Ajv({ allErrors: true, verbose: true, strict: false }).compile(schema);
+  const given: Record<string, unknown> = {};
+  for (const name of NAMES) if (options[name] !== undefined) given[name] = options[name];
+  if (!optionsValidator(given)) {
+    const problems = [...new Set((optionsValidator.errors ?? []).map(describe))];
+    throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
+  }
+  return { ...DEFAULT_SETTINGS, ...given } as Settings;
+}
+
+function describe(error: ErrorObject): string {
+  const name = error.instancePath.slice(1);
+  const description = (error.parentSchema as { description?: string } | undefined)?.description;
+  return `${name} ${description ?? error.message ?? "is invalid"} (got ${JSON.stringify(error.data)})`;
+}
