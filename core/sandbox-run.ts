@@ -12,40 +12,17 @@ import {
   type QuickJSHandle,
   type QuickJSRuntime,
 } from "quickjs-emscripten-core";
-import { classifyBaseFailure } from "./base-failure.ts";
 import { errorMessage } from "./errors.ts";
 import { LIBRARY_PARAM } from "./module-body.ts";
 import type { EngineInstance } from "./quickjs-engine.ts";
-import type {
-  SandboxCall,
-  SandboxFailure,
-  SandboxLimits,
-  SandboxOutcome,
-  SandboxRunRequest,
-} from "./sandbox.ts";
+import type { SandboxFailure, SandboxLimits, SandboxOutcome, SandboxRunRequest } from "./sandbox.ts";
+import { type AdmittedCall, CallGate, isFailure, MAX_NAME_CHARS } from "./sandbox-calls.ts";
+import { RunClock } from "./sandbox-clock.ts";
+import { describedError, engineFailure, guestFailure, memoryFailure } from "./sandbox-failures.ts";
 import { PRELUDE, TOOL_FILE } from "./sandbox-guest.ts";
 import { clip } from "./text.ts";
 
-/** Longest tool name (or other guest-chosen text) that goes into a message, clipped beyond. */
-export const MAX_NAME_CHARS = 128;
-/** Longest error text of a tool's code that goes into a failure message. */
-const MAX_ERROR_CHARS = 1000;
-/** Separates the parts of one string the prelude hands the host. */
-const SEPARATOR = "\u001f";
-
 const INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false } as const;
-
-/** This thread's CPU time in ms: the tool's code runs on it, so this is the code's own computing time. */
-const cpuNow: () => number =
-  typeof process.threadCpuUsage === "function"
-    ? () => {
-        const u = process.threadCpuUsage();
-        return (u.user + u.system) / 1000;
-      }
-    : () => {
-        const u = process.cpuUsage();
-        return (u.user + u.system) / 1000;
-      };
 
 interface Api {
   define: QuickJSHandle;
@@ -56,18 +33,9 @@ interface Api {
   parse: QuickJSHandle;
 }
 
-interface Pending {
-  call: SandboxCall;
+/** A call the gate admitted, with the guest promise its result settles. */
+interface Pending extends AdmittedCall {
   deferred: QuickJSDeferredPromise;
-  step: number;
-}
-
-/** Why the host stopped the code, by its own clock or its own record. */
-type Stop = SandboxFailure | null;
-
-/** What a run hands back to the Sandbox: the outcome, and whether the host's load may be to blame. */
-export interface RunResult {
-  outcome: SandboxOutcome;
 }
 
 /**
@@ -75,23 +43,17 @@ export interface RunResult {
  * code does; the instance must not be used again afterwards.
  */
 export class SandboxRun {
-  readonly calls: SandboxCall[] = [];
   readonly #instance: EngineInstance;
   readonly #limits: SandboxLimits;
-  readonly #allow: Set<string>;
-  readonly #host: SandboxRunRequest["call"];
+  readonly #gate: CallGate;
+  readonly #clock: RunClock;
   #rt: QuickJSRuntime | null = null;
   #ctx: QuickJSContext | null = null;
   #api: Api | null = null;
-  #failure: Stop = null;
-  #cpuUsed = 0;
-  #wallUsed = 0;
-  #sliceWall = 0;
-  #sliceCpu: { wall: number; cpu: number } | null = null;
+  #failure: SandboxFailure | null = null;
   #inflight = 0;
   #batch: Pending[] = [];
   #wake: (() => void) | null = null;
-  #settled: Promise<void>[] = [];
   #closed = false;
 
   constructor(
@@ -101,8 +63,13 @@ export class SandboxRun {
   ) {
     this.#instance = instance;
     this.#limits = limits;
-    this.#allow = new Set(req.allow);
-    this.#host = req.call;
+    this.#gate = new CallGate(limits, req);
+    this.#clock = new RunClock(limits);
+  }
+
+  /** Every base call the code asked for, in order, with its outcome. */
+  get calls() {
+    return this.#gate.calls;
   }
 
   /** Ends the run from outside (the sandbox is closing): it fails at once, without waiting for calls. */
@@ -120,11 +87,11 @@ export class SandboxRun {
     const tagged = promise === null ? null : await this.#settle(promise);
     if (tagged === null) return this.#finish(null);
     if (tagged.startsWith("U")) {
-      const [why = ""] = tagged.slice(1).split(SEPARATOR);
+      const why = describedError(tagged.slice(1));
       this.#fail({
         kind: "code_error",
         cause: "tool",
-        message: `the tool's result is not JSON-serialisable: ${clip(why, MAX_ERROR_CHARS)}`,
+        message: `the tool's result is not JSON-serialisable: ${why}`,
       });
       return this.#finish(null);
     }
@@ -162,7 +129,7 @@ export class SandboxRun {
       ),
     );
     if (verdict === "P" && !this.#instance.growthRefused()) return "passed";
-    if (this.#instance.growthRefused()) this.#fail(this.#memoryFailure());
+    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
     const failure = this.#failure;
     if (failure) return failure.kind === "code_error" ? { ...failure, kind: "check_failed" } : failure;
     const message =
@@ -257,8 +224,7 @@ export class SandboxRun {
    */
   #slice<T>(fn: () => T | null): T | null {
     if (this.#failure) return null;
-    this.#sliceWall = performance.now();
-    this.#sliceCpu = null;
+    this.#clock.begin();
     // Emscripten's exit path sets the host's process.exitCode; nothing the engine does may change it.
     const exitCode = process.exitCode;
     try {
@@ -268,97 +234,28 @@ export class SandboxRun {
       return null;
     } finally {
       if (process.exitCode !== exitCode) process.exitCode = exitCode;
-      const wall = performance.now() - this.#sliceWall;
-      this.#wallUsed += wall;
-      this.#cpuUsed += this.#sliceCpuSoFar(wall);
+      this.#clock.end();
     }
-  }
-
-  /**
-   * The slice's computing time. Reading the CPU clock costs a system call, so it starts only at the
-   * slice's first interrupt check: what ran before it (never more than a few thousand instructions) is
-   * counted at its wall-clock time, which on one thread is never less than its CPU time.
-   */
-  #sliceCpuSoFar(wall: number): number {
-    const started = this.#sliceCpu;
-    if (started === null) return wall;
-    return started.wall + (cpuNow() - started.cpu);
   }
 
   /** Called by the engine while code runs: true stops the code (an error it cannot catch). */
   #interrupt(): boolean {
     if (this.#failure) return true;
-    const wall = performance.now() - this.#sliceWall;
-    this.#sliceCpu ??= { wall, cpu: cpuNow() };
-    // On one thread CPU time never exceeds wall time: only read the CPU clock when it could be over.
-    if (this.#cpuUsed + wall > this.#limits.cpuMs) {
-      const cpu = this.#cpuUsed + this.#sliceCpuSoFar(wall);
-      if (cpu > this.#limits.cpuMs) {
-        this.#fail({
-          kind: "cpu",
-          cause: "tool",
-          message: `the tool's code ran for more than ${this.#limits.cpuMs} ms of its own time and was stopped`,
-        });
-        return true;
-      }
-    }
-    if (this.#wallUsed + wall > this.#limits.wallMs) {
-      this.#fail({
-        kind: "deadline",
-        cause: "host",
-        message: `the tool's code took more than ${this.#limits.wallMs} ms of wall-clock time (base calls not counted) while using less than its ${this.#limits.cpuMs} ms of computing time: the host is overloaded`,
-      });
-      return true;
-    }
-    return false;
+    const passed = this.#clock.check();
+    if (passed) this.#fail(passed);
+    return passed !== null;
   }
 
-  /** The engine itself threw (not the guest): its native stack, an abort, or the memory cap. */
+  /** The engine itself threw (not the guest): classified by what the host saw. */
   #engineThrew(err: unknown): void {
-    if (this.#instance.growthRefused()) {
-      this.#fail(this.#memoryFailure());
-    } else if (err instanceof RangeError) {
-      this.#fail({
-        kind: "stack",
-        cause: "tool",
-        message: "the tool's code nested too deeply (the engine's stack is exhausted) and was stopped",
-      });
-    } else {
-      this.#fail({
-        kind: "crashed",
-        cause: "tool",
-        message: `the engine stopped running the tool's code: ${clip(errorMessage(err), MAX_ERROR_CHARS)}`,
-      });
-    }
+    this.#fail(engineFailure(err, this.#instance.growthRefused(), this.#limits));
   }
-
-  #memoryFailure(): SandboxFailure {
-    return {
-      kind: "memory",
-      cause: "tool",
-      message: `the tool used more than ${this.#limits.memoryMb} MB of memory and was stopped`,
-    };
-  }
-
-  // ---- guest errors ---------------------------------------------------------------------------------
 
   /** A guest exception ended a slice: the host's own observations first, then the error's text. */
   #failFromGuest(error: QuickJSHandle, prefix: string, kind: "code_error" | "bad_module"): void {
     if (this.#failure) return;
-    if (this.#instance.growthRefused()) {
-      this.#fail(this.#memoryFailure());
-      return;
-    }
-    const text = this.#describe(error);
-    if (text.startsWith("InternalError: stack overflow")) {
-      this.#fail({
-        kind: "stack",
-        cause: "tool",
-        message: "the tool's code nested too deeply (the engine's stack limit) and was stopped",
-      });
-      return;
-    }
-    this.#fail({ kind, cause: "tool", message: prefix + text });
+    const observed = this.#instance.growthRefused() ? memoryFailure(this.#limits) : null;
+    this.#fail(observed ?? guestFailure(this.#describe(error), prefix, kind));
   }
 
   /** The error's text with the tool's line where its stack has one; guest text, so clipped. */
@@ -369,87 +266,21 @@ export class SandboxRun {
     const r = ctx.callFunction(api.describe, ctx.undefined, error);
     if (r.error || ctx.typeof(r.value) !== "string")
       return "the tool's code threw a value that cannot be described";
-    const [text = "", stack = ""] = ctx.getString(r.value).split(SEPARATOR);
-    const line = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+)`).exec(stack)?.[1];
-    const where = line ? ` (line ${line})` : "";
-    return clip(text, MAX_ERROR_CHARS) + where;
+    return describedError(ctx.getString(r.value));
   }
 
   // ---- base calls -----------------------------------------------------------------------------------
 
-  /** The guest's `call(name, argsJson)`: checked here, dispatched after the slice, answered by promise. */
+  /** The guest's `call(name, argsJson)`: admitted by the gate, dispatched after the slice, answered by promise. */
   #hostCall(nameHandle: QuickJSHandle | undefined, argsHandle: QuickJSHandle | undefined): QuickJSHandle {
     const ctx = this.#ctx!;
     const deferred = ctx.newPromise();
     if (this.#failure) return deferred.handle;
-    const step = this.calls.length + 1;
-    const rawName =
-      nameHandle && ctx.typeof(nameHandle) === "string" ? parseString(ctx.getString(nameHandle)) : null;
-    if (rawName === null) {
-      this.#fail({
-        kind: "code_error",
-        cause: "tool",
-        message: `call ${step}: the tool name must be a string`,
-      });
-      return deferred.handle;
-    }
-    const name = clip(rawName, MAX_NAME_CHARS);
-    const entry: SandboxCall = { tool: name, args: {}, ok: false };
-    const argsJson = argsHandle && ctx.typeof(argsHandle) === "string" ? ctx.getString(argsHandle) : null;
-    const bytes = argsJson === null ? 0 : Buffer.byteLength(argsJson);
-    const args =
-      argsJson === null || bytes > this.#limits.maxMessageBytes ? null : parsePlainObject(argsJson);
-    // The record keeps what was asked for, run or not.
-    if (args !== null) entry.args = args;
-    const stopBatch = (failure: SandboxFailure, error: string): QuickJSHandle => {
-      entry.error = error;
-      this.calls.push(entry);
-      this.#fail({ ...failure, step, tool: name });
-      return deferred.handle;
-    };
-    if (step > this.#limits.maxCalls) {
-      return stopBatch(
-        {
-          kind: "call_limit",
-          cause: "tool",
-          message: `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`,
-        },
-        `not run: more than ${this.#limits.maxCalls} base calls`,
-      );
-    }
-    if (!this.#allow.has(rawName)) {
-      const allowed = [...this.#allow].map((t) => `'${t}'`).join(", ") || "none";
-      return stopBatch(
-        {
-          kind: "not_allowed",
-          cause: "tool",
-          message: `call ${step} to '${name}' is not allowed: this tool may call only ${allowed}`,
-        },
-        `not allowed: this tool may call only ${allowed}`,
-      );
-    }
-    if (bytes > this.#limits.maxMessageBytes) {
-      return stopBatch(
-        {
-          kind: "message_limit",
-          cause: "tool",
-          message: `the arguments of call ${step} to '${name}' are ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
-        },
-        `not run: its arguments are ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
-      );
-    }
-    if (args === null) {
-      return stopBatch(
-        {
-          kind: "code_error",
-          cause: "tool",
-          message: `call ${step} to '${name}': the arguments must be a JSON object`,
-        },
-        "not run: its arguments are not a JSON object",
-      );
-    }
-    this.calls.push(entry);
-    this.#batch.push({ call: entry, deferred, step });
+    const text = (h: QuickJSHandle | undefined) =>
+      h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
+    const admitted = this.#gate.admit(text(nameHandle), text(argsHandle));
+    if (isFailure(admitted)) this.#fail(admitted);
+    else this.#batch.push({ ...admitted, deferred });
     return deferred.handle;
   }
 
@@ -458,59 +289,26 @@ export class SandboxRun {
     const batch = this.#batch;
     this.#batch = [];
     if (this.#failure) {
-      const at = this.#failure.step ?? this.calls.length;
+      const at = this.#failure.step ?? this.#gate.calls.length;
       for (const p of batch) p.call.error ??= `not run: the tool was stopped at step ${at}`;
       return;
     }
-    for (const p of batch) this.#settled.push(this.#dispatch(p));
+    for (const p of batch) void this.#dispatch(p);
   }
 
-  async #dispatch({ call, deferred, step }: Pending): Promise<void> {
+  async #dispatch(pending: Pending): Promise<void> {
     this.#inflight++;
     try {
-      let output: unknown;
-      try {
-        output = await this.#host(call.tool, call.args);
-      } catch (err) {
-        call.error = errorMessage(err);
-        const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
-        this.#fail({ kind: "call_failed", cause, message: call.error, step, tool: call.tool });
+      const done = await this.#gate.perform(pending);
+      if (isFailure(done)) {
+        this.#fail(done);
         return;
       }
-      let json: string | undefined;
-      try {
-        json = JSON.stringify(output);
-      } catch (err) {
-        call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
-        this.#fail({
-          kind: "call_failed",
-          cause: "infrastructure",
-          message: `base tool '${call.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
-          step,
-          tool: call.tool,
-        });
-        return;
-      }
-      json ??= "null";
-      const bytes = Buffer.byteLength(json);
-      if (bytes > this.#limits.maxMessageBytes) {
-        call.error = `its result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`;
-        this.#fail({
-          kind: "message_limit",
-          cause: "infrastructure",
-          message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
-          step,
-          tool: call.tool,
-        });
-        return;
-      }
-      call.ok = true;
-      call.output = JSON.parse(json);
       if (this.#failure || this.#closed) return;
       // The guest gets its own value, parsed inside the engine from the text: nothing of the host crosses.
       this.#slice(() => {
-        const value = this.#guest("parse", "", this.#newString(json));
-        if (value !== null) deferred.resolve(value);
+        const value = this.#guest("parse", "", this.#newString(done.json));
+        if (value !== null) pending.deferred.resolve(value);
         return null;
       });
     } finally {
@@ -572,7 +370,7 @@ export class SandboxRun {
       }
     }
     // A run that hit its memory cap fails, whatever its code did with the engine's error.
-    if (this.#instance.growthRefused()) this.#fail(this.#memoryFailure());
+    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
     this.#drop();
     if (this.#failure || done === null)
       return { ok: false, failure: this.#failure ?? unknownFailure(), calls: this.calls };
@@ -593,24 +391,4 @@ export class SandboxRun {
 
 function unknownFailure(): SandboxFailure {
   return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
-}
-
-function parseString(json: string): string | null {
-  try {
-    const value: unknown = JSON.parse(json);
-    return typeof value === "string" ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-function parsePlainObject(json: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(json);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,0 +1,160 @@
+/**
+ * The host's side of `call(name, argsJSON)`: every base call a tool's code asks for is checked here (the call cap,
+ * the allowlist, the size of its arguments, their shape), recorded in the run's own list of calls, and, once
+ * dispatched, run on the host with its result checked (JSON, size) before the guest sees it. The guest's word is
+ * never taken: what it sent is parsed here, and what went wrong is decided here.
+ */
+import { classifyBaseFailure } from "./base-failure.ts";
+import { isPlainObject } from "./canonical.ts";
+import { errorMessage } from "./errors.ts";
+import type { SandboxCall, SandboxFailure, SandboxLimits, SandboxRunRequest } from "./sandbox.ts";
+import { clip } from "./text.ts";
+
+/** Longest tool name (or other guest-chosen text) that goes into a message, clipped beyond. */
+export const MAX_NAME_CHARS = 128;
+
+/** A call the gate let through, to be dispatched after the slice that asked for it. */
+export interface AdmittedCall {
+  call: SandboxCall;
+  step: number;
+}
+
+/** Checks, records and runs the base calls of one run. */
+export class CallGate {
+  /** Every call asked for, in order, with its outcome: the run's record. */
+  readonly calls: SandboxCall[] = [];
+  readonly #limits: Pick<SandboxLimits, "maxCalls" | "maxMessageBytes">;
+  readonly #allow: Set<string>;
+  readonly #host: SandboxRunRequest["call"];
+
+  constructor(
+    limits: Pick<SandboxLimits, "maxCalls" | "maxMessageBytes">,
+    req: Pick<SandboxRunRequest, "allow" | "call">,
+  ) {
+    this.#limits = limits;
+    this.#allow = new Set(req.allow);
+    this.#host = req.call;
+  }
+
+  /**
+   * One call the code asked for, from the JSON texts the guest handed over (null: not a string). Returns the
+   * admitted call, or the failure that stops the run (the call is recorded either way).
+   */
+  admit(nameJson: string | null, argsJson: string | null): AdmittedCall | SandboxFailure {
+    const step = this.calls.length + 1;
+    const rawName = nameJson === null ? null : parseString(nameJson);
+    if (rawName === null) {
+      return { kind: "code_error", cause: "tool", message: `call ${step}: the tool name must be a string` };
+    }
+    const name = clip(rawName, MAX_NAME_CHARS);
+    const entry: SandboxCall = { tool: name, args: {}, ok: false };
+    const bytes = argsJson === null ? 0 : Buffer.byteLength(argsJson);
+    const max = this.#limits.maxMessageBytes;
+    const args = argsJson === null || bytes > max ? null : parsePlainObject(argsJson);
+    // The record keeps what was asked for, run or not.
+    if (args !== null) entry.args = args;
+    const refuse = (failure: Omit<SandboxFailure, "step" | "tool">, error: string): SandboxFailure => {
+      entry.error = error;
+      this.calls.push(entry);
+      return { ...failure, step, tool: name };
+    };
+    if (step > this.#limits.maxCalls) {
+      const message = `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`;
+      return refuse(
+        { kind: "call_limit", cause: "tool", message },
+        `not run: more than ${this.#limits.maxCalls} base calls`,
+      );
+    }
+    if (!this.#allow.has(rawName)) {
+      const allowed = [...this.#allow].map((t) => `'${t}'`).join(", ") || "none";
+      const message = `call ${step} to '${name}' is not allowed: this tool may call only ${allowed}`;
+      return refuse(
+        { kind: "not_allowed", cause: "tool", message },
+        `not allowed: this tool may call only ${allowed}`,
+      );
+    }
+    if (bytes > max) {
+      const message = `the arguments of call ${step} to '${name}' are ${bytes} bytes, more than the ${max}-byte limit`;
+      return refuse(
+        { kind: "message_limit", cause: "tool", message },
+        `not run: its arguments are ${bytes} bytes, more than the ${max}-byte limit`,
+      );
+    }
+    if (args === null) {
+      const message = `call ${step} to '${name}': the arguments must be a JSON object`;
+      return refuse(
+        { kind: "code_error", cause: "tool", message },
+        "not run: its arguments are not a JSON object",
+      );
+    }
+    this.calls.push(entry);
+    return { call: entry, step };
+  }
+
+  /**
+   * Runs an admitted call on the host. Returns the result's JSON text for the guest, or the failure (a base tool
+   * that could not answer is `infrastructure`; one that refused the call is evidence against the tool).
+   */
+  async perform({ call, step }: AdmittedCall): Promise<{ json: string } | SandboxFailure> {
+    let output: unknown;
+    try {
+      output = await this.#host(call.tool, call.args);
+    } catch (err) {
+      call.error = errorMessage(err);
+      const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
+      return { kind: "call_failed", cause, message: call.error, step, tool: call.tool };
+    }
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(output);
+    } catch (err) {
+      call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
+      return {
+        kind: "call_failed",
+        cause: "infrastructure",
+        message: `base tool '${call.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
+        step,
+        tool: call.tool,
+      };
+    }
+    json ??= "null";
+    const bytes = Buffer.byteLength(json);
+    const max = this.#limits.maxMessageBytes;
+    if (bytes > max) {
+      call.error = `its result is ${bytes} bytes, more than the ${max}-byte limit`;
+      return {
+        kind: "message_limit",
+        cause: "infrastructure",
+        message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${max}-byte limit`,
+        step,
+        tool: call.tool,
+      };
+    }
+    call.ok = true;
+    call.output = JSON.parse(json);
+    return { json };
+  }
+}
+
+/** True for a failure, false for what `admit` or `perform` let through. */
+export function isFailure(value: object): value is SandboxFailure {
+  return "kind" in value && "cause" in value;
+}
+
+function parseString(json: string): string | null {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function parsePlainObject(json: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(json);
+    return isPlainObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
