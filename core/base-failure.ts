@@ -9,12 +9,9 @@ import { DistillError } from "./errors.ts";
 /** `infrastructure`: the base tool could not answer. `rejected`: it answered that the call was wrong. */
 export type BaseFailureClass = "infrastructure" | "rejected";
 
-/** Thrown when a base call made by a distilled tool does not answer within its own timeout. */
-export class BaseCallTimeout extends Error {
-  constructor(tool: string, ms: number) {
-    super(`base tool '${tool}' did not answer within ${ms / 1000} s`);
-    this.name = "BaseCallTimeout";
-  }
+/** The error of a base call made by a distilled tool that did not answer within its own timeout. */
+export function baseCallTimeout(tool: string, ms: number): DistillError {
+  return new DistillError("TIMEOUT", `base tool '${tool}' did not answer within ${ms / 1000} s`);
 }
 
 const NETWORK_CODES = new Set([
@@ -44,9 +41,8 @@ const INFRASTRUCTURE_TEXT =
  */
 export function classifyBaseFailure(err: unknown): BaseFailureClass {
   for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
-    if (e instanceof BaseCallTimeout) return "infrastructure";
-    // The toolkit throws DistillError("MCP") for transport failures; a tool's own isError is McpToolError.
-    if (e instanceof DistillError && e.code === "MCP") return "infrastructure";
+    // Our own timeouts, and the toolkit's transport failures; a tool's own isError is McpToolError.
+    if (e instanceof DistillError && (e.code === "TIMEOUT" || e.code === "MCP")) return "infrastructure";
     if (typeof e !== "object") break;
     const { status, statusCode, code } = e as { status?: unknown; statusCode?: unknown; code?: unknown };
     const http = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : null;

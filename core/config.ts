@@ -6,6 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
+import { isPlainObject } from "./canonical.ts";
 import { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 import { type KeyPath, parseYaml } from "./config-yaml.ts";
 import { suggestion } from "./did-you-mean.ts";
@@ -122,10 +123,6 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 /** JSON pointer → key path, with list indexes as numbers so callers can tell them from keys. */
 function pointerToKeyPath(pointer: string, data: unknown): KeyPath {
   const path: KeyPath = [];
@@ -138,7 +135,7 @@ function pointerToKeyPath(pointer: string, data: unknown): KeyPath {
       current = current[index];
     } else {
       path.push(segment);
-      current = isRecord(current) ? current[segment] : undefined;
+      current = isPlainObject(current) ? current[segment] : undefined;
     }
   }
   return path;
@@ -188,11 +185,11 @@ function crossFieldProblems(data: Record<string, unknown>): { keyPath: KeyPath; 
     });
   }
   const servers = data["mcpServers"];
-  if (isRecord(servers)) {
+  if (isPlainObject(servers)) {
     for (const [name, entry] of Object.entries(servers)) {
       const problem = serverNameProblem(name);
       if (problem) found.push({ keyPath: ["mcpServers", name], message: problem });
-      if (!isRecord(entry)) continue;
+      if (!isPlainObject(entry)) continue;
       const type = serverType(entry);
       const article = type === "stdio" ? "a" : "an";
       if (type === null && entry["type"] === undefined) {
@@ -236,7 +233,7 @@ function normalise(data: Record<string, unknown>, file: string, dir: string): Co
     if (typeof raw === "string") config[field] = parseModuleRef(key, raw, dir);
   }
   if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve(dir, data["mcp_config"]);
-  if (isRecord(data["mcpServers"])) {
+  if (isPlainObject(data["mcpServers"])) {
     config.mcpServers = structuredClone(data["mcpServers"]) as Record<string, McpServerConfig>;
   }
   config.settings = settingsFromFile(data);
@@ -255,12 +252,12 @@ export function validateConfig(
   const value = data === null || data === undefined ? {} : data;
   const validate = schemaValidator();
   const found = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
-  if (isRecord(value)) found.push(...crossFieldProblems(value));
+  if (isPlainObject(value)) found.push(...crossFieldProblems(value));
   const lineOf = options.lineOf ?? (() => null);
   const problems = found
     .map(({ keyPath, message }) => ({ path: keyPath.join("."), line: lineOf(keyPath), message }))
     .sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
-  if (problems.length > 0 || !isRecord(value)) return { config: null, problems };
+  if (problems.length > 0 || !isPlainObject(value)) return { config: null, problems };
   return { config: normalise(value, options.file, options.dir), problems };
 }
 

@@ -1,10 +1,12 @@
-import { BaseCallTimeout } from "./base-failure.ts";
+import { baseCallTimeout } from "./base-failure.ts";
 import { canonicalArgs } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
 import { errorMessage } from "./errors.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
 import { schemaProblems } from "./schema.ts";
 import { hashSource, type VersionRecord } from "./store.ts";
+import { oneLine } from "./text.ts";
+import { withTimeout } from "./timeout.ts";
 import {
   type ExecuteOptions,
   type ExecuteResult,
@@ -100,17 +102,11 @@ export async function runDistilled(
       const def = ctx.baseTool(tool);
       if (!def) throw new Error(`no such base tool '${tool}'`);
       // The sandbox does not count time spent waiting for base tools, so a hung executor needs its own bound.
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new BaseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)),
-          BASE_CALL_TIMEOUT_MS,
-        );
-      });
-      const r = await Promise.race([
+      const r = await withTimeout(
         recordBaseCall(ctx, trace.id, def, args, callId, (what, err) => trace.warn(what, err)),
-        timeout,
-      ]).finally(() => clearTimeout(timer));
+        BASE_CALL_TIMEOUT_MS,
+        () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS),
+      );
       // The executor's own error goes on, so the sandbox can tell an outage from a refused call.
       if (!r.ok) throw r.thrown;
       return r.output;
@@ -165,7 +161,7 @@ export const BASE_CALL_TIMEOUT_MS = 300_000;
 
 function summarize(value: unknown): string {
   const s = resultContent(value);
-  return s.length > SUMMARY_CHARS ? `${s.slice(0, SUMMARY_CHARS)}…` : s;
+  return oneLine(s, SUMMARY_CHARS);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Proposal } from "./distiller.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { staticCheck } from "./static-check.ts";
 import type { VersionRecord } from "./store.ts";
+import { withTimeout } from "./timeout.ts";
 import type { Verdict } from "./types.ts";
 import { parseProposal, rejectedVerdict } from "./verdict.ts";
 import { ingestProposal } from "./versions.ts";
@@ -126,15 +127,7 @@ export async function fallbackDistill(
         };
     }
     const distiller = await ctx.distiller();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the fallback distiller took longer than ${timeoutMs / 1000} s`)),
-        timeoutMs,
-      );
-      timer.unref();
-    });
-    const proposal = await Promise.race([
+    const proposal = await withTimeout(
       distiller.distill({
         trace,
         calls: store.getCalls(traceId),
@@ -144,8 +137,9 @@ export async function fallbackDistill(
           ? { replacing, note: `'${replacing.name}' v${replacing.version} failed at run time in this run` }
           : {}),
       }),
-      timeout,
-    ]).finally(() => clearTimeout(timer));
+      timeoutMs,
+      () => new DistillError("DISTILLER", `the fallback distiller took longer than ${timeoutMs / 1000} s`),
+    );
     store.markProposed(traceId);
     if (!proposal) {
       store.setTraceNote(traceId, "fallback distiller: declined to propose a tool");

@@ -14,6 +14,7 @@ export const ErrorCodes = [
   "MCP",
   "DISTILLER",
   "NODE_VERSION",
+  "TIMEOUT",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

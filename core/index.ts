@@ -2,9 +2,11 @@
 // First, before any module that needs a newer Node runs: an old Node gets one line saying which Node to use.
 import "./node-gate.ts";
 
+export type { ClaudeDistillerOptions } from "./claude-distiller.ts";
 export { ClaudeDistiller } from "./claude-distiller.ts";
-export type { Config, McpServerConfig, ModuleRef } from "./config.ts";
+export type { Config, ConfigProblem, McpServerConfig, ModuleRef } from "./config.ts";
 export { loadConfig, validateConfig } from "./config.ts";
+export type { KeyPath } from "./config-yaml.ts";
 export type { DistilledToolDefinition } from "./distilled-tool.ts";
 export { call, distilledTool } from "./distilled-tool.ts";
 export type { Distiller, DistillReason, DistillRequest, Proposal, VerifyFn } from "./distiller.ts";
@@ -13,23 +15,44 @@ export type { ErrorCode } from "./errors.ts";
 export { DistillError } from "./errors.ts";
 export { fingerprint } from "./fingerprint.ts";
 export { stderrLogger } from "./logger.ts";
+export type { ResolvedMcpServer, ResolvedRemoteServer, ResolvedStdioServer } from "./mcp-config.ts";
 export { mcpResultToValue } from "./mcp-result.ts";
-export type { MCPToolkitOptions } from "./mcp-toolkit.ts";
+export type { MCPToolkitCloseOptions, MCPToolkitOptions, McpServerFailure } from "./mcp-toolkit.ts";
 export { MCPToolkit } from "./mcp-toolkit.ts";
 export { MIN_NODE_VERSION } from "./node-version.ts";
 export { PROPOSE_TOOL_NAME } from "./prompts.ts";
-export type { SandboxLimits, SandboxOptions } from "./sandbox.ts";
+export type {
+  FailureCause,
+  SandboxCall,
+  SandboxFailure,
+  SandboxFailureKind,
+  SandboxLimits,
+  SandboxOptions,
+  SandboxOutcome,
+  SandboxRunRequest,
+  SandboxStats,
+} from "./sandbox.ts";
 export { Sandbox } from "./sandbox.ts";
 export type { Settings } from "./settings.ts";
 export { DEFAULT_SETTINGS } from "./settings.ts";
-export type { HistoryRecord, RunStats, StoreOptions, VersionRecord } from "./store.ts";
+export type {
+  DependencyRecord,
+  HistoryRecord,
+  NewCall,
+  RunStats,
+  SessionSpan,
+  StoreOptions,
+  TraceFlags,
+  VersionRecord,
+} from "./store.ts";
 export { Store } from "./store.ts";
 export type { LifecycleProblem } from "./store-invariants.ts";
 export type { ChangeEntry, ChangeReport, HealthReport } from "./tool-changes.ts";
 export type { ToolDistillOptions } from "./tool-distill.ts";
 export { ToolDistill } from "./tool-distill.ts";
-export type { ExecuteResult, Trace, UsageLike } from "./trace.ts";
+export type { ExecuteOptions, ExecuteResult, Trace, UsageLike } from "./trace.ts";
 export type {
+  CallKind,
   CallRecord,
   CheckResult,
   Executor,
@@ -44,6 +67,7 @@ export type {
   ToolInput,
   ToolInputSchema,
   TraceRecord,
+  TraceSource,
   UsageTotals,
   Verdict,
 } from "./types.ts";

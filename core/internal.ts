@@ -37,6 +37,7 @@ export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
 export type { HistoryRecord, RunStats, StoreOptions, VersionRecord } from "./store.ts";
 export { countToolFiles, Store } from "./store.ts";
+export { clip, oneLine } from "./text.ts";
 export type { ChangeEntry, ChangeReport, HealthReport } from "./tool-changes.ts";
 export type { ToolDistillOptions } from "./tool-distill.ts";
 export { proposeToolDefinition, ToolDistill } from "./tool-distill.ts";

@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { isPlainObject } from "./canonical.ts";
 import { DistillError } from "./errors.ts";
 import { serverNameProblem } from "./tool-names.ts";
 
@@ -88,7 +89,7 @@ async function readMcpJson(path: string): Promise<Record<string, unknown>> {
       cause: err,
     });
   }
-  if (!isRecord(data) || !isRecord(data["mcpServers"])) {
+  if (!isPlainObject(data) || !isPlainObject(data["mcpServers"])) {
     throw new DistillError(
       "CONFIG_INVALID",
       `${file}: expected Claude Code's format {"mcpServers": {"<name>": {...}}}`,
@@ -107,7 +108,7 @@ function resolveServer(
   const before = problems.length;
   const nameProblem = serverNameProblem(name);
   if (nameProblem) problems.push(`${where}: ${nameProblem}`);
-  if (!isRecord(entry)) {
+  if (!isPlainObject(entry)) {
     problems.push(`${where}: expected an object with command or url`);
     return null;
   }
@@ -214,7 +215,7 @@ function stringRecordField(
 ): Record<string, string> | undefined {
   const value = entry[key];
   if (value === undefined) return undefined;
-  if (isRecord(value) && Object.values(value).every((item) => typeof item === "string")) {
+  if (isPlainObject(value) && Object.values(value).every((item) => typeof item === "string")) {
     return value as Record<string, string>;
   }
   problems.push(`${where}: ${key} must be an object of strings`);
@@ -226,8 +227,4 @@ function mapValues(
   fn: (value: string, key: string) => string,
 ): Record<string, string> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value, key)]));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

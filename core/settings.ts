@@ -105,11 +105,10 @@ export const SETTINGS = {
   }),
 };
 
-type Specs = typeof SETTINGS;
-type SettingName = keyof Specs;
+type SettingName = keyof typeof SETTINGS;
 
 /** The tunable settings, camelCase, as the rest of the library reads them. */
-export type Settings = { [K in SettingName]: Specs[K]["default"] };
+export type Settings = { [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K]["default"] };
 
 /** The settings the plugin's hooks read (and cache). */
 export type HookSettings = Pick<Settings, "fallbackDistiller" | "minCallsToDistill" | "maxOutputBytes">;

@@ -25,6 +25,8 @@ import {
   DistillError,
   errorMessage,
   findConfig,
+  isPlainObject,
+  oneLine,
   Store,
   spillEvent,
   worthDistilling,
@@ -142,11 +144,10 @@ function parseInput(text: string): { input: HookInput } | { problem: string } {
   }
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === "object" && value !== null && !Array.isArray(value))
-      return { input: value as HookInput };
+    if (isPlainObject(value)) return { input: value as HookInput };
     return { problem: `stdin is JSON but not an object (${text.slice(0, 80)}), so nothing was recorded` };
   } catch (err) {
-    const head = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    const head = oneLine(text, 200);
     return {
       problem: `stdin is not JSON (${errorMessage(err)}), so nothing was recorded; it began: ${head}`,
     };
