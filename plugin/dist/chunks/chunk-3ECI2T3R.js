@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills,
   clipDepth
-} from "./chunk-LR7T35LO.js";
+} from "./chunk-6LBYNEGN.js";
 import {
   PROPOSE_TOOL_NAME,
   canonicalArgs,
