@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   loadConfig
-} from "./chunk-6LBYNEGN.js";
+} from "./chunk-ZPEX3X4G.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-CGYM5FRY.js";
 import "./chunk-RYZN5VFB.js";

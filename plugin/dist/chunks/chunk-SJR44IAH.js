@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills,
   clipDepth
-} from "./chunk-6LBYNEGN.js";
+} from "./chunk-ZPEX3X4G.js";
 import {
   PROPOSE_TOOL_NAME,
   canonicalArgs,

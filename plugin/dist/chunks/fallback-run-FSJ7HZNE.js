@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-3ECI2T3R.js";
+} from "./chunk-SJR44IAH.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-6LBYNEGN.js";
+} from "./chunk-ZPEX3X4G.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-CGYM5FRY.js";
 import "./chunk-RYZN5VFB.js";

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-3ECI2T3R.js";
+} from "./chunk-SJR44IAH.js";
 import {
   Store,
   ToolDistill,
@@ -16,7 +16,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-6LBYNEGN.js";
+} from "./chunk-ZPEX3X4G.js";
 import "./chunk-C37ZN2VE.js";
 import {
   PROPOSE_TOOL_NAME

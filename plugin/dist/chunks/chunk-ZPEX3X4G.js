@@ -53265,9 +53265,10 @@ function withoutProblems(problems, remove) {
 var import_parser = __toESM(require_lib(), 1);
 
 // core/babel-traverse.ts
-var import_traverse = __toESM(require_lib8(), 1);
-var loaded = import_traverse.default.default ?? import_traverse.default;
+import { createRequire } from "node:module";
+var loaded;
 function traverse() {
+  loaded ??= (typeof __require === "function" ? require_lib8() : createRequire(import.meta.url)("@babel/traverse")).default;
   return loaded;
 }
 
@@ -55062,7 +55063,7 @@ function isTypeStrippingWarning(warning, typeOrOptions) {
 
 // core/quickjs-engine.ts
 import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire as createRequire2 } from "node:module";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@jitl/quickjs-wasmfile-release-sync/dist/index.mjs
@@ -55141,7 +55142,7 @@ function engineWasmPath() {
   const beside = fileURLToPath(new URL(`./${WASM_FILE}`, import.meta.url));
   if (existsSync4(beside)) return beside;
   try {
-    return createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
+    return createRequire2(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
   } catch (err) {
     throw new DistillError(
       "USAGE",
