@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills,
   clipDepth
-} from "./chunk-LR7T35LO.js";
+} from "./chunk-ZPEX3X4G.js";
 import {
   PROPOSE_TOOL_NAME,
   canonicalArgs,

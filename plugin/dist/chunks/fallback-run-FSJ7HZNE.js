@@ -4,16 +4,16 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-VJ6ROSWN.js";
+} from "./chunk-SJR44IAH.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-LR7T35LO.js";
+} from "./chunk-ZPEX3X4G.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-CGYM5FRY.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-AO7663KD.js";
+import "./chunk-DEF3KU47.js";
 import "./chunk-32EDCCXV.js";
 import "./chunk-MHQZRDHV.js";
 import "./chunk-WEYMVVQ3.js";

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-VJ6ROSWN.js";
+} from "./chunk-SJR44IAH.js";
 import {
   Store,
   ToolDistill,
@@ -16,7 +16,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-LR7T35LO.js";
+} from "./chunk-ZPEX3X4G.js";
 import "./chunk-C37ZN2VE.js";
 import {
   PROPOSE_TOOL_NAME
@@ -24,7 +24,7 @@ import {
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-AO7663KD.js";
+} from "./chunk-DEF3KU47.js";
 import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,

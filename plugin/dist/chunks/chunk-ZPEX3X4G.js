@@ -19,6 +19,10 @@ import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
 import {
+  serverNameProblem,
+  toolNameProblem
+} from "./chunk-DEF3KU47.js";
+import {
   require_ajv,
   suggestion
 } from "./chunk-32EDCCXV.js";
@@ -22645,8 +22649,8 @@ var require_common = __commonJS({
         return namespaces;
       }
       function enabled(name) {
-        for (const skip of createDebug.skips) {
-          if (matchesTemplate(name, skip)) {
+        for (const skip2 of createDebug.skips) {
+          if (matchesTemplate(name, skip2)) {
             return false;
           }
         }
@@ -23070,13 +23074,13 @@ var require_deprecationWarning = __commonJS({
       console.warn(`${prefix}\`${oldName}\` has been deprecated, please migrate to \`${newName}\`
 ${trace}`);
     }
-    function captureShortStackTrace(skip, length) {
+    function captureShortStackTrace(skip2, length) {
       const {
         stackTraceLimit,
         prepareStackTrace
       } = Error;
       let stackTrace;
-      Error.stackTraceLimit = 1 + skip + length;
+      Error.stackTraceLimit = 1 + skip2 + length;
       Error.prepareStackTrace = function(err, stack) {
         stackTrace = stack;
       };
@@ -23087,7 +23091,7 @@ ${trace}`);
         internal: false,
         trace: ""
       };
-      const shortStackTrace = stackTrace.slice(1 + skip, 1 + skip + length);
+      const shortStackTrace = stackTrace.slice(1 + skip2, 1 + skip2 + length);
       return {
         internal: /[\\/]@babel[\\/]/.test(shortStackTrace[1].getFileName()),
         trace: shortStackTrace.map((frame) => `    at ${frame}`).join("\n")
@@ -51068,7 +51072,7 @@ var require_context2 = __commonJS({
     exports.setKey = setKey;
     exports.setScope = setScope;
     exports.setup = setup;
-    exports.skip = skip;
+    exports.skip = skip2;
     exports.skipKey = skipKey;
     exports.stop = stop;
     exports.visit = visit2;
@@ -51142,7 +51146,7 @@ var require_context2 = __commonJS({
       call.call(this, "exit");
       return this.shouldStop;
     }
-    function skip() {
+    function skip2() {
       this.shouldSkip = true;
     }
     function skipKey(key2) {
@@ -51650,12 +51654,8 @@ function crossFieldProblems(data) {
   const servers = data["mcpServers"];
   if (isRecord(servers)) {
     for (const [name, entry2] of Object.entries(servers)) {
-      if (name.includes("__")) {
-        found.push({
-          keyPath: ["mcpServers", name],
-          message: "a server name must not contain '__' (tools are named <server>__<tool>)"
-        });
-      }
+      const problem = serverNameProblem(name);
+      if (problem) found.push({ keyPath: ["mcpServers", name], message: problem });
       if (!isRecord(entry2)) continue;
       const type = serverType(entry2);
       const article = type === "stdio" ? "a" : "an";
@@ -52088,16 +52088,6 @@ function checkLifecycle(store) {
     }
   }
   return problems;
-}
-
-// core/tool-name.ts
-var TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
-function toolNameProblem(name) {
-  if (!TOOL_NAME_PATTERN.test(name)) {
-    return `tool name '${name}' must match ${TOOL_NAME_PATTERN.source} (lowercase letters, digits and _, 3 to 36 characters)`;
-  }
-  if (name.includes("__")) return `tool name '${name}' must not contain '__'`;
-  return null;
 }
 
 // core/store.ts
@@ -53273,7 +53263,339 @@ function withoutProblems(problems, remove) {
 
 // core/static-check.ts
 var import_parser = __toESM(require_lib(), 1);
-var import_traverse = __toESM(require_lib8(), 1);
+
+// core/babel-traverse.ts
+import { createRequire } from "node:module";
+var loaded;
+function traverse() {
+  loaded ??= (typeof __require === "function" ? require_lib8() : createRequire(import.meta.url)("@babel/traverse")).default;
+  return loaded;
+}
+
+// core/source-tokens.ts
+var TOKEN = /^(?:[A-Za-z_$][\w$]*|\.\.\.|\S)/;
+function tokenAt(source, index) {
+  return source.slice(index).match(TOKEN)?.[0];
+}
+var SourceTokens = class {
+  #source;
+  constructor(source) {
+    this.#source = source;
+  }
+  /** The node's text when it is one line of at most 40 characters, otherwise its first token. */
+  of(node) {
+    const text = this.#text(node);
+    return text.length <= 40 && !text.includes("\n") ? text : this.first(node);
+  }
+  /** The node's first token (its whole text when it starts with none). */
+  first(node) {
+    const text = this.#text(node);
+    return text.match(TOKEN)?.[0] ?? text;
+  }
+  #text(node) {
+    return this.#source.slice(node.start ?? 0, node.end ?? 0);
+  }
+};
+
+// core/static-values.ts
+function unwrap(node) {
+  let current = node;
+  while (current.type === "TSAsExpression" || current.type === "TSSatisfiesExpression" || current.type === "TSNonNullExpression" || current.type === "ParenthesizedExpression") {
+    current = current.expression;
+  }
+  return current;
+}
+function stringValue(input) {
+  const node = unwrap(input);
+  if (node.type === "StringLiteral") return node.value;
+  if (node.type === "TemplateLiteral" && node.expressions.length === 0) {
+    const quasi = node.quasis[0];
+    return quasi ? quasi.value.cooked ?? quasi.value.raw : "";
+  }
+  return null;
+}
+function propertyKey(prop) {
+  const key2 = prop.key;
+  if (!prop.computed && key2.type === "Identifier") return key2.name;
+  if (key2.type === "NumericLiteral") return String(key2.value);
+  return stringValue(key2);
+}
+function isMember(node) {
+  return node.type === "MemberExpression" || node.type === "OptionalMemberExpression";
+}
+function memberName(node) {
+  const prop = node.property;
+  if (!node.computed) return prop.type === "Identifier" ? prop.name : null;
+  return stringValue(prop);
+}
+function literalKeys(object) {
+  const keys = /* @__PURE__ */ new Map();
+  for (const prop of object.properties) {
+    if (prop.type === "SpreadElement") return null;
+    const key2 = propertyKey(prop);
+    if (key2 === null) return null;
+    keys.set(key2, prop.key);
+  }
+  return keys;
+}
+function literalValue(input, bad) {
+  const node = unwrap(input);
+  switch (node.type) {
+    case "StringLiteral":
+    case "NumericLiteral":
+    case "BooleanLiteral":
+      return node.value;
+    case "NullLiteral":
+      return null;
+    case "TemplateLiteral": {
+      const value = stringValue(node);
+      if (value === null) bad.push(node);
+      return value;
+    }
+    case "UnaryExpression":
+      if (node.operator === "-" && node.argument.type === "NumericLiteral") return -node.argument.value;
+      break;
+    case "ArrayExpression":
+      return node.elements.map((el) => {
+        if (el === null || el.type === "SpreadElement") {
+          bad.push(el ?? node);
+          return null;
+        }
+        return literalValue(el, bad);
+      });
+    case "ObjectExpression": {
+      const out = {};
+      for (const prop of node.properties) {
+        const key2 = prop.type === "ObjectProperty" && !prop.computed ? propertyKey(prop) : null;
+        if (prop.type !== "ObjectProperty" || key2 === null) {
+          bad.push(prop);
+          continue;
+        }
+        Object.defineProperty(out, key2, {
+          value: literalValue(prop.value, bad),
+          enumerable: true,
+          writable: true,
+          configurable: true
+        });
+      }
+      return out;
+    }
+  }
+  bad.push(node);
+  return void 0;
+}
+
+// core/static-config.ts
+var CONFIG_KEYS = ["name", "description", "inputSchema", "run", "check"];
+var REQUIRED_CONFIG_KEYS = ["name", "description", "inputSchema", "run"];
+function readConfig(state, object) {
+  const props = checkConfigKeys(state, object);
+  const name = readName(state, props.get("name"));
+  const description = readDescription(state, props.get("description"));
+  const inputSchema = readInputSchema(state, props.get("inputSchema"));
+  checkRun(state, props.get("run"));
+  const check = props.get("check");
+  const checkFunction = readCheck(state, check);
+  return { name, description, inputSchema, hasCheck: check !== void 0, checkFunction };
+}
+function checkConfigKeys(state, object) {
+  const props = /* @__PURE__ */ new Map();
+  for (const prop of object.properties) {
+    const key2 = prop.type === "SpreadElement" || prop.computed ? null : propertyKey(prop);
+    if (key2 === null) {
+      state.add(
+        prop,
+        state.tokens.first(prop),
+        `distilledTool({...}) accepts only plain keys: ${CONFIG_KEYS.join(", ")}`
+      );
+    } else if (!isConfigKey(key2)) {
+      state.add(
+        prop,
+        key2,
+        `unknown key '${key2}' in distilledTool({...})${suggestion(key2, CONFIG_KEYS)}: allowed keys are ${CONFIG_KEYS.join(", ")}`
+      );
+    } else if (props.has(key2)) {
+      state.add(prop, key2, `duplicate key '${key2}' in distilledTool({...})`);
+    } else {
+      props.set(key2, prop);
+    }
+  }
+  for (const key2 of REQUIRED_CONFIG_KEYS) {
+    if (!props.has(key2)) state.add(object, void 0, `distilledTool({...}) has no '${key2}'`);
+  }
+  return props;
+}
+function isConfigKey(key2) {
+  return CONFIG_KEYS.includes(key2);
+}
+function readString(state, key2, prop) {
+  if (prop === void 0) return null;
+  const value = prop.type === "ObjectProperty" ? stringValue(prop.value) : null;
+  if (value === null) {
+    state.add(prop, key2, `'${key2}' must be a string literal so it can be read without running the tool`);
+  }
+  return value;
+}
+function readName(state, prop) {
+  const name = readString(state, "name", prop);
+  if (name === null || prop === void 0) return name;
+  const problem = toolNameProblem(name);
+  if (problem !== null) state.add(prop, name, problem);
+  if (state.baseByName.has(name)) {
+    state.add(
+      prop,
+      name,
+      `tool name '${name}' is a base tool's name: a distilled tool must not shadow a base tool`
+    );
+  }
+  return name;
+}
+function readDescription(state, prop) {
+  const description = readString(state, "description", prop);
+  if (description !== null && prop !== void 0 && description.trim() === "") {
+    state.add(prop, "description", "'description' must not be empty: say what the tool does");
+  }
+  return description;
+}
+function readInputSchema(state, prop) {
+  if (prop === void 0) return null;
+  const bad = [];
+  const value = prop.type === "ObjectProperty" ? literalValue(prop.value, bad) : void 0;
+  if (prop.type === "ObjectMethod") bad.push(prop);
+  for (const node of bad) {
+    state.add(
+      node,
+      state.tokens.of(node),
+      "'inputSchema' may contain only literals (strings, numbers, booleans, null, arrays and objects of those)"
+    );
+  }
+  if (bad.length > 0) return null;
+  if (!(isPlainObject(value) && value["type"] === "object")) {
+    state.add(prop, "inputSchema", `'inputSchema' must be an object with type: "object"`);
+  }
+  return isPlainObject(value) ? value : null;
+}
+function checkRun(state, prop) {
+  if (prop !== void 0 && !isFunction(prop, true)) {
+    state.add(prop, "run", "'run' must be an async function: async run(input) { ... }");
+  }
+}
+function readCheck(state, prop) {
+  if (prop === void 0) return null;
+  if (!isFunction(prop, false)) {
+    state.add(prop, "check", "'check' must be a function of the result: check: (result) => ...");
+    return null;
+  }
+  const fn = prop.type === "ObjectMethod" ? prop : unwrap(prop.value);
+  if ("async" in fn && fn.async) {
+    state.add(
+      prop,
+      "async",
+      "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function"
+    );
+  }
+  if ("generator" in fn && fn.generator) {
+    state.add(prop, "*", "'check' must return true or false, not be a generator");
+  }
+  return fn;
+}
+function isFunction(prop, mustBeAsync) {
+  if (prop.type === "ObjectMethod") return prop.kind === "method" && (prop.async || !mustBeAsync);
+  const value = unwrap(prop.value);
+  return (value.type === "ArrowFunctionExpression" || value.type === "FunctionExpression") && (value.async || !mustBeAsync);
+}
+
+// core/static-module.ts
+var MODULE = "tooldistill";
+var ONLY_IMPORT = `only { distilledTool, call } from "${MODULE}"`;
+var TOP_LEVEL = "only imports and one export default distilledTool({...}) are allowed at top level";
+var REPORTED_ELSEWHERE = /* @__PURE__ */ new Set([
+  "TSEnumDeclaration",
+  "TSModuleDeclaration",
+  "TSImportEqualsDeclaration",
+  "ClassDeclaration",
+  "TryStatement",
+  "WhileStatement",
+  "DoWhileStatement",
+  "ForStatement",
+  "ForInStatement",
+  "LabeledStatement",
+  "DebuggerStatement"
+]);
+function checkTopLevel(state, body) {
+  let config = null;
+  let sawDefault = false;
+  for (const stmt of body) {
+    switch (stmt.type) {
+      case "ImportDeclaration":
+        checkImport(state, stmt);
+        break;
+      case "ExportDefaultDeclaration":
+        sawDefault = true;
+        config = checkDefaultExport(state, stmt);
+        break;
+      case "ExportNamedDeclaration":
+        if (stmt.exportKind !== "type" && stmt.declaration?.type !== "TSTypeAliasDeclaration" && stmt.declaration?.type !== "TSInterfaceDeclaration") {
+          state.add(stmt, "export", TOP_LEVEL);
+        }
+        break;
+      case "TSTypeAliasDeclaration":
+      case "TSInterfaceDeclaration":
+      case "EmptyStatement":
+        break;
+      default:
+        if (!REPORTED_ELSEWHERE.has(stmt.type)) state.add(stmt, state.tokens.first(stmt), TOP_LEVEL);
+    }
+  }
+  if (!sawDefault) {
+    state.add(
+      null,
+      void 0,
+      "missing export default distilledTool({ name, description, inputSchema, run })"
+    );
+  }
+  return config;
+}
+function checkDefaultExport(state, stmt) {
+  const decl = unwrap(stmt.declaration);
+  const arg = decl.type === "CallExpression" && decl.arguments.length === 1 ? decl.arguments[0] : void 0;
+  if (decl.type === "CallExpression" && decl.callee.type === "Identifier" && decl.callee.name === "distilledTool" && arg?.type === "ObjectExpression") {
+    return arg;
+  }
+  state.add(
+    decl,
+    state.tokens.of(decl),
+    "export default must be distilledTool({...}) with one object literal"
+  );
+  return null;
+}
+function checkImport(state, stmt) {
+  const from = stmt.source.value;
+  if (from !== MODULE) {
+    state.add(stmt.source, from, `import from '${from}' is not allowed: ${ONLY_IMPORT}`);
+    return;
+  }
+  if (stmt.importKind === "type") return;
+  for (const spec of stmt.specifiers) {
+    const local = spec.local.name;
+    if (spec.type === "ImportDefaultSpecifier") {
+      state.add(spec, local, `default import '${local}' is not allowed: ${ONLY_IMPORT}`);
+    } else if (spec.type === "ImportNamespaceSpecifier") {
+      state.add(spec, local, `namespace import '${local}' is not allowed: ${ONLY_IMPORT}`);
+    } else if (spec.importKind !== "type") {
+      const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
+      if (imported !== "distilledTool" && imported !== "call") {
+        state.add(spec, imported, `import of '${imported}' is not allowed: ${ONLY_IMPORT}`);
+      } else if (local !== imported) {
+        state.add(
+          spec.local,
+          local,
+          `import of '${imported}' as '${local}' is not allowed: import it under its own name so base calls can be read`
+        );
+      }
+    }
+  }
+}
 
 // core/sandbox-guest.ts
 var NO_CLOCK = "a distilled tool has no clock: take the time as an input or from a base tool";
@@ -53403,16 +53725,10 @@ var PRELUDE = `(function (hostCall, inCheck) {
   });
 })`;
 
-// core/static-check.ts
-var traverse = import_traverse.default.default ?? import_traverse.default;
-var MODULE = "tooldistill";
-var ONLY_IMPORT = `only { distilledTool, call } from "${MODULE}"`;
+// core/static-rules.ts
 var FAIL_FAST = "a failed base call must fail the tool so the agent can fall back";
 var BOUNDED = "use for\u2026of over a bounded list";
 var NON_ERASABLE = "non-erasable TypeScript";
-var CONFIG_KEYS = ["name", "description", "inputSchema", "run", "check"];
-var REQUIRED_CONFIG_KEYS = ["name", "description", "inputSchema", "run"];
-var TOP_LEVEL = "only imports and one export default distilledTool({...}) are allowed at top level";
 var ESCAPE_HATCHES = /* @__PURE__ */ new Set([
   "globalThis",
   "global",
@@ -53428,23 +53744,275 @@ var ESCAPE_HATCHES = /* @__PURE__ */ new Set([
   "arguments",
   "import"
 ]);
-var REPORTED_ELSEWHERE = /* @__PURE__ */ new Set([
-  "TSEnumDeclaration",
-  "TSModuleDeclaration",
-  "TSImportEqualsDeclaration",
-  "ClassDeclaration",
-  "TryStatement",
-  "WhileStatement",
-  "DoWhileStatement",
-  "ForStatement",
-  "ForInStatement",
-  "LabeledStatement",
-  "DebuggerStatement"
-]);
+function checkName(state, name, node, isObjectKey) {
+  if (name.startsWith("__")) {
+    state.add(node, name, `'${name}' is not allowed: names starting with __ are reserved`);
+  } else if (!isObjectKey && Object.hasOwn(ABSENT_GLOBALS, name)) {
+    state.add(node, name, `'${name}' is not available: ${ABSENT_GLOBALS[name]}`);
+  } else if (!isObjectKey && ESCAPE_HATCHES.has(name)) {
+    state.add(
+      node,
+      name,
+      name === "require" ? `'require' is not allowed: ${ONLY_IMPORT}` : `'${name}' is not allowed in a distilled tool`
+    );
+  }
+}
+function checkMember(state, node) {
+  const name = memberName(node);
+  if (name === null) return;
+  checkName(state, name, node.property, false);
+  const owner = node.object.type === "Identifier" ? node.object.name : null;
+  const absent = owner === null ? void 0 : ABSENT_MEMBERS[`${owner}.${name}`];
+  if (absent !== void 0) {
+    state.add(node, `${owner}.${name}`, `'${owner}.${name}' is not available: ${absent}`);
+  }
+  if (name === "catch") state.add(node.property, "catch", `'.catch' is not allowed: ${FAIL_FAST}`);
+}
+function checkPropertyKey(state, path) {
+  const node = path.node;
+  if (node.type === "ObjectProperty" && node.shorthand) return;
+  const name = propertyKey(node);
+  if (name !== null) checkName(state, name, node.key, path.parent.type !== "ObjectPattern");
+}
+function checkIdentifier(state, path) {
+  const { node, parent } = path;
+  const asKey = (parent.type === "ObjectProperty" || parent.type === "ObjectMethod") && path.key === "key";
+  const asProperty = isMember(parent) && path.key === "property";
+  const asLabel = (parent.type === "LabeledStatement" || parent.type === "BreakStatement" || parent.type === "ContinueStatement") && path.key === "label";
+  if ((asKey || asProperty) && !("computed" in parent && parent.computed) || asLabel) return;
+  checkName(state, node.name, node, false);
+  if (node.name === "call" || node.name === "distilledTool") checkImportedUse(state, path);
+}
+function checkImportedUse(state, path) {
+  const { node, parent } = path;
+  const binding = path.scope.getBinding(node.name);
+  if (binding && binding.kind !== "module") {
+    if (binding.identifier === node) {
+      state.add(node, node.name, `'${node.name}' cannot be redeclared: it is imported from "${MODULE}"`);
+    }
+    return;
+  }
+  if (node.name === "call" && !(parent.type === "CallExpression" && path.key === "callee")) {
+    state.add(node, "call", `'call' must be called directly: call("<base tool>", {...})`);
+  }
+  const inDefaultExport = path.key === "callee" && path.parentPath?.parent.type === "ExportDefaultDeclaration";
+  if (node.name === "distilledTool" && !inDefaultExport) {
+    state.add(
+      node,
+      "distilledTool",
+      "'distilledTool' may only be used as export default distilledTool({...})"
+    );
+  }
+}
+function checkClock(state, node) {
+  const { callee } = node;
+  if (callee.type !== "Identifier" || callee.name !== "Date") return;
+  if (node.type === "CallExpression") state.add(callee, "Date()", `'Date()' reads the clock: ${NO_CLOCK}`);
+  else if (node.arguments.length === 0) {
+    state.add(node, "new Date()", `'new Date()' reads the clock: ${NO_CLOCK}`);
+  }
+}
+function checkCall(state, path) {
+  const { callee } = path.node;
+  checkClock(state, path.node);
+  if (callee.type === "Import") {
+    state.add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
+  } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
+    if (!checkCallInCheck(state, path)) checkBaseCall(state, path.node);
+  } else if (isMember(callee) && memberName(callee) === "then" && path.node.arguments.length >= 2) {
+    state.add(callee.property, "then", `'.then' with a rejection handler is not allowed: ${FAIL_FAST}`);
+  }
+}
+function checkCallInCheck(state, path) {
+  const checkFn = state.checkFunction;
+  if (checkFn === null || !path.findParent((p) => p.node === checkFn)) return false;
+  const first = path.node.arguments[0];
+  const tool = first ? stringValue(first) : null;
+  state.add(
+    path.node,
+    "call",
+    `call${tool === null ? "" : ` to '${tool}'`} inside check() is not allowed: check looks only at the result run() returned; make base calls in run()`
+  );
+  return true;
+}
+function checkBaseCall(state, node) {
+  state.baseCalls++;
+  const [first, second] = node.arguments;
+  const toolName = first ? stringValue(first) : null;
+  if (first === void 0 || toolName === null) {
+    state.add(
+      first ?? node,
+      first ? state.tokens.of(first) : "call",
+      "call needs a string-literal base tool name as its first argument so dependencies can be read"
+    );
+    return;
+  }
+  const tool = state.baseByName.get(toolName);
+  if (tool === void 0) {
+    const typed = toolName.startsWith("mcp__") ? toolName.slice("mcp__".length) : toolName;
+    state.add(
+      first,
+      toolName,
+      `call to '${toolName}' \u2014 no such base tool${suggestion(typed, state.baseByName.keys())}`
+    );
+    return;
+  }
+  state.dependencies.add(toolName);
+  if (second === void 0) checkArguments(state, tool, /* @__PURE__ */ new Map(), node);
+  else if (second.type === "ObjectExpression") {
+    const keys = literalKeys(second);
+    if (keys !== null) checkArguments(state, tool, keys, second);
+  }
+}
+function checkArguments(state, tool, keys, at) {
+  const schema = tool.input_schema;
+  const properties = schema["properties"];
+  const additional = schema["additionalProperties"];
+  const open = additional !== void 0 && additional !== false || schema["patternProperties"] !== void 0;
+  if (isPlainObject(properties) && !open) {
+    const known = Object.keys(properties);
+    for (const [key2, node] of keys) {
+      if (!Object.hasOwn(properties, key2)) {
+        state.add(node, key2, `call to '${tool.name}' \u2014 unknown property '${key2}'${suggestion(key2, known)}`);
+      }
+    }
+  }
+  const required = Array.isArray(schema["required"]) ? schema["required"] : [];
+  for (const key2 of required) {
+    if (typeof key2 === "string" && !keys.has(key2)) {
+      state.add(
+        at,
+        tool.name,
+        `call to '${tool.name}' \u2014 missing required property '${key2}' of '${tool.name}'`
+      );
+    }
+  }
+}
+function checkSomeBaseCall(state) {
+  if (state.baseCalls === 0) {
+    state.add(
+      null,
+      void 0,
+      "the tool calls no base tool: a distilled tool must call at least one base tool through call(...)"
+    );
+  }
+}
+function isImported(path, name) {
+  const binding = path.scope.getBinding(name);
+  return binding === void 0 || binding.kind === "module";
+}
+function banned(token, message) {
+  return (path, state) => state.add(path.node, token, message);
+}
+var NOT_WALKED = {
+  ImportDeclaration: skip,
+  TSTypeAnnotation: skip,
+  TSTypeParameterDeclaration: skip,
+  TSTypeParameterInstantiation: skip,
+  TSInterfaceDeclaration: skip,
+  TSTypeAliasDeclaration: skip,
+  TSDeclareFunction: skip,
+  TSType: skip
+};
+var BANNED_SYNTAX = {
+  TryStatement: banned("try", `'try' is not allowed: ${FAIL_FAST}`),
+  WhileStatement: banned("while", `'while' is not allowed: ${BOUNDED}`),
+  DoWhileStatement: banned("do", `'do' is not allowed: ${BOUNDED}`),
+  ForStatement: banned("for", `'for(;;)' is not allowed: ${BOUNDED}`),
+  ForInStatement: banned("for", "'for\u2026in' is not allowed: use for\u2026of over Object.keys(...)"),
+  Class: banned("class", "'class' is not allowed: use plain objects and functions"),
+  Function(path, state) {
+    if (path.node.generator) {
+      state.add(path.node, "*", "generator functions are not allowed: return an array instead");
+    }
+  },
+  YieldExpression: banned("yield", "'yield' is not allowed: return an array instead"),
+  ThisExpression: banned("this", "'this' is not allowed in a distilled tool"),
+  Super: banned("super", "'super' is not allowed in a distilled tool"),
+  LabeledStatement(path, state) {
+    const label = path.node.label.name;
+    state.add(path.node, label, `label '${label}' is not allowed: use for\u2026of with break or return`);
+  },
+  DebuggerStatement: banned("debugger", "'debugger' is not allowed in a distilled tool"),
+  TSEnumDeclaration(path, state) {
+    state.add(path.node, "enum", `'enum' is not allowed: ${NON_ERASABLE}; use an object literal`);
+    path.skip();
+  },
+  TSModuleDeclaration(path, state) {
+    const kind = path.node.kind ?? "namespace";
+    state.add(path.node, kind, `'${kind}' is not allowed: ${NON_ERASABLE}`);
+    path.skip();
+  },
+  TSImportEqualsDeclaration(path, state) {
+    state.add(path.node, "import", `'import ${path.node.id.name} =' is not allowed: ${ONLY_IMPORT}`);
+    path.skip();
+  },
+  TSParameterProperty(path, state) {
+    const param = path.node.parameter;
+    const name = param.type === "Identifier" ? param.name : state.tokens.of(param);
+    state.add(path.node, name, `parameter property '${name}' is not allowed: ${NON_ERASABLE}`);
+  },
+  Decorator(path, state) {
+    const token = state.tokens.of(path.node);
+    state.add(path.node, token, `decorator '${token}' is not allowed: ${NON_ERASABLE}`);
+    path.skip();
+  },
+  MetaProperty(path, state) {
+    if (path.node.meta.name === "import") {
+      state.add(path.node, "import.meta", "'import.meta' is not allowed in a distilled tool");
+    }
+    path.skip();
+  }
+};
+var BODY_RULES = {
+  ...NOT_WALKED,
+  ...BANNED_SYNTAX,
+  NewExpression(path, state) {
+    checkClock(state, path.node);
+  },
+  CallExpression(path, state) {
+    checkCall(state, path);
+  },
+  "MemberExpression|OptionalMemberExpression"(path, state) {
+    checkMember(state, path.node);
+  },
+  "ObjectProperty|ObjectMethod"(path, state) {
+    checkPropertyKey(state, path);
+  },
+  Identifier(path, state) {
+    checkIdentifier(state, path);
+  }
+};
+function skip(path) {
+  path.skip();
+}
+function reportWalkFailure(state, err, ast) {
+  const message = err instanceof Error ? err.message : String(err);
+  const duplicate = /^Duplicate declaration "([^"]+)"/.exec(message);
+  if (duplicate === null) {
+    state.add(null, void 0, `the code could not be analysed: ${message}`);
+    return;
+  }
+  const name = duplicate[1];
+  const declared = [];
+  traverse()(ast, {
+    noScope: true,
+    Identifier(path) {
+      if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
+    }
+  });
+  const why = name === "call" || name === "distilledTool" ? `it is imported from "${MODULE}" and cannot be declared again` : "give each declaration its own name";
+  state.add(
+    declared[1] ?? declared[0] ?? null,
+    name,
+    `'${name}' is declared twice in the same scope: ${why}`
+  );
+}
+
+// core/static-check.ts
 function staticCheck(source, baseTools) {
   const found = [];
-  const add = (node, token, message) => {
-    const start = node?.loc?.start;
+  const record = (start, token, message) => {
     const problem = { message };
     if (start) problem.line = start.line;
     if (token !== void 0) problem.token = token;
@@ -53464,564 +54032,43 @@ function staticCheck(source, baseTools) {
       errorRecovery: false
     });
   } catch (err) {
-    found.push(syntaxProblem(err, source));
+    const syntax = syntaxProblem(err, source);
+    record(syntax.at, syntax.token, syntax.message);
     return finish(null);
   }
-  const tokens = new Tokens(source);
-  const tokenOf = (node) => tokens.of(node);
-  const baseByName = new Map(baseTools.map((t) => [t.name, t]));
-  const dependencies = /* @__PURE__ */ new Set();
-  let callCount = 0;
-  const config = checkTopLevel(ast.program.body, add, tokens);
-  const read = config ? readConfig(config, baseByName, add, tokens) : null;
-  const checkName = (name, node, isObjectKey) => {
-    if (name.startsWith("__")) {
-      add(node, name, `'${name}' is not allowed: names starting with __ are reserved`);
-    } else if (!isObjectKey && Object.hasOwn(ABSENT_GLOBALS, name)) {
-      add(node, name, `'${name}' is not available: ${ABSENT_GLOBALS[name]}`);
-    } else if (!isObjectKey && ESCAPE_HATCHES.has(name)) {
-      add(
-        node,
-        name,
-        name === "require" ? `'require' is not allowed: ${ONLY_IMPORT}` : `'${name}' is not allowed in a distilled tool`
-      );
-    }
+  const state = {
+    add: (node, token, message) => record(node?.loc?.start, token, message),
+    tokens: new SourceTokens(source),
+    baseByName: new Map(baseTools.map((t) => [t.name, t])),
+    dependencies: /* @__PURE__ */ new Set(),
+    baseCalls: 0,
+    checkFunction: null
   };
-  const checkBaseCall = (node) => {
-    callCount++;
-    const [first, second] = node.arguments;
-    const toolName = first ? stringValue(first) : null;
-    if (first === void 0 || toolName === null) {
-      add(
-        first ?? node,
-        first ? tokenOf(first) : "call",
-        "call needs a string-literal base tool name as its first argument so dependencies can be read"
-      );
-      return;
-    }
-    const tool = baseByName.get(toolName);
-    if (tool === void 0) {
-      const typed = toolName.startsWith("mcp__") ? toolName.slice("mcp__".length) : toolName;
-      add(
-        first,
-        toolName,
-        `call to '${toolName}' \u2014 no such base tool${suggestion(typed, baseByName.keys())}`
-      );
-      return;
-    }
-    dependencies.add(toolName);
-    if (second === void 0) checkArguments(tool, /* @__PURE__ */ new Map(), node, add);
-    else if (second.type === "ObjectExpression") {
-      const keys = literalKeys(second);
-      if (keys !== null) checkArguments(tool, keys, second, add);
-    }
-  };
-  const skip = (path) => path.skip();
-  const visitor = {
-    // Imports are judged by the top-level rules; type positions are erased before the code runs.
-    ImportDeclaration: skip,
-    TSTypeAnnotation: skip,
-    TSTypeParameterDeclaration: skip,
-    TSTypeParameterInstantiation: skip,
-    TSInterfaceDeclaration: skip,
-    TSTypeAliasDeclaration: skip,
-    TSDeclareFunction: skip,
-    TSType: skip,
-    TryStatement(path) {
-      add(path.node, "try", `'try' is not allowed: ${FAIL_FAST}`);
-    },
-    WhileStatement(path) {
-      add(path.node, "while", `'while' is not allowed: ${BOUNDED}`);
-    },
-    DoWhileStatement(path) {
-      add(path.node, "do", `'do' is not allowed: ${BOUNDED}`);
-    },
-    ForStatement(path) {
-      add(path.node, "for", `'for(;;)' is not allowed: ${BOUNDED}`);
-    },
-    ForInStatement(path) {
-      add(path.node, "for", "'for\u2026in' is not allowed: use for\u2026of over Object.keys(...)");
-    },
-    Class(path) {
-      add(path.node, "class", "'class' is not allowed: use plain objects and functions");
-    },
-    Function(path) {
-      if (path.node.generator) {
-        add(path.node, "*", "generator functions are not allowed: return an array instead");
-      }
-    },
-    YieldExpression(path) {
-      add(path.node, "yield", "'yield' is not allowed: return an array instead");
-    },
-    ThisExpression(path) {
-      add(path.node, "this", "'this' is not allowed in a distilled tool");
-    },
-    Super(path) {
-      add(path.node, "super", "'super' is not allowed in a distilled tool");
-    },
-    LabeledStatement(path) {
-      const label = path.node.label.name;
-      add(path.node, label, `label '${label}' is not allowed: use for\u2026of with break or return`);
-    },
-    DebuggerStatement(path) {
-      add(path.node, "debugger", "'debugger' is not allowed in a distilled tool");
-    },
-    TSEnumDeclaration(path) {
-      add(path.node, "enum", `'enum' is not allowed: ${NON_ERASABLE}; use an object literal`);
-      path.skip();
-    },
-    TSModuleDeclaration(path) {
-      const kind = path.node.kind ?? "namespace";
-      add(path.node, kind, `'${kind}' is not allowed: ${NON_ERASABLE}`);
-      path.skip();
-    },
-    TSImportEqualsDeclaration(path) {
-      add(path.node, "import", `'import ${path.node.id.name} =' is not allowed: ${ONLY_IMPORT}`);
-      path.skip();
-    },
-    TSParameterProperty(path) {
-      const param = path.node.parameter;
-      const name = param.type === "Identifier" ? param.name : tokenOf(param);
-      add(path.node, name, `parameter property '${name}' is not allowed: ${NON_ERASABLE}`);
-    },
-    Decorator(path) {
-      const token = tokenOf(path.node);
-      add(path.node, token, `decorator '${token}' is not allowed: ${NON_ERASABLE}`);
-      path.skip();
-    },
-    MetaProperty(path) {
-      if (path.node.meta.name === "import") {
-        add(path.node, "import.meta", "'import.meta' is not allowed in a distilled tool");
-      }
-      path.skip();
-    },
-    NewExpression(path) {
-      const { callee } = path.node;
-      if (callee.type === "Identifier" && callee.name === "Date" && path.node.arguments.length === 0) {
-        add(path.node, "new Date()", `'new Date()' reads the clock: ${NO_CLOCK}`);
-      }
-    },
-    CallExpression(path) {
-      const { callee } = path.node;
-      if (callee.type === "Identifier" && callee.name === "Date") {
-        add(callee, "Date()", `'Date()' reads the clock: ${NO_CLOCK}`);
-      }
-      if (callee.type === "Import") {
-        add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
-      } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
-        const checkFn = read?.checkFunction;
-        if (checkFn && path.findParent((p) => p.node === checkFn)) {
-          const first = path.node.arguments[0];
-          const tool = first ? stringValue(first) : null;
-          add(
-            path.node,
-            "call",
-            `call${tool === null ? "" : ` to '${tool}'`} inside check() is not allowed: check looks only at the result run() returned; make base calls in run()`
-          );
-          return;
-        }
-        checkBaseCall(path.node);
-      } else if (isMember(callee) && memberName(callee) === "then" && path.node.arguments.length >= 2) {
-        add(callee.property, "then", `'.then' with a rejection handler is not allowed: ${FAIL_FAST}`);
-      }
-    },
-    "MemberExpression|OptionalMemberExpression"(path) {
-      const node = path.node;
-      const name = memberName(node);
-      if (name === null) return;
-      checkName(name, node.property, false);
-      const owner = node.object.type === "Identifier" ? node.object.name : null;
-      const absent = owner === null ? void 0 : ABSENT_MEMBERS[`${owner}.${name}`];
-      if (absent !== void 0)
-        add(node, `${owner}.${name}`, `'${owner}.${name}' is not available: ${absent}`);
-      if (name === "catch") add(node.property, "catch", `'.catch' is not allowed: ${FAIL_FAST}`);
-    },
-    "ObjectProperty|ObjectMethod"(path) {
-      const node = path.node;
-      if (node.type === "ObjectProperty" && node.shorthand) return;
-      const name = propertyKey(node);
-      if (name !== null) checkName(name, node.key, path.parent.type !== "ObjectPattern");
-    },
-    Identifier(path) {
-      const { node, parent } = path;
-      const asKey = (parent.type === "ObjectProperty" || parent.type === "ObjectMethod") && path.key === "key";
-      const asProperty = isMember(parent) && path.key === "property";
-      const asLabel = (parent.type === "LabeledStatement" || parent.type === "BreakStatement" || parent.type === "ContinueStatement") && path.key === "label";
-      if ((asKey || asProperty) && !("computed" in parent && parent.computed) || asLabel) return;
-      checkName(node.name, node, false);
-      if (node.name !== "call" && node.name !== "distilledTool") return;
-      const binding = path.scope.getBinding(node.name);
-      if (binding && binding.kind !== "module") {
-        if (binding.identifier === node) {
-          add(node, node.name, `'${node.name}' cannot be redeclared: it is imported from "${MODULE}"`);
-        }
-        return;
-      }
-      if (node.name === "call" && !(parent.type === "CallExpression" && path.key === "callee")) {
-        add(node, "call", `'call' must be called directly: call("<base tool>", {...})`);
-      }
-      const inDefaultExport = path.key === "callee" && path.parentPath?.parent.type === "ExportDefaultDeclaration";
-      if (node.name === "distilledTool" && !inDefaultExport) {
-        add(node, "distilledTool", "'distilledTool' may only be used as export default distilledTool({...})");
-      }
-    }
-  };
-  let traversed = true;
+  const object = checkTopLevel(state, ast.program.body);
+  const config = object ? readConfig(state, object) : null;
+  state.checkFunction = config?.checkFunction ?? null;
   try {
-    traverse(ast, visitor);
+    traverse()(ast, BODY_RULES, void 0, state);
+    checkSomeBaseCall(state);
   } catch (err) {
-    found.push(traverseProblem(err, ast));
-    traversed = false;
+    reportWalkFailure(state, err, ast);
   }
-  if (callCount === 0 && traversed) {
-    add(
-      null,
-      void 0,
-      "the tool calls no base tool: a distilled tool must call at least one base tool through call(...)"
-    );
-  }
-  if (read === null || read.name === null || read.description === null || read.inputSchema === null) {
+  if (config === null || config.name === null || config.description === null || config.inputSchema === null) {
     return finish(null);
   }
   return finish({
-    name: read.name,
-    description: read.description,
-    inputSchema: read.inputSchema,
-    dependencies: [...dependencies].sort(),
-    hasCheck: read.hasCheck
+    name: config.name,
+    description: config.description,
+    inputSchema: config.inputSchema,
+    dependencies: [...state.dependencies].sort(),
+    hasCheck: config.hasCheck
   });
-}
-function checkTopLevel(body, add, tokens) {
-  let config = null;
-  let sawDefault = false;
-  for (const stmt of body) {
-    switch (stmt.type) {
-      case "ImportDeclaration":
-        checkImport(stmt, add);
-        break;
-      case "ExportDefaultDeclaration": {
-        sawDefault = true;
-        const decl = unwrap(stmt.declaration);
-        const arg = decl.type === "CallExpression" && decl.arguments.length === 1 ? decl.arguments[0] : void 0;
-        if (decl.type === "CallExpression" && decl.callee.type === "Identifier" && decl.callee.name === "distilledTool" && arg?.type === "ObjectExpression") {
-          config = arg;
-        } else {
-          add(decl, tokens.of(decl), "export default must be distilledTool({...}) with one object literal");
-        }
-        break;
-      }
-      case "ExportNamedDeclaration":
-        if (stmt.exportKind !== "type" && stmt.declaration?.type !== "TSTypeAliasDeclaration" && stmt.declaration?.type !== "TSInterfaceDeclaration") {
-          add(stmt, "export", TOP_LEVEL);
-        }
-        break;
-      case "TSTypeAliasDeclaration":
-      case "TSInterfaceDeclaration":
-      case "EmptyStatement":
-        break;
-      default:
-        if (!REPORTED_ELSEWHERE.has(stmt.type)) add(stmt, tokens.first(stmt), TOP_LEVEL);
-    }
-  }
-  if (!sawDefault) {
-    add(null, void 0, "missing export default distilledTool({ name, description, inputSchema, run })");
-  }
-  return config;
-}
-function checkImport(stmt, add) {
-  const from = stmt.source.value;
-  if (from !== MODULE) {
-    add(stmt.source, from, `import from '${from}' is not allowed: ${ONLY_IMPORT}`);
-    return;
-  }
-  if (stmt.importKind === "type") return;
-  for (const spec of stmt.specifiers) {
-    const local = spec.local.name;
-    if (spec.type === "ImportDefaultSpecifier") {
-      add(spec, local, `default import '${local}' is not allowed: ${ONLY_IMPORT}`);
-    } else if (spec.type === "ImportNamespaceSpecifier") {
-      add(spec, local, `namespace import '${local}' is not allowed: ${ONLY_IMPORT}`);
-    } else if (spec.importKind !== "type") {
-      const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-      if (imported !== "distilledTool" && imported !== "call") {
-        add(spec, imported, `import of '${imported}' is not allowed: ${ONLY_IMPORT}`);
-      } else if (local !== imported) {
-        add(
-          spec.local,
-          local,
-          `import of '${imported}' as '${local}' is not allowed: import it under its own name so base calls can be read`
-        );
-      }
-    }
-  }
-}
-function readConfig(object, baseByName, add, tokens) {
-  const props = /* @__PURE__ */ new Map();
-  for (const prop of object.properties) {
-    const key2 = prop.type === "SpreadElement" || prop.computed ? null : propertyKey(prop);
-    if (key2 === null) {
-      add(
-        prop,
-        tokens.first(prop),
-        `distilledTool({...}) accepts only plain keys: ${CONFIG_KEYS.join(", ")}`
-      );
-    } else if (!CONFIG_KEYS.includes(key2)) {
-      add(
-        prop,
-        key2,
-        `unknown key '${key2}' in distilledTool({...})${suggestion(key2, CONFIG_KEYS)}: allowed keys are ${CONFIG_KEYS.join(", ")}`
-      );
-    } else if (props.has(key2)) {
-      add(prop, key2, `duplicate key '${key2}' in distilledTool({...})`);
-    } else {
-      props.set(key2, prop);
-    }
-  }
-  for (const key2 of REQUIRED_CONFIG_KEYS) {
-    if (!props.has(key2)) add(object, void 0, `distilledTool({...}) has no '${key2}'`);
-  }
-  const readString = (key2) => {
-    const prop = props.get(key2);
-    if (prop === void 0) return null;
-    const value = prop.type === "ObjectProperty" ? stringValue(prop.value) : null;
-    if (value === null) {
-      add(prop, key2, `'${key2}' must be a string literal so it can be read without running the tool`);
-    }
-    return value;
-  };
-  const name = readString("name");
-  if (name !== null) {
-    const at = props.get("name");
-    if (!TOOL_NAME_PATTERN.test(name)) {
-      add(
-        at,
-        name,
-        `tool name '${name}' must match ${TOOL_NAME_PATTERN.source} (lowercase letters, digits and _, 3 to 36 characters)`
-      );
-    }
-    if (name.includes("__")) add(at, name, `tool name '${name}' must not contain '__'`);
-    if (baseByName.has(name)) {
-      add(
-        at,
-        name,
-        `tool name '${name}' is a base tool's name: a distilled tool must not shadow a base tool`
-      );
-    }
-  }
-  const description = readString("description");
-  if (description !== null && description.trim() === "") {
-    add(props.get("description"), "description", "'description' must not be empty: say what the tool does");
-  }
-  let inputSchema = null;
-  const schemaProp = props.get("inputSchema");
-  if (schemaProp !== void 0) {
-    const bad = [];
-    const value = schemaProp.type === "ObjectProperty" ? literalValue(schemaProp.value, bad) : void 0;
-    if (schemaProp.type === "ObjectMethod") bad.push(schemaProp);
-    for (const node of bad) {
-      add(
-        node,
-        tokens.of(node),
-        "'inputSchema' may contain only literals (strings, numbers, booleans, null, arrays and objects of those)"
-      );
-    }
-    if (bad.length === 0 && isPlainObject(value)) inputSchema = value;
-    if (bad.length === 0 && !(isPlainObject(value) && value["type"] === "object")) {
-      add(schemaProp, "inputSchema", `'inputSchema' must be an object with type: "object"`);
-    }
-  }
-  const run = props.get("run");
-  if (run !== void 0 && !isFunction(run, true)) {
-    add(run, "run", "'run' must be an async function: async run(input) { ... }");
-  }
-  const check = props.get("check");
-  let checkFunction = null;
-  if (check !== void 0 && !isFunction(check, false)) {
-    add(check, "check", "'check' must be a function of the result: check: (result) => ...");
-  } else if (check !== void 0) {
-    checkFunction = check.type === "ObjectMethod" ? check : unwrap(check.value);
-    if ("async" in checkFunction && checkFunction.async) {
-      add(
-        check,
-        "async",
-        "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function"
-      );
-    }
-    if ("generator" in checkFunction && checkFunction.generator) {
-      add(check, "*", "'check' must return true or false, not be a generator");
-    }
-  }
-  return { name, description, inputSchema, hasCheck: check !== void 0, checkFunction };
-}
-function isFunction(prop, mustBeAsync) {
-  if (prop.type === "ObjectMethod") return prop.kind === "method" && (prop.async || !mustBeAsync);
-  const value = unwrap(prop.value);
-  return (value.type === "ArrowFunctionExpression" || value.type === "FunctionExpression") && (value.async || !mustBeAsync);
-}
-function checkArguments(tool, keys, at, add) {
-  const schema = tool.input_schema;
-  const properties = schema["properties"];
-  const additional = schema["additionalProperties"];
-  const open = additional !== void 0 && additional !== false || schema["patternProperties"] !== void 0;
-  if (isPlainObject(properties) && !open) {
-    const known = Object.keys(properties);
-    for (const [key2, node] of keys) {
-      if (!Object.hasOwn(properties, key2)) {
-        add(node, key2, `call to '${tool.name}' \u2014 unknown property '${key2}'${suggestion(key2, known)}`);
-      }
-    }
-  }
-  const required = Array.isArray(schema["required"]) ? schema["required"] : [];
-  for (const key2 of required) {
-    if (typeof key2 === "string" && !keys.has(key2)) {
-      add(at, tool.name, `call to '${tool.name}' \u2014 missing required property '${key2}' of '${tool.name}'`);
-    }
-  }
-}
-function literalKeys(object) {
-  const keys = /* @__PURE__ */ new Map();
-  for (const prop of object.properties) {
-    if (prop.type === "SpreadElement") return null;
-    const key2 = propertyKey(prop);
-    if (key2 === null) return null;
-    keys.set(key2, prop.key);
-  }
-  return keys;
-}
-function literalValue(input, bad) {
-  const node = unwrap(input);
-  switch (node.type) {
-    case "StringLiteral":
-    case "NumericLiteral":
-    case "BooleanLiteral":
-      return node.value;
-    case "NullLiteral":
-      return null;
-    case "TemplateLiteral": {
-      const value = stringValue(node);
-      if (value === null) bad.push(node);
-      return value;
-    }
-    case "UnaryExpression":
-      if (node.operator === "-" && node.argument.type === "NumericLiteral") return -node.argument.value;
-      break;
-    case "ArrayExpression":
-      return node.elements.map((el) => {
-        if (el === null || el.type === "SpreadElement") {
-          bad.push(el ?? node);
-          return null;
-        }
-        return literalValue(el, bad);
-      });
-    case "ObjectExpression": {
-      const out = {};
-      for (const prop of node.properties) {
-        const key2 = prop.type === "ObjectProperty" && !prop.computed ? propertyKey(prop) : null;
-        if (prop.type !== "ObjectProperty" || key2 === null) {
-          bad.push(prop);
-          continue;
-        }
-        Object.defineProperty(out, key2, {
-          value: literalValue(prop.value, bad),
-          enumerable: true,
-          writable: true,
-          configurable: true
-        });
-      }
-      return out;
-    }
-  }
-  bad.push(node);
-  return void 0;
-}
-function stringValue(input) {
-  const node = unwrap(input);
-  if (node.type === "StringLiteral") return node.value;
-  if (node.type === "TemplateLiteral" && node.expressions.length === 0) {
-    const quasi = node.quasis[0];
-    return quasi ? quasi.value.cooked ?? quasi.value.raw : "";
-  }
-  return null;
-}
-function propertyKey(prop) {
-  const key2 = prop.key;
-  if (!prop.computed && key2.type === "Identifier") return key2.name;
-  if (key2.type === "NumericLiteral") return String(key2.value);
-  return stringValue(key2);
-}
-function isMember(node) {
-  return node.type === "MemberExpression" || node.type === "OptionalMemberExpression";
-}
-function memberName(node) {
-  const prop = node.property;
-  if (!node.computed) return prop.type === "Identifier" ? prop.name : null;
-  return stringValue(prop);
-}
-function isImported(path, name) {
-  const binding = path.scope.getBinding(name);
-  return binding === void 0 || binding.kind === "module";
-}
-function unwrap(node) {
-  let current = node;
-  while (current.type === "TSAsExpression" || current.type === "TSSatisfiesExpression" || current.type === "TSNonNullExpression" || current.type === "ParenthesizedExpression") {
-    current = current.expression;
-  }
-  return current;
-}
-var TOKEN = /^(?:[A-Za-z_$][\w$]*|\.\.\.|\S)/;
-var Tokens = class {
-  source;
-  constructor(source) {
-    this.source = source;
-  }
-  of(node) {
-    const text = this.text(node);
-    return text.length <= 40 && !text.includes("\n") ? text : this.first(node);
-  }
-  first(node) {
-    const text = this.text(node);
-    return text.match(TOKEN)?.[0] ?? text;
-  }
-  text(node) {
-    return this.source.slice(node.start ?? 0, node.end ?? 0);
-  }
-};
-function traverseProblem(err, ast) {
-  const message = err instanceof Error ? err.message : String(err);
-  const duplicate = /^Duplicate declaration "([^"]+)"/.exec(message);
-  if (duplicate) {
-    const name = duplicate[1];
-    const declared = [];
-    traverse(ast, {
-      noScope: true,
-      Identifier(path) {
-        if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
-      }
-    });
-    const at = declared[1] ?? declared[0];
-    const why = name === "call" || name === "distilledTool" ? `it is imported from "${MODULE}" and cannot be declared again` : "give each declaration its own name";
-    const problem = {
-      message: `'${name}' is declared twice in the same scope: ${why}`,
-      token: name
-    };
-    const start = at?.loc?.start;
-    if (start) problem.line = start.line;
-    return { problem, line: start?.line ?? Number.POSITIVE_INFINITY, column: start?.column ?? 0 };
-  }
-  return {
-    problem: { message: `the code could not be analysed: ${message}` },
-    line: Number.POSITIVE_INFINITY,
-    column: 0
-  };
 }
 function syntaxProblem(err, source) {
   if (!(err instanceof SyntaxError)) throw err;
   const loc = err.loc;
   const message = `syntax error: ${err.message.replace(/\.? \(\d+:\d+\)$/, "")}`;
-  if (loc === void 0) return { problem: { message }, line: Number.POSITIVE_INFINITY, column: 0 };
-  const token = source.slice(loc.index).match(TOKEN)?.[0];
-  const problem = token === void 0 ? { line: loc.line, message } : { line: loc.line, token, message };
-  return { problem, line: loc.line, column: loc.column };
+  return { at: loc, token: loc === void 0 ? void 0 : tokenAt(source, loc.index), message };
 }
 
 // core/fingerprint.ts
@@ -55016,7 +55063,7 @@ function isTypeStrippingWarning(warning, typeOrOptions) {
 
 // core/quickjs-engine.ts
 import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire as createRequire2 } from "node:module";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@jitl/quickjs-wasmfile-release-sync/dist/index.mjs
@@ -55095,7 +55142,7 @@ function engineWasmPath() {
   const beside = fileURLToPath(new URL(`./${WASM_FILE}`, import.meta.url));
   if (existsSync4(beside)) return beside;
   try {
-    return createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
+    return createRequire2(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
   } catch (err) {
     throw new DistillError(
       "USAGE",
@@ -55192,9 +55239,9 @@ var SandboxRun = class {
   }
   /** Runs the tool with `inputJson`; the result is the tool's result as the host parsed it. */
   async run(body, inputJson) {
-    const loaded = this.#load(body, false);
-    if (loaded === null) return this.#finish(null);
-    const promise = this.#slice(() => this.#guest("run", "", loaded.definition, this.#newString(inputJson)));
+    const loaded2 = this.#load(body, false);
+    if (loaded2 === null) return this.#finish(null);
+    const promise = this.#slice(() => this.#guest("run", "", loaded2.definition, this.#newString(inputJson)));
     const tagged = promise === null ? null : await this.#settle(promise);
     if (tagged === null) return this.#finish(null);
     if (tagged.startsWith("U")) {
@@ -55229,12 +55276,12 @@ var SandboxRun = class {
   }
   /** Runs the module's `check` on `resultJson` in this instance, which never ran the tool. */
   async check(body, resultJson) {
-    const loaded = this.#load(body, true);
-    if (loaded === null) return this.#failure ?? unknownFailure();
-    if (!loaded.hasCheck) return "absent";
+    const loaded2 = this.#load(body, true);
+    if (loaded2 === null) return this.#failure ?? unknownFailure();
+    if (!loaded2.hasCheck) return "absent";
     const verdict = this.#read(
       this.#slice(
-        () => this.#guest("check", "check(result) threw: ", loaded.definition, this.#newString(resultJson))
+        () => this.#guest("check", "check(result) threw: ", loaded2.definition, this.#newString(resultJson))
       )
     );
     if (verdict === "P" && !this.#instance.growthRefused()) return "passed";
@@ -56072,7 +56119,7 @@ var ToolDistill = class _ToolDistill {
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
       const { MCPToolkit } = await import("./mcp-toolkit-QWXGQGGM.js");
-      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-IKJHWGIT.js");
+      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-UWCYPVDO.js");
       const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
         servers,
