@@ -1583,6 +1583,17 @@ than this run did.`;
   }
 });
 
+// core/text.ts
+function oneLine(text, max) {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}\u2026`;
+}
+var init_text = __esm({
+  "core/text.ts"() {
+    "use strict";
+  }
+});
+
 // core/trace.ts
 function resultContent(value) {
   if (typeof value === "string") return value;
@@ -1626,6 +1637,7 @@ var init_internal = __esm({
     init_recordable();
     init_spill();
     init_store();
+    init_text();
     init_trace();
   }
 });
@@ -1918,17 +1930,13 @@ async function hookConfig(configPath, env, warn) {
   }
   const configStamp = stamp(configPath);
   const { loadFullConfig } = await import("./chunks/full-config.js");
-  const { config: full, baseServers } = await loadFullConfig(configPath, env);
+  const { config: full, settings, baseServers } = await loadFullConfig(configPath, env);
   const mcpStamp = full.mcpConfig === null ? null : stamp(full.mcpConfig);
   const config = {
     path: configPath,
     store: full.store,
     baseServers,
-    settings: {
-      fallbackDistiller: full.settings.fallbackDistiller,
-      minCallsToDistill: full.settings.minCallsToDistill,
-      maxOutputBytes: full.settings.maxOutputBytes
-    }
+    settings
   };
   if (file && configStamp !== null && (full.mcpConfig === null || mcpStamp !== null)) {
     const entry = {
@@ -2023,11 +2031,10 @@ function parseInput(text) {
   }
   try {
     const value = JSON.parse(text);
-    if (typeof value === "object" && value !== null && !Array.isArray(value))
-      return { input: value };
+    if (isPlainObject(value)) return { input: value };
     return { problem: `stdin is JSON but not an object (${text.slice(0, 80)}), so nothing was recorded` };
   } catch (err) {
-    const head = text.length > 200 ? `${text.slice(0, 200)}\u2026` : text;
+    const head = oneLine(text, 200);
     return {
       problem: `stdin is not JSON (${errorMessage(err)}), so nothing was recorded; it began: ${head}`
     };

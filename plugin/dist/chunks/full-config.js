@@ -1,14 +1,16 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  hookSettings,
   loadConfig
-} from "./chunk-ZPEX3X4G.js";
+} from "./chunk-FUAIPFLF.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-CGYM5FRY.js";
+import "./chunk-IGHBUHQZ.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-DEF3KU47.js";
+} from "./chunk-4W6HIZJA.js";
+import "./chunk-XLRDCVB2.js";
 import "./chunk-32EDCCXV.js";
 import "./chunk-MHQZRDHV.js";
 import {
@@ -21,7 +23,7 @@ import "./chunk-UTY5CP2H.js";
 import { readFileSync } from "node:fs";
 async function loadFullConfig(configPath, env) {
   const config = await loadConfig(configPath);
-  return { config, baseServers: await baseServers(config, env) };
+  return { config, settings: hookSettings(config.settings), baseServers: await baseServers(config, env) };
 }
 async function baseServers(config, env) {
   try {

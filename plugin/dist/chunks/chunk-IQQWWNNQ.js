@@ -3,12 +3,14 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills,
   clipDepth
-} from "./chunk-ZPEX3X4G.js";
+} from "./chunk-FUAIPFLF.js";
 import {
-  PROPOSE_TOOL_NAME,
+  PROPOSE_TOOL_NAME
+} from "./chunk-IGHBUHQZ.js";
+import {
   canonicalArgs,
   isPlainObject
-} from "./chunk-CGYM5FRY.js";
+} from "./chunk-XLRDCVB2.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-32EDCCXV.js";

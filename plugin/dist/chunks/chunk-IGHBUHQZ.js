@@ -1,6 +1,9 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  isPlainObject
+} from "./chunk-XLRDCVB2.js";
+import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
 
@@ -49,42 +52,6 @@ function nudgeText(run) {
 Call ${PROPOSE_TOOL_NAME} with the code of the tool and test inputs. You get a verdict back: if it is rejected, fix every problem it lists and call ${PROPOSE_TOOL_NAME} again with the whole corrected code. If the task is not worth a tool, answer briefly without calling it.
 
 ${TOOL_FORMAT_GUIDE}`;
-}
-
-// core/canonical.ts
-function canonicalArgs(args, schema) {
-  const withDefaults = schema ? applyDefaults(args, schema) : args;
-  return sortKeys(withDefaults);
-}
-function applyDefaults(value, schema) {
-  if (!isPlainObject(value)) return value;
-  const props = schema["properties"];
-  if (!isPlainObject(props)) return value;
-  const out = { ...value };
-  for (const [key, sub] of Object.entries(props)) {
-    if (!isPlainObject(sub)) continue;
-    if (out[key] === void 0 && "default" in sub) out[key] = structuredClone(sub["default"]);
-    if (out[key] !== void 0) out[key] = applyDefaults(out[key], sub);
-  }
-  return out;
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (isPlainObject(value)) {
-    const out = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = value[key];
-      if (v !== void 0) out[key] = sortKeys(v);
-    }
-    return out;
-  }
-  return value;
-}
-function stableStringify(value) {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-function isPlainObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 // core/verdict.ts
@@ -189,6 +156,10 @@ function clip(text, max) {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
 }
+function oneLine(text, max) {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}\u2026`;
+}
 
 // core/distiller.ts
 var PROPOSE_INPUT_SCHEMA = {
@@ -292,11 +263,10 @@ function json(value) {
 }
 
 export {
-  canonicalArgs,
-  stableStringify,
-  isPlainObject,
   PROPOSE_TOOL_NAME,
   nudgeText,
+  clip,
+  oneLine,
   formatProblem,
   readProposal,
   parseProposal,
@@ -304,7 +274,6 @@ export {
   rejectedVerdict,
   reportSummary,
   verdictText,
-  clip,
   PROPOSE_INPUT_SCHEMA,
   proposalPrompt
 };

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-SJR44IAH.js";
+} from "./chunk-IQQWWNNQ.js";
 import {
   Store,
   ToolDistill,
@@ -16,15 +16,16 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-ZPEX3X4G.js";
+} from "./chunk-FUAIPFLF.js";
 import "./chunk-C37ZN2VE.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-CGYM5FRY.js";
+} from "./chunk-IGHBUHQZ.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-DEF3KU47.js";
+} from "./chunk-4W6HIZJA.js";
+import "./chunk-XLRDCVB2.js";
 import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,

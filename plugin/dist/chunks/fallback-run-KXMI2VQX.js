@@ -4,16 +4,17 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-SJR44IAH.js";
+} from "./chunk-IQQWWNNQ.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-ZPEX3X4G.js";
+} from "./chunk-FUAIPFLF.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-CGYM5FRY.js";
+import "./chunk-IGHBUHQZ.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-DEF3KU47.js";
+import "./chunk-4W6HIZJA.js";
+import "./chunk-XLRDCVB2.js";
 import "./chunk-32EDCCXV.js";
 import "./chunk-MHQZRDHV.js";
 import "./chunk-WEYMVVQ3.js";

@@ -2,7 +2,8 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   loadMcpServers
-} from "./chunk-DEF3KU47.js";
+} from "./chunk-4W6HIZJA.js";
+import "./chunk-XLRDCVB2.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {

@@ -15,7 +15,8 @@ import {
   proposalPrompt,
   readProposal,
   verdictText
-} from "./chunk-CGYM5FRY.js";
+} from "./chunk-IGHBUHQZ.js";
+import "./chunk-XLRDCVB2.js";
 import {
   silentLogger
 } from "./chunk-MHQZRDHV.js";

@@ -1,6 +1,9 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  isPlainObject
+} from "./chunk-XLRDCVB2.js";
+import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
 
@@ -67,7 +70,7 @@ async function readMcpJson(path) {
       cause: err
     });
   }
-  if (!isRecord(data) || !isRecord(data["mcpServers"])) {
+  if (!isPlainObject(data) || !isPlainObject(data["mcpServers"])) {
     throw new DistillError(
       "CONFIG_INVALID",
       `${file}: expected Claude Code's format {"mcpServers": {"<name>": {...}}}`
@@ -80,7 +83,7 @@ function resolveServer(name, entry, env, problems) {
   const before = problems.length;
   const nameProblem = serverNameProblem(name);
   if (nameProblem) problems.push(`${where}: ${nameProblem}`);
-  if (!isRecord(entry)) {
+  if (!isPlainObject(entry)) {
     problems.push(`${where}: expected an object with command or url`);
     return null;
   }
@@ -154,7 +157,7 @@ function stringArrayField(entry, key, where, problems) {
 function stringRecordField(entry, key, where, problems) {
   const value = entry[key];
   if (value === void 0) return void 0;
-  if (isRecord(value) && Object.values(value).every((item) => typeof item === "string")) {
+  if (isPlainObject(value) && Object.values(value).every((item) => typeof item === "string")) {
     return value;
   }
   problems.push(`${where}: ${key} must be an object of strings`);
@@ -162,9 +165,6 @@ function stringRecordField(entry, key, where, problems) {
 }
 function mapValues(record, fn) {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value, key)]));
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export {

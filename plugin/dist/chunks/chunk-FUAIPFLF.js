@@ -3,25 +3,28 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
-  canonicalArgs,
   clip,
   formatProblem,
-  isPlainObject,
   nudgeText,
+  oneLine,
   parseProposal,
   rejectedVerdict,
   reportSummary,
-  stableStringify,
   toVerdict,
   verdictText
-} from "./chunk-CGYM5FRY.js";
+} from "./chunk-IGHBUHQZ.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
 import {
   serverNameProblem,
   toolNameProblem
-} from "./chunk-DEF3KU47.js";
+} from "./chunk-4W6HIZJA.js";
+import {
+  canonicalArgs,
+  isPlainObject,
+  stableStringify
+} from "./chunk-XLRDCVB2.js";
 import {
   require_ajv,
   suggestion
@@ -15081,14 +15084,14 @@ var require_lib = __commonJS({
       }
     };
     var ExpressionParser = class extends LValParser {
-      checkProto(prop, isRecord2, sawProto, refExpressionErrors) {
+      checkProto(prop, isRecord, sawProto, refExpressionErrors) {
         if (prop.type === "SpreadElement" || this.isObjectMethod(prop) || prop.computed || prop.shorthand) {
           return sawProto;
         }
         const key2 = prop.key;
         const name = key2.type === "Identifier" ? key2.name : key2.value;
         if (name === "__proto__") {
-          if (isRecord2) {
+          if (isRecord) {
             this.raise(Errors.RecordNoProto, key2);
             return true;
           }
@@ -16182,8 +16185,8 @@ var require_lib = __commonJS({
       parseTemplateSubstitution() {
         return this.parseExpression();
       }
-      parseObjectLike(close, isPattern, isRecord2, refExpressionErrors) {
-        if (isRecord2) {
+      parseObjectLike(close, isPattern, isRecord, refExpressionErrors) {
+        if (isRecord) {
           this.expectPlugin("recordAndTuple");
         }
         let sawProto = false;
@@ -16206,9 +16209,9 @@ var require_lib = __commonJS({
             prop = this.parseBindingProperty();
           } else {
             prop = this.parsePropertyDefinition(refExpressionErrors);
-            sawProto = this.checkProto(prop, isRecord2, sawProto, refExpressionErrors);
+            sawProto = this.checkProto(prop, isRecord, sawProto, refExpressionErrors);
           }
-          if (isRecord2 && !this.isObjectProperty(prop) && prop.type !== "SpreadElement") {
+          if (isRecord && !this.isObjectProperty(prop) && prop.type !== "SpreadElement") {
             this.raise(Errors.InvalidRecordProperty, prop);
           }
           if (prop.shorthand) {
@@ -16220,7 +16223,7 @@ var require_lib = __commonJS({
         let type = "ObjectExpression";
         if (isPattern) {
           type = "ObjectPattern";
-        } else if (isRecord2) {
+        } else if (isRecord) {
           type = "RecordExpression";
         }
         return this.finishNode(node, type);
@@ -39611,7 +39614,7 @@ var require_resolve_uri_umd = __commonJS({
         }
         url.path = path;
       }
-      function resolve4(input, base) {
+      function resolve5(input, base) {
         if (!input && !base)
           return "";
         const url = parseUrl(input);
@@ -39664,7 +39667,7 @@ var require_resolve_uri_umd = __commonJS({
             return url.scheme + "//" + url.user + url.host + url.port + url.path + queryHash;
         }
       }
-      return resolve4;
+      return resolve5;
     }));
   }
 });
@@ -40009,8 +40012,8 @@ var require_trace_mapping_umd = __commonJS({
           this.sources = sources;
           this.sourcesContent = sourcesContent;
           this.ignoreList = parsed.ignoreList || parsed.x_google_ignoreList || void 0;
-          const resolve4 = resolver(mapUrl, sourceRoot);
-          this.resolvedSources = sources.map(resolve4);
+          const resolve5 = resolver(mapUrl, sourceRoot);
+          this.resolvedSources = sources.map(resolve5);
           const { mappings } = parsed;
           if (typeof mappings === "string") {
             this._encoded = mappings;
@@ -49782,7 +49785,7 @@ var require_introspection = __commonJS({
     exports.isStatic = isStatic;
     exports.matchesPattern = matchesPattern;
     exports.referencesImport = referencesImport;
-    exports.resolve = resolve4;
+    exports.resolve = resolve5;
     exports.willIMaybeExecuteBefore = willIMaybeExecuteBefore;
     var _t = require_lib4();
     var {
@@ -50042,7 +50045,7 @@ var require_introspection = __commonJS({
       nodeMap.set(target.node, result);
       return result;
     }
-    function resolve4(dangerous, resolved) {
+    function resolve5(dangerous, resolved) {
       return _resolve.call(this, dangerous, resolved) || this;
     }
     function _resolve(dangerous, resolved) {
@@ -51394,22 +51397,37 @@ var require_lib8 = __commonJS({
   }
 });
 
-// core/config.ts
-var import_ajv = __toESM(require_ajv(), 1);
-var import_yaml = __toESM(require_dist(), 1);
-import { existsSync as existsSync2, statSync as statSync2 } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { basename, dirname, join, resolve as resolve2 } from "node:path";
-import { pathToFileURL } from "node:url";
-
-// core/config-file.ts
-import { existsSync, statSync } from "node:fs";
+// core/module-ref.ts
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-var CONFIG_FILE_NAME = "tooldistill.yaml";
-function findConfig(startDir = process.cwd()) {
-  const candidate = resolve(startDir, CONFIG_FILE_NAME);
-  return existsSync(candidate) && statSync(candidate).isFile() ? candidate : null;
+import { pathToFileURL } from "node:url";
+function parseModuleRef(key2, raw, dir) {
+  const hash = raw.lastIndexOf("#");
+  return { key: key2, file: resolve(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
 }
+async function importRef(ref) {
+  const hash = ref.raw.lastIndexOf("#");
+  const written = hash >= 0 ? ref.raw.slice(0, hash) : ref.raw;
+  if (!existsSync(ref.file)) {
+    throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: file not found`);
+  }
+  let namespace;
+  try {
+    namespace = await import(pathToFileURL(ref.file).href);
+  } catch (err) {
+    throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+  if (!(ref.exportName in namespace)) {
+    const hint = suggestion(ref.exportName, Object.keys(namespace));
+    throw new DistillError("MODULE_LOAD", `${ref.key}: ${written} has no export '${ref.exportName}'${hint}`);
+  }
+  return namespace[ref.exportName];
+}
+
+// core/settings.ts
+var import_ajv = __toESM(require_ajv(), 1);
 
 // core/recordable.ts
 var DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
@@ -51492,258 +51510,146 @@ function formatBytes(n) {
   return `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
 }
 
-// core/config.ts
-var DEFAULT_SETTINGS = Object.freeze({
-  distillerModel: "claude-sonnet-5-5",
-  fallbackDistiller: true,
-  autoPromote: false,
-  minCallsToDistill: 8,
-  minCallReduction: 0.3,
-  maxExposedTools: 20,
-  allowLiveVerification: false,
-  checkSchemasOnStart: true,
-  maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES
-});
-var MODULE_REF_KEYS = [
-  ["executor", "executor"],
-  ["tools", "tools"],
-  ["health_probe", "healthProbe"],
-  ["distiller", "distiller"]
-];
-var MODULE_REF_HINT = "must be 'path#export', e.g. ./tools.ts#executeTool";
-var moduleRefSchema = { type: "string", pattern: "^[^#]+#[^#\\s]+$", description: MODULE_REF_HINT };
-var pathSchema = { type: "string", minLength: 1, description: "must be a path (a non-empty string)" };
-var booleanSchema = { type: "boolean", description: "must be a boolean" };
-var stringMapSchema = (of) => ({
-  type: "object",
-  additionalProperties: { type: "string", description: "must be a string" },
-  description: `must be a mapping of ${of} to strings`
-});
-var serverSchema = {
-  type: "object",
-  description: "must be a mapping with type, command, args, env, url or headers",
-  properties: {
-    type: { type: "string", enum: ["stdio", "http", "sse"], description: "must be one of stdio, http, sse" },
-    command: { type: "string", minLength: 1, description: "must be a command (a non-empty string)" },
-    args: {
-      type: "array",
-      items: { type: "string", description: "must be a string" },
-      description: "must be a list of strings"
-    },
-    env: stringMapSchema("variable names"),
-    url: { type: "string", minLength: 1, description: "must be a URL (a non-empty string)" },
-    headers: stringMapSchema("header names")
-  },
-  additionalProperties: false
-};
-var configSchema = {
-  type: "object",
-  description: "must be a mapping of keys to values",
-  properties: {
-    store: pathSchema,
-    executor: moduleRefSchema,
-    tools: moduleRefSchema,
-    health_probe: moduleRefSchema,
-    distiller: moduleRefSchema,
-    distiller_model: {
-      type: "string",
-      minLength: 1,
-      description: "must be a model name (a non-empty string)"
-    },
-    fallback_distiller: booleanSchema,
-    auto_promote: booleanSchema,
-    min_calls_to_distill: { type: "integer", minimum: 1, description: "must be an integer \u2265 1" },
-    min_call_reduction: {
+// core/settings.ts
+function setting(spec) {
+  return spec;
+}
+var BOOLEAN = { type: "boolean", description: "must be a boolean" };
+var SETTINGS = {
+  distillerModel: setting({
+    key: "distiller_model",
+    default: "claude-sonnet-5-5",
+    schema: { type: "string", minLength: 1, description: "must be a model name (a non-empty string)" },
+    sample: "The model the built-in distiller uses."
+  }),
+  fallbackDistiller: setting({
+    key: "fallback_distiller",
+    default: true,
+    schema: BOOLEAN,
+    sample: "true costs one extra Claude call on every worth-distilling run where the agent did not propose a tool.",
+    hooks: true
+  }),
+  autoPromote: setting({
+    key: "auto_promote",
+    default: false,
+    schema: BOOLEAN,
+    sample: "false: verified tools wait for `tooldistill promote`; true: they become active at once."
+  }),
+  minCallsToDistill: setting({
+    key: "min_calls_to_distill",
+    default: 8,
+    schema: { type: "integer", minimum: 1, description: "must be an integer \u2265 1" },
+    sample: "Runs with fewer top-level base tool calls are not distilled (waived after a distilled tool failed).",
+    hooks: true
+  }),
+  minCallReduction: setting({
+    key: "min_call_reduction",
+    default: 0.3,
+    schema: {
       type: "number",
       exclusiveMinimum: 0,
       exclusiveMaximum: 1,
       description: "must be a number between 0 and 1, exclusive"
     },
-    max_exposed_tools: { type: "integer", minimum: 0, description: "must be an integer \u2265 0" },
-    allow_live_verification: booleanSchema,
-    check_schemas_on_start: booleanSchema,
-    max_output_bytes: {
+    sample: "A distilled tool must use at least this share fewer base tool calls than its baseline (0.3 = 30%)."
+  }),
+  maxExposedTools: setting({
+    key: "max_exposed_tools",
+    default: 20,
+    schema: { type: "integer", minimum: 0, description: "must be an integer \u2265 0" },
+    sample: "Caps how many distilled tool definitions are shown to the model, and so their context cost."
+  }),
+  allowLiveVerification: setting({
+    key: "allow_live_verification",
+    default: false,
+    schema: BOOLEAN,
+    sample: "Live verification calls the real base tools, with their real side effects."
+  }),
+  checkSchemasOnStart: setting({
+    key: "check_schemas_on_start",
+    default: true,
+    schema: BOOLEAN,
+    sample: "A cheap schema comparison at every start, so a changed base tool is caught before the first run."
+  }),
+  maxOutputBytes: setting({
+    key: "max_output_bytes",
+    default: DEFAULT_MAX_OUTPUT_BYTES,
+    schema: {
       type: "integer",
       minimum: 1024,
       maximum: 1073741824,
       description: "must be a whole number of bytes from 1024 to 1073741824 (1 GB)"
     },
-    mcp_config: pathSchema,
-    mcpServers: {
-      type: "object",
-      additionalProperties: serverSchema,
-      description: "must be a mapping of server names to server entries"
-    }
-  },
-  additionalProperties: false
+    sample: "A recorded tool output larger than this (bytes) is clipped to its beginning, and the call says so.",
+    hooks: true
+  })
 };
-var compiled = null;
-function schemaValidator() {
-  compiled ??= new import_ajv.Ajv({ allErrors: true, verbose: true, strict: true }).compile(configSchema);
-  return compiled;
+var NAMES = Object.keys(SETTINGS);
+var DEFAULT_SETTINGS = Object.freeze(
+  Object.fromEntries(NAMES.map((name) => [name, SETTINGS[name].default]))
+);
+var HOOK_SETTING_NAMES = NAMES.filter(
+  (name) => SETTINGS[name].hooks === true
+);
+function hookSettings(settings) {
+  return Object.fromEntries(HOOK_SETTING_NAMES.map((name) => [name, settings[name]]));
 }
-function shown(value) {
-  if (value === void 0) return "nothing";
-  if (Array.isArray(value)) return "a list";
-  if (value !== null && typeof value === "object") return "a mapping";
-  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+function settingsSchemaProperties() {
+  return Object.fromEntries(NAMES.map((name) => [SETTINGS[name].key, SETTINGS[name].schema]));
 }
-function isRecord(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-function pointerToKeyPath(pointer, data) {
-  const path = [];
-  let current = data;
-  for (const raw of pointer.split("/").slice(1)) {
-    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(current)) {
-      const index = Number(segment);
-      path.push(index);
-      current = current[index];
-    } else {
-      path.push(segment);
-      current = isRecord(current) ? current[segment] : void 0;
-    }
+function settingsFromFile(data) {
+  const out = {};
+  for (const name of NAMES) {
+    const value = data[SETTINGS[name].key];
+    out[name] = value === void 0 ? SETTINGS[name].default : value;
   }
-  return path;
+  return out;
 }
-function schemaProblems(errors, data) {
-  const found = [];
-  const seen = /* @__PURE__ */ new Set();
-  const add = (keyPath, message) => {
-    const id = JSON.stringify(keyPath);
-    if (seen.has(id)) return;
-    seen.add(id);
-    found.push({ keyPath, message });
+function sampleSettings() {
+  return NAMES.map((name) => {
+    const { key: key2, sample } = SETTINGS[name];
+    return `# ${sample}
+${key2}: ${String(SETTINGS[name].default)}`;
+  }).join("\n");
+}
+var optionsValidator = null;
+function settingsFromOptions(options) {
+  const schema = {
+    type: "object",
+    properties: Object.fromEntries(NAMES.map((name) => [name, SETTINGS[name].schema]))
   };
-  for (const error of errors) {
-    const keyPath = pointerToKeyPath(error.instancePath, data);
-    const parent = error.parentSchema;
-    if (error.keyword === "additionalProperties") {
-      const key2 = String(error.params.additionalProperty);
-      add([...keyPath, key2], `unknown key${suggestion(key2, Object.keys(parent?.properties ?? {}))}`);
-    } else {
-      add(keyPath, `${parent?.description ?? error.message ?? "is invalid"} (got ${shown(error.data)})`);
-    }
+  optionsValidator ??= new import_ajv.Ajv({ allErrors: true, verbose: true, strict: false }).compile(schema);
+  const given = {};
+  for (const name of NAMES) if (options[name] !== void 0) given[name] = options[name];
+  if (!optionsValidator(given)) {
+    const problems = [...new Set((optionsValidator.errors ?? []).map(describe))];
+    throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
   }
-  return found;
+  return { ...DEFAULT_SETTINGS, ...given };
 }
-function parseModuleRef(key2, raw, dir) {
-  const hash = raw.lastIndexOf("#");
-  return { key: key2, file: resolve2(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
+function describe(error) {
+  const name = error.instancePath.slice(1);
+  const description = error.parentSchema?.description;
+  return `${name} ${description ?? error.message ?? "is invalid"} (got ${JSON.stringify(error.data)})`;
 }
-function serverType(entry2) {
-  const type = entry2["type"];
-  if (type === "stdio" || type === "http" || type === "sse") return type;
-  if (type !== void 0) return null;
-  if (entry2["command"] !== void 0) return "stdio";
-  if (entry2["url"] !== void 0) return "http";
-  return null;
+
+// core/config.ts
+var import_ajv2 = __toESM(require_ajv(), 1);
+import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { basename, dirname, join, resolve as resolve3 } from "node:path";
+
+// core/config-file.ts
+import { existsSync as existsSync2, statSync } from "node:fs";
+import { resolve as resolve2 } from "node:path";
+var CONFIG_FILE_NAME = "tooldistill.yaml";
+function findConfig(startDir = process.cwd()) {
+  const candidate = resolve2(startDir, CONFIG_FILE_NAME);
+  return existsSync2(candidate) && statSync(candidate).isFile() ? candidate : null;
 }
-function crossFieldProblems(data) {
-  const found = [];
-  const hasExecutor = data["executor"] !== void 0;
-  const hasTools = data["tools"] !== void 0;
-  if (hasExecutor !== hasTools) {
-    found.push({
-      keyPath: [hasExecutor ? "executor" : "tools"],
-      message: "executor and tools go together: set both, or neither and use mcp_config"
-    });
-  }
-  const servers = data["mcpServers"];
-  if (isRecord(servers)) {
-    for (const [name, entry2] of Object.entries(servers)) {
-      const problem = serverNameProblem(name);
-      if (problem) found.push({ keyPath: ["mcpServers", name], message: problem });
-      if (!isRecord(entry2)) continue;
-      const type = serverType(entry2);
-      const article = type === "stdio" ? "a" : "an";
-      if (type === null && entry2["type"] === void 0) {
-        found.push({
-          keyPath: ["mcpServers", name],
-          message: "needs 'command' (a stdio server) or 'url' (an http or sse server)"
-        });
-      } else if (type === "stdio") {
-        if (entry2["command"] === void 0) {
-          found.push({ keyPath: ["mcpServers", name], message: "a stdio server needs 'command'" });
-        }
-        if (entry2["url"] !== void 0) {
-          found.push({
-            keyPath: ["mcpServers", name, "url"],
-            message: "a stdio server takes 'command', not 'url'"
-          });
-        }
-      } else if (type !== null) {
-        if (entry2["url"] === void 0) {
-          found.push({ keyPath: ["mcpServers", name], message: `${article} ${type} server needs 'url'` });
-        }
-        if (entry2["command"] !== void 0) {
-          found.push({
-            keyPath: ["mcpServers", name, "command"],
-            message: `${article} ${type} server takes 'url', not 'command'`
-          });
-        }
-      }
-    }
-  }
-  return found;
-}
-function normalise(data, file, dir) {
-  const config = defaultConfig(dir);
-  config.path = resolve2(file);
-  if (typeof data["store"] === "string") config.store = resolve2(dir, data["store"]);
-  for (const [key2, field] of MODULE_REF_KEYS) {
-    const raw = data[key2];
-    if (typeof raw === "string") config[field] = parseModuleRef(key2, raw, dir);
-  }
-  if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve2(dir, data["mcp_config"]);
-  if (isRecord(data["mcpServers"])) {
-    config.mcpServers = structuredClone(data["mcpServers"]);
-  }
-  const pick = (key2, fallback) => data[key2] === void 0 ? fallback : data[key2];
-  config.settings = {
-    distillerModel: pick("distiller_model", DEFAULT_SETTINGS.distillerModel),
-    fallbackDistiller: pick("fallback_distiller", DEFAULT_SETTINGS.fallbackDistiller),
-    autoPromote: pick("auto_promote", DEFAULT_SETTINGS.autoPromote),
-    minCallsToDistill: pick("min_calls_to_distill", DEFAULT_SETTINGS.minCallsToDistill),
-    minCallReduction: pick("min_call_reduction", DEFAULT_SETTINGS.minCallReduction),
-    maxExposedTools: pick("max_exposed_tools", DEFAULT_SETTINGS.maxExposedTools),
-    allowLiveVerification: pick("allow_live_verification", DEFAULT_SETTINGS.allowLiveVerification),
-    checkSchemasOnStart: pick("check_schemas_on_start", DEFAULT_SETTINGS.checkSchemasOnStart),
-    maxOutputBytes: pick("max_output_bytes", DEFAULT_SETTINGS.maxOutputBytes)
-  };
-  return config;
-}
-function validateConfig(data, options) {
-  const value = data === null || data === void 0 ? {} : data;
-  const validate = schemaValidator();
-  const found = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
-  if (isRecord(value)) found.push(...crossFieldProblems(value));
-  const lineOf = options.lineOf ?? (() => null);
-  const problems = found.map(({ keyPath, message }) => ({ path: keyPath.join("."), line: lineOf(keyPath), message })).sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
-  if (problems.length > 0 || !isRecord(value)) return { config: null, problems };
-  return { config: normalise(value, options.file, options.dir), problems };
-}
-function formatConfigProblem(fileName, problem) {
-  const where = problem.line === null ? fileName : `${fileName}:${problem.line}`;
-  return problem.path === "" ? `${where}: ${problem.message}` : `${where}: ${problem.path}: ${problem.message}`;
-}
-function defaultConfig(dir) {
-  const base = resolve2(dir);
-  return {
-    path: null,
-    dir: base,
-    store: join(base, ".tooldistill"),
-    executor: null,
-    tools: null,
-    healthProbe: null,
-    distiller: null,
-    mcpConfig: null,
-    mcpServers: {},
-    settings: { ...DEFAULT_SETTINGS }
-  };
-}
+
+// core/config-yaml.ts
+var import_yaml = __toESM(require_dist(), 1);
 function parseYaml(text) {
   const lineCounter = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text, { lineCounter });
@@ -51801,6 +51707,207 @@ function parseYaml(text) {
     return found;
   }
 }
+
+// core/config.ts
+var MODULE_REF_KEYS = [
+  ["executor", "executor"],
+  ["tools", "tools"],
+  ["health_probe", "healthProbe"],
+  ["distiller", "distiller"]
+];
+var MODULE_REF_HINT = "must be 'path#export', e.g. ./tools.ts#executeTool";
+var moduleRefSchema = { type: "string", pattern: "^[^#]+#[^#\\s]+$", description: MODULE_REF_HINT };
+var pathSchema = { type: "string", minLength: 1, description: "must be a path (a non-empty string)" };
+var stringMapSchema = (of) => ({
+  type: "object",
+  additionalProperties: { type: "string", description: "must be a string" },
+  description: `must be a mapping of ${of} to strings`
+});
+var serverSchema = {
+  type: "object",
+  description: "must be a mapping with type, command, args, env, url or headers",
+  properties: {
+    type: { type: "string", enum: ["stdio", "http", "sse"], description: "must be one of stdio, http, sse" },
+    command: { type: "string", minLength: 1, description: "must be a command (a non-empty string)" },
+    args: {
+      type: "array",
+      items: { type: "string", description: "must be a string" },
+      description: "must be a list of strings"
+    },
+    env: stringMapSchema("variable names"),
+    url: { type: "string", minLength: 1, description: "must be a URL (a non-empty string)" },
+    headers: stringMapSchema("header names")
+  },
+  additionalProperties: false
+};
+var configSchema = {
+  type: "object",
+  description: "must be a mapping of keys to values",
+  properties: {
+    store: pathSchema,
+    executor: moduleRefSchema,
+    tools: moduleRefSchema,
+    health_probe: moduleRefSchema,
+    distiller: moduleRefSchema,
+    ...settingsSchemaProperties(),
+    mcp_config: pathSchema,
+    mcpServers: {
+      type: "object",
+      additionalProperties: serverSchema,
+      description: "must be a mapping of server names to server entries"
+    }
+  },
+  additionalProperties: false
+};
+var compiled = null;
+function schemaValidator() {
+  compiled ??= new import_ajv2.Ajv({ allErrors: true, verbose: true, strict: true }).compile(configSchema);
+  return compiled;
+}
+function shown(value) {
+  if (value === void 0) return "nothing";
+  if (Array.isArray(value)) return "a list";
+  if (value !== null && typeof value === "object") return "a mapping";
+  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+function pointerToKeyPath(pointer, data) {
+  const path = [];
+  let current = data;
+  for (const raw of pointer.split("/").slice(1)) {
+    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(current)) {
+      const index = Number(segment);
+      path.push(index);
+      current = current[index];
+    } else {
+      path.push(segment);
+      current = isPlainObject(current) ? current[segment] : void 0;
+    }
+  }
+  return path;
+}
+function schemaProblems(errors, data) {
+  const found = [];
+  const seen = /* @__PURE__ */ new Set();
+  const add = (keyPath, message) => {
+    const id = JSON.stringify(keyPath);
+    if (seen.has(id)) return;
+    seen.add(id);
+    found.push({ keyPath, message });
+  };
+  for (const error of errors) {
+    const keyPath = pointerToKeyPath(error.instancePath, data);
+    const parent = error.parentSchema;
+    if (error.keyword === "additionalProperties") {
+      const key2 = String(error.params.additionalProperty);
+      add([...keyPath, key2], `unknown key${suggestion(key2, Object.keys(parent?.properties ?? {}))}`);
+    } else {
+      add(keyPath, `${parent?.description ?? error.message ?? "is invalid"} (got ${shown(error.data)})`);
+    }
+  }
+  return found;
+}
+function serverType(entry2) {
+  const type = entry2["type"];
+  if (type === "stdio" || type === "http" || type === "sse") return type;
+  if (type !== void 0) return null;
+  if (entry2["command"] !== void 0) return "stdio";
+  if (entry2["url"] !== void 0) return "http";
+  return null;
+}
+function crossFieldProblems(data) {
+  const found = [];
+  const hasExecutor = data["executor"] !== void 0;
+  const hasTools = data["tools"] !== void 0;
+  if (hasExecutor !== hasTools) {
+    found.push({
+      keyPath: [hasExecutor ? "executor" : "tools"],
+      message: "executor and tools go together: set both, or neither and use mcp_config"
+    });
+  }
+  const servers = data["mcpServers"];
+  if (isPlainObject(servers)) {
+    for (const [name, entry2] of Object.entries(servers)) {
+      const problem = serverNameProblem(name);
+      if (problem) found.push({ keyPath: ["mcpServers", name], message: problem });
+      if (!isPlainObject(entry2)) continue;
+      const type = serverType(entry2);
+      const article = type === "stdio" ? "a" : "an";
+      if (type === null && entry2["type"] === void 0) {
+        found.push({
+          keyPath: ["mcpServers", name],
+          message: "needs 'command' (a stdio server) or 'url' (an http or sse server)"
+        });
+      } else if (type === "stdio") {
+        if (entry2["command"] === void 0) {
+          found.push({ keyPath: ["mcpServers", name], message: "a stdio server needs 'command'" });
+        }
+        if (entry2["url"] !== void 0) {
+          found.push({
+            keyPath: ["mcpServers", name, "url"],
+            message: "a stdio server takes 'command', not 'url'"
+          });
+        }
+      } else if (type !== null) {
+        if (entry2["url"] === void 0) {
+          found.push({ keyPath: ["mcpServers", name], message: `${article} ${type} server needs 'url'` });
+        }
+        if (entry2["command"] !== void 0) {
+          found.push({
+            keyPath: ["mcpServers", name, "command"],
+            message: `${article} ${type} server takes 'url', not 'command'`
+          });
+        }
+      }
+    }
+  }
+  return found;
+}
+function normalise(data, file, dir) {
+  const config = defaultConfig(dir);
+  config.path = resolve3(file);
+  if (typeof data["store"] === "string") config.store = resolve3(dir, data["store"]);
+  for (const [key2, field] of MODULE_REF_KEYS) {
+    const raw = data[key2];
+    if (typeof raw === "string") config[field] = parseModuleRef(key2, raw, dir);
+  }
+  if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve3(dir, data["mcp_config"]);
+  if (isPlainObject(data["mcpServers"])) {
+    config.mcpServers = structuredClone(data["mcpServers"]);
+  }
+  config.settings = settingsFromFile(data);
+  return config;
+}
+function validateConfig(data, options) {
+  const value = data === null || data === void 0 ? {} : data;
+  const validate = schemaValidator();
+  const found = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
+  if (isPlainObject(value)) found.push(...crossFieldProblems(value));
+  const lineOf = options.lineOf ?? (() => null);
+  const problems = found.map(({ keyPath, message }) => ({ path: keyPath.join("."), line: lineOf(keyPath), message })).sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
+  if (problems.length > 0 || !isPlainObject(value)) return { config: null, problems };
+  return { config: normalise(value, options.file, options.dir), problems };
+}
+function formatConfigProblem(fileName, problem) {
+  const where = problem.line === null ? fileName : `${fileName}:${problem.line}`;
+  return problem.path === "" ? `${where}: ${problem.message}` : `${where}: ${problem.path}: ${problem.message}`;
+}
+function defaultConfig(dir) {
+  const base = resolve3(dir);
+  return {
+    path: null,
+    dir: base,
+    store: join(base, ".tooldistill"),
+    executor: null,
+    tools: null,
+    healthProbe: null,
+    distiller: null,
+    mcpConfig: null,
+    mcpServers: {},
+    settings: { ...DEFAULT_SETTINGS }
+  };
+}
 async function loadConfig(path) {
   let file;
   if (path === void 0) {
@@ -51808,8 +51915,8 @@ async function loadConfig(path) {
     if (found === null) return defaultConfig(process.cwd());
     file = found;
   } else {
-    file = resolve2(path);
-    if (!existsSync2(file)) {
+    file = resolve3(path);
+    if (!existsSync3(file)) {
       throw new DistillError(
         "CONFIG_NOT_FOUND",
         `${path}: no such config file; run \`tooldistill init\` to create one, or pass --config <path> to an existing one`
@@ -51842,26 +51949,41 @@ async function loadConfig(path) {
   }
   return config;
 }
-async function importRef(ref) {
-  const hash = ref.raw.lastIndexOf("#");
-  const written = hash >= 0 ? ref.raw.slice(0, hash) : ref.raw;
-  if (!existsSync2(ref.file)) {
-    throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: file not found`);
-  }
-  let namespace;
-  try {
-    namespace = await import(pathToFileURL(ref.file).href);
-  } catch (err) {
-    throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: ${errorMessage(err)}`, {
-      cause: err
-    });
-  }
-  if (!(ref.exportName in namespace)) {
-    const hint = suggestion(ref.exportName, Object.keys(namespace));
-    throw new DistillError("MODULE_LOAD", `${ref.key}: ${written} has no export '${ref.exportName}'${hint}`);
-  }
-  return namespace[ref.exportName];
-}
+var SAMPLE_CONFIG = `# tooldistill.yaml: read by the tooldistill CLI and ToolDistill.fromConfig().
+# Paths are relative to this file. Module references are path#export (no space before the #).
+
+# Where the registry database and the distilled tool files live.
+store: .tooldistill
+
+# Your base tools: executor(name, args) runs one of them and returns a JSON-serialisable value
+# (or throws), tools is the array of Anthropic-format definitions. Set both, or neither and use MCP servers below.
+executor: ./tools.ts#executeTool
+tools: ./tools.ts#TOOLS
+
+# Optional: probe(name) returns whether a base tool is reachable again; used only by \`tooldistill health\`.
+# health_probe: ./tools.ts#probe
+# Optional: a custom Distiller instead of the built-in one that asks Claude.
+# distiller: ./distill.ts#distiller
+
+${sampleSettings()}
+
+# Base tools from MCP servers, instead of executor and tools: each tool is named <server>__<tool>.
+# mcp_config points at a file in Claude Code's .mcp.json format, {"mcpServers": {"<name>": {...}}}.
+# mcp_config: .mcp.json
+# Inline entries have the same structure and are merged over the file's by name;
+# \${VAR} and \${VAR:-default} in them expand from the environment.
+# mcpServers:
+#   billing:
+#     type: http
+#     url: http://localhost:8787/mcp
+#     headers:
+#       Authorization: "Bearer \${BILLING_TOKEN}"
+#   gmail:
+#     command: node
+#     args: [./servers/gmail.ts]
+#     env:
+#       GMAIL_FAKE: "1"
+`;
 
 // core/log-file.ts
 import { appendFileSync, mkdirSync, renameSync, statSync as statSync3 } from "node:fs";
@@ -51899,12 +52021,9 @@ import { randomUUID } from "node:crypto";
 import { dirname as dirname3 } from "node:path";
 
 // core/base-failure.ts
-var BaseCallTimeout = class extends Error {
-  constructor(tool, ms) {
-    super(`base tool '${tool}' did not answer within ${ms / 1e3} s`);
-    this.name = "BaseCallTimeout";
-  }
-};
+function baseCallTimeout(tool, ms) {
+  return new DistillError("TIMEOUT", `base tool '${tool}' did not answer within ${ms / 1e3} s`);
+}
 var NETWORK_CODES = /* @__PURE__ */ new Set([
   "ECONNRESET",
   "ECONNREFUSED",
@@ -51923,8 +52042,7 @@ var NETWORK_CODES = /* @__PURE__ */ new Set([
 var INFRASTRUCTURE_TEXT = /\b(50[0-4]|429|408)\b|service unavailable|bad gateway|gateway time-?out|too many requests|rate.?limit|\btimed out\b|request timeout|socket hang up|connection (?:closed|reset|refused|lost)|not connected|fetch failed|server (?:gone|exited|closed|unavailable)|unavailable|\bis down\b|\boutage\b|message too large|payload too large/i;
 function classifyBaseFailure(err) {
   for (let e = err, depth = 0; e !== void 0 && e !== null && depth < 4; depth++) {
-    if (e instanceof BaseCallTimeout) return "infrastructure";
-    if (e instanceof DistillError && e.code === "MCP") return "infrastructure";
+    if (e instanceof DistillError && (e.code === "TIMEOUT" || e.code === "MCP")) return "infrastructure";
     if (typeof e !== "object") break;
     const { status, statusCode, code } = e;
     const http = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : null;
@@ -51937,8 +52055,8 @@ function classifyBaseFailure(err) {
 }
 
 // core/schema.ts
-var import_ajv2 = __toESM(require_ajv(), 1);
-var ajv = new import_ajv2.Ajv({ allErrors: true, strict: false, validateFormats: false });
+var import_ajv3 = __toESM(require_ajv(), 1);
+var ajv = new import_ajv3.Ajv({ allErrors: true, strict: false, validateFormats: false });
 var cache = /* @__PURE__ */ new Map();
 function schemaProblems2(schema, value) {
   let validate;
@@ -51968,8 +52086,8 @@ function describeError(e) {
 }
 
 // core/store.ts
-import { existsSync as existsSync3, mkdirSync as mkdirSync2, readdirSync, readFileSync, statSync as statSync4, writeFileSync } from "node:fs";
-import { join as join2, resolve as resolve3, sep } from "node:path";
+import { existsSync as existsSync4, mkdirSync as mkdirSync2, readdirSync, readFileSync, statSync as statSync4, writeFileSync } from "node:fs";
+import { join as join2, resolve as resolve4, sep } from "node:path";
 
 // core/logger.ts
 var stderrLogger = {
@@ -52293,20 +52411,20 @@ var Store = class {
     this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const logger = options.logger ?? stderrLogger;
     const { DatabaseSync } = sqlite();
-    if (existsSync3(root) && !statSync4(root).isDirectory()) {
+    if (existsSync4(root) && !statSync4(root).isDirectory()) {
       throw new DistillError(
         "STORE",
         `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
       );
     }
-    if (this.readOnly && !existsSync3(this.dbPath)) {
+    if (this.readOnly && !existsSync4(this.dbPath)) {
       throw new DistillError(
         "NOT_FOUND",
         `no store at ${root}: nothing has been recorded there yet. Check the store path (store: in tooldistill.yaml, or --config), or record a run first.`
       );
     }
     this.#refuseEmptyRegistry(this.#fileIsEmpty());
-    this.#walMissingAtOpen = !existsSync3(`${this.dbPath}-wal`) && existsSync3(`${this.dbPath}-shm`);
+    this.#walMissingAtOpen = !existsSync4(`${this.dbPath}-wal`) && existsSync4(`${this.dbPath}-shm`);
     try {
       if (!this.readOnly) this.#prepareFolder();
       this.#db = new DatabaseSync(this.dbPath, { timeout: this.#busyTimeoutMs, readOnly: this.readOnly });
@@ -52340,7 +52458,7 @@ var Store = class {
     if (!empty) return;
     const files = countToolFiles(this.root);
     if (files === 0) return;
-    const what = existsSync3(this.dbPath) ? `${this.dbPath} is empty (${statSync4(this.dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${this.dbPath} is missing`;
+    const what = existsSync4(this.dbPath) ? `${this.dbPath} is empty (${statSync4(this.dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${this.dbPath} is missing`;
     throw new DistillError(
       "STORE",
       `${what} while ${join2(this.root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join2(this.root, "orphaned")} and creates a new registry.`
@@ -52349,7 +52467,7 @@ var Store = class {
   #prepareFolder() {
     mkdirSync2(join2(this.root, "tools"), { recursive: true });
     const ignore = join2(this.root, ".gitignore");
-    if (!existsSync3(ignore)) {
+    if (!existsSync4(ignore)) {
       writeFileSync(
         ignore,
         "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n"
@@ -52777,8 +52895,8 @@ var Store = class {
     if (!Number.isSafeInteger(version) || version < 1) {
       throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
     }
-    const tools = resolve3(this.root, "tools");
-    const file = resolve3(tools, name, `v${version}.ts`);
+    const tools = resolve4(this.root, "tools");
+    const file = resolve4(tools, name, `v${version}.ts`);
     if (!file.startsWith(tools + sep)) {
       throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
     }
@@ -53041,6 +53159,20 @@ function versionFromRow(r) {
     rebuildNote: r["rebuild_note"] ?? null,
     createdAt: r["created_at"]
   };
+}
+
+// core/timeout.ts
+async function withTimeout(promise, ms, onTimeout) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // core/trace.ts
@@ -54653,17 +54785,11 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     call: async (tool, args2) => {
       const def = ctx.baseTool(tool);
       if (!def) throw new Error(`no such base tool '${tool}'`);
-      let timer;
-      const timeout = new Promise((_, reject) => {
-        timer = setTimeout(
-          () => reject(new BaseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)),
-          BASE_CALL_TIMEOUT_MS
-        );
-      });
-      const r = await Promise.race([
+      const r = await withTimeout(
         recordBaseCall(ctx, trace.id, def, args2, callId, (what, err) => trace.warn(what, err)),
-        timeout
-      ]).finally(() => clearTimeout(timer));
+        BASE_CALL_TIMEOUT_MS,
+        () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)
+      );
       if (!r.ok) throw r.thrown;
       return r.output;
     }
@@ -54707,7 +54833,7 @@ var CONSEQUENCE = {
 var BASE_CALL_TIMEOUT_MS = 3e5;
 function summarize(value) {
   const s = resultContent(value);
-  return s.length > SUMMARY_CHARS ? `${s.slice(0, SUMMARY_CHARS)}\u2026` : s;
+  return oneLine(s, SUMMARY_CHARS);
 }
 function structuredError(v, failure, calls, expectedSteps, ctx) {
   const failedStep = failure.kind === "call_failed" && failure.step !== void 0 ? failure.step : null;
@@ -54831,15 +54957,7 @@ async function fallbackDistill(ctx, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
         };
     }
     const distiller = await ctx.distiller();
-    let timer;
-    const timeout = new Promise((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the fallback distiller took longer than ${timeoutMs / 1e3} s`)),
-        timeoutMs
-      );
-      timer.unref();
-    });
-    const proposal = await Promise.race([
+    const proposal = await withTimeout(
       distiller.distill({
         trace,
         calls: store.getCalls(traceId),
@@ -54847,8 +54965,9 @@ async function fallbackDistill(ctx, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
         reason: replacing ? "replacement" : "fallback",
         ...replacing ? { replacing, note: `'${replacing.name}' v${replacing.version} failed at run time in this run` } : {}
       }),
-      timeout
-    ]).finally(() => clearTimeout(timer));
+      timeoutMs,
+      () => new DistillError("DISTILLER", `the fallback distiller took longer than ${timeoutMs / 1e3} s`)
+    );
     store.markProposed(traceId);
     if (!proposal) {
       store.setTraceNote(traceId, "fallback distiller: declined to propose a tool");
@@ -55062,7 +55181,7 @@ function isTypeStrippingWarning(warning, typeOrOptions) {
 }
 
 // core/quickjs-engine.ts
-import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync5, readFileSync as readFileSync2 } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -55140,7 +55259,7 @@ var wasm = globalThis.WebAssembly;
 var compiled2 = null;
 function engineWasmPath() {
   const beside = fileURLToPath(new URL(`./${WASM_FILE}`, import.meta.url));
-  if (existsSync4(beside)) return beside;
+  if (existsSync5(beside)) return beside;
   try {
     return createRequire2(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
   } catch (err) {
@@ -55194,11 +55313,137 @@ async function newEngineInstance(memoryMb) {
   return { quickjs, growthRefused: () => refused };
 }
 
-// core/sandbox-run.ts
+// core/sandbox-calls.ts
 var MAX_NAME_CHARS = 128;
-var MAX_ERROR_CHARS = 1e3;
-var SEPARATOR = "";
-var INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false };
+var CallGate = class {
+  /** Every call asked for, in order, with its outcome: the run's record. */
+  calls = [];
+  #limits;
+  #allow;
+  #host;
+  constructor(limits, req) {
+    this.#limits = limits;
+    this.#allow = new Set(req.allow);
+    this.#host = req.call;
+  }
+  /**
+   * One call the code asked for, from the JSON texts the guest handed over (null: not a string). Returns the
+   * admitted call, or the failure that stops the run (the call is recorded either way).
+   */
+  admit(nameJson, argsJson) {
+    const step = this.calls.length + 1;
+    const rawName = nameJson === null ? null : parseString(nameJson);
+    if (rawName === null) {
+      return { kind: "code_error", cause: "tool", message: `call ${step}: the tool name must be a string` };
+    }
+    const name = clip(rawName, MAX_NAME_CHARS);
+    const entry2 = { tool: name, args: {}, ok: false };
+    const bytes = argsJson === null ? 0 : Buffer.byteLength(argsJson);
+    const max = this.#limits.maxMessageBytes;
+    const args = argsJson === null || bytes > max ? null : parsePlainObject(argsJson);
+    if (args !== null) entry2.args = args;
+    const refuse = (failure, error) => {
+      entry2.error = error;
+      this.calls.push(entry2);
+      return { ...failure, step, tool: name };
+    };
+    if (step > this.#limits.maxCalls) {
+      const message = `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`;
+      return refuse(
+        { kind: "call_limit", cause: "tool", message },
+        `not run: more than ${this.#limits.maxCalls} base calls`
+      );
+    }
+    if (!this.#allow.has(rawName)) {
+      const allowed = [...this.#allow].map((t) => `'${t}'`).join(", ") || "none";
+      const message = `call ${step} to '${name}' is not allowed: this tool may call only ${allowed}`;
+      return refuse(
+        { kind: "not_allowed", cause: "tool", message },
+        `not allowed: this tool may call only ${allowed}`
+      );
+    }
+    if (bytes > max) {
+      const message = `the arguments of call ${step} to '${name}' are ${bytes} bytes, more than the ${max}-byte limit`;
+      return refuse(
+        { kind: "message_limit", cause: "tool", message },
+        `not run: its arguments are ${bytes} bytes, more than the ${max}-byte limit`
+      );
+    }
+    if (args === null) {
+      const message = `call ${step} to '${name}': the arguments must be a JSON object`;
+      return refuse(
+        { kind: "code_error", cause: "tool", message },
+        "not run: its arguments are not a JSON object"
+      );
+    }
+    this.calls.push(entry2);
+    return { call: entry2, step };
+  }
+  /**
+   * Runs an admitted call on the host. Returns the result's JSON text for the guest, or the failure (a base tool
+   * that could not answer is `infrastructure`; one that refused the call is evidence against the tool).
+   */
+  async perform({ call, step }) {
+    let output;
+    try {
+      output = await this.#host(call.tool, call.args);
+    } catch (err) {
+      call.error = errorMessage(err);
+      const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
+      return { kind: "call_failed", cause, message: call.error, step, tool: call.tool };
+    }
+    let json2;
+    try {
+      json2 = JSON.stringify(output);
+    } catch (err) {
+      call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
+      return {
+        kind: "call_failed",
+        cause: "infrastructure",
+        message: `base tool '${call.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
+        step,
+        tool: call.tool
+      };
+    }
+    json2 ??= "null";
+    const bytes = Buffer.byteLength(json2);
+    const max = this.#limits.maxMessageBytes;
+    if (bytes > max) {
+      call.error = `its result is ${bytes} bytes, more than the ${max}-byte limit`;
+      return {
+        kind: "message_limit",
+        cause: "infrastructure",
+        message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${max}-byte limit`,
+        step,
+        tool: call.tool
+      };
+    }
+    call.ok = true;
+    call.output = JSON.parse(json2);
+    return { json: json2 };
+  }
+};
+function isFailure(value) {
+  return "kind" in value && "cause" in value;
+}
+function parseString(json2) {
+  try {
+    const value = JSON.parse(json2);
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+function parsePlainObject(json2) {
+  try {
+    const value = JSON.parse(json2);
+    return isPlainObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+// core/sandbox-clock.ts
 var cpuNow = typeof process.threadCpuUsage === "function" ? () => {
   const u = process.threadCpuUsage();
   return (u.user + u.system) / 1e3;
@@ -55206,30 +55451,127 @@ var cpuNow = typeof process.threadCpuUsage === "function" ? () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e3;
 };
-var SandboxRun = class {
-  calls = [];
-  #instance;
+var RunClock = class {
   #limits;
-  #allow;
-  #host;
-  #rt = null;
-  #ctx = null;
-  #api = null;
-  #failure = null;
   #cpuUsed = 0;
   #wallUsed = 0;
   #sliceWall = 0;
   #sliceCpu = null;
+  constructor(limits) {
+    this.#limits = limits;
+  }
+  /** A slice of the code's execution starts. */
+  begin() {
+    this.#sliceWall = performance.now();
+    this.#sliceCpu = null;
+  }
+  /** The slice ends: its time is added to the run's. */
+  end() {
+    const wall = performance.now() - this.#sliceWall;
+    this.#wallUsed += wall;
+    this.#cpuUsed += this.#sliceCpuSoFar(wall);
+  }
+  /** Asked by the engine while code runs: the limit that has passed, or null to let it go on. */
+  check() {
+    const wall = performance.now() - this.#sliceWall;
+    this.#sliceCpu ??= { wall, cpu: cpuNow() };
+    if (this.#cpuUsed + wall > this.#limits.cpuMs) {
+      const cpu = this.#cpuUsed + this.#sliceCpuSoFar(wall);
+      if (cpu > this.#limits.cpuMs) {
+        return {
+          kind: "cpu",
+          cause: "tool",
+          message: `the tool's code ran for more than ${this.#limits.cpuMs} ms of its own time and was stopped`
+        };
+      }
+    }
+    if (this.#wallUsed + wall > this.#limits.wallMs) {
+      return {
+        kind: "deadline",
+        cause: "host",
+        message: `the tool's code took more than ${this.#limits.wallMs} ms of wall-clock time (base calls not counted) while using less than its ${this.#limits.cpuMs} ms of computing time: the host is overloaded`
+      };
+    }
+    return null;
+  }
+  /**
+   * The slice's computing time. Reading the CPU clock costs a system call, so it starts only at the slice's
+   * first interrupt check: what ran before it (never more than a few thousand instructions) is counted at its
+   * wall-clock time, which on one thread is never less than its CPU time.
+   */
+  #sliceCpuSoFar(wall) {
+    const started = this.#sliceCpu;
+    if (started === null) return wall;
+    return started.wall + (cpuNow() - started.cpu);
+  }
+};
+
+// core/sandbox-failures.ts
+var MAX_ERROR_CHARS = 1e3;
+var SEPARATOR = "";
+var TOOL_LINE = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+)`);
+function memoryFailure(limits) {
+  return {
+    kind: "memory",
+    cause: "tool",
+    message: `the tool used more than ${limits.memoryMb} MB of memory and was stopped`
+  };
+}
+function engineFailure(err, growthRefused, limits) {
+  if (growthRefused) return memoryFailure(limits);
+  if (err instanceof RangeError) {
+    return {
+      kind: "stack",
+      cause: "tool",
+      message: "the tool's code nested too deeply (the engine's stack is exhausted) and was stopped"
+    };
+  }
+  return {
+    kind: "crashed",
+    cause: "tool",
+    message: `the engine stopped running the tool's code: ${clip(errorMessage(err), MAX_ERROR_CHARS)}`
+  };
+}
+function guestFailure(text, prefix, kind) {
+  if (text.startsWith("InternalError: stack overflow")) {
+    return {
+      kind: "stack",
+      cause: "tool",
+      message: "the tool's code nested too deeply (the engine's stack limit) and was stopped"
+    };
+  }
+  return { kind, cause: "tool", message: prefix + text };
+}
+function describedError(described) {
+  const [text = "", stack = ""] = described.split(SEPARATOR);
+  const line = TOOL_LINE.exec(stack)?.[1];
+  return clip(text, MAX_ERROR_CHARS) + (line ? ` (line ${line})` : "");
+}
+
+// core/sandbox-run.ts
+var INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false };
+var SandboxRun = class {
+  #instance;
+  #limits;
+  #gate;
+  #clock;
+  #rt = null;
+  #ctx = null;
+  #api = null;
+  #failure = null;
   #inflight = 0;
   #batch = [];
   #wake = null;
-  #settled = [];
   #closed = false;
   constructor(instance, req, limits) {
     this.#instance = instance;
     this.#limits = limits;
-    this.#allow = new Set(req.allow);
-    this.#host = req.call;
+    this.#gate = new CallGate(limits, req);
+    this.#clock = new RunClock(limits);
+  }
+  /** Every base call the code asked for, in order, with its outcome. */
+  get calls() {
+    return this.#gate.calls;
   }
   /** Ends the run from outside (the sandbox is closing): it fails at once, without waiting for calls. */
   abort(failure) {
@@ -55245,11 +55587,11 @@ var SandboxRun = class {
     const tagged = promise === null ? null : await this.#settle(promise);
     if (tagged === null) return this.#finish(null);
     if (tagged.startsWith("U")) {
-      const [why = ""] = tagged.slice(1).split(SEPARATOR);
+      const why = describedError(tagged.slice(1));
       this.#fail({
         kind: "code_error",
         cause: "tool",
-        message: `the tool's result is not JSON-serialisable: ${clip(why, MAX_ERROR_CHARS)}`
+        message: `the tool's result is not JSON-serialisable: ${why}`
       });
       return this.#finish(null);
     }
@@ -55285,7 +55627,7 @@ var SandboxRun = class {
       )
     );
     if (verdict === "P" && !this.#instance.growthRefused()) return "passed";
-    if (this.#instance.growthRefused()) this.#fail(this.#memoryFailure());
+    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
     const failure = this.#failure;
     if (failure) return failure.kind === "code_error" ? { ...failure, kind: "check_failed" } : failure;
     const message = verdict === "A" ? "check(result) returned a promise: check must answer at once (not async, no await)" : `check(result) returned ${clip(verdict?.slice(1) ?? "nothing", MAX_NAME_CHARS)}`;
@@ -55363,8 +55705,7 @@ var SandboxRun = class {
    */
   #slice(fn) {
     if (this.#failure) return null;
-    this.#sliceWall = performance.now();
-    this.#sliceCpu = null;
+    this.#clock.begin();
     const exitCode = process.exitCode;
     try {
       return fn();
@@ -55373,90 +55714,25 @@ var SandboxRun = class {
       return null;
     } finally {
       if (process.exitCode !== exitCode) process.exitCode = exitCode;
-      const wall = performance.now() - this.#sliceWall;
-      this.#wallUsed += wall;
-      this.#cpuUsed += this.#sliceCpuSoFar(wall);
+      this.#clock.end();
     }
-  }
-  /**
-   * The slice's computing time. Reading the CPU clock costs a system call, so it starts only at the
-   * slice's first interrupt check: what ran before it (never more than a few thousand instructions) is
-   * counted at its wall-clock time, which on one thread is never less than its CPU time.
-   */
-  #sliceCpuSoFar(wall) {
-    const started = this.#sliceCpu;
-    if (started === null) return wall;
-    return started.wall + (cpuNow() - started.cpu);
   }
   /** Called by the engine while code runs: true stops the code (an error it cannot catch). */
   #interrupt() {
     if (this.#failure) return true;
-    const wall = performance.now() - this.#sliceWall;
-    this.#sliceCpu ??= { wall, cpu: cpuNow() };
-    if (this.#cpuUsed + wall > this.#limits.cpuMs) {
-      const cpu = this.#cpuUsed + this.#sliceCpuSoFar(wall);
-      if (cpu > this.#limits.cpuMs) {
-        this.#fail({
-          kind: "cpu",
-          cause: "tool",
-          message: `the tool's code ran for more than ${this.#limits.cpuMs} ms of its own time and was stopped`
-        });
-        return true;
-      }
-    }
-    if (this.#wallUsed + wall > this.#limits.wallMs) {
-      this.#fail({
-        kind: "deadline",
-        cause: "host",
-        message: `the tool's code took more than ${this.#limits.wallMs} ms of wall-clock time (base calls not counted) while using less than its ${this.#limits.cpuMs} ms of computing time: the host is overloaded`
-      });
-      return true;
-    }
-    return false;
+    const passed = this.#clock.check();
+    if (passed) this.#fail(passed);
+    return passed !== null;
   }
-  /** The engine itself threw (not the guest): its native stack, an abort, or the memory cap. */
+  /** The engine itself threw (not the guest): classified by what the host saw. */
   #engineThrew(err) {
-    if (this.#instance.growthRefused()) {
-      this.#fail(this.#memoryFailure());
-    } else if (err instanceof RangeError) {
-      this.#fail({
-        kind: "stack",
-        cause: "tool",
-        message: "the tool's code nested too deeply (the engine's stack is exhausted) and was stopped"
-      });
-    } else {
-      this.#fail({
-        kind: "crashed",
-        cause: "tool",
-        message: `the engine stopped running the tool's code: ${clip(errorMessage(err), MAX_ERROR_CHARS)}`
-      });
-    }
+    this.#fail(engineFailure(err, this.#instance.growthRefused(), this.#limits));
   }
-  #memoryFailure() {
-    return {
-      kind: "memory",
-      cause: "tool",
-      message: `the tool used more than ${this.#limits.memoryMb} MB of memory and was stopped`
-    };
-  }
-  // ---- guest errors ---------------------------------------------------------------------------------
   /** A guest exception ended a slice: the host's own observations first, then the error's text. */
   #failFromGuest(error, prefix, kind) {
     if (this.#failure) return;
-    if (this.#instance.growthRefused()) {
-      this.#fail(this.#memoryFailure());
-      return;
-    }
-    const text = this.#describe(error);
-    if (text.startsWith("InternalError: stack overflow")) {
-      this.#fail({
-        kind: "stack",
-        cause: "tool",
-        message: "the tool's code nested too deeply (the engine's stack limit) and was stopped"
-      });
-      return;
-    }
-    this.#fail({ kind, cause: "tool", message: prefix + text });
+    const observed = this.#instance.growthRefused() ? memoryFailure(this.#limits) : null;
+    this.#fail(observed ?? guestFailure(this.#describe(error), prefix, kind));
   }
   /** The error's text with the tool's line where its stack has one; guest text, so clipped. */
   #describe(error) {
@@ -55466,82 +55742,18 @@ var SandboxRun = class {
     const r = ctx.callFunction(api.describe, ctx.undefined, error);
     if (r.error || ctx.typeof(r.value) !== "string")
       return "the tool's code threw a value that cannot be described";
-    const [text = "", stack = ""] = ctx.getString(r.value).split(SEPARATOR);
-    const line = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+)`).exec(stack)?.[1];
-    const where = line ? ` (line ${line})` : "";
-    return clip(text, MAX_ERROR_CHARS) + where;
+    return describedError(ctx.getString(r.value));
   }
   // ---- base calls -----------------------------------------------------------------------------------
-  /** The guest's `call(name, argsJson)`: checked here, dispatched after the slice, answered by promise. */
+  /** The guest's `call(name, argsJson)`: admitted by the gate, dispatched after the slice, answered by promise. */
   #hostCall(nameHandle, argsHandle) {
     const ctx = this.#ctx;
     const deferred = ctx.newPromise();
     if (this.#failure) return deferred.handle;
-    const step = this.calls.length + 1;
-    const rawName = nameHandle && ctx.typeof(nameHandle) === "string" ? parseString(ctx.getString(nameHandle)) : null;
-    if (rawName === null) {
-      this.#fail({
-        kind: "code_error",
-        cause: "tool",
-        message: `call ${step}: the tool name must be a string`
-      });
-      return deferred.handle;
-    }
-    const name = clip(rawName, MAX_NAME_CHARS);
-    const entry2 = { tool: name, args: {}, ok: false };
-    const argsJson = argsHandle && ctx.typeof(argsHandle) === "string" ? ctx.getString(argsHandle) : null;
-    const bytes = argsJson === null ? 0 : Buffer.byteLength(argsJson);
-    const args = argsJson === null || bytes > this.#limits.maxMessageBytes ? null : parsePlainObject(argsJson);
-    if (args !== null) entry2.args = args;
-    const stopBatch = (failure, error) => {
-      entry2.error = error;
-      this.calls.push(entry2);
-      this.#fail({ ...failure, step, tool: name });
-      return deferred.handle;
-    };
-    if (step > this.#limits.maxCalls) {
-      return stopBatch(
-        {
-          kind: "call_limit",
-          cause: "tool",
-          message: `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`
-        },
-        `not run: more than ${this.#limits.maxCalls} base calls`
-      );
-    }
-    if (!this.#allow.has(rawName)) {
-      const allowed = [...this.#allow].map((t) => `'${t}'`).join(", ") || "none";
-      return stopBatch(
-        {
-          kind: "not_allowed",
-          cause: "tool",
-          message: `call ${step} to '${name}' is not allowed: this tool may call only ${allowed}`
-        },
-        `not allowed: this tool may call only ${allowed}`
-      );
-    }
-    if (bytes > this.#limits.maxMessageBytes) {
-      return stopBatch(
-        {
-          kind: "message_limit",
-          cause: "tool",
-          message: `the arguments of call ${step} to '${name}' are ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`
-        },
-        `not run: its arguments are ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`
-      );
-    }
-    if (args === null) {
-      return stopBatch(
-        {
-          kind: "code_error",
-          cause: "tool",
-          message: `call ${step} to '${name}': the arguments must be a JSON object`
-        },
-        "not run: its arguments are not a JSON object"
-      );
-    }
-    this.calls.push(entry2);
-    this.#batch.push({ call: entry2, deferred, step });
+    const text = (h) => h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
+    const admitted = this.#gate.admit(text(nameHandle), text(argsHandle));
+    if (isFailure(admitted)) this.#fail(admitted);
+    else this.#batch.push({ ...admitted, deferred });
     return deferred.handle;
   }
   /** Sends the calls the code made in the slice that just ended, unless that slice failed the run. */
@@ -55549,57 +55761,24 @@ var SandboxRun = class {
     const batch = this.#batch;
     this.#batch = [];
     if (this.#failure) {
-      const at = this.#failure.step ?? this.calls.length;
+      const at = this.#failure.step ?? this.#gate.calls.length;
       for (const p of batch) p.call.error ??= `not run: the tool was stopped at step ${at}`;
       return;
     }
-    for (const p of batch) this.#settled.push(this.#dispatch(p));
+    for (const p of batch) void this.#dispatch(p);
   }
-  async #dispatch({ call, deferred, step }) {
+  async #dispatch(pending) {
     this.#inflight++;
     try {
-      let output;
-      try {
-        output = await this.#host(call.tool, call.args);
-      } catch (err) {
-        call.error = errorMessage(err);
-        const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
-        this.#fail({ kind: "call_failed", cause, message: call.error, step, tool: call.tool });
+      const done = await this.#gate.perform(pending);
+      if (isFailure(done)) {
+        this.#fail(done);
         return;
       }
-      let json2;
-      try {
-        json2 = JSON.stringify(output);
-      } catch (err) {
-        call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
-        this.#fail({
-          kind: "call_failed",
-          cause: "infrastructure",
-          message: `base tool '${call.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
-          step,
-          tool: call.tool
-        });
-        return;
-      }
-      json2 ??= "null";
-      const bytes = Buffer.byteLength(json2);
-      if (bytes > this.#limits.maxMessageBytes) {
-        call.error = `its result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`;
-        this.#fail({
-          kind: "message_limit",
-          cause: "infrastructure",
-          message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
-          step,
-          tool: call.tool
-        });
-        return;
-      }
-      call.ok = true;
-      call.output = JSON.parse(json2);
       if (this.#failure || this.#closed) return;
       this.#slice(() => {
-        const value = this.#guest("parse", "", this.#newString(json2));
-        if (value !== null) deferred.resolve(value);
+        const value = this.#guest("parse", "", this.#newString(done.json));
+        if (value !== null) pending.deferred.resolve(value);
         return null;
       });
     } finally {
@@ -55640,8 +55819,8 @@ var SandboxRun = class {
         });
         return null;
       }
-      await new Promise((resolve4) => {
-        this.#wake = resolve4;
+      await new Promise((resolve5) => {
+        this.#wake = resolve5;
       });
       this.#wake = null;
     }
@@ -55650,13 +55829,13 @@ var SandboxRun = class {
   async #finish(done) {
     if (!this.#closed) {
       while (this.#inflight > 0) {
-        await new Promise((resolve4) => {
-          this.#wake = resolve4;
+        await new Promise((resolve5) => {
+          this.#wake = resolve5;
         });
         this.#wake = null;
       }
     }
-    if (this.#instance.growthRefused()) this.#fail(this.#memoryFailure());
+    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
     this.#drop();
     if (this.#failure || done === null)
       return { ok: false, failure: this.#failure ?? unknownFailure(), calls: this.calls };
@@ -55674,22 +55853,6 @@ var SandboxRun = class {
 };
 function unknownFailure() {
   return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
-}
-function parseString(json2) {
-  try {
-    const value = JSON.parse(json2);
-    return typeof value === "string" ? value : null;
-  } catch {
-    return null;
-  }
-}
-function parsePlainObject(json2) {
-  try {
-    const value = JSON.parse(json2);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
-  } catch {
-    return null;
-  }
 }
 
 // core/sandbox.ts
@@ -55837,7 +56000,7 @@ var Sandbox = class {
       this.#busy++;
       return;
     }
-    await new Promise((resolve4) => this.#queue.push(resolve4));
+    await new Promise((resolve5) => this.#queue.push(resolve5));
     this.#busy++;
   }
   #endTurn() {
@@ -56035,19 +56198,6 @@ function proposeToolDefinition() {
     input_schema: PROPOSE_INPUT_SCHEMA
   };
 }
-function checkSettings(s) {
-  const problems = [];
-  if (!(s.minCallReduction > 0 && s.minCallReduction < 1))
-    problems.push(`minCallReduction must be between 0 and 1, exclusive (got ${s.minCallReduction})`);
-  if (!Number.isInteger(s.minCallsToDistill) || s.minCallsToDistill < 1)
-    problems.push(`minCallsToDistill must be an integer \u2265 1 (got ${s.minCallsToDistill})`);
-  if (!Number.isInteger(s.maxExposedTools) || s.maxExposedTools < 0)
-    problems.push(`maxExposedTools must be an integer \u2265 0 (got ${s.maxExposedTools})`);
-  if (!Number.isInteger(s.maxOutputBytes) || s.maxOutputBytes < 1024)
-    problems.push(`maxOutputBytes must be an integer \u2265 1024 (got ${s.maxOutputBytes})`);
-  if (problems.length)
-    throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
-}
 var ToolDistill = class _ToolDistill {
   store;
   settings;
@@ -56070,11 +56220,7 @@ var ToolDistill = class _ToolDistill {
    */
   startupReport;
   constructor(options) {
-    const settings = { ...DEFAULT_SETTINGS };
-    for (const key2 of Object.keys(DEFAULT_SETTINGS)) {
-      if (options[key2] !== void 0) settings[key2] = options[key2];
-    }
-    checkSettings(settings);
+    const settings = settingsFromOptions(options);
     this.settings = settings;
     this.logger = options.logger ?? stderrLogger;
     this.executor = options.executor ?? null;
@@ -56119,7 +56265,7 @@ var ToolDistill = class _ToolDistill {
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
       const { MCPToolkit } = await import("./mcp-toolkit-QWXGQGGM.js");
-      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-UWCYPVDO.js");
+      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-UFVHXENW.js");
       const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
         servers,
@@ -56219,7 +56365,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-IPVHKWOK.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-NKOXYJTM.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -56338,9 +56484,10 @@ function applySpills(store, sessionId, apply) {
 
 export {
   findConfig,
-  clipDepth,
-  loadConfig,
   importRef,
+  clipDepth,
+  hookSettings,
+  loadConfig,
   applySpills,
   Store,
   appendLog,
