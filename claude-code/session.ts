@@ -17,6 +17,7 @@ import {
   resultContent,
   type SpillReport,
 } from "../core/internal.ts";
+import { advanceSpan, findSessionSpan, markSpanConfirmed, sessionSpan } from "./session-store.ts";
 
 /** The plugin's MCP server is `td` in plugin `tooldistill`: Claude Code names its tools with this prefix. */
 export const PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
@@ -48,7 +49,7 @@ export interface CurrentSpan {
 /** The session's current span and its trace (created with an empty task until the span's first prompt). */
 export function currentSpan(store: Store, sessionId: string): CurrentSpan {
   return store.transaction(() => {
-    const s = store.sessionSpan(sessionId);
+    const s = sessionSpan(store, sessionId);
     const traceId = spanTraceId(sessionId, s.span);
     store.createTrace(traceId, "", "claude-code");
     return { traceId, span: s.span, confirmed: s.confirmed };
@@ -68,7 +69,7 @@ export function userPrompt(store: Store, sessionId: string, prompt: string): Cur
   return store.transaction(() => {
     let cur = currentSpan(store, sessionId);
     if (cur.confirmed) {
-      store.advanceSpan(sessionId, cur.span);
+      advanceSpan(store, sessionId, cur.span);
       cur = currentSpan(store, sessionId);
     }
     if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
@@ -81,7 +82,7 @@ export function confirmSpan(store: Store, sessionId: string): CurrentSpan {
   return store.transaction(() => {
     const cur = currentSpan(store, sessionId);
     store.setOutcome(cur.traceId, true);
-    store.confirmSpan(sessionId, cur.span);
+    markSpanConfirmed(store, sessionId, cur.span);
     return { ...cur, confirmed: true };
   });
 }
@@ -352,7 +353,7 @@ export function applySessionEvent(store: Store, ev: SessionEvent, ctx: ToolConte
       recordToolEnd(store, ev.call, ctx);
       return;
     case "session-end":
-      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      if (findSessionSpan(store, ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
       return;
     case "none":
       return;

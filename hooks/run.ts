@@ -20,6 +20,7 @@ import {
   spanTraceId,
   type ToolContext,
 } from "../claude-code/session.ts";
+import { findSessionSpan } from "../claude-code/session-store.ts";
 import {
   appendLog,
   DistillError,
@@ -98,14 +99,14 @@ function respond(
 ): HookOutput | null {
   if (event === "UserPromptSubmit" && ev.type === "confirm") {
     // Read, never written here: when the event was spilled the store is locked.
-    const traceId = spanTraceId(ev.sessionId, store.findSessionSpan(ev.sessionId)?.span ?? 1);
+    const traceId = spanTraceId(ev.sessionId, findSessionSpan(store, ev.sessionId)?.span ?? 1);
     const notes = (input.prompt ?? "").trim().replace(/^\/tooldistill:distill/, "");
     return {
       hookSpecificOutput: { hookEventName: event, additionalContext: distillContext(store, traceId, notes) },
     };
   }
   if (event === "SessionEnd") {
-    const span = store.findSessionSpan(ev.sessionId);
+    const span = findSessionSpan(store, ev.sessionId);
     if (!span) return null;
     const traceId = spanTraceId(ev.sessionId, span.span);
     const wanted =

@@ -1,9 +1,10 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-LR7T35LO.js";
+} from "./chunk-DSDDMYDR.js";
 import {
   PROPOSE_TOOL_NAME,
   canonicalArgs,
@@ -12,6 +13,35 @@ import {
 import {
   mcpHookResponseToValue
 } from "./chunk-32EDCCXV.js";
+
+// claude-code/session-store.ts
+var SELECT_SPAN = "SELECT span, confirmed FROM cc_sessions WHERE session_id = ?";
+function now() {
+  return (/* @__PURE__ */ new Date()).toISOString();
+}
+function sessionSpan(store, sessionId) {
+  adapterSql(
+    store,
+    "INSERT OR IGNORE INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, 1, 0, ?)"
+  ).run(sessionId, now());
+  return findSessionSpan(store, sessionId);
+}
+function findSessionSpan(store, sessionId) {
+  const row = adapterSql(store, SELECT_SPAN).get(sessionId);
+  return row ? { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) } : null;
+}
+function advanceSpan(store, sessionId, from) {
+  adapterSql(
+    store,
+    "UPDATE cc_sessions SET span = span + 1, confirmed = 0, updated_at = ? WHERE session_id = ? AND span = ?"
+  ).run(now(), sessionId, from);
+}
+function markSpanConfirmed(store, sessionId, span) {
+  adapterSql(
+    store,
+    "UPDATE cc_sessions SET confirmed = 1, updated_at = ? WHERE session_id = ? AND span = ?"
+  ).run(now(), sessionId, span);
+}
 
 // claude-code/session.ts
 var PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
@@ -25,7 +55,7 @@ function spanPrefix(sessionId) {
 }
 function currentSpan(store, sessionId) {
   return store.transaction(() => {
-    const s = store.sessionSpan(sessionId);
+    const s = sessionSpan(store, sessionId);
     const traceId = spanTraceId(sessionId, s.span);
     store.createTrace(traceId, "", "claude-code");
     return { traceId, span: s.span, confirmed: s.confirmed };
@@ -38,7 +68,7 @@ function userPrompt(store, sessionId, prompt) {
   return store.transaction(() => {
     let cur = currentSpan(store, sessionId);
     if (cur.confirmed) {
-      store.advanceSpan(sessionId, cur.span);
+      advanceSpan(store, sessionId, cur.span);
       cur = currentSpan(store, sessionId);
     }
     if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
@@ -49,7 +79,7 @@ function confirmSpan(store, sessionId) {
   return store.transaction(() => {
     const cur = currentSpan(store, sessionId);
     store.setOutcome(cur.traceId, true);
-    store.confirmSpan(sessionId, cur.span);
+    markSpanConfirmed(store, sessionId, cur.span);
     return { ...cur, confirmed: true };
   });
 }
@@ -212,7 +242,7 @@ function applySessionEvent(store, ev, ctx) {
       recordToolEnd(store, ev.call, ctx);
       return;
     case "session-end":
-      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      if (findSessionSpan(store, ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
       return;
     case "none":
       return;

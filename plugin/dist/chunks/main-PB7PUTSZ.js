@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-VJ6ROSWN.js";
+} from "./chunk-RZ6YD75U.js";
 import {
   Store,
   ToolDistill,
@@ -16,7 +16,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-LR7T35LO.js";
+} from "./chunk-DSDDMYDR.js";
 import "./chunk-C37ZN2VE.js";
 import {
   PROPOSE_TOOL_NAME
@@ -24,7 +24,7 @@ import {
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-AO7663KD.js";
+} from "./chunk-JUH52KVQ.js";
 import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,
