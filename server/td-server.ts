@@ -12,13 +12,10 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import {
-  applySpilledEvents,
-  cacheBaseTools,
-  callForToolUse,
-  canonicalizeTrace,
-  currentSpan,
-} from "../claude-code/session.ts";
+import { cacheBaseTools } from "../claude-code/base-tools.ts";
+import { currentSpan } from "../claude-code/session.ts";
+import { applySpilledEvents } from "../claude-code/session-events.ts";
+import { callForToolUse, canonicalizeTrace } from "../claude-code/tool-calls.ts";
 import type { Logger, ToolDef } from "../core/internal.ts";
 import {
   type Config,

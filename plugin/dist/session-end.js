@@ -75,6 +75,21 @@ var init_node_path = __esm({
   }
 });
 
+// claude-code/base-tools.ts
+function cachedBaseTools(store) {
+  const text2 = store.getMeta(BASE_TOOLS_META_KEY);
+  if (text2 === null) return [];
+  const parsed = JSON.parse(text2);
+  return Array.isArray(parsed) ? parsed : [];
+}
+var BASE_TOOLS_META_KEY;
+var init_base_tools = __esm({
+  "claude-code/base-tools.ts"() {
+    "use strict";
+    BASE_TOOLS_META_KEY = "claude-code.base-tools";
+  }
+});
+
 // core/canonical.ts
 function canonicalArgs(args, schema) {
   const withDefaults = schema ? applyDefaults(args, schema) : args;
@@ -222,6 +237,9 @@ function toolNameProblem(name) {
   }
   if (name.includes(SERVER_SEPARATOR)) return `tool name '${name}' must not contain '${SERVER_SEPARATOR}'`;
   return null;
+}
+function baseToolName(server, tool) {
+  return `${server}${SERVER_SEPARATOR}${tool}`;
 }
 var TOOL_NAME_PATTERN, SERVER_SEPARATOR;
 var init_tool_names = __esm({
@@ -1813,6 +1831,17 @@ than this run did.`;
   }
 });
 
+// core/text.ts
+function clip(text2, max) {
+  if (text2.length <= max) return text2;
+  return `${text2.slice(0, max)}\u2026 (${text2.length - max} more characters)`;
+}
+var init_text = __esm({
+  "core/text.ts"() {
+    "use strict";
+  }
+});
+
 // core/trace.ts
 function resultContent(value) {
   if (typeof value === "string") return value;
@@ -1856,7 +1885,123 @@ var init_internal = __esm({
     init_recordable();
     init_spill();
     init_store();
+    init_text();
+    init_tool_names();
     init_trace();
+  }
+});
+
+// claude-code/plugin-names.ts
+function isDistillPrompt(prompt) {
+  return /^\s*\/tooldistill:distill(\s|$)/.test(prompt);
+}
+var PLUGIN_TOOL_PREFIX, DISTILL_COMMAND;
+var init_plugin_names = __esm({
+  "claude-code/plugin-names.ts"() {
+    "use strict";
+    PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
+    DISTILL_COMMAND = "tooldistill:distill";
+  }
+});
+
+// claude-code/distill-context.ts
+function short(value) {
+  return clip(resultContent(value), SUMMARY_CHARS);
+}
+function distillContext(store, traceId, notes) {
+  const calls = store.getCalls(traceId).filter((c) => c.kind === "base" && c.parentId === null && c.status !== "started");
+  const flags = store.getTraceFlags(traceId);
+  const head = `tooldistill: the user ran /tooldistill:distill, confirming that the task of this session went well (trace ${traceId}).`;
+  const lines = [head];
+  if (notes.trim()) lines.push(`The user's notes: ${notes.trim()}`);
+  if (calls.length === 0 && !flags.replaceName) {
+    lines.push(
+      "No base tool calls (tools of the project's MCP servers) were recorded for this task, so there is nothing to distill: tell the user so in one sentence."
+    );
+    return lines.join("\n");
+  }
+  lines.push("", nudgeText({ baseCalls: calls.length, replaceName: flags.replaceName }), "");
+  lines.push(
+    "The base tool calls of this task, in order. In the code, call base tools by these library names (`<server>__<tool>`, e.g. `crm__find_contact`), never by Claude Code's `mcp__<server>__<tool>` names:"
+  );
+  calls.forEach((c, i) => {
+    const result = c.status === "ok" ? short(c.output) : `error: ${short(c.error)}`;
+    lines.push(`${i + 1}. ${c.tool} ${JSON.stringify(c.args)} \u2192 ${result}`);
+  });
+  lines.push(
+    "",
+    `The proposal tool is ${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME}. Keep calling it with the corrected code until the verdict starts with "verified:", then tell the user the tool's name and that \`tooldistill promote <name>\` makes it available.`
+  );
+  return lines.join("\n");
+}
+var SUMMARY_CHARS;
+var init_distill_context = __esm({
+  "claude-code/distill-context.ts"() {
+    "use strict";
+    init_internal();
+    init_plugin_names();
+    SUMMARY_CHARS = 200;
+  }
+});
+
+// claude-code/hook-events.ts
+function isHookEvent(name) {
+  return HookEvents.includes(name);
+}
+function need(value, field) {
+  if (value === void 0) throw new Error(`the hook input has no ${field}`);
+  return value;
+}
+function toolStart(sessionId, input) {
+  return {
+    sessionId,
+    toolName: need(input.tool_name, "tool_name"),
+    toolInput: input.tool_input,
+    toolUseId: need(input.tool_use_id, "tool_use_id")
+  };
+}
+function sessionEvent(event, input) {
+  const sessionId = need(input.session_id, "session_id");
+  switch (event) {
+    case "SessionStart":
+      return { type: "session-start", sessionId };
+    case "UserPromptSubmit": {
+      const prompt = input.prompt ?? "";
+      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+    }
+    case "UserPromptExpansion":
+      return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
+    case "PreToolUse":
+      return { type: "tool-start", sessionId, call: toolStart(sessionId, input) };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return {
+        type: "tool-end",
+        sessionId,
+        call: {
+          ...toolStart(sessionId, input),
+          durationMs: input.duration_ms ?? null,
+          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
+        }
+      };
+    case "SessionEnd":
+      return { type: "session-end", sessionId };
+  }
+}
+var HookEvents;
+var init_hook_events = __esm({
+  "claude-code/hook-events.ts"() {
+    "use strict";
+    init_plugin_names();
+    HookEvents = [
+      "SessionStart",
+      "UserPromptSubmit",
+      "UserPromptExpansion",
+      "PreToolUse",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "SessionEnd"
+    ];
   }
 });
 
@@ -1911,9 +2056,6 @@ function currentSpan(store, sessionId) {
     return { traceId, span: s.span, confirmed: s.confirmed };
   });
 }
-function isDistillPrompt(prompt) {
-  return /^\s*\/tooldistill:distill(\s|$)/.test(prompt);
-}
 function userPrompt(store, sessionId, prompt) {
   return store.transaction(() => {
     let cur = currentSpan(store, sessionId);
@@ -1933,31 +2075,47 @@ function confirmSpan(store, sessionId) {
     return { ...cur, confirmed: true };
   });
 }
+var init_session = __esm({
+  "claude-code/session.ts"() {
+    "use strict";
+    init_session_store();
+  }
+});
+
+// claude-code/tool-identity.ts
 function normalizedServer(name) {
   return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+function isMcpToolName(name) {
+  return name.startsWith(MCP_PREFIX);
 }
 function identifyTool(name, baseServers) {
   if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
     const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
     return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
   }
-  if (name.startsWith("mcp__")) {
-    const rest = name.slice("mcp__".length);
+  if (isMcpToolName(name)) {
+    const rest = name.slice(MCP_PREFIX.length);
     for (const server of baseServers) {
-      const prefix = `${normalizedServer(server)}__`;
+      const prefix = baseToolName(normalizedServer(server), "");
       if (rest.startsWith(prefix) && rest.length > prefix.length) {
-        return { tool: `${server}__${rest.slice(prefix.length)}`, kind: "base" };
+        return { tool: baseToolName(server, rest.slice(prefix.length)), kind: "base" };
       }
     }
   }
   return { tool: name, kind: "other" };
 }
-function cachedBaseTools(store) {
-  const text2 = store.getMeta(BASE_TOOLS_META_KEY);
-  if (text2 === null) return [];
-  const parsed = JSON.parse(text2);
-  return Array.isArray(parsed) ? parsed : [];
-}
+var MCP_PREFIX;
+var init_tool_identity = __esm({
+  "claude-code/tool-identity.ts"() {
+    "use strict";
+    init_internal();
+    init_plugin_names();
+    MCP_PREFIX = "mcp__";
+  }
+});
+
+// claude-code/tool-calls.ts
 function recordedArgs(input, schema) {
   const args = isPlainObject(input) ? input : input === void 0 ? {} : { value: input };
   const safe = clipDepth(args);
@@ -1966,27 +2124,29 @@ function recordedArgs(input, schema) {
     note: safe.note === null ? null : `arguments: ${safe.note}`
   };
 }
+function newCall(call, cur, ctx) {
+  const id = identifyTool(call.toolName, ctx.baseServers);
+  const kind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
+  const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
+  const args = recordedArgs(call.toolInput, schema);
+  return {
+    traceId: cur.traceId,
+    tool: id.tool,
+    kind,
+    args: args.value,
+    externalId: call.toolUseId,
+    note: args.note
+  };
+}
 function recordToolStart(store, call, ctx) {
   return store.transaction(() => {
     const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (existing) return existing.id;
-    const cur = currentSpan(store, call.sessionId);
-    const id = identifyTool(call.toolName, ctx.baseServers);
-    const kind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
-    const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
-    const args = recordedArgs(call.toolInput, schema);
-    return store.startCall({
-      traceId: cur.traceId,
-      tool: id.tool,
-      kind,
-      args: args.value,
-      externalId: call.toolUseId,
-      note: args.note
-    });
+    return store.startCall(newCall(call, currentSpan(store, call.sessionId), ctx));
   });
 }
 function responseValue(toolName, response) {
-  if (toolName.startsWith("mcp__")) return mcpHookResponseToValue(response);
+  if (isMcpToolName(toolName)) return mcpHookResponseToValue(response);
   return response ?? null;
 }
 function recordToolEnd(store, call, ctx) {
@@ -1994,22 +2154,7 @@ function recordToolEnd(store, call, ctx) {
   store.transaction(() => {
     const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (!rec) {
-      const cur = currentSpan(store, call.sessionId);
-      const id = identifyTool(call.toolName, ctx.baseServers);
-      const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
-      const args = recordedArgs(call.toolInput, schema);
-      store.appendCall(
-        {
-          traceId: cur.traceId,
-          tool: id.tool,
-          kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
-          args: args.value,
-          externalId: call.toolUseId,
-          note: args.note
-        },
-        outcome,
-        call.durationMs
-      );
+      store.appendCall(newCall(call, currentSpan(store, call.sessionId), ctx), outcome, call.durationMs);
       return;
     }
     if (rec.status !== "started") return;
@@ -2017,50 +2162,16 @@ function recordToolEnd(store, call, ctx) {
     else store.finishCall(rec.id, outcome.output, call.durationMs);
   });
 }
-function need(value, field) {
-  if (value === void 0) throw new Error(`the hook input has no ${field}`);
-  return value;
-}
-function sessionEvent(event, input) {
-  const sessionId = need(input.session_id, "session_id");
-  switch (event) {
-    case "SessionStart":
-      return { type: "session-start", sessionId };
-    case "UserPromptSubmit": {
-      const prompt = input.prompt ?? "";
-      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
-    }
-    case "UserPromptExpansion":
-      return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
-    case "PreToolUse":
-      return {
-        type: "tool-start",
-        sessionId,
-        call: {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id")
-        }
-      };
-    case "PostToolUse":
-    case "PostToolUseFailure":
-      return {
-        type: "tool-end",
-        sessionId,
-        call: {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id"),
-          durationMs: input.duration_ms ?? null,
-          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
-        }
-      };
-    case "SessionEnd":
-      return { type: "session-end", sessionId };
+var init_tool_calls = __esm({
+  "claude-code/tool-calls.ts"() {
+    "use strict";
+    init_internal();
+    init_session();
+    init_tool_identity();
   }
-}
+});
+
+// claude-code/session-events.ts
 function applySessionEvent(store, ev, ctx) {
   switch (ev.type) {
     case "session-start":
@@ -2087,63 +2198,21 @@ function applySessionEvent(store, ev, ctx) {
 }
 function applySpilledEvents(store, sessionId, baseServers) {
   return applySpills(store, sessionId, (spilled) => {
-    if (!HookEvents.includes(spilled.event)) {
-      throw new Error(`unknown hook event '${spilled.event}'`);
-    }
+    if (!isHookEvent(spilled.event)) throw new Error(`unknown hook event '${spilled.event}'`);
     const input = JSON.parse(spilled.text);
     const ctx = { baseServers, baseTools: cachedBaseTools(store) };
     applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
   });
 }
-function short(value) {
-  const s = resultContent(value);
-  return s.length > SUMMARY_CHARS ? `${s.slice(0, SUMMARY_CHARS)}\u2026` : s;
-}
-function distillContext(store, traceId, notes) {
-  const calls = store.getCalls(traceId).filter((c) => c.kind === "base" && c.parentId === null && c.status !== "started");
-  const flags = store.getTraceFlags(traceId);
-  const head = `tooldistill: the user ran /tooldistill:distill, confirming that the task of this session went well (trace ${traceId}).`;
-  const lines = [head];
-  if (notes.trim()) lines.push(`The user's notes: ${notes.trim()}`);
-  if (calls.length === 0 && !flags.replaceName) {
-    lines.push(
-      "No base tool calls (tools of the project's MCP servers) were recorded for this task, so there is nothing to distill: tell the user so in one sentence."
-    );
-    return lines.join("\n");
-  }
-  lines.push("", nudgeText({ baseCalls: calls.length, replaceName: flags.replaceName }), "");
-  lines.push(
-    "The base tool calls of this task, in order. In the code, call base tools by these library names (`<server>__<tool>`, e.g. `crm__find_contact`), never by Claude Code's `mcp__<server>__<tool>` names:"
-  );
-  calls.forEach((c, i) => {
-    const result = c.status === "ok" ? short(c.output) : `error: ${short(c.error)}`;
-    lines.push(`${i + 1}. ${c.tool} ${JSON.stringify(c.args)} \u2192 ${result}`);
-  });
-  lines.push(
-    "",
-    `The proposal tool is ${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME}. Keep calling it with the corrected code until the verdict starts with "verified:", then tell the user the tool's name and that \`tooldistill promote <name>\` makes it available.`
-  );
-  return lines.join("\n");
-}
-var PLUGIN_TOOL_PREFIX, DISTILL_COMMAND, BASE_TOOLS_META_KEY, HookEvents, SUMMARY_CHARS;
-var init_session = __esm({
-  "claude-code/session.ts"() {
+var init_session_events = __esm({
+  "claude-code/session-events.ts"() {
     "use strict";
     init_internal();
+    init_base_tools();
+    init_hook_events();
+    init_session();
     init_session_store();
-    PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
-    DISTILL_COMMAND = "tooldistill:distill";
-    BASE_TOOLS_META_KEY = "claude-code.base-tools";
-    HookEvents = [
-      "SessionStart",
-      "UserPromptSubmit",
-      "UserPromptExpansion",
-      "PreToolUse",
-      "PostToolUse",
-      "PostToolUseFailure",
-      "SessionEnd"
-    ];
-    SUMMARY_CHARS = 200;
+    init_tool_calls();
   }
 });
 
@@ -2362,7 +2431,11 @@ var init_run = __esm({
     "use strict";
     init_node_fs();
     init_node_path();
+    init_base_tools();
+    init_distill_context();
+    init_hook_events();
     init_session();
+    init_session_events();
     init_session_store();
     init_internal();
     init_hook_config();

@@ -14,7 +14,7 @@ import {
   stableStringify,
   toVerdict,
   verdictText
-} from "./chunk-CGYM5FRY.js";
+} from "./chunk-UYYRGLGJ.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -22,7 +22,7 @@ import {
   TOOL_NAME_PATTERN,
   serverNameProblem,
   toolNameProblem
-} from "./chunk-JUH52KVQ.js";
+} from "./chunk-GBGIT454.js";
 import {
   require_ajv,
   suggestion
@@ -56228,7 +56228,7 @@ var ToolDistill = class _ToolDistill {
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
       const { MCPToolkit } = await import("./mcp-toolkit-QWXGQGGM.js");
-      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-NCP6DOHJ.js");
+      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-BT6JTOGO.js");
       const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
         servers,
@@ -56328,7 +56328,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-IPVHKWOK.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-GR4VJDNZ.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;

@@ -25,6 +25,9 @@ function serverNameProblem(name) {
   }
   return null;
 }
+function baseToolName(server, tool) {
+  return `${server}${SERVER_SEPARATOR}${tool}`;
+}
 
 // core/mcp-config.ts
 var TYPES = ["stdio", "http", "sse"];
@@ -171,5 +174,6 @@ export {
   TOOL_NAME_PATTERN,
   toolNameProblem,
   serverNameProblem,
+  baseToolName,
   loadMcpServers
 };

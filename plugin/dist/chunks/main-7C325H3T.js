@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-RZ6YD75U.js";
+} from "./chunk-HRJ3K4T7.js";
 import {
   Store,
   ToolDistill,
@@ -16,15 +16,15 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-DSDDMYDR.js";
+} from "./chunk-NEMZ34JI.js";
 import "./chunk-C37ZN2VE.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-CGYM5FRY.js";
+} from "./chunk-UYYRGLGJ.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-JUH52KVQ.js";
+} from "./chunk-GBGIT454.js";
 import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,

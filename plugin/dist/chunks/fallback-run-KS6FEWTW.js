@@ -4,16 +4,16 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-RZ6YD75U.js";
+} from "./chunk-HRJ3K4T7.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-DSDDMYDR.js";
+} from "./chunk-NEMZ34JI.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-CGYM5FRY.js";
+import "./chunk-UYYRGLGJ.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-JUH52KVQ.js";
+import "./chunk-GBGIT454.js";
 import "./chunk-32EDCCXV.js";
 import "./chunk-MHQZRDHV.js";
 import "./chunk-WEYMVVQ3.js";
