@@ -45,8 +45,10 @@ const INFRASTRUCTURE_TEXT =
 export function classifyBaseFailure(err: unknown): BaseFailureClass {
   for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
     if (e instanceof BaseCallTimeout) return "infrastructure";
-    // The toolkit throws DistillError("MCP") for transport failures; a tool's own isError is McpToolError.
+    // The toolkit throws DistillError MCP for transport failures, MCP_TOOL for a tool's own isError result: the
+    // tool answered, so only its text (an upstream 503, "service unavailable") can still say it was down.
     if (e instanceof DistillError && e.code === "MCP") return "infrastructure";
+    if (e instanceof DistillError && e.code === "MCP_TOOL") break;
     if (typeof e !== "object") break;
     const { status, statusCode, code } = e as { status?: unknown; statusCode?: unknown; code?: unknown };
     const http = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : null;

@@ -1778,6 +1778,17 @@ var init_mcp_result = __esm({
   }
 });
 
+// core/text.ts
+function clip(text2, max) {
+  if (text2.length <= max) return text2;
+  return `${text2.slice(0, max)}\u2026 (${text2.length - max} more characters)`;
+}
+var init_text = __esm({
+  "core/text.ts"() {
+    "use strict";
+  }
+});
+
 // core/prompts.ts
 function nudgeText(run) {
   const head = run.replaceName ? `The distilled tool '${run.replaceName}' failed in this run and was disabled; you completed the task with the base tools. Propose a replacement under the same name '${run.replaceName}' that follows the path that worked this time.` : `This task took ${run.baseCalls} base tool calls. If the path you found would serve the same kind of task again, turn it into a distilled tool so the next run needs one call.`;
@@ -1828,17 +1839,6 @@ Rules (checked before anything runs):
 A proposal is { "code": "<the whole module>", "test_inputs": [ { ...input of this run } ] }. The tool is replayed with each
 test input against the responses recorded in this run, so use the inputs of this run. It must use fewer base tool calls
 than this run did.`;
-  }
-});
-
-// core/text.ts
-function clip(text2, max) {
-  if (text2.length <= max) return text2;
-  return `${text2.slice(0, max)}\u2026 (${text2.length - max} more characters)`;
-}
-var init_text = __esm({
-  "core/text.ts"() {
-    "use strict";
   }
 });
 

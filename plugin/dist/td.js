@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-7C325H3T.js");
+  const { main } = await import("./chunks/main-RTP3QVEE.js");
   await main();
 }

@@ -2,19 +2,21 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   loadConfig
-} from "./chunk-NEMZ34JI.js";
+} from "./chunk-TIDZQEJV.js";
+import "./chunk-C6ST5AO6.js";
+import "./chunk-N7AFQOOM.js";
+import "./chunk-T3E2EGFY.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-UYYRGLGJ.js";
+import "./chunk-GNLRVJN4.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-GBGIT454.js";
-import "./chunk-32EDCCXV.js";
-import "./chunk-MHQZRDHV.js";
+} from "./chunk-OQJ7Q6KP.js";
+import "./chunk-6IVW537M.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
-import "./chunk-GNLRVJN4.js";
+import "./chunk-LMZH4FWR.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/full-config.ts

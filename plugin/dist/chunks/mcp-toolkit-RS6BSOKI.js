@@ -3,8 +3,9 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   MAX_CONCURRENT_STARTS,
   MCPToolkit
-} from "./chunk-32EDCCXV.js";
-import "./chunk-MHQZRDHV.js";
+} from "./chunk-N7AFQOOM.js";
+import "./chunk-T3E2EGFY.js";
+import "./chunk-6IVW537M.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {

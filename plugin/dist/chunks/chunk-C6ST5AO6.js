@@ -1,6 +1,9 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  clip
+} from "./chunk-T3E2EGFY.js";
+import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
 
@@ -184,12 +187,6 @@ function num(n) {
   return String(Number(n.toFixed(2)));
 }
 
-// core/text.ts
-function clip(text, max) {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
-}
-
 // core/distiller.ts
 var PROPOSE_INPUT_SCHEMA = {
   type: "object",
@@ -297,7 +294,6 @@ export {
   isPlainObject,
   PROPOSE_TOOL_NAME,
   nudgeText,
-  clip,
   formatProblem,
   readProposal,
   parseProposal,

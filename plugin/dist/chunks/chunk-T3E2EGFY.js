@@ -7,6 +7,13 @@ var silentLogger = { info() {
 }, error() {
 } };
 
+// core/text.ts
+function clip(text, max) {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
+}
+
 export {
-  silentLogger
+  silentLogger,
+  clip
 };

@@ -4,20 +4,22 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-HRJ3K4T7.js";
+} from "./chunk-QZIMNE47.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-NEMZ34JI.js";
+} from "./chunk-TIDZQEJV.js";
+import "./chunk-C6ST5AO6.js";
+import "./chunk-N7AFQOOM.js";
+import "./chunk-T3E2EGFY.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-UYYRGLGJ.js";
-import "./chunk-RYZN5VFB.js";
-import "./chunk-GBGIT454.js";
-import "./chunk-32EDCCXV.js";
-import "./chunk-MHQZRDHV.js";
-import "./chunk-WEYMVVQ3.js";
 import "./chunk-GNLRVJN4.js";
+import "./chunk-RYZN5VFB.js";
+import "./chunk-OQJ7Q6KP.js";
+import "./chunk-6IVW537M.js";
+import "./chunk-WEYMVVQ3.js";
+import "./chunk-LMZH4FWR.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/fallback-run.ts

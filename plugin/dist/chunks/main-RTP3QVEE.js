@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-HRJ3K4T7.js";
+} from "./chunk-QZIMNE47.js";
 import {
   Store,
   ToolDistill,
@@ -16,17 +16,34 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-NEMZ34JI.js";
-import "./chunk-C37ZN2VE.js";
+} from "./chunk-TIDZQEJV.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-UYYRGLGJ.js";
+} from "./chunk-C6ST5AO6.js";
+import "./chunk-N7AFQOOM.js";
+import "./chunk-T3E2EGFY.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-GBGIT454.js";
+} from "./chunk-OQJ7Q6KP.js";
+import "./chunk-6IVW537M.js";
+import {
+  errorMessage
+} from "./chunk-WEYMVVQ3.js";
 import {
   AjvJsonSchemaValidator,
+  Protocol,
+  assertClientRequestTaskCapability,
+  assertToolsCallTaskCapability,
+  getLiteralValue,
+  getObjectShape,
+  mergeCapabilities,
+  safeParse
+} from "./chunk-7Z2IEFVZ.js";
+import "./chunk-LMZH4FWR.js";
+import {
   CallToolRequestSchema,
   CallToolResultSchema,
   CreateMessageResultSchema,
@@ -43,21 +60,9 @@ import {
   ListToolsRequestSchema,
   LoggingLevelSchema,
   McpError,
-  Protocol,
   SUPPORTED_PROTOCOL_VERSIONS,
-  SetLevelRequestSchema,
-  assertClientRequestTaskCapability,
-  assertToolsCallTaskCapability,
-  getLiteralValue,
-  getObjectShape,
-  mergeCapabilities,
-  safeParse
-} from "./chunk-32EDCCXV.js";
-import "./chunk-MHQZRDHV.js";
-import {
-  errorMessage
-} from "./chunk-WEYMVVQ3.js";
-import "./chunk-GNLRVJN4.js";
+  SetLevelRequestSchema
+} from "./chunk-BKYE4L7D.js";
 import "./chunk-UTY5CP2H.js";
 
 // server/stdio-transport.ts

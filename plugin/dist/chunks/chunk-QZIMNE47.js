@@ -4,18 +4,18 @@ import {
   adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-NEMZ34JI.js";
+} from "./chunk-TIDZQEJV.js";
 import {
   PROPOSE_TOOL_NAME,
   canonicalArgs,
   isPlainObject
-} from "./chunk-UYYRGLGJ.js";
-import {
-  baseToolName
-} from "./chunk-GBGIT454.js";
+} from "./chunk-C6ST5AO6.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-32EDCCXV.js";
+} from "./chunk-N7AFQOOM.js";
+import {
+  baseToolName
+} from "./chunk-6IVW537M.js";
 
 // claude-code/base-tools.ts
 var BASE_TOOLS_META_KEY = "claude-code.base-tools";

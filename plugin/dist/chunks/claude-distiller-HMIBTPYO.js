@@ -8,17 +8,17 @@ import {
   AnthropicError,
   AuthenticationError,
   RateLimitError
-} from "./chunk-NV5JO7FK.js";
+} from "./chunk-QANQEETE.js";
 import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
   proposalPrompt,
   readProposal,
   verdictText
-} from "./chunk-UYYRGLGJ.js";
+} from "./chunk-C6ST5AO6.js";
 import {
   silentLogger
-} from "./chunk-MHQZRDHV.js";
+} from "./chunk-T3E2EGFY.js";
 import {
   DistillError,
   errorMessage

@@ -1,35 +1,15 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  serverNameProblem
+} from "./chunk-6IVW537M.js";
+import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
 
 // core/mcp-config.ts
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-
-// core/tool-names.ts
-var TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
-var SERVER_SEPARATOR = "__";
-function toolNameProblem(name) {
-  if (!TOOL_NAME_PATTERN.test(name)) {
-    return `tool name '${name}' must match ${TOOL_NAME_PATTERN.source} (lowercase letters, digits and _, 3 to 36 characters)`;
-  }
-  if (name.includes(SERVER_SEPARATOR)) return `tool name '${name}' must not contain '${SERVER_SEPARATOR}'`;
-  return null;
-}
-function serverNameProblem(name) {
-  if (name === "") return "a server name must not be empty";
-  if (name.includes(SERVER_SEPARATOR)) {
-    return `a server name must not contain '${SERVER_SEPARATOR}' (tools are named <server>${SERVER_SEPARATOR}<tool>)`;
-  }
-  return null;
-}
-function baseToolName(server, tool) {
-  return `${server}${SERVER_SEPARATOR}${tool}`;
-}
-
-// core/mcp-config.ts
 var TYPES = ["stdio", "http", "sse"];
 var VAR_PATTERN = /\$\{([^}]*)\}/g;
 async function loadMcpServers(options) {
@@ -171,9 +151,5 @@ function isRecord(value) {
 }
 
 export {
-  TOOL_NAME_PATTERN,
-  toolNameProblem,
-  serverNameProblem,
-  baseToolName,
   loadMcpServers
 };

@@ -4,7 +4,6 @@ import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
   canonicalArgs,
-  clip,
   formatProblem,
   isPlainObject,
   nudgeText,
@@ -14,7 +13,18 @@ import {
   stableStringify,
   toVerdict,
   verdictText
-} from "./chunk-UYYRGLGJ.js";
+} from "./chunk-C6ST5AO6.js";
+import {
+  suggestion
+} from "./chunk-N7AFQOOM.js";
+import {
+  clip
+} from "./chunk-T3E2EGFY.js";
+import {
+  DefaultIntrinsics,
+  QuickJSEmscriptenModuleError,
+  debugLog
+} from "./chunk-GNLRVJN4.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -22,20 +32,14 @@ import {
   TOOL_NAME_PATTERN,
   serverNameProblem,
   toolNameProblem
-} from "./chunk-GBGIT454.js";
-import {
-  require_ajv,
-  suggestion
-} from "./chunk-32EDCCXV.js";
+} from "./chunk-6IVW537M.js";
 import {
   DistillError,
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
 import {
-  DefaultIntrinsics,
-  QuickJSEmscriptenModuleError,
-  debugLog
-} from "./chunk-GNLRVJN4.js";
+  require_ajv
+} from "./chunk-LMZH4FWR.js";
 import {
   __commonJS,
   __require,
@@ -51926,6 +51930,7 @@ function classifyBaseFailure(err) {
   for (let e = err, depth = 0; e !== void 0 && e !== null && depth < 4; depth++) {
     if (e instanceof BaseCallTimeout) return "infrastructure";
     if (e instanceof DistillError && e.code === "MCP") return "infrastructure";
+    if (e instanceof DistillError && e.code === "MCP_TOOL") break;
     if (typeof e !== "object") break;
     const { status, statusCode, code } = e;
     const http = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : null;
@@ -56227,8 +56232,8 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-QWXGQGGM.js");
-      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-BT6JTOGO.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-RS6BSOKI.js");
+      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-BDPZWAB7.js");
       const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
         servers,
@@ -56328,7 +56333,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-GR4VJDNZ.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-HMIBTPYO.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
