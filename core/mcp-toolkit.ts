@@ -1,7 +1,7 @@
 /**
  * Base tools served by MCP servers: connects to each server of the resolved `.mcp.json`, names the tools
- * `<server>__<tool>`, and offers the connections as an executor and a health probe. The only core module (with
- * mcp-connection.ts, under it) that uses the MCP SDK client, which it loads on `connect` (see mcp-sdk.ts).
+ * `<server>__<tool>`, and offers the connections as an executor and a health probe. With mcp-connection.ts,
+ * mcp-errors.ts and mcp-sdk.ts, the only core modules that use the MCP SDK client, which loads on `connect`.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
