@@ -6,7 +6,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { applySpilledEvents } from "../claude-code/session.ts";
+import { applySpilledEvents } from "../claude-code/session-events.ts";
 import type { ChangeReport } from "../core/internal.ts";
 import {
   CONFIG_FILE_NAME,

@@ -41,8 +41,10 @@ const INFRASTRUCTURE_TEXT =
  */
 export function classifyBaseFailure(err: unknown): BaseFailureClass {
   for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
-    // Our own timeouts, and the toolkit's transport failures; a tool's own isError is McpToolError.
+    // Our own timeouts, and the toolkit's transport failures (DistillError MCP); MCP_TOOL is a tool's own isError
+    // result: the tool answered, so only its text (an upstream 503, "service unavailable") can still say it was down.
     if (e instanceof DistillError && (e.code === "TIMEOUT" || e.code === "MCP")) return "infrastructure";
+    if (e instanceof DistillError && e.code === "MCP_TOOL") break;
     if (typeof e !== "object") break;
     const { status, statusCode, code } = e as { status?: unknown; statusCode?: unknown; code?: unknown };
     const http = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : null;

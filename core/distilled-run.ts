@@ -4,9 +4,10 @@ import type { DistillContext } from "./context.ts";
 import { errorMessage } from "./errors.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
 import { schemaProblems } from "./schema.ts";
-import { hashSource, type VersionRecord } from "./store.ts";
+import type { VersionRecord } from "./store.ts";
 import { oneLine } from "./text.ts";
 import { withTimeout } from "./timeout.ts";
+import { hashSource } from "./tool-files.ts";
 import {
   type ExecuteOptions,
   type ExecuteResult,

@@ -5,12 +5,13 @@
  * spill files, and a registry lost while tools/ still holds files. `--fix` applies only the repairs that lose
  * nothing: orphaned files and the files of a lost registry are moved aside, never deleted.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { DistillError, errorMessage } from "./errors.ts";
 import { pendingSpills, type SpillReport } from "./spill.ts";
-import { countToolFiles, hashSource, Store } from "./store.ts";
+import { Store } from "./store.ts";
 import { checkLifecycle } from "./store-invariants.ts";
+import { countToolFiles, hashSource, listToolFiles } from "./tool-files.ts";
 import { silentLogger } from "./types.ts";
 
 /** What kind of problem a finding is. */
@@ -48,7 +49,7 @@ export interface DoctorOptions {
   fix: boolean;
   /**
    * Applies the spilled events of every session to the open store (the adapter that wrote them knows what they
-   * mean: for Claude Code's hooks, claude-code/session.ts). Without it, spill files are reported, not applied.
+   * mean: for Claude Code's hooks, claude-code/session-events.ts). Without it, spill files are reported, not applied.
    */
   applySpilled?: (store: Store) => SpillReport;
 }
@@ -56,31 +57,6 @@ export interface DoctorOptions {
 /** A folder name for what `--fix` moves aside, so a second fix never overwrites the first. */
 function stamp(): string {
   return new Date().toISOString().replace(/[:.]/g, "-");
-}
-
-/** The `<name>/v<N>.ts` files under tools/. */
-function toolFiles(root: string): Array<{ name: string; version: number; file: string }> {
-  const dir = join(root, "tools");
-  const out: Array<{ name: string; version: number; file: string }> = [];
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of names.sort()) {
-    let files: string[] = [];
-    try {
-      files = readdirSync(join(dir, name));
-    } catch {
-      continue;
-    }
-    for (const f of files.sort()) {
-      const m = /^v(\d+)\.ts$/.exec(f);
-      if (m) out.push({ name, version: Number(m[1]), file: join(dir, name, f) });
-    }
-  }
-  return out;
 }
 
 /** Moves files into `<store>/orphaned/<stamp>/<name>/`, keeping their names. */
@@ -128,7 +104,7 @@ export function doctor(root: string, options: DoctorOptions): DoctorReport {
         command: null,
       });
       if (!options.fix) return finish();
-      const target = moveAside(root, toolFiles(root));
+      const target = moveAside(root, listToolFiles(root));
       report.fixed.push(`moved ${files} tool file${files === 1 ? "" : "s"} to ${target}`);
       store = open();
     } else {
@@ -167,7 +143,7 @@ export function doctor(root: string, options: DoctorOptions): DoctorReport {
 
     const versions = new Map(store.listVersions().map((v) => [`${v.name}/${v.version}`, v]));
     const orphans: Array<{ name: string; file: string }> = [];
-    for (const f of toolFiles(root)) {
+    for (const f of listToolFiles(root)) {
       if (!versions.has(`${f.name}/${f.version}`)) orphans.push(f);
     }
     for (const o of orphans) {

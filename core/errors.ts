@@ -12,6 +12,7 @@ export const ErrorCodes = [
   "TOOL_FILE_CHANGED",
   "EXECUTOR",
   "MCP",
+  "MCP_TOOL",
   "DISTILLER",
   "NODE_VERSION",
   "TIMEOUT",

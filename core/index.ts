@@ -36,11 +36,13 @@ export { Sandbox } from "./sandbox.ts";
 export type { Settings } from "./settings.ts";
 export { DEFAULT_SETTINGS } from "./settings.ts";
 export type {
+  CallOutcome,
   DependencyRecord,
   HistoryRecord,
   NewCall,
+  NewVersion,
   RunStats,
-  SessionSpan,
+  StatusChange,
   StoreOptions,
   TraceFlags,
   VersionRecord,

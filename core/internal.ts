@@ -35,12 +35,16 @@ export type { HookSettings, Settings } from "./settings.ts";
 export { DEFAULT_SETTINGS, hookSettings } from "./settings.ts";
 export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
-export type { HistoryRecord, RunStats, StoreOptions, VersionRecord } from "./store.ts";
-export { countToolFiles, Store } from "./store.ts";
+export type { HistoryRecord, NewCall, RunStats, StoreOptions, VersionRecord } from "./store.ts";
+// adapterSql: the adapters' way into the store's database, for the tables they own (never in the public barrel).
+export { adapterSql, Store } from "./store.ts";
+export type { StoreStatement } from "./store-database.ts";
 export { clip, oneLine } from "./text.ts";
 export type { ChangeEntry, ChangeReport, HealthReport } from "./tool-changes.ts";
 export type { ToolDistillOptions } from "./tool-distill.ts";
 export { proposeToolDefinition, ToolDistill } from "./tool-distill.ts";
+export { countToolFiles } from "./tool-files.ts";
+export { baseToolName } from "./tool-names.ts";
 export type { ExecuteResult, Trace } from "./trace.ts";
 export { resultContent, worthDistilling } from "./trace.ts";
 export type {

@@ -9,14 +9,7 @@
  * as its array of content blocks. So a result's value is its structuredContent when it has one, else what its
  * text says.
  */
-
-/** A tool call that the MCP server answered with `isError: true`; the message is the result's text. */
-export class McpToolError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "McpToolError";
-  }
-}
+import { DistillError } from "./errors.ts";
 
 /** The text blocks of an MCP content array, in order. */
 function textBlocks(content: readonly unknown[]): string[] {
@@ -56,8 +49,8 @@ export function mcpContentToValue(content: unknown[]): unknown {
 
 /**
  * The value of an MCP `tools/call` result: its `structuredContent` when it has one (what Claude Code shows the
- * model and its hooks), else as `mcpContentToValue`. Throws `McpToolError` with the result's text when
- * `isError` is set.
+ * model and its hooks), else as `mcpContentToValue`. A result with `isError` set (the tool answered that the call
+ * failed) throws DistillError `MCP_TOOL` with the result's text.
  */
 export function mcpResultToValue(result: {
   content?: unknown[] | undefined;
@@ -70,7 +63,10 @@ export function mcpResultToValue(result: {
     if (message === "" && result.structuredContent !== undefined) {
       message = JSON.stringify(result.structuredContent);
     }
-    throw new McpToolError(message === "" ? "the MCP tool returned an error without a message" : message);
+    throw new DistillError(
+      "MCP_TOOL",
+      message === "" ? "the MCP tool returned an error without a message" : message,
+    );
   }
   if (result.structuredContent !== undefined) return result.structuredContent;
   const value = textValue(texts);

@@ -4,7 +4,9 @@
  * mismatched backup may. The safe repairs (the outcome an interrupted command was heading for, or dropping a
  * flag that no longer means anything) happen at open; the rest need a verification and name the command.
  */
+import { errorMessage } from "./errors.ts";
 import type { Store, VersionRecord } from "./store.ts";
+import type { Logger } from "./types.ts";
 
 /** One broken invariant: what is wrong, and either the automatic repair or the command that fixes it. */
 export interface LifecycleProblem {
@@ -128,4 +130,31 @@ export function checkLifecycle(store: Store): LifecycleProblem[] {
     }
   }
   return problems;
+}
+
+/**
+ * The check a store runs when it opens: repairs the safe problems in one transaction when writable, warns about
+ * the rest (naming the command that fixes each) and returns what is left.
+ */
+export function checkOnOpen(store: Store, logger: Logger): LifecycleProblem[] {
+  const found = checkLifecycle(store);
+  if (found.length === 0) return [];
+  const repairable = found.filter((p) => p.repair !== null);
+  let left = found;
+  if (!store.readOnly && repairable.length > 0) {
+    try {
+      store.transaction(() => {
+        for (const p of repairable) p.apply?.(store);
+      });
+      for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
+      left = found.filter((p) => p.repair === null);
+    } catch (err) {
+      logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
+    }
+  }
+  for (const p of left) {
+    const fix = p.command ?? "run `tooldistill doctor --fix`";
+    logger.warn(`tooldistill: ${p.message}: ${fix}`);
+  }
+  return left;
 }

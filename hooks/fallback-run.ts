@@ -1,6 +1,8 @@
 /** Body of the detached fallback distiller process (see fallback.ts); errors go to the store's hooks.log. */
 import { join } from "node:path";
-import { applySpilledEvents, cachedBaseTools, sessionOfTrace } from "../claude-code/session.ts";
+import { cachedBaseTools } from "../claude-code/base-tools.ts";
+import { sessionOfTrace } from "../claude-code/session.ts";
+import { applySpilledEvents } from "../claude-code/session-events.ts";
 import type { Distiller, Logger } from "../core/internal.ts";
 import { appendLog, importRef, ToolDistill } from "../core/internal.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The shared body of the plugin's hooks: reads the event's JSON from stdin, finds the project's store from
- * `CLAUDE_PROJECT_DIR`/tooldistill.yaml and records into it through core/session.ts. Hooks never stall or break
+ * `CLAUDE_PROJECT_DIR`/tooldistill.yaml and records into it through claude-code/. Hooks never stall or break
  * the session: the store is opened with a short busy timeout, and when another process holds its write lock past
  * it the event goes to the session's spill file (core/spill.ts), applied in order by the next hook or the
  * plugin's server. Every problem (a broken config, empty or non-JSON stdin) is logged to `<store>/hooks.log`
@@ -8,18 +8,18 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
+import { cachedBaseTools } from "../claude-code/base-tools.ts";
+import { distillContext } from "../claude-code/distill-context.ts";
 import {
-  applySessionEvent,
-  applySpilledEvents,
-  cachedBaseTools,
-  distillContext,
   type HookEvent,
   type HookInput,
   type SessionEvent,
   sessionEvent,
-  spanTraceId,
-  type ToolContext,
-} from "../claude-code/session.ts";
+} from "../claude-code/hook-events.ts";
+import { spanTraceId } from "../claude-code/session.ts";
+import { applySessionEvent, applySpilledEvents } from "../claude-code/session-events.ts";
+import { findSessionSpan } from "../claude-code/session-store.ts";
+import type { ToolContext } from "../claude-code/tool-calls.ts";
 import {
   appendLog,
   DistillError,
@@ -100,14 +100,14 @@ function respond(
 ): HookOutput | null {
   if (event === "UserPromptSubmit" && ev.type === "confirm") {
     // Read, never written here: when the event was spilled the store is locked.
-    const traceId = spanTraceId(ev.sessionId, store.findSessionSpan(ev.sessionId)?.span ?? 1);
+    const traceId = spanTraceId(ev.sessionId, findSessionSpan(store, ev.sessionId)?.span ?? 1);
     const notes = (input.prompt ?? "").trim().replace(/^\/tooldistill:distill/, "");
     return {
       hookSpecificOutput: { hookEventName: event, additionalContext: distillContext(store, traceId, notes) },
     };
   }
   if (event === "SessionEnd") {
-    const span = store.findSessionSpan(ev.sessionId);
+    const span = findSessionSpan(store, ev.sessionId);
     if (!span) return null;
     const traceId = spanTraceId(ev.sessionId, span.span);
     const wanted =

@@ -1,8 +1,8 @@
 /**
  * The plugin's MCP server `td`: offers `propose_distilled_tool` and the exposed distilled tools to Claude Code,
  * runs distilled tools against the project's MCP servers through the toolkit, and announces every change of
- * the exposed set with `notifications/tools/list_changed`. Besides core/mcp-toolkit.ts, the only importer of
- * the MCP SDK.
+ * the exposed set with `notifications/tools/list_changed`. Besides core's MCP toolkit (whose client side
+ * core/mcp-sdk.ts loads), the only importer of the MCP SDK.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -12,13 +12,10 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import {
-  applySpilledEvents,
-  cacheBaseTools,
-  callForToolUse,
-  canonicalizeTrace,
-  currentSpan,
-} from "../claude-code/session.ts";
+import { cacheBaseTools } from "../claude-code/base-tools.ts";
+import { currentSpan } from "../claude-code/session.ts";
+import { applySpilledEvents } from "../claude-code/session-events.ts";
+import { callForToolUse, canonicalizeTrace } from "../claude-code/tool-calls.ts";
 import type { Logger, ToolDef } from "../core/internal.ts";
 import {
   type Config,

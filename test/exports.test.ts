@@ -91,8 +91,13 @@ test("every type named in a public signature is exported", () => {
       }
     }
     // Private members are not part of the public API.
-    if (ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessor(node)) {
-      if (ts.isPrivateIdentifier(node.name)) return;
+    if (
+      ts.isPropertyDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isGetAccessor(node) ||
+      ts.isConstructorDeclaration(node)
+    ) {
+      if (!ts.isConstructorDeclaration(node) && ts.isPrivateIdentifier(node.name)) return;
       const mods = ts.getModifiers(node) ?? [];
       if (mods.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)) return;
     }

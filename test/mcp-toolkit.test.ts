@@ -8,7 +8,7 @@ import { after, afterEach, before, beforeEach, describe, test } from "node:test"
 import { fileURLToPath } from "node:url";
 import { DistillError } from "../core/errors.ts";
 import { loadMcpServers, type ResolvedMcpServer } from "../core/mcp-config.ts";
-import { McpToolError, mcpContentToValue, mcpResultToValue } from "../core/mcp-result.ts";
+import { mcpContentToValue, mcpResultToValue } from "../core/mcp-result.ts";
 import { MCPToolkit } from "../core/mcp-toolkit.ts";
 import type { Logger } from "../core/types.ts";
 import { type FixtureHttpServer, startHttpServer } from "./fixtures/mcp/http-server.ts";
@@ -44,6 +44,11 @@ function recordingLogger(): Logger & { lines: string[] } {
     warn: (m) => lines.push(`warn: ${m}`),
     error: (m) => lines.push(`error: ${m}`),
   };
+}
+
+/** A tool's own isError result: DistillError with code MCP_TOOL. */
+function isToolError(err: unknown): err is DistillError {
+  return err instanceof DistillError && err.code === "MCP_TOOL";
 }
 
 function distillError(message: string | RegExp) {
@@ -111,15 +116,15 @@ describe("mcpResultToValue / mcpContentToValue", () => {
     );
   });
 
-  test("isError throws McpToolError with the result's text", () => {
+  test("isError throws DistillError MCP_TOOL with the result's text", () => {
     assert.throws(
       () => mcpResultToValue({ content: [text("no such customer"), text("try another")], isError: true }),
-      (err: unknown) => err instanceof McpToolError && err.message === "no such customer\ntry another",
+      (err: unknown) => isToolError(err) && err.message === "no such customer\ntry another",
     );
     assert.throws(
       () => mcpResultToValue({ content: [], isError: true }),
       (err: unknown) =>
-        err instanceof McpToolError && err.message === "the MCP tool returned an error without a message",
+        isToolError(err) && err.message === "the MCP tool returned an error without a message",
     );
   });
 });
@@ -156,12 +161,12 @@ describe("MCPToolkit over stdio", () => {
     });
   });
 
-  test("an isError result throws McpToolError with its text", async () => {
+  test("an isError result throws DistillError MCP_TOOL with its text", async () => {
     const tk = await connect({ local: stdio() });
     await assert.rejects(
       async () => tk.executor("local__fail", { name: "Zed" }),
       (err: unknown) => {
-        assert.ok(err instanceof McpToolError);
+        assert.ok(isToolError(err));
         assert.equal(err.message, "customer not found: Zed");
         return true;
       },
@@ -382,7 +387,7 @@ describe("MCPToolkit over HTTP", () => {
       id: "cust_acme",
       name: "Acme",
     });
-    await assert.rejects(async () => tk.executor("billing__fail", { name: "Zed" }), McpToolError);
+    await assert.rejects(async () => tk.executor("billing__fail", { name: "Zed" }), isToolError);
     assert.ok(http.received.includes(`Bearer ${token}`));
   });
 

@@ -7,7 +7,9 @@ import { DatabaseSync } from "node:sqlite";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DistillError } from "../core/errors.ts";
-import { hashSource, SCHEMA_VERSION, Store } from "../core/store.ts";
+import { Store } from "../core/store.ts";
+import { SCHEMA_VERSION } from "../core/store-schema.ts";
+import { hashSource } from "../core/tool-files.ts";
 import type { Verdict } from "../core/types.ts";
 import { tempDir } from "./helpers.ts";
 

@@ -75,6 +75,21 @@ var init_node_path = __esm({
   }
 });
 
+// claude-code/base-tools.ts
+function cachedBaseTools(store) {
+  const text2 = store.getMeta(BASE_TOOLS_META_KEY);
+  if (text2 === null) return [];
+  const parsed = JSON.parse(text2);
+  return Array.isArray(parsed) ? parsed : [];
+}
+var BASE_TOOLS_META_KEY;
+var init_base_tools = __esm({
+  "claude-code/base-tools.ts"() {
+    "use strict";
+    BASE_TOOLS_META_KEY = "claude-code.base-tools";
+  }
+});
+
 // core/canonical.ts
 function canonicalArgs(args, schema) {
   const withDefaults = schema ? applyDefaults(args, schema) : args;
@@ -173,9 +188,9 @@ function needsClip(v, maxDepth, depth, ancestors) {
 }
 function recordableOutput(value, maxBytes) {
   const safe = clipDepth(value);
-  let text;
+  let text2;
   try {
-    text = JSON.stringify(safe.value) ?? "null";
+    text2 = JSON.stringify(safe.value) ?? "null";
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     return {
@@ -184,11 +199,11 @@ function recordableOutput(value, maxBytes) {
       clipped: true
     };
   }
-  const bytes = Buffer.byteLength(text);
-  if (bytes <= maxBytes) return { text, note: safe.note, clipped: safe.note !== null };
+  const bytes = Buffer.byteLength(text2);
+  if (bytes <= maxBytes) return { text: text2, note: safe.note, clipped: safe.note !== null };
   const note = `output clipped: ${formatBytes(bytes)} is over the ${formatBytes(maxBytes)} cap (max_output_bytes in tooldistill.yaml); its first ${PREVIEW_CHARS.toLocaleString("en-US")} characters are kept`;
   return {
-    text: JSON.stringify(`${text.slice(0, PREVIEW_CHARS)}\u2026 [clipped]`),
+    text: JSON.stringify(`${text2.slice(0, PREVIEW_CHARS)}\u2026 [clipped]`),
     note: safe.note ? `${safe.note}; ${note}` : note,
     clipped: true
   };
@@ -223,6 +238,9 @@ function toolNameProblem(name) {
   if (name.includes(SERVER_SEPARATOR)) return `tool name '${name}' must not contain '${SERVER_SEPARATOR}'`;
   return null;
 }
+function baseToolName(server, tool) {
+  return `${server}${SERVER_SEPARATOR}${tool}`;
+}
 var TOOL_NAME_PATTERN, SERVER_SEPARATOR;
 var init_tool_names = __esm({
   "core/tool-names.ts"() {
@@ -248,11 +266,11 @@ function fileKey(sessionId) {
 function newId() {
   return `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
 }
-function spillEvent(storeRoot, sessionId, event, text) {
+function spillEvent(storeRoot, sessionId, event, text2) {
   const dir = spillDir(storeRoot);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${fileKey(sessionId)}${LIVE}`);
-  const record2 = { id: newId(), at: (/* @__PURE__ */ new Date()).toISOString(), event, text };
+  const record2 = { id: newId(), at: (/* @__PURE__ */ new Date()).toISOString(), event, text: text2 };
   const line = Buffer.from(`${JSON.stringify(record2)}
 `);
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -264,13 +282,13 @@ function spillEvent(storeRoot, sessionId, event, text) {
     } finally {
       closeSync(fd);
     }
-    let now2;
+    let now3;
     try {
-      now2 = statSync(file).ino;
+      now3 = statSync(file).ino;
     } catch {
-      now2 = null;
+      now3 = null;
     }
-    if (now2 === ino) return record2.id;
+    if (now3 === ino) return record2.id;
   }
   return record2.id;
 }
@@ -367,6 +385,231 @@ var init_logger = __esm({
 `);
       }
     };
+  }
+});
+
+// core/store-rows.ts
+function now() {
+  return (/* @__PURE__ */ new Date()).toISOString();
+}
+function json(value) {
+  return value === void 0 ? null : JSON.stringify(value);
+}
+function parse2(text2) {
+  return typeof text2 === "string" ? JSON.parse(text2) : null;
+}
+function text(r, column) {
+  return r[column];
+}
+function textOrNull(r, column) {
+  return r[column] ?? null;
+}
+function numberOrNull(r, column) {
+  const v = r[column];
+  return v === null || v === void 0 ? null : Number(v);
+}
+function versionFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    status: r["status"],
+    problems: parse2(r["problems"]),
+    baseline: numberOrNull(r, "baseline"),
+    baselineTokens: numberOrNull(r, "baseline_tokens"),
+    sourceTrace: textOrNull(r, "source_trace"),
+    description: text(r, "description"),
+    inputSchema: parse2(r["input_schema"]),
+    testInputs: parse2(r["test_inputs"]),
+    sourceHash: text(r, "source_hash"),
+    verdict: parse2(r["verdict"]),
+    queuedRebuild: Boolean(r["queued_rebuild"]),
+    rebuildNote: textOrNull(r, "rebuild_note"),
+    createdAt: text(r, "created_at")
+  };
+}
+function historyFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    from: textOrNull(r, "from_status"),
+    to: r["to_status"],
+    reason: text(r, "reason"),
+    evidence: parse2(r["evidence"]),
+    at: text(r, "at")
+  };
+}
+function dependencyFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    baseTool: text(r, "base_tool"),
+    fingerprint: textOrNull(r, "fingerprint"),
+    avoided: Boolean(r["avoided"])
+  };
+}
+function runStatsFromRow(name, version, r) {
+  return {
+    name,
+    version,
+    runs: Number(r?.["runs"] ?? 0),
+    successes: Number(r?.["successes"] ?? 0),
+    failures: Number(r?.["failures"] ?? 0),
+    innerCalls: Number(r?.["inner_calls"] ?? 0),
+    lastRunAt: r === void 0 ? null : textOrNull(r, "last_run_at")
+  };
+}
+function traceFromRow(r) {
+  const outcome = r["outcome"];
+  return {
+    id: text(r, "id"),
+    task: text(r, "task"),
+    source: r["source"],
+    outcome: outcome === null || outcome === void 0 ? null : Boolean(outcome),
+    usage: {
+      input_tokens: Number(r["input_tokens"]),
+      output_tokens: Number(r["output_tokens"]),
+      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
+      cache_read_input_tokens: Number(r["cache_read_input_tokens"])
+    },
+    startedAt: text(r, "started_at"),
+    endedAt: textOrNull(r, "ended_at"),
+    note: textOrNull(r, "note")
+  };
+}
+function traceFlagsFromRow(r) {
+  return {
+    nudged: Boolean(r?.["nudged"]),
+    proposed: Boolean(r?.["proposed"]),
+    replaceName: r === void 0 ? null : textOrNull(r, "replace_name")
+  };
+}
+function callFromRow(r) {
+  return {
+    id: Number(r["id"]),
+    traceId: text(r, "trace_id"),
+    seq: Number(r["seq"]),
+    parentId: numberOrNull(r, "parent_id"),
+    tool: text(r, "tool"),
+    kind: r["kind"],
+    args: parse2(r["args"]),
+    status: r["status"],
+    output: parse2(r["output"]),
+    error: textOrNull(r, "error"),
+    latencyMs: numberOrNull(r, "latency_ms"),
+    version: numberOrNull(r, "version"),
+    note: textOrNull(r, "note"),
+    clipped: Boolean(r["clipped"])
+  };
+}
+var init_store_rows = __esm({
+  "core/store-rows.ts"() {
+    "use strict";
+  }
+});
+
+// core/store-bookkeeping.ts
+function getMeta(db, key) {
+  const row = db.stmt("SELECT value FROM meta WHERE key = ?").get(key);
+  return row?.["value"] ?? null;
+}
+function setMeta(db, key, value) {
+  db.stmt(
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+  ).run(key, value);
+}
+function spillApplied(db, eventId) {
+  return db.stmt("SELECT 1 AS x FROM spill_applied WHERE event_id = ?").get(eventId) !== void 0;
+}
+function markSpillApplied(db, eventId) {
+  db.stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(eventId, now());
+}
+function pruneSpillApplied(db, before) {
+  db.stmt("DELETE FROM spill_applied WHERE applied_at < ?").run(before);
+}
+var init_store_bookkeeping = __esm({
+  "core/store-bookkeeping.ts"() {
+    "use strict";
+    init_store_rows();
+  }
+});
+
+// core/store-calls.ts
+function joinNotes(...notes) {
+  const kept = notes.filter((n) => n !== null && n !== "");
+  return kept.length === 0 ? null : kept.join("; ");
+}
+function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
+  const status = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
+  const out = outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
+  const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
+  const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
+  return db.transaction(() => {
+    const row = db.stmt(
+      `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING id`
+    ).get(
+      call.traceId,
+      call.traceId,
+      call.parentId ?? null,
+      call.tool,
+      call.kind,
+      JSON.stringify(call.args),
+      status,
+      out?.text ?? null,
+      err?.text ?? null,
+      latencyMs,
+      call.version ?? null,
+      call.externalId ?? null,
+      now(),
+      note,
+      out?.clipped ? 1 : 0
+    );
+    return Number(row?.["id"]);
+  });
+}
+function finishCall(db, id, output, latencyMs, maxOutputBytes) {
+  const out = recordableOutput(output, maxOutputBytes);
+  db.stmt(
+    `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
+     note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`
+  ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
+}
+function failCall(db, id, error, latencyMs, maxOutputBytes) {
+  const err = recordableError(error, maxOutputBytes);
+  db.stmt(
+    `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
+     note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`
+  ).run(err.text, latencyMs, err.note, id);
+}
+function setCallKind(db, id, kind, version) {
+  db.stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
+}
+function setCallArgs(db, id, args) {
+  db.stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
+}
+function getCallByExternalId(db, externalId, traceIdPrefix) {
+  const row = db.stmt("SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1").get(externalId, traceIdPrefix.length, traceIdPrefix);
+  return row ? callFromRow(row) : null;
+}
+function startedCallsByExternalId(db, externalId) {
+  const rows = db.stmt("SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC").all(externalId);
+  return rows.map(callFromRow);
+}
+function getCalls(db, traceId) {
+  return db.stmt("SELECT * FROM calls WHERE trace_id = ? ORDER BY seq").all(traceId).map(callFromRow);
+}
+function countTopLevelBaseCalls(db, traceId) {
+  const row = db.stmt(
+    "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
+  ).get(traceId);
+  return Number(row?.["n"]);
+}
+var init_store_calls = __esm({
+  "core/store-calls.ts"() {
+    "use strict";
+    init_recordable();
+    init_store_rows();
   }
 });
 
@@ -473,130 +716,175 @@ function checkLifecycle(store) {
   }
   return problems;
 }
+function checkOnOpen(store, logger) {
+  const found = checkLifecycle(store);
+  if (found.length === 0) return [];
+  const repairable = found.filter((p) => p.repair !== null);
+  let left = found;
+  if (!store.readOnly && repairable.length > 0) {
+    try {
+      store.transaction(() => {
+        for (const p of repairable) p.apply?.(store);
+      });
+      for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
+      left = found.filter((p) => p.repair === null);
+    } catch (err) {
+      logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
+    }
+  }
+  for (const p of left) {
+    const fix = p.command ?? "run `tooldistill doctor --fix`";
+    logger.warn(`tooldistill: ${p.message}: ${fix}`);
+  }
+  return left;
+}
 var REPAIRED;
 var init_store_invariants = __esm({
   "core/store-invariants.ts"() {
     "use strict";
+    init_errors();
     REPAIRED = "repaired when the store was opened";
   }
 });
 
-// core/store.ts
-function sqlite() {
-  assertNodeVersion();
-  return process.getBuiltinModule("node:sqlite");
-}
-function hashSource(source) {
-  const { createHash } = process.getBuiltinModule("node:crypto");
-  return createHash("sha256").update(source).digest("hex");
-}
-function now() {
-  return (/* @__PURE__ */ new Date()).toISOString();
-}
-function json(value) {
-  return value === void 0 ? null : JSON.stringify(value);
-}
-function parse2(text) {
-  return typeof text === "string" ? JSON.parse(text) : null;
-}
-function countToolFiles(root) {
-  const dir = join(root, "tools");
-  let n = 0;
-  let names;
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    try {
-      n += readdirSync(join(dir, name)).filter((f) => /^v\d+\.ts$/.test(f)).length;
-    } catch {
-    }
-  }
-  return n;
-}
-function historyFromRow(r) {
-  return {
-    name: r["name"],
-    version: Number(r["version"]),
-    from: r["from_status"] ?? null,
-    to: r["to_status"],
-    reason: r["reason"],
-    evidence: parse2(r["evidence"]),
-    at: r["at"]
-  };
-}
-function traceFromRow(r) {
-  return {
-    id: r["id"],
-    task: r["task"],
-    source: r["source"],
-    outcome: r["outcome"] === null || r["outcome"] === void 0 ? null : Boolean(r["outcome"]),
-    usage: {
-      input_tokens: Number(r["input_tokens"]),
-      output_tokens: Number(r["output_tokens"]),
-      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
-      cache_read_input_tokens: Number(r["cache_read_input_tokens"])
-    },
-    startedAt: r["started_at"],
-    endedAt: r["ended_at"] ?? null,
-    note: r["note"] ?? null
-  };
-}
-function callFromRow(r) {
-  return {
-    id: Number(r["id"]),
-    traceId: r["trace_id"],
-    seq: Number(r["seq"]),
-    parentId: r["parent_id"] === null ? null : Number(r["parent_id"]),
-    tool: r["tool"],
-    kind: r["kind"],
-    args: parse2(r["args"]),
-    status: r["status"],
-    output: parse2(r["output"]),
-    error: r["error"] ?? null,
-    latencyMs: r["latency_ms"] === null ? null : Number(r["latency_ms"]),
-    version: r["version"] === null ? null : Number(r["version"]),
-    note: r["note"] ?? null,
-    clipped: Boolean(r["clipped"])
-  };
-}
-function joinNotes(...notes) {
-  const kept = notes.filter((n) => n !== null && n !== "");
-  return kept.length === 0 ? null : kept.join("; ");
-}
-function versionFromRow(r) {
-  return {
-    name: r["name"],
-    version: Number(r["version"]),
-    status: r["status"],
-    problems: parse2(r["problems"]),
-    baseline: r["baseline"] === null ? null : Number(r["baseline"]),
-    baselineTokens: r["baseline_tokens"] === null ? null : Number(r["baseline_tokens"]),
-    sourceTrace: r["source_trace"] ?? null,
-    description: r["description"],
-    inputSchema: parse2(r["input_schema"]),
-    testInputs: parse2(r["test_inputs"]),
-    sourceHash: r["source_hash"],
-    verdict: parse2(r["verdict"]),
-    queuedRebuild: Boolean(r["queued_rebuild"]),
-    rebuildNote: r["rebuild_note"] ?? null,
-    createdAt: r["created_at"]
-  };
-}
-var MIGRATIONS, SCHEMA_VERSION, DEFAULT_BUSY_TIMEOUT_MS, SQLITE, Statement, Store;
-var init_store = __esm({
-  "core/store.ts"() {
+// core/store-database.ts
+var StoreStatement, StoreDatabase;
+var init_store_database = __esm({
+  "core/store-database.ts"() {
     "use strict";
-    init_node_fs();
-    init_node_path();
+    StoreStatement = class {
+      #s;
+      #fail;
+      constructor(s, fail) {
+        this.#s = s;
+        this.#fail = fail;
+      }
+      /** Runs a write; says how many rows changed. */
+      run(...params) {
+        try {
+          return this.#s.run(...params);
+        } catch (err) {
+          return this.#fail(err);
+        }
+      }
+      /** The first row, or undefined. */
+      get(...params) {
+        try {
+          return this.#s.get(...params);
+        } catch (err) {
+          return this.#fail(err);
+        }
+      }
+      /** Every row. */
+      all(...params) {
+        try {
+          return this.#s.all(...params);
+        } catch (err) {
+          return this.#fail(err);
+        }
+      }
+    };
+    StoreDatabase = class {
+      #db;
+      #explain;
+      #statements = /* @__PURE__ */ new Map();
+      constructor(db, explain) {
+        this.#db = db;
+        this.#explain = explain;
+      }
+      /** The prepared statement of `sql`, prepared once per database. */
+      stmt(sql) {
+        let s = this.#statements.get(sql);
+        if (!s) {
+          try {
+            s = new StoreStatement(this.#db.prepare(sql), (err) => {
+              throw this.#explain(err, "query");
+            });
+          } catch (err) {
+            throw this.#explain(err, "query");
+          }
+          this.#statements.set(sql, s);
+        }
+        return s;
+      }
+      /** Runs SQL text without results (pragmas, migrations, savepoints). */
+      exec(sql) {
+        try {
+          this.#db.exec(sql);
+        } catch (err) {
+          throw this.#explain(err, "query");
+        }
+      }
+      /** `PRAGMA user_version`: the schema version the database was migrated to. */
+      userVersion() {
+        return Number(this.stmt("PRAGMA user_version").get()?.["user_version"]);
+      }
+      /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
+      transaction(fn) {
+        if (this.#db.isTransaction) return fn();
+        this.stmt("BEGIN IMMEDIATE").run();
+        try {
+          const result = fn();
+          this.stmt("COMMIT").run();
+          return result;
+        } catch (err) {
+          if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
+          throw err;
+        }
+      }
+      /** Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote. */
+      savepoint(fn) {
+        this.exec("SAVEPOINT td_step");
+        try {
+          const result = fn();
+          this.exec("RELEASE td_step");
+          return result;
+        } catch (err) {
+          this.exec("ROLLBACK TO td_step");
+          this.exec("RELEASE td_step");
+          throw err;
+        }
+      }
+      /** Closes the database (idempotent). */
+      close() {
+        if (this.#db.isOpen) this.#db.close();
+      }
+    };
+  }
+});
+
+// core/store-schema.ts
+function hasTables(db) {
+  const row = db.stmt("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get();
+  return Number(row?.["n"]) > 0;
+}
+function migrate(db, root, readOnly) {
+  const current = db.userVersion();
+  if (current === SCHEMA_VERSION) return;
+  if (current > SCHEMA_VERSION) {
+    throw new DistillError(
+      "STORE",
+      `the store at ${root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`
+    );
+  }
+  if (readOnly) {
+    throw new DistillError(
+      "STORE",
+      `the store at ${root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`
+    );
+  }
+  db.transaction(() => {
+    for (let v = db.userVersion(); v < SCHEMA_VERSION; v++) {
+      db.exec(MIGRATIONS[v]);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+    }
+  });
+}
+var MIGRATIONS, SCHEMA_VERSION;
+var init_store_schema = __esm({
+  "core/store-schema.ts"() {
+    "use strict";
     init_errors();
-    init_logger();
-    init_node_version();
-    init_recordable();
-    init_store_invariants();
-    init_tool_names();
     MIGRATIONS = [
       `
   CREATE TABLE traces (
@@ -681,6 +969,8 @@ var init_store = __esm({
   );
   `,
       // 2: Claude Code sessions (which span of a session is current) and small cached values (the plugin's base tools).
+      // cc_sessions belongs to the Claude Code adapter (claude-code/session-store.ts reads and writes it, through the
+      // adapters' door of the store); it stays in this one sequence so that every existing store upgrades in order.
       `
   CREATE TABLE cc_sessions (
     session_id TEXT PRIMARY KEY,
@@ -705,7 +995,234 @@ var init_store = __esm({
   `
     ];
     SCHEMA_VERSION = MIGRATIONS.length;
-    DEFAULT_BUSY_TIMEOUT_MS = 1e4;
+  }
+});
+
+// core/tool-files.ts
+function hashSource(source) {
+  const { createHash } = process.getBuiltinModule("node:crypto");
+  return createHash("sha256").update(source).digest("hex");
+}
+function toolFilePath(root, name, version) {
+  const problem = toolNameProblem(name);
+  if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
+  if (!Number.isSafeInteger(version) || version < 1) {
+    throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
+  }
+  const tools = resolve(root, "tools");
+  const file = resolve(tools, name, `v${version}.ts`);
+  if (!file.startsWith(tools + sep)) {
+    throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
+  }
+  return file;
+}
+function readToolCode(root, name, version) {
+  const file = toolFilePath(root, name, version);
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new DistillError(
+      "NOT_FOUND",
+      `the file of ${name} v${version} is missing (${file}); deprecate this version or restore the file`,
+      { cause: err }
+    );
+  }
+}
+function writeToolCode(root, file, code) {
+  try {
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(file, code);
+  } catch (err) {
+    throw new DistillError(
+      "STORE",
+      `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join(root, "tools")} is writable by this user.`,
+      { cause: err }
+    );
+  }
+}
+function listToolFiles(root) {
+  const dir = join(root, "tools");
+  const out = [];
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names.sort()) {
+    let files;
+    try {
+      files = readdirSync(join(dir, name));
+    } catch {
+      continue;
+    }
+    for (const f of files.sort()) {
+      const m3 = TOOL_FILE.exec(f);
+      if (m3) out.push({ name, version: Number(m3[1]), file: join(dir, name, f) });
+    }
+  }
+  return out;
+}
+function countToolFiles(root) {
+  return listToolFiles(root).length;
+}
+var TOOL_FILE;
+var init_tool_files = __esm({
+  "core/tool-files.ts"() {
+    "use strict";
+    init_node_fs();
+    init_node_path();
+    init_errors();
+    init_tool_names();
+    TOOL_FILE = /^v(\d+)\.ts$/;
+  }
+});
+
+// core/store-open.ts
+function sqlite() {
+  assertNodeVersion();
+  return process.getBuiltinModule("node:sqlite");
+}
+function openDatabase(root, options) {
+  const dbPath = join(root, "registry.db");
+  const { DatabaseSync } = sqlite();
+  if (existsSync(root) && !statSync(root).isDirectory()) {
+    throw new DistillError(
+      "STORE",
+      `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
+    );
+  }
+  if (options.readOnly && !existsSync(dbPath)) {
+    throw new DistillError(
+      "NOT_FOUND",
+      `no store at ${root}: nothing has been recorded there yet. Check the store path (store: in tooldistill.yaml, or --config), or record a run first.`
+    );
+  }
+  refuseEmptyRegistry(root, fileIsEmpty(dbPath));
+  const walMissingAtOpen = !existsSync(`${dbPath}-wal`) && existsSync(`${dbPath}-shm`);
+  const explain = explainer(root, options.busyTimeoutMs, walMissingAtOpen);
+  let db;
+  try {
+    if (!options.readOnly) prepareFolder(root);
+    db = new StoreDatabase(
+      new DatabaseSync(dbPath, { timeout: options.busyTimeoutMs, readOnly: options.readOnly }),
+      explain
+    );
+  } catch (err) {
+    throw explain(err, "open");
+  }
+  try {
+    if (!options.readOnly) {
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+    }
+    db.exec("PRAGMA foreign_keys = ON");
+    if (db.userVersion() === 0 && !hasTables(db)) refuseEmptyRegistry(root, true);
+    migrate(db, root, options.readOnly);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+function fileIsEmpty(dbPath) {
+  try {
+    return statSync(dbPath).size === 0;
+  } catch {
+    return true;
+  }
+}
+function refuseEmptyRegistry(root, empty) {
+  if (!empty) return;
+  const files = countToolFiles(root);
+  if (files === 0) return;
+  const dbPath = join(root, "registry.db");
+  const what = existsSync(dbPath) ? `${dbPath} is empty (${statSync(dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${dbPath} is missing`;
+  throw new DistillError(
+    "STORE",
+    `${what} while ${join(root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join(root, "orphaned")} and creates a new registry.`
+  );
+}
+function prepareFolder(root) {
+  mkdirSync(join(root, "tools"), { recursive: true });
+  const ignore = join(root, ".gitignore");
+  if (!existsSync(ignore)) {
+    writeFileSync(
+      ignore,
+      "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n"
+    );
+  }
+}
+function explainer(root, busyTimeoutMs, walMissingAtOpen) {
+  const db = join(root, "registry.db");
+  return (err, when) => {
+    if (err instanceof DistillError) return err;
+    const e = err;
+    const fsCode = typeof e.code === "string" && !e.code.startsWith("ERR_") ? e.code : null;
+    if (fsCode !== null) {
+      return new DistillError(
+        "STORE",
+        `cannot ${when === "open" ? "open" : "use"} the store at ${root}: ${errorMessage(err)}. Check the path (store: in tooldistill.yaml) and that the folder is writable by this user.`,
+        { cause: err }
+      );
+    }
+    if (typeof e.errcode !== "number") return err;
+    const code = e.errcode & 255;
+    const detail = e.message ?? "";
+    const make = (code2, message) => new DistillError(code2, message, { cause: err });
+    const recover = `Stop every process using the store (Claude Code sessions, the td server, agents), copy the store folder aside, then restore registry.db from a backup, or recover what is readable with \`sqlite3 ${db} ".recover" | sqlite3 recovered.db\` and put recovered.db in its place. \`tooldistill doctor\` shows what is damaged.`;
+    switch (code) {
+      case SQLITE.busy:
+      case SQLITE.locked:
+        return make(
+          "STORE_BUSY",
+          `the store ${db} is locked by another process (waited ${busyTimeoutMs} ms for its write lock). Something holds a write transaction open (an sqlite3 shell, a backup, a stuck process): close it and try again.`
+        );
+      case SQLITE.corrupt:
+        return make("STORE", `the store's database ${db} is damaged (${detail}). ${recover}`);
+      case SQLITE.notadb:
+        return make(
+          "STORE",
+          `${db} is not an SQLite database (${detail}): its header was overwritten or another file was put in its place. ${recover}`
+        );
+      case SQLITE.ioerr: {
+        const wal = `${db}-wal`;
+        if (walMissingAtOpen) {
+          return make(
+            "STORE",
+            `disk I/O error on ${db}: its write-ahead log ${wal} is missing while ${db}-shm says it holds changes: it was deleted while a process had the store open. Stop every process using the store (the last one to close writes the log back), then run the command again; if no process has it open any more, the changes that were only in the log are lost: restore ${wal} from a backup if you have one.`
+          );
+        }
+        return make("STORE", `disk I/O error on ${db} (${detail}): check the disk and the file. ${recover}`);
+      }
+      case SQLITE.readonly:
+        return make(
+          "STORE",
+          `cannot write to ${db} (${detail}): check that the file, its folder and the ${db}-wal and -shm files beside it are writable by this user, or that the disk is not mounted read-only.`
+        );
+      case SQLITE.full:
+        return make("STORE", `the disk holding ${db} is full (${detail}): free some space and try again.`);
+      case SQLITE.cantopen:
+        return make(
+          "STORE",
+          `cannot open ${db} (${detail}): check that the folder exists and is readable and writable by this user.`
+        );
+      default:
+        return err;
+    }
+  };
+}
+var SQLITE;
+var init_store_open = __esm({
+  "core/store-open.ts"() {
+    "use strict";
+    init_node_fs();
+    init_node_path();
+    init_errors();
+    init_node_version();
+    init_store_database();
+    init_store_schema();
+    init_tool_files();
     SQLITE = {
       busy: 5,
       locked: 6,
@@ -716,35 +1233,226 @@ var init_store = __esm({
       cantopen: 14,
       notadb: 26
     };
-    Statement = class {
-      #s;
-      #fail;
-      constructor(s, fail) {
-        this.#s = s;
-        this.#fail = fail;
-      }
-      run(...params) {
-        try {
-          return this.#s.run(...params);
-        } catch (err) {
-          return this.#fail(err);
-        }
-      }
-      get(...params) {
-        try {
-          return this.#s.get(...params);
-        } catch (err) {
-          return this.#fail(err);
-        }
-      }
-      all(...params) {
-        try {
-          return this.#s.all(...params);
-        } catch (err) {
-          return this.#fail(err);
-        }
-      }
-    };
+  }
+});
+
+// core/store-traces.ts
+function createTrace(db, id, task, source) {
+  db.stmt("INSERT OR IGNORE INTO traces (id, task, source, started_at) VALUES (?, ?, ?, ?)").run(
+    id,
+    task,
+    source,
+    now()
+  );
+}
+function getTrace(db, id) {
+  const row = db.stmt("SELECT * FROM traces WHERE id = ?").get(id);
+  return row ? traceFromRow(row) : null;
+}
+function traceIdsStartingWith(db, prefix, limit) {
+  const rows = db.stmt("SELECT id FROM traces WHERE substr(id, 1, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?").all(prefix.length, prefix, limit);
+  return rows.map((r) => r["id"]);
+}
+function listTraces(db, limit) {
+  const rows = db.stmt("SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?").all(limit);
+  return rows.map(traceFromRow);
+}
+function setTask(db, id, task) {
+  db.stmt("UPDATE traces SET task = ? WHERE id = ?").run(task, id);
+}
+function setOutcome(db, id, success) {
+  db.stmt("UPDATE traces SET outcome = ? WHERE id = ?").run(success ? 1 : 0, id);
+}
+function addUsage(db, id, usage) {
+  db.stmt(
+    `UPDATE traces SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+     cache_creation_input_tokens = cache_creation_input_tokens + ?, cache_read_input_tokens = cache_read_input_tokens + ?
+     WHERE id = ?`
+  ).run(
+    usage.input_tokens,
+    usage.output_tokens,
+    usage.cache_creation_input_tokens,
+    usage.cache_read_input_tokens,
+    id
+  );
+}
+function endTrace(db, id) {
+  db.stmt("UPDATE traces SET ended_at = COALESCE(ended_at, ?) WHERE id = ?").run(now(), id);
+}
+function setTraceNote(db, id, note) {
+  db.stmt("UPDATE traces SET note = ? WHERE id = ?").run(note, id);
+}
+function getTraceFlags(db, id) {
+  return traceFlagsFromRow(db.stmt("SELECT nudged, proposed, replace_name FROM traces WHERE id = ?").get(id));
+}
+function claimNudge(db, id) {
+  const r = db.stmt("UPDATE traces SET nudged = 1 WHERE id = ? AND nudged = 0").run(id);
+  return Number(r.changes) === 1;
+}
+function markProposed(db, id) {
+  db.stmt("UPDATE traces SET proposed = 1 WHERE id = ?").run(id);
+}
+function setReplaceName(db, id, name) {
+  db.stmt("UPDATE traces SET replace_name = ? WHERE id = ?").run(name, id);
+}
+var init_store_traces = __esm({
+  "core/store-traces.ts"() {
+    "use strict";
+    init_store_rows();
+  }
+});
+
+// core/store-versions.ts
+function createVersion(db, root, v) {
+  return db.transaction(() => {
+    const row = db.stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ?").get(v.name);
+    const n = Number(row?.["n"]);
+    writeToolCode(root, toolFilePath(root, v.name, n), v.code);
+    const at = now();
+    db.stmt(
+      `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
+       VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?)`
+    ).run(
+      v.name,
+      n,
+      v.description,
+      JSON.stringify(v.inputSchema),
+      JSON.stringify(v.testInputs),
+      v.sourceTrace,
+      hashSource(v.code),
+      at
+    );
+    db.stmt(INSERT_HISTORY).run(v.name, n, null, "draft", v.reason, null, at);
+    return n;
+  });
+}
+function getVersion(db, name, version) {
+  const row = db.stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
+  return row ? versionFromRow(row) : null;
+}
+function listVersions(db, filter) {
+  const rows = db.stmt(
+    `SELECT * FROM versions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR status = ?2) ORDER BY name, version`
+  ).all(filter.name ?? null, filter.status ?? null);
+  return rows.map(versionFromRow);
+}
+function setStatus(db, change) {
+  return db.transaction(() => {
+    const r = db.stmt(
+      `UPDATE versions SET status = ?1, problems = ?2,
+         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
+         WHERE name = ?3 AND version = ?4 AND status = ?5`
+    ).run(
+      change.to,
+      JSON.stringify([...new Set(change.problems)].sort()),
+      change.name,
+      change.version,
+      change.expect
+    );
+    if (Number(r.changes) !== 1) return false;
+    db.stmt(INSERT_HISTORY).run(
+      change.name,
+      change.version,
+      change.expect,
+      change.to,
+      change.reason,
+      json(change.evidence),
+      now()
+    );
+    return true;
+  });
+}
+function setVerification(db, name, version, verdict, baselineTokens) {
+  db.stmt(
+    "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?"
+  ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
+}
+function setQueuedRebuild(db, name, version, queued, note) {
+  db.stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
+    queued ? 1 : 0,
+    note,
+    name,
+    version
+  );
+}
+function getHistory(db, name, version) {
+  const rows = db.stmt("SELECT * FROM status_history WHERE name = ? AND version = ? ORDER BY id").all(name, version);
+  return rows.map(historyFromRow);
+}
+function latestHistory(db) {
+  const rows = db.stmt(
+    "SELECT * FROM status_history WHERE id IN (SELECT MAX(id) FROM status_history GROUP BY name, version) ORDER BY name, version"
+  ).all();
+  return rows.map(historyFromRow);
+}
+function lastActivation(db, name, version) {
+  const row = db.stmt(
+    "SELECT COALESCE(MAX(id), 0) AS id FROM status_history WHERE name = ? AND version = ? AND to_status = 'active'"
+  ).get(name, version);
+  return Number(row?.["id"]);
+}
+function addHistory(db, h) {
+  db.stmt(INSERT_HISTORY).run(h.name, h.version, h.from, h.to, h.reason, json(h.evidence), now());
+}
+function setDependencies(db, name, version, deps) {
+  db.transaction(() => {
+    db.stmt("DELETE FROM dependencies WHERE name = ? AND version = ?").run(name, version);
+    const insert = db.stmt(
+      "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)"
+    );
+    for (const d of deps) insert.run(name, version, d.baseTool, d.fingerprint, d.avoided ? 1 : 0);
+  });
+}
+function getDependencies(db, name, version) {
+  const rows = db.stmt(
+    "SELECT * FROM dependencies WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2) ORDER BY name, version, base_tool"
+  ).all(name ?? null, version ?? null);
+  return rows.map(dependencyFromRow);
+}
+function recordRun(db, name, version, success, innerCalls) {
+  db.stmt(
+    `INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, 1, ?, ?, ?, ?)
+     ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
+     failures = failures + excluded.failures, inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
+  ).run(name, version, success ? 1 : 0, success ? 0 : 1, innerCalls, now());
+}
+function getRunStats(db, name, version) {
+  return runStatsFromRow(
+    name,
+    version,
+    db.stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version)
+  );
+}
+var INSERT_HISTORY;
+var init_store_versions = __esm({
+  "core/store-versions.ts"() {
+    "use strict";
+    init_store_rows();
+    init_tool_files();
+    INSERT_HISTORY = "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+  }
+});
+
+// core/store.ts
+function adapterSql(store, statement) {
+  return databaseOf(store).stmt(statement);
+}
+var DEFAULT_BUSY_TIMEOUT_MS, databaseOf, Store;
+var init_store = __esm({
+  "core/store.ts"() {
+    "use strict";
+    init_node_path();
+    init_logger();
+    init_recordable();
+    init_store_bookkeeping();
+    init_store_calls();
+    init_store_invariants();
+    init_store_open();
+    init_store_traces();
+    init_store_versions();
+    init_tool_files();
+    DEFAULT_BUSY_TIMEOUT_MS = 1e4;
     Store = class {
       root;
       dbPath;
@@ -752,400 +1460,118 @@ var init_store = __esm({
       /** Lifecycle invariants the open check found and could not (or, read-only, did not) repair. */
       lifecycleProblems;
       #db;
-      #statements = /* @__PURE__ */ new Map();
-      #busyTimeoutMs;
       #maxOutputBytes;
-      /** Seen before opening: SQLite creates a new -wal as it opens, which would hide that the old one was deleted. */
-      #walMissingAtOpen;
+      static {
+        databaseOf = (store) => store.#db;
+      }
       constructor(root, options = {}) {
         this.root = root;
         this.dbPath = join(root, "registry.db");
         this.readOnly = options.readOnly === true;
-        this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
         this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-        const logger = options.logger ?? stderrLogger;
-        const { DatabaseSync } = sqlite();
-        if (existsSync(root) && !statSync(root).isDirectory()) {
-          throw new DistillError(
-            "STORE",
-            `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
-          );
-        }
-        if (this.readOnly && !existsSync(this.dbPath)) {
-          throw new DistillError(
-            "NOT_FOUND",
-            `no store at ${root}: nothing has been recorded there yet. Check the store path (store: in tooldistill.yaml, or --config), or record a run first.`
-          );
-        }
-        this.#refuseEmptyRegistry(this.#fileIsEmpty());
-        this.#walMissingAtOpen = !existsSync(`${this.dbPath}-wal`) && existsSync(`${this.dbPath}-shm`);
-        try {
-          if (!this.readOnly) this.#prepareFolder();
-          this.#db = new DatabaseSync(this.dbPath, { timeout: this.#busyTimeoutMs, readOnly: this.readOnly });
-        } catch (err) {
-          throw this.#explain(err, "open");
-        }
-        try {
-          if (!this.readOnly) {
-            this.#exec("PRAGMA journal_mode = WAL");
-            this.#exec("PRAGMA synchronous = NORMAL");
-          }
-          this.#exec("PRAGMA foreign_keys = ON");
-          if (this.#userVersion() === 0 && !this.#hasTables()) this.#refuseEmptyRegistry(true);
-          this.#migrate();
-        } catch (err) {
-          this.#db.close();
-          throw err;
-        }
-        this.lifecycleProblems = options.checkInvariants === false ? [] : this.#checkLifecycle(logger);
-      }
-      /** True when registry.db is missing or 0 bytes (a new store, or one whose database was lost). */
-      #fileIsEmpty() {
-        try {
-          return statSync(this.dbPath).size === 0;
-        } catch {
-          return true;
-        }
-      }
-      /** An empty database over existing tool files means the registry was lost: never start a new one silently. */
-      #refuseEmptyRegistry(empty) {
-        if (!empty) return;
-        const files = countToolFiles(this.root);
-        if (files === 0) return;
-        const what = existsSync(this.dbPath) ? `${this.dbPath} is empty (${statSync(this.dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${this.dbPath} is missing`;
-        throw new DistillError(
-          "STORE",
-          `${what} while ${join(this.root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join(this.root, "orphaned")} and creates a new registry.`
-        );
-      }
-      #prepareFolder() {
-        mkdirSync(join(this.root, "tools"), { recursive: true });
-        const ignore = join(this.root, ".gitignore");
-        if (!existsSync(ignore)) {
-          writeFileSync(
-            ignore,
-            "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n"
-          );
-        }
-      }
-      #hasTables() {
-        const row = this.#stmt("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get();
-        return Number(row.n) > 0;
-      }
-      #migrate() {
-        const current = this.#userVersion();
-        if (current === SCHEMA_VERSION) return;
-        if (current > SCHEMA_VERSION) {
-          throw new DistillError(
-            "STORE",
-            `the store at ${this.root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`
-          );
-        }
-        if (this.readOnly) {
-          throw new DistillError(
-            "STORE",
-            `the store at ${this.root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`
-          );
-        }
-        this.transaction(() => {
-          for (let v = this.#userVersion(); v < SCHEMA_VERSION; v++) {
-            this.#exec(MIGRATIONS[v]);
-            this.#exec(`PRAGMA user_version = ${v + 1}`);
-          }
+        this.#db = openDatabase(root, {
+          readOnly: this.readOnly,
+          busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
         });
-      }
-      /** Runs the lifecycle invariants; repairs the safe ones in one transaction when writable, reports the rest. */
-      #checkLifecycle(logger) {
-        const found = checkLifecycle(this);
-        if (found.length === 0) return [];
-        const repairable = found.filter((p) => p.repair !== null);
-        let left = found;
-        if (!this.readOnly && repairable.length > 0) {
-          try {
-            this.transaction(() => {
-              for (const p of repairable) p.apply?.(this);
-            });
-            for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
-            left = found.filter((p) => p.repair === null);
-          } catch (err) {
-            logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
-          }
-        }
-        for (const p of left) {
-          const fix = p.command ?? "run `tooldistill doctor --fix`";
-          logger.warn(`tooldistill: ${p.message}: ${fix}`);
-        }
-        return left;
-      }
-      #userVersion() {
-        const row = this.#stmt("PRAGMA user_version").get();
-        return row.user_version;
-      }
-      #stmt(sql) {
-        let s = this.#statements.get(sql);
-        if (!s) {
-          try {
-            s = new Statement(this.#db.prepare(sql), (err) => {
-              throw this.#explain(err, "query");
-            });
-          } catch (err) {
-            throw this.#explain(err, "query");
-          }
-          this.#statements.set(sql, s);
-        }
-        return s;
-      }
-      #exec(sql) {
-        try {
-          this.#db.exec(sql);
-        } catch (err) {
-          throw this.#explain(err, "query");
-        }
-      }
-      /**
-       * An SQLite failure as a DistillError that names the file and what to do; anything else (a programming error)
-       * is passed on as it is.
-       */
-      #explain(err, when) {
-        if (err instanceof DistillError) return err;
-        const e = err;
-        const db = this.dbPath;
-        const fsCode = typeof e.code === "string" && !e.code.startsWith("ERR_") ? e.code : null;
-        if (fsCode !== null) {
-          return new DistillError(
-            "STORE",
-            `cannot ${when === "open" ? "open" : "use"} the store at ${this.root}: ${errorMessage(err)}. Check the path (store: in tooldistill.yaml) and that the folder is writable by this user.`,
-            { cause: err }
-          );
-        }
-        if (typeof e.errcode !== "number") return err;
-        const code = e.errcode & 255;
-        const detail = e.message ?? "";
-        const make = (code2, message) => new DistillError(code2, message, { cause: err });
-        const recover = `Stop every process using the store (Claude Code sessions, the td server, agents), copy the store folder aside, then restore registry.db from a backup, or recover what is readable with \`sqlite3 ${db} ".recover" | sqlite3 recovered.db\` and put recovered.db in its place. \`tooldistill doctor\` shows what is damaged.`;
-        switch (code) {
-          case SQLITE.busy:
-          case SQLITE.locked:
-            return make(
-              "STORE_BUSY",
-              `the store ${db} is locked by another process (waited ${this.#busyTimeoutMs} ms for its write lock). Something holds a write transaction open (an sqlite3 shell, a backup, a stuck process): close it and try again.`
-            );
-          case SQLITE.corrupt:
-            return make("STORE", `the store's database ${db} is damaged (${detail}). ${recover}`);
-          case SQLITE.notadb:
-            return make(
-              "STORE",
-              `${db} is not an SQLite database (${detail}): its header was overwritten or another file was put in its place. ${recover}`
-            );
-          case SQLITE.ioerr: {
-            const wal = `${db}-wal`;
-            if (this.#walMissingAtOpen) {
-              return make(
-                "STORE",
-                `disk I/O error on ${db}: its write-ahead log ${wal} is missing while ${db}-shm says it holds changes: it was deleted while a process had the store open. Stop every process using the store (the last one to close writes the log back), then run the command again; if no process has it open any more, the changes that were only in the log are lost: restore ${wal} from a backup if you have one.`
-              );
-            }
-            return make("STORE", `disk I/O error on ${db} (${detail}): check the disk and the file. ${recover}`);
-          }
-          case SQLITE.readonly:
-            return make(
-              "STORE",
-              `cannot write to ${db} (${detail}): check that the file, its folder and the ${db}-wal and -shm files beside it are writable by this user, or that the disk is not mounted read-only.`
-            );
-          case SQLITE.full:
-            return make("STORE", `the disk holding ${db} is full (${detail}): free some space and try again.`);
-          case SQLITE.cantopen:
-            return make(
-              "STORE",
-              `cannot open ${db} (${detail}): check that the folder exists and is readable and writable by this user.`
-            );
-          default:
-            return err;
-        }
+        const logger = options.logger ?? stderrLogger;
+        this.lifecycleProblems = options.checkInvariants === false ? [] : checkOnOpen(this, logger);
       }
       /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
       transaction(fn) {
-        if (this.#db.isTransaction) return fn();
-        this.#stmt("BEGIN IMMEDIATE").run();
-        try {
-          const result = fn();
-          this.#stmt("COMMIT").run();
-          return result;
-        } catch (err) {
-          if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
-          throw err;
-        }
+        return this.#db.transaction(fn);
       }
       /**
        * Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote (one spilled
        * hook event that cannot be applied must not undo the others).
        */
       savepoint(fn) {
-        this.#exec("SAVEPOINT td_step");
-        try {
-          const result = fn();
-          this.#exec("RELEASE td_step");
-          return result;
-        } catch (err) {
-          this.#exec("ROLLBACK TO td_step");
-          this.#exec("RELEASE td_step");
-          throw err;
-        }
+        return this.#db.savepoint(fn);
       }
       /** Closes the database; the store object is unusable afterwards. */
       close() {
-        if (this.#db.isOpen) this.#db.close();
+        this.#db.close();
       }
       /** `PRAGMA integrity_check` ("ok", or SQLite's list of problems), for tests and `tooldistill doctor`. */
       integrityCheck() {
-        const rows = this.#stmt("PRAGMA integrity_check").all();
-        return rows.map((r) => r.integrity_check).join("\n");
+        const rows = this.#db.stmt("PRAGMA integrity_check").all();
+        return rows.map((r) => r["integrity_check"]).join("\n");
       }
-      // ---- traces -------------------------------------------------------------------------------------
+      // Traces (store-traces.ts).
       /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */
       createTrace(id, task, source) {
-        this.#stmt("INSERT OR IGNORE INTO traces (id, task, source, started_at) VALUES (?, ?, ?, ?)").run(
-          id,
-          task,
-          source,
-          now()
-        );
+        createTrace(this.#db, id, task, source);
       }
       /** The trace, or null. */
       getTrace(id) {
-        const row = this.#stmt("SELECT * FROM traces WHERE id = ?").get(id);
-        return row ? traceFromRow(row) : null;
+        return getTrace(this.#db, id);
       }
       /** Ids of the traces whose id starts with `prefix` (at most `limit`), for `traces show <prefix>`. */
       traceIdsStartingWith(prefix, limit = 10) {
-        const rows = this.#stmt(
-          "SELECT id FROM traces WHERE substr(id, 1, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?"
-        ).all(prefix.length, prefix, limit);
-        return rows.map((r) => r.id);
+        return traceIdsStartingWith(this.#db, prefix, limit);
       }
       /** Traces, newest first. */
       listTraces(limit = 50) {
-        const rows = this.#stmt("SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?").all(
-          limit
-        );
-        return rows.map(traceFromRow);
+        return listTraces(this.#db, limit);
       }
       /** Sets the task text (Claude Code learns it from the first prompt of a span). */
       setTask(id, task) {
-        this.#stmt("UPDATE traces SET task = ? WHERE id = ?").run(task, id);
+        setTask(this.#db, id, task);
       }
       /** Records the caller's verdict on the run. */
       setOutcome(id, success) {
-        this.#stmt("UPDATE traces SET outcome = ? WHERE id = ?").run(success ? 1 : 0, id);
+        setOutcome(this.#db, id, success);
       }
       /** Adds usage to the trace's totals, atomically (several processes may add at once). */
       addUsage(id, usage) {
-        this.#stmt(
-          `UPDATE traces SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-       cache_creation_input_tokens = cache_creation_input_tokens + ?, cache_read_input_tokens = cache_read_input_tokens + ?
-       WHERE id = ?`
-        ).run(
-          usage.input_tokens,
-          usage.output_tokens,
-          usage.cache_creation_input_tokens,
-          usage.cache_read_input_tokens,
-          id
-        );
+        addUsage(this.#db, id, usage);
       }
       /** Marks the trace ended (idempotent: the first end time is kept). */
       endTrace(id) {
-        this.#stmt("UPDATE traces SET ended_at = COALESCE(ended_at, ?) WHERE id = ?").run(now(), id);
+        endTrace(this.#db, id);
       }
       /** Records why something that should have happened at the end of the run did not. */
       setTraceNote(id, note) {
-        this.#stmt("UPDATE traces SET note = ? WHERE id = ?").run(note, id);
+        setTraceNote(this.#db, id, note);
       }
       /** Nudge and proposal bookkeeping. */
       getTraceFlags(id) {
-        const row = this.#stmt("SELECT nudged, proposed, replace_name FROM traces WHERE id = ?").get(id);
-        return {
-          nudged: Boolean(row?.["nudged"]),
-          proposed: Boolean(row?.["proposed"]),
-          replaceName: row?.["replace_name"] ?? null
-        };
+        return getTraceFlags(this.#db, id);
       }
       /** Sets the nudge at most once: returns false when another caller already took it. */
       claimNudge(id) {
-        const r = this.#stmt("UPDATE traces SET nudged = 1 WHERE id = ? AND nudged = 0").run(id);
-        return Number(r.changes) === 1;
+        return claimNudge(this.#db, id);
       }
       /** Any submitted proposal counts as proposing (the fallback distiller then stays out). */
       markProposed(id) {
-        this.#stmt("UPDATE traces SET proposed = 1 WHERE id = ?").run(id);
+        markProposed(this.#db, id);
       }
       /** After a distilled tool failed in this run, the nudge asks for a replacement under its name. */
       setReplaceName(id, name) {
-        this.#stmt("UPDATE traces SET replace_name = ? WHERE id = ?").run(name, id);
+        setReplaceName(this.#db, id, name);
       }
-      // ---- calls --------------------------------------------------------------------------------------
+      // Calls (store-calls.ts).
       /** Appends a started call; its seq is the next in the trace, allocated inside the write lock. */
       startCall(call) {
-        return this.#insertCall(call, "started", null, null, null);
+        return insertCall(this.#db, call, null, null, this.#maxOutputBytes);
       }
       /**
        * Appends a call that already finished, in one commit: the SDK loop knows the outcome when it records, so it
        * pays for one write instead of a start and a finish.
        */
       appendCall(call, outcome, latencyMs) {
-        return "output" in outcome ? this.#insertCall(call, "ok", outcome.output, null, latencyMs) : this.#insertCall(call, "error", void 0, outcome.error, latencyMs);
-      }
-      /** The text kept of an output, clipped at the depth and size caps, and the note saying what was clipped. */
-      #output(output) {
-        return recordableOutput(output, this.#maxOutputBytes);
-      }
-      #insertCall(call, status, output, error, latencyMs) {
-        const out = status === "ok" ? this.#output(output) : null;
-        const err = error === null ? null : recordableError(error, this.#maxOutputBytes);
-        const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
-        return this.transaction(() => {
-          const row = this.#stmt(
-            `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING id`
-          ).get(
-            call.traceId,
-            call.traceId,
-            call.parentId ?? null,
-            call.tool,
-            call.kind,
-            JSON.stringify(call.args),
-            status,
-            out?.text ?? null,
-            err?.text ?? null,
-            latencyMs,
-            call.version ?? null,
-            call.externalId ?? null,
-            now(),
-            note,
-            out?.clipped ? 1 : 0
-          );
-          return row.id;
-        });
+        return insertCall(this.#db, call, outcome, latencyMs, this.#maxOutputBytes);
       }
       /** Completes a call with its output (clipped at the caps; the call's note says so). */
       finishCall(id, output, latencyMs) {
-        const out = this.#output(output);
-        this.#stmt(
-          `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
-       note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`
-        ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
+        finishCall(this.#db, id, output, latencyMs, this.#maxOutputBytes);
       }
       /** Completes a call with its error. */
       failCall(id, error, latencyMs) {
-        const err = recordableError(error, this.#maxOutputBytes);
-        this.#stmt(
-          `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
-       note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`
-        ).run(err.text, latencyMs, err.note, id);
+        failCall(this.#db, id, error, latencyMs, this.#maxOutputBytes);
       }
       /** Changes what a recorded call counts as (e.g. a Claude Code call later found to be a distilled tool). */
       setCallKind(id, kind, version) {
-        this.#stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
+        setCallKind(this.#db, id, kind, version);
       }
       /**
        * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
@@ -1153,296 +1579,118 @@ var init_store = __esm({
        * API may reuse them, so a lookup across the whole store could attach to another session's call.
        */
       getCallByExternalId(externalId, traceIdPrefix) {
-        const row = this.#stmt(
-          "SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1"
-        ).get(externalId, traceIdPrefix.length, traceIdPrefix);
-        return row ? callFromRow(row) : null;
+        return getCallByExternalId(this.#db, externalId, traceIdPrefix);
       }
       /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
       startedCallsByExternalId(externalId) {
-        const rows = this.#stmt(
-          "SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC"
-        ).all(externalId);
-        return rows.map(callFromRow);
+        return startedCallsByExternalId(this.#db, externalId);
       }
       /** Every call of a trace in seq order, inner calls included. */
       getCalls(traceId) {
-        const rows = this.#stmt("SELECT * FROM calls WHERE trace_id = ? ORDER BY seq").all(traceId);
-        return rows.map(callFromRow);
+        return getCalls(this.#db, traceId);
       }
       /** Top-level base calls that finished (ok or error): the unit of baselines and of `min_calls_to_distill`. */
       countTopLevelBaseCalls(traceId) {
-        const row = this.#stmt(
-          "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
-        ).get(traceId);
-        return Number(row.n);
+        return countTopLevelBaseCalls(this.#db, traceId);
       }
       /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
       setCallArgs(id, args) {
-        this.#stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
+        setCallArgs(this.#db, id, args);
       }
-      // ---- Claude Code sessions -----------------------------------------------------------------------
-      /** The current span of a Claude Code session, created as span 1 on first sight (hooks may race to create it). */
-      sessionSpan(sessionId) {
-        this.#stmt(
-          "INSERT OR IGNORE INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, 1, 0, ?)"
-        ).run(sessionId, now());
-        const row = this.#stmt("SELECT span, confirmed FROM cc_sessions WHERE session_id = ?").get(
-          sessionId
-        );
-        return { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) };
-      }
-      /** The current span, or null for a session never seen. */
-      findSessionSpan(sessionId) {
-        const row = this.#stmt("SELECT span, confirmed FROM cc_sessions WHERE session_id = ?").get(sessionId);
-        return row ? { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) } : null;
-      }
-      /** Moves a session to its next span when it is still at `from` (two racing hooks advance it once). */
-      advanceSpan(sessionId, from) {
-        this.#stmt(
-          "UPDATE cc_sessions SET span = span + 1, confirmed = 0, updated_at = ? WHERE session_id = ? AND span = ?"
-        ).run(now(), sessionId, from);
-      }
-      /** Marks a span as confirmed by the user (`/tooldistill:distill`): the next ordinary prompt starts a new span. */
-      confirmSpan(sessionId, span) {
-        this.#stmt("UPDATE cc_sessions SET confirmed = 1, updated_at = ? WHERE session_id = ? AND span = ?").run(
-          now(),
-          sessionId,
-          span
-        );
-      }
+      // Small cached values and spilled hook events (store-bookkeeping.ts).
       /** A small cached value (JSON text), or null. */
       getMeta(key) {
-        const row = this.#stmt("SELECT value FROM meta WHERE key = ?").get(key);
-        return row?.["value"] ?? null;
+        return getMeta(this.#db, key);
       }
       /** Stores a small cached value. */
       setMeta(key, value) {
-        this.#stmt(
-          "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-        ).run(key, value);
+        setMeta(this.#db, key, value);
       }
-      // ---- spilled hook events ---------------------------------------------------------------------------
       /** True when a spilled hook event was already applied (its file may outlive the commit by a crash). */
       spillApplied(eventId) {
-        return this.#stmt("SELECT 1 AS x FROM spill_applied WHERE event_id = ?").get(eventId) !== void 0;
+        return spillApplied(this.#db, eventId);
       }
       /** Records a spilled event as applied, in the transaction that applies it. */
       markSpillApplied(eventId) {
-        this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(
-          eventId,
-          now()
-        );
+        markSpillApplied(this.#db, eventId);
       }
       /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
       pruneSpillApplied(before) {
-        this.#stmt("DELETE FROM spill_applied WHERE applied_at < ?").run(before);
+        pruneSpillApplied(this.#db, before);
       }
-      // ---- versions -----------------------------------------------------------------------------------
+      // Versions, their history, dependencies and run counters (store-versions.ts, tool-files.ts).
       /**
        * Path of a version's tool file. The name is checked first and the path must stay inside `tools/`: a name
        * read from model-written code must never place a file anywhere else.
        */
       toolFile(name, version) {
-        const problem = toolNameProblem(name);
-        if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
-        if (!Number.isSafeInteger(version) || version < 1) {
-          throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
-        }
-        const tools = resolve(this.root, "tools");
-        const file = resolve(tools, name, `v${version}.ts`);
-        if (!file.startsWith(tools + sep)) {
-          throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
-        }
-        return file;
+        return toolFilePath(this.root, name, version);
       }
       /** Reads a version's code from its file. */
       readCode(name, version) {
-        const file = this.toolFile(name, version);
-        try {
-          return readFileSync(file, "utf8");
-        } catch (err) {
-          throw new DistillError(
-            "NOT_FOUND",
-            `the file of ${name} v${version} is missing (${file}); deprecate this version or restore the file`,
-            { cause: err }
-          );
-        }
+        return readToolCode(this.root, name, version);
       }
       /**
        * Stores a new draft version: allocates the next version number, writes `tools/<name>/v<N>.ts` and the row
        * in one transaction, so two proposers of the same name get different numbers.
        */
       createVersion(v) {
-        const version = this.transaction(() => {
-          const row = this.#stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ?").get(
-            v.name
-          );
-          const n = Number(row.n);
-          const file = this.toolFile(v.name, n);
-          try {
-            mkdirSync(join(file, ".."), { recursive: true });
-            writeFileSync(file, v.code);
-          } catch (err) {
-            throw new DistillError(
-              "STORE",
-              `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join(this.root, "tools")} is writable by this user.`,
-              { cause: err }
-            );
-          }
-          const at = now();
-          this.#stmt(
-            `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
-         VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?)`
-          ).run(
-            v.name,
-            n,
-            v.description,
-            JSON.stringify(v.inputSchema),
-            JSON.stringify(v.testInputs),
-            v.sourceTrace,
-            hashSource(v.code),
-            at
-          );
-          this.#stmt(
-            "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, NULL, 'draft', ?, NULL, ?)"
-          ).run(v.name, n, v.reason, at);
-          return n;
-        });
-        return this.getVersion(v.name, version);
+        return this.getVersion(v.name, createVersion(this.#db, this.root, v));
       }
       /** A version, or null. */
       getVersion(name, version) {
-        const row = this.#stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
-        return row ? versionFromRow(row) : null;
+        return getVersion(this.#db, name, version);
       }
       /** Versions, by name then version; optionally one name and/or one status. */
       listVersions(filter = {}) {
-        const rows = this.#stmt(
-          `SELECT * FROM versions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR status = ?2) ORDER BY name, version`
-        ).all(filter.name ?? null, filter.status ?? null);
-        return rows.map(versionFromRow);
+        return listVersions(this.#db, filter);
       }
       /**
        * Applies a status change and records it in the history, in one transaction. `expect` guards against a
        * concurrent change: when the stored status differs, nothing is written and false is returned.
        */
       setStatus(change) {
-        return this.transaction(() => {
-          const r = this.#stmt(
-            `UPDATE versions SET status = ?1, problems = ?2,
-         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
-         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
-         WHERE name = ?3 AND version = ?4 AND status = ?5`
-          ).run(
-            change.to,
-            JSON.stringify([...new Set(change.problems)].sort()),
-            change.name,
-            change.version,
-            change.expect
-          );
-          if (Number(r.changes) !== 1) return false;
-          this.#stmt(
-            "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-          ).run(
-            change.name,
-            change.version,
-            change.expect,
-            change.to,
-            change.reason,
-            json(change.evidence),
-            now()
-          );
-          return true;
-        });
+        return setStatus(this.#db, change);
       }
       /** Stores the latest verdict and the measured baseline of a version. */
       setVerification(name, version, verdict, baselineTokens) {
-        this.#stmt(
-          "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?"
-        ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
+        setVerification(this.#db, name, version, verdict, baselineTokens);
       }
       /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
       setQueuedRebuild(name, version, queued, note) {
-        this.#stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
-          queued ? 1 : 0,
-          note,
-          name,
-          version
-        );
+        setQueuedRebuild(this.#db, name, version, queued, note);
       }
       /** The status history of a version, oldest first. */
       getHistory(name, version) {
-        const rows = this.#stmt("SELECT * FROM status_history WHERE name = ? AND version = ? ORDER BY id").all(
-          name,
-          version
-        );
-        return rows.map(historyFromRow);
+        return getHistory(this.#db, name, version);
       }
       /** The newest history row of every version (its status should be that row's `to`). */
       latestHistory() {
-        const rows = this.#stmt(
-          "SELECT * FROM status_history WHERE id IN (SELECT MAX(id) FROM status_history GROUP BY name, version) ORDER BY name, version"
-        ).all();
-        return rows.map(historyFromRow);
+        return latestHistory(this.#db);
       }
       /** The order in which versions last became active (history row id), for telling two actives apart. */
       lastActivation(name, version) {
-        const row = this.#stmt(
-          "SELECT COALESCE(MAX(id), 0) AS id FROM status_history WHERE name = ? AND version = ? AND to_status = 'active'"
-        ).get(name, version);
-        return Number(row.id);
+        return lastActivation(this.#db, name, version);
       }
       /** Appends a history row without changing the version (the open check records a status the history lacked). */
       addHistory(h) {
-        this.#stmt(
-          "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-        ).run(h.name, h.version, h.from, h.to, h.reason, json(h.evidence), now());
+        addHistory(this.#db, h);
       }
-      // ---- dependencies and stats ---------------------------------------------------------------------
       /** Replaces the dependency rows of a version. */
       setDependencies(name, version, deps) {
-        this.transaction(() => {
-          this.#stmt("DELETE FROM dependencies WHERE name = ? AND version = ?").run(name, version);
-          const insert = this.#stmt(
-            "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)"
-          );
-          for (const d of deps) insert.run(name, version, d.baseTool, d.fingerprint, d.avoided ? 1 : 0);
-        });
+        setDependencies(this.#db, name, version, deps);
       }
       /** Dependencies of one version, or of every version when no name is given. */
       getDependencies(name, version) {
-        const rows = this.#stmt(
-          "SELECT * FROM dependencies WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2) ORDER BY name, version, base_tool"
-        ).all(name ?? null, version ?? null);
-        return rows.map((r) => ({
-          name: r["name"],
-          version: Number(r["version"]),
-          baseTool: r["base_tool"],
-          fingerprint: r["fingerprint"] ?? null,
-          avoided: Boolean(r["avoided"])
-        }));
+        return getDependencies(this.#db, name, version);
       }
       /** Counts one live run of a version. */
       recordRun(name, version, success, innerCalls) {
-        this.#stmt(
-          `INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, 1, ?, ?, ?, ?)
-       ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
-       failures = failures + excluded.failures, inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
-        ).run(name, version, success ? 1 : 0, success ? 0 : 1, innerCalls, now());
+        recordRun(this.#db, name, version, success, innerCalls);
       }
       /** Run counters of a version (zeros when it never ran). */
       getRunStats(name, version) {
-        const r = this.#stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version);
-        return {
-          name,
-          version,
-          runs: Number(r?.["runs"] ?? 0),
-          successes: Number(r?.["successes"] ?? 0),
-          failures: Number(r?.["failures"] ?? 0),
-          innerCalls: Number(r?.["inner_calls"] ?? 0),
-          lastRunAt: r?.["last_run_at"] ?? null
-        };
+        return getRunStats(this.#db, name, version);
       }
     };
   }
@@ -1450,7 +1698,7 @@ var init_store = __esm({
 
 // core/log-file.ts
 function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
-  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
+  const text2 = `${line.endsWith("\n") ? line.slice(0, -1) : line}
 `;
   try {
     let size = 0;
@@ -1459,7 +1707,7 @@ function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
     } catch {
       mkdirSync(dirname(file), { recursive: true });
     }
-    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
+    if (size > 0 && size + Buffer.byteLength(text2) > maxBytes) {
       try {
         renameSync(file, `${file}.1`);
       } catch {
@@ -1467,8 +1715,8 @@ function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
     }
     appendFileSync(
       file,
-      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
-` : text
+      Buffer.byteLength(text2) > maxBytes ? `${text2.slice(0, maxBytes - 20)}\u2026 [cut]
+` : text2
     );
     return true;
   } catch {
@@ -1490,8 +1738,8 @@ function textBlocks(content) {
   const texts = [];
   for (const block of content) {
     if (typeof block !== "object" || block === null) continue;
-    const { type, text } = block;
-    if (type === "text" && typeof text === "string") texts.push(text);
+    const { type, text: text2 } = block;
+    if (type === "text" && typeof text2 === "string") texts.push(text2);
   }
   return texts;
 }
@@ -1500,11 +1748,11 @@ function textValue(texts) {
   if (texts.length === 1) return jsonOrText(texts[0]);
   return texts.join("\n");
 }
-function jsonOrText(text) {
+function jsonOrText(text2) {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text2);
   } catch {
-    return text;
+    return text2;
   }
 }
 function mcpContentToValue(content) {
@@ -1526,6 +1774,21 @@ function mcpHookResponseToValue(response) {
 }
 var init_mcp_result = __esm({
   "core/mcp-result.ts"() {
+    "use strict";
+  }
+});
+
+// core/text.ts
+function clip(text2, max) {
+  if (text2.length <= max) return text2;
+  return `${text2.slice(0, max)}\u2026 (${text2.length - max} more characters)`;
+}
+function oneLine(text2, max) {
+  const flat = text2.replace(/\s+/g, " ");
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}\u2026`;
+}
+var init_text = __esm({
+  "core/text.ts"() {
     "use strict";
   }
 });
@@ -1583,17 +1846,6 @@ than this run did.`;
   }
 });
 
-// core/text.ts
-function oneLine(text, max) {
-  const flat = text.replace(/\s+/g, " ");
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}\u2026`;
-}
-var init_text = __esm({
-  "core/text.ts"() {
-    "use strict";
-  }
-});
-
 // core/trace.ts
 function resultContent(value) {
   if (typeof value === "string") return value;
@@ -1638,212 +1890,27 @@ var init_internal = __esm({
     init_spill();
     init_store();
     init_text();
+    init_tool_names();
     init_trace();
   }
 });
 
-// claude-code/session.ts
-function spanTraceId(sessionId, span) {
-  return `${spanPrefix(sessionId)}${span}`;
-}
-function spanPrefix(sessionId) {
-  return `${sessionId}.`;
-}
-function currentSpan(store, sessionId) {
-  return store.transaction(() => {
-    const s = store.sessionSpan(sessionId);
-    const traceId = spanTraceId(sessionId, s.span);
-    store.createTrace(traceId, "", "claude-code");
-    return { traceId, span: s.span, confirmed: s.confirmed };
-  });
-}
+// claude-code/plugin-names.ts
 function isDistillPrompt(prompt) {
   return /^\s*\/tooldistill:distill(\s|$)/.test(prompt);
 }
-function userPrompt(store, sessionId, prompt) {
-  return store.transaction(() => {
-    let cur = currentSpan(store, sessionId);
-    if (cur.confirmed) {
-      store.advanceSpan(sessionId, cur.span);
-      cur = currentSpan(store, sessionId);
-    }
-    if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
-    return cur;
-  });
-}
-function confirmSpan(store, sessionId) {
-  return store.transaction(() => {
-    const cur = currentSpan(store, sessionId);
-    store.setOutcome(cur.traceId, true);
-    store.confirmSpan(sessionId, cur.span);
-    return { ...cur, confirmed: true };
-  });
-}
-function normalizedServer(name) {
-  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
-}
-function identifyTool(name, baseServers) {
-  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
-    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
-    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
+var PLUGIN_TOOL_PREFIX, DISTILL_COMMAND;
+var init_plugin_names = __esm({
+  "claude-code/plugin-names.ts"() {
+    "use strict";
+    PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
+    DISTILL_COMMAND = "tooldistill:distill";
   }
-  if (name.startsWith("mcp__")) {
-    const rest = name.slice("mcp__".length);
-    for (const server of baseServers) {
-      const prefix = `${normalizedServer(server)}__`;
-      if (rest.startsWith(prefix) && rest.length > prefix.length) {
-        return { tool: `${server}__${rest.slice(prefix.length)}`, kind: "base" };
-      }
-    }
-  }
-  return { tool: name, kind: "other" };
-}
-function cachedBaseTools(store) {
-  const text = store.getMeta(BASE_TOOLS_META_KEY);
-  if (text === null) return [];
-  const parsed = JSON.parse(text);
-  return Array.isArray(parsed) ? parsed : [];
-}
-function recordedArgs(input, schema) {
-  const args = isPlainObject(input) ? input : input === void 0 ? {} : { value: input };
-  const safe = clipDepth(args);
-  return {
-    value: canonicalArgs(safe.value, schema),
-    note: safe.note === null ? null : `arguments: ${safe.note}`
-  };
-}
-function recordToolStart(store, call, ctx) {
-  return store.transaction(() => {
-    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
-    if (existing) return existing.id;
-    const cur = currentSpan(store, call.sessionId);
-    const id = identifyTool(call.toolName, ctx.baseServers);
-    const kind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
-    const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
-    const args = recordedArgs(call.toolInput, schema);
-    return store.startCall({
-      traceId: cur.traceId,
-      tool: id.tool,
-      kind,
-      args: args.value,
-      externalId: call.toolUseId,
-      note: args.note
-    });
-  });
-}
-function responseValue(toolName, response) {
-  if (toolName.startsWith("mcp__")) return mcpHookResponseToValue(response);
-  return response ?? null;
-}
-function recordToolEnd(store, call, ctx) {
-  const outcome = "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
-  store.transaction(() => {
-    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
-    if (!rec) {
-      const cur = currentSpan(store, call.sessionId);
-      const id = identifyTool(call.toolName, ctx.baseServers);
-      const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
-      const args = recordedArgs(call.toolInput, schema);
-      store.appendCall(
-        {
-          traceId: cur.traceId,
-          tool: id.tool,
-          kind: id.kind === "base" && cur.confirmed ? "other" : id.kind,
-          args: args.value,
-          externalId: call.toolUseId,
-          note: args.note
-        },
-        outcome,
-        call.durationMs
-      );
-      return;
-    }
-    if (rec.status !== "started") return;
-    if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
-    else store.finishCall(rec.id, outcome.output, call.durationMs);
-  });
-}
-function need(value, field) {
-  if (value === void 0) throw new Error(`the hook input has no ${field}`);
-  return value;
-}
-function sessionEvent(event, input) {
-  const sessionId = need(input.session_id, "session_id");
-  switch (event) {
-    case "SessionStart":
-      return { type: "session-start", sessionId };
-    case "UserPromptSubmit": {
-      const prompt = input.prompt ?? "";
-      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
-    }
-    case "UserPromptExpansion":
-      return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
-    case "PreToolUse":
-      return {
-        type: "tool-start",
-        sessionId,
-        call: {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id")
-        }
-      };
-    case "PostToolUse":
-    case "PostToolUseFailure":
-      return {
-        type: "tool-end",
-        sessionId,
-        call: {
-          sessionId,
-          toolName: need(input.tool_name, "tool_name"),
-          toolInput: input.tool_input,
-          toolUseId: need(input.tool_use_id, "tool_use_id"),
-          durationMs: input.duration_ms ?? null,
-          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
-        }
-      };
-    case "SessionEnd":
-      return { type: "session-end", sessionId };
-  }
-}
-function applySessionEvent(store, ev, ctx) {
-  switch (ev.type) {
-    case "session-start":
-      currentSpan(store, ev.sessionId);
-      return;
-    case "prompt":
-      userPrompt(store, ev.sessionId, ev.prompt);
-      return;
-    case "confirm":
-      confirmSpan(store, ev.sessionId);
-      return;
-    case "tool-start":
-      recordToolStart(store, ev.call, ctx);
-      return;
-    case "tool-end":
-      recordToolEnd(store, ev.call, ctx);
-      return;
-    case "session-end":
-      if (store.findSessionSpan(ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
-      return;
-    case "none":
-      return;
-  }
-}
-function applySpilledEvents(store, sessionId, baseServers) {
-  return applySpills(store, sessionId, (spilled) => {
-    if (!HookEvents.includes(spilled.event)) {
-      throw new Error(`unknown hook event '${spilled.event}'`);
-    }
-    const input = JSON.parse(spilled.text);
-    const ctx = { baseServers, baseTools: cachedBaseTools(store) };
-    applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
-  });
-}
+});
+
+// claude-code/distill-context.ts
 function short(value) {
-  const s = resultContent(value);
-  return s.length > SUMMARY_CHARS ? `${s.slice(0, SUMMARY_CHARS)}\u2026` : s;
+  return clip(resultContent(value), SUMMARY_CHARS);
 }
 function distillContext(store, traceId, notes) {
   const calls = store.getCalls(traceId).filter((c) => c.kind === "base" && c.parentId === null && c.status !== "started");
@@ -1871,14 +1938,65 @@ function distillContext(store, traceId, notes) {
   );
   return lines.join("\n");
 }
-var PLUGIN_TOOL_PREFIX, DISTILL_COMMAND, BASE_TOOLS_META_KEY, HookEvents, SUMMARY_CHARS;
-var init_session = __esm({
-  "claude-code/session.ts"() {
+var SUMMARY_CHARS;
+var init_distill_context = __esm({
+  "claude-code/distill-context.ts"() {
     "use strict";
     init_internal();
-    PLUGIN_TOOL_PREFIX = "mcp__plugin_tooldistill_td__";
-    DISTILL_COMMAND = "tooldistill:distill";
-    BASE_TOOLS_META_KEY = "claude-code.base-tools";
+    init_plugin_names();
+    SUMMARY_CHARS = 200;
+  }
+});
+
+// claude-code/hook-events.ts
+function isHookEvent(name) {
+  return HookEvents.includes(name);
+}
+function need(value, field) {
+  if (value === void 0) throw new Error(`the hook input has no ${field}`);
+  return value;
+}
+function toolStart(sessionId, input) {
+  return {
+    sessionId,
+    toolName: need(input.tool_name, "tool_name"),
+    toolInput: input.tool_input,
+    toolUseId: need(input.tool_use_id, "tool_use_id")
+  };
+}
+function sessionEvent(event, input) {
+  const sessionId = need(input.session_id, "session_id");
+  switch (event) {
+    case "SessionStart":
+      return { type: "session-start", sessionId };
+    case "UserPromptSubmit": {
+      const prompt = input.prompt ?? "";
+      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+    }
+    case "UserPromptExpansion":
+      return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
+    case "PreToolUse":
+      return { type: "tool-start", sessionId, call: toolStart(sessionId, input) };
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return {
+        type: "tool-end",
+        sessionId,
+        call: {
+          ...toolStart(sessionId, input),
+          durationMs: input.duration_ms ?? null,
+          outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
+        }
+      };
+    case "SessionEnd":
+      return { type: "session-end", sessionId };
+  }
+}
+var HookEvents;
+var init_hook_events = __esm({
+  "claude-code/hook-events.ts"() {
+    "use strict";
+    init_plugin_names();
     HookEvents = [
       "SessionStart",
       "UserPromptSubmit",
@@ -1888,7 +2006,217 @@ var init_session = __esm({
       "PostToolUseFailure",
       "SessionEnd"
     ];
-    SUMMARY_CHARS = 200;
+  }
+});
+
+// claude-code/session-store.ts
+function now2() {
+  return (/* @__PURE__ */ new Date()).toISOString();
+}
+function sessionSpan(store, sessionId) {
+  adapterSql(
+    store,
+    "INSERT OR IGNORE INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, 1, 0, ?)"
+  ).run(sessionId, now2());
+  return findSessionSpan(store, sessionId);
+}
+function findSessionSpan(store, sessionId) {
+  const row = adapterSql(store, SELECT_SPAN).get(sessionId);
+  return row ? { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) } : null;
+}
+function advanceSpan(store, sessionId, from) {
+  adapterSql(
+    store,
+    "UPDATE cc_sessions SET span = span + 1, confirmed = 0, updated_at = ? WHERE session_id = ? AND span = ?"
+  ).run(now2(), sessionId, from);
+}
+function markSpanConfirmed(store, sessionId, span) {
+  adapterSql(
+    store,
+    "UPDATE cc_sessions SET confirmed = 1, updated_at = ? WHERE session_id = ? AND span = ?"
+  ).run(now2(), sessionId, span);
+}
+var SELECT_SPAN;
+var init_session_store = __esm({
+  "claude-code/session-store.ts"() {
+    "use strict";
+    init_internal();
+    SELECT_SPAN = "SELECT span, confirmed FROM cc_sessions WHERE session_id = ?";
+  }
+});
+
+// claude-code/session.ts
+function spanTraceId(sessionId, span) {
+  return `${spanPrefix(sessionId)}${span}`;
+}
+function spanPrefix(sessionId) {
+  return `${sessionId}.`;
+}
+function currentSpan(store, sessionId) {
+  return store.transaction(() => {
+    const s = sessionSpan(store, sessionId);
+    const traceId = spanTraceId(sessionId, s.span);
+    store.createTrace(traceId, "", "claude-code");
+    return { traceId, span: s.span, confirmed: s.confirmed };
+  });
+}
+function userPrompt(store, sessionId, prompt) {
+  return store.transaction(() => {
+    let cur = currentSpan(store, sessionId);
+    if (cur.confirmed) {
+      advanceSpan(store, sessionId, cur.span);
+      cur = currentSpan(store, sessionId);
+    }
+    if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
+    return cur;
+  });
+}
+function confirmSpan(store, sessionId) {
+  return store.transaction(() => {
+    const cur = currentSpan(store, sessionId);
+    store.setOutcome(cur.traceId, true);
+    markSpanConfirmed(store, sessionId, cur.span);
+    return { ...cur, confirmed: true };
+  });
+}
+var init_session = __esm({
+  "claude-code/session.ts"() {
+    "use strict";
+    init_session_store();
+  }
+});
+
+// claude-code/tool-identity.ts
+function normalizedServer(name) {
+  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+function isMcpToolName(name) {
+  return name.startsWith(MCP_PREFIX);
+}
+function identifyTool(name, baseServers) {
+  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
+    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
+    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
+  }
+  if (isMcpToolName(name)) {
+    const rest = name.slice(MCP_PREFIX.length);
+    for (const server of baseServers) {
+      const prefix = baseToolName(normalizedServer(server), "");
+      if (rest.startsWith(prefix) && rest.length > prefix.length) {
+        return { tool: baseToolName(server, rest.slice(prefix.length)), kind: "base" };
+      }
+    }
+  }
+  return { tool: name, kind: "other" };
+}
+var MCP_PREFIX;
+var init_tool_identity = __esm({
+  "claude-code/tool-identity.ts"() {
+    "use strict";
+    init_internal();
+    init_plugin_names();
+    MCP_PREFIX = "mcp__";
+  }
+});
+
+// claude-code/tool-calls.ts
+function recordedArgs(input, schema) {
+  const args = isPlainObject(input) ? input : input === void 0 ? {} : { value: input };
+  const safe = clipDepth(args);
+  return {
+    value: canonicalArgs(safe.value, schema),
+    note: safe.note === null ? null : `arguments: ${safe.note}`
+  };
+}
+function newCall(call, cur, ctx) {
+  const id = identifyTool(call.toolName, ctx.baseServers);
+  const kind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
+  const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : void 0;
+  const args = recordedArgs(call.toolInput, schema);
+  return {
+    traceId: cur.traceId,
+    tool: id.tool,
+    kind,
+    args: args.value,
+    externalId: call.toolUseId,
+    note: args.note
+  };
+}
+function recordToolStart(store, call, ctx) {
+  return store.transaction(() => {
+    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
+    if (existing) return existing.id;
+    return store.startCall(newCall(call, currentSpan(store, call.sessionId), ctx));
+  });
+}
+function responseValue(toolName, response) {
+  if (isMcpToolName(toolName)) return mcpHookResponseToValue(response);
+  return response ?? null;
+}
+function recordToolEnd(store, call, ctx) {
+  const outcome = "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
+  store.transaction(() => {
+    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
+    if (!rec) {
+      store.appendCall(newCall(call, currentSpan(store, call.sessionId), ctx), outcome, call.durationMs);
+      return;
+    }
+    if (rec.status !== "started") return;
+    if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
+    else store.finishCall(rec.id, outcome.output, call.durationMs);
+  });
+}
+var init_tool_calls = __esm({
+  "claude-code/tool-calls.ts"() {
+    "use strict";
+    init_internal();
+    init_session();
+    init_tool_identity();
+  }
+});
+
+// claude-code/session-events.ts
+function applySessionEvent(store, ev, ctx) {
+  switch (ev.type) {
+    case "session-start":
+      currentSpan(store, ev.sessionId);
+      return;
+    case "prompt":
+      userPrompt(store, ev.sessionId, ev.prompt);
+      return;
+    case "confirm":
+      confirmSpan(store, ev.sessionId);
+      return;
+    case "tool-start":
+      recordToolStart(store, ev.call, ctx);
+      return;
+    case "tool-end":
+      recordToolEnd(store, ev.call, ctx);
+      return;
+    case "session-end":
+      if (findSessionSpan(store, ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      return;
+    case "none":
+      return;
+  }
+}
+function applySpilledEvents(store, sessionId, baseServers) {
+  return applySpills(store, sessionId, (spilled) => {
+    if (!isHookEvent(spilled.event)) throw new Error(`unknown hook event '${spilled.event}'`);
+    const input = JSON.parse(spilled.text);
+    const ctx = { baseServers, baseTools: cachedBaseTools(store) };
+    applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
+  });
+}
+var init_session_events = __esm({
+  "claude-code/session-events.ts"() {
+    "use strict";
+    init_internal();
+    init_base_tools();
+    init_hook_events();
+    init_session();
+    init_session_store();
+    init_tool_calls();
   }
 });
 
@@ -1978,7 +2306,7 @@ __export(run_exports, {
 function setupHint(projectDir) {
   return `tooldistill: no tooldistill.yaml in ${projectDir}, so this session is not recorded. To distil this project's MCP tools, add a tooldistill.yaml with \`mcp_config: .mcp.json\` (or run \`npx tooldistill init\` and set mcp_config), then start a new session.`;
 }
-function record(store, event, text, ev, config, log) {
+function record(store, event, text2, ev, config, log) {
   try {
     const spilled = applySpilledEvents(store, ev.sessionId, config.baseServers);
     for (const problem of spilled.failed) log(`a spilled event could not be applied: ${problem}`);
@@ -1987,7 +2315,7 @@ function record(store, event, text, ev, config, log) {
     return "recorded";
   } catch (err) {
     if (!(err instanceof DistillError && err.code === "STORE_BUSY")) throw err;
-    spillEvent(store.root, ev.sessionId, event, text);
+    spillEvent(store.root, ev.sessionId, event, text2);
     log(
       `the store was locked by another process for ${HOOK_BUSY_TIMEOUT_MS} ms: the event was spilled to spill/ and is applied by the next hook or the td server`
     );
@@ -1996,14 +2324,14 @@ function record(store, event, text, ev, config, log) {
 }
 function respond(event, input, ev, config, store, rt) {
   if (event === "UserPromptSubmit" && ev.type === "confirm") {
-    const traceId = spanTraceId(ev.sessionId, store.findSessionSpan(ev.sessionId)?.span ?? 1);
+    const traceId = spanTraceId(ev.sessionId, findSessionSpan(store, ev.sessionId)?.span ?? 1);
     const notes = (input.prompt ?? "").trim().replace(/^\/tooldistill:distill/, "");
     return {
       hookSpecificOutput: { hookEventName: event, additionalContext: distillContext(store, traceId, notes) }
     };
   }
   if (event === "SessionEnd") {
-    const span = store.findSessionSpan(ev.sessionId);
+    const span = findSessionSpan(store, ev.sessionId);
     if (!span) return null;
     const traceId = spanTraceId(ev.sessionId, span.span);
     const wanted = config.settings.fallbackDistiller && Boolean(rt.env["ANTHROPIC_API_KEY"]) && worthDistilling(store, traceId, config.settings.minCallsToDistill);
@@ -2023,27 +2351,27 @@ function logLine(logFile, event, message, toStderr) {
 `);
   if (logFile !== null) appendLog(logFile, `${(/* @__PURE__ */ new Date()).toISOString()} ${event}: ${message}`);
 }
-function parseInput(text) {
-  if (text.trim() === "") {
+function parseInput(text2) {
+  if (text2.trim() === "") {
     return {
       problem: "stdin was empty: Claude Code sends the event as JSON on stdin, so nothing was recorded"
     };
   }
   try {
-    const value = JSON.parse(text);
+    const value = JSON.parse(text2);
     if (isPlainObject(value)) return { input: value };
-    return { problem: `stdin is JSON but not an object (${text.slice(0, 80)}), so nothing was recorded` };
+    return { problem: `stdin is JSON but not an object (${text2.slice(0, 80)}), so nothing was recorded` };
   } catch (err) {
-    const head = oneLine(text, 200);
+    const head = oneLine(text2, 200);
     return {
       problem: `stdin is not JSON (${errorMessage(err)}), so nothing was recorded; it began: ${head}`
     };
   }
 }
-async function handleHookInput(event, text, rt) {
+async function handleHookInput(event, text2, rt) {
   let logFile = null;
   try {
-    const parsed = parseInput(text);
+    const parsed = parseInput(text2);
     const projectDir = rt.env["CLAUDE_PROJECT_DIR"] || ("input" in parsed ? parsed.input.cwd : void 0) || process.cwd();
     logFile = join(projectDir, ".tooldistill", "hooks.log");
     const configPath = findConfig(projectDir);
@@ -2069,12 +2397,12 @@ async function handleHookInput(event, text, rt) {
       });
     } catch (err) {
       if (!(err instanceof DistillError && err.code === "STORE_BUSY")) throw err;
-      spillEvent(config.store, ev.sessionId, event, text);
+      spillEvent(config.store, ev.sessionId, event, text2);
       log(`the store was locked by another process while opening it: the event was spilled to spill/`);
       return null;
     }
     try {
-      record(store, event, text, ev, config, log);
+      record(store, event, text2, ev, config, log);
       return respond(event, parsed.input, ev, config, store, rt);
     } finally {
       store.close();
@@ -2086,13 +2414,13 @@ async function handleHookInput(event, text, rt) {
   }
 }
 async function runHook(event) {
-  let text = "";
+  let text2 = "";
   try {
-    text = readFileSync(0, "utf8");
+    text2 = readFileSync(0, "utf8");
   } catch (err) {
     logLine(null, event, `cannot read stdin: ${errorMessage(err)}`, true);
   }
-  const output = await handleHookInput(event, text, { env: process.env });
+  const output = await handleHookInput(event, text2, { env: process.env });
   if (output) process.stdout.write(`${JSON.stringify(output)}
 `);
 }
@@ -2102,7 +2430,12 @@ var init_run = __esm({
     "use strict";
     init_node_fs();
     init_node_path();
+    init_base_tools();
+    init_distill_context();
+    init_hook_events();
     init_session();
+    init_session_events();
+    init_session_store();
     init_internal();
     init_hook_config();
     HOOK_BUSY_TIMEOUT_MS = 200;
@@ -2127,8 +2460,8 @@ function quietSqliteWarning() {
   process.emitWarning = ((warning, ...rest) => {
     const first = rest[0];
     const type = typeof first === "string" ? first : first?.type;
-    const text = typeof warning === "string" ? warning : warning.message;
-    if (type === "ExperimentalWarning" && text.startsWith("SQLite ")) return;
+    const text2 = typeof warning === "string" ? warning : warning.message;
+    if (type === "ExperimentalWarning" && text2.startsWith("SQLite ")) return;
     Reflect.apply(emit, process, [warning, ...rest]);
   });
 }

@@ -3,20 +3,22 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-FUAIPFLF.js";
+} from "./chunk-A7H6SLV6.js";
+import "./chunk-TSYA6VLR.js";
+import "./chunk-574U3TJN.js";
+import "./chunk-FOVBQ5VX.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-IGHBUHQZ.js";
+import "./chunk-GNLRVJN4.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-4W6HIZJA.js";
+} from "./chunk-NBJAGUIP.js";
 import "./chunk-XLRDCVB2.js";
-import "./chunk-32EDCCXV.js";
-import "./chunk-MHQZRDHV.js";
+import "./chunk-XSOUOFOT.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
-import "./chunk-GNLRVJN4.js";
+import "./chunk-LMZH4FWR.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/full-config.ts

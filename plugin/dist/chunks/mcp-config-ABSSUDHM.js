@@ -1,13 +1,12 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  MAX_CONCURRENT_STARTS,
-  MCPToolkit
-} from "./chunk-32EDCCXV.js";
-import "./chunk-MHQZRDHV.js";
+  loadMcpServers
+} from "./chunk-NBJAGUIP.js";
+import "./chunk-XLRDCVB2.js";
+import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  MAX_CONCURRENT_STARTS,
-  MCPToolkit
+  loadMcpServers
 };

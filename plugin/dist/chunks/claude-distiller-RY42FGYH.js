@@ -8,18 +8,18 @@ import {
   AnthropicError,
   AuthenticationError,
   RateLimitError
-} from "./chunk-NV5JO7FK.js";
+} from "./chunk-QANQEETE.js";
 import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
   proposalPrompt,
   readProposal,
   verdictText
-} from "./chunk-IGHBUHQZ.js";
-import "./chunk-XLRDCVB2.js";
+} from "./chunk-TSYA6VLR.js";
 import {
   silentLogger
-} from "./chunk-MHQZRDHV.js";
+} from "./chunk-FOVBQ5VX.js";
+import "./chunk-XLRDCVB2.js";
 import {
   DistillError,
   errorMessage

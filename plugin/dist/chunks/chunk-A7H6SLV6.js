@@ -3,41 +3,45 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
-  clip,
   formatProblem,
   nudgeText,
-  oneLine,
   parseProposal,
   rejectedVerdict,
   reportSummary,
   toVerdict,
   verdictText
-} from "./chunk-IGHBUHQZ.js";
+} from "./chunk-TSYA6VLR.js";
+import {
+  suggestion
+} from "./chunk-574U3TJN.js";
+import {
+  clip,
+  oneLine
+} from "./chunk-FOVBQ5VX.js";
+import {
+  DefaultIntrinsics,
+  QuickJSEmscriptenModuleError,
+  debugLog
+} from "./chunk-GNLRVJN4.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
-import {
-  serverNameProblem,
-  toolNameProblem
-} from "./chunk-4W6HIZJA.js";
 import {
   canonicalArgs,
   isPlainObject,
   stableStringify
 } from "./chunk-XLRDCVB2.js";
 import {
-  require_ajv,
-  suggestion
-} from "./chunk-32EDCCXV.js";
+  serverNameProblem,
+  toolNameProblem
+} from "./chunk-XSOUOFOT.js";
 import {
   DistillError,
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
 import {
-  DefaultIntrinsics,
-  QuickJSEmscriptenModuleError,
-  debugLog
-} from "./chunk-GNLRVJN4.js";
+  require_ajv
+} from "./chunk-LMZH4FWR.js";
 import {
   __commonJS,
   __require,
@@ -1011,14 +1015,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -1035,14 +1039,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text2[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text2[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -1059,12 +1063,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text2, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text2[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -1076,12 +1080,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text2[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -1096,39 +1100,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text2[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text[start];
+      let ch = text2[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text[++i];
+          ch = text2[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text2[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text[start];
+          ch = text2[start];
         }
       }
       return end;
@@ -22369,7 +22373,7 @@ var require_virtual_types = __commonJS({
     var ReferencedIdentifier = exports.ReferencedIdentifier = ["Identifier", "JSXIdentifier"];
     var ReferencedMemberExpression = exports.ReferencedMemberExpression = ["MemberExpression"];
     var BindingIdentifier = exports.BindingIdentifier = ["Identifier"];
-    var Statement2 = exports.Statement = ["Statement"];
+    var Statement = exports.Statement = ["Statement"];
     var Expression = exports.Expression = ["Expression"];
     var Scope2 = exports.Scope = ["Scopable", "Pattern"];
     var Referenced = exports.Referenced = null;
@@ -47155,13 +47159,13 @@ var require_lib6 = __commonJS({
     var BRACKET = /^[()[\]{}]$/;
     var tokenize;
     var JSX_TAG = /^[a-z][\w-]*$/i;
-    var getTokenType = function(token, offset, text) {
+    var getTokenType = function(token, offset, text2) {
       if (token.type === "name") {
         const tokenValue = token.value;
         if (helperValidatorIdentifier.isKeyword(tokenValue) || helperValidatorIdentifier.isStrictReservedWord(tokenValue, true) || sometimesKeywords.has(tokenValue)) {
           return "keyword";
         }
-        if (JSX_TAG.test(tokenValue) && (text[offset - 1] === "<" || text.slice(offset - 2, offset) === "</")) {
+        if (JSX_TAG.test(tokenValue) && (text2[offset - 1] === "<" || text2.slice(offset - 2, offset) === "</")) {
           return "jsxIdentifier";
         }
         const firstChar = String.fromCodePoint(tokenValue.codePointAt(0));
@@ -47177,24 +47181,24 @@ var require_lib6 = __commonJS({
       }
       return token.type;
     };
-    tokenize = function* (text) {
+    tokenize = function* (text2) {
       let match;
-      while (match = jsTokens.default.exec(text)) {
+      while (match = jsTokens.default.exec(text2)) {
         const token = jsTokens.matchToToken(match);
         yield {
-          type: getTokenType(token, match.index, text),
+          type: getTokenType(token, match.index, text2),
           value: token.value
         };
       }
     };
-    function highlight(text) {
-      if (text === "") return "";
+    function highlight(text2) {
+      if (text2 === "") return "";
       const defs = getDefs(true);
       let highlighted = "";
       for (const {
         type,
         value
-      } of tokenize(text)) {
+      } of tokenize(text2)) {
         if (type in defs) {
           highlighted += value.split(NEWLINE$1).map((str) => defs[type](str)).join("\n");
         } else {
@@ -51477,9 +51481,9 @@ function needsClip(v, maxDepth, depth, ancestors) {
 }
 function recordableOutput(value, maxBytes) {
   const safe = clipDepth(value);
-  let text;
+  let text2;
   try {
-    text = JSON.stringify(safe.value) ?? "null";
+    text2 = JSON.stringify(safe.value) ?? "null";
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     return {
@@ -51488,11 +51492,11 @@ function recordableOutput(value, maxBytes) {
       clipped: true
     };
   }
-  const bytes = Buffer.byteLength(text);
-  if (bytes <= maxBytes) return { text, note: safe.note, clipped: safe.note !== null };
+  const bytes = Buffer.byteLength(text2);
+  if (bytes <= maxBytes) return { text: text2, note: safe.note, clipped: safe.note !== null };
   const note = `output clipped: ${formatBytes(bytes)} is over the ${formatBytes(maxBytes)} cap (max_output_bytes in tooldistill.yaml); its first ${PREVIEW_CHARS.toLocaleString("en-US")} characters are kept`;
   return {
-    text: JSON.stringify(`${text.slice(0, PREVIEW_CHARS)}\u2026 [clipped]`),
+    text: JSON.stringify(`${text2.slice(0, PREVIEW_CHARS)}\u2026 [clipped]`),
     note: safe.note ? `${safe.note}; ${note}` : note,
     clipped: true
   };
@@ -51650,9 +51654,9 @@ function findConfig(startDir = process.cwd()) {
 
 // core/config-yaml.ts
 var import_yaml = __toESM(require_dist(), 1);
-function parseYaml(text) {
+function parseYaml(text2) {
   const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter });
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter });
   const lineAt = (offset) => lineCounter.linePos(offset).line;
   const syntax = doc.errors.map((error) => {
     const first = error.message.split("\n")[0] ?? error.message;
@@ -51768,8 +51772,8 @@ function shown(value) {
   if (value === void 0) return "nothing";
   if (Array.isArray(value)) return "a list";
   if (value !== null && typeof value === "object") return "a mapping";
-  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  const text2 = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return text2.length > 60 ? `${text2.slice(0, 57)}...` : text2;
 }
 function pointerToKeyPath(pointer, data) {
   const path = [];
@@ -51930,15 +51934,15 @@ async function loadConfig(path) {
     }
   }
   const name = basename(file);
-  let text;
+  let text2;
   try {
-    text = await readFile(file, "utf8");
+    text2 = await readFile(file, "utf8");
   } catch (err) {
     throw new DistillError("CONFIG_INVALID", `${name}: cannot read the file: ${errorMessage(err)}`, {
       cause: err
     });
   }
-  const { data, syntax, lineOf } = parseYaml(text);
+  const { data, syntax, lineOf } = parseYaml(text2);
   if (syntax.length > 0) {
     const lines = syntax.map((problem) => formatConfigProblem(name, { path: "", ...problem }));
     throw new DistillError("CONFIG_INVALID", lines.join("\n"));
@@ -51990,7 +51994,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync as statSync3 } from "no
 import { dirname as dirname2 } from "node:path";
 var DEFAULT_LOG_BYTES = 1024 * 1024;
 function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
-  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
+  const text2 = `${line.endsWith("\n") ? line.slice(0, -1) : line}
 `;
   try {
     let size = 0;
@@ -51999,7 +52003,7 @@ function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
     } catch {
       mkdirSync(dirname2(file), { recursive: true });
     }
-    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
+    if (size > 0 && size + Buffer.byteLength(text2) > maxBytes) {
       try {
         renameSync(file, `${file}.1`);
       } catch {
@@ -52007,8 +52011,8 @@ function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
     }
     appendFileSync(
       file,
-      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
-` : text
+      Buffer.byteLength(text2) > maxBytes ? `${text2.slice(0, maxBytes - 20)}\u2026 [cut]
+` : text2
     );
     return true;
   } catch {
@@ -52043,6 +52047,7 @@ var INFRASTRUCTURE_TEXT = /\b(50[0-4]|429|408)\b|service unavailable|bad gateway
 function classifyBaseFailure(err) {
   for (let e = err, depth = 0; e !== void 0 && e !== null && depth < 4; depth++) {
     if (e instanceof DistillError && (e.code === "TIMEOUT" || e.code === "MCP")) return "infrastructure";
+    if (e instanceof DistillError && e.code === "MCP_TOOL") break;
     if (typeof e !== "object") break;
     const { status, statusCode, code } = e;
     const http = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : null;
@@ -52050,8 +52055,8 @@ function classifyBaseFailure(err) {
     if (typeof code === "string" && NETWORK_CODES.has(code)) return "infrastructure";
     e = e.cause;
   }
-  const text = err instanceof Error ? err.message : typeof err === "string" ? err : "";
-  return INFRASTRUCTURE_TEXT.test(text) ? "infrastructure" : "rejected";
+  const text2 = err instanceof Error ? err.message : typeof err === "string" ? err : "";
+  return INFRASTRUCTURE_TEXT.test(text2) ? "infrastructure" : "rejected";
 }
 
 // core/schema.ts
@@ -52085,1082 +52090,6 @@ function describeError(e) {
   }
 }
 
-// core/store.ts
-import { existsSync as existsSync4, mkdirSync as mkdirSync2, readdirSync, readFileSync, statSync as statSync4, writeFileSync } from "node:fs";
-import { join as join2, resolve as resolve4, sep } from "node:path";
-
-// core/logger.ts
-var stderrLogger = {
-  info() {
-  },
-  warn(message) {
-    process.stderr.write(`${message}
-`);
-  },
-  error(message) {
-    process.stderr.write(`${message}
-`);
-  }
-};
-
-// core/store-invariants.ts
-var REPAIRED = "repaired when the store was opened";
-function checkLifecycle(store) {
-  const versions = store.listVersions();
-  if (versions.length === 0) return [];
-  const problems = [];
-  const byName = /* @__PURE__ */ new Map();
-  for (const v of versions) byName.set(v.name, [...byName.get(v.name) ?? [], v]);
-  for (const [name, all] of byName) {
-    const active = all.filter((v) => v.status === "active");
-    if (active.length < 2) continue;
-    const keep = active.reduce(
-      (a, b) => store.lastActivation(b.name, b.version) > store.lastActivation(a.name, a.version) ? b : a
-    );
-    const others = active.filter((v) => v !== keep);
-    problems.push({
-      name,
-      versions: active.map((v) => v.version),
-      message: `${name} has ${active.length} active versions (${active.map((v) => `v${v.version}`).join(", ")})`,
-      repair: `v${keep.version}, which became active last, stays active; ${others.map((v) => `v${v.version}`).join(", ")} deprecated`,
-      command: null,
-      apply: (s) => {
-        for (const v of others) {
-          s.setStatus({
-            name,
-            version: v.version,
-            expect: "active",
-            to: "deprecated",
-            problems: v.problems,
-            reason: `${REPAIRED}: v${keep.version} was active too and became active last`
-          });
-        }
-      }
-    });
-  }
-  const history = new Map(store.latestHistory().map((h) => [`${h.name}\0${h.version}`, h]));
-  for (const v of versions) {
-    const id = `${v.name} v${v.version}`;
-    if (v.status === "deprecated" && v.queuedRebuild) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is deprecated but still queued for a rebuild`,
-        repair: "the rebuild queue flag is cleared",
-        command: null,
-        apply: (s) => s.setQueuedRebuild(v.name, v.version, false, null)
-      });
-    }
-    if ((v.status === "active" || v.status === "verified" || v.status === "suspect") && v.verdict === null) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is ${v.status} but has no stored verdict (an interrupted verification)`,
-        repair: null,
-        command: `run \`tooldistill verify ${v.name} --version ${v.version}\``
-      });
-    }
-    if (v.status === "active" && v.problems.length > 0) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is active with open problems (${v.problems.join(", ")})`,
-        repair: "it becomes suspect, as every open problem makes it",
-        command: null,
-        apply: (s) => s.setStatus({
-          name: v.name,
-          version: v.version,
-          expect: "active",
-          to: "suspect",
-          problems: v.problems,
-          reason: `${REPAIRED}: active with open problems`
-        })
-      });
-    }
-    if (v.status === "suspect" && v.problems.length === 0) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is suspect without an open problem`,
-        repair: null,
-        command: `run \`tooldistill verify ${v.name} --version ${v.version}\` (a pass makes it active again)`
-      });
-    }
-    const last = history.get(`${v.name}\0${v.version}`);
-    if (last && last.to !== v.status) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is ${v.status} but its history ends at ${last.to}`,
-        repair: `the history records the change to ${v.status}`,
-        command: null,
-        apply: (s) => s.addHistory({
-          name: v.name,
-          version: v.version,
-          from: last.to,
-          to: v.status,
-          reason: `${REPAIRED}: the history lacked this change`,
-          evidence: null
-        })
-      });
-    }
-  }
-  return problems;
-}
-
-// core/store.ts
-function sqlite() {
-  assertNodeVersion();
-  return process.getBuiltinModule("node:sqlite");
-}
-var MIGRATIONS = [
-  `
-  CREATE TABLE traces (
-    id TEXT PRIMARY KEY,
-    task TEXT NOT NULL,
-    source TEXT NOT NULL,
-    outcome INTEGER,
-    input_tokens INTEGER NOT NULL DEFAULT 0,
-    output_tokens INTEGER NOT NULL DEFAULT 0,
-    cache_creation_input_tokens INTEGER NOT NULL DEFAULT 0,
-    cache_read_input_tokens INTEGER NOT NULL DEFAULT 0,
-    started_at TEXT NOT NULL,
-    ended_at TEXT,
-    nudged INTEGER NOT NULL DEFAULT 0,
-    proposed INTEGER NOT NULL DEFAULT 0,
-    replace_name TEXT,
-    note TEXT
-  );
-  CREATE TABLE calls (
-    id INTEGER PRIMARY KEY,
-    trace_id TEXT NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    parent_id INTEGER REFERENCES calls(id),
-    tool TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    args TEXT NOT NULL,
-    status TEXT NOT NULL,
-    output TEXT,
-    error TEXT,
-    latency_ms REAL,
-    version INTEGER,
-    external_id TEXT,
-    started_at TEXT NOT NULL,
-    UNIQUE (trace_id, seq)
-  );
-  CREATE INDEX calls_external ON calls(external_id) WHERE external_id IS NOT NULL;
-  CREATE TABLE versions (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    problems TEXT NOT NULL DEFAULT '[]',
-    baseline INTEGER,
-    baseline_tokens INTEGER,
-    source_trace TEXT,
-    description TEXT NOT NULL DEFAULT '',
-    input_schema TEXT NOT NULL DEFAULT '{}',
-    test_inputs TEXT NOT NULL DEFAULT '[]',
-    source_hash TEXT NOT NULL,
-    verdict TEXT,
-    queued_rebuild INTEGER NOT NULL DEFAULT 0,
-    rebuild_note TEXT,
-    created_at TEXT NOT NULL,
-    PRIMARY KEY (name, version)
-  );
-  CREATE TABLE status_history (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    from_status TEXT,
-    to_status TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    evidence TEXT,
-    at TEXT NOT NULL
-  );
-  CREATE TABLE dependencies (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    base_tool TEXT NOT NULL,
-    fingerprint TEXT,
-    avoided INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (name, version, base_tool)
-  );
-  CREATE TABLE run_stats (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    runs INTEGER NOT NULL DEFAULT 0,
-    successes INTEGER NOT NULL DEFAULT 0,
-    failures INTEGER NOT NULL DEFAULT 0,
-    inner_calls INTEGER NOT NULL DEFAULT 0,
-    last_run_at TEXT,
-    PRIMARY KEY (name, version)
-  );
-  `,
-  // 2: Claude Code sessions (which span of a session is current) and small cached values (the plugin's base tools).
-  `
-  CREATE TABLE cc_sessions (
-    session_id TEXT PRIMARY KEY,
-    span INTEGER NOT NULL,
-    confirmed INTEGER NOT NULL DEFAULT 0,
-    updated_at TEXT NOT NULL
-  );
-  CREATE TABLE meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-  );
-  `,
-  // 3: what recording clipped (nesting, size cap) said on the call; hook events applied from spill files, so a
-  // spilled event is applied exactly once even when a process dies between applying it and removing its file.
-  `
-  ALTER TABLE calls ADD COLUMN note TEXT;
-  ALTER TABLE calls ADD COLUMN clipped INTEGER NOT NULL DEFAULT 0;
-  CREATE TABLE spill_applied (
-    event_id TEXT PRIMARY KEY,
-    applied_at TEXT NOT NULL
-  );
-  `
-];
-var SCHEMA_VERSION = MIGRATIONS.length;
-var DEFAULT_BUSY_TIMEOUT_MS = 1e4;
-function hashSource(source) {
-  const { createHash: createHash2 } = process.getBuiltinModule("node:crypto");
-  return createHash2("sha256").update(source).digest("hex");
-}
-function now() {
-  return (/* @__PURE__ */ new Date()).toISOString();
-}
-function json(value) {
-  return value === void 0 ? null : JSON.stringify(value);
-}
-function parse(text) {
-  return typeof text === "string" ? JSON.parse(text) : null;
-}
-var SQLITE = {
-  busy: 5,
-  locked: 6,
-  readonly: 8,
-  ioerr: 10,
-  corrupt: 11,
-  full: 13,
-  cantopen: 14,
-  notadb: 26
-};
-function countToolFiles(root) {
-  const dir = join2(root, "tools");
-  let n = 0;
-  let names;
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    try {
-      n += readdirSync(join2(dir, name)).filter((f) => /^v\d+\.ts$/.test(f)).length;
-    } catch {
-    }
-  }
-  return n;
-}
-var Statement = class {
-  #s;
-  #fail;
-  constructor(s, fail) {
-    this.#s = s;
-    this.#fail = fail;
-  }
-  run(...params) {
-    try {
-      return this.#s.run(...params);
-    } catch (err) {
-      return this.#fail(err);
-    }
-  }
-  get(...params) {
-    try {
-      return this.#s.get(...params);
-    } catch (err) {
-      return this.#fail(err);
-    }
-  }
-  all(...params) {
-    try {
-      return this.#s.all(...params);
-    } catch (err) {
-      return this.#fail(err);
-    }
-  }
-};
-var Store = class {
-  root;
-  dbPath;
-  readOnly;
-  /** Lifecycle invariants the open check found and could not (or, read-only, did not) repair. */
-  lifecycleProblems;
-  #db;
-  #statements = /* @__PURE__ */ new Map();
-  #busyTimeoutMs;
-  #maxOutputBytes;
-  /** Seen before opening: SQLite creates a new -wal as it opens, which would hide that the old one was deleted. */
-  #walMissingAtOpen;
-  constructor(root, options = {}) {
-    this.root = root;
-    this.dbPath = join2(root, "registry.db");
-    this.readOnly = options.readOnly === true;
-    this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-    this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    const logger = options.logger ?? stderrLogger;
-    const { DatabaseSync } = sqlite();
-    if (existsSync4(root) && !statSync4(root).isDirectory()) {
-      throw new DistillError(
-        "STORE",
-        `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
-      );
-    }
-    if (this.readOnly && !existsSync4(this.dbPath)) {
-      throw new DistillError(
-        "NOT_FOUND",
-        `no store at ${root}: nothing has been recorded there yet. Check the store path (store: in tooldistill.yaml, or --config), or record a run first.`
-      );
-    }
-    this.#refuseEmptyRegistry(this.#fileIsEmpty());
-    this.#walMissingAtOpen = !existsSync4(`${this.dbPath}-wal`) && existsSync4(`${this.dbPath}-shm`);
-    try {
-      if (!this.readOnly) this.#prepareFolder();
-      this.#db = new DatabaseSync(this.dbPath, { timeout: this.#busyTimeoutMs, readOnly: this.readOnly });
-    } catch (err) {
-      throw this.#explain(err, "open");
-    }
-    try {
-      if (!this.readOnly) {
-        this.#exec("PRAGMA journal_mode = WAL");
-        this.#exec("PRAGMA synchronous = NORMAL");
-      }
-      this.#exec("PRAGMA foreign_keys = ON");
-      if (this.#userVersion() === 0 && !this.#hasTables()) this.#refuseEmptyRegistry(true);
-      this.#migrate();
-    } catch (err) {
-      this.#db.close();
-      throw err;
-    }
-    this.lifecycleProblems = options.checkInvariants === false ? [] : this.#checkLifecycle(logger);
-  }
-  /** True when registry.db is missing or 0 bytes (a new store, or one whose database was lost). */
-  #fileIsEmpty() {
-    try {
-      return statSync4(this.dbPath).size === 0;
-    } catch {
-      return true;
-    }
-  }
-  /** An empty database over existing tool files means the registry was lost: never start a new one silently. */
-  #refuseEmptyRegistry(empty) {
-    if (!empty) return;
-    const files = countToolFiles(this.root);
-    if (files === 0) return;
-    const what = existsSync4(this.dbPath) ? `${this.dbPath} is empty (${statSync4(this.dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${this.dbPath} is missing`;
-    throw new DistillError(
-      "STORE",
-      `${what} while ${join2(this.root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join2(this.root, "orphaned")} and creates a new registry.`
-    );
-  }
-  #prepareFolder() {
-    mkdirSync2(join2(this.root, "tools"), { recursive: true });
-    const ignore = join2(this.root, ".gitignore");
-    if (!existsSync4(ignore)) {
-      writeFileSync(
-        ignore,
-        "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n"
-      );
-    }
-  }
-  #hasTables() {
-    const row = this.#stmt("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get();
-    return Number(row.n) > 0;
-  }
-  #migrate() {
-    const current = this.#userVersion();
-    if (current === SCHEMA_VERSION) return;
-    if (current > SCHEMA_VERSION) {
-      throw new DistillError(
-        "STORE",
-        `the store at ${this.root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`
-      );
-    }
-    if (this.readOnly) {
-      throw new DistillError(
-        "STORE",
-        `the store at ${this.root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`
-      );
-    }
-    this.transaction(() => {
-      for (let v = this.#userVersion(); v < SCHEMA_VERSION; v++) {
-        this.#exec(MIGRATIONS[v]);
-        this.#exec(`PRAGMA user_version = ${v + 1}`);
-      }
-    });
-  }
-  /** Runs the lifecycle invariants; repairs the safe ones in one transaction when writable, reports the rest. */
-  #checkLifecycle(logger) {
-    const found = checkLifecycle(this);
-    if (found.length === 0) return [];
-    const repairable = found.filter((p) => p.repair !== null);
-    let left = found;
-    if (!this.readOnly && repairable.length > 0) {
-      try {
-        this.transaction(() => {
-          for (const p of repairable) p.apply?.(this);
-        });
-        for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
-        left = found.filter((p) => p.repair === null);
-      } catch (err) {
-        logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
-      }
-    }
-    for (const p of left) {
-      const fix = p.command ?? "run `tooldistill doctor --fix`";
-      logger.warn(`tooldistill: ${p.message}: ${fix}`);
-    }
-    return left;
-  }
-  #userVersion() {
-    const row = this.#stmt("PRAGMA user_version").get();
-    return row.user_version;
-  }
-  #stmt(sql) {
-    let s = this.#statements.get(sql);
-    if (!s) {
-      try {
-        s = new Statement(this.#db.prepare(sql), (err) => {
-          throw this.#explain(err, "query");
-        });
-      } catch (err) {
-        throw this.#explain(err, "query");
-      }
-      this.#statements.set(sql, s);
-    }
-    return s;
-  }
-  #exec(sql) {
-    try {
-      this.#db.exec(sql);
-    } catch (err) {
-      throw this.#explain(err, "query");
-    }
-  }
-  /**
-   * An SQLite failure as a DistillError that names the file and what to do; anything else (a programming error)
-   * is passed on as it is.
-   */
-  #explain(err, when) {
-    if (err instanceof DistillError) return err;
-    const e = err;
-    const db = this.dbPath;
-    const fsCode = typeof e.code === "string" && !e.code.startsWith("ERR_") ? e.code : null;
-    if (fsCode !== null) {
-      return new DistillError(
-        "STORE",
-        `cannot ${when === "open" ? "open" : "use"} the store at ${this.root}: ${errorMessage(err)}. Check the path (store: in tooldistill.yaml) and that the folder is writable by this user.`,
-        { cause: err }
-      );
-    }
-    if (typeof e.errcode !== "number") return err;
-    const code = e.errcode & 255;
-    const detail = e.message ?? "";
-    const make = (code2, message) => new DistillError(code2, message, { cause: err });
-    const recover = `Stop every process using the store (Claude Code sessions, the td server, agents), copy the store folder aside, then restore registry.db from a backup, or recover what is readable with \`sqlite3 ${db} ".recover" | sqlite3 recovered.db\` and put recovered.db in its place. \`tooldistill doctor\` shows what is damaged.`;
-    switch (code) {
-      case SQLITE.busy:
-      case SQLITE.locked:
-        return make(
-          "STORE_BUSY",
-          `the store ${db} is locked by another process (waited ${this.#busyTimeoutMs} ms for its write lock). Something holds a write transaction open (an sqlite3 shell, a backup, a stuck process): close it and try again.`
-        );
-      case SQLITE.corrupt:
-        return make("STORE", `the store's database ${db} is damaged (${detail}). ${recover}`);
-      case SQLITE.notadb:
-        return make(
-          "STORE",
-          `${db} is not an SQLite database (${detail}): its header was overwritten or another file was put in its place. ${recover}`
-        );
-      case SQLITE.ioerr: {
-        const wal = `${db}-wal`;
-        if (this.#walMissingAtOpen) {
-          return make(
-            "STORE",
-            `disk I/O error on ${db}: its write-ahead log ${wal} is missing while ${db}-shm says it holds changes: it was deleted while a process had the store open. Stop every process using the store (the last one to close writes the log back), then run the command again; if no process has it open any more, the changes that were only in the log are lost: restore ${wal} from a backup if you have one.`
-          );
-        }
-        return make("STORE", `disk I/O error on ${db} (${detail}): check the disk and the file. ${recover}`);
-      }
-      case SQLITE.readonly:
-        return make(
-          "STORE",
-          `cannot write to ${db} (${detail}): check that the file, its folder and the ${db}-wal and -shm files beside it are writable by this user, or that the disk is not mounted read-only.`
-        );
-      case SQLITE.full:
-        return make("STORE", `the disk holding ${db} is full (${detail}): free some space and try again.`);
-      case SQLITE.cantopen:
-        return make(
-          "STORE",
-          `cannot open ${db} (${detail}): check that the folder exists and is readable and writable by this user.`
-        );
-      default:
-        return err;
-    }
-  }
-  /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
-  transaction(fn) {
-    if (this.#db.isTransaction) return fn();
-    this.#stmt("BEGIN IMMEDIATE").run();
-    try {
-      const result = fn();
-      this.#stmt("COMMIT").run();
-      return result;
-    } catch (err) {
-      if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
-      throw err;
-    }
-  }
-  /**
-   * Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote (one spilled
-   * hook event that cannot be applied must not undo the others).
-   */
-  savepoint(fn) {
-    this.#exec("SAVEPOINT td_step");
-    try {
-      const result = fn();
-      this.#exec("RELEASE td_step");
-      return result;
-    } catch (err) {
-      this.#exec("ROLLBACK TO td_step");
-      this.#exec("RELEASE td_step");
-      throw err;
-    }
-  }
-  /** Closes the database; the store object is unusable afterwards. */
-  close() {
-    if (this.#db.isOpen) this.#db.close();
-  }
-  /** `PRAGMA integrity_check` ("ok", or SQLite's list of problems), for tests and `tooldistill doctor`. */
-  integrityCheck() {
-    const rows = this.#stmt("PRAGMA integrity_check").all();
-    return rows.map((r) => r.integrity_check).join("\n");
-  }
-  // ---- traces -------------------------------------------------------------------------------------
-  /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */
-  createTrace(id, task, source) {
-    this.#stmt("INSERT OR IGNORE INTO traces (id, task, source, started_at) VALUES (?, ?, ?, ?)").run(
-      id,
-      task,
-      source,
-      now()
-    );
-  }
-  /** The trace, or null. */
-  getTrace(id) {
-    const row = this.#stmt("SELECT * FROM traces WHERE id = ?").get(id);
-    return row ? traceFromRow(row) : null;
-  }
-  /** Ids of the traces whose id starts with `prefix` (at most `limit`), for `traces show <prefix>`. */
-  traceIdsStartingWith(prefix, limit = 10) {
-    const rows = this.#stmt(
-      "SELECT id FROM traces WHERE substr(id, 1, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?"
-    ).all(prefix.length, prefix, limit);
-    return rows.map((r) => r.id);
-  }
-  /** Traces, newest first. */
-  listTraces(limit = 50) {
-    const rows = this.#stmt("SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?").all(
-      limit
-    );
-    return rows.map(traceFromRow);
-  }
-  /** Sets the task text (Claude Code learns it from the first prompt of a span). */
-  setTask(id, task) {
-    this.#stmt("UPDATE traces SET task = ? WHERE id = ?").run(task, id);
-  }
-  /** Records the caller's verdict on the run. */
-  setOutcome(id, success) {
-    this.#stmt("UPDATE traces SET outcome = ? WHERE id = ?").run(success ? 1 : 0, id);
-  }
-  /** Adds usage to the trace's totals, atomically (several processes may add at once). */
-  addUsage(id, usage) {
-    this.#stmt(
-      `UPDATE traces SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-       cache_creation_input_tokens = cache_creation_input_tokens + ?, cache_read_input_tokens = cache_read_input_tokens + ?
-       WHERE id = ?`
-    ).run(
-      usage.input_tokens,
-      usage.output_tokens,
-      usage.cache_creation_input_tokens,
-      usage.cache_read_input_tokens,
-      id
-    );
-  }
-  /** Marks the trace ended (idempotent: the first end time is kept). */
-  endTrace(id) {
-    this.#stmt("UPDATE traces SET ended_at = COALESCE(ended_at, ?) WHERE id = ?").run(now(), id);
-  }
-  /** Records why something that should have happened at the end of the run did not. */
-  setTraceNote(id, note) {
-    this.#stmt("UPDATE traces SET note = ? WHERE id = ?").run(note, id);
-  }
-  /** Nudge and proposal bookkeeping. */
-  getTraceFlags(id) {
-    const row = this.#stmt("SELECT nudged, proposed, replace_name FROM traces WHERE id = ?").get(id);
-    return {
-      nudged: Boolean(row?.["nudged"]),
-      proposed: Boolean(row?.["proposed"]),
-      replaceName: row?.["replace_name"] ?? null
-    };
-  }
-  /** Sets the nudge at most once: returns false when another caller already took it. */
-  claimNudge(id) {
-    const r = this.#stmt("UPDATE traces SET nudged = 1 WHERE id = ? AND nudged = 0").run(id);
-    return Number(r.changes) === 1;
-  }
-  /** Any submitted proposal counts as proposing (the fallback distiller then stays out). */
-  markProposed(id) {
-    this.#stmt("UPDATE traces SET proposed = 1 WHERE id = ?").run(id);
-  }
-  /** After a distilled tool failed in this run, the nudge asks for a replacement under its name. */
-  setReplaceName(id, name) {
-    this.#stmt("UPDATE traces SET replace_name = ? WHERE id = ?").run(name, id);
-  }
-  // ---- calls --------------------------------------------------------------------------------------
-  /** Appends a started call; its seq is the next in the trace, allocated inside the write lock. */
-  startCall(call) {
-    return this.#insertCall(call, "started", null, null, null);
-  }
-  /**
-   * Appends a call that already finished, in one commit: the SDK loop knows the outcome when it records, so it
-   * pays for one write instead of a start and a finish.
-   */
-  appendCall(call, outcome, latencyMs) {
-    return "output" in outcome ? this.#insertCall(call, "ok", outcome.output, null, latencyMs) : this.#insertCall(call, "error", void 0, outcome.error, latencyMs);
-  }
-  /** The text kept of an output, clipped at the depth and size caps, and the note saying what was clipped. */
-  #output(output) {
-    return recordableOutput(output, this.#maxOutputBytes);
-  }
-  #insertCall(call, status, output, error, latencyMs) {
-    const out = status === "ok" ? this.#output(output) : null;
-    const err = error === null ? null : recordableError(error, this.#maxOutputBytes);
-    const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
-    return this.transaction(() => {
-      const row = this.#stmt(
-        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING id`
-      ).get(
-        call.traceId,
-        call.traceId,
-        call.parentId ?? null,
-        call.tool,
-        call.kind,
-        JSON.stringify(call.args),
-        status,
-        out?.text ?? null,
-        err?.text ?? null,
-        latencyMs,
-        call.version ?? null,
-        call.externalId ?? null,
-        now(),
-        note,
-        out?.clipped ? 1 : 0
-      );
-      return row.id;
-    });
-  }
-  /** Completes a call with its output (clipped at the caps; the call's note says so). */
-  finishCall(id, output, latencyMs) {
-    const out = this.#output(output);
-    this.#stmt(
-      `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
-       note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`
-    ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
-  }
-  /** Completes a call with its error. */
-  failCall(id, error, latencyMs) {
-    const err = recordableError(error, this.#maxOutputBytes);
-    this.#stmt(
-      `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
-       note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`
-    ).run(err.text, latencyMs, err.note, id);
-  }
-  /** Changes what a recorded call counts as (e.g. a Claude Code call later found to be a distilled tool). */
-  setCallKind(id, kind, version) {
-    this.#stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
-  }
-  /**
-   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
-   * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
-   * API may reuse them, so a lookup across the whole store could attach to another session's call.
-   */
-  getCallByExternalId(externalId, traceIdPrefix) {
-    const row = this.#stmt(
-      "SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1"
-    ).get(externalId, traceIdPrefix.length, traceIdPrefix);
-    return row ? callFromRow(row) : null;
-  }
-  /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
-  startedCallsByExternalId(externalId) {
-    const rows = this.#stmt(
-      "SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC"
-    ).all(externalId);
-    return rows.map(callFromRow);
-  }
-  /** Every call of a trace in seq order, inner calls included. */
-  getCalls(traceId) {
-    const rows = this.#stmt("SELECT * FROM calls WHERE trace_id = ? ORDER BY seq").all(traceId);
-    return rows.map(callFromRow);
-  }
-  /** Top-level base calls that finished (ok or error): the unit of baselines and of `min_calls_to_distill`. */
-  countTopLevelBaseCalls(traceId) {
-    const row = this.#stmt(
-      "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
-    ).get(traceId);
-    return Number(row.n);
-  }
-  /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
-  setCallArgs(id, args) {
-    this.#stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
-  }
-  // ---- Claude Code sessions -----------------------------------------------------------------------
-  /** The current span of a Claude Code session, created as span 1 on first sight (hooks may race to create it). */
-  sessionSpan(sessionId) {
-    this.#stmt(
-      "INSERT OR IGNORE INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, 1, 0, ?)"
-    ).run(sessionId, now());
-    const row = this.#stmt("SELECT span, confirmed FROM cc_sessions WHERE session_id = ?").get(
-      sessionId
-    );
-    return { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) };
-  }
-  /** The current span, or null for a session never seen. */
-  findSessionSpan(sessionId) {
-    const row = this.#stmt("SELECT span, confirmed FROM cc_sessions WHERE session_id = ?").get(sessionId);
-    return row ? { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) } : null;
-  }
-  /** Moves a session to its next span when it is still at `from` (two racing hooks advance it once). */
-  advanceSpan(sessionId, from) {
-    this.#stmt(
-      "UPDATE cc_sessions SET span = span + 1, confirmed = 0, updated_at = ? WHERE session_id = ? AND span = ?"
-    ).run(now(), sessionId, from);
-  }
-  /** Marks a span as confirmed by the user (`/tooldistill:distill`): the next ordinary prompt starts a new span. */
-  confirmSpan(sessionId, span) {
-    this.#stmt("UPDATE cc_sessions SET confirmed = 1, updated_at = ? WHERE session_id = ? AND span = ?").run(
-      now(),
-      sessionId,
-      span
-    );
-  }
-  /** A small cached value (JSON text), or null. */
-  getMeta(key2) {
-    const row = this.#stmt("SELECT value FROM meta WHERE key = ?").get(key2);
-    return row?.["value"] ?? null;
-  }
-  /** Stores a small cached value. */
-  setMeta(key2, value) {
-    this.#stmt(
-      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-    ).run(key2, value);
-  }
-  // ---- spilled hook events ---------------------------------------------------------------------------
-  /** True when a spilled hook event was already applied (its file may outlive the commit by a crash). */
-  spillApplied(eventId) {
-    return this.#stmt("SELECT 1 AS x FROM spill_applied WHERE event_id = ?").get(eventId) !== void 0;
-  }
-  /** Records a spilled event as applied, in the transaction that applies it. */
-  markSpillApplied(eventId) {
-    this.#stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(
-      eventId,
-      now()
-    );
-  }
-  /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
-  pruneSpillApplied(before) {
-    this.#stmt("DELETE FROM spill_applied WHERE applied_at < ?").run(before);
-  }
-  // ---- versions -----------------------------------------------------------------------------------
-  /**
-   * Path of a version's tool file. The name is checked first and the path must stay inside `tools/`: a name
-   * read from model-written code must never place a file anywhere else.
-   */
-  toolFile(name, version) {
-    const problem = toolNameProblem(name);
-    if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
-    if (!Number.isSafeInteger(version) || version < 1) {
-      throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
-    }
-    const tools = resolve4(this.root, "tools");
-    const file = resolve4(tools, name, `v${version}.ts`);
-    if (!file.startsWith(tools + sep)) {
-      throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
-    }
-    return file;
-  }
-  /** Reads a version's code from its file. */
-  readCode(name, version) {
-    const file = this.toolFile(name, version);
-    try {
-      return readFileSync(file, "utf8");
-    } catch (err) {
-      throw new DistillError(
-        "NOT_FOUND",
-        `the file of ${name} v${version} is missing (${file}); deprecate this version or restore the file`,
-        { cause: err }
-      );
-    }
-  }
-  /**
-   * Stores a new draft version: allocates the next version number, writes `tools/<name>/v<N>.ts` and the row
-   * in one transaction, so two proposers of the same name get different numbers.
-   */
-  createVersion(v) {
-    const version = this.transaction(() => {
-      const row = this.#stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ?").get(
-        v.name
-      );
-      const n = Number(row.n);
-      const file = this.toolFile(v.name, n);
-      try {
-        mkdirSync2(join2(file, ".."), { recursive: true });
-        writeFileSync(file, v.code);
-      } catch (err) {
-        throw new DistillError(
-          "STORE",
-          `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join2(this.root, "tools")} is writable by this user.`,
-          { cause: err }
-        );
-      }
-      const at = now();
-      this.#stmt(
-        `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
-         VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?)`
-      ).run(
-        v.name,
-        n,
-        v.description,
-        JSON.stringify(v.inputSchema),
-        JSON.stringify(v.testInputs),
-        v.sourceTrace,
-        hashSource(v.code),
-        at
-      );
-      this.#stmt(
-        "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, NULL, 'draft', ?, NULL, ?)"
-      ).run(v.name, n, v.reason, at);
-      return n;
-    });
-    return this.getVersion(v.name, version);
-  }
-  /** A version, or null. */
-  getVersion(name, version) {
-    const row = this.#stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
-    return row ? versionFromRow(row) : null;
-  }
-  /** Versions, by name then version; optionally one name and/or one status. */
-  listVersions(filter = {}) {
-    const rows = this.#stmt(
-      `SELECT * FROM versions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR status = ?2) ORDER BY name, version`
-    ).all(filter.name ?? null, filter.status ?? null);
-    return rows.map(versionFromRow);
-  }
-  /**
-   * Applies a status change and records it in the history, in one transaction. `expect` guards against a
-   * concurrent change: when the stored status differs, nothing is written and false is returned.
-   */
-  setStatus(change) {
-    return this.transaction(() => {
-      const r = this.#stmt(
-        `UPDATE versions SET status = ?1, problems = ?2,
-         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
-         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
-         WHERE name = ?3 AND version = ?4 AND status = ?5`
-      ).run(
-        change.to,
-        JSON.stringify([...new Set(change.problems)].sort()),
-        change.name,
-        change.version,
-        change.expect
-      );
-      if (Number(r.changes) !== 1) return false;
-      this.#stmt(
-        "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-      ).run(
-        change.name,
-        change.version,
-        change.expect,
-        change.to,
-        change.reason,
-        json(change.evidence),
-        now()
-      );
-      return true;
-    });
-  }
-  /** Stores the latest verdict and the measured baseline of a version. */
-  setVerification(name, version, verdict, baselineTokens) {
-    this.#stmt(
-      "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?"
-    ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
-  }
-  /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
-  setQueuedRebuild(name, version, queued, note) {
-    this.#stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
-      queued ? 1 : 0,
-      note,
-      name,
-      version
-    );
-  }
-  /** The status history of a version, oldest first. */
-  getHistory(name, version) {
-    const rows = this.#stmt("SELECT * FROM status_history WHERE name = ? AND version = ? ORDER BY id").all(
-      name,
-      version
-    );
-    return rows.map(historyFromRow);
-  }
-  /** The newest history row of every version (its status should be that row's `to`). */
-  latestHistory() {
-    const rows = this.#stmt(
-      "SELECT * FROM status_history WHERE id IN (SELECT MAX(id) FROM status_history GROUP BY name, version) ORDER BY name, version"
-    ).all();
-    return rows.map(historyFromRow);
-  }
-  /** The order in which versions last became active (history row id), for telling two actives apart. */
-  lastActivation(name, version) {
-    const row = this.#stmt(
-      "SELECT COALESCE(MAX(id), 0) AS id FROM status_history WHERE name = ? AND version = ? AND to_status = 'active'"
-    ).get(name, version);
-    return Number(row.id);
-  }
-  /** Appends a history row without changing the version (the open check records a status the history lacked). */
-  addHistory(h) {
-    this.#stmt(
-      "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-    ).run(h.name, h.version, h.from, h.to, h.reason, json(h.evidence), now());
-  }
-  // ---- dependencies and stats ---------------------------------------------------------------------
-  /** Replaces the dependency rows of a version. */
-  setDependencies(name, version, deps) {
-    this.transaction(() => {
-      this.#stmt("DELETE FROM dependencies WHERE name = ? AND version = ?").run(name, version);
-      const insert = this.#stmt(
-        "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)"
-      );
-      for (const d of deps) insert.run(name, version, d.baseTool, d.fingerprint, d.avoided ? 1 : 0);
-    });
-  }
-  /** Dependencies of one version, or of every version when no name is given. */
-  getDependencies(name, version) {
-    const rows = this.#stmt(
-      "SELECT * FROM dependencies WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2) ORDER BY name, version, base_tool"
-    ).all(name ?? null, version ?? null);
-    return rows.map((r) => ({
-      name: r["name"],
-      version: Number(r["version"]),
-      baseTool: r["base_tool"],
-      fingerprint: r["fingerprint"] ?? null,
-      avoided: Boolean(r["avoided"])
-    }));
-  }
-  /** Counts one live run of a version. */
-  recordRun(name, version, success, innerCalls) {
-    this.#stmt(
-      `INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, 1, ?, ?, ?, ?)
-       ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
-       failures = failures + excluded.failures, inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
-    ).run(name, version, success ? 1 : 0, success ? 0 : 1, innerCalls, now());
-  }
-  /** Run counters of a version (zeros when it never ran). */
-  getRunStats(name, version) {
-    const r = this.#stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version);
-    return {
-      name,
-      version,
-      runs: Number(r?.["runs"] ?? 0),
-      successes: Number(r?.["successes"] ?? 0),
-      failures: Number(r?.["failures"] ?? 0),
-      innerCalls: Number(r?.["inner_calls"] ?? 0),
-      lastRunAt: r?.["last_run_at"] ?? null
-    };
-  }
-};
-function historyFromRow(r) {
-  return {
-    name: r["name"],
-    version: Number(r["version"]),
-    from: r["from_status"] ?? null,
-    to: r["to_status"],
-    reason: r["reason"],
-    evidence: parse(r["evidence"]),
-    at: r["at"]
-  };
-}
-function traceFromRow(r) {
-  return {
-    id: r["id"],
-    task: r["task"],
-    source: r["source"],
-    outcome: r["outcome"] === null || r["outcome"] === void 0 ? null : Boolean(r["outcome"]),
-    usage: {
-      input_tokens: Number(r["input_tokens"]),
-      output_tokens: Number(r["output_tokens"]),
-      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
-      cache_read_input_tokens: Number(r["cache_read_input_tokens"])
-    },
-    startedAt: r["started_at"],
-    endedAt: r["ended_at"] ?? null,
-    note: r["note"] ?? null
-  };
-}
-function callFromRow(r) {
-  return {
-    id: Number(r["id"]),
-    traceId: r["trace_id"],
-    seq: Number(r["seq"]),
-    parentId: r["parent_id"] === null ? null : Number(r["parent_id"]),
-    tool: r["tool"],
-    kind: r["kind"],
-    args: parse(r["args"]),
-    status: r["status"],
-    output: parse(r["output"]),
-    error: r["error"] ?? null,
-    latencyMs: r["latency_ms"] === null ? null : Number(r["latency_ms"]),
-    version: r["version"] === null ? null : Number(r["version"]),
-    note: r["note"] ?? null,
-    clipped: Boolean(r["clipped"])
-  };
-}
-function joinNotes(...notes) {
-  const kept = notes.filter((n) => n !== null && n !== "");
-  return kept.length === 0 ? null : kept.join("; ");
-}
-function versionFromRow(r) {
-  return {
-    name: r["name"],
-    version: Number(r["version"]),
-    status: r["status"],
-    problems: parse(r["problems"]),
-    baseline: r["baseline"] === null ? null : Number(r["baseline"]),
-    baselineTokens: r["baseline_tokens"] === null ? null : Number(r["baseline_tokens"]),
-    sourceTrace: r["source_trace"] ?? null,
-    description: r["description"],
-    inputSchema: parse(r["input_schema"]),
-    testInputs: parse(r["test_inputs"]),
-    sourceHash: r["source_hash"],
-    verdict: parse(r["verdict"]),
-    queuedRebuild: Boolean(r["queued_rebuild"]),
-    rebuildNote: r["rebuild_note"] ?? null,
-    createdAt: r["created_at"]
-  };
-}
-
 // core/timeout.ts
 async function withTimeout(promise, ms, onTimeout) {
   let timer;
@@ -53173,6 +52102,78 @@ async function withTimeout(promise, ms, onTimeout) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+// core/tool-files.ts
+import { mkdirSync as mkdirSync2, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join as join2, resolve as resolve4, sep } from "node:path";
+var TOOL_FILE = /^v(\d+)\.ts$/;
+function hashSource(source) {
+  const { createHash: createHash2 } = process.getBuiltinModule("node:crypto");
+  return createHash2("sha256").update(source).digest("hex");
+}
+function toolFilePath(root, name, version) {
+  const problem = toolNameProblem(name);
+  if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
+  if (!Number.isSafeInteger(version) || version < 1) {
+    throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
+  }
+  const tools = resolve4(root, "tools");
+  const file = resolve4(tools, name, `v${version}.ts`);
+  if (!file.startsWith(tools + sep)) {
+    throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
+  }
+  return file;
+}
+function readToolCode(root, name, version) {
+  const file = toolFilePath(root, name, version);
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new DistillError(
+      "NOT_FOUND",
+      `the file of ${name} v${version} is missing (${file}); deprecate this version or restore the file`,
+      { cause: err }
+    );
+  }
+}
+function writeToolCode(root, file, code) {
+  try {
+    mkdirSync2(join2(file, ".."), { recursive: true });
+    writeFileSync(file, code);
+  } catch (err) {
+    throw new DistillError(
+      "STORE",
+      `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join2(root, "tools")} is writable by this user.`,
+      { cause: err }
+    );
+  }
+}
+function listToolFiles(root) {
+  const dir = join2(root, "tools");
+  const out = [];
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names.sort()) {
+    let files;
+    try {
+      files = readdirSync(join2(dir, name));
+    } catch {
+      continue;
+    }
+    for (const f of files.sort()) {
+      const m = TOOL_FILE.exec(f);
+      if (m) out.push({ name, version: Number(m[1]), file: join2(dir, name, f) });
+    }
+  }
+  return out;
+}
+function countToolFiles(root) {
+  return listToolFiles(root).length;
 }
 
 // core/trace.ts
@@ -53416,13 +52417,13 @@ var SourceTokens = class {
   }
   /** The node's text when it is one line of at most 40 characters, otherwise its first token. */
   of(node) {
-    const text = this.#text(node);
-    return text.length <= 40 && !text.includes("\n") ? text : this.first(node);
+    const text2 = this.#text(node);
+    return text2.length <= 40 && !text2.includes("\n") ? text2 : this.first(node);
   }
   /** The node's first token (its whole text when it starts with none). */
   first(node) {
-    const text = this.#text(node);
-    return text.match(TOKEN)?.[0] ?? text;
+    const text2 = this.#text(node);
+    return text2.match(TOKEN)?.[0] ?? text2;
   }
   #text(node) {
     return this.#source.slice(node.start ?? 0, node.end ?? 0);
@@ -53752,7 +52753,7 @@ var ABSENT_MEMBERS = Object.freeze({
   "Math.random": "a distilled tool has no randomness: take random values as an input or from a base tool",
   "Date.now": NO_CLOCK
 });
-var TOOL_FILE = "tool.ts";
+var TOOL_FILE2 = "tool.ts";
 var PRELUDE = `(function (hostCall, inCheck) {
   "use strict";
   const G = globalThis;
@@ -54801,13 +53802,13 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     return { content: resultContent(outcome.result), isError: false };
   }
   const expected = v.verdict?.calls ?? null;
-  const text = structuredError(v, outcome.failure, outcome.calls, expected, ctx);
+  const text2 = structuredError(v, outcome.failure, outcome.calls, expected, ctx);
   if (outcome.failure.cause !== "tool") {
     store.transaction(() => {
-      store.failCall(callId, text, latency);
+      store.failCall(callId, text2, latency);
       store.recordRun(v.name, v.version, false, outcome.calls.length);
     });
-    return { content: text, isError: true };
+    return { content: text2, isError: true };
   }
   const current = store.getVersion(v.name, v.version) ?? v;
   addProblem(
@@ -54817,12 +53818,12 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     `runtime failure: ${outcome.failure.message}`,
     { trace: trace.id, call: callId, failure: outcome.failure },
     () => {
-      store.failCall(callId, text, latency);
+      store.failCall(callId, text2, latency);
       store.recordRun(v.name, v.version, false, outcome.calls.length);
       store.setReplaceName(trace.id, v.name);
     }
   );
-  return { content: text, isError: true };
+  return { content: text2, isError: true };
 }
 var SUMMARY_CHARS = 160;
 var CONSEQUENCE = {
@@ -54990,6 +53991,20 @@ async function fallbackDistill(ctx, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
   }
 }
 
+// core/logger.ts
+var stderrLogger = {
+  info() {
+  },
+  warn(message) {
+    process.stderr.write(`${message}
+`);
+  },
+  error(message) {
+    process.stderr.write(`${message}
+`);
+  }
+};
+
 // core/proposal.ts
 async function handleProposal(ctx, traceId, input, options = {}) {
   ctx.store.markProposed(traceId);
@@ -55153,9 +54168,9 @@ function importBinding(specifiers, line) {
   if (props.length > 0) statements.unshift(`const { ${props.join(", ")} } = ${LIBRARY_PARAM};`);
   return statements.join(" ");
 }
-function keepLines(text, replaced) {
+function keepLines(text2, replaced) {
   const newlines = replaced.split("\n").length - 1;
-  return text + "\n".repeat(newlines);
+  return text2 + "\n".repeat(newlines);
 }
 function stripTypes(source) {
   const original = process.emitWarning;
@@ -55181,7 +54196,7 @@ function isTypeStrippingWarning(warning, typeOrOptions) {
 }
 
 // core/quickjs-engine.ts
-import { existsSync as existsSync5, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -55259,7 +54274,7 @@ var wasm = globalThis.WebAssembly;
 var compiled2 = null;
 function engineWasmPath() {
   const beside = fileURLToPath(new URL(`./${WASM_FILE}`, import.meta.url));
-  if (existsSync5(beside)) return beside;
+  if (existsSync4(beside)) return beside;
   try {
     return createRequire2(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
   } catch (err) {
@@ -55509,7 +54524,7 @@ var RunClock = class {
 // core/sandbox-failures.ts
 var MAX_ERROR_CHARS = 1e3;
 var SEPARATOR = "";
-var TOOL_LINE = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+)`);
+var TOOL_LINE = new RegExp(`\\(${TOOL_FILE2.replace(".", "\\.")}:(\\d+)`);
 function memoryFailure(limits) {
   return {
     kind: "memory",
@@ -55532,20 +54547,20 @@ function engineFailure(err, growthRefused, limits) {
     message: `the engine stopped running the tool's code: ${clip(errorMessage(err), MAX_ERROR_CHARS)}`
   };
 }
-function guestFailure(text, prefix, kind) {
-  if (text.startsWith("InternalError: stack overflow")) {
+function guestFailure(text2, prefix, kind) {
+  if (text2.startsWith("InternalError: stack overflow")) {
     return {
       kind: "stack",
       cause: "tool",
       message: "the tool's code nested too deeply (the engine's stack limit) and was stopped"
     };
   }
-  return { kind, cause: "tool", message: prefix + text };
+  return { kind, cause: "tool", message: prefix + text2 };
 }
 function describedError(described) {
-  const [text = "", stack = ""] = described.split(SEPARATOR);
+  const [text2 = "", stack = ""] = described.split(SEPARATOR);
   const line = TOOL_LINE.exec(stack)?.[1];
-  return clip(text, MAX_ERROR_CHARS) + (line ? ` (line ${line})` : "");
+  return clip(text2, MAX_ERROR_CHARS) + (line ? ` (line ${line})` : "");
 }
 
 // core/sandbox-run.ts
@@ -55659,7 +54674,7 @@ var SandboxRun = class {
         parse: ctx.getProp(api.value, "parse")
       };
       const made = ctx.evalCode(`(function (${LIBRARY_PARAM}) {"use strict";${body}
-})`, TOOL_FILE, {
+})`, TOOL_FILE2, {
         type: "global",
         strict: true
       });
@@ -55690,8 +54705,8 @@ var SandboxRun = class {
     }
     return r.value;
   }
-  #newString(text) {
-    return this.#ctx.newString(text);
+  #newString(text2) {
+    return this.#ctx.newString(text2);
   }
   #read(handle) {
     const ctx = this.#ctx;
@@ -55750,8 +54765,8 @@ var SandboxRun = class {
     const ctx = this.#ctx;
     const deferred = ctx.newPromise();
     if (this.#failure) return deferred.handle;
-    const text = (h) => h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
-    const admitted = this.#gate.admit(text(nameHandle), text(argsHandle));
+    const text2 = (h) => h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
+    const admitted = this.#gate.admit(text2(nameHandle), text2(argsHandle));
     if (isFailure(admitted)) this.#fail(admitted);
     else this.#batch.push({ ...admitted, deferred });
     return deferred.handle;
@@ -56047,6 +55062,1161 @@ function resolveLimits(base, override) {
   return limits;
 }
 
+// core/store.ts
+import { join as join4 } from "node:path";
+
+// core/store-rows.ts
+function now() {
+  return (/* @__PURE__ */ new Date()).toISOString();
+}
+function json(value) {
+  return value === void 0 ? null : JSON.stringify(value);
+}
+function parse3(text2) {
+  return typeof text2 === "string" ? JSON.parse(text2) : null;
+}
+function text(r, column) {
+  return r[column];
+}
+function textOrNull(r, column) {
+  return r[column] ?? null;
+}
+function numberOrNull(r, column) {
+  const v = r[column];
+  return v === null || v === void 0 ? null : Number(v);
+}
+function versionFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    status: r["status"],
+    problems: parse3(r["problems"]),
+    baseline: numberOrNull(r, "baseline"),
+    baselineTokens: numberOrNull(r, "baseline_tokens"),
+    sourceTrace: textOrNull(r, "source_trace"),
+    description: text(r, "description"),
+    inputSchema: parse3(r["input_schema"]),
+    testInputs: parse3(r["test_inputs"]),
+    sourceHash: text(r, "source_hash"),
+    verdict: parse3(r["verdict"]),
+    queuedRebuild: Boolean(r["queued_rebuild"]),
+    rebuildNote: textOrNull(r, "rebuild_note"),
+    createdAt: text(r, "created_at")
+  };
+}
+function historyFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    from: textOrNull(r, "from_status"),
+    to: r["to_status"],
+    reason: text(r, "reason"),
+    evidence: parse3(r["evidence"]),
+    at: text(r, "at")
+  };
+}
+function dependencyFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    baseTool: text(r, "base_tool"),
+    fingerprint: textOrNull(r, "fingerprint"),
+    avoided: Boolean(r["avoided"])
+  };
+}
+function runStatsFromRow(name, version, r) {
+  return {
+    name,
+    version,
+    runs: Number(r?.["runs"] ?? 0),
+    successes: Number(r?.["successes"] ?? 0),
+    failures: Number(r?.["failures"] ?? 0),
+    innerCalls: Number(r?.["inner_calls"] ?? 0),
+    lastRunAt: r === void 0 ? null : textOrNull(r, "last_run_at")
+  };
+}
+function traceFromRow(r) {
+  const outcome = r["outcome"];
+  return {
+    id: text(r, "id"),
+    task: text(r, "task"),
+    source: r["source"],
+    outcome: outcome === null || outcome === void 0 ? null : Boolean(outcome),
+    usage: {
+      input_tokens: Number(r["input_tokens"]),
+      output_tokens: Number(r["output_tokens"]),
+      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
+      cache_read_input_tokens: Number(r["cache_read_input_tokens"])
+    },
+    startedAt: text(r, "started_at"),
+    endedAt: textOrNull(r, "ended_at"),
+    note: textOrNull(r, "note")
+  };
+}
+function traceFlagsFromRow(r) {
+  return {
+    nudged: Boolean(r?.["nudged"]),
+    proposed: Boolean(r?.["proposed"]),
+    replaceName: r === void 0 ? null : textOrNull(r, "replace_name")
+  };
+}
+function callFromRow(r) {
+  return {
+    id: Number(r["id"]),
+    traceId: text(r, "trace_id"),
+    seq: Number(r["seq"]),
+    parentId: numberOrNull(r, "parent_id"),
+    tool: text(r, "tool"),
+    kind: r["kind"],
+    args: parse3(r["args"]),
+    status: r["status"],
+    output: parse3(r["output"]),
+    error: textOrNull(r, "error"),
+    latencyMs: numberOrNull(r, "latency_ms"),
+    version: numberOrNull(r, "version"),
+    note: textOrNull(r, "note"),
+    clipped: Boolean(r["clipped"])
+  };
+}
+
+// core/store-bookkeeping.ts
+function getMeta(db, key2) {
+  const row = db.stmt("SELECT value FROM meta WHERE key = ?").get(key2);
+  return row?.["value"] ?? null;
+}
+function setMeta(db, key2, value) {
+  db.stmt(
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+  ).run(key2, value);
+}
+function spillApplied(db, eventId) {
+  return db.stmt("SELECT 1 AS x FROM spill_applied WHERE event_id = ?").get(eventId) !== void 0;
+}
+function markSpillApplied(db, eventId) {
+  db.stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(eventId, now());
+}
+function pruneSpillApplied(db, before) {
+  db.stmt("DELETE FROM spill_applied WHERE applied_at < ?").run(before);
+}
+
+// core/store-calls.ts
+function joinNotes(...notes) {
+  const kept = notes.filter((n) => n !== null && n !== "");
+  return kept.length === 0 ? null : kept.join("; ");
+}
+function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
+  const status = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
+  const out = outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
+  const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
+  const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
+  return db.transaction(() => {
+    const row = db.stmt(
+      `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING id`
+    ).get(
+      call.traceId,
+      call.traceId,
+      call.parentId ?? null,
+      call.tool,
+      call.kind,
+      JSON.stringify(call.args),
+      status,
+      out?.text ?? null,
+      err?.text ?? null,
+      latencyMs,
+      call.version ?? null,
+      call.externalId ?? null,
+      now(),
+      note,
+      out?.clipped ? 1 : 0
+    );
+    return Number(row?.["id"]);
+  });
+}
+function finishCall(db, id, output, latencyMs, maxOutputBytes) {
+  const out = recordableOutput(output, maxOutputBytes);
+  db.stmt(
+    `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
+     note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`
+  ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
+}
+function failCall(db, id, error, latencyMs, maxOutputBytes) {
+  const err = recordableError(error, maxOutputBytes);
+  db.stmt(
+    `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
+     note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`
+  ).run(err.text, latencyMs, err.note, id);
+}
+function setCallKind(db, id, kind, version) {
+  db.stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
+}
+function setCallArgs(db, id, args) {
+  db.stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
+}
+function getCallByExternalId(db, externalId, traceIdPrefix) {
+  const row = db.stmt("SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1").get(externalId, traceIdPrefix.length, traceIdPrefix);
+  return row ? callFromRow(row) : null;
+}
+function startedCallsByExternalId(db, externalId) {
+  const rows = db.stmt("SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC").all(externalId);
+  return rows.map(callFromRow);
+}
+function getCalls(db, traceId) {
+  return db.stmt("SELECT * FROM calls WHERE trace_id = ? ORDER BY seq").all(traceId).map(callFromRow);
+}
+function countTopLevelBaseCalls(db, traceId) {
+  const row = db.stmt(
+    "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
+  ).get(traceId);
+  return Number(row?.["n"]);
+}
+
+// core/store-invariants.ts
+var REPAIRED = "repaired when the store was opened";
+function checkLifecycle(store) {
+  const versions = store.listVersions();
+  if (versions.length === 0) return [];
+  const problems = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const v of versions) byName.set(v.name, [...byName.get(v.name) ?? [], v]);
+  for (const [name, all] of byName) {
+    const active = all.filter((v) => v.status === "active");
+    if (active.length < 2) continue;
+    const keep = active.reduce(
+      (a, b) => store.lastActivation(b.name, b.version) > store.lastActivation(a.name, a.version) ? b : a
+    );
+    const others = active.filter((v) => v !== keep);
+    problems.push({
+      name,
+      versions: active.map((v) => v.version),
+      message: `${name} has ${active.length} active versions (${active.map((v) => `v${v.version}`).join(", ")})`,
+      repair: `v${keep.version}, which became active last, stays active; ${others.map((v) => `v${v.version}`).join(", ")} deprecated`,
+      command: null,
+      apply: (s) => {
+        for (const v of others) {
+          s.setStatus({
+            name,
+            version: v.version,
+            expect: "active",
+            to: "deprecated",
+            problems: v.problems,
+            reason: `${REPAIRED}: v${keep.version} was active too and became active last`
+          });
+        }
+      }
+    });
+  }
+  const history = new Map(store.latestHistory().map((h) => [`${h.name}\0${h.version}`, h]));
+  for (const v of versions) {
+    const id = `${v.name} v${v.version}`;
+    if (v.status === "deprecated" && v.queuedRebuild) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is deprecated but still queued for a rebuild`,
+        repair: "the rebuild queue flag is cleared",
+        command: null,
+        apply: (s) => s.setQueuedRebuild(v.name, v.version, false, null)
+      });
+    }
+    if ((v.status === "active" || v.status === "verified" || v.status === "suspect") && v.verdict === null) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is ${v.status} but has no stored verdict (an interrupted verification)`,
+        repair: null,
+        command: `run \`tooldistill verify ${v.name} --version ${v.version}\``
+      });
+    }
+    if (v.status === "active" && v.problems.length > 0) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is active with open problems (${v.problems.join(", ")})`,
+        repair: "it becomes suspect, as every open problem makes it",
+        command: null,
+        apply: (s) => s.setStatus({
+          name: v.name,
+          version: v.version,
+          expect: "active",
+          to: "suspect",
+          problems: v.problems,
+          reason: `${REPAIRED}: active with open problems`
+        })
+      });
+    }
+    if (v.status === "suspect" && v.problems.length === 0) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is suspect without an open problem`,
+        repair: null,
+        command: `run \`tooldistill verify ${v.name} --version ${v.version}\` (a pass makes it active again)`
+      });
+    }
+    const last = history.get(`${v.name}\0${v.version}`);
+    if (last && last.to !== v.status) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is ${v.status} but its history ends at ${last.to}`,
+        repair: `the history records the change to ${v.status}`,
+        command: null,
+        apply: (s) => s.addHistory({
+          name: v.name,
+          version: v.version,
+          from: last.to,
+          to: v.status,
+          reason: `${REPAIRED}: the history lacked this change`,
+          evidence: null
+        })
+      });
+    }
+  }
+  return problems;
+}
+function checkOnOpen(store, logger) {
+  const found = checkLifecycle(store);
+  if (found.length === 0) return [];
+  const repairable = found.filter((p) => p.repair !== null);
+  let left = found;
+  if (!store.readOnly && repairable.length > 0) {
+    try {
+      store.transaction(() => {
+        for (const p of repairable) p.apply?.(store);
+      });
+      for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
+      left = found.filter((p) => p.repair === null);
+    } catch (err) {
+      logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
+    }
+  }
+  for (const p of left) {
+    const fix = p.command ?? "run `tooldistill doctor --fix`";
+    logger.warn(`tooldistill: ${p.message}: ${fix}`);
+  }
+  return left;
+}
+
+// core/store-open.ts
+import { existsSync as existsSync5, mkdirSync as mkdirSync3, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join3 } from "node:path";
+
+// core/store-database.ts
+var StoreStatement = class {
+  #s;
+  #fail;
+  constructor(s, fail) {
+    this.#s = s;
+    this.#fail = fail;
+  }
+  /** Runs a write; says how many rows changed. */
+  run(...params) {
+    try {
+      return this.#s.run(...params);
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+  /** The first row, or undefined. */
+  get(...params) {
+    try {
+      return this.#s.get(...params);
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+  /** Every row. */
+  all(...params) {
+    try {
+      return this.#s.all(...params);
+    } catch (err) {
+      return this.#fail(err);
+    }
+  }
+};
+var StoreDatabase = class {
+  #db;
+  #explain;
+  #statements = /* @__PURE__ */ new Map();
+  constructor(db, explain) {
+    this.#db = db;
+    this.#explain = explain;
+  }
+  /** The prepared statement of `sql`, prepared once per database. */
+  stmt(sql) {
+    let s = this.#statements.get(sql);
+    if (!s) {
+      try {
+        s = new StoreStatement(this.#db.prepare(sql), (err) => {
+          throw this.#explain(err, "query");
+        });
+      } catch (err) {
+        throw this.#explain(err, "query");
+      }
+      this.#statements.set(sql, s);
+    }
+    return s;
+  }
+  /** Runs SQL text without results (pragmas, migrations, savepoints). */
+  exec(sql) {
+    try {
+      this.#db.exec(sql);
+    } catch (err) {
+      throw this.#explain(err, "query");
+    }
+  }
+  /** `PRAGMA user_version`: the schema version the database was migrated to. */
+  userVersion() {
+    return Number(this.stmt("PRAGMA user_version").get()?.["user_version"]);
+  }
+  /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
+  transaction(fn) {
+    if (this.#db.isTransaction) return fn();
+    this.stmt("BEGIN IMMEDIATE").run();
+    try {
+      const result = fn();
+      this.stmt("COMMIT").run();
+      return result;
+    } catch (err) {
+      if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
+      throw err;
+    }
+  }
+  /** Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote. */
+  savepoint(fn) {
+    this.exec("SAVEPOINT td_step");
+    try {
+      const result = fn();
+      this.exec("RELEASE td_step");
+      return result;
+    } catch (err) {
+      this.exec("ROLLBACK TO td_step");
+      this.exec("RELEASE td_step");
+      throw err;
+    }
+  }
+  /** Closes the database (idempotent). */
+  close() {
+    if (this.#db.isOpen) this.#db.close();
+  }
+};
+
+// core/store-schema.ts
+var MIGRATIONS = [
+  `
+  CREATE TABLE traces (
+    id TEXT PRIMARY KEY,
+    task TEXT NOT NULL,
+    source TEXT NOT NULL,
+    outcome INTEGER,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_creation_input_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_read_input_tokens INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    nudged INTEGER NOT NULL DEFAULT 0,
+    proposed INTEGER NOT NULL DEFAULT 0,
+    replace_name TEXT,
+    note TEXT
+  );
+  CREATE TABLE calls (
+    id INTEGER PRIMARY KEY,
+    trace_id TEXT NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    parent_id INTEGER REFERENCES calls(id),
+    tool TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    args TEXT NOT NULL,
+    status TEXT NOT NULL,
+    output TEXT,
+    error TEXT,
+    latency_ms REAL,
+    version INTEGER,
+    external_id TEXT,
+    started_at TEXT NOT NULL,
+    UNIQUE (trace_id, seq)
+  );
+  CREATE INDEX calls_external ON calls(external_id) WHERE external_id IS NOT NULL;
+  CREATE TABLE versions (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    problems TEXT NOT NULL DEFAULT '[]',
+    baseline INTEGER,
+    baseline_tokens INTEGER,
+    source_trace TEXT,
+    description TEXT NOT NULL DEFAULT '',
+    input_schema TEXT NOT NULL DEFAULT '{}',
+    test_inputs TEXT NOT NULL DEFAULT '[]',
+    source_hash TEXT NOT NULL,
+    verdict TEXT,
+    queued_rebuild INTEGER NOT NULL DEFAULT 0,
+    rebuild_note TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (name, version)
+  );
+  CREATE TABLE status_history (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    from_status TEXT,
+    to_status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  CREATE TABLE dependencies (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    base_tool TEXT NOT NULL,
+    fingerprint TEXT,
+    avoided INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (name, version, base_tool)
+  );
+  CREATE TABLE run_stats (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    runs INTEGER NOT NULL DEFAULT 0,
+    successes INTEGER NOT NULL DEFAULT 0,
+    failures INTEGER NOT NULL DEFAULT 0,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    last_run_at TEXT,
+    PRIMARY KEY (name, version)
+  );
+  `,
+  // 2: Claude Code sessions (which span of a session is current) and small cached values (the plugin's base tools).
+  // cc_sessions belongs to the Claude Code adapter (claude-code/session-store.ts reads and writes it, through the
+  // adapters' door of the store); it stays in this one sequence so that every existing store upgrades in order.
+  `
+  CREATE TABLE cc_sessions (
+    session_id TEXT PRIMARY KEY,
+    span INTEGER NOT NULL,
+    confirmed INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+  // 3: what recording clipped (nesting, size cap) said on the call; hook events applied from spill files, so a
+  // spilled event is applied exactly once even when a process dies between applying it and removing its file.
+  `
+  ALTER TABLE calls ADD COLUMN note TEXT;
+  ALTER TABLE calls ADD COLUMN clipped INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE spill_applied (
+    event_id TEXT PRIMARY KEY,
+    applied_at TEXT NOT NULL
+  );
+  `
+];
+var SCHEMA_VERSION = MIGRATIONS.length;
+function hasTables(db) {
+  const row = db.stmt("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get();
+  return Number(row?.["n"]) > 0;
+}
+function migrate(db, root, readOnly) {
+  const current = db.userVersion();
+  if (current === SCHEMA_VERSION) return;
+  if (current > SCHEMA_VERSION) {
+    throw new DistillError(
+      "STORE",
+      `the store at ${root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`
+    );
+  }
+  if (readOnly) {
+    throw new DistillError(
+      "STORE",
+      `the store at ${root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`
+    );
+  }
+  db.transaction(() => {
+    for (let v = db.userVersion(); v < SCHEMA_VERSION; v++) {
+      db.exec(MIGRATIONS[v]);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+    }
+  });
+}
+
+// core/store-open.ts
+function sqlite() {
+  assertNodeVersion();
+  return process.getBuiltinModule("node:sqlite");
+}
+var SQLITE = {
+  busy: 5,
+  locked: 6,
+  readonly: 8,
+  ioerr: 10,
+  corrupt: 11,
+  full: 13,
+  cantopen: 14,
+  notadb: 26
+};
+function openDatabase(root, options) {
+  const dbPath = join3(root, "registry.db");
+  const { DatabaseSync } = sqlite();
+  if (existsSync5(root) && !statSync4(root).isDirectory()) {
+    throw new DistillError(
+      "STORE",
+      `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
+    );
+  }
+  if (options.readOnly && !existsSync5(dbPath)) {
+    throw new DistillError(
+      "NOT_FOUND",
+      `no store at ${root}: nothing has been recorded there yet. Check the store path (store: in tooldistill.yaml, or --config), or record a run first.`
+    );
+  }
+  refuseEmptyRegistry(root, fileIsEmpty(dbPath));
+  const walMissingAtOpen = !existsSync5(`${dbPath}-wal`) && existsSync5(`${dbPath}-shm`);
+  const explain = explainer(root, options.busyTimeoutMs, walMissingAtOpen);
+  let db;
+  try {
+    if (!options.readOnly) prepareFolder(root);
+    db = new StoreDatabase(
+      new DatabaseSync(dbPath, { timeout: options.busyTimeoutMs, readOnly: options.readOnly }),
+      explain
+    );
+  } catch (err) {
+    throw explain(err, "open");
+  }
+  try {
+    if (!options.readOnly) {
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+    }
+    db.exec("PRAGMA foreign_keys = ON");
+    if (db.userVersion() === 0 && !hasTables(db)) refuseEmptyRegistry(root, true);
+    migrate(db, root, options.readOnly);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+function fileIsEmpty(dbPath) {
+  try {
+    return statSync4(dbPath).size === 0;
+  } catch {
+    return true;
+  }
+}
+function refuseEmptyRegistry(root, empty) {
+  if (!empty) return;
+  const files = countToolFiles(root);
+  if (files === 0) return;
+  const dbPath = join3(root, "registry.db");
+  const what = existsSync5(dbPath) ? `${dbPath} is empty (${statSync4(dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${dbPath} is missing`;
+  throw new DistillError(
+    "STORE",
+    `${what} while ${join3(root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join3(root, "orphaned")} and creates a new registry.`
+  );
+}
+function prepareFolder(root) {
+  mkdirSync3(join3(root, "tools"), { recursive: true });
+  const ignore = join3(root, ".gitignore");
+  if (!existsSync5(ignore)) {
+    writeFileSync2(
+      ignore,
+      "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n"
+    );
+  }
+}
+function explainer(root, busyTimeoutMs, walMissingAtOpen) {
+  const db = join3(root, "registry.db");
+  return (err, when) => {
+    if (err instanceof DistillError) return err;
+    const e = err;
+    const fsCode = typeof e.code === "string" && !e.code.startsWith("ERR_") ? e.code : null;
+    if (fsCode !== null) {
+      return new DistillError(
+        "STORE",
+        `cannot ${when === "open" ? "open" : "use"} the store at ${root}: ${errorMessage(err)}. Check the path (store: in tooldistill.yaml) and that the folder is writable by this user.`,
+        { cause: err }
+      );
+    }
+    if (typeof e.errcode !== "number") return err;
+    const code = e.errcode & 255;
+    const detail = e.message ?? "";
+    const make = (code2, message) => new DistillError(code2, message, { cause: err });
+    const recover = `Stop every process using the store (Claude Code sessions, the td server, agents), copy the store folder aside, then restore registry.db from a backup, or recover what is readable with \`sqlite3 ${db} ".recover" | sqlite3 recovered.db\` and put recovered.db in its place. \`tooldistill doctor\` shows what is damaged.`;
+    switch (code) {
+      case SQLITE.busy:
+      case SQLITE.locked:
+        return make(
+          "STORE_BUSY",
+          `the store ${db} is locked by another process (waited ${busyTimeoutMs} ms for its write lock). Something holds a write transaction open (an sqlite3 shell, a backup, a stuck process): close it and try again.`
+        );
+      case SQLITE.corrupt:
+        return make("STORE", `the store's database ${db} is damaged (${detail}). ${recover}`);
+      case SQLITE.notadb:
+        return make(
+          "STORE",
+          `${db} is not an SQLite database (${detail}): its header was overwritten or another file was put in its place. ${recover}`
+        );
+      case SQLITE.ioerr: {
+        const wal = `${db}-wal`;
+        if (walMissingAtOpen) {
+          return make(
+            "STORE",
+            `disk I/O error on ${db}: its write-ahead log ${wal} is missing while ${db}-shm says it holds changes: it was deleted while a process had the store open. Stop every process using the store (the last one to close writes the log back), then run the command again; if no process has it open any more, the changes that were only in the log are lost: restore ${wal} from a backup if you have one.`
+          );
+        }
+        return make("STORE", `disk I/O error on ${db} (${detail}): check the disk and the file. ${recover}`);
+      }
+      case SQLITE.readonly:
+        return make(
+          "STORE",
+          `cannot write to ${db} (${detail}): check that the file, its folder and the ${db}-wal and -shm files beside it are writable by this user, or that the disk is not mounted read-only.`
+        );
+      case SQLITE.full:
+        return make("STORE", `the disk holding ${db} is full (${detail}): free some space and try again.`);
+      case SQLITE.cantopen:
+        return make(
+          "STORE",
+          `cannot open ${db} (${detail}): check that the folder exists and is readable and writable by this user.`
+        );
+      default:
+        return err;
+    }
+  };
+}
+
+// core/store-traces.ts
+function createTrace(db, id, task, source) {
+  db.stmt("INSERT OR IGNORE INTO traces (id, task, source, started_at) VALUES (?, ?, ?, ?)").run(
+    id,
+    task,
+    source,
+    now()
+  );
+}
+function getTrace(db, id) {
+  const row = db.stmt("SELECT * FROM traces WHERE id = ?").get(id);
+  return row ? traceFromRow(row) : null;
+}
+function traceIdsStartingWith(db, prefix, limit) {
+  const rows = db.stmt("SELECT id FROM traces WHERE substr(id, 1, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?").all(prefix.length, prefix, limit);
+  return rows.map((r) => r["id"]);
+}
+function listTraces(db, limit) {
+  const rows = db.stmt("SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?").all(limit);
+  return rows.map(traceFromRow);
+}
+function setTask(db, id, task) {
+  db.stmt("UPDATE traces SET task = ? WHERE id = ?").run(task, id);
+}
+function setOutcome(db, id, success) {
+  db.stmt("UPDATE traces SET outcome = ? WHERE id = ?").run(success ? 1 : 0, id);
+}
+function addUsage(db, id, usage) {
+  db.stmt(
+    `UPDATE traces SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+     cache_creation_input_tokens = cache_creation_input_tokens + ?, cache_read_input_tokens = cache_read_input_tokens + ?
+     WHERE id = ?`
+  ).run(
+    usage.input_tokens,
+    usage.output_tokens,
+    usage.cache_creation_input_tokens,
+    usage.cache_read_input_tokens,
+    id
+  );
+}
+function endTrace(db, id) {
+  db.stmt("UPDATE traces SET ended_at = COALESCE(ended_at, ?) WHERE id = ?").run(now(), id);
+}
+function setTraceNote(db, id, note) {
+  db.stmt("UPDATE traces SET note = ? WHERE id = ?").run(note, id);
+}
+function getTraceFlags(db, id) {
+  return traceFlagsFromRow(db.stmt("SELECT nudged, proposed, replace_name FROM traces WHERE id = ?").get(id));
+}
+function claimNudge(db, id) {
+  const r = db.stmt("UPDATE traces SET nudged = 1 WHERE id = ? AND nudged = 0").run(id);
+  return Number(r.changes) === 1;
+}
+function markProposed(db, id) {
+  db.stmt("UPDATE traces SET proposed = 1 WHERE id = ?").run(id);
+}
+function setReplaceName(db, id, name) {
+  db.stmt("UPDATE traces SET replace_name = ? WHERE id = ?").run(name, id);
+}
+
+// core/store-versions.ts
+var INSERT_HISTORY = "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+function createVersion(db, root, v) {
+  return db.transaction(() => {
+    const row = db.stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ?").get(v.name);
+    const n = Number(row?.["n"]);
+    writeToolCode(root, toolFilePath(root, v.name, n), v.code);
+    const at = now();
+    db.stmt(
+      `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
+       VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?)`
+    ).run(
+      v.name,
+      n,
+      v.description,
+      JSON.stringify(v.inputSchema),
+      JSON.stringify(v.testInputs),
+      v.sourceTrace,
+      hashSource(v.code),
+      at
+    );
+    db.stmt(INSERT_HISTORY).run(v.name, n, null, "draft", v.reason, null, at);
+    return n;
+  });
+}
+function getVersion(db, name, version) {
+  const row = db.stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
+  return row ? versionFromRow(row) : null;
+}
+function listVersions(db, filter) {
+  const rows = db.stmt(
+    `SELECT * FROM versions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR status = ?2) ORDER BY name, version`
+  ).all(filter.name ?? null, filter.status ?? null);
+  return rows.map(versionFromRow);
+}
+function setStatus(db, change) {
+  return db.transaction(() => {
+    const r = db.stmt(
+      `UPDATE versions SET status = ?1, problems = ?2,
+         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
+         WHERE name = ?3 AND version = ?4 AND status = ?5`
+    ).run(
+      change.to,
+      JSON.stringify([...new Set(change.problems)].sort()),
+      change.name,
+      change.version,
+      change.expect
+    );
+    if (Number(r.changes) !== 1) return false;
+    db.stmt(INSERT_HISTORY).run(
+      change.name,
+      change.version,
+      change.expect,
+      change.to,
+      change.reason,
+      json(change.evidence),
+      now()
+    );
+    return true;
+  });
+}
+function setVerification(db, name, version, verdict, baselineTokens) {
+  db.stmt(
+    "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?"
+  ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
+}
+function setQueuedRebuild(db, name, version, queued, note) {
+  db.stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
+    queued ? 1 : 0,
+    note,
+    name,
+    version
+  );
+}
+function getHistory(db, name, version) {
+  const rows = db.stmt("SELECT * FROM status_history WHERE name = ? AND version = ? ORDER BY id").all(name, version);
+  return rows.map(historyFromRow);
+}
+function latestHistory(db) {
+  const rows = db.stmt(
+    "SELECT * FROM status_history WHERE id IN (SELECT MAX(id) FROM status_history GROUP BY name, version) ORDER BY name, version"
+  ).all();
+  return rows.map(historyFromRow);
+}
+function lastActivation(db, name, version) {
+  const row = db.stmt(
+    "SELECT COALESCE(MAX(id), 0) AS id FROM status_history WHERE name = ? AND version = ? AND to_status = 'active'"
+  ).get(name, version);
+  return Number(row?.["id"]);
+}
+function addHistory(db, h) {
+  db.stmt(INSERT_HISTORY).run(h.name, h.version, h.from, h.to, h.reason, json(h.evidence), now());
+}
+function setDependencies(db, name, version, deps) {
+  db.transaction(() => {
+    db.stmt("DELETE FROM dependencies WHERE name = ? AND version = ?").run(name, version);
+    const insert = db.stmt(
+      "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)"
+    );
+    for (const d of deps) insert.run(name, version, d.baseTool, d.fingerprint, d.avoided ? 1 : 0);
+  });
+}
+function getDependencies(db, name, version) {
+  const rows = db.stmt(
+    "SELECT * FROM dependencies WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2) ORDER BY name, version, base_tool"
+  ).all(name ?? null, version ?? null);
+  return rows.map(dependencyFromRow);
+}
+function recordRun(db, name, version, success, innerCalls) {
+  db.stmt(
+    `INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, 1, ?, ?, ?, ?)
+     ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
+     failures = failures + excluded.failures, inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
+  ).run(name, version, success ? 1 : 0, success ? 0 : 1, innerCalls, now());
+}
+function getRunStats(db, name, version) {
+  return runStatsFromRow(
+    name,
+    version,
+    db.stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version)
+  );
+}
+
+// core/store.ts
+var DEFAULT_BUSY_TIMEOUT_MS = 1e4;
+var databaseOf;
+var Store = class {
+  root;
+  dbPath;
+  readOnly;
+  /** Lifecycle invariants the open check found and could not (or, read-only, did not) repair. */
+  lifecycleProblems;
+  #db;
+  #maxOutputBytes;
+  static {
+    databaseOf = (store) => store.#db;
+  }
+  constructor(root, options = {}) {
+    this.root = root;
+    this.dbPath = join4(root, "registry.db");
+    this.readOnly = options.readOnly === true;
+    this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.#db = openDatabase(root, {
+      readOnly: this.readOnly,
+      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
+    });
+    const logger = options.logger ?? stderrLogger;
+    this.lifecycleProblems = options.checkInvariants === false ? [] : checkOnOpen(this, logger);
+  }
+  /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
+  transaction(fn) {
+    return this.#db.transaction(fn);
+  }
+  /**
+   * Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote (one spilled
+   * hook event that cannot be applied must not undo the others).
+   */
+  savepoint(fn) {
+    return this.#db.savepoint(fn);
+  }
+  /** Closes the database; the store object is unusable afterwards. */
+  close() {
+    this.#db.close();
+  }
+  /** `PRAGMA integrity_check` ("ok", or SQLite's list of problems), for tests and `tooldistill doctor`. */
+  integrityCheck() {
+    const rows = this.#db.stmt("PRAGMA integrity_check").all();
+    return rows.map((r) => r["integrity_check"]).join("\n");
+  }
+  // Traces (store-traces.ts).
+  /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */
+  createTrace(id, task, source) {
+    createTrace(this.#db, id, task, source);
+  }
+  /** The trace, or null. */
+  getTrace(id) {
+    return getTrace(this.#db, id);
+  }
+  /** Ids of the traces whose id starts with `prefix` (at most `limit`), for `traces show <prefix>`. */
+  traceIdsStartingWith(prefix, limit = 10) {
+    return traceIdsStartingWith(this.#db, prefix, limit);
+  }
+  /** Traces, newest first. */
+  listTraces(limit = 50) {
+    return listTraces(this.#db, limit);
+  }
+  /** Sets the task text (Claude Code learns it from the first prompt of a span). */
+  setTask(id, task) {
+    setTask(this.#db, id, task);
+  }
+  /** Records the caller's verdict on the run. */
+  setOutcome(id, success) {
+    setOutcome(this.#db, id, success);
+  }
+  /** Adds usage to the trace's totals, atomically (several processes may add at once). */
+  addUsage(id, usage) {
+    addUsage(this.#db, id, usage);
+  }
+  /** Marks the trace ended (idempotent: the first end time is kept). */
+  endTrace(id) {
+    endTrace(this.#db, id);
+  }
+  /** Records why something that should have happened at the end of the run did not. */
+  setTraceNote(id, note) {
+    setTraceNote(this.#db, id, note);
+  }
+  /** Nudge and proposal bookkeeping. */
+  getTraceFlags(id) {
+    return getTraceFlags(this.#db, id);
+  }
+  /** Sets the nudge at most once: returns false when another caller already took it. */
+  claimNudge(id) {
+    return claimNudge(this.#db, id);
+  }
+  /** Any submitted proposal counts as proposing (the fallback distiller then stays out). */
+  markProposed(id) {
+    markProposed(this.#db, id);
+  }
+  /** After a distilled tool failed in this run, the nudge asks for a replacement under its name. */
+  setReplaceName(id, name) {
+    setReplaceName(this.#db, id, name);
+  }
+  // Calls (store-calls.ts).
+  /** Appends a started call; its seq is the next in the trace, allocated inside the write lock. */
+  startCall(call) {
+    return insertCall(this.#db, call, null, null, this.#maxOutputBytes);
+  }
+  /**
+   * Appends a call that already finished, in one commit: the SDK loop knows the outcome when it records, so it
+   * pays for one write instead of a start and a finish.
+   */
+  appendCall(call, outcome, latencyMs) {
+    return insertCall(this.#db, call, outcome, latencyMs, this.#maxOutputBytes);
+  }
+  /** Completes a call with its output (clipped at the caps; the call's note says so). */
+  finishCall(id, output, latencyMs) {
+    finishCall(this.#db, id, output, latencyMs, this.#maxOutputBytes);
+  }
+  /** Completes a call with its error. */
+  failCall(id, error, latencyMs) {
+    failCall(this.#db, id, error, latencyMs, this.#maxOutputBytes);
+  }
+  /** Changes what a recorded call counts as (e.g. a Claude Code call later found to be a distilled tool). */
+  setCallKind(id, kind, version) {
+    setCallKind(this.#db, id, kind, version);
+  }
+  /**
+   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
+   * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
+   * API may reuse them, so a lookup across the whole store could attach to another session's call.
+   */
+  getCallByExternalId(externalId, traceIdPrefix) {
+    return getCallByExternalId(this.#db, externalId, traceIdPrefix);
+  }
+  /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
+  startedCallsByExternalId(externalId) {
+    return startedCallsByExternalId(this.#db, externalId);
+  }
+  /** Every call of a trace in seq order, inner calls included. */
+  getCalls(traceId) {
+    return getCalls(this.#db, traceId);
+  }
+  /** Top-level base calls that finished (ok or error): the unit of baselines and of `min_calls_to_distill`. */
+  countTopLevelBaseCalls(traceId) {
+    return countTopLevelBaseCalls(this.#db, traceId);
+  }
+  /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
+  setCallArgs(id, args) {
+    setCallArgs(this.#db, id, args);
+  }
+  // Small cached values and spilled hook events (store-bookkeeping.ts).
+  /** A small cached value (JSON text), or null. */
+  getMeta(key2) {
+    return getMeta(this.#db, key2);
+  }
+  /** Stores a small cached value. */
+  setMeta(key2, value) {
+    setMeta(this.#db, key2, value);
+  }
+  /** True when a spilled hook event was already applied (its file may outlive the commit by a crash). */
+  spillApplied(eventId) {
+    return spillApplied(this.#db, eventId);
+  }
+  /** Records a spilled event as applied, in the transaction that applies it. */
+  markSpillApplied(eventId) {
+    markSpillApplied(this.#db, eventId);
+  }
+  /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
+  pruneSpillApplied(before) {
+    pruneSpillApplied(this.#db, before);
+  }
+  // Versions, their history, dependencies and run counters (store-versions.ts, tool-files.ts).
+  /**
+   * Path of a version's tool file. The name is checked first and the path must stay inside `tools/`: a name
+   * read from model-written code must never place a file anywhere else.
+   */
+  toolFile(name, version) {
+    return toolFilePath(this.root, name, version);
+  }
+  /** Reads a version's code from its file. */
+  readCode(name, version) {
+    return readToolCode(this.root, name, version);
+  }
+  /**
+   * Stores a new draft version: allocates the next version number, writes `tools/<name>/v<N>.ts` and the row
+   * in one transaction, so two proposers of the same name get different numbers.
+   */
+  createVersion(v) {
+    return this.getVersion(v.name, createVersion(this.#db, this.root, v));
+  }
+  /** A version, or null. */
+  getVersion(name, version) {
+    return getVersion(this.#db, name, version);
+  }
+  /** Versions, by name then version; optionally one name and/or one status. */
+  listVersions(filter = {}) {
+    return listVersions(this.#db, filter);
+  }
+  /**
+   * Applies a status change and records it in the history, in one transaction. `expect` guards against a
+   * concurrent change: when the stored status differs, nothing is written and false is returned.
+   */
+  setStatus(change) {
+    return setStatus(this.#db, change);
+  }
+  /** Stores the latest verdict and the measured baseline of a version. */
+  setVerification(name, version, verdict, baselineTokens) {
+    setVerification(this.#db, name, version, verdict, baselineTokens);
+  }
+  /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
+  setQueuedRebuild(name, version, queued, note) {
+    setQueuedRebuild(this.#db, name, version, queued, note);
+  }
+  /** The status history of a version, oldest first. */
+  getHistory(name, version) {
+    return getHistory(this.#db, name, version);
+  }
+  /** The newest history row of every version (its status should be that row's `to`). */
+  latestHistory() {
+    return latestHistory(this.#db);
+  }
+  /** The order in which versions last became active (history row id), for telling two actives apart. */
+  lastActivation(name, version) {
+    return lastActivation(this.#db, name, version);
+  }
+  /** Appends a history row without changing the version (the open check records a status the history lacked). */
+  addHistory(h) {
+    addHistory(this.#db, h);
+  }
+  /** Replaces the dependency rows of a version. */
+  setDependencies(name, version, deps) {
+    setDependencies(this.#db, name, version, deps);
+  }
+  /** Dependencies of one version, or of every version when no name is given. */
+  getDependencies(name, version) {
+    return getDependencies(this.#db, name, version);
+  }
+  /** Counts one live run of a version. */
+  recordRun(name, version, success, innerCalls) {
+    recordRun(this.#db, name, version, success, innerCalls);
+  }
+  /** Run counters of a version (zeros when it never ran). */
+  getRunStats(name, version) {
+    return getRunStats(this.#db, name, version);
+  }
+};
+function adapterSql(store, statement) {
+  return databaseOf(store).stmt(statement);
+}
+
 // core/tool-changes.ts
 function watched(ctx) {
   return ctx.store.listVersions().filter((v) => v.status === "active" || v.status === "suspect");
@@ -56264,8 +56434,8 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-QWXGQGGM.js");
-      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-UFVHXENW.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-7HF43EAZ.js");
+      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-ABSSUDHM.js");
       const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
         servers,
@@ -56365,7 +56535,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-NKOXYJTM.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-RY42FGYH.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -56393,7 +56563,7 @@ var ToolDistill = class _ToolDistill {
 import {
   closeSync,
   fstatSync,
-  mkdirSync as mkdirSync3,
+  mkdirSync as mkdirSync4,
   openSync,
   readdirSync as readdirSync2,
   readFileSync as readFileSync3,
@@ -56402,12 +56572,12 @@ import {
   unlinkSync,
   writeSync
 } from "node:fs";
-import { join as join3 } from "node:path";
+import { join as join5 } from "node:path";
 var KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
 var LIVE = ".jsonl";
 var CLAIMED = ".claimed";
 function spillDir(storeRoot) {
-  return join3(storeRoot, "spill");
+  return join5(storeRoot, "spill");
 }
 function fileKey(sessionId) {
   if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
@@ -56427,7 +56597,7 @@ function pendingSpills(storeRoot) {
   }
   const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
   const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
-  return { sessions, files: files.map((n) => join3(spillDir(storeRoot), n)) };
+  return { sessions, files: files.map((n) => join5(spillDir(storeRoot), n)) };
 }
 function applySpills(store, sessionId, apply) {
   const report = { applied: 0, skipped: 0, failed: [] };
@@ -56438,9 +56608,9 @@ function applySpills(store, sessionId, apply) {
   const claimed = [];
   store.transaction(() => {
     for (const key2 of keys) {
-      const files = readdirSync2(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join3(dir, n));
-      const live = join3(dir, `${key2}${LIVE}`);
-      const claim = join3(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+      const files = readdirSync2(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join5(dir, n));
+      const live = join5(dir, `${key2}${LIVE}`);
+      const claim = join5(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
       try {
         renameSync2(live, claim);
         files.push(claim);
@@ -56490,6 +56660,7 @@ export {
   loadConfig,
   applySpills,
   Store,
+  adapterSql,
   appendLog,
   exposedVersions,
   unavailableReason,

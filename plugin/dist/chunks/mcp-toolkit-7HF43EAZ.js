@@ -1,11 +1,14 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  loadMcpServers
-} from "./chunk-4W6HIZJA.js";
-import "./chunk-XLRDCVB2.js";
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+} from "./chunk-574U3TJN.js";
+import "./chunk-FOVBQ5VX.js";
+import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  loadMcpServers
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
 };

@@ -4,32 +4,15 @@ import {
   isPlainObject
 } from "./chunk-XLRDCVB2.js";
 import {
+  serverNameProblem
+} from "./chunk-XSOUOFOT.js";
+import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
 
 // core/mcp-config.ts
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-
-// core/tool-names.ts
-var TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
-var SERVER_SEPARATOR = "__";
-function toolNameProblem(name) {
-  if (!TOOL_NAME_PATTERN.test(name)) {
-    return `tool name '${name}' must match ${TOOL_NAME_PATTERN.source} (lowercase letters, digits and _, 3 to 36 characters)`;
-  }
-  if (name.includes(SERVER_SEPARATOR)) return `tool name '${name}' must not contain '${SERVER_SEPARATOR}'`;
-  return null;
-}
-function serverNameProblem(name) {
-  if (name === "") return "a server name must not be empty";
-  if (name.includes(SERVER_SEPARATOR)) {
-    return `a server name must not contain '${SERVER_SEPARATOR}' (tools are named <server>${SERVER_SEPARATOR}<tool>)`;
-  }
-  return null;
-}
-
-// core/mcp-config.ts
 var TYPES = ["stdio", "http", "sse"];
 var VAR_PATTERN = /\$\{([^}]*)\}/g;
 async function loadMcpServers(options) {
@@ -168,7 +151,5 @@ function mapValues(record, fn) {
 }
 
 export {
-  toolNameProblem,
-  serverNameProblem,
   loadMcpServers
 };

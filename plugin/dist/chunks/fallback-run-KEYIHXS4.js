@@ -4,21 +4,23 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-IQQWWNNQ.js";
+} from "./chunk-5FHHR2PA.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-FUAIPFLF.js";
+} from "./chunk-A7H6SLV6.js";
+import "./chunk-TSYA6VLR.js";
+import "./chunk-574U3TJN.js";
+import "./chunk-FOVBQ5VX.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-IGHBUHQZ.js";
-import "./chunk-RYZN5VFB.js";
-import "./chunk-4W6HIZJA.js";
-import "./chunk-XLRDCVB2.js";
-import "./chunk-32EDCCXV.js";
-import "./chunk-MHQZRDHV.js";
-import "./chunk-WEYMVVQ3.js";
 import "./chunk-GNLRVJN4.js";
+import "./chunk-RYZN5VFB.js";
+import "./chunk-NBJAGUIP.js";
+import "./chunk-XLRDCVB2.js";
+import "./chunk-XSOUOFOT.js";
+import "./chunk-WEYMVVQ3.js";
+import "./chunk-LMZH4FWR.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/fallback-run.ts

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-IQQWWNNQ.js";
+} from "./chunk-5FHHR2PA.js";
 import {
   Store,
   ToolDistill,
@@ -16,18 +16,35 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-FUAIPFLF.js";
-import "./chunk-C37ZN2VE.js";
+} from "./chunk-A7H6SLV6.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-IGHBUHQZ.js";
+} from "./chunk-TSYA6VLR.js";
+import "./chunk-574U3TJN.js";
+import "./chunk-FOVBQ5VX.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-4W6HIZJA.js";
+} from "./chunk-NBJAGUIP.js";
 import "./chunk-XLRDCVB2.js";
+import "./chunk-XSOUOFOT.js";
+import {
+  errorMessage
+} from "./chunk-WEYMVVQ3.js";
 import {
   AjvJsonSchemaValidator,
+  Protocol,
+  assertClientRequestTaskCapability,
+  assertToolsCallTaskCapability,
+  getLiteralValue,
+  getObjectShape,
+  mergeCapabilities,
+  safeParse
+} from "./chunk-7Z2IEFVZ.js";
+import "./chunk-LMZH4FWR.js";
+import {
   CallToolRequestSchema,
   CallToolResultSchema,
   CreateMessageResultSchema,
@@ -44,21 +61,9 @@ import {
   ListToolsRequestSchema,
   LoggingLevelSchema,
   McpError,
-  Protocol,
   SUPPORTED_PROTOCOL_VERSIONS,
-  SetLevelRequestSchema,
-  assertClientRequestTaskCapability,
-  assertToolsCallTaskCapability,
-  getLiteralValue,
-  getObjectShape,
-  mergeCapabilities,
-  safeParse
-} from "./chunk-32EDCCXV.js";
-import "./chunk-MHQZRDHV.js";
-import {
-  errorMessage
-} from "./chunk-WEYMVVQ3.js";
-import "./chunk-GNLRVJN4.js";
+  SetLevelRequestSchema
+} from "./chunk-BKYE4L7D.js";
 import "./chunk-UTY5CP2H.js";
 
 // server/stdio-transport.ts

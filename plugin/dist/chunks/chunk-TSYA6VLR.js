@@ -1,6 +1,9 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  clip
+} from "./chunk-FOVBQ5VX.js";
+import {
   isPlainObject
 } from "./chunk-XLRDCVB2.js";
 import {
@@ -151,16 +154,6 @@ function num(n) {
   return String(Number(n.toFixed(2)));
 }
 
-// core/text.ts
-function clip(text, max) {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
-}
-function oneLine(text, max) {
-  const flat = text.replace(/\s+/g, " ");
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}\u2026`;
-}
-
 // core/distiller.ts
 var PROPOSE_INPUT_SCHEMA = {
   type: "object",
@@ -265,8 +258,6 @@ function json(value) {
 export {
   PROPOSE_TOOL_NAME,
   nudgeText,
-  clip,
-  oneLine,
   formatProblem,
   readProposal,
   parseProposal,

@@ -1,0 +1,147 @@
+/**
+ * The `calls` table: every tool call of a trace, in the order the calls began, with what recording had to clip.
+ * Functions over the open database; the Store offers them as its methods (see store.ts).
+ */
+import { recordableError, recordableOutput } from "./recordable.ts";
+import type { StoreDatabase } from "./store-database.ts";
+import { callFromRow, now } from "./store-rows.ts";
+import type { CallKind, CallRecord } from "./types.ts";
+
+/** Fields of a new call row. `note` says what recording had to clip of its arguments. */
+export interface NewCall {
+  traceId: string;
+  tool: string;
+  kind: CallKind;
+  args: Record<string, unknown>;
+  parentId?: number | null;
+  version?: number | null;
+  externalId?: string | null;
+  note?: string | null;
+}
+
+/** How a call ended: its output, or its error message. */
+export type CallOutcome = { output: unknown } | { error: string };
+
+function joinNotes(...notes: (string | null)[]): string | null {
+  const kept = notes.filter((n): n is string => n !== null && n !== "");
+  return kept.length === 0 ? null : kept.join("; ");
+}
+
+/**
+ * Appends a call (started, or already finished with `outcome`); its seq is the next in the trace, allocated inside
+ * the write lock. Outputs and errors are clipped at `maxOutputBytes` and the call's note says so.
+ */
+export function insertCall(
+  db: StoreDatabase,
+  call: NewCall,
+  outcome: CallOutcome | null,
+  latencyMs: number | null,
+  maxOutputBytes: number,
+): number {
+  const status: CallRecord["status"] = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
+  const out =
+    outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
+  const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
+  const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
+  return db.transaction(() => {
+    const row = db
+      .stmt(
+        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING id`,
+      )
+      .get(
+        call.traceId,
+        call.traceId,
+        call.parentId ?? null,
+        call.tool,
+        call.kind,
+        JSON.stringify(call.args),
+        status,
+        out?.text ?? null,
+        err?.text ?? null,
+        latencyMs,
+        call.version ?? null,
+        call.externalId ?? null,
+        now(),
+        note,
+        out?.clipped ? 1 : 0,
+      );
+    return Number(row?.["id"]);
+  });
+}
+
+/** Completes a started call with its output (clipped at the caps; the call's note says so). */
+export function finishCall(
+  db: StoreDatabase,
+  id: number,
+  output: unknown,
+  latencyMs: number | null,
+  maxOutputBytes: number,
+): void {
+  const out = recordableOutput(output, maxOutputBytes);
+  db.stmt(
+    `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
+     note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`,
+  ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
+}
+
+/** Completes a started call with its error. */
+export function failCall(
+  db: StoreDatabase,
+  id: number,
+  error: string,
+  latencyMs: number | null,
+  maxOutputBytes: number,
+): void {
+  const err = recordableError(error, maxOutputBytes);
+  db.stmt(
+    `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
+     note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`,
+  ).run(err.text, latencyMs, err.note, id);
+}
+
+/** Changes what a recorded call counts as. */
+export function setCallKind(db: StoreDatabase, id: number, kind: CallKind, version: number | null): void {
+  db.stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
+}
+
+/** Replaces a call's recorded arguments. */
+export function setCallArgs(db: StoreDatabase, id: number, args: Record<string, unknown>): void {
+  db.stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
+}
+
+/** The newest call recorded under an external id in the traces whose ids start with `traceIdPrefix`. */
+export function getCallByExternalId(
+  db: StoreDatabase,
+  externalId: string,
+  traceIdPrefix: string,
+): CallRecord | null {
+  const row = db
+    .stmt("SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1")
+    .get(externalId, traceIdPrefix.length, traceIdPrefix);
+  return row ? callFromRow(row) : null;
+}
+
+/** Calls still `started` under an external id, newest first, in any trace. */
+export function startedCallsByExternalId(db: StoreDatabase, externalId: string): CallRecord[] {
+  const rows = db
+    .stmt("SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC")
+    .all(externalId);
+  return rows.map(callFromRow);
+}
+
+/** Every call of a trace in seq order, inner calls included. */
+export function getCalls(db: StoreDatabase, traceId: string): CallRecord[] {
+  return db.stmt("SELECT * FROM calls WHERE trace_id = ? ORDER BY seq").all(traceId).map(callFromRow);
+}
+
+/** Top-level base calls that finished (ok or error). */
+export function countTopLevelBaseCalls(db: StoreDatabase, traceId: string): number {
+  const row = db
+    .stmt(
+      "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'",
+    )
+    .get(traceId);
+  return Number(row?.["n"]);
+}

@@ -1,0 +1,208 @@
+/**
+ * The store's records and how a database row becomes one. SQLite gives back flat columns (JSON as text, booleans
+ * as 0/1, snake_case names); the rest of the library sees the records below. Pure: no database here.
+ */
+import type { SQLOutputValue } from "node:sqlite";
+import type {
+  CallKind,
+  CallRecord,
+  OpenProblem,
+  Status,
+  TraceRecord,
+  TraceSource,
+  Verdict,
+} from "./types.ts";
+
+/** A stored distilled tool version (without its code, which lives in the tool file). */
+export interface VersionRecord {
+  name: string;
+  version: number;
+  status: Status;
+  problems: OpenProblem[];
+  baseline: number | null;
+  baselineTokens: number | null;
+  sourceTrace: string | null;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  testInputs: Record<string, unknown>[];
+  sourceHash: string;
+  verdict: Verdict | null;
+  queuedRebuild: boolean;
+  rebuildNote: string | null;
+  createdAt: string;
+}
+
+/** One row of a version's status history. */
+export interface HistoryRecord {
+  name: string;
+  version: number;
+  from: Status | null;
+  to: Status;
+  reason: string;
+  evidence: unknown;
+  at: string;
+}
+
+/** A base tool a version depends on; `avoided` when every call of it failed in the source run. */
+export interface DependencyRecord {
+  name: string;
+  version: number;
+  baseTool: string;
+  fingerprint: string | null;
+  avoided: boolean;
+}
+
+/** Live-run counters of a version; exposure ranks by `successes`. */
+export interface RunStats {
+  name: string;
+  version: number;
+  runs: number;
+  successes: number;
+  failures: number;
+  innerCalls: number;
+  lastRunAt: string | null;
+}
+
+/** Trace-level flags that drive the nudge and the fallback distiller. */
+export interface TraceFlags {
+  nudged: boolean;
+  proposed: boolean;
+  replaceName: string | null;
+}
+
+/** A row as node:sqlite returns it: column name → value. */
+export type Row = Record<string, SQLOutputValue>;
+
+/** The time every row is stamped with: ISO 8601, UTC, so text order is time order. */
+export function now(): string {
+  return new Date().toISOString();
+}
+
+/** A value for a nullable JSON column: `undefined` is stored as NULL. */
+export function json(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function parse(text: unknown): unknown {
+  return typeof text === "string" ? JSON.parse(text) : null;
+}
+
+function text(r: Row, column: string): string {
+  return r[column] as string;
+}
+
+function textOrNull(r: Row, column: string): string | null {
+  return (r[column] as string | null | undefined) ?? null;
+}
+
+function numberOrNull(r: Row, column: string): number | null {
+  const v = r[column];
+  return v === null || v === undefined ? null : Number(v);
+}
+
+/** A `versions` row as a record. */
+export function versionFromRow(r: Row): VersionRecord {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    status: r["status"] as Status,
+    problems: parse(r["problems"]) as OpenProblem[],
+    baseline: numberOrNull(r, "baseline"),
+    baselineTokens: numberOrNull(r, "baseline_tokens"),
+    sourceTrace: textOrNull(r, "source_trace"),
+    description: text(r, "description"),
+    inputSchema: parse(r["input_schema"]) as Record<string, unknown>,
+    testInputs: parse(r["test_inputs"]) as Record<string, unknown>[],
+    sourceHash: text(r, "source_hash"),
+    verdict: parse(r["verdict"]) as Verdict | null,
+    queuedRebuild: Boolean(r["queued_rebuild"]),
+    rebuildNote: textOrNull(r, "rebuild_note"),
+    createdAt: text(r, "created_at"),
+  };
+}
+
+/** A `status_history` row as a record. */
+export function historyFromRow(r: Row): HistoryRecord {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    from: textOrNull(r, "from_status") as Status | null,
+    to: r["to_status"] as Status,
+    reason: text(r, "reason"),
+    evidence: parse(r["evidence"]),
+    at: text(r, "at"),
+  };
+}
+
+/** A `dependencies` row as a record. */
+export function dependencyFromRow(r: Row): DependencyRecord {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    baseTool: text(r, "base_tool"),
+    fingerprint: textOrNull(r, "fingerprint"),
+    avoided: Boolean(r["avoided"]),
+  };
+}
+
+/** A version's `run_stats` row (or its absence: zeros) as a record. */
+export function runStatsFromRow(name: string, version: number, r: Row | undefined): RunStats {
+  return {
+    name,
+    version,
+    runs: Number(r?.["runs"] ?? 0),
+    successes: Number(r?.["successes"] ?? 0),
+    failures: Number(r?.["failures"] ?? 0),
+    innerCalls: Number(r?.["inner_calls"] ?? 0),
+    lastRunAt: r === undefined ? null : textOrNull(r, "last_run_at"),
+  };
+}
+
+/** A `traces` row as a record. */
+export function traceFromRow(r: Row): TraceRecord {
+  const outcome = r["outcome"];
+  return {
+    id: text(r, "id"),
+    task: text(r, "task"),
+    source: r["source"] as TraceSource,
+    outcome: outcome === null || outcome === undefined ? null : Boolean(outcome),
+    usage: {
+      input_tokens: Number(r["input_tokens"]),
+      output_tokens: Number(r["output_tokens"]),
+      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
+      cache_read_input_tokens: Number(r["cache_read_input_tokens"]),
+    },
+    startedAt: text(r, "started_at"),
+    endedAt: textOrNull(r, "ended_at"),
+    note: textOrNull(r, "note"),
+  };
+}
+
+/** A trace's flag columns (or their absence: all unset) as a record. */
+export function traceFlagsFromRow(r: Row | undefined): TraceFlags {
+  return {
+    nudged: Boolean(r?.["nudged"]),
+    proposed: Boolean(r?.["proposed"]),
+    replaceName: r === undefined ? null : textOrNull(r, "replace_name"),
+  };
+}
+
+/** A `calls` row as a record. */
+export function callFromRow(r: Row): CallRecord {
+  return {
+    id: Number(r["id"]),
+    traceId: text(r, "trace_id"),
+    seq: Number(r["seq"]),
+    parentId: numberOrNull(r, "parent_id"),
+    tool: text(r, "tool"),
+    kind: r["kind"] as CallKind,
+    args: parse(r["args"]) as Record<string, unknown>,
+    status: r["status"] as CallRecord["status"],
+    output: parse(r["output"]),
+    error: textOrNull(r, "error"),
+    latencyMs: numberOrNull(r, "latency_ms"),
+    version: numberOrNull(r, "version"),
+    note: textOrNull(r, "note"),
+    clipped: Boolean(r["clipped"]),
+  };
+}

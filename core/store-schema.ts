@@ -1,0 +1,155 @@
+/**
+ * The store's schema: one ordered list of forward migrations, and `PRAGMA user_version` saying how many of them a
+ * database has had. A newer database is refused rather than misread; an older one is upgraded on open, in one
+ * write transaction, unless the store was opened read-only.
+ */
+import { DistillError } from "./errors.ts";
+import type { StoreDatabase } from "./store-database.ts";
+
+/**
+ * Forward migrations; entry i takes `PRAGMA user_version` from i to i + 1.
+ * Never edit a shipped entry: append a new one.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE traces (
+    id TEXT PRIMARY KEY,
+    task TEXT NOT NULL,
+    source TEXT NOT NULL,
+    outcome INTEGER,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_creation_input_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_read_input_tokens INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    nudged INTEGER NOT NULL DEFAULT 0,
+    proposed INTEGER NOT NULL DEFAULT 0,
+    replace_name TEXT,
+    note TEXT
+  );
+  CREATE TABLE calls (
+    id INTEGER PRIMARY KEY,
+    trace_id TEXT NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    parent_id INTEGER REFERENCES calls(id),
+    tool TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    args TEXT NOT NULL,
+    status TEXT NOT NULL,
+    output TEXT,
+    error TEXT,
+    latency_ms REAL,
+    version INTEGER,
+    external_id TEXT,
+    started_at TEXT NOT NULL,
+    UNIQUE (trace_id, seq)
+  );
+  CREATE INDEX calls_external ON calls(external_id) WHERE external_id IS NOT NULL;
+  CREATE TABLE versions (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    problems TEXT NOT NULL DEFAULT '[]',
+    baseline INTEGER,
+    baseline_tokens INTEGER,
+    source_trace TEXT,
+    description TEXT NOT NULL DEFAULT '',
+    input_schema TEXT NOT NULL DEFAULT '{}',
+    test_inputs TEXT NOT NULL DEFAULT '[]',
+    source_hash TEXT NOT NULL,
+    verdict TEXT,
+    queued_rebuild INTEGER NOT NULL DEFAULT 0,
+    rebuild_note TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (name, version)
+  );
+  CREATE TABLE status_history (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    from_status TEXT,
+    to_status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  CREATE TABLE dependencies (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    base_tool TEXT NOT NULL,
+    fingerprint TEXT,
+    avoided INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (name, version, base_tool)
+  );
+  CREATE TABLE run_stats (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    runs INTEGER NOT NULL DEFAULT 0,
+    successes INTEGER NOT NULL DEFAULT 0,
+    failures INTEGER NOT NULL DEFAULT 0,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    last_run_at TEXT,
+    PRIMARY KEY (name, version)
+  );
+  `,
+  // 2: Claude Code sessions (which span of a session is current) and small cached values (the plugin's base tools).
+  // cc_sessions belongs to the Claude Code adapter (claude-code/session-store.ts reads and writes it, through the
+  // adapters' door of the store); it stays in this one sequence so that every existing store upgrades in order.
+  `
+  CREATE TABLE cc_sessions (
+    session_id TEXT PRIMARY KEY,
+    span INTEGER NOT NULL,
+    confirmed INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+  // 3: what recording clipped (nesting, size cap) said on the call; hook events applied from spill files, so a
+  // spilled event is applied exactly once even when a process dies between applying it and removing its file.
+  `
+  ALTER TABLE calls ADD COLUMN note TEXT;
+  ALTER TABLE calls ADD COLUMN clipped INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE spill_applied (
+    event_id TEXT PRIMARY KEY,
+    applied_at TEXT NOT NULL
+  );
+  `,
+];
+
+/** The schema version this build writes; a newer database is refused rather than misread. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** True when the database has no table at all (a new file, or one whose content was lost). */
+export function hasTables(db: StoreDatabase): boolean {
+  const row = db.stmt("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get();
+  return Number(row?.["n"]) > 0;
+}
+
+/** Brings the database of the store at `root` to SCHEMA_VERSION, or says why it cannot. */
+export function migrate(db: StoreDatabase, root: string, readOnly: boolean): void {
+  const current = db.userVersion();
+  if (current === SCHEMA_VERSION) return;
+  if (current > SCHEMA_VERSION) {
+    throw new DistillError(
+      "STORE",
+      `the store at ${root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`,
+    );
+  }
+  if (readOnly) {
+    throw new DistillError(
+      "STORE",
+      `the store at ${root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`,
+    );
+  }
+  db.transaction(() => {
+    // Re-read inside the write lock: another process may have migrated meanwhile.
+    for (let v = db.userVersion(); v < SCHEMA_VERSION; v++) {
+      db.exec(MIGRATIONS[v]!);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+    }
+  });
+}

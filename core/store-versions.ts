@@ -1,0 +1,237 @@
+/**
+ * The tables of distilled tool versions: `versions` (with their tool files), `status_history`, `dependencies` and
+ * `run_stats`. A status change and its history row are one transaction, so the history never disagrees with the
+ * status. Functions over the open database; the Store offers them as its methods (see store.ts).
+ */
+import type { StoreDatabase } from "./store-database.ts";
+import {
+  type DependencyRecord,
+  dependencyFromRow,
+  type HistoryRecord,
+  historyFromRow,
+  json,
+  now,
+  type RunStats,
+  runStatsFromRow,
+  type VersionRecord,
+  versionFromRow,
+} from "./store-rows.ts";
+import { hashSource, toolFilePath, writeToolCode } from "./tool-files.ts";
+import type { OpenProblem, Status, Verdict } from "./types.ts";
+
+/** What a new draft version is made of. */
+export interface NewVersion {
+  name: string;
+  code: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  testInputs: Record<string, unknown>[];
+  sourceTrace: string | null;
+  reason: string;
+}
+
+/** A guarded status change: nothing is written unless the stored status is still `expect`. */
+export interface StatusChange {
+  name: string;
+  version: number;
+  expect: Status;
+  to: Status;
+  problems: readonly OpenProblem[];
+  reason: string;
+  evidence?: unknown;
+}
+
+const INSERT_HISTORY =
+  "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+/**
+ * Stores a new draft version of the store at `root`: allocates the next version number, writes its tool file and
+ * the rows in one transaction, so two proposers of the same name get different numbers. Returns the number.
+ */
+export function createVersion(db: StoreDatabase, root: string, v: NewVersion): number {
+  return db.transaction(() => {
+    const row = db.stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ?").get(v.name);
+    const n = Number(row?.["n"]);
+    writeToolCode(root, toolFilePath(root, v.name, n), v.code);
+    const at = now();
+    db.stmt(
+      `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
+       VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      v.name,
+      n,
+      v.description,
+      JSON.stringify(v.inputSchema),
+      JSON.stringify(v.testInputs),
+      v.sourceTrace,
+      hashSource(v.code),
+      at,
+    );
+    db.stmt(INSERT_HISTORY).run(v.name, n, null, "draft", v.reason, null, at);
+    return n;
+  });
+}
+
+/** A version, or null. */
+export function getVersion(db: StoreDatabase, name: string, version: number): VersionRecord | null {
+  const row = db.stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
+  return row ? versionFromRow(row) : null;
+}
+
+/** Versions, by name then version; optionally one name and/or one status. */
+export function listVersions(db: StoreDatabase, filter: { name?: string; status?: Status }): VersionRecord[] {
+  const rows = db
+    .stmt(
+      `SELECT * FROM versions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR status = ?2) ORDER BY name, version`,
+    )
+    .all(filter.name ?? null, filter.status ?? null);
+  return rows.map(versionFromRow);
+}
+
+/** Applies a guarded status change and its history row in one transaction; false when the guard failed. */
+export function setStatus(db: StoreDatabase, change: StatusChange): boolean {
+  return db.transaction(() => {
+    // A deprecated version is never rebuilt: its queue flag goes in the same write as the status.
+    const r = db
+      .stmt(
+        `UPDATE versions SET status = ?1, problems = ?2,
+         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
+         WHERE name = ?3 AND version = ?4 AND status = ?5`,
+      )
+      .run(
+        change.to,
+        JSON.stringify([...new Set(change.problems)].sort()),
+        change.name,
+        change.version,
+        change.expect,
+      );
+    if (Number(r.changes) !== 1) return false;
+    db.stmt(INSERT_HISTORY).run(
+      change.name,
+      change.version,
+      change.expect,
+      change.to,
+      change.reason,
+      json(change.evidence),
+      now(),
+    );
+    return true;
+  });
+}
+
+/** Stores the latest verdict and the measured baseline of a version. */
+export function setVerification(
+  db: StoreDatabase,
+  name: string,
+  version: number,
+  verdict: Verdict,
+  baselineTokens: number | null,
+): void {
+  db.stmt(
+    "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?",
+  ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
+}
+
+/** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
+export function setQueuedRebuild(
+  db: StoreDatabase,
+  name: string,
+  version: number,
+  queued: boolean,
+  note: string | null,
+): void {
+  db.stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
+    queued ? 1 : 0,
+    note,
+    name,
+    version,
+  );
+}
+
+/** The status history of a version, oldest first. */
+export function getHistory(db: StoreDatabase, name: string, version: number): HistoryRecord[] {
+  const rows = db
+    .stmt("SELECT * FROM status_history WHERE name = ? AND version = ? ORDER BY id")
+    .all(name, version);
+  return rows.map(historyFromRow);
+}
+
+/** The newest history row of every version. */
+export function latestHistory(db: StoreDatabase): HistoryRecord[] {
+  const rows = db
+    .stmt(
+      "SELECT * FROM status_history WHERE id IN (SELECT MAX(id) FROM status_history GROUP BY name, version) ORDER BY name, version",
+    )
+    .all();
+  return rows.map(historyFromRow);
+}
+
+/** The history row id of a version's last activation (0 when never active). */
+export function lastActivation(db: StoreDatabase, name: string, version: number): number {
+  const row = db
+    .stmt(
+      "SELECT COALESCE(MAX(id), 0) AS id FROM status_history WHERE name = ? AND version = ? AND to_status = 'active'",
+    )
+    .get(name, version);
+  return Number(row?.["id"]);
+}
+
+/** Appends a history row without changing the version. */
+export function addHistory(db: StoreDatabase, h: Omit<HistoryRecord, "at">): void {
+  db.stmt(INSERT_HISTORY).run(h.name, h.version, h.from, h.to, h.reason, json(h.evidence), now());
+}
+
+/** Replaces the dependency rows of a version, in one transaction. */
+export function setDependencies(
+  db: StoreDatabase,
+  name: string,
+  version: number,
+  deps: Omit<DependencyRecord, "name" | "version">[],
+): void {
+  db.transaction(() => {
+    db.stmt("DELETE FROM dependencies WHERE name = ? AND version = ?").run(name, version);
+    const insert = db.stmt(
+      "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)",
+    );
+    for (const d of deps) insert.run(name, version, d.baseTool, d.fingerprint, d.avoided ? 1 : 0);
+  });
+}
+
+/** Dependencies of one version, or of every version when no name is given. */
+export function getDependencies(
+  db: StoreDatabase,
+  name: string | undefined,
+  version: number | undefined,
+): DependencyRecord[] {
+  const rows = db
+    .stmt(
+      "SELECT * FROM dependencies WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2) ORDER BY name, version, base_tool",
+    )
+    .all(name ?? null, version ?? null);
+  return rows.map(dependencyFromRow);
+}
+
+/** Counts one live run of a version. */
+export function recordRun(
+  db: StoreDatabase,
+  name: string,
+  version: number,
+  success: boolean,
+  innerCalls: number,
+): void {
+  db.stmt(
+    `INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, 1, ?, ?, ?, ?)
+     ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
+     failures = failures + excluded.failures, inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`,
+  ).run(name, version, success ? 1 : 0, success ? 0 : 1, innerCalls, now());
+}
+
+/** Run counters of a version (zeros when it never ran). */
+export function getRunStats(db: StoreDatabase, name: string, version: number): RunStats {
+  return runStatsFromRow(
+    name,
+    version,
+    db.stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version),
+  );
+}
