@@ -34,11 +34,13 @@ export type { Clipped } from "./recordable.ts";
 export { clipDepth } from "./recordable.ts";
 export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
-export type { HistoryRecord, RunStats, StoreOptions, VersionRecord } from "./store.ts";
+export type { DependencyRecord, HistoryRecord, RunStats, StoreOptions, VersionRecord } from "./store.ts";
 export { countToolFiles, Store } from "./store.ts";
+export { oneLine } from "./text.ts";
 export type { ChangeEntry, ChangeReport, HealthReport } from "./tool-changes.ts";
 export type { ToolDistillOptions } from "./tool-distill.ts";
 export { proposeToolDefinition, ToolDistill } from "./tool-distill.ts";
+export { splitBaseToolName } from "./tool-names.ts";
 export type { ExecuteResult, Trace } from "./trace.ts";
 export { resultContent, worthDistilling } from "./trace.ts";
 export type {
