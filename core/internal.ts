@@ -1,5 +1,5 @@
 /**
- * The library as the project's own entry points see it: the CLI (bin/), the Claude Code adapter (claude-code/),
+ * The library as the project's own entry points see it: the CLI (cli/), the Claude Code adapter (claude-code/),
  * the hooks (hooks/), the plugin's MCP server (server/) and the build scripts (scripts/). They import core only
  * through this barrel (or the public one); the linter holds them to it. Users import `tooldistill` (index.ts).
  * Explicit named exports only. ClaudeDistiller is left out: ToolDistill loads it (and its SDK) only when a
