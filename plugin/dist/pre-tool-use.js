@@ -215,6 +215,23 @@ var init_recordable = __esm({
   }
 });
 
+// core/tool-names.ts
+function toolNameProblem(name) {
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    return `tool name '${name}' must match ${TOOL_NAME_PATTERN.source} (lowercase letters, digits and _, 3 to 36 characters)`;
+  }
+  if (name.includes(SERVER_SEPARATOR)) return `tool name '${name}' must not contain '${SERVER_SEPARATOR}'`;
+  return null;
+}
+var TOOL_NAME_PATTERN, SERVER_SEPARATOR;
+var init_tool_names = __esm({
+  "core/tool-names.ts"() {
+    "use strict";
+    TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
+    SERVER_SEPARATOR = "__";
+  }
+});
+
 // core/spill.ts
 function spillDir(storeRoot) {
   return join(storeRoot, "spill");
@@ -464,22 +481,6 @@ var init_store_invariants = __esm({
   }
 });
 
-// core/tool-name.ts
-function toolNameProblem(name) {
-  if (!TOOL_NAME_PATTERN.test(name)) {
-    return `tool name '${name}' must match ${TOOL_NAME_PATTERN.source} (lowercase letters, digits and _, 3 to 36 characters)`;
-  }
-  if (name.includes("__")) return `tool name '${name}' must not contain '__'`;
-  return null;
-}
-var TOOL_NAME_PATTERN;
-var init_tool_name = __esm({
-  "core/tool-name.ts"() {
-    "use strict";
-    TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
-  }
-});
-
 // core/store.ts
 function sqlite() {
   assertNodeVersion();
@@ -595,7 +596,7 @@ var init_store = __esm({
     init_node_version();
     init_recordable();
     init_store_invariants();
-    init_tool_name();
+    init_tool_names();
     MIGRATIONS = [
       `
   CREATE TABLE traces (

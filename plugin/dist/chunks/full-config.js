@@ -2,13 +2,13 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   loadConfig
-} from "./chunk-LR7T35LO.js";
+} from "./chunk-TQHDXEGD.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-CGYM5FRY.js";
+import "./chunk-UYYRGLGJ.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-AO7663KD.js";
+} from "./chunk-JUH52KVQ.js";
 import "./chunk-32EDCCXV.js";
 import "./chunk-MHQZRDHV.js";
 import {

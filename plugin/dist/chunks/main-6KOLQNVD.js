@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-VJ6ROSWN.js";
+} from "./chunk-MKSBOD5V.js";
 import {
   Store,
   ToolDistill,
@@ -16,15 +16,15 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-LR7T35LO.js";
+} from "./chunk-TQHDXEGD.js";
 import "./chunk-C37ZN2VE.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-CGYM5FRY.js";
+} from "./chunk-UYYRGLGJ.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-AO7663KD.js";
+} from "./chunk-JUH52KVQ.js";
 import {
   AjvJsonSchemaValidator,
   CallToolRequestSchema,

@@ -3,12 +3,12 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills,
   clipDepth
-} from "./chunk-LR7T35LO.js";
+} from "./chunk-TQHDXEGD.js";
 import {
   PROPOSE_TOOL_NAME,
   canonicalArgs,
   isPlainObject
-} from "./chunk-CGYM5FRY.js";
+} from "./chunk-UYYRGLGJ.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-32EDCCXV.js";

@@ -15,7 +15,7 @@ import {
   proposalPrompt,
   readProposal,
   verdictText
-} from "./chunk-CGYM5FRY.js";
+} from "./chunk-UYYRGLGJ.js";
 import {
   silentLogger
 } from "./chunk-MHQZRDHV.js";

@@ -297,6 +297,7 @@ export {
   isPlainObject,
   PROPOSE_TOOL_NAME,
   nudgeText,
+  clip,
   formatProblem,
   readProposal,
   parseProposal,
@@ -304,7 +305,6 @@ export {
   rejectedVerdict,
   reportSummary,
   verdictText,
-  clip,
   PROPOSE_INPUT_SCHEMA,
   proposalPrompt
 };

@@ -4,16 +4,16 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-VJ6ROSWN.js";
+} from "./chunk-MKSBOD5V.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-LR7T35LO.js";
+} from "./chunk-TQHDXEGD.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-CGYM5FRY.js";
+import "./chunk-UYYRGLGJ.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-AO7663KD.js";
+import "./chunk-JUH52KVQ.js";
 import "./chunk-32EDCCXV.js";
 import "./chunk-MHQZRDHV.js";
 import "./chunk-WEYMVVQ3.js";

@@ -14,10 +14,15 @@ import {
   stableStringify,
   toVerdict,
   verdictText
-} from "./chunk-CGYM5FRY.js";
+} from "./chunk-UYYRGLGJ.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
+import {
+  TOOL_NAME_PATTERN,
+  serverNameProblem,
+  toolNameProblem
+} from "./chunk-JUH52KVQ.js";
 import {
   require_ajv,
   suggestion
@@ -51650,12 +51655,8 @@ function crossFieldProblems(data) {
   const servers = data["mcpServers"];
   if (isRecord(servers)) {
     for (const [name, entry2] of Object.entries(servers)) {
-      if (name.includes("__")) {
-        found.push({
-          keyPath: ["mcpServers", name],
-          message: "a server name must not contain '__' (tools are named <server>__<tool>)"
-        });
-      }
+      const problem = serverNameProblem(name);
+      if (problem) found.push({ keyPath: ["mcpServers", name], message: problem });
       if (!isRecord(entry2)) continue;
       const type = serverType(entry2);
       const article = type === "stdio" ? "a" : "an";
@@ -52088,16 +52089,6 @@ function checkLifecycle(store) {
     }
   }
   return problems;
-}
-
-// core/tool-name.ts
-var TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
-function toolNameProblem(name) {
-  if (!TOOL_NAME_PATTERN.test(name)) {
-    return `tool name '${name}' must match ${TOOL_NAME_PATTERN.source} (lowercase letters, digits and _, 3 to 36 characters)`;
-  }
-  if (name.includes("__")) return `tool name '${name}' must not contain '__'`;
-  return null;
 }
 
 // core/store.ts
@@ -56072,7 +56063,7 @@ var ToolDistill = class _ToolDistill {
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
       const { MCPToolkit } = await import("./mcp-toolkit-QWXGQGGM.js");
-      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-IKJHWGIT.js");
+      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-NCP6DOHJ.js");
       const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
         servers,
@@ -56172,7 +56163,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-IPVHKWOK.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-GR4VJDNZ.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;

@@ -7,6 +7,26 @@ import {
 // core/mcp-config.ts
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+
+// core/tool-names.ts
+var TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;
+var SERVER_SEPARATOR = "__";
+function toolNameProblem(name) {
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    return `tool name '${name}' must match ${TOOL_NAME_PATTERN.source} (lowercase letters, digits and _, 3 to 36 characters)`;
+  }
+  if (name.includes(SERVER_SEPARATOR)) return `tool name '${name}' must not contain '${SERVER_SEPARATOR}'`;
+  return null;
+}
+function serverNameProblem(name) {
+  if (name === "") return "a server name must not be empty";
+  if (name.includes(SERVER_SEPARATOR)) {
+    return `a server name must not contain '${SERVER_SEPARATOR}' (tools are named <server>${SERVER_SEPARATOR}<tool>)`;
+  }
+  return null;
+}
+
+// core/mcp-config.ts
 var TYPES = ["stdio", "http", "sse"];
 var VAR_PATTERN = /\$\{([^}]*)\}/g;
 async function loadMcpServers(options) {
@@ -58,10 +78,8 @@ async function readMcpJson(path) {
 function resolveServer(name, entry, env, problems) {
   const where = `mcp server '${name}'`;
   const before = problems.length;
-  if (name.includes("__")) {
-    problems.push(`${where}: server names must not contain '__' (tools are named <server>__<tool>)`);
-  }
-  if (name === "") problems.push(`mcp server names must not be empty`);
+  const nameProblem = serverNameProblem(name);
+  if (nameProblem) problems.push(`${where}: ${nameProblem}`);
   if (!isRecord(entry)) {
     problems.push(`${where}: expected an object with command or url`);
     return null;
@@ -150,5 +168,8 @@ function isRecord(value) {
 }
 
 export {
+  TOOL_NAME_PATTERN,
+  toolNameProblem,
+  serverNameProblem,
   loadMcpServers
 };
