@@ -226,14 +226,24 @@ export async function runCommand(name: CommandName, ctx: CommandContext): Promis
   return body(ctx);
 }
 
-function optionLine(flag: string, option: OptionSpec): string {
+/** How an option is written: `-h, --help`, `--limit N`. */
+function optionLabel(flag: string, option: OptionSpec): string {
   const short = option.type === "flag" && option.short !== undefined ? `-${option.short}, ` : "";
-  const value = option.type === "flag" ? "" : ` ${option.metavar}`;
-  return `${short}--${flag}${value}`.padEnd(17) + option.help;
+  return `${short}--${flag}${option.type === "flag" ? "" : ` ${option.metavar}`}`;
 }
 
+// One column for every option's help, in every usage text: two spaces after the longest label.
+const HELP_COLUMN =
+  Math.max(
+    ...[GLOBAL_OPTIONS, ...COMMAND_NAMES.map((n) => COMMANDS[n].options)].flatMap((options: OptionsSpec) =>
+      Object.entries(options).map(([flag, option]) => optionLabel(flag, option).length),
+    ),
+  ) + 2;
+
 function optionLines(options: OptionsSpec): string[] {
-  return Object.entries(options).map(([flag, option]) => `  ${optionLine(flag, option)}`);
+  return Object.entries(options).map(
+    ([flag, option]) => `  ${optionLabel(flag, option).padEnd(HELP_COLUMN)}${option.help}`,
+  );
 }
 
 /** A command's own --help. */
