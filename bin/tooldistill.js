@@ -8,11 +8,12 @@ if (major < 22 || (major === 22 && minor < 18)) {
 }
 
 // One shim for the checkout and the package, chosen by which file exists rather than rewritten by the build:
-// in a checkout the CLI's TypeScript source sits next to this file and runs as is (so `npx tooldistill` never
-// runs a stale build); the npm package ships this file without the sources and loads the compiled CLI from dist/.
+// in a checkout the CLI's TypeScript sources (cli/) sit beside this folder and run as they are (so `npx
+// tooldistill` never runs a stale build); the npm package ships this file without the sources and loads the
+// compiled CLI from dist/.
 const { existsSync } = await import("node:fs");
-const source = new URL("./cli.ts", import.meta.url);
+const source = new URL("../cli/main.ts", import.meta.url);
 const cli = await import(
-  existsSync(source) ? source.href : new URL("../dist/bin/cli.js", import.meta.url).href
+  existsSync(source) ? source.href : new URL("../dist/cli/main.js", import.meta.url).href
 );
 process.exitCode = await cli.main(process.argv.slice(2));

@@ -1,5 +1,5 @@
 /**
- * The library as the project's own entry points see it: the CLI (bin/), the Claude Code adapter (claude-code/),
+ * The library as the project's own entry points see it: the CLI (cli/), the Claude Code adapter (claude-code/),
  * the hooks (hooks/), the plugin's MCP server (server/) and the build scripts (scripts/). They import core only
  * through this barrel (or the public one); the linter holds them to it. Users import `tooldistill` (index.ts).
  * Explicit named exports only. ClaudeDistiller is left out: ToolDistill loads it (and its SDK) only when a
@@ -35,7 +35,14 @@ export type { HookSettings, Settings } from "./settings.ts";
 export { DEFAULT_SETTINGS, hookSettings } from "./settings.ts";
 export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
-export type { HistoryRecord, NewCall, RunStats, StoreOptions, VersionRecord } from "./store.ts";
+export type {
+  DependencyRecord,
+  HistoryRecord,
+  NewCall,
+  RunStats,
+  StoreOptions,
+  VersionRecord,
+} from "./store.ts";
 // adapterSql: the adapters' way into the store's database, for the tables they own (never in the public barrel).
 export { adapterSql, Store } from "./store.ts";
 export type { StoreStatement } from "./store-database.ts";
@@ -44,7 +51,7 @@ export type { ChangeEntry, ChangeReport, HealthReport } from "./tool-changes.ts"
 export type { ToolDistillOptions } from "./tool-distill.ts";
 export { proposeToolDefinition, ToolDistill } from "./tool-distill.ts";
 export { countToolFiles } from "./tool-files.ts";
-export { baseToolName } from "./tool-names.ts";
+export { baseToolName, splitBaseToolName } from "./tool-names.ts";
 export type { ExecuteResult, Trace } from "./trace.ts";
 export { resultContent, worthDistilling } from "./trace.ts";
 export type {

@@ -1,7 +1,7 @@
 /**
- * `npm run build`: emits dist/ for the npm package. tsc compiles core/ and bin/ (rewriting `.ts` import
- * specifiers to `.js`); the sandbox engine's .wasm is resolved from its npm package at run time. The `tooldistill` shim (bin/tooldistill.js) is shipped as it is: it loads dist/bin/cli.js
- * when the sources are not beside it.
+ * `npm run build`: emits dist/ for the npm package. tsc compiles core/ and cli/ (rewriting `.ts` import
+ * specifiers to `.js`); the sandbox engine's .wasm is resolved from its npm package at run time. The `tooldistill`
+ * shim (bin/tooldistill.js) is shipped as it is: it loads dist/cli/main.js when the sources are not beside it.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -28,7 +28,7 @@ const compiled = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"],
 if (compiled.status !== 0) fail("tsc -p tsconfig.build.json failed");
 
 for (const required of [
-  "bin/cli.js",
+  "cli/main.js",
   "core/entry.js",
   "core/index.js",
   "core/index.d.ts",

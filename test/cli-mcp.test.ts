@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { main } from "../bin/cli.ts";
+import { main } from "../cli/main.ts";
 import { tempDir } from "./helpers.ts";
 
 const crm = fileURLToPath(new URL("./fixtures/mcp/crm-server.ts", import.meta.url));

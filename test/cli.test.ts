@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
-import { main } from "../bin/cli.ts";
+import { main } from "../cli/main.ts";
 import { SAMPLE_CONFIG } from "../core/config.ts";
 import { Store } from "../core/store.ts";
 import type { Verdict } from "../core/types.ts";

@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { main } from "../bin/cli.ts";
+import { main } from "../cli/main.ts";
 import { spillEvent } from "../core/spill.ts";
 import { Store } from "../core/store.ts";
 import type { Verdict } from "../core/types.ts";

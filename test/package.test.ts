@@ -44,14 +44,14 @@ test("the packed tarball runs as `npx --package <tarball> tooldistill`", { timeo
   const listing = run("tar", ["tzf", tarball], {}).stdout.split("\n");
   for (const file of [
     "bin/tooldistill.js",
-    "dist/bin/cli.js",
+    "dist/cli/main.js",
     "dist/core/index.js",
     "dist/core/index.d.ts",
     "dist/core/quickjs-engine.js",
   ]) {
     assert.ok(listing.includes(`package/${file}`), `the tarball lacks ${file}`);
   }
-  // Without the sources beside it, the shim loads dist/: a shipped bin/cli.ts would be picked (and fail) instead.
+  // Without the sources beside it, the shim loads dist/: a shipped cli/main.ts would be picked (and fail) instead.
   assert.ok(
     !listing.some((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")),
     "the tarball ships TypeScript sources",

@@ -1,0 +1,287 @@
+/**
+ * The command table: every command's synopsis, help, typed options and positional arguments, its usage texts,
+ * and where its body lives. Bodies load on first use, so `--help` and a usage mistake load no command module.
+ * A new command is one entry in COMMANDS, one line in LOADERS and its body in the module of its group.
+ */
+import { Statuses } from "../core/internal.ts";
+import type { OptionSpec, OptionsSpec, OptionValues } from "./options.ts";
+
+/** Where the CLI writes and which folder it treats as current; tests pass their own. */
+export interface CliIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  cwd: string;
+}
+
+/** Exit codes: scripts can tell a usage mistake from a refused command. */
+export const EXIT = { ok: 0, error: 1, usage: 2 } as const;
+
+/** What a command body receives: its output, the config it was pointed at, its checked options and arguments. */
+export interface CommandContext<S extends OptionsSpec = OptionsSpec, P extends string = string> {
+  io: CliIO;
+  /** Absolute path given with --config, if any. */
+  configPath: string | undefined;
+  json: boolean;
+  options: OptionValues<S>;
+  args: Readonly<Record<P, string>>;
+}
+
+interface CommandSpec {
+  /** The synopsis after `tooldistill `. */
+  synopsis: string;
+  /** One line for the global help. */
+  summary: string;
+  /** What the command does, for its own --help. */
+  details: string;
+  options: OptionsSpec;
+  /** Names of the positional arguments, all required. */
+  positionals: readonly string[];
+}
+
+/** The options every command takes. */
+export const GLOBAL_OPTIONS = {
+  config: {
+    type: "text",
+    metavar: "<path>",
+    help: "the config file (default ./tooldistill.yaml; paths in it are relative to its folder)",
+  },
+  json: { type: "flag", help: "machine-readable output" },
+  help: { type: "flag", short: "h", help: "show help" },
+} as const satisfies OptionsSpec;
+
+const VERSION = {
+  version: {
+    type: "count",
+    metavar: "N",
+    max: 1_000_000,
+    what: "a version number",
+    help: "a version number (see tooldistill list)",
+  },
+} as const satisfies OptionsSpec;
+
+/** Every command by name ("list", "traces show", ...), in the order the global help lists them. */
+export const COMMANDS = {
+  init: {
+    synopsis: "init",
+    summary: "create the store and a commented sample tooldistill.yaml",
+    details:
+      "Writes a commented sample tooldistill.yaml (or the --config path) and creates the store it names.\nAn existing config file is never overwritten.",
+    options: {},
+    positionals: [],
+  },
+  list: {
+    synopsis: "list [--status S]",
+    summary: "distilled tool versions",
+    details:
+      "Lists every distilled tool version with its status, open problems, baseline and successful runs.",
+    options: {
+      status: {
+        type: "choice",
+        metavar: "S",
+        values: Statuses,
+        help: `only versions with this status (${Statuses.join(", ")})`,
+      },
+    },
+    positionals: [],
+  },
+  show: {
+    synopsis: "show <name> [--version N]",
+    summary: "code, status history, checks, run stats and savings",
+    details:
+      "Shows one version (default: the active one, else the newest): its code, open problems, status history,\nthe checks of its last verification, its dependencies, run stats and savings against its baseline.",
+    options: VERSION,
+    positionals: ["name"],
+  },
+  "traces list": {
+    synopsis: "traces list [--limit N]",
+    summary: "recorded runs, newest first",
+    details: "Lists recorded runs, newest first, with their outcome, top-level base calls and tokens.",
+    options: {
+      limit: {
+        type: "count",
+        metavar: "N",
+        max: 1_000_000,
+        what: "a number of traces",
+        help: "how many traces to list (default 50)",
+      },
+    },
+    positionals: [],
+  },
+  "traces show": {
+    synopsis: "traces show <id>",
+    summary: "one recorded run with every call",
+    details:
+      "Shows one recorded run: task, outcome, token usage and every call in order, inner calls indented.",
+    options: {},
+    positionals: ["id"],
+  },
+  promote: {
+    synopsis: "promote <name> [--version N]",
+    summary: "activate a version (a rollback re-verifies first)",
+    details:
+      "Makes a version active (default: the newest verified one) and deprecates the previously active one.\nA deprecated or suspect version must re-pass verification first.",
+    options: VERSION,
+    positionals: ["name"],
+  },
+  deprecate: {
+    synopsis: "deprecate <name> [--version N]",
+    summary: "take a version out of use",
+    details: "Deprecates a version (default: the active one). Needs only the store.",
+    options: VERSION,
+    positionals: ["name"],
+  },
+  verify: {
+    synopsis: "verify <name> [--version N] [--live]",
+    summary: "re-run the three checks",
+    details:
+      "Re-runs the static, replay and efficiency checks on a version (default: the active one) and applies the\nlifecycle. --live runs every base call for real (real side effects); only a live pass clears a runtime\nfailure. Exits 1 when a check fails.",
+    options: {
+      ...VERSION,
+      live: { type: "flag", help: "run the base calls live instead of replaying them" },
+    },
+    positionals: ["name"],
+  },
+  "tool-updated": {
+    synopsis: "tool-updated <base_tool>",
+    summary: "react to a changed or recovered base tool",
+    details:
+      "Re-verifies the versions that depend on the base tool with a different stored schema, and queues a rebuild\nfor the versions that avoided it in their source run.",
+    options: {},
+    positionals: ["base_tool"],
+  },
+  health: {
+    synopsis: "health [--no-probe]",
+    summary: "compare base tools with the stored dependencies",
+    details:
+      "Compares the current base tool definitions with the fingerprints stored for every version and, with a\nhealth_probe configured, looks for recoveries of avoided tools.",
+    options: { "no-probe": { type: "flag", help: "skip the health probe: compare schemas only" } },
+    positionals: [],
+  },
+  rebuild: {
+    synopsis: "rebuild <name>",
+    summary: "ask the distiller for a better version (calls the model)",
+    details:
+      "Hands the source run of a tool queued for rebuild to the distiller and verifies the result as a new version.\nThe built-in distiller calls Claude: ANTHROPIC_API_KEY must be set in the environment.",
+    options: {},
+    positionals: ["name"],
+  },
+  doctor: {
+    synopsis: "doctor [--fix]",
+    summary: "check the store; --fix repairs what loses nothing",
+    details:
+      "Checks the store: SQLite's integrity check, the lifecycle invariants (one active version per tool, stored\nverdicts, rebuild flags), tool files against their versions (missing, edited by hand, orphaned), hook events\nwaiting in spill files, and a registry lost while tools/ still holds files. Without --fix nothing changes and\neach problem says what --fix would do or which command fixes it. --fix applies the repairs that lose nothing\n(files are moved to orphaned/, never deleted). Exits 1 while a problem is left.",
+    options: { fix: { type: "flag", help: "apply the repairs that lose nothing" } },
+    positionals: [],
+  },
+  "mcp tools": {
+    synopsis: "mcp tools",
+    summary: "list the base tools the configured MCP servers expose",
+    details:
+      "Connects to every MCP server of mcp_config and mcpServers and lists their tools as the library names them\n(<server>__<tool>). Exits 1 when a server cannot be reached.",
+    options: {},
+    positionals: [],
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+/** A command's name: the verb, or the group and its sub-verb ("traces show"). */
+export type CommandName = keyof typeof COMMANDS;
+
+/** Every command name, in table order. */
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+
+/** Verbs that take a sub-verb ("traces", "mcp"). */
+export const GROUPS: readonly string[] = [
+  ...new Set(COMMAND_NAMES.filter((n) => n.includes(" ")).map((n) => n.split(" ")[0]!)),
+];
+
+/** The context of command `N`, with its options and positional arguments typed from its entry in COMMANDS. */
+export type ContextOf<N extends CommandName> = CommandContext<
+  (typeof COMMANDS)[N]["options"],
+  (typeof COMMANDS)[N]["positionals"][number]
+>;
+
+type Body<N extends CommandName> = (ctx: ContextOf<N>) => Promise<number>;
+
+/** Where each command's body lives: one module per command group under commands/, loaded on first use. */
+const LOADERS: { [N in CommandName]: () => Promise<Body<N>> } = {
+  init: () => import("./commands/init.ts").then((m) => m.init),
+  list: () => import("./commands/versions.ts").then((m) => m.list),
+  show: () => import("./commands/versions.ts").then((m) => m.show),
+  "traces list": () => import("./commands/traces.ts").then((m) => m.tracesList),
+  "traces show": () => import("./commands/traces.ts").then((m) => m.tracesShow),
+  promote: () => import("./commands/lifecycle.ts").then((m) => m.promote),
+  deprecate: () => import("./commands/lifecycle.ts").then((m) => m.deprecate),
+  verify: () => import("./commands/lifecycle.ts").then((m) => m.verify),
+  "tool-updated": () => import("./commands/changes.ts").then((m) => m.toolUpdated),
+  health: () => import("./commands/changes.ts").then((m) => m.health),
+  rebuild: () => import("./commands/changes.ts").then((m) => m.rebuild),
+  doctor: () => import("./commands/doctor.ts").then((m) => m.doctor),
+  "mcp tools": () => import("./commands/mcp.ts").then((m) => m.mcpTools),
+};
+
+/** Loads command `name`'s body and runs it; resolves to the exit code. */
+export async function runCommand(name: CommandName, ctx: CommandContext): Promise<number> {
+  // The command line was checked against this command's own spec, so ctx has the shape its body declares.
+  const body = (await LOADERS[name]()) as (ctx: CommandContext) => Promise<number>;
+  return body(ctx);
+}
+
+/** How an option is written: `-h, --help`, `--limit N`. */
+function optionLabel(flag: string, option: OptionSpec): string {
+  const short = option.type === "flag" && option.short !== undefined ? `-${option.short}, ` : "";
+  return `${short}--${flag}${option.type === "flag" ? "" : ` ${option.metavar}`}`;
+}
+
+// One column for every option's help, in every usage text: two spaces after the longest label.
+const HELP_COLUMN =
+  Math.max(
+    ...[GLOBAL_OPTIONS, ...COMMAND_NAMES.map((n) => COMMANDS[n].options)].flatMap((options: OptionsSpec) =>
+      Object.entries(options).map(([flag, option]) => optionLabel(flag, option).length),
+    ),
+  ) + 2;
+
+function optionLines(options: OptionsSpec): string[] {
+  return Object.entries(options).map(
+    ([flag, option]) => `  ${optionLabel(flag, option).padEnd(HELP_COLUMN)}${option.help}`,
+  );
+}
+
+/** A command's own --help. */
+export function usageOf(name: CommandName): string {
+  const c: CommandSpec = COMMANDS[name];
+  return [
+    `Usage: tooldistill ${c.synopsis} [--config <path>] [--json]`,
+    "",
+    c.details,
+    "",
+    "Options:",
+    ...optionLines(c.options),
+    ...optionLines(GLOBAL_OPTIONS),
+  ].join("\n");
+}
+
+/** The synopses of a group's commands. */
+export function groupUsage(group: string): string {
+  const subs = COMMAND_NAMES.filter((n) => n.startsWith(`${group} `));
+  return ["Usage:", ...subs.map((n) => `  tooldistill ${COMMANDS[n].synopsis}`)].join("\n");
+}
+
+/** The global --help: every command with its summary. */
+export function globalUsage(): string {
+  const width = Math.max(...COMMAND_NAMES.map((n) => COMMANDS[n].synopsis.length)) + 2;
+  return [
+    "Usage: tooldistill <command> [options]",
+    "",
+    "Turn an agent's trial-and-error runs into verified, reusable tools.",
+    "",
+    "Commands:",
+    ...COMMAND_NAMES.map((n) => `  ${COMMANDS[n].synopsis.padEnd(width)}${COMMANDS[n].summary}`),
+    "",
+    "Options:",
+    ...optionLines(GLOBAL_OPTIONS),
+    "",
+    "list, show and traces read the store without changing it; deprecate and doctor need only the store; the",
+    "others load the executor and tools (or MCP servers) from tooldistill.yaml. Only init creates a store.",
+    "Run tooldistill <command> --help for a command's options.",
+  ].join("\n");
+}

@@ -1,0 +1,72 @@
+/** `traces list` and `traces show`: the recorded runs in the store, read-only. */
+import { DistillError, type Store } from "../../core/internal.ts";
+import { type ContextOf, EXIT } from "../commands.ts";
+import { output, outputRows, TRACE_TABLE, type TraceRow, tracePage } from "../format.ts";
+import { withStore } from "../project.ts";
+
+/** The newest recorded runs with their outcome, top-level base calls and tokens. */
+export async function tracesList(ctx: ContextOf<"traces list">): Promise<number> {
+  const limit = ctx.options.limit ?? 50;
+  return withStore(ctx, "read", (store) => {
+    const rows = store.listTraces(limit).map(
+      (t): TraceRow => ({
+        id: t.id,
+        task: t.task,
+        source: t.source,
+        outcome: t.outcome,
+        started_at: t.startedAt,
+        ended_at: t.endedAt,
+        base_calls: store.countTopLevelBaseCalls(t.id),
+        usage: t.usage,
+      }),
+    );
+    outputRows(ctx, rows, { empty: "no traces recorded yet", ...TRACE_TABLE });
+    return EXIT.ok;
+  });
+}
+
+/** One recorded run with every call in order. */
+export async function tracesShow(ctx: ContextOf<"traces show">): Promise<number> {
+  return withStore(ctx, "read", (store) => {
+    const t = findTrace(store, ctx.args.id);
+    const calls = store.getCalls(t.id);
+    output(
+      ctx,
+      {
+        id: t.id,
+        task: t.task,
+        source: t.source,
+        outcome: t.outcome,
+        usage: t.usage,
+        calls: calls.map((c) => ({
+          id: c.id,
+          seq: c.seq,
+          parent_id: c.parentId,
+          tool: c.tool,
+          args: c.args,
+          output: c.output,
+          error: c.error,
+          latency_ms: c.latencyMs,
+        })),
+      },
+      () => tracePage(t, calls, store.countTopLevelBaseCalls(t.id)),
+    );
+    return EXIT.ok;
+  });
+}
+
+/** A trace by its id or a unique beginning of it (ids are long: Claude Code's are a UUID and a span number). */
+function findTrace(store: Store, idOrPrefix: string) {
+  const exact = store.getTrace(idOrPrefix);
+  if (exact) return exact;
+  const ids = store.traceIdsStartingWith(idOrPrefix, 6);
+  if (ids.length === 1) return store.getTrace(ids[0]!)!;
+  if (ids.length > 1) {
+    const shown = ids.slice(0, 5).join(", ");
+    throw new DistillError(
+      "NOT_FOUND",
+      `'${idOrPrefix}' is the beginning of several traces (${shown}${ids.length > 5 ? ", …" : ""}): give more of the id`,
+    );
+  }
+  throw new DistillError("NOT_FOUND", `no trace '${idOrPrefix}': see tooldistill traces list`);
+}

@@ -1,0 +1,101 @@
+/** `list` and `show`: the distilled tool versions in the store, read-only. */
+import { existsSync } from "node:fs";
+import { type RunStats, resolveVersion, type Store, type VersionRecord } from "../../core/internal.ts";
+import { type ContextOf, EXIT } from "../commands.ts";
+import {
+  output,
+  outputRows,
+  type Savings,
+  type ShownVersion,
+  totalTokens,
+  VERSION_TABLE,
+  versionPage,
+  versionRow,
+} from "../format.ts";
+import { withStore } from "../project.ts";
+
+/** Every version (or those of one status) with its status, problems, baseline and successful runs. */
+export async function list(ctx: ContextOf<"list">): Promise<number> {
+  const { status } = ctx.options;
+  return withStore(ctx, "read", (store) => {
+    const rows = store.listVersions(status === undefined ? {} : { status }).map((v) => versionRow(store, v));
+    outputRows(ctx, rows, {
+      empty: status === undefined ? "no distilled tools yet" : `no distilled tools with status ${status}`,
+      ...VERSION_TABLE,
+    });
+    return EXIT.ok;
+  });
+}
+
+/** One version (default: the active one, else the newest) with everything the store knows of it. */
+export async function show(ctx: ContextOf<"show">): Promise<number> {
+  const { name } = ctx.args;
+  const shown = await withStore(ctx, "read", (store): ShownVersion => {
+    const v = resolveVersion(store, name, ctx.options.version, "active-or-newest");
+    const file = store.toolFile(v.name, v.version);
+    const stats = store.getRunStats(v.name, v.version);
+    return {
+      v,
+      file,
+      code: existsSync(file) ? store.readCode(v.name, v.version) : null,
+      history: store.getHistory(v.name, v.version),
+      dependencies: store.getDependencies(v.name, v.version),
+      stats,
+      savings: savings(store, v, stats),
+      versions: store.listVersions({ name }).map((x) => `v${x.version} ${x.status}`),
+    };
+  });
+  const { v, stats } = shown;
+  output(
+    ctx,
+    {
+      name: v.name,
+      version: v.version,
+      status: v.status,
+      problems: v.problems,
+      baseline: v.baseline,
+      source_trace: v.sourceTrace,
+      code: shown.code,
+      history: shown.history.map((h) => ({
+        from: h.from,
+        to: h.to,
+        reason: h.reason,
+        evidence: h.evidence,
+        at: h.at,
+      })),
+      verdict: v.verdict,
+      run_stats: {
+        runs: stats.runs,
+        successes: stats.successes,
+        failures: stats.failures,
+        inner_calls: stats.innerCalls,
+        last_run_at: stats.lastRunAt,
+      },
+      queued_rebuild: v.queuedRebuild,
+      description: v.description,
+      dependencies: shown.dependencies.map((d) => ({
+        base_tool: d.baseTool,
+        fingerprint: d.fingerprint,
+        avoided: d.avoided,
+      })),
+      savings: shown.savings,
+    },
+    () => versionPage(shown),
+  );
+  return EXIT.ok;
+}
+
+/** Baseline calls against inner calls per live run, and the source run's tokens where it recorded usage. */
+function savings(store: Store, v: VersionRecord, stats: RunStats): Savings {
+  let tokens = v.baselineTokens;
+  if (tokens === null && v.sourceTrace !== null) {
+    const trace = store.getTrace(v.sourceTrace);
+    const total = trace ? totalTokens(trace.usage) : 0;
+    if (total > 0) tokens = total;
+  }
+  return {
+    baseline_calls: v.baseline,
+    inner_calls_per_run: stats.runs > 0 ? stats.innerCalls / stats.runs : null,
+    baseline_tokens: tokens,
+  };
+}

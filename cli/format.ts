@@ -1,0 +1,312 @@
+/**
+ * Everything the CLI prints: `--json` for programs, and for people the tables, pages and reports. Commands gather
+ * the data; the text is made here, so one command's output reads like another's.
+ */
+import {
+  type CallRecord,
+  type ChangeReport,
+  type DependencyRecord,
+  type DoctorReport,
+  type HistoryRecord,
+  oneLine,
+  type RunStats,
+  type Store,
+  type ToolDef,
+  type TraceRecord,
+  type UsageTotals,
+  type Verdict,
+  type VersionRecord,
+  verdictReport,
+} from "../core/internal.ts";
+import type { CliIO } from "./commands.ts";
+
+/** Prints `text` on stdout, ending it with one newline. */
+function print(io: CliIO, text: string): void {
+  io.stdout(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** With --json prints `value`, else the text for people (made only when it is printed). */
+export function output(ctx: { io: CliIO; json: boolean }, value: unknown, text: () => string): void {
+  if (ctx.json) ctx.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  else print(ctx.io, text());
+}
+
+/** With --json prints `rows`; else `empty` when there are none, or a table of them. */
+export function outputRows<R>(
+  ctx: { io: CliIO; json: boolean },
+  rows: R[],
+  view: { empty: string; headers: string[]; cells: (row: R) => string[] },
+): void {
+  output(ctx, rows, () => (rows.length === 0 ? view.empty : table(view.headers, rows.map(view.cells))));
+}
+
+/** Left-aligned columns, two spaces apart; the last column is not padded. */
+function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join("\n");
+}
+
+/** ISO time without the milliseconds, for people. */
+function when(iso: string | null): string {
+  if (iso === null) return "-";
+  return iso.replace("T", " ").replace(/\.\d+Z$/, "Z");
+}
+
+/** Every token of a run, cached or not. */
+export function totalTokens(u: UsageTotals): number {
+  return u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+function outcomeText(outcome: boolean | null): string {
+  return outcome === null ? "not set" : outcome ? "success" : "failure";
+}
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((l) => (l ? `  ${l}` : l))
+    .join("\n");
+}
+
+/** Prints a verdict: JSON, or its checks and what the status now means; true when every check passed. */
+export function outputVerdict(ctx: { io: CliIO; json: boolean }, verdict: Verdict): boolean {
+  output(ctx, verdict, () => verdictReport(verdict));
+  return verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
+}
+
+// ---- versions ---------------------------------------------------------------------------------------
+
+/** One version as `list --json`, `promote --json` and `deprecate --json` print it (a stable shape). */
+export function versionRow(store: Store, v: VersionRecord) {
+  return {
+    name: v.name,
+    version: v.version,
+    status: v.status,
+    problems: v.problems,
+    baseline: v.baseline,
+    successful_runs: store.getRunStats(v.name, v.version).successes,
+    queued_rebuild: v.queuedRebuild,
+  };
+}
+
+/** The columns of `list`. */
+export const VERSION_TABLE = {
+  headers: ["NAME", "VERSION", "STATUS", "PROBLEMS", "BASELINE", "RUNS", "REBUILD"],
+  cells: (r: ReturnType<typeof versionRow>) => [
+    r.name,
+    `v${r.version}`,
+    r.status,
+    r.problems.length ? r.problems.join(",") : "-",
+    r.baseline === null ? "-" : String(r.baseline),
+    String(r.successful_runs),
+    r.queued_rebuild ? "queued" : "-",
+  ],
+};
+
+/** Baseline calls against inner calls per live run, and the tokens of the source run where it recorded usage. */
+export interface Savings {
+  baseline_calls: number | null;
+  inner_calls_per_run: number | null;
+  baseline_tokens: number | null;
+}
+
+/** Everything `show` says of one version. */
+export interface ShownVersion {
+  v: VersionRecord;
+  file: string;
+  code: string | null;
+  history: HistoryRecord[];
+  dependencies: DependencyRecord[];
+  stats: RunStats;
+  savings: Savings;
+  /** Every version of the tool, as "v1 deprecated". */
+  versions: string[];
+}
+
+/** `show` for people: status, problems, checks, dependencies, history, runs, savings and the code. */
+export function versionPage(shown: ShownVersion): string {
+  const { v, stats } = shown;
+  const out: string[] = [`${v.name} v${v.version}: ${v.status}`];
+  if (v.description) out.push(v.description);
+  out.push("");
+  out.push(`versions:  ${shown.versions.join(", ")}`);
+  out.push(`problems:  ${v.problems.length ? v.problems.join(", ") : "none"}`);
+  out.push(`baseline:  ${v.baseline === null ? "not measured" : `${v.baseline} base calls`}`);
+  out.push(`source:    ${v.sourceTrace ?? "-"}`);
+  out.push(
+    `rebuild:   ${v.queuedRebuild ? `queued${v.rebuildNote ? ` (${v.rebuildNote})` : ""}` : "not queued"}`,
+  );
+  out.push("", "checks:");
+  // The stored verdict carries the status of its moment; show it with the version's status now.
+  out.push(v.verdict ? indent(verdictReport({ ...v.verdict, status: v.status })) : "  not verified yet");
+  out.push("", "dependencies:");
+  if (shown.dependencies.length === 0) out.push("  none recorded");
+  for (const d of shown.dependencies) {
+    out.push(`  ${d.baseTool}${d.avoided ? " (avoided: every call failed in the source run)" : ""}`);
+  }
+  out.push("", "history:");
+  out.push(
+    indent(
+      table(
+        ["AT", "CHANGE", "REASON"],
+        shown.history.map((h) => [when(h.at), h.from === null ? h.to : `${h.from} → ${h.to}`, h.reason]),
+      ),
+    ),
+  );
+  out.push("", "runs:");
+  out.push(
+    stats.runs === 0
+      ? "  no live runs yet"
+      : `  ${stats.runs} (${stats.successes} successful, ${stats.failures} failed), last ${when(stats.lastRunAt)}`,
+  );
+  out.push("", "savings:");
+  out.push(`  ${savingsText(shown.savings)}`);
+  out.push("", `code (${shown.file}):`);
+  out.push(shown.code ?? "  the file is missing: deprecate this version or restore the file");
+  return out.join("\n");
+}
+
+function savingsText(s: Savings): string {
+  const parts: string[] = [];
+  if (s.baseline_calls === null) parts.push("no baseline measured");
+  else if (s.inner_calls_per_run === null)
+    parts.push(`baseline ${s.baseline_calls} base calls; no live runs yet`);
+  else {
+    const perRun = Number(s.inner_calls_per_run.toFixed(1));
+    const saved = s.baseline_calls > 0 ? Math.round((1 - s.inner_calls_per_run / s.baseline_calls) * 100) : 0;
+    parts.push(`baseline ${s.baseline_calls} base calls → ${perRun} per run (${saved}% fewer)`);
+  }
+  if (s.baseline_tokens !== null) parts.push(`the source run used ${count(s.baseline_tokens)} model tokens`);
+  return parts.join("; ");
+}
+
+// ---- traces -----------------------------------------------------------------------------------------
+
+/** One row of `traces list --json` (a stable shape). */
+export interface TraceRow {
+  id: string;
+  task: string;
+  source: string;
+  outcome: boolean | null;
+  started_at: string;
+  ended_at: string | null;
+  base_calls: number;
+  usage: UsageTotals;
+}
+
+/** The columns of `traces list`. */
+export const TRACE_TABLE = {
+  headers: ["ID", "STARTED", "SOURCE", "OUTCOME", "CALLS", "TOKENS", "TASK"],
+  cells: (r: TraceRow) => [
+    r.id,
+    when(r.started_at),
+    r.source,
+    outcomeText(r.outcome),
+    String(r.base_calls),
+    totalTokens(r.usage) ? count(totalTokens(r.usage)) : "-",
+    oneLine(r.task, 60),
+  ],
+};
+
+/** `traces show` for people: the run, then every call in order with inner calls indented. */
+export function tracePage(t: TraceRecord, calls: CallRecord[], topLevelBaseCalls: number): string {
+  const u = t.usage;
+  const out = [
+    `trace ${t.id}`,
+    `task:     ${t.task}`,
+    `source:   ${t.source}`,
+    `outcome:  ${outcomeText(t.outcome)}`,
+    `started:  ${when(t.startedAt)}`,
+    `ended:    ${when(t.endedAt)}`,
+    `tokens:   ${count(u.input_tokens)} input, ${count(u.output_tokens)} output, ${count(u.cache_creation_input_tokens)} cache write, ${count(u.cache_read_input_tokens)} cache read`,
+  ];
+  if (t.note) out.push(`note:     ${t.note}`);
+  out.push("", `calls: ${calls.length} recorded, ${topLevelBaseCalls} top-level base calls`);
+  if (calls.length > 0) {
+    out.push(
+      table(
+        ["SEQ", "TOOL", "KIND", "STATUS", "MS", "ARGS → RESULT"],
+        calls.map((c) => [
+          String(c.seq),
+          c.parentId === null ? c.tool : `  ↳ ${c.tool}`,
+          c.version === null ? c.kind : `${c.kind} v${c.version}`,
+          c.status,
+          c.latencyMs === null ? "-" : c.latencyMs.toFixed(1),
+          oneLine(
+            `${JSON.stringify(c.args)} → ${c.status === "error" ? `error: ${c.error}` : c.status === "ok" ? JSON.stringify(c.output) : "…"}`,
+            100,
+          ),
+        ]),
+      ),
+    );
+  }
+  return out.join("\n");
+}
+
+// ---- changes, base tools and the store's health -----------------------------------------------------
+
+/** `tool-updated` and `health` for people: one line per affected version, then the messages and `extra`. */
+export function changeReportText(report: ChangeReport, nothing: string, extra: string[] = []): string {
+  const lines = report.changes.map((c) => {
+    const change = c.from === c.to ? c.to : `${c.from} → ${c.to}`;
+    const problems = c.problems.length ? ` [${c.problems.join(", ")}]` : "";
+    return `${c.name} v${c.version}: ${change}${problems} (${c.reason})${c.queuedRebuild ? ", queued for rebuild" : ""}`;
+  });
+  lines.push(...report.messages, ...extra);
+  return lines.length ? lines.join("\n") : nothing;
+}
+
+/** One base tool as `mcp tools` shows it. */
+export interface ListedTool {
+  server: string;
+  tool: string;
+  def: ToolDef;
+}
+
+/** `mcp tools` for people: server, tool, the hints it declares and its first line of description. */
+export function toolsTable(tools: ListedTool[]): string {
+  if (tools.length === 0) return "no tools listed";
+  return table(
+    ["SERVER", "TOOL", "HINTS", "DESCRIPTION"],
+    tools.map((t) => [t.server, t.tool, hints(t.def), oneLine(t.def.description.split("\n")[0] ?? "", 80)]),
+  );
+}
+
+function hints(t: ToolDef): string {
+  const a = t.annotations;
+  if (!a) return "-";
+  const out: string[] = [];
+  if (a.readOnlyHint) out.push("read-only");
+  if (a.destructiveHint) out.push("destructive");
+  if (a.idempotentHint) out.push("idempotent");
+  return out.length ? out.join(",") : "-";
+}
+
+/** `doctor` for people: each finding with what repairs it, then what was done and what is left. */
+export function doctorText(report: DoctorReport, fix: boolean): string {
+  const out: string[] = [`store: ${report.store}`];
+  for (const f of report.findings) {
+    out.push(`- ${f.message}`);
+    if (f.fix !== null) out.push(fix ? `  repaired: ${f.fix}` : `  tooldistill doctor --fix ${f.fix}`);
+    if (f.command !== null) out.push(`  to fix: ${f.command}`);
+  }
+  for (const done of report.fixed) out.push(`done: ${done}`);
+  if (report.findings.length === 0) out.push("no problem found");
+  else if (report.ok) out.push("every problem found was repaired");
+  else {
+    const left = report.findings.filter((f) => f.fix === null || !fix).length;
+    out.push(
+      `${left} problem${left === 1 ? "" : "s"} left${fix ? "" : "; run tooldistill doctor --fix for the ones it can repair"}`,
+    );
+  }
+  return out.join("\n");
+}
