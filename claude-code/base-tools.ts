@@ -2,7 +2,7 @@
  * The base tool definitions the plugin's MCP server last listed, cached in the store's meta table: hooks never
  * start MCP servers, yet need the schemas to record canonical arguments, and so does the fallback distiller.
  */
-import type { Store, ToolDef } from "../core/internal.ts";
+import type { Store, ToolDef } from "../core/index.ts";
 
 /** Store meta key of the base tool definitions the plugin's MCP server last listed (hooks never start servers). */
 export const BASE_TOOLS_META_KEY = "claude-code.base-tools";

@@ -2,7 +2,8 @@
  * What `/tooldistill:distill` tells the model: the core nudge (or the replacement request after a failed
  * distilled tool), the base calls of the span in order, the user's notes, and the plugin's proposal tool.
  */
-import { clip, nudgeText, PROPOSE_TOOL_NAME, resultContent, type Store } from "../core/internal.ts";
+import { PROPOSE_TOOL_NAME, type Store } from "../core/index.ts";
+import { clip, nudgeText, resultContent } from "../core/internal.ts";
 import { PLUGIN_TOOL_PREFIX } from "./plugin-names.ts";
 
 /** How much of each recorded result the model is shown: enough to recognise it, never a whole page. */

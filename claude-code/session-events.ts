@@ -2,7 +2,8 @@
  * Applying session events to the store: live, in a hook's one transaction, or later from the spill files the
  * hooks wrote while the store was locked (in order and exactly once, see core/spill.ts).
  */
-import { applySpills, type SpillReport, type Store } from "../core/internal.ts";
+import type { Store } from "../core/index.ts";
+import { applySpills, type SpillReport } from "../core/internal.ts";
 import { cachedBaseTools } from "./base-tools.ts";
 import { type HookInput, isHookEvent, type SessionEvent, sessionEvent } from "./hook-events.ts";
 import { confirmSpan, currentSpan, userPrompt } from "./session.ts";

@@ -4,7 +4,8 @@
  * adapters' door (`adapterSql`), inside the store's transactions. Its migration stays in core's one migration
  * sequence (core/store-schema.ts) so that every existing store upgrades in order.
  */
-import { adapterSql, type Store } from "../core/internal.ts";
+import type { Store } from "../core/index.ts";
+import { adapterSql } from "../core/internal.ts";
 
 /** Where a Claude Code session is: its current span and whether the user confirmed it with /tooldistill:distill. */
 export interface SessionSpan {

@@ -4,7 +4,7 @@
  * next ordinary prompt starts the next one. Functions over the store only: no MCP SDK, no config, so the bundled
  * hooks stay small.
  */
-import type { Store } from "../core/internal.ts";
+import type { Store } from "../core/index.ts";
 import { advanceSpan, markSpanConfirmed, sessionSpan } from "./session-store.ts";
 
 /** A span's trace id: derived from the session id and the span number, so every process computes the same. */

@@ -3,17 +3,13 @@
  * PostToolUse / PostToolUseFailure complete it, and the plugin's server finds the row it answers. Arguments are
  * recorded in the canonical form replay matches on; results as the value the MCP toolkit gets live.
  */
+import type { CallKind, CallRecord, NewCall, Store, ToolDef } from "../core/index.ts";
 import {
-  type CallKind,
-  type CallRecord,
   type Clipped,
   canonicalArgs,
   clipDepth,
   isPlainObject,
   mcpHookResponseToValue,
-  type NewCall,
-  type Store,
-  type ToolDef,
 } from "../core/internal.ts";
 import { type CurrentSpan, currentSpan, spanPrefix } from "./session.ts";
 import { identifyTool, isMcpToolName } from "./tool-identity.ts";

@@ -6,9 +6,7 @@ import {
   type CallRecord,
   type ChangeReport,
   type DependencyRecord,
-  type DoctorReport,
   type HistoryRecord,
-  oneLine,
   type RunStats,
   type Store,
   type ToolDef,
@@ -17,7 +15,8 @@ import {
   type Verdict,
   type VersionRecord,
   verdictReport,
-} from "../core/internal.ts";
+} from "../core/index.ts";
+import { type DoctorReport, oneLine } from "../core/internal.ts";
 import type { CliIO } from "./commands.ts";
 
 /** Prints `text` on stdout, ending it with one newline. */

@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { DistillError } from "../core/internal.ts";
+import { DistillError } from "../core/index.ts";
 import {
   COMMAND_NAMES,
   COMMANDS,

@@ -4,18 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import {
-  CONFIG_FILE_NAME,
-  type Config,
-  countToolFiles,
-  DistillError,
-  defaultConfig,
-  findConfig,
-  type Logger,
-  loadConfig,
-  Store,
-  ToolDistill,
-} from "../core/internal.ts";
+import { type Config, DistillError, type Logger, loadConfig, Store, ToolDistill } from "../core/index.ts";
+import { CONFIG_FILE_NAME, countToolFiles, defaultConfig, findConfig } from "../core/internal.ts";
 import type { CliIO, CommandContext } from "./commands.ts";
 
 /** The part of a command's context that says where it works. */

@@ -116,11 +116,11 @@ function resolveServer(
   if (type !== undefined && !(TYPES as readonly unknown[]).includes(type)) {
     problems.push(`${where}: type must be one of stdio, http, sse (got ${JSON.stringify(type)})`);
   }
-  const command = stringField(entry, "command", where, problems);
-  const url = stringField(entry, "url", where, problems);
-  const args = stringArrayField(entry, "args", where, problems);
-  const envEntries = stringRecordField(entry, "env", where, problems);
-  const headers = stringRecordField(entry, "headers", where, problems);
+  const command = field(entry, "command", where, problems, isString, "a string");
+  const url = field(entry, "url", where, problems, isString, "a string");
+  const args = field(entry, "args", where, problems, isStringArray, "an array of strings");
+  const envEntries = field(entry, "env", where, problems, isStringRecord, "an object of strings");
+  const headers = field(entry, "headers", where, problems, isStringRecord, "an object of strings");
   if (problems.length > before) return null;
 
   const expand = (value: string, key: string): string => expandVars(value, env, name, key, problems);
@@ -182,45 +182,27 @@ function expandVars(
   });
 }
 
-function stringField(
+/**
+ * The value at `key` when it is absent or of the shape `is` accepts; otherwise a problem saying it must be `what`.
+ */
+function field<T>(
   entry: Record<string, unknown>,
   key: string,
   where: string,
   problems: string[],
-): string | undefined {
+  is: (value: unknown) => value is T,
+  what: string,
+): T | undefined {
   const value = entry[key];
-  if (value === undefined || typeof value === "string") return value;
-  problems.push(`${where}: ${key} must be a string`);
+  if (value === undefined || is(value)) return value as T | undefined;
+  problems.push(`${where}: ${key} must be ${what}`);
   return undefined;
 }
 
-function stringArrayField(
-  entry: Record<string, unknown>,
-  key: string,
-  where: string,
-  problems: string[],
-): string[] | undefined {
-  const value = entry[key];
-  if (value === undefined) return undefined;
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value as string[];
-  problems.push(`${where}: ${key} must be an array of strings`);
-  return undefined;
-}
-
-function stringRecordField(
-  entry: Record<string, unknown>,
-  key: string,
-  where: string,
-  problems: string[],
-): Record<string, string> | undefined {
-  const value = entry[key];
-  if (value === undefined) return undefined;
-  if (isPlainObject(value) && Object.values(value).every((item) => typeof item === "string")) {
-    return value as Record<string, string>;
-  }
-  problems.push(`${where}: ${key} must be an object of strings`);
-  return undefined;
-}
+const isString = (v: unknown): v is string => typeof v === "string";
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  isPlainObject(v) && Object.values(v).every(isString);
 
 function mapValues(
   record: Record<string, string>,

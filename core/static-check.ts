@@ -11,7 +11,7 @@ import { traverse } from "./babel-traverse.ts";
 import { SourceTokens, tokenAt } from "./source-tokens.ts";
 import { readConfig } from "./static-config.ts";
 import { checkTopLevel } from "./static-module.ts";
-import { BODY_RULES, checkSomeBaseCall, reportWalkFailure } from "./static-rules.ts";
+import { BANNED_STATEMENTS, BODY_RULES, checkSomeBaseCall, reportWalkFailure } from "./static-rules.ts";
 import { TOOL_NAME_PATTERN } from "./tool-names.ts";
 import type { CheckResult, JsonSchema, Problem, ToolDef } from "./types.ts";
 
@@ -46,6 +46,8 @@ export interface CheckState {
   baseCalls: number;
   /** The node of the config's `check` function: base calls inside it are refused. */
   checkFunction: Node | null;
+  /** Statement types the banned-syntax rules report, so the top-level rule does not report them again. */
+  readonly bannedStatements: ReadonlySet<string>;
 }
 
 interface Position {
@@ -95,6 +97,7 @@ export function staticCheck(source: string, baseTools: readonly ToolDef[]): Stat
     dependencies: new Set(),
     baseCalls: 0,
     checkFunction: null,
+    bannedStatements: BANNED_STATEMENTS,
   };
   const object = checkTopLevel(state, ast.program.body);
   const config = object ? readConfig(state, object) : null;

@@ -13,21 +13,6 @@ export const ONLY_IMPORT = `only { distilledTool, call } from "${MODULE}"`;
 
 const TOP_LEVEL = "only imports and one export default distilledTool({...}) are allowed at top level";
 
-/** Top-level statements that a more specific rule already reports, so they do not get the generic message too. */
-const REPORTED_ELSEWHERE: ReadonlySet<string> = new Set([
-  "TSEnumDeclaration",
-  "TSModuleDeclaration",
-  "TSImportEqualsDeclaration",
-  "ClassDeclaration",
-  "TryStatement",
-  "WhileStatement",
-  "DoWhileStatement",
-  "ForStatement",
-  "ForInStatement",
-  "LabeledStatement",
-  "DebuggerStatement",
-]);
-
 type Statement = NodeOf<"Program">["body"][number];
 
 /** Judges imports and top-level statements; returns the object of `export default distilledTool({...})`. */
@@ -61,7 +46,7 @@ export function checkTopLevel(
       case "EmptyStatement":
         break;
       default:
-        if (!REPORTED_ELSEWHERE.has(stmt.type)) state.add(stmt, state.tokens.first(stmt), TOP_LEVEL);
+        if (!state.bannedStatements.has(stmt.type)) state.add(stmt, state.tokens.first(stmt), TOP_LEVEL);
     }
   }
   if (!sawDefault) {

@@ -310,6 +310,14 @@ const BANNED_SYNTAX: Visitor<CheckState> = {
 };
 
 /** The rules of the module's body by the node they judge: one walk of the tree runs them all. */
+/**
+ * The statement types the banned-syntax rules report (`Class` is Babel's alias of `ClassDeclaration` here), so the
+ * top-level rule does not report them a second time.
+ */
+export const BANNED_STATEMENTS: ReadonlySet<string> = new Set(
+  Object.keys(BANNED_SYNTAX).map((type) => (type === "Class" ? "ClassDeclaration" : type)),
+);
+
 export const BODY_RULES: Visitor<CheckState> = {
   ...NOT_WALKED,
   ...BANNED_SYNTAX,

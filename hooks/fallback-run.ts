@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { cachedBaseTools } from "../claude-code/base-tools.ts";
 import { sessionOfTrace } from "../claude-code/session.ts";
 import { applySpilledEvents } from "../claude-code/session-events.ts";
-import type { Distiller, Logger } from "../core/internal.ts";
-import { appendLog, importRef, ToolDistill } from "../core/internal.ts";
+import type { Distiller, Logger } from "../core/index.ts";
+import { ToolDistill } from "../core/index.ts";
+import { appendLog, importRef } from "../core/internal.ts";
 
 /** Runs the fallback distiller for one finished span of a session. */
 export async function runFallback(configPath: string, traceId: string): Promise<void> {

@@ -3,14 +3,8 @@
  * core/mcp-config.ts. Loaded only when hook-config.ts's cache is stale; the bundle keeps it out of the hook files.
  */
 import { readFileSync } from "node:fs";
-import {
-  type Config,
-  DistillError,
-  type HookSettings,
-  hookSettings,
-  loadConfig,
-  loadMcpServers,
-} from "../core/internal.ts";
+import { type Config, DistillError, loadConfig } from "../core/index.ts";
+import { type HookSettings, hookSettings, loadMcpServers } from "../core/internal.ts";
 
 /** The resolved config, the settings the hooks read, and the names of the project's MCP servers (never starts one). */
 export async function loadFullConfig(

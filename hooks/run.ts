@@ -20,14 +20,13 @@ import { spanTraceId } from "../claude-code/session.ts";
 import { applySessionEvent, applySpilledEvents } from "../claude-code/session-events.ts";
 import { findSessionSpan } from "../claude-code/session-store.ts";
 import type { ToolContext } from "../claude-code/tool-calls.ts";
+import { DistillError, Store } from "../core/index.ts";
 import {
   appendLog,
-  DistillError,
   errorMessage,
   findConfig,
   isPlainObject,
   oneLine,
-  Store,
   spillEvent,
   worthDistilling,
 } from "../core/internal.ts";

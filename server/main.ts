@@ -4,7 +4,7 @@
  * the process that started it (Claude Code) is gone, and it stops every base server it started, by pid. A stop
  * that takes longer than STOP_DEADLINE_MS (a base server that ignores its signals) is finished with SIGKILL.
  */
-import type { Logger } from "../core/internal.ts";
+import type { Logger } from "../core/index.ts";
 import { TdStdioTransport } from "./stdio-transport.ts";
 import { createTdServer } from "./td-server.ts";
 

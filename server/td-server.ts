@@ -16,19 +16,21 @@ import { cacheBaseTools } from "../claude-code/base-tools.ts";
 import { currentSpan } from "../claude-code/session.ts";
 import { applySpilledEvents } from "../claude-code/session-events.ts";
 import { callForToolUse, canonicalizeTrace } from "../claude-code/tool-calls.ts";
-import type { Logger, ToolDef } from "../core/internal.ts";
+import type { Logger, ToolDef } from "../core/index.ts";
 import {
   type Config,
-  errorMessage,
-  exposedVersions,
-  findConfig,
   loadConfig,
-  loadMcpServers,
   PROPOSE_TOOL_NAME,
-  proposeToolDefinition,
   Store,
   ToolDistill,
   type ToolDistillOptions,
+} from "../core/index.ts";
+import {
+  errorMessage,
+  exposedVersions,
+  findConfig,
+  loadMcpServers,
+  proposeToolDefinition,
   toolDefinition,
   unavailableReason,
 } from "../core/internal.ts";

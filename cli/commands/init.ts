@@ -1,7 +1,8 @@
 /** `init`: a commented sample config and the store it names. The only command that creates a store. */
 import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { CONFIG_FILE_NAME, DistillError, loadConfig, SAMPLE_CONFIG, Store } from "../../core/internal.ts";
+import { DistillError, loadConfig, Store } from "../../core/index.ts";
+import { CONFIG_FILE_NAME, SAMPLE_CONFIG } from "../../core/internal.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import { output } from "../format.ts";
 

@@ -1,12 +1,7 @@
 /** `mcp tools`: the base tools the configured MCP servers expose, as the library names them. */
 import { dirname } from "node:path";
-import {
-  CONFIG_FILE_NAME,
-  DistillError,
-  loadMcpServers,
-  MCPToolkit,
-  splitBaseToolName,
-} from "../../core/internal.ts";
+import { DistillError, MCPToolkit } from "../../core/index.ts";
+import { CONFIG_FILE_NAME, loadMcpServers, splitBaseToolName } from "../../core/internal.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import { type ListedTool, output, toolsTable } from "../format.ts";
 import { projectConfig } from "../project.ts";

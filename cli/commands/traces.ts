@@ -1,5 +1,5 @@
 /** `traces list` and `traces show`: the recorded runs in the store, read-only. */
-import { DistillError, type Store } from "../../core/internal.ts";
+import { DistillError, type Store } from "../../core/index.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import { output, outputRows, TRACE_TABLE, type TraceRow, tracePage } from "../format.ts";
 import { withStore } from "../project.ts";

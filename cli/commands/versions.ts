@@ -1,6 +1,7 @@
 /** `list` and `show`: the distilled tool versions in the store, read-only. */
 import { existsSync } from "node:fs";
-import { type RunStats, resolveVersion, type Store, type VersionRecord } from "../../core/internal.ts";
+import type { RunStats, Store, VersionRecord } from "../../core/index.ts";
+import { resolveVersion } from "../../core/internal.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import {
   output,

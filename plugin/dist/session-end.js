@@ -90,6 +90,83 @@ var init_base_tools = __esm({
   }
 });
 
+// core/node-gate.ts
+var init_node_gate = __esm({
+  "core/node-gate.ts"() {
+    "use strict";
+    init_node_version();
+    assertNodeVersion();
+  }
+});
+
+// core/prompts.ts
+function nudgeText(run) {
+  const head = run.replaceName ? `The distilled tool '${run.replaceName}' failed in this run and was disabled; you completed the task with the base tools. Propose a replacement under the same name '${run.replaceName}' that follows the path that worked this time.` : `This task took ${run.baseCalls} base tool calls. If the path you found would serve the same kind of task again, turn it into a distilled tool so the next run needs one call.`;
+  return `${head}
+
+Call ${PROPOSE_TOOL_NAME} with the code of the tool and test inputs. You get a verdict back: if it is rejected, fix every problem it lists and call ${PROPOSE_TOOL_NAME} again with the whole corrected code. If the task is not worth a tool, answer briefly without calling it.
+
+${TOOL_FORMAT_GUIDE}`;
+}
+var PROPOSE_TOOL_NAME, TOOL_FORMAT_GUIDE;
+var init_prompts = __esm({
+  "core/prompts.ts"() {
+    "use strict";
+    PROPOSE_TOOL_NAME = "propose_distilled_tool";
+    TOOL_FORMAT_GUIDE = `A distilled tool is one TypeScript module:
+
+import { distilledTool, call } from "tooldistill";
+
+export default distilledTool({
+  name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name
+  description: "Create a draft invoice for a customer from their most recent order email.",
+  inputSchema: {                                // a JSON Schema literal with type "object"
+    type: "object",
+    properties: { customer: { type: "string" }, since: { type: "string", default: "1d" } },
+    required: ["customer"],
+  },
+  async run({ customer, since = "1d" }) {
+    const [msg] = await call("gmail_search", { query: \`from:\${customer} order\`, since });
+    const order = await call("gmail_get_message", { id: msg.id });
+    const cust = await call("billing_find_customer", { name: customer });
+    return call("billing_create_invoice", { customer_id: cust.id, lines: order.lines });
+  },
+  check: (result) => result.status === "draft",  // optional: must hold for the replayed result
+});
+
+Rules (checked before anything runs):
+- Every base tool call is \`await call("<literal base tool name>", { ...arguments })\`, with the arguments the tool's input schema asks for.
+- Only \`import { distilledTool, call } from "tooldistill"\`; nothing else at top level.
+- Not allowed: try/catch/finally, .catch(...), .then(a, b) (a failed base call must fail the tool so the agent can fall back),
+  while, do\u2026while, for(;;) and for\u2026in (use for\u2026of), with, class, generators, this, eval, Function, labels, debugger,
+  enum, namespace, decorators, names starting with __, globalThis, process, require, module, Buffer, fetch, constructor,
+  prototype, Reflect, Proxy, WebAssembly and timers.
+- No clock and no randomness: Date.now(), new Date() and Math.random() do not exist (Date.parse and new Date(value) do);
+  take the time as an input or from a base tool.
+- The code runs in a sandbox with no file system, network or environment: only call(...) reaches the outside.
+- Status, baseline and dependencies are not part of the file: the library measures them.
+
+A proposal is { "code": "<the whole module>", "test_inputs": [ { ...input of this run } ] }. The tool is replayed with each
+test input against the responses recorded in this run, so use the inputs of this run. It must use fewer base tool calls
+than this run did.`;
+  }
+});
+
+// core/text.ts
+function clip(text2, max) {
+  if (text2.length <= max) return text2;
+  return `${text2.slice(0, max)}\u2026 (${text2.length - max} more characters)`;
+}
+function oneLine(text2, max) {
+  const flat = text2.replace(/\s+/g, " ");
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}\u2026`;
+}
+var init_text = __esm({
+  "core/text.ts"() {
+    "use strict";
+  }
+});
+
 // core/canonical.ts
 function canonicalArgs(args, schema) {
   const withDefaults = schema ? applyDefaults(args, schema) : args;
@@ -250,124 +327,6 @@ var init_tool_names = __esm({
   }
 });
 
-// core/spill.ts
-function spillDir(storeRoot) {
-  return join(storeRoot, "spill");
-}
-function fileKey(sessionId) {
-  if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
-  let hash = 2166136261;
-  for (let i = 0; i < sessionId.length; i++) {
-    hash ^= sessionId.charCodeAt(i);
-    hash = Math.imul(hash, 16777619) >>> 0;
-  }
-  return `session-${hash.toString(16).padStart(8, "0")}`;
-}
-function newId() {
-  return `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
-}
-function spillEvent(storeRoot, sessionId, event, text2) {
-  const dir = spillDir(storeRoot);
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${fileKey(sessionId)}${LIVE}`);
-  const record2 = { id: newId(), at: (/* @__PURE__ */ new Date()).toISOString(), event, text: text2 };
-  const line = Buffer.from(`${JSON.stringify(record2)}
-`);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const fd = openSync(file, "a");
-    let ino;
-    try {
-      writeSync(fd, line);
-      ino = fstatSync(fd).ino;
-    } finally {
-      closeSync(fd);
-    }
-    let now3;
-    try {
-      now3 = statSync(file).ino;
-    } catch {
-      now3 = null;
-    }
-    if (now3 === ino) return record2.id;
-  }
-  return record2.id;
-}
-function pendingSpills(storeRoot) {
-  let names;
-  try {
-    names = readdirSync(spillDir(storeRoot));
-  } catch {
-    return { sessions: [], files: [] };
-  }
-  const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
-  const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
-  return { sessions, files: files.map((n) => join(spillDir(storeRoot), n)) };
-}
-function applySpills(store, sessionId, apply) {
-  const report = { applied: 0, skipped: 0, failed: [] };
-  const dir = spillDir(store.root);
-  const quick = pendingSpills(store.root);
-  const keys = sessionId === null ? quick.sessions : quick.sessions.filter((s) => s === fileKey(sessionId));
-  if (keys.length === 0) return report;
-  const claimed = [];
-  store.transaction(() => {
-    for (const key of keys) {
-      const files = readdirSync(dir).filter((n) => n.startsWith(`${key}.`) && n.endsWith(CLAIMED)).sort().map((n) => join(dir, n));
-      const live = join(dir, `${key}${LIVE}`);
-      const claim = join(dir, `${key}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
-      try {
-        renameSync(live, claim);
-        files.push(claim);
-      } catch {
-      }
-      for (const file of files) {
-        claimed.push(file);
-        for (const line of readFileSync(file, "utf8").split("\n")) {
-          if (line.trim() === "") continue;
-          let event;
-          try {
-            event = JSON.parse(line);
-          } catch {
-            report.failed.push(`${file}: a torn line was dropped`);
-            continue;
-          }
-          if (store.spillApplied(event.id)) {
-            report.skipped++;
-            continue;
-          }
-          try {
-            store.savepoint(() => apply(event));
-            report.applied++;
-          } catch (err) {
-            report.failed.push(`${event.event} of ${event.at}: ${errorMessage(err)}`);
-          }
-          store.markSpillApplied(event.id);
-        }
-      }
-    }
-    store.pruneSpillApplied(new Date(Date.now() - KEEP_IDS_MS).toISOString());
-  });
-  for (const file of claimed) {
-    try {
-      unlinkSync(file);
-    } catch {
-    }
-  }
-  return report;
-}
-var KEEP_IDS_MS, LIVE, CLAIMED;
-var init_spill = __esm({
-  "core/spill.ts"() {
-    "use strict";
-    init_node_fs();
-    init_node_path();
-    init_errors();
-    KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
-    LIVE = ".jsonl";
-    CLAIMED = ".claimed";
-  }
-});
-
 // core/logger.ts
 var stderrLogger;
 var init_logger = __esm({
@@ -385,6 +344,51 @@ var init_logger = __esm({
 `);
       }
     };
+  }
+});
+
+// core/mcp-result.ts
+function textBlocks(content) {
+  const texts = [];
+  for (const block of content) {
+    if (typeof block !== "object" || block === null) continue;
+    const { type, text: text2 } = block;
+    if (type === "text" && typeof text2 === "string") texts.push(text2);
+  }
+  return texts;
+}
+function textValue(texts) {
+  if (texts.length === 0) return void 0;
+  if (texts.length === 1) return jsonOrText(texts[0]);
+  return texts.join("\n");
+}
+function jsonOrText(text2) {
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return text2;
+  }
+}
+function mcpContentToValue(content) {
+  const value = textValue(textBlocks(content));
+  return value === void 0 ? null : value;
+}
+function mcpHookResponseToValue(response) {
+  if (Array.isArray(response)) return mcpContentToValue(response);
+  if (typeof response === "string") return jsonOrText(response);
+  if (typeof response === "object" && response !== null) {
+    const r = response;
+    if (r.structuredContent !== void 0) return r.structuredContent;
+    if (Array.isArray(r.content) && Object.keys(r).every((k) => k === "content" || k === "isError")) {
+      return mcpContentToValue(r.content);
+    }
+    return response;
+  }
+  return response ?? null;
+}
+var init_mcp_result = __esm({
+  "core/mcp-result.ts"() {
+    "use strict";
   }
 });
 
@@ -1696,6 +1700,165 @@ var init_store = __esm({
   }
 });
 
+// core/trace.ts
+function resultContent(value) {
+  if (typeof value === "string") return value;
+  if (value === void 0) return "null";
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    try {
+      return JSON.stringify(clipDepth(value).value) ?? "null";
+    } catch (err) {
+      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
+    }
+  }
+}
+function worthDistilling(store, traceId, minCallsToDistill) {
+  const trace = store.getTrace(traceId);
+  if (trace?.outcome !== true) return false;
+  const flags = store.getTraceFlags(traceId);
+  if (flags.proposed) return false;
+  if (flags.replaceName) return true;
+  return store.countTopLevelBaseCalls(traceId) >= minCallsToDistill;
+}
+var init_trace = __esm({
+  "core/trace.ts"() {
+    "use strict";
+    init_errors();
+    init_recordable();
+  }
+});
+
+// core/index.ts
+var init_core = __esm({
+  "core/index.ts"() {
+    "use strict";
+    init_node_gate();
+    init_errors();
+    init_prompts();
+    init_store();
+  }
+});
+
+// core/spill.ts
+function spillDir(storeRoot) {
+  return join(storeRoot, "spill");
+}
+function fileKey(sessionId) {
+  if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
+  let hash = 2166136261;
+  for (let i = 0; i < sessionId.length; i++) {
+    hash ^= sessionId.charCodeAt(i);
+    hash = Math.imul(hash, 16777619) >>> 0;
+  }
+  return `session-${hash.toString(16).padStart(8, "0")}`;
+}
+function newId() {
+  return `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+function spillEvent(storeRoot, sessionId, event, text2) {
+  const dir = spillDir(storeRoot);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${fileKey(sessionId)}${LIVE}`);
+  const record2 = { id: newId(), at: (/* @__PURE__ */ new Date()).toISOString(), event, text: text2 };
+  const line = Buffer.from(`${JSON.stringify(record2)}
+`);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const fd = openSync(file, "a");
+    let ino;
+    try {
+      writeSync(fd, line);
+      ino = fstatSync(fd).ino;
+    } finally {
+      closeSync(fd);
+    }
+    let now3;
+    try {
+      now3 = statSync(file).ino;
+    } catch {
+      now3 = null;
+    }
+    if (now3 === ino) return record2.id;
+  }
+  return record2.id;
+}
+function pendingSpills(storeRoot) {
+  let names;
+  try {
+    names = readdirSync(spillDir(storeRoot));
+  } catch {
+    return { sessions: [], files: [] };
+  }
+  const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
+  const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
+  return { sessions, files: files.map((n) => join(spillDir(storeRoot), n)) };
+}
+function applySpills(store, sessionId, apply) {
+  const report = { applied: 0, skipped: 0, failed: [] };
+  const dir = spillDir(store.root);
+  const quick = pendingSpills(store.root);
+  const keys = sessionId === null ? quick.sessions : quick.sessions.filter((s) => s === fileKey(sessionId));
+  if (keys.length === 0) return report;
+  const claimed = [];
+  store.transaction(() => {
+    for (const key of keys) {
+      const files = readdirSync(dir).filter((n) => n.startsWith(`${key}.`) && n.endsWith(CLAIMED)).sort().map((n) => join(dir, n));
+      const live = join(dir, `${key}${LIVE}`);
+      const claim = join(dir, `${key}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+      try {
+        renameSync(live, claim);
+        files.push(claim);
+      } catch {
+      }
+      for (const file of files) {
+        claimed.push(file);
+        for (const line of readFileSync(file, "utf8").split("\n")) {
+          if (line.trim() === "") continue;
+          let event;
+          try {
+            event = JSON.parse(line);
+          } catch {
+            report.failed.push(`${file}: a torn line was dropped`);
+            continue;
+          }
+          if (store.spillApplied(event.id)) {
+            report.skipped++;
+            continue;
+          }
+          try {
+            store.savepoint(() => apply(event));
+            report.applied++;
+          } catch (err) {
+            report.failed.push(`${event.event} of ${event.at}: ${errorMessage(err)}`);
+          }
+          store.markSpillApplied(event.id);
+        }
+      }
+    }
+    store.pruneSpillApplied(new Date(Date.now() - KEEP_IDS_MS).toISOString());
+  });
+  for (const file of claimed) {
+    try {
+      unlinkSync(file);
+    } catch {
+    }
+  }
+  return report;
+}
+var KEEP_IDS_MS, LIVE, CLAIMED;
+var init_spill = __esm({
+  "core/spill.ts"() {
+    "use strict";
+    init_node_fs();
+    init_node_path();
+    init_errors();
+    KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
+    LIVE = ".jsonl";
+    CLAIMED = ".claimed";
+  }
+});
+
 // core/log-file.ts
 function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
   const text2 = `${line.endsWith("\n") ? line.slice(0, -1) : line}
@@ -1730,149 +1893,6 @@ var init_log_file = __esm({
     init_node_fs();
     init_node_path();
     DEFAULT_LOG_BYTES = 1024 * 1024;
-  }
-});
-
-// core/mcp-result.ts
-function textBlocks(content) {
-  const texts = [];
-  for (const block of content) {
-    if (typeof block !== "object" || block === null) continue;
-    const { type, text: text2 } = block;
-    if (type === "text" && typeof text2 === "string") texts.push(text2);
-  }
-  return texts;
-}
-function textValue(texts) {
-  if (texts.length === 0) return void 0;
-  if (texts.length === 1) return jsonOrText(texts[0]);
-  return texts.join("\n");
-}
-function jsonOrText(text2) {
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return text2;
-  }
-}
-function mcpContentToValue(content) {
-  const value = textValue(textBlocks(content));
-  return value === void 0 ? null : value;
-}
-function mcpHookResponseToValue(response) {
-  if (Array.isArray(response)) return mcpContentToValue(response);
-  if (typeof response === "string") return jsonOrText(response);
-  if (typeof response === "object" && response !== null) {
-    const r = response;
-    if (r.structuredContent !== void 0) return r.structuredContent;
-    if (Array.isArray(r.content) && Object.keys(r).every((k) => k === "content" || k === "isError")) {
-      return mcpContentToValue(r.content);
-    }
-    return response;
-  }
-  return response ?? null;
-}
-var init_mcp_result = __esm({
-  "core/mcp-result.ts"() {
-    "use strict";
-  }
-});
-
-// core/text.ts
-function clip(text2, max) {
-  if (text2.length <= max) return text2;
-  return `${text2.slice(0, max)}\u2026 (${text2.length - max} more characters)`;
-}
-function oneLine(text2, max) {
-  const flat = text2.replace(/\s+/g, " ");
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}\u2026`;
-}
-var init_text = __esm({
-  "core/text.ts"() {
-    "use strict";
-  }
-});
-
-// core/prompts.ts
-function nudgeText(run) {
-  const head = run.replaceName ? `The distilled tool '${run.replaceName}' failed in this run and was disabled; you completed the task with the base tools. Propose a replacement under the same name '${run.replaceName}' that follows the path that worked this time.` : `This task took ${run.baseCalls} base tool calls. If the path you found would serve the same kind of task again, turn it into a distilled tool so the next run needs one call.`;
-  return `${head}
-
-Call ${PROPOSE_TOOL_NAME} with the code of the tool and test inputs. You get a verdict back: if it is rejected, fix every problem it lists and call ${PROPOSE_TOOL_NAME} again with the whole corrected code. If the task is not worth a tool, answer briefly without calling it.
-
-${TOOL_FORMAT_GUIDE}`;
-}
-var PROPOSE_TOOL_NAME, TOOL_FORMAT_GUIDE;
-var init_prompts = __esm({
-  "core/prompts.ts"() {
-    "use strict";
-    PROPOSE_TOOL_NAME = "propose_distilled_tool";
-    TOOL_FORMAT_GUIDE = `A distilled tool is one TypeScript module:
-
-import { distilledTool, call } from "tooldistill";
-
-export default distilledTool({
-  name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name
-  description: "Create a draft invoice for a customer from their most recent order email.",
-  inputSchema: {                                // a JSON Schema literal with type "object"
-    type: "object",
-    properties: { customer: { type: "string" }, since: { type: "string", default: "1d" } },
-    required: ["customer"],
-  },
-  async run({ customer, since = "1d" }) {
-    const [msg] = await call("gmail_search", { query: \`from:\${customer} order\`, since });
-    const order = await call("gmail_get_message", { id: msg.id });
-    const cust = await call("billing_find_customer", { name: customer });
-    return call("billing_create_invoice", { customer_id: cust.id, lines: order.lines });
-  },
-  check: (result) => result.status === "draft",  // optional: must hold for the replayed result
-});
-
-Rules (checked before anything runs):
-- Every base tool call is \`await call("<literal base tool name>", { ...arguments })\`, with the arguments the tool's input schema asks for.
-- Only \`import { distilledTool, call } from "tooldistill"\`; nothing else at top level.
-- Not allowed: try/catch/finally, .catch(...), .then(a, b) (a failed base call must fail the tool so the agent can fall back),
-  while, do\u2026while, for(;;) and for\u2026in (use for\u2026of), with, class, generators, this, eval, Function, labels, debugger,
-  enum, namespace, decorators, names starting with __, globalThis, process, require, module, Buffer, fetch, constructor,
-  prototype, Reflect, Proxy, WebAssembly and timers.
-- No clock and no randomness: Date.now(), new Date() and Math.random() do not exist (Date.parse and new Date(value) do);
-  take the time as an input or from a base tool.
-- The code runs in a sandbox with no file system, network or environment: only call(...) reaches the outside.
-- Status, baseline and dependencies are not part of the file: the library measures them.
-
-A proposal is { "code": "<the whole module>", "test_inputs": [ { ...input of this run } ] }. The tool is replayed with each
-test input against the responses recorded in this run, so use the inputs of this run. It must use fewer base tool calls
-than this run did.`;
-  }
-});
-
-// core/trace.ts
-function resultContent(value) {
-  if (typeof value === "string") return value;
-  if (value === void 0) return "null";
-  try {
-    return JSON.stringify(value) ?? "null";
-  } catch {
-    try {
-      return JSON.stringify(clipDepth(value).value) ?? "null";
-    } catch (err) {
-      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
-    }
-  }
-}
-function worthDistilling(store, traceId, minCallsToDistill) {
-  const trace = store.getTrace(traceId);
-  if (trace?.outcome !== true) return false;
-  const flags = store.getTraceFlags(traceId);
-  if (flags.proposed) return false;
-  if (flags.replaceName) return true;
-  return store.countTopLevelBaseCalls(traceId) >= minCallsToDistill;
-}
-var init_trace = __esm({
-  "core/trace.ts"() {
-    "use strict";
-    init_errors();
-    init_recordable();
   }
 });
 
@@ -1942,6 +1962,7 @@ var SUMMARY_CHARS;
 var init_distill_context = __esm({
   "claude-code/distill-context.ts"() {
     "use strict";
+    init_core();
     init_internal();
     init_plugin_names();
     SUMMARY_CHARS = 200;
@@ -2113,6 +2134,7 @@ var MCP_PREFIX;
 var init_tool_identity = __esm({
   "claude-code/tool-identity.ts"() {
     "use strict";
+    init_core();
     init_internal();
     init_plugin_names();
     MCP_PREFIX = "mcp__";
@@ -2436,6 +2458,7 @@ var init_run = __esm({
     init_session();
     init_session_events();
     init_session_store();
+    init_core();
     init_internal();
     init_hook_config();
     HOOK_BUSY_TIMEOUT_MS = 200;

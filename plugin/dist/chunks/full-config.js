@@ -3,22 +3,23 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-A7H6SLV6.js";
-import "./chunk-TSYA6VLR.js";
-import "./chunk-574U3TJN.js";
-import "./chunk-FOVBQ5VX.js";
+} from "./chunk-NSP7ENVM.js";
+import "./chunk-4QAXNOLO.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-GNLRVJN4.js";
+import "./chunk-LMZH4FWR.js";
+import "./chunk-KI3IWZDE.js";
+import "./chunk-FOVBQ5VX.js";
+import "./chunk-NV5JO7FK.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-NBJAGUIP.js";
+} from "./chunk-QQAY244P.js";
 import "./chunk-XLRDCVB2.js";
 import "./chunk-XSOUOFOT.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
-import "./chunk-LMZH4FWR.js";
+import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/full-config.ts

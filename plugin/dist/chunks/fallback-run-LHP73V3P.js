@@ -4,23 +4,24 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-5FHHR2PA.js";
+} from "./chunk-YLZMECHJ.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-A7H6SLV6.js";
-import "./chunk-TSYA6VLR.js";
-import "./chunk-574U3TJN.js";
-import "./chunk-FOVBQ5VX.js";
+} from "./chunk-NSP7ENVM.js";
+import "./chunk-4QAXNOLO.js";
 import "./chunk-C37ZN2VE.js";
-import "./chunk-GNLRVJN4.js";
+import "./chunk-LMZH4FWR.js";
+import "./chunk-KI3IWZDE.js";
+import "./chunk-FOVBQ5VX.js";
+import "./chunk-NV5JO7FK.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-NBJAGUIP.js";
+import "./chunk-QQAY244P.js";
 import "./chunk-XLRDCVB2.js";
 import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
-import "./chunk-LMZH4FWR.js";
+import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/fallback-run.ts

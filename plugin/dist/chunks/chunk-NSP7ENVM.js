@@ -10,19 +10,17 @@ import {
   reportSummary,
   toVerdict,
   verdictText
-} from "./chunk-TSYA6VLR.js";
+} from "./chunk-4QAXNOLO.js";
+import {
+  require_ajv
+} from "./chunk-LMZH4FWR.js";
 import {
   suggestion
-} from "./chunk-574U3TJN.js";
+} from "./chunk-KI3IWZDE.js";
 import {
   clip,
   oneLine
 } from "./chunk-FOVBQ5VX.js";
-import {
-  DefaultIntrinsics,
-  QuickJSEmscriptenModuleError,
-  debugLog
-} from "./chunk-GNLRVJN4.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -40,8 +38,10 @@ import {
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
 import {
-  require_ajv
-} from "./chunk-LMZH4FWR.js";
+  DefaultIntrinsics,
+  QuickJSEmscriptenModuleError,
+  debugLog
+} from "./chunk-GNLRVJN4.js";
 import {
   __commonJS,
   __require,
@@ -52642,19 +52642,6 @@ function isFunction(prop, mustBeAsync) {
 var MODULE = "tooldistill";
 var ONLY_IMPORT = `only { distilledTool, call } from "${MODULE}"`;
 var TOP_LEVEL = "only imports and one export default distilledTool({...}) are allowed at top level";
-var REPORTED_ELSEWHERE = /* @__PURE__ */ new Set([
-  "TSEnumDeclaration",
-  "TSModuleDeclaration",
-  "TSImportEqualsDeclaration",
-  "ClassDeclaration",
-  "TryStatement",
-  "WhileStatement",
-  "DoWhileStatement",
-  "ForStatement",
-  "ForInStatement",
-  "LabeledStatement",
-  "DebuggerStatement"
-]);
 function checkTopLevel(state, body) {
   let config = null;
   let sawDefault = false;
@@ -52677,7 +52664,7 @@ function checkTopLevel(state, body) {
       case "EmptyStatement":
         break;
       default:
-        if (!REPORTED_ELSEWHERE.has(stmt.type)) state.add(stmt, state.tokens.first(stmt), TOP_LEVEL);
+        if (!state.bannedStatements.has(stmt.type)) state.add(stmt, state.tokens.first(stmt), TOP_LEVEL);
     }
   }
   if (!sawDefault) {
@@ -53097,6 +53084,9 @@ var BANNED_SYNTAX = {
     path.skip();
   }
 };
+var BANNED_STATEMENTS = new Set(
+  Object.keys(BANNED_SYNTAX).map((type) => type === "Class" ? "ClassDeclaration" : type)
+);
 var BODY_RULES = {
   ...NOT_WALKED,
   ...BANNED_SYNTAX,
@@ -53175,7 +53165,8 @@ function staticCheck(source, baseTools) {
     baseByName: new Map(baseTools.map((t) => [t.name, t])),
     dependencies: /* @__PURE__ */ new Set(),
     baseCalls: 0,
-    checkFunction: null
+    checkFunction: null,
+    bannedStatements: BANNED_STATEMENTS
   };
   const object = checkTopLevel(state, ast.program.body);
   const config = object ? readConfig(state, object) : null;
@@ -56434,8 +56425,8 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-7HF43EAZ.js");
-      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-ABSSUDHM.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-YAGLD7TW.js");
+      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-UCUXFTI3.js");
       const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
         servers,
@@ -56535,7 +56526,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-RY42FGYH.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-VD7BL6UL.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -56651,6 +56642,9 @@ function applySpills(store, sessionId, apply) {
   }
   return report;
 }
+
+// core/node-gate.ts
+assertNodeVersion();
 
 export {
   findConfig,

@@ -8027,7 +8027,7 @@ var WorkItemRun = /* @__PURE__ */ (() => {
       __classPrivateFieldGet(this, _WorkItemRun_logger, "f").info("skipping a work item that is not for a session", __classPrivateFieldGet(this, _WorkItemRun_logFields, "f"));
       return;
     }
-    const toolset = await import("./node-VNED52UF.js");
+    const toolset = await import("./node-GCBQSHYH.js");
     let cleanupSkills = async () => {
     };
     let memory;

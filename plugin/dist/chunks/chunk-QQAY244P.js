@@ -74,11 +74,11 @@ function resolveServer(name, entry, env, problems) {
   if (type !== void 0 && !TYPES.includes(type)) {
     problems.push(`${where}: type must be one of stdio, http, sse (got ${JSON.stringify(type)})`);
   }
-  const command = stringField(entry, "command", where, problems);
-  const url = stringField(entry, "url", where, problems);
-  const args = stringArrayField(entry, "args", where, problems);
-  const envEntries = stringRecordField(entry, "env", where, problems);
-  const headers = stringRecordField(entry, "headers", where, problems);
+  const command = field(entry, "command", where, problems, isString, "a string");
+  const url = field(entry, "url", where, problems, isString, "a string");
+  const args = field(entry, "args", where, problems, isStringArray, "an array of strings");
+  const envEntries = field(entry, "env", where, problems, isStringRecord, "an object of strings");
+  const headers = field(entry, "headers", where, problems, isStringRecord, "an object of strings");
   if (problems.length > before) return null;
   const expand = (value, key) => expandVars(value, env, name, key, problems);
   const resolvedType = type ?? (command !== void 0 ? "stdio" : "http");
@@ -124,28 +124,15 @@ function expandVars(value, env, server, key, problems) {
     return match;
   });
 }
-function stringField(entry, key, where, problems) {
+function field(entry, key, where, problems, is, what) {
   const value = entry[key];
-  if (value === void 0 || typeof value === "string") return value;
-  problems.push(`${where}: ${key} must be a string`);
+  if (value === void 0 || is(value)) return value;
+  problems.push(`${where}: ${key} must be ${what}`);
   return void 0;
 }
-function stringArrayField(entry, key, where, problems) {
-  const value = entry[key];
-  if (value === void 0) return void 0;
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
-  problems.push(`${where}: ${key} must be an array of strings`);
-  return void 0;
-}
-function stringRecordField(entry, key, where, problems) {
-  const value = entry[key];
-  if (value === void 0) return void 0;
-  if (isPlainObject(value) && Object.values(value).every((item) => typeof item === "string")) {
-    return value;
-  }
-  problems.push(`${where}: ${key} must be an object of strings`);
-  return void 0;
-}
+var isString = (v) => typeof v === "string";
+var isStringArray = (v) => Array.isArray(v) && v.every(isString);
+var isStringRecord = (v) => isPlainObject(v) && Object.values(v).every(isString);
 function mapValues(record, fn) {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value, key)]));
 }

@@ -1,12 +1,13 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  loadMcpServers
-} from "./chunk-NBJAGUIP.js";
+  ClaudeDistiller
+} from "./chunk-4QAXNOLO.js";
+import "./chunk-FOVBQ5VX.js";
+import "./chunk-NV5JO7FK.js";
 import "./chunk-XLRDCVB2.js";
-import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  loadMcpServers
+  ClaudeDistiller
 };

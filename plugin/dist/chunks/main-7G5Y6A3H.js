@@ -6,33 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-5FHHR2PA.js";
-import {
-  Store,
-  ToolDistill,
-  exposedVersions,
-  findConfig,
-  loadConfig,
-  proposeToolDefinition,
-  toolDefinition,
-  unavailableReason
-} from "./chunk-A7H6SLV6.js";
-import {
-  PROPOSE_TOOL_NAME
-} from "./chunk-TSYA6VLR.js";
-import "./chunk-574U3TJN.js";
-import "./chunk-FOVBQ5VX.js";
-import "./chunk-C37ZN2VE.js";
-import "./chunk-GNLRVJN4.js";
-import "./chunk-RYZN5VFB.js";
-import {
-  loadMcpServers
-} from "./chunk-NBJAGUIP.js";
-import "./chunk-XLRDCVB2.js";
-import "./chunk-XSOUOFOT.js";
-import {
-  errorMessage
-} from "./chunk-WEYMVVQ3.js";
+} from "./chunk-YLZMECHJ.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -43,7 +17,25 @@ import {
   mergeCapabilities,
   safeParse
 } from "./chunk-7Z2IEFVZ.js";
+import {
+  Store,
+  ToolDistill,
+  exposedVersions,
+  findConfig,
+  loadConfig,
+  proposeToolDefinition,
+  toolDefinition,
+  unavailableReason
+} from "./chunk-NSP7ENVM.js";
+import {
+  PROPOSE_TOOL_NAME
+} from "./chunk-4QAXNOLO.js";
+import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
+import "./chunk-KI3IWZDE.js";
+import "./chunk-FOVBQ5VX.js";
+import "./chunk-NV5JO7FK.js";
+import "./chunk-RYZN5VFB.js";
 import {
   CallToolRequestSchema,
   CallToolResultSchema,
@@ -64,6 +56,15 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   SetLevelRequestSchema
 } from "./chunk-BKYE4L7D.js";
+import {
+  loadMcpServers
+} from "./chunk-QQAY244P.js";
+import "./chunk-XLRDCVB2.js";
+import "./chunk-XSOUOFOT.js";
+import {
+  errorMessage
+} from "./chunk-WEYMVVQ3.js";
+import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
 // server/stdio-transport.ts

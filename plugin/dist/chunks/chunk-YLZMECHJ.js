@@ -4,13 +4,13 @@ import {
   adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-A7H6SLV6.js";
+} from "./chunk-NSP7ENVM.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-TSYA6VLR.js";
+} from "./chunk-4QAXNOLO.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-574U3TJN.js";
+} from "./chunk-KI3IWZDE.js";
 import {
   canonicalArgs,
   isPlainObject

@@ -1,6 +1,13 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  child_process,
+  crypto,
+  fs,
+  path,
+  stream
+} from "./chunk-5KJKFXMW.js";
+import {
   AnthropicError,
   AsyncQueue,
   DEFAULT_MEMORY_SYNC_INTERVAL_MS,
@@ -19,14 +26,7 @@ import {
   readEnv,
   sleep,
   withDeadline
-} from "./chunk-QANQEETE.js";
-import {
-  child_process,
-  crypto,
-  fs,
-  path,
-  stream
-} from "./chunk-5KJKFXMW.js";
+} from "./chunk-NV5JO7FK.js";
 import "./chunk-UTY5CP2H.js";
 
 // node_modules/@anthropic-ai/sdk/tools/agent-toolset/node.mjs

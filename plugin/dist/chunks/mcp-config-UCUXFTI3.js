@@ -1,14 +1,12 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  MAX_CONCURRENT_STARTS,
-  MCPToolkit
-} from "./chunk-574U3TJN.js";
-import "./chunk-FOVBQ5VX.js";
+  loadMcpServers
+} from "./chunk-QQAY244P.js";
+import "./chunk-XLRDCVB2.js";
 import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  MAX_CONCURRENT_STARTS,
-  MCPToolkit
+  loadMcpServers
 };

@@ -1,0 +1,14 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+} from "./chunk-KI3IWZDE.js";
+import "./chunk-FOVBQ5VX.js";
+import "./chunk-XSOUOFOT.js";
+import "./chunk-WEYMVVQ3.js";
+import "./chunk-UTY5CP2H.js";
+export {
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+};
