@@ -2,6 +2,7 @@
  * Claude Code's hook events as the store changes they stand for. A hook's stdin JSON is read into a SessionEvent,
  * which a hook applies at once or, when the store is locked, spills and applies later (see session-events.ts).
  */
+import { DistillError } from "../core/index.ts";
 import { DISTILL_COMMAND, isDistillPrompt } from "./plugin-names.ts";
 import type { ToolEnd, ToolStart } from "./tool-calls.ts";
 
@@ -51,7 +52,7 @@ export function isHookEvent(name: string): name is HookEvent {
 }
 
 function need<T>(value: T | undefined, field: string): T {
-  if (value === undefined) throw new Error(`the hook input has no ${field}`);
+  if (value === undefined) throw new DistillError("USAGE", `the hook input has no ${field}`);
   return value;
 }
 

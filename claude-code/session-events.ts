@@ -2,7 +2,9 @@
  * Applying session events to the store: live, in a hook's one transaction, or later from the spill files the
  * hooks wrote while the store was locked (in order and exactly once, see core/spill.ts).
  */
+
 import type { Store } from "../core/index.ts";
+import { DistillError } from "../core/index.ts";
 import { applySpills, type SpillReport } from "../core/internal.ts";
 import { cachedBaseTools } from "./base-tools.ts";
 import { type HookInput, isHookEvent, type SessionEvent, sessionEvent } from "./hook-events.ts";
@@ -47,7 +49,7 @@ export function applySpilledEvents(
   baseServers: readonly string[],
 ): SpillReport {
   return applySpills(store, sessionId, (spilled) => {
-    if (!isHookEvent(spilled.event)) throw new Error(`unknown hook event '${spilled.event}'`);
+    if (!isHookEvent(spilled.event)) throw new DistillError("USAGE", `unknown hook event '${spilled.event}'`);
     const input = JSON.parse(spilled.text) as HookInput;
     const ctx: ToolContext = { baseServers, baseTools: cachedBaseTools(store) };
     applySessionEvent(store, sessionEvent(spilled.event, input), ctx);

@@ -1,7 +1,7 @@
 import { baseCallTimeout } from "./base-failure.ts";
 import { canonicalArgs } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
-import { errorMessage } from "./errors.ts";
+import { DistillError, errorMessage } from "./errors.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
 import { schemaProblems } from "./schema.ts";
 import type { VersionRecord } from "./store.ts";
@@ -101,7 +101,7 @@ export async function runDistilled(
     allow,
     call: async (tool, args) => {
       const def = ctx.baseTool(tool);
-      if (!def) throw new Error(`no such base tool '${tool}'`);
+      if (!def) throw new DistillError("NOT_FOUND", `no such base tool '${tool}'`);
       // The sandbox does not count time spent waiting for base tools, so a hung executor needs its own bound.
       const r = await withTimeout(
         recordBaseCall(ctx, trace.id, def, args, callId, (what, err) => trace.warn(what, err)),

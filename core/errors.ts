@@ -16,6 +16,7 @@ export const ErrorCodes = [
   "DISTILLER",
   "NODE_VERSION",
   "TIMEOUT",
+  "REPLAY",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

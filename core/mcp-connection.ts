@@ -203,7 +203,10 @@ export class McpConnection {
     }
     const url = URL.parse(config.url);
     if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) {
-      throw new Error(`url must start with http:// or https:// (got '${config.url}')`);
+      throw new DistillError(
+        "CONFIG_INVALID",
+        `url must start with http:// or https:// (got '${config.url}')`,
+      );
     }
     const requestInit = { headers: config.headers };
     return config.type === "sse"

@@ -6,7 +6,7 @@
  */
 import { classifyBaseFailure } from "./base-failure.ts";
 import { isPlainObject } from "./canonical.ts";
-import { errorMessage } from "./errors.ts";
+import { DistillError, errorMessage } from "./errors.ts";
 import type { SandboxCall, SandboxFailure, SandboxLimits, SandboxRunRequest } from "./sandbox.ts";
 import { clip } from "./text.ts";
 
@@ -102,7 +102,15 @@ export class CallGate {
     } catch (err) {
       call.error = errorMessage(err);
       const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
-      return { kind: "call_failed", cause, message: call.error, step, tool: call.tool };
+      const failure: SandboxFailure = {
+        kind: "call_failed",
+        cause,
+        message: call.error,
+        step,
+        tool: call.tool,
+      };
+      if (err instanceof DistillError) failure.errorCode = err.code;
+      return failure;
     }
     let json: string | undefined;
     try {

@@ -6,7 +6,7 @@
  * records every base call itself, and decides every outcome from its own observations.
  * See docs/security.md for the threat model.
  */
-import { DistillError, errorMessage } from "./errors.ts";
+import { DistillError, type ErrorCode, errorMessage } from "./errors.ts";
 import { toFunctionBody } from "./module-body.ts";
 import { ENGINE_BASE_MB, type EngineInstance, newEngineInstance } from "./quickjs-engine.ts";
 import { SandboxRun } from "./sandbox-run.ts";
@@ -78,6 +78,8 @@ export interface SandboxFailure {
   message: string;
   step?: number;
   tool?: string;
+  /** For a failed call: the code of the DistillError the host's call threw, when it threw one. */
+  errorCode?: ErrorCode;
 }
 
 /** What a sandboxed run gives back: always a value, never a throw, for anything the tool's code does. */
@@ -286,7 +288,7 @@ export class Sandbox {
 const BODY_CACHE_SIZE = 64;
 
 async function refuseCall(): Promise<never> {
-  throw new Error("call() is not available in check()");
+  throw new DistillError("USAGE", "call() is not available in check()");
 }
 
 function closedOutcome(): SandboxOutcome {

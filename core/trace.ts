@@ -145,7 +145,7 @@ export class Trace {
   /** The stored trace row. */
   record(): TraceRecord {
     const t = this.#host.ctx.store.getTrace(this.id);
-    if (!t) throw new Error(`trace ${this.id} vanished from the store`);
+    if (!t) throw new DistillError("STORE", `trace ${this.id} vanished from the store`);
     return t;
   }
 

@@ -1,5 +1,6 @@
 import { canonicalArgs } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
+import { DistillError } from "./errors.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { FixtureSet, fixturesFromCalls } from "./replay.ts";
 import { schemaProblems } from "./schema.ts";
@@ -201,8 +202,6 @@ async function replayAll(
     }
     const set = new FixtureSet(fixtures);
     let step = 0;
-    // The reason a call failed on our side (mismatch, schema), as opposed to a recorded failure being replayed.
-    let replayProblem: string | null = null;
     const outcome = await ctx.sandbox.run({
       source: code,
       input,
@@ -212,19 +211,20 @@ async function replayAll(
         step += 1;
         const def = byName.get(tool);
         if (!def) {
-          replayProblem = `call ${step} to '${tool}': no such base tool`;
-          throw new Error(replayProblem);
+          throw replayProblem(`call ${step} to '${tool}': no such base tool`);
         }
         const invalid = schemaProblems(def.input_schema, args);
         if (invalid.length) {
-          replayProblem = `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`;
-          throw new Error(replayProblem);
+          throw replayProblem(
+            `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`,
+          );
         }
         const canonical = canonicalArgs(args, def.input_schema);
         const live = async (why: string): Promise<unknown> => {
           if (!ctx.executor) {
-            replayProblem = `call ${step} to '${tool}' ${why} and no executor is configured to run it live`;
-            throw new Error(replayProblem);
+            throw replayProblem(
+              `call ${step} to '${tool}' ${why} and no executor is configured to run it live`,
+            );
           }
           liveCalls.push(`${tool} (call ${step})`);
           return ctx.executor(tool, args);
@@ -233,27 +233,30 @@ async function replayAll(
         const fixture = set.take(tool, canonical);
         if (fixture) {
           if (fixture.ok && fixture.clipped !== null) {
-            replayProblem = `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`;
-            throw new Error(replayProblem);
+            throw replayProblem(
+              `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`,
+            );
           }
           if (fixture.ok) return structuredClone(fixture.output);
           if (recovered.has(tool)) {
             if (ctx.settings.allowLiveVerification)
               return live("has only a failure recorded before the tool recovered");
-            replayProblem = `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`;
-            throw new Error(replayProblem);
+            throw replayProblem(
+              `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`,
+            );
           }
-          throw new Error(fixture.error ?? "recorded failure");
+          throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
         }
         if (ctx.settings.allowLiveVerification) return live("matches no recorded call");
-        replayProblem = set.explainMiss(step, tool, canonical);
-        throw new Error(replayProblem);
+        throw replayProblem(set.explainMiss(step, tool, canonical));
       },
     });
     maxCalls = Math.max(maxCalls, outcome.calls.length);
     if (outcome.ok) continue;
     const f = outcome.failure;
-    if (replayProblem) problems.push({ message: `${label}${replayProblem}` });
+    // A call the replay itself refused (a mismatch, a schema problem) names its own reason; any other failed call
+    // replayed a failure recorded in the source run.
+    if (f.errorCode === "REPLAY") problems.push({ message: `${label}${f.message}` });
     else if (f.kind === "call_failed") {
       problems.push({
         message: `${label}call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in the source run: ${f.message}; a distilled tool must follow calls that succeeded`,
@@ -265,4 +268,9 @@ async function replayAll(
     }
   }
   return { check: { ok: problems.length === 0, problems }, calls: maxCalls, liveCalls };
+}
+
+/** A call replay refuses on its own account (not a recorded failure): the message is the problem to report. */
+function replayProblem(message: string): DistillError {
+  return new DistillError("REPLAY", message);
 }

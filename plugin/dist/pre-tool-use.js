@@ -1974,7 +1974,7 @@ function isHookEvent(name) {
   return HookEvents.includes(name);
 }
 function need(value, field) {
-  if (value === void 0) throw new Error(`the hook input has no ${field}`);
+  if (value === void 0) throw new DistillError("USAGE", `the hook input has no ${field}`);
   return value;
 }
 function toolStart(sessionId, input) {
@@ -2017,6 +2017,7 @@ var HookEvents;
 var init_hook_events = __esm({
   "claude-code/hook-events.ts"() {
     "use strict";
+    init_core();
     init_plugin_names();
     HookEvents = [
       "SessionStart",
@@ -2224,7 +2225,7 @@ function applySessionEvent(store, ev, ctx) {
 }
 function applySpilledEvents(store, sessionId, baseServers) {
   return applySpills(store, sessionId, (spilled) => {
-    if (!isHookEvent(spilled.event)) throw new Error(`unknown hook event '${spilled.event}'`);
+    if (!isHookEvent(spilled.event)) throw new DistillError("USAGE", `unknown hook event '${spilled.event}'`);
     const input = JSON.parse(spilled.text);
     const ctx = { baseServers, baseTools: cachedBaseTools(store) };
     applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
@@ -2233,6 +2234,7 @@ function applySpilledEvents(store, sessionId, baseServers) {
 var init_session_events = __esm({
   "claude-code/session-events.ts"() {
     "use strict";
+    init_core();
     init_internal();
     init_base_tools();
     init_hook_events();

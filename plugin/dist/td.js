@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-7G5Y6A3H.js");
+  const { main } = await import("./chunks/main-PV6MNZBZ.js");
   await main();
 }

@@ -3,11 +3,11 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-NSP7ENVM.js";
+} from "./chunk-6HXP6CQL.js";
 import "./chunk-4QAXNOLO.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
-import "./chunk-KI3IWZDE.js";
+import "./chunk-BEWPNYKK.js";
 import "./chunk-FOVBQ5VX.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-RYZN5VFB.js";

@@ -4,13 +4,13 @@ import {
   adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-NSP7ENVM.js";
+} from "./chunk-6HXP6CQL.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-4QAXNOLO.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-KI3IWZDE.js";
+} from "./chunk-BEWPNYKK.js";
 import {
   canonicalArgs,
   isPlainObject
@@ -18,6 +18,9 @@ import {
 import {
   baseToolName
 } from "./chunk-XSOUOFOT.js";
+import {
+  DistillError
+} from "./chunk-WEYMVVQ3.js";
 
 // claude-code/base-tools.ts
 var BASE_TOOLS_META_KEY = "claude-code.base-tools";
@@ -121,7 +124,7 @@ function isHookEvent(name) {
   return HookEvents.includes(name);
 }
 function need(value, field) {
-  if (value === void 0) throw new Error(`the hook input has no ${field}`);
+  if (value === void 0) throw new DistillError("USAGE", `the hook input has no ${field}`);
   return value;
 }
 function toolStart(sessionId, input) {
@@ -277,7 +280,7 @@ function applySessionEvent(store, ev, ctx) {
 }
 function applySpilledEvents(store, sessionId, baseServers) {
   return applySpills(store, sessionId, (spilled) => {
-    if (!isHookEvent(spilled.event)) throw new Error(`unknown hook event '${spilled.event}'`);
+    if (!isHookEvent(spilled.event)) throw new DistillError("USAGE", `unknown hook event '${spilled.event}'`);
     const input = JSON.parse(spilled.text);
     const ctx = { baseServers, baseTools: cachedBaseTools(store) };
     applySessionEvent(store, sessionEvent(spilled.event, input), ctx);

@@ -263,7 +263,10 @@ var McpConnection = class {
     }
     const url = URL.parse(config.url);
     if (url === null || url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new Error(`url must start with http:// or https:// (got '${config.url}')`);
+      throw new DistillError(
+        "CONFIG_INVALID",
+        `url must start with http:// or https:// (got '${config.url}')`
+      );
     }
     const requestInit = { headers: config.headers };
     return config.type === "sse" ? new sdk.SSEClientTransport(url, { requestInit }) : new sdk.StreamableHTTPClientTransport(url, { requestInit });

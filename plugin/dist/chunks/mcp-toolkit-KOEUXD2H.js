@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   MAX_CONCURRENT_STARTS,
   MCPToolkit
-} from "./chunk-KI3IWZDE.js";
+} from "./chunk-BEWPNYKK.js";
 import "./chunk-FOVBQ5VX.js";
 import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-YLZMECHJ.js";
+} from "./chunk-QCRMZBJF.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -26,13 +26,13 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-NSP7ENVM.js";
+} from "./chunk-6HXP6CQL.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-4QAXNOLO.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
-import "./chunk-KI3IWZDE.js";
+import "./chunk-BEWPNYKK.js";
 import "./chunk-FOVBQ5VX.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-RYZN5VFB.js";

@@ -16,7 +16,7 @@ import {
 } from "./chunk-LMZH4FWR.js";
 import {
   suggestion
-} from "./chunk-KI3IWZDE.js";
+} from "./chunk-BEWPNYKK.js";
 import {
   clip,
   oneLine
@@ -52246,7 +52246,7 @@ var Trace = class {
   /** The stored trace row. */
   record() {
     const t = this.#host.ctx.store.getTrace(this.id);
-    if (!t) throw new Error(`trace ${this.id} vanished from the store`);
+    if (!t) throw new DistillError("STORE", `trace ${this.id} vanished from the store`);
     return t;
   }
   /**
@@ -53420,7 +53420,6 @@ async function replayAll(ctx, version, code, meta, byName, sourceCalls, options)
     }
     const set = new FixtureSet(fixtures);
     let step = 0;
-    let replayProblem = null;
     const outcome = await ctx.sandbox.run({
       source: code,
       input,
@@ -53430,19 +53429,20 @@ async function replayAll(ctx, version, code, meta, byName, sourceCalls, options)
         step += 1;
         const def = byName.get(tool);
         if (!def) {
-          replayProblem = `call ${step} to '${tool}': no such base tool`;
-          throw new Error(replayProblem);
+          throw replayProblem(`call ${step} to '${tool}': no such base tool`);
         }
         const invalid = schemaProblems2(def.input_schema, args);
         if (invalid.length) {
-          replayProblem = `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`;
-          throw new Error(replayProblem);
+          throw replayProblem(
+            `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`
+          );
         }
         const canonical = canonicalArgs(args, def.input_schema);
         const live = async (why) => {
           if (!ctx.executor) {
-            replayProblem = `call ${step} to '${tool}' ${why} and no executor is configured to run it live`;
-            throw new Error(replayProblem);
+            throw replayProblem(
+              `call ${step} to '${tool}' ${why} and no executor is configured to run it live`
+            );
           }
           liveCalls.push(`${tool} (call ${step})`);
           return ctx.executor(tool, args);
@@ -53451,27 +53451,28 @@ async function replayAll(ctx, version, code, meta, byName, sourceCalls, options)
         const fixture = set.take(tool, canonical);
         if (fixture) {
           if (fixture.ok && fixture.clipped !== null) {
-            replayProblem = `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`;
-            throw new Error(replayProblem);
+            throw replayProblem(
+              `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`
+            );
           }
           if (fixture.ok) return structuredClone(fixture.output);
           if (recovered.has(tool)) {
             if (ctx.settings.allowLiveVerification)
               return live("has only a failure recorded before the tool recovered");
-            replayProblem = `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`;
-            throw new Error(replayProblem);
+            throw replayProblem(
+              `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`
+            );
           }
-          throw new Error(fixture.error ?? "recorded failure");
+          throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
         }
         if (ctx.settings.allowLiveVerification) return live("matches no recorded call");
-        replayProblem = set.explainMiss(step, tool, canonical);
-        throw new Error(replayProblem);
+        throw replayProblem(set.explainMiss(step, tool, canonical));
       }
     });
     maxCalls = Math.max(maxCalls, outcome.calls.length);
     if (outcome.ok) continue;
     const f = outcome.failure;
-    if (replayProblem) problems.push({ message: `${label}${replayProblem}` });
+    if (f.errorCode === "REPLAY") problems.push({ message: `${label}${f.message}` });
     else if (f.kind === "call_failed") {
       problems.push({
         message: `${label}call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in the source run: ${f.message}; a distilled tool must follow calls that succeeded`
@@ -53483,6 +53484,9 @@ async function replayAll(ctx, version, code, meta, byName, sourceCalls, options)
     }
   }
   return { check: { ok: problems.length === 0, problems }, calls: maxCalls, liveCalls };
+}
+function replayProblem(message) {
+  return new DistillError("REPLAY", message);
 }
 
 // core/versions.ts
@@ -53776,7 +53780,7 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     allow,
     call: async (tool, args2) => {
       const def = ctx.baseTool(tool);
-      if (!def) throw new Error(`no such base tool '${tool}'`);
+      if (!def) throw new DistillError("NOT_FOUND", `no such base tool '${tool}'`);
       const r = await withTimeout(
         recordBaseCall(ctx, trace.id, def, args2, callId, (what, err) => trace.warn(what, err)),
         BASE_CALL_TIMEOUT_MS,
@@ -54396,7 +54400,15 @@ var CallGate = class {
     } catch (err) {
       call.error = errorMessage(err);
       const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
-      return { kind: "call_failed", cause, message: call.error, step, tool: call.tool };
+      const failure = {
+        kind: "call_failed",
+        cause,
+        message: call.error,
+        step,
+        tool: call.tool
+      };
+      if (err instanceof DistillError) failure.errorCode = err.code;
+      return failure;
     }
     let json2;
     try {
@@ -55016,7 +55028,7 @@ var Sandbox = class {
 };
 var BODY_CACHE_SIZE = 64;
 async function refuseCall() {
-  throw new Error("call() is not available in check()");
+  throw new DistillError("USAGE", "call() is not available in check()");
 }
 function closedOutcome() {
   return {
@@ -56425,7 +56437,7 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-YAGLD7TW.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-KOEUXD2H.js");
       const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-UCUXFTI3.js");
       const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
