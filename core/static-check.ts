@@ -624,7 +624,7 @@ function literalValue(input: Node, bad: Node[]): unknown {
 }
 
 /** A string literal's value (a template without expressions counts), or null. */
-function stringValue(input: Node): string | null {
+export function stringValue(input: Node): string | null {
   const node = unwrap(input);
   if (node.type === "StringLiteral") return node.value;
   if (node.type === "TemplateLiteral" && node.expressions.length === 0) {
