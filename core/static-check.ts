@@ -635,7 +635,7 @@ export function stringValue(input: Node): string | null {
 }
 
 /** The name a property key spells: plain identifiers, string and number literals, literal computed keys. */
-function propertyKey(prop: NodeOf<"ObjectProperty" | "ObjectMethod">): string | null {
+export function propertyKey(prop: NodeOf<"ObjectProperty" | "ObjectMethod">): string | null {
   const key = prop.key;
   if (!prop.computed && key.type === "Identifier") return key.name;
   if (key.type === "NumericLiteral") return String(key.value);
