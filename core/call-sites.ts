@@ -1,0 +1,255 @@
+/**
+ * Call sites: every place where a tool's code calls a base tool through the `call` it imports from
+ * "tooldistill". Verification counts which sites ran, so the source is instrumented before it runs: each
+ * site passes its id as an extra argument. The instrumentation only inserts text, never a newline, so every
+ * line of the instrumented source is the line of the same name in the tool's own source.
+ */
+import { parse } from "@babel/parser";
+import traverseModule, { type Binding, type Node, type NodePath } from "@babel/traverse";
+import { DistillError, errorMessage } from "./errors.ts";
+import { stringValue } from "./static-values.ts";
+import type { Problem } from "./types.ts";
+
+type Traverse = typeof traverseModule.default;
+// @babel/traverse is CommonJS: Node's ESM loader hands us `module.exports`, a bundler may hand us the function.
+const traverse: Traverse =
+  (traverseModule as { default?: Traverse }).default ?? (traverseModule as unknown as Traverse);
+
+type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
+/** A base call as Babel sees it: `call(...)` or `call?.(...)`. */
+export type CallNode = NodeOf<"CallExpression" | "OptionalCallExpression">;
+
+/**
+ * Where an instrumented call carries its site id: the third argument (0-based index 2), after the base
+ * tool's name and its arguments. The id is inserted there even when the code passes more arguments, so code
+ * cannot put a number of its own in that place.
+ */
+export const CALL_SITE_ARG_INDEX = 2;
+
+/** One `call(...)` in a tool's source. `tool` is the string-literal first argument, null when it is not one. */
+export interface CallSite {
+  /** 1-based, in source order (by where the `call` token starts). */
+  id: number;
+  line: number;
+  tool: string | null;
+}
+
+/** A tool's source with every call site numbered, and the sites in id order. */
+export interface InstrumentedSource {
+  source: string;
+  sites: CallSite[];
+}
+
+/** A call site with its place in the parsed tree, for analyses that read its arguments. */
+export interface LocatedCallSite extends CallSite {
+  path: NodePath<CallNode>;
+}
+
+/** The call sites of a parsed source, and the uses of `call` that are not a site (so not countable). */
+export interface LocatedCallSites {
+  sites: LocatedCallSite[];
+  /** `call` read as a value, spread arguments in the name or arguments position: instrumentation refuses these. */
+  unsupported: Problem[];
+}
+
+const MODULE = "tooldistill";
+/** Stands for a missing argument. `undefined` is a name a tool's code may redeclare; `void 0` is not. */
+const ABSENT = "void 0";
+const CALL_DIRECTLY = `call base tools directly: call("<base tool>", {...})`;
+
+/**
+ * Numbers every base call site and passes its id as argument CALL_SITE_ARG_INDEX:
+ * `call("x", { a })` → `call("x", { a }, 3)`, `call("x")` → `call("x", void 0, 1)`.
+ * Only text is inserted, never a newline, and only erasable syntax, so the result still type-strips and keeps
+ * every line number. Throws DistillError("PROPOSAL_INVALID") when the source does not parse or uses `call`
+ * in a way whose calls could not be counted (read as a value, or with a spread name or arguments).
+ */
+export function instrumentCallSites(source: string): InstrumentedSource {
+  const { sites, unsupported } = locateCallSites(source);
+  if (unsupported.length > 0) {
+    const list = unsupported.map((p) => `line ${p.line ?? "?"}: ${p.message}`).join("; ");
+    throw new DistillError("PROPOSAL_INVALID", `the tool's base calls cannot be counted: ${list}`);
+  }
+  const inserts = sites.map((site) => ({ at: insertionPoint(site.path.node, source), site }));
+  // Nested calls never share an insertion point (an inner one lies inside the outer call's arguments).
+  inserts.sort((a, b) => a.at.index - b.at.index);
+  let out = "";
+  let from = 0;
+  for (const { at, site } of inserts) {
+    out += source.slice(from, at.index) + at.text(site.id);
+    from = at.index;
+  }
+  out += source.slice(from);
+  return { source: out, sites: sites.map(({ id, line, tool }) => ({ id, line, tool })) };
+}
+
+/**
+ * Parses a tool's source and finds its call sites: the calls of `call` as imported from "tooldistill"
+ * (under any alias, or as `ns.call` of a namespace import), never a local binding that shadows it nor
+ * another object's `.call`. Throws DistillError("PROPOSAL_INVALID") when the source does not parse.
+ */
+export function locateCallSites(source: string): LocatedCallSites {
+  const program = parseProgram(source);
+  const found: { path: NodePath<CallNode>; start: number }[] = [];
+  const unsupported: { problem: Problem; start: number }[] = [];
+  const refuse = (node: Node, message: string): void => {
+    const problem: Problem = { message };
+    if (node.loc) problem.line = node.loc.start.line;
+    problem.token = source.slice(node.start ?? 0, node.end ?? 0).split("\n")[0] ?? "";
+    unsupported.push({ problem, start: node.start ?? 0 });
+  };
+  const asSite = (callee: NodePath, token: Node): void => {
+    const outer = outermost(callee);
+    const parent = outer.parentPath;
+    if (
+      parent !== null &&
+      (parent.isCallExpression() || parent.isOptionalCallExpression()) &&
+      outer.key === "callee"
+    ) {
+      const spread = parent.node.arguments
+        .slice(0, CALL_SITE_ARG_INDEX)
+        .find((arg) => arg.type === "SpreadElement");
+      if (spread) {
+        refuse(
+          spread,
+          `a spread argument in call(...) hides the base tool's name or arguments: ${CALL_DIRECTLY}`,
+        );
+      }
+      found.push({ path: parent as NodePath<CallNode>, start: token.start ?? 0 });
+    } else {
+      refuse(
+        token,
+        `'call' is used without being called, so its calls could not be counted: ${CALL_DIRECTLY}`,
+      );
+    }
+  };
+
+  for (const { binding, namespace } of libraryBindings(program)) {
+    for (const ref of binding.referencePaths) {
+      if (inTypePosition(ref)) continue;
+      if (!namespace) {
+        asSite(ref, ref.node);
+        continue;
+      }
+      const member = ref.parentPath;
+      const isObject =
+        member !== null &&
+        (member.isMemberExpression() || member.isOptionalMemberExpression()) &&
+        ref.key === "object";
+      const name = isObject ? staticMemberName(member.node) : null;
+      if (name === "call") asSite(member!, member!.node);
+      else if (name === null) {
+        refuse(
+          ref.node,
+          `the namespace of "${MODULE}" is used as a value, which hides its calls: ${CALL_DIRECTLY}`,
+        );
+      }
+    }
+  }
+
+  found.sort((a, b) => a.start - b.start);
+  const sites = found.map(({ path }, i): LocatedCallSite => {
+    const first = path.node.arguments[0];
+    const tool = first !== undefined && first.type !== "SpreadElement" ? stringValue(first) : null;
+    return { id: i + 1, line: path.node.loc?.start.line ?? 0, tool, path };
+  });
+  unsupported.sort((a, b) => a.start - b.start);
+  return { sites, unsupported: unsupported.map((u) => u.problem) };
+}
+
+/** Parses as the static check does, with parentheses kept as nodes so an argument's range includes them. */
+function parseProgram(source: string): NodePath<NodeOf<"Program">> {
+  let ast: ReturnType<typeof parse>;
+  try {
+    ast = parse(source, {
+      sourceType: "module",
+      plugins: ["typescript"],
+      createParenthesizedExpressions: true,
+    });
+  } catch (err) {
+    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
+      cause: err,
+    });
+  }
+  let program: NodePath<NodeOf<"Program">> | null = null;
+  traverse(ast, {
+    Program(path) {
+      program = path;
+      path.stop();
+    },
+  });
+  if (program === null) throw new DistillError("PROPOSAL_INVALID", "the tool's code has no program");
+  return program;
+}
+
+/** The value bindings of "tooldistill"'s `call`: named imports under any alias, and namespace imports. */
+function libraryBindings(program: NodePath<NodeOf<"Program">>): { binding: Binding; namespace: boolean }[] {
+  const out: { binding: Binding; namespace: boolean }[] = [];
+  for (const stmt of program.node.body) {
+    if (stmt.type !== "ImportDeclaration" || stmt.source.value !== MODULE || stmt.importKind === "type") {
+      continue;
+    }
+    for (const spec of stmt.specifiers) {
+      let namespace: boolean;
+      if (spec.type === "ImportNamespaceSpecifier") namespace = true;
+      else if (spec.type === "ImportSpecifier" && spec.importKind !== "type") {
+        const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
+        if (imported !== "call") continue;
+        namespace = false;
+      } else continue;
+      const binding = program.scope.getBinding(spec.local.name);
+      if (binding !== undefined) out.push({ binding, namespace });
+    }
+  }
+  return out;
+}
+
+/** Wrappers that leave the value they wrap unchanged: parentheses and erasable TypeScript. */
+const TRANSPARENT: ReadonlySet<string> = new Set([
+  "ParenthesizedExpression",
+  "TSAsExpression",
+  "TSSatisfiesExpression",
+  "TSNonNullExpression",
+  "TSTypeAssertion",
+  "TSInstantiationExpression",
+]);
+
+/** The outermost of `(call as any)!`-style wrappers around `path`, so `(call)("x")` is still a direct call. */
+function outermost(path: NodePath): NodePath {
+  let current = path;
+  while (current.parentPath !== null && TRANSPARENT.has(current.parentPath.node.type)) {
+    current = current.parentPath;
+  }
+  return current;
+}
+
+/** True for `typeof call` in a type: erased before the code runs, so not a use. */
+function inTypePosition(path: NodePath): boolean {
+  let current: NodePath | null = path.parentPath;
+  while (current !== null && current.node.type === "TSQualifiedName") current = current.parentPath;
+  return current !== null && current.node.type === "TSTypeQuery";
+}
+
+function staticMemberName(node: NodeOf<"MemberExpression" | "OptionalMemberExpression">): string | null {
+  if (!node.computed) return node.property.type === "Identifier" ? node.property.name : null;
+  return stringValue(node.property);
+}
+
+/** Where a site's id goes, and the text that puts it there as argument CALL_SITE_ARG_INDEX. */
+function insertionPoint(node: CallNode, source: string): { index: number; text: (id: number) => string } {
+  const args = node.arguments;
+  const last = args[Math.min(args.length, CALL_SITE_ARG_INDEX) - 1];
+  if (last !== undefined) {
+    const missing = CALL_SITE_ARG_INDEX - Math.min(args.length, CALL_SITE_ARG_INDEX);
+    return { index: last.end ?? 0, text: (id) => `, ${`${ABSENT}, `.repeat(missing)}${id}` };
+  }
+  // No arguments: the call's own `)` closes it (parentheses around the call are nodes of their own).
+  const close = (node.end ?? 0) - 1;
+  if (source[close] !== ")") {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `line ${node.loc?.start.line ?? "?"}: cannot find the end of a call`,
+    );
+  }
+  return { index: close, text: (id) => `${`${ABSENT}, `.repeat(CALL_SITE_ARG_INDEX)}${id}` };
+}
