@@ -80,6 +80,7 @@ export const schemaCheck: Benchmark = {
             baseline: 3,
             limit: 2.1,
             liveCalls: [],
+            evidence: { callSites: null, literals: null, runs: null, writes: [], promotion: null },
           },
           null,
         );

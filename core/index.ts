@@ -72,6 +72,7 @@ export type {
   TraceSource,
   UsageTotals,
   Verdict,
+  VerdictEvidence,
 } from "./types.ts";
 export { silentLogger } from "./types.ts";
 export { verdictReport, verdictText } from "./verdict.ts";

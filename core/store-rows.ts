@@ -12,6 +12,7 @@ import type {
   TraceSource,
   Verdict,
 } from "./types.ts";
+import { NO_EVIDENCE } from "./types.ts";
 
 /** A stored distilled tool version (without its code, which lives in the tool file). */
 export interface VersionRecord {
@@ -114,7 +115,7 @@ export function versionFromRow(r: Row): VersionRecord {
     inputSchema: parse(r["input_schema"]) as Record<string, unknown>,
     testInputs: parse(r["test_inputs"]) as Record<string, unknown>[],
     sourceHash: text(r, "source_hash"),
-    verdict: parse(r["verdict"]) as Verdict | null,
+    verdict: withEvidence(parse(r["verdict"]) as Verdict | null),
     queuedRebuild: Boolean(r["queued_rebuild"]),
     rebuildNote: textOrNull(r, "rebuild_note"),
     createdAt: text(r, "created_at"),
@@ -205,4 +206,9 @@ export function callFromRow(r: Row): CallRecord {
     note: textOrNull(r, "note"),
     clipped: Boolean(r["clipped"]),
   };
+}
+
+/** A verdict stored before verdicts had an evidence block gets an empty one, so every reader sees one shape. */
+function withEvidence(v: Verdict | null): Verdict | null {
+  return v === null || v.evidence !== undefined ? v : { ...v, evidence: { ...NO_EVIDENCE, writes: [] } };
 }

@@ -95,7 +95,38 @@ export interface Verdict {
   baseline: number | null;
   limit: number | null;
   liveCalls: string[];
+  /** What verification measured beyond the three checks, and how the version was (or waits to be) promoted. */
+  evidence: VerdictEvidence;
 }
+
+/**
+ * The evidence block of a verdict: one shape for the verdict a model reads, `show`, and `list --json`. A part is
+ * null when verification did not get far enough to measure it.
+ */
+export interface VerdictEvidence {
+  /** The `call(...)` sites of the code that ran during verification, of all of them; the ones that never ran. */
+  callSites: { covered: number; total: number; uncovered: { line: number; tool: string | null }[] } | null;
+  /** Literals that reach a base call's arguments, checked against the source run; the ones only warned about. */
+  literals: { checked: number; warned: string[] } | null;
+  /** Recorded successful runs the version reproduced, of those it was replayed against; why the others did not. */
+  runs: { reproduced: number; total: number; notReproduced: { trace: string; why: string }[] } | null;
+  /** The base tools it calls that may change something (not annotated read-only), sorted. */
+  writes: string[];
+  /**
+   * How the version became active, or why it waits: e.g. "auto_promote (read-only tools only)", "auto_promote: all",
+   * "waits for tooldistill promote: it calls tools that may write", "promoted by a person". Null while unverified.
+   */
+  promotion: string | null;
+}
+
+/** The evidence of a verdict before anything was measured (copy it before changing it). */
+export const NO_EVIDENCE: Readonly<VerdictEvidence> = Object.freeze({
+  callSites: null,
+  literals: null,
+  runs: null,
+  writes: [],
+  promotion: null,
+});
 
 /** Anthropic usage totals summed over a run (`recordUsage`). */
 export interface UsageTotals {

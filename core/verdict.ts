@@ -8,7 +8,14 @@ import type { Proposal } from "./distiller.ts";
 import { DistillError } from "./errors.ts";
 import { PROPOSE_TOOL_NAME } from "./prompts.ts";
 import type { VersionRecord } from "./store.ts";
-import type { CheckResult, Problem, Status, Verdict } from "./types.ts";
+import {
+  type CheckResult,
+  NO_EVIDENCE,
+  type Problem,
+  type Status,
+  type Verdict,
+  type VerdictEvidence,
+} from "./types.ts";
 import type { CheckReport } from "./verification.ts";
 
 /** The three checks, in the order they run (a failed one stops the next). */
@@ -16,6 +23,31 @@ const CHECK_ORDER = ["static", "replay", "efficiency"] as const;
 
 /** What history records when a version passes: the checks in order, every one passed. */
 export const ALL_CHECKS_PASSED = "all checks passed";
+
+/** An evidence block with nothing measured yet. */
+export function noEvidence(): VerdictEvidence {
+  return { ...NO_EVIDENCE, writes: [] };
+}
+
+/** The evidence block as lines for a model or a person: only the parts that were measured. */
+export function evidenceLines(e: VerdictEvidence): string[] {
+  const lines: string[] = [];
+  if (e.callSites) lines.push(`call sites covered: ${e.callSites.covered}/${e.callSites.total}`);
+  if (e.literals) {
+    lines.push(
+      `literals checked: ${e.literals.checked}${e.literals.warned.length ? ` (warned: ${e.literals.warned.join("; ")})` : ""}`,
+    );
+  }
+  if (e.runs) {
+    lines.push(
+      `reproduces ${e.runs.reproduced} of ${e.runs.total} recorded run${e.runs.total === 1 ? "" : "s"}`,
+    );
+    for (const r of e.runs.notReproduced) lines.push(`  not reproduced: ${r.trace}: ${r.why}`);
+  }
+  if (e.writes.length) lines.push(`tools that may write: ${e.writes.join(", ")}`);
+  if (e.promotion) lines.push(`promotion: ${e.promotion}`);
+  return lines;
+}
 
 /** One problem as text: `line 5: call to 'x' — no such base tool` (no prefix without a line). */
 export function formatProblem(p: Problem): string {
@@ -60,6 +92,7 @@ export function toVerdict(v: VersionRecord, status: Status, report: CheckReport)
     baseline: report.baseline,
     limit: report.limit,
     liveCalls: report.liveCalls,
+    evidence: report.evidence,
   };
 }
 
@@ -75,6 +108,7 @@ export function rejectedVerdict(name: string, message: string): Verdict {
     baseline: null,
     limit: null,
     liveCalls: [],
+    evidence: noEvidence(),
   };
 }
 
@@ -105,6 +139,7 @@ function verdictBody(v: Verdict): { failed: (typeof CHECK_ORDER)[number] | undef
     lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
   }
   if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
+  lines.push(...evidenceLines(v.evidence));
   return { failed, lines };
 }
 

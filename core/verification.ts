@@ -6,7 +6,8 @@ import { FixtureSet, fixturesFromCalls } from "./replay.ts";
 import { schemaProblems } from "./schema.ts";
 import { staticCheck, type ToolMeta } from "./static-check.ts";
 import type { DependencyRecord, Store, VersionRecord } from "./store.ts";
-import type { CheckResult, Problem, ToolDef, Verdict } from "./types.ts";
+import type { CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "./types.ts";
+import { noEvidence } from "./verdict.ts";
 
 /** Options of one verification. */
 export interface VerifyOptions {
@@ -26,6 +27,7 @@ export interface CheckReport {
   baseline: number | null;
   limit: number | null;
   liveCalls: string[];
+  evidence: VerdictEvidence;
   baselineTokens: number | null;
   meta: ToolMeta | null;
   dependencies: Omit<DependencyRecord, "name" | "version">[];
@@ -65,6 +67,7 @@ export async function runChecks(
     baseline,
     limit,
     liveCalls: [],
+    evidence: noEvidence(),
     baselineTokens,
     meta: statics.meta,
     dependencies: [],

@@ -133,6 +133,7 @@ function verdict(overrides: Partial<Verdict> = {}): Verdict {
     baseline: null,
     limit: null,
     liveCalls: [],
+    evidence: { callSites: null, literals: null, runs: null, writes: [], promotion: null },
     ...overrides,
   };
 }

@@ -56,6 +56,7 @@ const VERDICT: Verdict = {
   baseline: 3,
   limit: 2.1,
   liveCalls: [],
+  evidence: { callSites: null, literals: null, runs: null, writes: [], promotion: null },
 };
 
 /**

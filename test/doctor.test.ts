@@ -54,6 +54,7 @@ const verdict = (version: number): Verdict => ({
   baseline: 3,
   limit: 2.1,
   liveCalls: [],
+  evidence: { callSites: null, literals: null, runs: null, writes: [], promotion: null },
 });
 
 /** A project (tooldistill.yaml with an MCP server `base`) and a store with three versions of make_invoice. */

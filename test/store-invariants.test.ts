@@ -32,6 +32,7 @@ const verdict = (version: number): Verdict => ({
   baseline: 4,
   limit: 2.8,
   liveCalls: [],
+  evidence: { callSites: null, literals: null, runs: null, writes: [], promotion: null },
 });
 
 /** v1 and v2 of make_invoice, moved through `moves` with raw status changes (no lifecycle rules). */

@@ -330,6 +330,7 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
     baseline: 9,
     limit: 6.3,
     liveCalls: ["search"],
+    evidence: { callSites: null, literals: null, runs: null, writes: [], promotion: null },
   };
   store.setVerification("make_invoice", 1, verdict, 4200);
   store.setQueuedRebuild("make_invoice", 1, true, "search recovered");

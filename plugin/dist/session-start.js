@@ -167,6 +167,21 @@ var init_text = __esm({
   }
 });
 
+// core/types.ts
+var NO_EVIDENCE;
+var init_types = __esm({
+  "core/types.ts"() {
+    "use strict";
+    NO_EVIDENCE = Object.freeze({
+      callSites: null,
+      literals: null,
+      runs: null,
+      writes: [],
+      promotion: null
+    });
+  }
+});
+
 // core/canonical.ts
 function canonicalArgs(args, schema) {
   const withDefaults = schema ? applyDefaults(args, schema) : args;
@@ -425,7 +440,7 @@ function versionFromRow(r) {
     inputSchema: parse2(r["input_schema"]),
     testInputs: parse2(r["test_inputs"]),
     sourceHash: text(r, "source_hash"),
-    verdict: parse2(r["verdict"]),
+    verdict: withEvidence(parse2(r["verdict"])),
     queuedRebuild: Boolean(r["queued_rebuild"]),
     rebuildNote: textOrNull(r, "rebuild_note"),
     createdAt: text(r, "created_at")
@@ -505,9 +520,13 @@ function callFromRow(r) {
     clipped: Boolean(r["clipped"])
   };
 }
+function withEvidence(v) {
+  return v === null || v.evidence !== void 0 ? v : { ...v, evidence: { ...NO_EVIDENCE, writes: [] } };
+}
 var init_store_rows = __esm({
   "core/store-rows.ts"() {
     "use strict";
+    init_types();
   }
 });
 

@@ -3,12 +3,12 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-6HXP6CQL.js";
-import "./chunk-4QAXNOLO.js";
+} from "./chunk-G36J4G65.js";
+import "./chunk-EXOU3TU5.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
-import "./chunk-BEWPNYKK.js";
-import "./chunk-FOVBQ5VX.js";
+import "./chunk-PK6ICO7V.js";
+import "./chunk-DIPQWG65.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-RYZN5VFB.js";
 import {

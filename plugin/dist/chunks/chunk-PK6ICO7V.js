@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   clip,
   silentLogger
-} from "./chunk-FOVBQ5VX.js";
+} from "./chunk-DIPQWG65.js";
 import {
   baseToolName,
   splitBaseToolName

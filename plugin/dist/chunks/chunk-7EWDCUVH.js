@@ -4,13 +4,13 @@ import {
   adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-6HXP6CQL.js";
+} from "./chunk-G36J4G65.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-4QAXNOLO.js";
+} from "./chunk-EXOU3TU5.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-BEWPNYKK.js";
+} from "./chunk-PK6ICO7V.js";
 import {
   canonicalArgs,
   isPlainObject

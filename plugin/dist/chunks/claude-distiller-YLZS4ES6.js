@@ -2,8 +2,8 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   ClaudeDistiller
-} from "./chunk-4QAXNOLO.js";
-import "./chunk-FOVBQ5VX.js";
+} from "./chunk-EXOU3TU5.js";
+import "./chunk-DIPQWG65.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-XLRDCVB2.js";
 import "./chunk-WEYMVVQ3.js";

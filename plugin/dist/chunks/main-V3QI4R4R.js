@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-QCRMZBJF.js";
+} from "./chunk-7EWDCUVH.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -26,14 +26,14 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-6HXP6CQL.js";
+} from "./chunk-G36J4G65.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-4QAXNOLO.js";
+} from "./chunk-EXOU3TU5.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
-import "./chunk-BEWPNYKK.js";
-import "./chunk-FOVBQ5VX.js";
+import "./chunk-PK6ICO7V.js";
+import "./chunk-DIPQWG65.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-RYZN5VFB.js";
 import {

@@ -1,9 +1,10 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  NO_EVIDENCE,
   clip,
   silentLogger
-} from "./chunk-FOVBQ5VX.js";
+} from "./chunk-DIPQWG65.js";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -172,6 +173,27 @@ function json(value) {
 // core/verdict.ts
 var CHECK_ORDER = ["static", "replay", "efficiency"];
 var ALL_CHECKS_PASSED = "all checks passed";
+function noEvidence() {
+  return { ...NO_EVIDENCE, writes: [] };
+}
+function evidenceLines(e) {
+  const lines = [];
+  if (e.callSites) lines.push(`call sites covered: ${e.callSites.covered}/${e.callSites.total}`);
+  if (e.literals) {
+    lines.push(
+      `literals checked: ${e.literals.checked}${e.literals.warned.length ? ` (warned: ${e.literals.warned.join("; ")})` : ""}`
+    );
+  }
+  if (e.runs) {
+    lines.push(
+      `reproduces ${e.runs.reproduced} of ${e.runs.total} recorded run${e.runs.total === 1 ? "" : "s"}`
+    );
+    for (const r of e.runs.notReproduced) lines.push(`  not reproduced: ${r.trace}: ${r.why}`);
+  }
+  if (e.writes.length) lines.push(`tools that may write: ${e.writes.join(", ")}`);
+  if (e.promotion) lines.push(`promotion: ${e.promotion}`);
+  return lines;
+}
 function formatProblem(p) {
   return p.line === void 0 ? p.message : `line ${p.line}: ${p.message}`;
 }
@@ -207,7 +229,8 @@ function toVerdict(v, status, report) {
     calls: report.calls,
     baseline: report.baseline,
     limit: report.limit,
-    liveCalls: report.liveCalls
+    liveCalls: report.liveCalls,
+    evidence: report.evidence
   };
 }
 function rejectedVerdict(name, message) {
@@ -220,7 +243,8 @@ function rejectedVerdict(name, message) {
     calls: null,
     baseline: null,
     limit: null,
-    liveCalls: []
+    liveCalls: [],
+    evidence: noEvidence()
   };
 }
 function reportSummary(report) {
@@ -244,6 +268,7 @@ function verdictBody(v) {
     lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
   }
   if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
+  lines.push(...evidenceLines(v.evidence));
   return { failed, lines };
 }
 function verdictText(v) {
@@ -439,6 +464,7 @@ function rootCause(err) {
 export {
   PROPOSE_TOOL_NAME,
   nudgeText,
+  noEvidence,
   formatProblem,
   parseProposal,
   toVerdict,

@@ -4,17 +4,17 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-QCRMZBJF.js";
+} from "./chunk-7EWDCUVH.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-6HXP6CQL.js";
-import "./chunk-4QAXNOLO.js";
+} from "./chunk-G36J4G65.js";
+import "./chunk-EXOU3TU5.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
-import "./chunk-BEWPNYKK.js";
-import "./chunk-FOVBQ5VX.js";
+import "./chunk-PK6ICO7V.js";
+import "./chunk-DIPQWG65.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-RYZN5VFB.js";
 import "./chunk-QQAY244P.js";

@@ -4,23 +4,25 @@ import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
   formatProblem,
+  noEvidence,
   nudgeText,
   parseProposal,
   rejectedVerdict,
   reportSummary,
   toVerdict,
   verdictText
-} from "./chunk-4QAXNOLO.js";
+} from "./chunk-EXOU3TU5.js";
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
 import {
   suggestion
-} from "./chunk-BEWPNYKK.js";
+} from "./chunk-PK6ICO7V.js";
 import {
+  NO_EVIDENCE,
   clip,
   oneLine
-} from "./chunk-FOVBQ5VX.js";
+} from "./chunk-DIPQWG65.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -53312,6 +53314,7 @@ async function runChecks(ctx, version, code, options = {}) {
     baseline,
     limit,
     liveCalls: [],
+    evidence: noEvidence(),
     baselineTokens,
     meta: statics.meta,
     dependencies: []
@@ -55101,7 +55104,7 @@ function versionFromRow(r) {
     inputSchema: parse3(r["input_schema"]),
     testInputs: parse3(r["test_inputs"]),
     sourceHash: text(r, "source_hash"),
-    verdict: parse3(r["verdict"]),
+    verdict: withEvidence(parse3(r["verdict"])),
     queuedRebuild: Boolean(r["queued_rebuild"]),
     rebuildNote: textOrNull(r, "rebuild_note"),
     createdAt: text(r, "created_at")
@@ -55180,6 +55183,9 @@ function callFromRow(r) {
     note: textOrNull(r, "note"),
     clipped: Boolean(r["clipped"])
   };
+}
+function withEvidence(v) {
+  return v === null || v.evidence !== void 0 ? v : { ...v, evidence: { ...NO_EVIDENCE, writes: [] } };
 }
 
 // core/store-bookkeeping.ts
@@ -56437,7 +56443,7 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-KOEUXD2H.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-NSDAYXJQ.js");
       const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-UCUXFTI3.js");
       const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
@@ -56538,7 +56544,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-VD7BL6UL.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-YLZS4ES6.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;

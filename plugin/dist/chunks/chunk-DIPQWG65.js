@@ -6,6 +6,13 @@ var silentLogger = { info() {
 }, warn() {
 }, error() {
 } };
+var NO_EVIDENCE = Object.freeze({
+  callSites: null,
+  literals: null,
+  runs: null,
+  writes: [],
+  promotion: null
+});
 
 // core/text.ts
 function clip(text, max) {
@@ -19,6 +26,7 @@ function oneLine(text, max) {
 
 export {
   silentLogger,
+  NO_EVIDENCE,
   clip,
   oneLine
 };
