@@ -206,13 +206,17 @@ function findOldNode(): { path: string; version: string } | null {
   }
   return null;
 }
+test("the bundles are modules by their own package.json: an installed plugin has none above it", () => {
+  assert.deepEqual(JSON.parse(readFileSync(join(ROOT, "plugin", "dist", "package.json"), "utf8")), { type: "module" });
+});
+
 const old = findOldNode();
 
 test("an old Node gets one clear message from every bundled hook and the server", {
   skip: old === null && "no Node older than 22.18 here",
 }, () => {
   const dist = join(ROOT, "plugin", "dist");
-  for (const entry of files(dist).filter((f) => !f.includes("/"))) {
+  for (const entry of files(dist).filter((f) => !f.includes("/") && f.endsWith(".js"))) {
     const r = run(old!.path, [join(dist, entry)], {
       cwd: ROOT,
       env: { PATH: process.env["PATH"] ?? "" },
