@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-RNWOHNKM.js");
+  const { main } = await import("./chunks/main-RL5IAP4X.js");
   await main();
 }

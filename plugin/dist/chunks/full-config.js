@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-A7H6SLV6.js";
+} from "./chunk-JXXVSWGE.js";
 import "./chunk-TSYA6VLR.js";
 import "./chunk-574U3TJN.js";
 import "./chunk-FOVBQ5VX.js";

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-5FHHR2PA.js";
+} from "./chunk-WZ5FUX7E.js";
 import {
   Store,
   ToolDistill,
@@ -16,7 +16,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-A7H6SLV6.js";
+} from "./chunk-JXXVSWGE.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-TSYA6VLR.js";

@@ -4,7 +4,7 @@ import {
   adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-A7H6SLV6.js";
+} from "./chunk-JXXVSWGE.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-TSYA6VLR.js";

@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-5FHHR2PA.js";
+} from "./chunk-WZ5FUX7E.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-A7H6SLV6.js";
+} from "./chunk-JXXVSWGE.js";
 import "./chunk-TSYA6VLR.js";
 import "./chunk-574U3TJN.js";
 import "./chunk-FOVBQ5VX.js";
