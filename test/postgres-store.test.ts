@@ -191,32 +191,6 @@ test("the lifecycle's rules are the database's: raw SQL that breaks them is refu
   );
 });
 
-test("16 proposals of one tool from 16 pools at once get 16 consecutive numbers", async (t) => {
-  const url = await (await pgServer()).createDatabase();
-  const stores: RegistryStore[] = [];
-  for (let i = 0; i < 16; i++) stores.push(await openStore(t, url, { poolSize: 1 }));
-  const created = await Promise.all(stores.map((s, i) => s.createVersion(proposal("make_invoice", `w${i}`))));
-  assert.deepEqual(
-    created.map((v) => v.version).sort((a, b) => a - b),
-    Array.from({ length: 16 }, (_, i) => i + 1),
-  );
-  const store = stores[0]!;
-  const listed = await store.listVersions({ name: "make_invoice" });
-  assert.deepEqual(
-    listed.map((v) => v.version),
-    Array.from({ length: 16 }, (_, i) => i + 1),
-  );
-  for (const v of created) {
-    // Each number holds the code of the proposal that got it, and exactly one history row.
-    const code = await store.readCode(v.name, v.version);
-    assert.equal(hashSource(code), v.sourceHash);
-    assert.deepEqual(
-      (await store.getHistory(v.name, v.version)).map((h) => h.to),
-      ["draft"],
-    );
-  }
-});
-
 test("calls recorded into one trace from 8 pools at once are numbered without gaps", async (t) => {
   const url = await (await pgServer()).createDatabase();
   const stores: RegistryStore[] = [];

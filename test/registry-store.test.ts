@@ -421,6 +421,29 @@ for (const kind of KINDS) {
       assert.match(stats.lastRunAt!, /Z$/);
     });
 
+    test("16 proposals of one tool from 16 handles at once get 16 consecutive numbers", async (t) => {
+      const { location } = await freshStore(t, kind);
+      const handles = await Promise.all(
+        Array.from({ length: 16 }, () => openStore(t, location, { poolSize: 1 })),
+      );
+      const created = await Promise.all(
+        handles.map((h, i) => h.createVersion(proposal("make_invoice", `w${i}`))),
+      );
+      const numbers = (list: { version: number }[]) => list.map((v) => v.version).sort((a, b) => a - b);
+      const expected = Array.from({ length: 16 }, (_, i) => i + 1);
+      assert.deepEqual(numbers(created), expected);
+      const store = handles[0]!;
+      assert.deepEqual(numbers(await store.listVersions({ name: "make_invoice" })), expected);
+      for (const v of created) {
+        // Each number holds the code of the proposal that got it, and exactly one history row.
+        assert.equal(hashSource(await store.readCode(v.name, v.version)), v.sourceHash);
+        assert.deepEqual(
+          (await store.getHistory(v.name, v.version)).map((h) => h.to),
+          ["draft"],
+        );
+      }
+    });
+
     test("a transaction commits once: nothing is seen elsewhere before it ends", async (t) => {
       const { store, location } = await freshStore(t, kind);
       const reader = await openStore(t, location);
