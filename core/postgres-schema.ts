@@ -21,6 +21,9 @@ export const LOCK_CLASS = 0x7464_0001;
 /** Second keys under LOCK_CLASS. Tool locks use LOCK_CLASS + 1 with a hash of the name. */
 export const LOCK = { migrate: 1, import: 2 } as const;
 
+/** The oldest server the schema runs on (server_version_num): sha256(), starts_with(), EXECUTE FUNCTION. */
+export const MIN_SERVER_VERSION_NUM = 110000;
+
 /** The channel status changes are announced on. */
 export const CHANGES_CHANNEL = "tooldistill_changes";
 
@@ -216,6 +219,15 @@ export async function migrate(pool: Pool, where: string, readOnly: boolean): Pro
   }
   let locked = false;
   try {
+    const server = await client.query(
+      "SELECT current_setting('server_version_num')::int AS n, version() AS v",
+    );
+    if (Number(server.rows[0]?.n) < MIN_SERVER_VERSION_NUM) {
+      throw new DistillError(
+        "STORE",
+        `the store ${where} is on ${String(server.rows[0]?.v).split(",")[0]}, older than the PostgreSQL 11 tooldistill needs (for sha256(), starts_with() and its triggers): use a newer server.`,
+      );
+    }
     await client.query("SELECT pg_advisory_lock($1, $2)", [LOCK_CLASS, LOCK.migrate]);
     locked = true;
     // CREATE SCHEMA checks the CREATE privilege even when the schema exists: skip it when a DBA made it.
