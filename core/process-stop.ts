@@ -28,7 +28,8 @@ export async function stopProcess(pid: number, graceMs: number): Promise<void> {
   }
 }
 
-function isRunning(pid: number): boolean {
+/** True while process `pid` exists (ours or not). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -27,6 +27,37 @@ function joinNotes(...notes: (string | null)[]): string | null {
   return kept.length === 0 ? null : kept.join("; ");
 }
 
+/** The columns a new call is stored with: its status, what is kept of its outcome, and what was clipped. */
+export interface RecordedOutcome {
+  status: CallRecord["status"];
+  output: string | null;
+  error: string | null;
+  note: string | null;
+  clipped: boolean;
+}
+
+/**
+ * What is stored of a new call's outcome (none yet: started): outputs and errors clipped at `maxOutputBytes`,
+ * the call's note saying so. Every registry store records calls through this.
+ */
+export function recordedOutcome(
+  call: NewCall,
+  outcome: CallOutcome | null,
+  maxOutputBytes: number,
+): RecordedOutcome {
+  const status: CallRecord["status"] = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
+  const out =
+    outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
+  const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
+  return {
+    status,
+    output: out?.text ?? null,
+    error: err?.text ?? null,
+    note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
+    clipped: out?.clipped ?? false,
+  };
+}
+
 /**
  * Appends a call (started, or already finished with `outcome`); its seq is the next in the trace, allocated inside
  * the write lock. Outputs and errors are clipped at `maxOutputBytes` and the call's note says so.
@@ -38,11 +69,7 @@ export function insertCall(
   latencyMs: number | null,
   maxOutputBytes: number,
 ): number {
-  const status: CallRecord["status"] = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
-  const out =
-    outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
-  const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
-  const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
+  const kept = recordedOutcome(call, outcome, maxOutputBytes);
   return db.transaction(() => {
     const row = db
       .stmt(
@@ -57,15 +84,15 @@ export function insertCall(
         call.tool,
         call.kind,
         JSON.stringify(call.args),
-        status,
-        out?.text ?? null,
-        err?.text ?? null,
+        kept.status,
+        kept.output,
+        kept.error,
         latencyMs,
         call.version ?? null,
         call.externalId ?? null,
         now(),
-        note,
-        out?.clipped ? 1 : 0,
+        kept.note,
+        kept.clipped ? 1 : 0,
       );
     return Number(row?.["id"]);
   });

@@ -84,6 +84,11 @@ export class StoreDatabase {
     return Number(this.stmt("PRAGMA user_version").get()?.["user_version"]);
   }
 
+  /** True while a transaction is open on this connection. */
+  get inTransaction(): boolean {
+    return this.#db.isTransaction;
+  }
+
   /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
   transaction<T>(fn: () => T): T {
     // Reentrant: an outer transaction (e.g. a hook writing a trace and its first call) owns the commit.

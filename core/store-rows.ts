@@ -71,8 +71,11 @@ export interface TraceFlags {
   replaceName: string | null;
 }
 
-/** A row as node:sqlite returns it: column name → value. */
-export type Row = Record<string, SQLOutputValue>;
+/**
+ * A row as node:sqlite returns it: column name → value. PostgreSQL's rows (postgres-database.ts) take the same
+ * shape, with real booleans, so one set of mappers serves both.
+ */
+export type Row = Record<string, SQLOutputValue | boolean>;
 
 /** The time every row is stamped with: ISO 8601, UTC, so text order is time order. */
 export function now(): string {
@@ -88,15 +91,18 @@ function parse(text: unknown): unknown {
   return typeof text === "string" ? JSON.parse(text) : null;
 }
 
-function text(r: Row, column: string): string {
+/** A text column. */
+export function text(r: Row, column: string): string {
   return r[column] as string;
 }
 
-function textOrNull(r: Row, column: string): string | null {
+/** A nullable text column. */
+export function textOrNull(r: Row, column: string): string | null {
   return (r[column] as string | null | undefined) ?? null;
 }
 
-function numberOrNull(r: Row, column: string): number | null {
+/** A nullable number column (PostgreSQL's bigint arrives as a number too, see postgres-connect.ts). */
+export function numberOrNull(r: Row, column: string): number | null {
   const v = r[column];
   return v === null || v === undefined ? null : Number(v);
 }

@@ -370,3 +370,12 @@ export class Store {
 export function adapterSql(store: Store, statement: string): StoreStatement {
   return databaseOf(store).stmt(statement);
 }
+
+/**
+ * The store's open database, for core's own store modules that need more than the methods above: the async
+ * registry over SQLite (sqlite-registry-store.ts) holds a transaction open across awaits, keeps its tool-lock
+ * leases and copies whole tables. In no barrel.
+ */
+export function storeDatabase(store: Store): StoreDatabase {
+  return databaseOf(store);
+}

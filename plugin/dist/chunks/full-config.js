@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-G36J4G65.js";
+} from "./chunk-RMAM4AW5.js";
 import "./chunk-EXOU3TU5.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";

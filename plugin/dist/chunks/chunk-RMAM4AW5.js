@@ -55213,11 +55213,20 @@ function joinNotes(...notes) {
   const kept = notes.filter((n) => n !== null && n !== "");
   return kept.length === 0 ? null : kept.join("; ");
 }
-function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
+function recordedOutcome(call, outcome, maxOutputBytes) {
   const status = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
   const out = outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
   const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
-  const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
+  return {
+    status,
+    output: out?.text ?? null,
+    error: err?.text ?? null,
+    note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
+    clipped: out?.clipped ?? false
+  };
+}
+function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
+  const kept = recordedOutcome(call, outcome, maxOutputBytes);
   return db.transaction(() => {
     const row = db.stmt(
       `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
@@ -55230,15 +55239,15 @@ function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
       call.tool,
       call.kind,
       JSON.stringify(call.args),
-      status,
-      out?.text ?? null,
-      err?.text ?? null,
+      kept.status,
+      kept.output,
+      kept.error,
       latencyMs,
       call.version ?? null,
       call.externalId ?? null,
       now(),
-      note,
-      out?.clipped ? 1 : 0
+      kept.note,
+      kept.clipped ? 1 : 0
     );
     return Number(row?.["id"]);
   });
@@ -55479,6 +55488,10 @@ var StoreDatabase = class {
   /** `PRAGMA user_version`: the schema version the database was migrated to. */
   userVersion() {
     return Number(this.stmt("PRAGMA user_version").get()?.["user_version"]);
+  }
+  /** True while a transaction is open on this connection. */
+  get inTransaction() {
+    return this.#db.isTransaction;
   }
   /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
   transaction(fn) {

@@ -4,7 +4,7 @@ import {
   adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-G36J4G65.js";
+} from "./chunk-RMAM4AW5.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-EXOU3TU5.js";

@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-7EWDCUVH.js";
+} from "./chunk-M6JKULZZ.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-G36J4G65.js";
+} from "./chunk-RMAM4AW5.js";
 import "./chunk-EXOU3TU5.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";

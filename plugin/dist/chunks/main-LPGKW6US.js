@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-7EWDCUVH.js";
+} from "./chunk-M6JKULZZ.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -26,7 +26,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-G36J4G65.js";
+} from "./chunk-RMAM4AW5.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-EXOU3TU5.js";

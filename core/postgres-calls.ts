@@ -1,0 +1,148 @@
+/**
+ * The `calls` table of the PostgreSQL registry: every tool call of a trace, in the order the calls began. A
+ * call's seq comes from its trace's `last_call_seq`, incremented in the same statement that inserts the call:
+ * the increment locks the trace's row, so recorders in many processes number one trace's calls without gaps or
+ * duplicates, in one round trip.
+ */
+import { DistillError } from "./errors.ts";
+import type { PostgresDatabase } from "./postgres-database.ts";
+import { recordableError, recordableOutput } from "./recordable.ts";
+import { type CallOutcome, type NewCall, recordedOutcome } from "./store-calls.ts";
+import { callFromRow } from "./store-rows.ts";
+import type { CallKind, CallRecord } from "./types.ts";
+
+const CALL_COLUMNS = `id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version,
+  note, clipped`;
+
+/** Appends a call (started, or finished with `outcome`) as the next of its trace; returns its id. */
+export async function insertCall(
+  db: PostgresDatabase,
+  call: NewCall,
+  outcome: CallOutcome | null,
+  latencyMs: number | null,
+  maxOutputBytes: number,
+): Promise<number> {
+  const kept = recordedOutcome(call, outcome, maxOutputBytes);
+  const row = await db.first(
+    `WITH next AS (
+       UPDATE tooldistill.traces SET last_call_seq = last_call_seq + 1 WHERE id = $1::text RETURNING last_call_seq
+     )
+     INSERT INTO tooldistill.calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
+       version, external_id, note, clipped)
+     SELECT $1::text, next.last_call_seq, $2::bigint, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
+       $9::double precision, $10::integer, $11::text, $12::text, $13::boolean FROM next
+     RETURNING id`,
+    [
+      call.traceId,
+      call.parentId ?? null,
+      call.tool,
+      call.kind,
+      JSON.stringify(call.args),
+      kept.status,
+      kept.output,
+      kept.error,
+      latencyMs,
+      call.version ?? null,
+      call.externalId ?? null,
+      kept.note,
+      kept.clipped,
+    ],
+  );
+  if (!row) {
+    throw new DistillError(
+      "STORE",
+      `cannot record a call of trace ${call.traceId} in the store ${db.where}: there is no such trace (create it first).`,
+    );
+  }
+  return Number(row["id"]);
+}
+
+export async function finishCall(
+  db: PostgresDatabase,
+  id: number,
+  output: unknown,
+  latencyMs: number | null,
+  maxOutputBytes: number,
+): Promise<void> {
+  const out = recordableOutput(output, maxOutputBytes);
+  await db.run(
+    `UPDATE tooldistill.calls SET status = 'ok', output = $1, latency_ms = $2, clipped = $3,
+     note = CASE WHEN $4::text IS NULL THEN note WHEN note IS NULL THEN $4::text ELSE note || '; ' || $4::text END
+     WHERE id = $5`,
+    [out.text, latencyMs, out.clipped, out.note, id],
+  );
+}
+
+export async function failCall(
+  db: PostgresDatabase,
+  id: number,
+  error: string,
+  latencyMs: number | null,
+  maxOutputBytes: number,
+): Promise<void> {
+  const err = recordableError(error, maxOutputBytes);
+  await db.run(
+    `UPDATE tooldistill.calls SET status = 'error', error = $1, latency_ms = $2,
+     note = CASE WHEN $3::text IS NULL THEN note WHEN note IS NULL THEN $3::text ELSE note || '; ' || $3::text END
+     WHERE id = $4`,
+    [err.text, latencyMs, err.note, id],
+  );
+}
+
+export async function setCallKind(
+  db: PostgresDatabase,
+  id: number,
+  kind: CallKind,
+  version: number | null,
+): Promise<void> {
+  await db.run("UPDATE tooldistill.calls SET kind = $1, version = $2 WHERE id = $3", [kind, version, id]);
+}
+
+export async function setCallArgs(
+  db: PostgresDatabase,
+  id: number,
+  args: Record<string, unknown>,
+): Promise<void> {
+  await db.run("UPDATE tooldistill.calls SET args = $1 WHERE id = $2", [JSON.stringify(args), id]);
+}
+
+export async function getCallByExternalId(
+  db: PostgresDatabase,
+  externalId: string,
+  traceIdPrefix: string,
+): Promise<CallRecord | null> {
+  const row = await db.first(
+    `SELECT ${CALL_COLUMNS} FROM tooldistill.calls WHERE external_id = $1 AND starts_with(trace_id, $2)
+     ORDER BY id DESC LIMIT 1`,
+    [externalId, traceIdPrefix],
+  );
+  return row ? callFromRow(row) : null;
+}
+
+export async function startedCallsByExternalId(
+  db: PostgresDatabase,
+  externalId: string,
+): Promise<CallRecord[]> {
+  const rows = await db.rows(
+    `SELECT ${CALL_COLUMNS} FROM tooldistill.calls WHERE external_id = $1 AND status = 'started' ORDER BY id DESC`,
+    [externalId],
+  );
+  return rows.map(callFromRow);
+}
+
+export async function getCalls(db: PostgresDatabase, traceId: string): Promise<CallRecord[]> {
+  const rows = await db.rows(
+    `SELECT ${CALL_COLUMNS} FROM tooldistill.calls WHERE trace_id = $1 ORDER BY seq`,
+    [traceId],
+  );
+  return rows.map(callFromRow);
+}
+
+export async function countTopLevelBaseCalls(db: PostgresDatabase, traceId: string): Promise<number> {
+  const row = await db.first(
+    `SELECT COUNT(*) AS n FROM tooldistill.calls
+     WHERE trace_id = $1 AND kind = 'base' AND parent_id IS NULL AND status <> 'started'`,
+    [traceId],
+  );
+  return Number(row?.["n"]);
+}

@@ -1,0 +1,206 @@
+/**
+ * The data methods of the SQLite registry: each one the `Store`'s method of the same name, run once the
+ * connection is free for its caller (see sqlite-registry-store.ts). Shared by the store and its transactions.
+ */
+import type { NewCall, RegistryData } from "./registry-store.ts";
+import type { Store } from "./store.ts";
+import type { CallOutcome } from "./store-calls.ts";
+import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+import type { NewVersion, StatusChange } from "./store-versions.ts";
+import type {
+  CallKind,
+  CallRecord,
+  Status,
+  TraceRecord,
+  TraceSource,
+  UsageTotals,
+  Verdict,
+} from "./types.ts";
+
+/** Waits until the caller may use the connection (undefined: at once); throws when it may not at all. */
+export type Enter = () => Promise<void> | undefined;
+
+export abstract class SqliteRegistryData implements RegistryData {
+  readonly #store: Store;
+  readonly #enter: Enter;
+
+  constructor(store: Store, enter: Enter) {
+    this.#store = store;
+    this.#enter = enter;
+  }
+
+  abstract transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T>;
+
+  async createTrace(id: string, task: string, source: TraceSource): Promise<void> {
+    await this.#enter();
+    this.#store.createTrace(id, task, source);
+  }
+  async getTrace(id: string): Promise<TraceRecord | null> {
+    await this.#enter();
+    return this.#store.getTrace(id);
+  }
+  async traceIdsStartingWith(prefix: string, limit?: number): Promise<string[]> {
+    await this.#enter();
+    return this.#store.traceIdsStartingWith(prefix, limit);
+  }
+  async listTraces(limit?: number): Promise<TraceRecord[]> {
+    await this.#enter();
+    return this.#store.listTraces(limit);
+  }
+  async setTask(id: string, task: string): Promise<void> {
+    await this.#enter();
+    this.#store.setTask(id, task);
+  }
+  async setOutcome(id: string, success: boolean): Promise<void> {
+    await this.#enter();
+    this.#store.setOutcome(id, success);
+  }
+  async addUsage(id: string, usage: UsageTotals): Promise<void> {
+    await this.#enter();
+    this.#store.addUsage(id, usage);
+  }
+  async endTrace(id: string): Promise<void> {
+    await this.#enter();
+    this.#store.endTrace(id);
+  }
+  async setTraceNote(id: string, note: string): Promise<void> {
+    await this.#enter();
+    this.#store.setTraceNote(id, note);
+  }
+  async getTraceFlags(id: string): Promise<TraceFlags> {
+    await this.#enter();
+    return this.#store.getTraceFlags(id);
+  }
+  async claimNudge(id: string): Promise<boolean> {
+    await this.#enter();
+    return this.#store.claimNudge(id);
+  }
+  async markProposed(id: string): Promise<void> {
+    await this.#enter();
+    this.#store.markProposed(id);
+  }
+  async setReplaceName(id: string, name: string): Promise<void> {
+    await this.#enter();
+    this.#store.setReplaceName(id, name);
+  }
+
+  async startCall(call: NewCall): Promise<number> {
+    await this.#enter();
+    return this.#store.startCall(call);
+  }
+  async appendCall(call: NewCall, outcome: CallOutcome, latencyMs: number | null): Promise<number> {
+    await this.#enter();
+    return this.#store.appendCall(call, outcome, latencyMs);
+  }
+  async finishCall(id: number, output: unknown, latencyMs: number | null): Promise<void> {
+    await this.#enter();
+    this.#store.finishCall(id, output, latencyMs);
+  }
+  async failCall(id: number, error: string, latencyMs: number | null): Promise<void> {
+    await this.#enter();
+    this.#store.failCall(id, error, latencyMs);
+  }
+  async setCallKind(id: number, kind: CallKind, version: number | null): Promise<void> {
+    await this.#enter();
+    this.#store.setCallKind(id, kind, version);
+  }
+  async getCallByExternalId(externalId: string, traceIdPrefix: string): Promise<CallRecord | null> {
+    await this.#enter();
+    return this.#store.getCallByExternalId(externalId, traceIdPrefix);
+  }
+  async startedCallsByExternalId(externalId: string): Promise<CallRecord[]> {
+    await this.#enter();
+    return this.#store.startedCallsByExternalId(externalId);
+  }
+  async getCalls(traceId: string): Promise<CallRecord[]> {
+    await this.#enter();
+    return this.#store.getCalls(traceId);
+  }
+  async countTopLevelBaseCalls(traceId: string): Promise<number> {
+    await this.#enter();
+    return this.#store.countTopLevelBaseCalls(traceId);
+  }
+  async setCallArgs(id: number, args: Record<string, unknown>): Promise<void> {
+    await this.#enter();
+    this.#store.setCallArgs(id, args);
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    await this.#enter();
+    return this.#store.getMeta(key);
+  }
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.#enter();
+    this.#store.setMeta(key, value);
+  }
+
+  async readCode(name: string, version: number): Promise<string> {
+    await this.#enter();
+    return this.#store.readCode(name, version);
+  }
+  async createVersion(v: NewVersion): Promise<VersionRecord> {
+    await this.#enter();
+    return this.#store.createVersion(v);
+  }
+  async getVersion(name: string, version: number): Promise<VersionRecord | null> {
+    await this.#enter();
+    return this.#store.getVersion(name, version);
+  }
+  async listVersions(filter?: { name?: string; status?: Status }): Promise<VersionRecord[]> {
+    await this.#enter();
+    return this.#store.listVersions(filter);
+  }
+  async setStatus(change: StatusChange): Promise<boolean> {
+    await this.#enter();
+    return this.#store.setStatus(change);
+  }
+  async setVerification(
+    name: string,
+    version: number,
+    verdict: Verdict,
+    baselineTokens: number | null,
+  ): Promise<void> {
+    await this.#enter();
+    this.#store.setVerification(name, version, verdict, baselineTokens);
+  }
+  async setQueuedRebuild(name: string, version: number, queued: boolean, note: string | null): Promise<void> {
+    await this.#enter();
+    this.#store.setQueuedRebuild(name, version, queued, note);
+  }
+  async getHistory(name: string, version: number): Promise<HistoryRecord[]> {
+    await this.#enter();
+    return this.#store.getHistory(name, version);
+  }
+  async latestHistory(): Promise<HistoryRecord[]> {
+    await this.#enter();
+    return this.#store.latestHistory();
+  }
+  async lastActivation(name: string, version: number): Promise<number> {
+    await this.#enter();
+    return this.#store.lastActivation(name, version);
+  }
+  async addHistory(h: Omit<HistoryRecord, "at">): Promise<void> {
+    await this.#enter();
+    this.#store.addHistory(h);
+  }
+  async setDependencies(
+    name: string,
+    version: number,
+    deps: Omit<DependencyRecord, "name" | "version">[],
+  ): Promise<void> {
+    await this.#enter();
+    this.#store.setDependencies(name, version, deps);
+  }
+  async getDependencies(name?: string, version?: number): Promise<DependencyRecord[]> {
+    await this.#enter();
+    return this.#store.getDependencies(name, version);
+  }
+  async recordRun(name: string, version: number, success: boolean, innerCalls: number): Promise<void> {
+    await this.#enter();
+    this.#store.recordRun(name, version, success, innerCalls);
+  }
+  async getRunStats(name: string, version: number): Promise<RunStats> {
+    await this.#enter();
+    return this.#store.getRunStats(name, version);
+  }
+}
