@@ -207,7 +207,9 @@ function findOldNode(): { path: string; version: string } | null {
   return null;
 }
 test("the bundles are modules by their own package.json: an installed plugin has none above it", () => {
-  assert.deepEqual(JSON.parse(readFileSync(join(ROOT, "plugin", "dist", "package.json"), "utf8")), { type: "module" });
+  assert.deepEqual(JSON.parse(readFileSync(join(ROOT, "plugin", "dist", "package.json"), "utf8")), {
+    type: "module",
+  });
 });
 
 const old = findOldNode();
