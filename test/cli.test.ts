@@ -132,8 +132,8 @@ function seed(storeDir: string): void {
       { baseTool: "billing_find_customer", fingerprint: "f2", avoided: false },
       { baseTool: "billing_import", fingerprint: "f3", avoided: true },
     ]);
-    store.recordRun("make_invoice", 1, true, 2);
-    store.recordRun("make_invoice", 1, true, 2);
+    store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 2 });
+    store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 2 });
     store.createVersion({ ...meta, reason: "proposed" });
   } finally {
     store.close();

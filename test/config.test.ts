@@ -192,6 +192,7 @@ test("every key is parsed into the camelCase config", async () => {
         allowLiveVerification: true,
         checkSchemasOnStart: false,
         maxOutputBytes: 65536,
+        demotion: { failures: 2, window: 5, probation: 3 },
       },
     };
     assert.deepEqual(config, expected);
