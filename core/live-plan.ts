@@ -72,7 +72,11 @@ export class LivePolicy {
     if (this.#allowWrites) {
       add("live-write", "may write: runs live (--allow-writes)");
       if (!this.#dryRun) return { live: true };
-      return recorded ?? { refuse: `call ${step} to '${tool}' would write live and has no recorded answer: the plan stops here` };
+      return (
+        recorded ?? {
+          refuse: `call ${step} to '${tool}' would write live and has no recorded answer: the plan stops here`,
+        }
+      );
     }
     if (recorded) {
       add("record", "may write: answered from the record of the source run");

@@ -73,9 +73,9 @@ export const SETTINGS = {
     schema: {
       type: "object",
       properties: {
-        failures: { type: "integer", minimum: 1 },
-        window: { type: "integer", minimum: 1 },
-        probation: { type: "integer", minimum: 0 },
+        failures: { type: "integer", minimum: 1, description: "must be a whole number ≥ 1" },
+        window: { type: "integer", minimum: 1, description: "must be a whole number ≥ 1" },
+        probation: { type: "integer", minimum: 0, description: "must be a whole number ≥ 0" },
       },
       additionalProperties: false,
       description:

@@ -394,7 +394,13 @@ test("dependencies and run stats round-trip", (t) => {
     lastRunAt: null,
   });
   store.recordRun({ name: "a_tool", version: 1, outcome: "ok", innerCalls: 4 });
-  store.recordRun({ name: "a_tool", version: 1, outcome: "tool", innerCalls: 2, evidence: { kind: "code_error" } });
+  store.recordRun({
+    name: "a_tool",
+    version: 1,
+    outcome: "tool",
+    innerCalls: 2,
+    evidence: { kind: "code_error" },
+  });
   store.recordRun({ name: "a_tool", version: 1, outcome: "ok", innerCalls: 4 });
   store.recordRun({ name: "a_tool", version: 1, outcome: "not_applicable", innerCalls: 1 });
   const stats = store.getRunStats("a_tool", 1);

@@ -130,7 +130,8 @@ test("check_schemas_on_start: a description-only change keeps the tool active an
         from: "active",
         to: "active",
         problems: [],
-        reason: "base tool 'gmail_search' changed (cosmetic): the tool's description changed: nothing to re-verify",
+        reason:
+          "base tool 'gmail_search' changed (cosmetic): the tool's description changed: nothing to re-verify",
         queuedRebuild: false,
         change: "cosmetic",
       },
@@ -151,7 +152,10 @@ test("check_schemas_on_start: a breaking change is re-verified at start-up with 
   const { world, store } = await withActiveTool(t);
   // `lines` becomes required-with-a-minimum: every recorded call still fits, but a call that fitted may not.
   const tools = changeTool(world.tools, "billing_create_invoice", (x) => {
-    x.input_schema["properties"] = { ...(x.input_schema["properties"] as object), lines: { type: "array", minItems: 1 } };
+    x.input_schema["properties"] = {
+      ...(x.input_schema["properties"] as object),
+      lines: { type: "array", minItems: 1 },
+    };
     return x;
   });
   const td = reopen(t, store, tools);
@@ -189,7 +193,10 @@ test("check_schemas_on_start: a breaking change is re-verified at start-up with 
 test("check_schemas_on_start: a compatible change is re-verified with the status unchanged", async (t) => {
   const { world, store } = await withActiveTool(t);
   const tools = changeTool(world.tools, "billing_find_customer", (x) => {
-    x.input_schema["properties"] = { ...(x.input_schema["properties"] as object), region: { type: "string" } };
+    x.input_schema["properties"] = {
+      ...(x.input_schema["properties"] as object),
+      region: { type: "string" },
+    };
     return x;
   });
   const td = reopen(t, store, tools);
@@ -217,7 +224,10 @@ test("check_schemas_on_start: a missing tool is dependency_missing; the check ca
 test("onToolUpdated: a compatible change is re-verified at once and the status never moves", async (t) => {
   const { world, store } = await withActiveTool(t);
   const tools = changeTool(world.tools, "billing_find_customer", (x) => {
-    x.input_schema["properties"] = { ...(x.input_schema["properties"] as object), region: { type: "string" } };
+    x.input_schema["properties"] = {
+      ...(x.input_schema["properties"] as object),
+      region: { type: "string" },
+    };
     return x;
   });
   const td = reopen(t, store, tools, { checkSchemasOnStart: false });
@@ -239,7 +249,9 @@ test("onToolUpdated: a compatible change is re-verified at once and the status n
   const again = await td.onToolUpdated("billing_find_customer");
   assert.deepEqual(again.changes, []);
   // A description-only change is nothing to do at all.
-  td.setTools(changeTool(tools, "billing_find_customer", (x) => ({ ...x, description: "Find a customer fast." })));
+  td.setTools(
+    changeTool(tools, "billing_find_customer", (x) => ({ ...x, description: "Find a customer fast." })),
+  );
   const cosmetic = await td.onToolUpdated("billing_find_customer");
   assert.deepEqual(
     cosmetic.changes.map((c) => [c.to, c.change]),

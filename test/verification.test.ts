@@ -419,7 +419,11 @@ test("promote and deprecate: newest verified, refusals, superseded, rollback re-
   await propose(trace, GOOD_TOOL.replace("latest order email.", "latest order email!"));
   const active = await td.promote("invoice_from_email");
   assert.equal(active.version, 2, "the newest verified version");
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "superseded", "older verified: superseded");
+  assert.equal(
+    td.store.getVersion("invoice_from_email", 1)?.status,
+    "superseded",
+    "older verified: superseded",
+  );
   await assert.rejects(td.promote("invoice_from_email", { version: 2 }), {
     message: "invoice_from_email v2 is already active",
   });
@@ -434,7 +438,10 @@ test("promote and deprecate: newest verified, refusals, superseded, rollback re-
     "rollback: re-verification passed",
   );
   assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "deprecated");
-  assert.equal(td.store.getVersion("invoice_from_email", 2)?.verdict?.evidence.promotion, "promoted by a person (tooldistill promote)");
+  assert.equal(
+    td.store.getVersion("invoice_from_email", 2)?.verdict?.evidence.promotion,
+    "promoted by a person (tooldistill promote)",
+  );
   const dep = td.deprecate("invoice_from_email");
   assert.equal(dep.version, 2);
   assert.throws(() => td.deprecate("invoice_from_email", { version: 2 }), {
