@@ -138,9 +138,14 @@ export const COMMANDS = {
     options: {
       ...VERSION,
       live: { type: "flag", help: "run read-only calls live; answer writes from the record" },
-      "allow-writes": { type: "flag", help: "with --live: run writes the record cannot answer, for real" },
+      "allow-writes": {
+        type: "flag",
+        requires: "live",
+        help: "with --live: run writes the record cannot answer, for real",
+      },
       "dry-run": {
         type: "flag",
+        requires: "live",
         help: "with --live: print which calls would run live and which from the record",
       },
     },

@@ -279,6 +279,7 @@ export class ToolDistill {
     name: string,
     options: { version?: number; allowWrites?: boolean } = {},
   ): Promise<LivePlan> {
+    await this.#ready;
     const v = resolveVersion(this.store, name, options.version, "active");
     return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false });
   }

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
-import { Sandbox, ToolDistill, type ToolDistillOptions } from "../core/index.ts";
+import { Sandbox, silentLogger, ToolDistill, type ToolDistillOptions } from "../core/index.ts";
 import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { REFUND_TOOL, SOURCE_RUN, type SupportWorld, supportWorld } from "./fakes/support-tools.ts";
 import { tempDir } from "./helpers.ts";
@@ -450,4 +450,106 @@ export default distilledTool({
   const written = await distil(all);
   assert.match(written.out.content, /\npromotion: auto_promote: all\n/);
   assert.equal(all.store.getVersion("refund_ticket", 1)?.status, "active");
+});
+
+/** The support tools with tickets_find changed by `change` (a copy; the world's tools are left as they are). */
+function withTicketsFind(world: SupportWorld, change: (schema: Record<string, unknown>) => void) {
+  const tools = structuredClone(world.tools);
+  const find = tools.find((x) => x.name === "tickets_find")!;
+  change(find.input_schema as Record<string, unknown>);
+  return tools;
+}
+
+/** Starts an instance on `root` with `tools` (as a process of a rolling deploy would), and closes it. */
+async function start(root: string, world: SupportWorld, tools: SupportWorld["tools"]) {
+  const td = new ToolDistill({
+    store: root,
+    executor: world.executor,
+    tools,
+    sandbox,
+    fallbackDistiller: false,
+    logger: silentLogger,
+  });
+  try {
+    const report = await td.ready();
+    const v = td.store.getVersion("refund_ticket", 1)!;
+    return { report, status: v.status, history: td.store.getHistory("refund_ticket", 1).length };
+  } finally {
+    await td.close();
+  }
+}
+
+test("no flapping: two instances with different definitions of a base tool, started alternately 10 times, leave the status unchanged", async (t) => {
+  const { td, world } = await activeTool(t);
+  const root = td.store.root;
+  const before = td.store.getHistory("refund_ticket", 1).length;
+  // The newer deploy adds an optional filter to tickets_find (compatible): one re-verification, then known.
+  const newer = withTicketsFind(world, (s) => {
+    (s["properties"] as Record<string, unknown>)["include_closed"] = { type: "boolean" };
+  });
+  const seen: string[] = [];
+  for (let round = 0; round < 10; round++) {
+    for (const [label, tools] of [
+      ["old", world.tools],
+      ["new", newer],
+    ] as const) {
+      const s = await start(root, world, tools);
+      seen.push(`${label} ${s.status} ${s.history - before}`);
+      const changes = s.report?.changes ?? [];
+      if (round === 0 && label === "new") {
+        assert.deepEqual(
+          changes.map((c) => [c.change, c.from, c.to]),
+          [["compatible", "active", "active"]],
+        );
+        assert.match(changes[0]?.reason ?? "", /re-verified: passed$/);
+      } else {
+        assert.deepEqual(changes, [], `${label} start ${round + 1}: its definitions are known`);
+      }
+    }
+  }
+  assert.deepEqual(
+    seen,
+    Array(10).fill(["old active 0", "new active 0"]).flat(),
+    "status and history unchanged",
+  );
+  assert.equal(
+    td.store.verifiedDefinitions("refund_ticket", 1).filter((d) => d.baseTool === "tickets_find").length,
+    2,
+    "both definitions are in the version's set",
+  );
+  // Either deploy uses the tool without touching its status.
+  const out = await td.startTrace("Refund Globex").execute("refund_ticket", { customer: "Globex" });
+  assert.equal(out.isError, false, out.content);
+  assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "active");
+});
+
+test("no flapping after a breaking difference: one suspect-and-back at the first start of the new definition, then stable", async (t) => {
+  const { td, world } = await activeTool(t);
+  const root = td.store.root;
+  const before = td.store.getHistory("refund_ticket", 1).length;
+  // A tightened constraint is breaking; every recorded call still satisfies it, so re-verification passes.
+  const newer = withTicketsFind(world, (s) => {
+    (s["properties"] as Record<string, unknown>)["customer"] = { type: "string", minLength: 1 };
+  });
+  const first = await start(root, world, newer);
+  assert.deepEqual(
+    first.report?.changes.map((c) => [c.change, c.from, c.to, c.problems]),
+    [["breaking", "active", "active", []]],
+  );
+  assert.deepEqual(
+    td.store
+      .getHistory("refund_ticket", 1)
+      .slice(before)
+      .map((h) => [h.from, h.to]),
+    [
+      ["active", "suspect"],
+      ["suspect", "active"],
+    ],
+  );
+  for (let round = 0; round < 10; round++) {
+    assert.deepEqual((await start(root, world, world.tools)).report?.changes, []);
+    assert.deepEqual((await start(root, world, newer)).report?.changes, []);
+  }
+  assert.equal(td.store.getHistory("refund_ticket", 1).length, before + 2, "nothing moved after the first");
+  assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "active");
 });

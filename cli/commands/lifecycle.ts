@@ -1,5 +1,4 @@
 /** `promote`, `deprecate`, `verify` and `prune`: moving versions through their lifecycle. */
-import { DistillError } from "../../core/index.ts";
 import {
   deprecate as deprecateVersion,
   planText,
@@ -38,12 +37,6 @@ export async function verify(ctx: ContextOf<"verify">): Promise<number> {
   const { version, live } = ctx.options;
   const allowWrites = ctx.options["allow-writes"];
   const options = version === undefined ? {} : { version };
-  if (allowWrites && !live && !ctx.options["dry-run"]) {
-    throw new DistillError(
-      "USAGE",
-      "--allow-writes goes with --live (or --dry-run): it lets a live verification write",
-    );
-  }
   return withLibrary(ctx, async (td) => {
     if (ctx.options["dry-run"]) {
       const plan = await td.planLiveVerification(ctx.args.name, { ...options, allowWrites });

@@ -101,10 +101,26 @@ export function supportWorld(): SupportWorld {
   return world;
 }
 
-/** The file form of the world for a config (`executor: …#executeTool`, `tools: …#TOOLS`). */
-const shared = supportWorld();
-export const executeTool: Executor = shared.executor;
-export const TOOLS: ToolDef[] = shared.tools;
+/**
+ * The file form of the world for a config (`executor: …#executeTool`, `tools: …#TOOLS`). An in-process CLI imports
+ * this very module, so a test reads what the CLI's calls did in `SHARED_WORLD`.
+ */
+export const SHARED_WORLD = supportWorld();
+export const executeTool: Executor = (name, args) => SHARED_WORLD.executor(name, args);
+export const TOOLS: ToolDef[] = SHARED_WORLD.tools;
+
+/** The tools of a newer deploy: tickets_find takes an optional `include_closed` (a compatible change). */
+export const TOOLS_NEXT: ToolDef[] = supportTools().map((t) =>
+  t.name === "tickets_find"
+    ? {
+        ...t,
+        input_schema: {
+          ...t.input_schema,
+          properties: { ...(t.input_schema["properties"] as object), include_closed: { type: "boolean" } },
+        },
+      }
+    : t,
+);
 
 /** The distilled tool of the tests: refund the order of a customer's open ticket, then close it. */
 export const REFUND_TOOL = `import { distilledTool, call, notApplicable } from "tooldistill";
