@@ -41,6 +41,13 @@ Rules (checked before anything runs):
 - The code runs in a sandbox with no file system, network or environment: only call(...) reaches the outside.
 - Status, baseline and dependencies are not part of the file: the library measures them.
 
+What happens to the tool later (so write it to hold):
+- A base tool's outage (5xx, timeout, lost connection) is not held against the tool. Arguments a base tool refuses
+  (4xx, validation) and errors in the code are: a few of them take the tool out of use. Build every argument from the
+  input and earlier results the way this run did, and use notApplicable for inputs the path does not fit.
+- A tool that calls a base tool that may change something (one not declared read-only) waits for a person to read
+  and promote it: keep it to the calls the task needs.
+
 A proposal is { "code": "<the whole module>", "test_inputs": [ { ...input of this run } ] }. The tool is replayed with each
 test input against the responses recorded in this run, so use the inputs of this run. It must use fewer base tool calls
 than this run did.`;

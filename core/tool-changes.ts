@@ -7,8 +7,9 @@
 import type { DistillContext } from "./context.ts";
 import { checkDefinition, type DefinitionStatus, worse } from "./definitions.ts";
 import { DistillError, errorMessage } from "./errors.ts";
+import { fingerprint } from "./fingerprint.ts";
 import { type BaseToolHealth, probeAndRecover } from "./recovery.ts";
-import type { VersionRecord } from "./store.ts";
+import type { NewDefinition, VersionRecord } from "./store.ts";
 import type { OpenProblem, Status } from "./types.ts";
 import { reportSummary } from "./verdict.ts";
 import { addProblem, verifyVersion } from "./versions.ts";
@@ -106,6 +107,8 @@ export function reviewDefinitions(
     const why = reasons.join("; ");
     try {
       if (status === "cosmetic") {
+        // Text cannot change a run: the definition joins the known set, so the next start says nothing.
+        ctx.store.addVerifiedDefinitions(v.name, v.version, definitionsOf(ctx, changed));
         report.changes.push(entry(v, v, `${why}: nothing to re-verify`, "cosmetic"));
       } else if (status === "missing") {
         const after = addProblem(ctx, v, "dependency_missing", why, { baseTools: changed });
@@ -123,6 +126,15 @@ export function reviewDefinitions(
     }
   }
   return { report, jobs };
+}
+
+/** The current definitions of `tools` with their fingerprints, for a version's set of known definitions. */
+function definitionsOf(ctx: DistillContext, tools: readonly string[]): NewDefinition[] {
+  return tools.flatMap((tool) => {
+    const def = ctx.baseTool(tool);
+    const fp = fingerprint(def);
+    return def && fp !== null ? [{ baseTool: tool, fingerprint: fp, definition: def }] : [];
+  });
 }
 
 /**

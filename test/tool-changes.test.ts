@@ -143,6 +143,8 @@ test("check_schemas_on_start: a description-only change keeps the tool active an
     ["invoice_from_email"],
   );
   assert.equal(td.store.getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
+  // The new text joins the definitions the version is known to work with: the next start says nothing.
+  assert.deepEqual((await reopen(t, store, tools).ready())?.changes, []);
   // An unchanged start changes nothing.
   const quiet = reopen(t, (await withActiveTool(t)).store, world.tools);
   assert.deepEqual((await quiet.ready())?.changes, []);
