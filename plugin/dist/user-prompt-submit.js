@@ -115,7 +115,7 @@ var init_prompts = __esm({
     PROPOSE_TOOL_NAME = "propose_distilled_tool";
     TOOL_FORMAT_GUIDE = `A distilled tool is one TypeScript module:
 
-import { distilledTool, call } from "tooldistill";
+import { distilledTool, call, notApplicable } from "tooldistill";
 
 export default distilledTool({
   name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name
@@ -127,6 +127,7 @@ export default distilledTool({
   },
   async run({ customer, since = "1d" }) {
     const [msg] = await call("gmail_search", { query: \`from:\${customer} order\`, since });
+    if (!msg) return notApplicable(\`no order email from \${customer}\`);
     const order = await call("gmail_get_message", { id: msg.id });
     const cust = await call("billing_find_customer", { name: customer });
     return call("billing_create_invoice", { customer_id: cust.id, lines: order.lines });
@@ -136,7 +137,10 @@ export default distilledTool({
 
 Rules (checked before anything runs):
 - Every base tool call is \`await call("<literal base tool name>", { ...arguments })\`, with the arguments the tool's input schema asks for.
-- Only \`import { distilledTool, call } from "tooldistill"\`; nothing else at top level.
+- Only \`import { distilledTool, call, notApplicable } from "tooldistill"\`; nothing else at top level.
+- \`return notApplicable("why")\` ends the tool on purpose when the input is not a case it covers (no matching
+  record, nothing to do): the agent is told to go on with the base tools and the tool is not marked broken. Use it
+  instead of letting the code fail on a missing value. Never use it for the inputs of this run: they must succeed.
 - Not allowed: try/catch/finally, .catch(...), .then(a, b) (a failed base call must fail the tool so the agent can fall back),
   while, do\u2026while, for(;;) and for\u2026in (use for\u2026of), with, class, generators, this, eval, Function, labels, debugger,
   enum, namespace, decorators, names starting with __, globalThis, process, require, module, Buffer, fetch, constructor,
@@ -145,6 +149,13 @@ Rules (checked before anything runs):
   take the time as an input or from a base tool.
 - The code runs in a sandbox with no file system, network or environment: only call(...) reaches the outside.
 - Status, baseline and dependencies are not part of the file: the library measures them.
+
+What happens to the tool later (so write it to hold):
+- A base tool's outage (5xx, timeout, lost connection) is not held against the tool. Arguments a base tool refuses
+  (4xx, validation) and errors in the code are: a few of them take the tool out of use. Build every argument from the
+  input and earlier results the way this run did, and use notApplicable for inputs the path does not fit.
+- A tool that calls a base tool that may change something (one not declared read-only) waits for a person to read
+  and promote it: keep it to the calls the task needs.
 
 A proposal is { "code": "<the whole module>", "test_inputs": [ { ...input of this run } ] }. The tool is replayed with each
 test input against the responses recorded in this run, so use the inputs of this run. It must use fewer base tool calls
@@ -473,8 +484,44 @@ function runStatsFromRow(name, version, r) {
     runs: Number(r?.["runs"] ?? 0),
     successes: Number(r?.["successes"] ?? 0),
     failures: Number(r?.["failures"] ?? 0),
+    notApplicable: Number(r?.["not_applicable"] ?? 0),
     innerCalls: Number(r?.["inner_calls"] ?? 0),
     lastRunAt: r === void 0 ? null : textOrNull(r, "last_run_at")
+  };
+}
+function runFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    outcome: r["outcome"],
+    traceId: textOrNull(r, "trace_id"),
+    callId: numberOrNull(r, "call_id"),
+    innerCalls: Number(r["inner_calls"]),
+    evidence: parse2(r["evidence"]),
+    at: text(r, "at")
+  };
+}
+function baseHealthFromRow(r) {
+  const probe = r["probe_ok"];
+  return {
+    tool: text(r, "tool"),
+    failures: Number(r["failures"]),
+    consecutive: Number(r["consecutive"]),
+    lastError: textOrNull(r, "last_error"),
+    lastFailureAt: textOrNull(r, "last_failure_at"),
+    lastOkAt: textOrNull(r, "last_ok_at"),
+    probeOk: probe === null || probe === void 0 ? null : Boolean(probe),
+    probedAt: textOrNull(r, "probed_at")
+  };
+}
+function verifiedDefinitionFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    baseTool: text(r, "base_tool"),
+    fingerprint: text(r, "fingerprint"),
+    definition: parse2(r["definition"]),
+    verifiedAt: text(r, "verified_at")
   };
 }
 function traceFromRow(r) {
@@ -673,17 +720,17 @@ function checkLifecycle(store) {
   const history = new Map(store.latestHistory().map((h) => [`${h.name}\0${h.version}`, h]));
   for (const v of versions) {
     const id = `${v.name} v${v.version}`;
-    if (v.status === "deprecated" && v.queuedRebuild) {
+    if (NEVER_REBUILT.includes(v.status) && v.queuedRebuild) {
       problems.push({
         name: v.name,
         versions: [v.version],
-        message: `${id} is deprecated but still queued for a rebuild`,
+        message: `${id} is ${v.status} but still queued for a rebuild`,
         repair: "the rebuild queue flag is cleared",
         command: null,
         apply: (s) => s.setQueuedRebuild(v.name, v.version, false, null)
       });
     }
-    if ((v.status === "active" || v.status === "verified" || v.status === "suspect") && v.verdict === null) {
+    if (NEEDS_VERDICT.includes(v.status) && v.verdict === null) {
       problems.push({
         name: v.name,
         versions: [v.version],
@@ -761,12 +808,14 @@ function checkOnOpen(store, logger) {
   }
   return left;
 }
-var REPAIRED;
+var REPAIRED, NEEDS_VERDICT, NEVER_REBUILT;
 var init_store_invariants = __esm({
   "core/store-invariants.ts"() {
     "use strict";
     init_errors();
     REPAIRED = "repaired when the store was opened";
+    NEEDS_VERDICT = ["verified", "active", "suspect", "rejected", "superseded"];
+    NEVER_REBUILT = ["deprecated", "rejected", "superseded"];
   }
 });
 
@@ -1015,6 +1064,64 @@ var init_store_schema = __esm({
     event_id TEXT PRIMARY KEY,
     applied_at TEXT NOT NULL
   );
+  `,
+      // 4: the lifecycle for agents that write. Every live run of a distilled tool with its outcome (the demotion rule
+      // reads the last runs, show their evidence); the health of each base tool (infrastructure failures count there,
+      // not against the distilled tool); every base tool definition a version was verified against (so instances with
+      // different definitions of a tool never re-verify one another); the statuses rejected and superseded, with the
+      // status CHECKs as triggers (SQLite cannot add a CHECK to an existing table). Drafts that failed verification
+      // under an older build become rejected; the fingerprints verified so far seed the definitions (text unknown).
+      `
+  CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'not_applicable', 'tool', 'infrastructure', 'host')),
+    trace_id TEXT,
+    call_id INTEGER,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX runs_by_version ON runs(name, version, id);
+  CREATE TABLE base_health (
+    tool TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL DEFAULT 0,
+    consecutive INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    last_failure_at TEXT,
+    last_ok_at TEXT,
+    probe_ok INTEGER,
+    probed_at TEXT
+  );
+  CREATE TABLE verified_definitions (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    base_tool TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    definition TEXT,
+    verified_at TEXT NOT NULL,
+    PRIMARY KEY (name, version, base_tool, fingerprint)
+  );
+  INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
+    SELECT name, version, base_tool, fingerprint, NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM dependencies WHERE fingerprint IS NOT NULL AND avoided = 0;
+  ALTER TABLE run_stats ADD COLUMN not_applicable INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX versions_by_code ON versions(name, source_hash);
+  INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at)
+    SELECT name, version, 'draft', 'rejected', 'failed verification (recorded as rejected when the store was upgraded)',
+      NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM versions WHERE status = 'draft' AND verdict IS NOT NULL;
+  UPDATE versions SET status = 'rejected' WHERE status = 'draft' AND verdict IS NOT NULL;
+  CREATE TRIGGER versions_status_insert BEFORE INSERT ON versions
+    WHEN NEW.status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
+    BEGIN SELECT RAISE(ABORT, 'versions.status must be a lifecycle status'); END;
+  CREATE TRIGGER versions_status_update BEFORE UPDATE OF status ON versions
+    WHEN NEW.status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
+    BEGIN SELECT RAISE(ABORT, 'versions.status must be a lifecycle status'); END;
+  CREATE TRIGGER history_status_insert BEFORE INSERT ON status_history
+    WHEN NEW.to_status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
+    BEGIN SELECT RAISE(ABORT, 'status_history.to_status must be a lifecycle status'); END;
   `
     ];
     SCHEMA_VERSION = MIGRATIONS.length;
@@ -1235,7 +1342,7 @@ function explainer(root, busyTimeoutMs, walMissingAtOpen) {
     }
   };
 }
-var SQLITE;
+var DEFAULT_BUSY_TIMEOUT_MS, SQLITE;
 var init_store_open = __esm({
   "core/store-open.ts"() {
     "use strict";
@@ -1246,6 +1353,7 @@ var init_store_open = __esm({
     init_store_database();
     init_store_schema();
     init_tool_files();
+    DEFAULT_BUSY_TIMEOUT_MS = 1e4;
     SQLITE = {
       busy: 5,
       locked: 6,
@@ -1256,6 +1364,80 @@ var init_store_open = __esm({
       cantopen: 14,
       notadb: 26
     };
+  }
+});
+
+// core/store-runs.ts
+function recordRun(db, run) {
+  const at = now();
+  const ok = run.outcome === "ok" ? 1 : 0;
+  const na = run.outcome === "not_applicable" ? 1 : 0;
+  const failed = ok || na ? 0 : 1;
+  db.transaction(() => {
+    db.stmt(
+      "INSERT INTO runs (name, version, outcome, trace_id, call_id, inner_calls, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    ).run(
+      run.name,
+      run.version,
+      run.outcome,
+      run.traceId ?? null,
+      run.callId ?? null,
+      run.innerCalls,
+      json(run.evidence),
+      at
+    );
+    db.stmt(
+      `INSERT INTO run_stats (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
+       VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+       ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
+       failures = failures + excluded.failures, not_applicable = not_applicable + excluded.not_applicable,
+       inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
+    ).run(run.name, run.version, ok, failed, na, run.innerCalls, at);
+  });
+}
+function getRunStats(db, name, version) {
+  return runStatsFromRow(
+    name,
+    version,
+    db.stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version)
+  );
+}
+function recentRuns(db, name, version, limit, outcomes) {
+  const rows = db.stmt(
+    `SELECT * FROM runs WHERE name = ?1 AND version = ?2 AND (?3 IS NULL OR outcome IN (SELECT value FROM json_each(?3)))
+       ORDER BY id DESC LIMIT ?4`
+  ).all(name, version, outcomes === null ? null : JSON.stringify(outcomes), limit);
+  return rows.map(runFromRow);
+}
+function recordBaseHealth(db, tool, ok, error) {
+  if (ok) {
+    const row = db.stmt("SELECT consecutive FROM base_health WHERE tool = ?").get(tool);
+    if (!row || Number(row["consecutive"]) === 0) return;
+    db.stmt("UPDATE base_health SET consecutive = 0, last_ok_at = ? WHERE tool = ?").run(now(), tool);
+    return;
+  }
+  const at = now();
+  db.stmt(
+    `INSERT INTO base_health (tool, failures, consecutive, last_error, last_failure_at) VALUES (?1, 1, 1, ?2, ?3)
+     ON CONFLICT (tool) DO UPDATE SET failures = failures + 1, consecutive = consecutive + 1,
+     last_error = ?2, last_failure_at = ?3`
+  ).run(tool, error, at);
+}
+function recordProbe(db, tool, ok) {
+  const at = now();
+  db.stmt(
+    `INSERT INTO base_health (tool, probe_ok, probed_at) VALUES (?1, ?2, ?3)
+     ON CONFLICT (tool) DO UPDATE SET probe_ok = ?2, probed_at = ?3,
+     consecutive = CASE WHEN ?2 = 1 THEN 0 ELSE consecutive END`
+  ).run(tool, ok ? 1 : 0, at);
+}
+function baseHealth(db) {
+  return db.stmt("SELECT * FROM base_health ORDER BY tool").all().map(baseHealthFromRow);
+}
+var init_store_runs = __esm({
+  "core/store-runs.ts"() {
+    "use strict";
+    init_store_rows();
   }
 });
 
@@ -1328,8 +1510,9 @@ var init_store_traces = __esm({
 // core/store-versions.ts
 function createVersion(db, root, v) {
   return db.transaction(() => {
-    const row = db.stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ?").get(v.name);
+    const row = db.stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ? AND status != 'rejected'").get(v.name);
     const n = Number(row?.["n"]);
+    removeRows(db, v.name, n);
     writeToolCode(root, toolFilePath(root, v.name, n), v.code);
     const at = now();
     db.stmt(
@@ -1348,6 +1531,60 @@ function createVersion(db, root, v) {
     db.stmt(INSERT_HISTORY).run(v.name, n, null, "draft", v.reason, null, at);
     return n;
   });
+}
+function removeRows(db, name, version) {
+  for (const table of [
+    "versions",
+    "status_history",
+    "dependencies",
+    "run_stats",
+    "runs",
+    "verified_definitions"
+  ]) {
+    db.stmt(`DELETE FROM ${table} WHERE name = ? AND version = ?`).run(name, version);
+  }
+}
+function versionWithCode(db, name, sourceHash) {
+  const row = db.stmt(
+    "SELECT * FROM versions WHERE name = ? AND source_hash = ? AND status != 'rejected' ORDER BY version LIMIT 1"
+  ).get(name, sourceHash);
+  return row ? versionFromRow(row) : null;
+}
+function pruneVersions(db, statuses, before) {
+  return db.transaction(() => {
+    const rows = db.stmt(
+      `SELECT v.name, v.version, v.status, h.at AS since FROM versions v
+         JOIN status_history h ON h.id = (SELECT MAX(id) FROM status_history WHERE name = v.name AND version = v.version)
+         WHERE v.status IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR h.at < ?2)
+         AND (v.status = 'rejected' OR v.version < (SELECT MAX(version) FROM versions WHERE name = v.name AND status != 'rejected'))
+         ORDER BY v.name, v.version`
+    ).all(JSON.stringify(statuses), before);
+    const pruned = rows.map((r) => ({
+      name: r["name"],
+      version: Number(r["version"]),
+      status: r["status"],
+      since: r["since"]
+    }));
+    for (const p of pruned) removeRows(db, p.name, p.version);
+    return pruned;
+  });
+}
+function addVerifiedDefinitions(db, name, version, defs) {
+  const at = now();
+  const insert = db.stmt(
+    `INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name, version, base_tool, fingerprint)
+     DO UPDATE SET definition = COALESCE(definition, excluded.definition), verified_at = excluded.verified_at`
+  );
+  db.transaction(() => {
+    for (const d of defs) insert.run(name, version, d.baseTool, d.fingerprint, json(d.definition), at);
+  });
+}
+function verifiedDefinitions(db, name, version) {
+  return db.stmt(
+    `SELECT * FROM verified_definitions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2)
+       ORDER BY name, version, base_tool, verified_at`
+  ).all(name ?? null, version ?? null).map(verifiedDefinitionFromRow);
 }
 function getVersion(db, name, version) {
   const row = db.stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
@@ -1433,20 +1670,6 @@ function getDependencies(db, name, version) {
   ).all(name ?? null, version ?? null);
   return rows.map(dependencyFromRow);
 }
-function recordRun(db, name, version, success, innerCalls) {
-  db.stmt(
-    `INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, 1, ?, ?, ?, ?)
-     ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
-     failures = failures + excluded.failures, inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
-  ).run(name, version, success ? 1 : 0, success ? 0 : 1, innerCalls, now());
-}
-function getRunStats(db, name, version) {
-  return runStatsFromRow(
-    name,
-    version,
-    db.stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version)
-  );
-}
 var INSERT_HISTORY;
 var init_store_versions = __esm({
   "core/store-versions.ts"() {
@@ -1461,10 +1684,11 @@ var init_store_versions = __esm({
 function adapterSql(store, statement) {
   return databaseOf(store).stmt(statement);
 }
-var DEFAULT_BUSY_TIMEOUT_MS, databaseOf, Store;
+var databaseOf, Store;
 var init_store = __esm({
   "core/store.ts"() {
     "use strict";
+    init_node_fs();
     init_node_path();
     init_logger();
     init_recordable();
@@ -1472,10 +1696,10 @@ var init_store = __esm({
     init_store_calls();
     init_store_invariants();
     init_store_open();
+    init_store_runs();
     init_store_traces();
     init_store_versions();
     init_tool_files();
-    DEFAULT_BUSY_TIMEOUT_MS = 1e4;
     Store = class {
       root;
       dbPath;
@@ -1503,10 +1727,7 @@ var init_store = __esm({
       transaction(fn) {
         return this.#db.transaction(fn);
       }
-      /**
-       * Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote (one spilled
-       * hook event that cannot be applied must not undo the others).
-       */
+      /** Runs `fn` in a savepoint of the current transaction: a throw undoes only what `fn` wrote. */
       savepoint(fn) {
         return this.#db.savepoint(fn);
       }
@@ -1577,10 +1798,7 @@ var init_store = __esm({
       startCall(call) {
         return insertCall(this.#db, call, null, null, this.#maxOutputBytes);
       }
-      /**
-       * Appends a call that already finished, in one commit: the SDK loop knows the outcome when it records, so it
-       * pays for one write instead of a start and a finish.
-       */
+      /** Appends a call that already finished, in one write (the SDK loop knows the outcome when it records). */
       appendCall(call, outcome, latencyMs) {
         return insertCall(this.#db, call, outcome, latencyMs, this.#maxOutputBytes);
       }
@@ -1597,9 +1815,8 @@ var init_store = __esm({
         setCallKind(this.#db, id, kind, version);
       }
       /**
-       * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
-       * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
-       * API may reuse them, so a lookup across the whole store could attach to another session's call.
+       * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces starting with
+       * `traceIdPrefix` (one session's spans): external ids are only unique within a session.
        */
       getCallByExternalId(externalId, traceIdPrefix) {
         return getCallByExternalId(this.#db, externalId, traceIdPrefix);
@@ -1642,10 +1859,7 @@ var init_store = __esm({
         pruneSpillApplied(this.#db, before);
       }
       // Versions, their history, dependencies and run counters (store-versions.ts, tool-files.ts).
-      /**
-       * Path of a version's tool file. The name is checked first and the path must stay inside `tools/`: a name
-       * read from model-written code must never place a file anywhere else.
-       */
+      /** Path of a version's tool file; the name is checked and the path must stay inside `tools/`. */
       toolFile(name, version) {
         return toolFilePath(this.root, name, version);
       }
@@ -1653,10 +1867,7 @@ var init_store = __esm({
       readCode(name, version) {
         return readToolCode(this.root, name, version);
       }
-      /**
-       * Stores a new draft version: allocates the next version number, writes `tools/<name>/v<N>.ts` and the row
-       * in one transaction, so two proposers of the same name get different numbers.
-       */
+      /** Stores a new draft version (next number, file and rows in one transaction); see store-versions.ts. */
       createVersion(v) {
         return this.getVersion(v.name, createVersion(this.#db, this.root, v));
       }
@@ -1668,10 +1879,7 @@ var init_store = __esm({
       listVersions(filter = {}) {
         return listVersions(this.#db, filter);
       }
-      /**
-       * Applies a status change and records it in the history, in one transaction. `expect` guards against a
-       * concurrent change: when the stored status differs, nothing is written and false is returned.
-       */
+      /** Applies a status change and its history row in one transaction; false when the status is no longer `expect`. */
       setStatus(change) {
         return setStatus(this.#db, change);
       }
@@ -1707,13 +1915,48 @@ var init_store = __esm({
       getDependencies(name, version) {
         return getDependencies(this.#db, name, version);
       }
-      /** Counts one live run of a version. */
-      recordRun(name, version, success, innerCalls) {
-        recordRun(this.#db, name, version, success, innerCalls);
+      /** The oldest version of `name` that is not rejected with this code hash, or null (one code, one version). */
+      versionWithCode(name, sourceHash) {
+        return versionWithCode(this.#db, name, sourceHash);
+      }
+      /** Removes versions in `statuses` older than `before` (rows in one transaction, then files; see prune). */
+      pruneVersions(statuses, before) {
+        const pruned = pruneVersions(this.#db, statuses, before);
+        for (const p of pruned) rmSync(this.toolFile(p.name, p.version), { force: true });
+        return pruned;
+      }
+      /** Adds base tool definitions a version was verified against to its set. */
+      addVerifiedDefinitions(name, version, defs) {
+        addVerifiedDefinitions(this.#db, name, version, defs);
+      }
+      /** The definitions versions were verified against: one version's, or every one's. */
+      verifiedDefinitions(name, version) {
+        return verifiedDefinitions(this.#db, name, version);
+      }
+      // Live runs and base tool health (store-runs.ts).
+      /** Records one live run of a version with its outcome and evidence, and counts it. */
+      recordRun(run) {
+        recordRun(this.#db, run);
       }
       /** Run counters of a version (zeros when it never ran). */
       getRunStats(name, version) {
         return getRunStats(this.#db, name, version);
+      }
+      /** The newest `limit` runs of a version, newest first; only the given outcomes when `outcomes` is set. */
+      recentRuns(name, version, limit, outcomes) {
+        return recentRuns(this.#db, name, version, limit, outcomes ?? null);
+      }
+      /** Counts a base tool's answer (`ok`) or infrastructure failure (with its error) in its health. */
+      recordBaseHealth(tool, ok, error = null) {
+        recordBaseHealth(this.#db, tool, ok, error);
+      }
+      /** Records what the health probe said of a base tool. */
+      recordProbe(tool, ok) {
+        recordProbe(this.#db, tool, ok);
+      }
+      /** Every base tool with a health record, by name. */
+      baseHealth() {
+        return baseHealth(this.#db);
       }
     };
   }
