@@ -89,7 +89,7 @@ export const distilledCall: Benchmark = {
         executor,
         tools: TOOLS,
         fallbackDistiller: false,
-        autoPromote: true,
+        autoPromote: "all",
       });
       await distilHops(td);
       const trace = td.startTrace("bench: distilled vs direct");

@@ -12,7 +12,7 @@ if (!store || (what !== "call" && what !== "verify")) {
   process.stderr.write("usage: first-call.ts <store> call|verify\n");
   process.exit(2);
 }
-const td = new ToolDistill({ store, executor, tools: TOOLS, fallbackDistiller: false, autoPromote: true });
+const td = new ToolDistill({ store, executor, tools: TOOLS, fallbackDistiller: false, autoPromote: "all" });
 let elapsed: number;
 if (what === "verify") {
   elapsed = await distilHops(td);

@@ -73,7 +73,7 @@ export const COMMANDS = {
     synopsis: "list [--status S]",
     summary: "distilled tool versions",
     details:
-      "Lists every distilled tool version with its status, open problems, baseline and successful runs.",
+      "Lists every distilled tool version with its status, open problems, baseline and successful runs.\nrejected: proposals that failed verification; superseded: verified versions a newer promotion replaced.",
     options: {
       status: {
         type: "choice",
@@ -119,7 +119,7 @@ export const COMMANDS = {
     synopsis: "promote <name> [--version N]",
     summary: "activate a version (a rollback re-verifies first)",
     details:
-      "Makes a version active (default: the newest verified one) and deprecates the previously active one.\nA deprecated or suspect version must re-pass verification first.",
+      "Makes a version active (default: the newest verified one), deprecates the previously active one and marks\nolder verified ones superseded. Prints the code, and for a replacement its diff against the active version.\nA deprecated, superseded or suspect version must re-pass verification first.",
     options: VERSION,
     positionals: ["name"],
   },
@@ -131,15 +131,41 @@ export const COMMANDS = {
     positionals: ["name"],
   },
   verify: {
-    synopsis: "verify <name> [--version N] [--live]",
+    synopsis: "verify <name> [--version N] [--live [--allow-writes] [--dry-run]]",
     summary: "re-run the three checks",
     details:
-      "Re-runs the static, replay and efficiency checks on a version (default: the active one) and applies the\nlifecycle. --live runs every base call for real (real side effects); only a live pass clears a runtime\nfailure. Exits 1 when a check fails.",
+      "Re-runs the static, replay and efficiency checks on a version (default: the active one) and applies the\nlifecycle. --live runs the calls of read-only base tools (annotations.readOnlyHint) for real and answers\nthe calls of tools that may write from the source run's record; a write the record has no answer for\nrefuses the command before anything runs, unless --allow-writes lets it write for real. --dry-run prints\nthat plan, call by call, and runs nothing. Only a live pass clears a runtime failure. Exits 1 when a check\nfails or the command is refused.",
     options: {
       ...VERSION,
-      live: { type: "flag", help: "run the base calls live instead of replaying them" },
+      live: { type: "flag", help: "run read-only calls live; answer writes from the record" },
+      "allow-writes": {
+        type: "flag",
+        requires: "live",
+        help: "with --live: run writes the record cannot answer, for real",
+      },
+      "dry-run": {
+        type: "flag",
+        requires: "live",
+        help: "with --live: print which calls would run live and which from the record",
+      },
     },
     positionals: ["name"],
+  },
+  prune: {
+    synopsis: "prune [--older-than N]",
+    summary: "remove rejected and superseded versions",
+    details:
+      "Removes rejected and superseded versions with their history and tool files (with --older-than, only those\nthat got that status more than N days ago). The traces they came from are kept; a tool's newest version is\nnever removed, so its number is never handed out again. Needs only the store.",
+    options: {
+      "older-than": {
+        type: "count",
+        metavar: "N",
+        max: 100_000,
+        what: "a number of days",
+        help: "only versions rejected or superseded more than N days ago",
+      },
+    },
+    positionals: [],
   },
   "tool-updated": {
     synopsis: "tool-updated <base_tool>",
@@ -212,6 +238,7 @@ const LOADERS: { [N in CommandName]: () => Promise<Body<N>> } = {
   promote: () => import("./commands/lifecycle.ts").then((m) => m.promote),
   deprecate: () => import("./commands/lifecycle.ts").then((m) => m.deprecate),
   verify: () => import("./commands/lifecycle.ts").then((m) => m.verify),
+  prune: () => import("./commands/lifecycle.ts").then((m) => m.prune),
   "tool-updated": () => import("./commands/changes.ts").then((m) => m.toolUpdated),
   health: () => import("./commands/changes.ts").then((m) => m.health),
   rebuild: () => import("./commands/changes.ts").then((m) => m.rebuild),
@@ -280,7 +307,7 @@ export function globalUsage(): string {
     "Options:",
     ...optionLines(GLOBAL_OPTIONS),
     "",
-    "list, show and traces read the store without changing it; deprecate and doctor need only the store; the",
+    "list, show and traces read the store without changing it; deprecate, prune and doctor need only the store; the",
     "others load the executor and tools (or MCP servers) from tooldistill.yaml. Only init creates a store.",
     "Run tooldistill <command> --help for a command's options.",
   ].join("\n");

@@ -3,20 +3,23 @@
  * the data; the text is made here, so one command's output reads like another's.
  */
 import {
+  type BaseToolHealth,
   type CallRecord,
   type ChangeReport,
   type DependencyRecord,
   type HistoryRecord,
+  type RunRecord,
   type RunStats,
   type Store,
   type ToolDef,
   type TraceRecord,
   type UsageTotals,
   type Verdict,
+  type VerifiedDefinition,
   type VersionRecord,
   verdictReport,
 } from "../core/index.ts";
-import { type DoctorReport, oneLine } from "../core/internal.ts";
+import { type DoctorReport, oneLine, type PromotionPreview } from "../core/internal.ts";
 import type { CliIO } from "./commands.ts";
 
 /** Prints `text` on stdout, ending it with one newline. */
@@ -97,6 +100,17 @@ export function versionRow(store: Store, v: VersionRecord) {
   };
 }
 
+/** `promote` for people: the code that became active and, for a replacement, its diff against the one replaced. */
+export function promotionText(v: VersionRecord, preview: PromotionPreview): string {
+  const out: string[] = [`code of ${v.name} v${v.version}:`, preview.code.trimEnd()];
+  if (preview.replaces) {
+    out.push("", `changes from v${preview.replaces.version}, the version it replaces:`);
+    out.push(preview.replaces.diff || "  (the code is the same)");
+  }
+  out.push("", `${v.name} v${v.version}: active`);
+  return out.join("\n");
+}
+
 /** The columns of `list`. */
 export const VERSION_TABLE = {
   headers: ["NAME", "VERSION", "STATUS", "PROBLEMS", "BASELINE", "RUNS", "REBUILD"],
@@ -126,6 +140,10 @@ export interface ShownVersion {
   history: HistoryRecord[];
   dependencies: DependencyRecord[];
   stats: RunStats;
+  /** The newest live runs, newest first. */
+  runs: RunRecord[];
+  /** The base tool definitions the version was verified against. */
+  definitions: VerifiedDefinition[];
   savings: Savings;
   /** Every version of the tool, as "v1 deprecated". */
   versions: string[];
@@ -150,7 +168,9 @@ export function versionPage(shown: ShownVersion): string {
   out.push("", "dependencies:");
   if (shown.dependencies.length === 0) out.push("  none recorded");
   for (const d of shown.dependencies) {
-    out.push(`  ${d.baseTool}${d.avoided ? " (avoided: every call failed in the source run)" : ""}`);
+    const seen = shown.definitions.filter((x) => x.baseTool === d.baseTool).length;
+    const defs = seen > 1 ? ` (verified against ${seen} definitions)` : "";
+    out.push(`  ${d.baseTool}${d.avoided ? " (avoided: every call failed in the source run)" : defs}`);
   }
   out.push("", "history:");
   out.push(
@@ -162,16 +182,29 @@ export function versionPage(shown: ShownVersion): string {
     ),
   );
   out.push("", "runs:");
+  const na = stats.notApplicable ? `, ${stats.notApplicable} not applicable` : "";
   out.push(
     stats.runs === 0
       ? "  no live runs yet"
-      : `  ${stats.runs} (${stats.successes} successful, ${stats.failures} failed), last ${when(stats.lastRunAt)}`,
+      : `  ${stats.runs} (${stats.successes} successful, ${stats.failures} failed${na}), last ${when(stats.lastRunAt)}`,
   );
+  for (const r of shown.runs) out.push(`  ${when(r.at)}  ${runLine(r)}`);
   out.push("", "savings:");
   out.push(`  ${savingsText(shown.savings)}`);
   out.push("", `code (${shown.file}):`);
   out.push(shown.code ?? "  the file is missing: deprecate this version or restore the file");
   return out.join("\n");
+}
+
+/** One run for `show`: its outcome and, for a failure or a not-applicable end, its evidence. */
+function runLine(r: RunRecord): string {
+  const e = (r.evidence ?? {}) as { reason?: string; kind?: string; message?: string; tool?: string | null };
+  if (r.outcome === "ok") return `ok, ${r.innerCalls} inner calls (trace ${r.traceId ?? "-"})`;
+  if (r.outcome === "not_applicable") return `not applicable: ${e.reason ?? "?"} (trace ${r.traceId ?? "-"})`;
+  const at = e.tool ? ` at ${e.tool}` : "";
+  const cause =
+    r.outcome === "tool" ? "failed (the tool's own)" : `failed (${r.outcome}: not counted against it)`;
+  return `${cause}: ${e.kind ?? "?"}${at}: ${oneLine(e.message ?? "", 120)} (trace ${r.traceId ?? "-"})`;
 }
 
 function savingsText(s: Savings): string {
@@ -262,6 +295,23 @@ export function changeReportText(report: ChangeReport, nothing: string, extra: s
   });
   lines.push(...report.messages, ...extra);
   return lines.length ? lines.join("\n") : nothing;
+}
+
+/** `health`'s lines on base tools: outages (infrastructure failures, which count against the base tool, never a
+ * distilled tool) and what the probe last said. */
+export function baseHealthLines(tools: readonly BaseToolHealth[]): string[] {
+  if (tools.length === 0) return [];
+  const lines = ["base tools (outages count here, never against a distilled tool):"];
+  for (const t of tools) {
+    const state =
+      t.consecutive > 0
+        ? `failing: ${t.consecutive} outage${t.consecutive === 1 ? "" : "s"} in a row, last ${when(t.lastFailureAt)}: ${oneLine(t.lastError ?? "", 100)}`
+        : `healthy (${t.failures} outage${t.failures === 1 ? "" : "s"} recorded${t.lastOkAt ? `, answering again since ${when(t.lastOkAt)}` : ""})`;
+    const probe =
+      t.probeOk === null ? "" : `; probe ${t.probeOk ? "answered" : "failed"} ${when(t.probedAt)}`;
+    lines.push(`  ${t.tool}: ${state}${probe}`);
+  }
+  return lines;
 }
 
 /** One base tool as `mcp tools` shows it. */

@@ -22,6 +22,8 @@ export interface FlagOption {
   type: "flag";
   short?: string;
   help: string;
+  /** Another flag this one only qualifies (`--dry-run` with `--live`): alone it is a usage error. */
+  requires?: string;
 }
 
 /** A whole number from 1 to `max`, such as `--limit N`; `what` names it in the error. */
@@ -110,6 +112,16 @@ export function parseCommandLine(argv: string[], cwd: string): CommandLine {
   for (const [flag, option] of Object.entries(spec.options as OptionsSpec)) {
     const value = checkedValue(flag, option, parsed.values[flag], usage);
     if (value !== undefined) options[flag] = value;
+  }
+  for (const [flag, option] of Object.entries(spec.options as OptionsSpec)) {
+    if (
+      option.type === "flag" &&
+      option.requires &&
+      options[flag] === true &&
+      options[option.requires] !== true
+    ) {
+      throw usageError(`--${flag} only goes with --${option.requires}`, usage);
+    }
   }
   const config = parsed.values["config"];
   return {

@@ -1,12 +1,15 @@
 import { baseCallTimeout } from "./base-failure.ts";
 import { canonicalArgs } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
+import { decideDemotion, EVIDENCE_OUTCOMES } from "./demotion.ts";
 import { DistillError, errorMessage } from "./errors.ts";
+import { exposedVersions } from "./exposure.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
 import { schemaProblems } from "./schema.ts";
 import type { VersionRecord } from "./store.ts";
 import { oneLine } from "./text.ts";
 import { withTimeout } from "./timeout.ts";
+import { isReadOnly } from "./tool-effects.ts";
 import { hashSource } from "./tool-files.ts";
 import {
   type ExecuteOptions,
@@ -15,7 +18,7 @@ import {
   resultContent,
   type Trace,
 } from "./trace.ts";
-import { addProblem, exposedVersions } from "./versions.ts";
+import { addProblem } from "./versions.ts";
 
 /**
  * Runs the exposed distilled tool called `name`, or returns null when there is none of that name (a base tool's
@@ -114,42 +117,118 @@ export async function runDistilled(
     },
   });
   const latency = performance.now() - started;
+  const run = {
+    name: v.name,
+    version: v.version,
+    traceId: trace.id,
+    callId,
+    innerCalls: outcome.calls.length,
+  };
+  if (outcome.ok && outcome.notApplicable !== undefined) {
+    const reason = outcome.notApplicable;
+    store.transaction(() => {
+      store.finishCall(callId, { not_applicable: reason }, latency);
+      store.recordRun({ ...run, outcome: "not_applicable", evidence: { reason } });
+    });
+    return {
+      content: notApplicableContent(v, reason, outcome.calls, ctx),
+      isError: false,
+      notApplicable: reason,
+    };
+  }
   if (outcome.ok) {
-    store.finishCall(callId, outcome.result, latency);
-    store.recordRun(v.name, v.version, true, outcome.calls.length);
+    store.transaction(() => {
+      store.finishCall(callId, outcome.result, latency);
+      store.recordRun({ ...run, outcome: "ok" });
+    });
     return { content: resultContent(outcome.result), isError: false };
   }
 
+  const f = outcome.failure;
+  const evidence = {
+    trace: trace.id,
+    call: callId,
+    kind: f.kind,
+    cause: f.cause,
+    message: f.message,
+    step: f.step ?? null,
+    tool: f.tool ?? null,
+  };
   const expected = v.verdict?.calls ?? null;
-  const text = structuredError(v, outcome.failure, outcome.calls, expected, ctx);
   // An outage of a base tool or an overloaded host says nothing against the distilled tool: it stays.
-  if (outcome.failure.cause !== "tool") {
+  if (f.cause !== "tool") {
+    const text = structuredError(v, f, outcome.calls, expected, ctx, CONSEQUENCE[f.cause]);
     store.transaction(() => {
       store.failCall(callId, text, latency);
-      store.recordRun(v.name, v.version, false, outcome.calls.length);
+      store.recordRun({ ...run, outcome: f.cause, evidence });
     });
     return { content: text, isError: true };
   }
+  // One failure of its own is a data point: the demotion rule decides on the tool's last runs.
+  const rule = ctx.settings.demotion;
+  const earlier = store.recentRuns(v.name, v.version, Math.max(0, rule.window - 1), EVIDENCE_OUTCOMES);
+  const decision = decideDemotion(
+    rule,
+    ["tool", ...earlier.map((r) => r.outcome)],
+    store.getRunStats(v.name, v.version).successes,
+  );
+  const consequence = decision.demote
+    ? CONSEQUENCE.tool
+    : `This run failed, but the tool stays available (${decision.reason}). Complete the task using the base tools directly.`;
+  const text = structuredError(v, f, outcome.calls, expected, ctx, consequence);
+  const record = () => {
+    store.failCall(callId, text, latency);
+    store.recordRun({ ...run, outcome: "tool", evidence });
+  };
+  if (!decision.demote) {
+    store.transaction(record);
+    return { content: text, isError: true };
+  }
+  const failures = [evidence, ...earlier.filter((r) => r.outcome === "tool").map((r) => r.evidence)];
   const current = store.getVersion(v.name, v.version) ?? v;
-  // The failed call, the run count and the demotion are one write: the version is never left exposed after it.
+  // The failed call, the run and the demotion are one write: the version is never left exposed after it.
   addProblem(
     ctx,
     current,
     "runtime_failure",
-    `runtime failure: ${outcome.failure.message}`,
-    { trace: trace.id, call: callId, failure: outcome.failure },
+    `runtime failure: ${f.message}; demoted: ${decision.reason}`,
+    { demotion: decision.reason, failures },
     () => {
-      store.failCall(callId, text, latency);
-      store.recordRun(v.name, v.version, false, outcome.calls.length);
+      record();
       store.setReplaceName(trace.id, v.name);
     },
   );
   return { content: text, isError: true };
 }
 
+/**
+ * What the agent reads when the tool ended with `notApplicable(reason)`: not an error, the tool stays, go on with
+ * the base tools; the steps it completed first, when one may have changed something. JSON, so it reads as data.
+ */
+function notApplicableContent(
+  v: VersionRecord,
+  reason: string,
+  calls: readonly SandboxCall[],
+  ctx: Pick<DistillContext, "baseTool">,
+): string {
+  const done = calls.filter((c) => c.ok);
+  const body: Record<string, unknown> = {
+    status: "not_applicable",
+    tool: v.name,
+    reason,
+    next: `'${v.name}' does not cover this case, by design (this is not an error, and the tool stays available): complete the task with the base tools.`,
+  };
+  if (done.some((c) => !isReadOnly(ctx.baseTool(c.tool)))) {
+    body["steps_completed"] = stepLines(done, ctx);
+    body["note"] = "some completed steps may have changed something: do not repeat them";
+  }
+  return JSON.stringify(body, null, 2);
+}
+
 const SUMMARY_CHARS = 160;
 
-/** What the failure means for the tool and what the agent should do, by what the failure is evidence of. */
+/** What the failure means for the tool and what the agent should do, by what the failure is evidence of (a tool
+ * failure that does not demote says so itself). */
 const CONSEQUENCE: Record<SandboxFailure["cause"], string> = {
   tool: "This distilled tool has been disabled. Complete the task using the base tools directly.",
   infrastructure:
@@ -176,6 +255,7 @@ export function structuredError(
   calls: readonly SandboxCall[],
   expectedSteps: number | null,
   ctx: Pick<DistillContext, "baseTool">,
+  consequence: string = CONSEQUENCE[failure.cause],
 ): string {
   const failedStep = failure.kind === "call_failed" && failure.step !== undefined ? failure.step : null;
   const total = Math.max(expectedSteps ?? 0, calls.length, failedStep ?? 0);
@@ -189,15 +269,11 @@ export function structuredError(
     );
   }
   lines.push(`Error: ${failure.message}`);
-  lines.push(CONSEQUENCE[failure.cause]);
+  lines.push(consequence);
   const done = calls.filter((c) => c.ok);
   if (done.length) {
     lines.push("", "Steps already completed (do not repeat the ones that changed something):");
-    done.forEach((c, i) => {
-      const readOnly = ctx.baseTool(c.tool)?.annotations?.readOnlyHint === true;
-      const effect = readOnly ? "read-only" : "may have changed something";
-      lines.push(`${i + 1}. ${c.tool} ${JSON.stringify(c.args)} → ${summarize(c.output)} (${effect})`);
-    });
+    lines.push(...stepLines(done, ctx));
   } else {
     lines.push("", "No step completed: nothing was changed by the tool.");
   }
@@ -207,4 +283,12 @@ export function structuredError(
     lines.push(`Left to do: ${left} step${left > 1 ? "s" : ""}${next}.`);
   }
   return lines.join("\n");
+}
+
+/** Completed steps for the resume packet: `1. tool {args} → output (read-only | may have changed something)`. */
+function stepLines(done: readonly SandboxCall[], ctx: Pick<DistillContext, "baseTool">): string[] {
+  return done.map((c, i) => {
+    const effect = isReadOnly(ctx.baseTool(c.tool)) ? "read-only" : "may have changed something";
+    return `${i + 1}. ${c.tool} ${JSON.stringify(c.args)} → ${summarize(c.output)} (${effect})`;
+  });
 }

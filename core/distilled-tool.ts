@@ -31,3 +31,15 @@ export async function call(tool: string, _args?: Record<string, unknown>): Promi
     `call('${tool}') runs only inside the tooldistill sandbox: run distilled tools through trace.execute, not by importing them`,
   );
 }
+
+/**
+ * Ends a distilled tool on purpose: the task is not one it can do ("no open ticket for this customer"). The agent
+ * gets a plain answer telling it to go on with the base tools, and the tool's status does not change. Write
+ * `return notApplicable("why")`; nothing after it runs. Only the sandbox can run it, like `call`.
+ */
+export function notApplicable(reason: string): never {
+  throw new DistillError(
+    "USAGE",
+    `notApplicable(${JSON.stringify(reason)}) runs only inside the tooldistill sandbox: run distilled tools through trace.execute`,
+  );
+}

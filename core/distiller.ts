@@ -47,7 +47,7 @@ export const PROPOSE_INPUT_SCHEMA: ToolInputSchema = {
     code: {
       type: "string",
       description:
-        'The whole TypeScript module of the distilled tool: import { distilledTool, call } from "tooldistill" and one export default distilledTool({...}).',
+        'The whole TypeScript module of the distilled tool: import { distilledTool, call, notApplicable } from "tooldistill" and one export default distilledTool({...}).',
     },
     test_inputs: {
       type: "array",

@@ -5,12 +5,12 @@
 import type { DistillContext } from "./context.ts";
 import type { Proposal } from "./distiller.ts";
 import { DistillError, errorMessage } from "./errors.ts";
+import { ingestProposal } from "./proposal.ts";
 import { staticCheck } from "./static-check.ts";
 import type { VersionRecord } from "./store.ts";
 import { withTimeout } from "./timeout.ts";
 import type { Verdict } from "./types.ts";
 import { parseProposal, rejectedVerdict } from "./verdict.ts";
-import { ingestProposal } from "./versions.ts";
 
 /** The version a rebuild replaces: the queued one, else the exposed or suspect one. */
 function rebuildTarget(ctx: DistillContext, name: string): VersionRecord {

@@ -16,6 +16,7 @@ export const {
   validateConfig,
   call,
   distilledTool,
+  notApplicable,
   PROPOSE_INPUT_SCHEMA,
   proposalPrompt,
   verdictReport,

@@ -7,13 +7,15 @@ export { ClaudeDistiller } from "./claude-distiller.ts";
 export type { Config, ConfigProblem, McpServerConfig, ModuleRef } from "./config.ts";
 export { loadConfig, validateConfig } from "./config.ts";
 export type { KeyPath } from "./config-yaml.ts";
+export type { DefinitionStatus } from "./definitions.ts";
 export type { DistilledToolDefinition } from "./distilled-tool.ts";
-export { call, distilledTool } from "./distilled-tool.ts";
+export { call, distilledTool, notApplicable } from "./distilled-tool.ts";
 export type { Distiller, DistillReason, DistillRequest, Proposal, VerifyFn } from "./distiller.ts";
 export { PROPOSE_INPUT_SCHEMA, proposalPrompt } from "./distiller.ts";
 export type { ErrorCode } from "./errors.ts";
 export { DistillError } from "./errors.ts";
 export { fingerprint } from "./fingerprint.ts";
+export type { LiveHow, LivePlan, PlanStep } from "./live-plan.ts";
 export { stderrLogger } from "./logger.ts";
 export type { ResolvedMcpServer, ResolvedRemoteServer, ResolvedStdioServer } from "./mcp-config.ts";
 export { mcpResultToValue } from "./mcp-result.ts";
@@ -21,6 +23,7 @@ export type { MCPToolkitCloseOptions, MCPToolkitOptions, McpServerFailure } from
 export { MCPToolkit } from "./mcp-toolkit.ts";
 export { MIN_NODE_VERSION } from "./node-version.ts";
 export { PROPOSE_TOOL_NAME } from "./prompts.ts";
+export type { BaseToolHealth } from "./recovery.ts";
 export type {
   FailureCause,
   SandboxCall,
@@ -33,18 +36,25 @@ export type {
   SandboxStats,
 } from "./sandbox.ts";
 export { Sandbox } from "./sandbox.ts";
-export type { Settings } from "./settings.ts";
+export type { DemotionRule, Settings } from "./settings.ts";
 export { DEFAULT_SETTINGS } from "./settings.ts";
 export type {
+  BaseHealthRecord,
   CallOutcome,
   DependencyRecord,
   HistoryRecord,
   NewCall,
+  NewDefinition,
+  NewRun,
   NewVersion,
+  PrunedVersion,
+  RunOutcome,
+  RunRecord,
   RunStats,
   StatusChange,
   StoreOptions,
   TraceFlags,
+  VerifiedDefinition,
   VersionRecord,
 } from "./store.ts";
 export { Store } from "./store.ts";
@@ -52,6 +62,7 @@ export type { LifecycleProblem } from "./store-invariants.ts";
 export type { ChangeEntry, ChangeReport, HealthReport } from "./tool-changes.ts";
 export type { ToolDistillOptions } from "./tool-distill.ts";
 export { ToolDistill } from "./tool-distill.ts";
+export type { AutoPromote } from "./tool-effects.ts";
 export type { ExecuteOptions, ExecuteResult, Trace, UsageLike } from "./trace.ts";
 export type {
   CallKind,

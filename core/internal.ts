@@ -10,6 +10,9 @@ export { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 export type { DoctorReport } from "./doctor.ts";
 export { doctor } from "./doctor.ts";
 export { errorMessage } from "./errors.ts";
+export { exposedVersions, toolDefinition, unavailableReason } from "./exposure.ts";
+export { lineDiff } from "./line-diff.ts";
+export { planText } from "./live-plan.ts";
 export { appendLog } from "./log-file.ts";
 export { loadMcpServers } from "./mcp-config.ts";
 export { mcpHookResponseToValue } from "./mcp-result.ts";
@@ -23,7 +26,6 @@ export type { HookSettings } from "./settings.ts";
 export { hookSettings } from "./settings.ts";
 export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
-
 // adapterSql: the adapters' way into the store's database, for the tables they own (never in the public barrel).
 export { adapterSql } from "./store.ts";
 export type { StoreStatement } from "./store-database.ts";
@@ -33,4 +35,5 @@ export { countToolFiles } from "./tool-files.ts";
 export { baseToolName, splitBaseToolName } from "./tool-names.ts";
 export { resultContent, worthDistilling } from "./trace.ts";
 export { Statuses } from "./types.ts";
-export { deprecate, exposedVersions, resolveVersion, toolDefinition, unavailableReason } from "./versions.ts";
+export type { PromotionPreview } from "./versions.ts";
+export { deprecate, promotionPreview, prune, resolveVersion } from "./versions.ts";

@@ -2,16 +2,24 @@ import { DistillError } from "./errors.ts";
 import type { OpenProblem, Status } from "./types.ts";
 
 /**
- * Legal moves of the lifecycle, from the reference's table. `deprecate` is legal from any status, so every
- * live status may go to deprecated; draft → active does not exist (auto_promote records draft → verified → active).
+ * Legal moves of the lifecycle, from the reference's table plus the hygiene statuses. `deprecate` is legal from
+ * every status a version can be used or promoted from; draft → active does not exist (auto_promote records
+ * draft → verified → active). A draft that fails verification is `rejected` (a person's `verify` that passes
+ * still makes it verified); promoting a version makes the older verified ones `superseded`, which a person can
+ * still promote (after re-verification) or deprecate.
  */
 const TRANSITIONS: Readonly<Record<Status, readonly Status[]>> = {
-  draft: ["verified", "deprecated"],
-  verified: ["active", "deprecated"],
+  draft: ["verified", "rejected", "deprecated"],
+  verified: ["active", "superseded", "deprecated"],
   active: ["suspect", "deprecated"],
   suspect: ["active", "deprecated"],
   deprecated: ["active"],
+  rejected: ["verified"],
+  superseded: ["active", "deprecated"],
 };
+
+/** Statuses `tooldistill prune` removes: nothing uses them and no command brings them back without a person. */
+export const PRUNABLE: readonly Status[] = ["rejected", "superseded"];
 
 /** True when the lifecycle allows `from → to`. */
 export function canTransition(from: Status, to: Status): boolean {

@@ -7,8 +7,10 @@ import { stripTypeScriptTypes } from "node:module";
 import { parse } from "@babel/parser";
 import { DistillError, errorMessage } from "./errors.ts";
 
-/** The parameter through which the body receives `{ distilledTool, call }`. */
+/** The parameter through which the body receives `{ distilledTool, call, notApplicable }`. */
 export const LIBRARY_PARAM = "__tooldistill";
+/** What a tool module may import from "tooldistill". */
+export const LIBRARY_NAMES: readonly string[] = ["distilledTool", "call", "notApplicable"];
 const DEFAULT_BINDING = "__tooldistill_default";
 
 /**
@@ -166,10 +168,10 @@ function importBinding(specifiers: ImportSpecifiers, line: number): string {
       );
     } else {
       const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-      if (imported !== "distilledTool" && imported !== "call") {
+      if (!LIBRARY_NAMES.includes(imported)) {
         throw new DistillError(
           "PROPOSAL_INVALID",
-          `line ${line}: "tooldistill" exports only distilledTool and call (found '${imported}')`,
+          `line ${line}: "tooldistill" exports only distilledTool, call and notApplicable (found '${imported}')`,
         );
       }
       props.push(imported === spec.local.name ? imported : `${imported}: ${spec.local.name}`);

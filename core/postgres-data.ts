@@ -10,6 +10,7 @@ import * as versions from "./postgres-versions.ts";
 import type { NewCall, RegistryData } from "./registry-store.ts";
 import type { CallOutcome } from "./store-calls.ts";
 import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+import type { NewRun } from "./store-runs.ts";
 import type { NewVersion, StatusChange } from "./store-versions.ts";
 import type {
   CallKind,
@@ -155,8 +156,8 @@ export abstract class PostgresRegistryData implements RegistryData {
   getDependencies(name?: string, version?: number): Promise<DependencyRecord[]> {
     return versions.getDependencies(this.db, name, version);
   }
-  recordRun(name: string, version: number, success: boolean, innerCalls: number): Promise<void> {
-    return versions.recordRun(this.db, name, version, success, innerCalls);
+  recordRun(run: NewRun): Promise<void> {
+    return versions.recordRun(this.db, run.name, run.version, run.outcome === "ok", run.innerCalls);
   }
   getRunStats(name: string, version: number): Promise<RunStats> {
     return versions.getRunStats(this.db, name, version);

@@ -1,13 +1,21 @@
 /**
- * A `propose_distilled_tool` call of an agent: recorded on its trace, parsed, stored as the tool's next version,
- * verified, and answered with the verdict's text. A malformed proposal is an answer too, never a throw.
+ * Proposals: a `propose_distilled_tool` call of an agent (recorded on its trace, answered with the verdict's text)
+ * and the ingestion every proposal goes through, the agent's, a rebuild's or the fallback distiller's: read the
+ * code's name, store it as the tool's next version (or find the version that already has this code), verify it.
+ * A malformed proposal is an answer too, never a throw.
  */
 import type { DistillContext } from "./context.ts";
+import type { Proposal } from "./distiller.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { PROPOSE_TOOL_NAME } from "./prompts.ts";
+import { staticCheck } from "./static-check.ts";
+import type { VersionRecord } from "./store.ts";
+import { hashSource } from "./tool-files.ts";
+import { toolNameProblem } from "./tool-names.ts";
 import type { ExecuteOptions, ExecuteResult } from "./trace.ts";
-import { parseProposal, verdictText } from "./verdict.ts";
-import { ingestProposal } from "./versions.ts";
+import type { Problem, Verdict } from "./types.ts";
+import { formatProblem, parseProposal, rejectedVerdict, verdictText } from "./verdict.ts";
+import { runningVerification, type VerifyVersionOptions, verifyVersion } from "./versions.ts";
 
 /** Handles one proposal made in trace `traceId`; `options.callId` completes a call row a hook recorded. */
 export async function handleProposal(
@@ -29,7 +37,8 @@ export async function handleProposal(
   try {
     const verdict = await ingestProposal(ctx, traceId, parseProposal(input));
     ctx.store.finishCall(id, { name: verdict.name, version: verdict.version, status: verdict.status }, null);
-    return { content: verdictText(verdict), isError: verdict.status === "draft" };
+    const failed = !(verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok);
+    return { content: verdictText(verdict), isError: failed };
   } catch (err) {
     try {
       ctx.store.failCall(id, errorMessage(err), null);
@@ -41,5 +50,82 @@ export async function handleProposal(
       content: `rejected: ${err.message}\nFix it and call ${PROPOSE_TOOL_NAME} again.`,
       isError: true,
     };
+  }
+}
+
+/**
+ * Stores a proposal as the next version of its tool and verifies it. The name, description and schema are read
+ * from the code; a name that cannot be read is refused before anything is stored. Code byte-identical to a version
+ * of the same tool that is not rejected is that version: the proposal gets its verdict, and the lookup and the
+ * insert are one transaction, so concurrent identical proposals, from any number of processes, store one version.
+ */
+export async function ingestProposal(
+  ctx: DistillContext,
+  sourceTrace: string | null,
+  proposal: Proposal,
+  options: VerifyVersionOptions & { reason?: string } = {},
+): Promise<Verdict> {
+  const statics = staticCheck(proposal.code, ctx.tools());
+  const listed = (problems: readonly Problem[]) => problems.map(formatProblem).join("\n");
+  if (!statics.meta) {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `the tool's name, description and inputSchema could not be read, so nothing was stored:\n${listed(statics.problems)}`,
+    );
+  }
+  const meta = statics.meta;
+  // The name becomes a folder under tools/: one that is not a valid name is refused before anything is written.
+  if (toolNameProblem(meta.name) !== null) {
+    const named = statics.problems.filter((p) => p.token === meta.name);
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `the tool's name cannot be used, so nothing was stored:\n${listed(named.length ? named : [{ message: toolNameProblem(meta.name)! }])}`,
+    );
+  }
+  const { store } = ctx;
+  const found = store.transaction(() => {
+    const same = store.versionWithCode(meta.name, hashSource(proposal.code));
+    if (same) return { v: same, existing: true };
+    const created = store.createVersion({
+      name: meta.name,
+      code: proposal.code,
+      description: meta.description,
+      inputSchema: meta.inputSchema,
+      testInputs: proposal.test_inputs,
+      sourceTrace,
+      reason: options.reason ?? "proposed",
+    });
+    return { v: created, existing: false };
+  });
+  if (!found.existing) return verifyVersion(ctx, found.v, options);
+  if (options.mustBeat) {
+    // A rebuild must beat the version it replaces; the same code cannot.
+    return rejectedVerdict(
+      meta.name,
+      `the code is identical to ${meta.name} v${found.v.version}: a rebuild must change it to use fewer base calls`,
+    );
+  }
+  return sameCodeVerdict(ctx, found.v);
+}
+
+/**
+ * The verdict of a version an identical proposal found: the one its verification gave, once it has one. A
+ * verification still running in this process is waited for; one that is not (another process verifies it, or one
+ * was interrupted) is run here, and when the other process commits first its verdict is the answer.
+ */
+async function sameCodeVerdict(ctx: DistillContext, v: VersionRecord): Promise<Verdict> {
+  await runningVerification(ctx.store, v)?.catch(() => {});
+  const stored = () => {
+    const now = ctx.store.getVersion(v.name, v.version);
+    return now?.verdict ? { ...now.verdict, status: now.status } : null;
+  };
+  const known = stored();
+  if (known) return known;
+  try {
+    return await verifyVersion(ctx, ctx.store.getVersion(v.name, v.version) ?? v);
+  } catch (err) {
+    const after = err instanceof DistillError && err.code === "TRANSITION" ? stored() : null;
+    if (after) return after;
+    throw err;
   }
 }

@@ -11,6 +11,7 @@
  */
 import type { CallOutcome, NewCall } from "./store-calls.ts";
 import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+import type { NewRun } from "./store-runs.ts";
 import type { NewVersion, StatusChange } from "./store-versions.ts";
 import type {
   CallKind,
@@ -138,7 +139,7 @@ export interface RegistryData {
   /** Dependencies of one version, or of every version when no name is given. */
   getDependencies(name?: string, version?: number): Promise<DependencyRecord[]>;
   /** Counts one live run of a version. */
-  recordRun(name: string, version: number, success: boolean, innerCalls: number): Promise<void>;
+  recordRun(run: NewRun): Promise<void>;
   /** Run counters of a version (zeros when it never ran). */
   getRunStats(name: string, version: number): Promise<RunStats>;
 

@@ -144,6 +144,15 @@ export class CallGate {
   }
 }
 
+/** Longest not-applicable reason kept: the agent reads it, so it is clipped like an error text. */
+const MAX_REASON_CHARS = 1000;
+
+/** The reason of `notApplicable(...)` from the JSON text the prelude sent (anything else is no reason given). */
+export function readReason(json: string | null): string {
+  const value = json === null ? null : parseString(json);
+  return clip(value?.trim() || "no reason given", MAX_REASON_CHARS);
+}
+
 /** True for a failure, false for what `admit` or `perform` let through. */
 export function isFailure(value: object): value is SandboxFailure {
   return "kind" in value && "cause" in value;

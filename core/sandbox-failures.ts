@@ -67,3 +67,8 @@ export function describedError(described: string): string {
   const line = TOOL_LINE.exec(stack)?.[1];
   return clip(text, MAX_ERROR_CHARS) + (line ? ` (line ${line})` : "");
 }
+
+/** A run that ended without a result or a failure the host saw: the engine's fault, never the tool's. */
+export function unknownFailure(): SandboxFailure {
+  return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
+}

@@ -46,11 +46,14 @@ export const TOOL_FILE = "tool.ts";
 
 /**
  * The prelude, a function expression evaluated in a fresh context and called once by the host with the
- * host's `call` function (which takes a name and a JSON string and returns a promise) and `inCheck`.
+ * host's `call` function (which takes a name and a JSON string and returns a promise), `inCheck`, and the host's
+ * `notApplicable` function (which takes the reason as a JSON string). Only the prelude holds the host functions:
+ * the tool reaches them through `call` and `notApplicable` of the library object, so the host knows a run ended
+ * as not applicable from its own record of that call, never from anything the tool returns or throws.
  * It returns a frozen object of functions the host calls by handle; they return strings, booleans or
  * promises of strings, nothing else. It captures what it uses before the tool's code can change it.
  */
-export const PRELUDE = `(function (hostCall, inCheck) {
+export const PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   "use strict";
   const G = globalThis;
   const stringify = JSON.stringify;
@@ -103,7 +106,17 @@ export const PRELUDE = `(function (hostCall, inCheck) {
         // Both cross as JSON text: a C string would end at a NUL inside a name.
         return hostCall(typeof name === "string" ? stringify(name) : undefined, stringify(args === undefined ? {} : args));
       };
-  const lib = freeze({ distilledTool: (definition) => definition, call });
+  // The host records the outcome before the throw, which only unwinds the tool's code: whatever the code does
+  // next (a caught throw, a returned value, another call) the run has ended as not applicable.
+  const notApplicable = inCheck
+    ? function notApplicable() {
+        throw new TypeErrorCtor("notApplicable() is not available in check(): check only looks at the result");
+      }
+    : function notApplicable(reason) {
+        hostNotApplicable(stringify(typeof reason === "string" ? reason : StringCtor(reason)));
+        throw new TypeErrorCtor("notApplicable: the tool ended on purpose");
+      };
+  const lib = freeze({ distilledTool: (definition) => definition, call, notApplicable });
 
   // The host reads strings only; "\u001f" separates the parts of one (a C string would stop at a NUL).
   function describe(error) {

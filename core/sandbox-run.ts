@@ -1,9 +1,7 @@
 /**
- * One run of a tool's code (or of its `check`) on one fresh engine instance. The host keeps its own record
- * of everything that decides the outcome: the calls it dispatched and how each ended, the time the code
- * spent executing, whether the engine's memory hit its cap, whether the host stopped the code. The guest
- * only ever hands the host strings (a tool name, JSON arguments, a JSON result, an error text) and the
- * host only ever hands it strings and values it parses from JSON itself.
+ * One run of a tool's code (or of its `check`) on one fresh engine instance. The host keeps its own record of
+ * everything that decides the outcome (calls and how each ended, time, memory, stops, a not-applicable end); the
+ * guest only hands it strings, and it only hands the guest strings and values it parses from JSON itself.
  */
 import {
   DefaultIntrinsics,
@@ -16,9 +14,15 @@ import { errorMessage } from "./errors.ts";
 import { LIBRARY_PARAM } from "./module-body.ts";
 import type { EngineInstance } from "./quickjs-engine.ts";
 import type { SandboxFailure, SandboxLimits, SandboxOutcome, SandboxRunRequest } from "./sandbox.ts";
-import { type AdmittedCall, CallGate, isFailure, MAX_NAME_CHARS } from "./sandbox-calls.ts";
+import { type AdmittedCall, CallGate, isFailure, MAX_NAME_CHARS, readReason } from "./sandbox-calls.ts";
 import { RunClock } from "./sandbox-clock.ts";
-import { describedError, engineFailure, guestFailure, memoryFailure } from "./sandbox-failures.ts";
+import {
+  describedError,
+  engineFailure,
+  guestFailure,
+  memoryFailure,
+  unknownFailure,
+} from "./sandbox-failures.ts";
 import { PRELUDE, TOOL_FILE } from "./sandbox-guest.ts";
 import { clip } from "./text.ts";
 
@@ -38,10 +42,7 @@ interface Pending extends AdmittedCall {
   deferred: QuickJSDeferredPromise;
 }
 
-/**
- * Runs `req` (a tool's run, or its check on a result) on `instance`. Never throws for anything the tool's
- * code does; the instance must not be used again afterwards.
- */
+/** Runs `req` (a run, or a check) on `instance`; never throws for the code; the instance is used once. */
 export class SandboxRun {
   readonly #instance: EngineInstance;
   readonly #limits: SandboxLimits;
@@ -51,6 +52,8 @@ export class SandboxRun {
   #ctx: QuickJSContext | null = null;
   #api: Api | null = null;
   #failure: SandboxFailure | null = null;
+  /** The reason the code gave through the prelude's host function: the run ended as not applicable. */
+  #notApplicable: string | null = null;
   #inflight = 0;
   #batch: Pending[] = [];
   #wake: (() => void) | null = null;
@@ -139,8 +142,6 @@ export class SandboxRun {
     return { kind: "check_failed", cause: "tool", message };
   }
 
-  // ---- loading -------------------------------------------------------------------------------------
-
   /** Makes the context, the prelude and the tool's definition; null (with a failure) when it cannot. */
   #load(body: string, inCheck: boolean): { definition: QuickJSHandle; hasCheck: boolean } | null {
     const factory = this.#slice(() => {
@@ -152,9 +153,11 @@ export class SandboxRun {
       this.#ctx = ctx;
       const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
       const hostCall = ctx.newFunction("call", (name, args) => this.#hostCall(name, args));
+      const hostNotApplicable = ctx.newFunction("notApplicable", (reason) => this.#hostNotApplicable(reason));
+      const flag = inCheck ? ctx.true : ctx.false;
       const api = prelude.error
         ? prelude
-        : ctx.callFunction(prelude.value, ctx.undefined, hostCall, inCheck ? ctx.true : ctx.false);
+        : ctx.callFunction(prelude.value, ctx.undefined, hostCall, flag, hostNotApplicable);
       if (api.error) {
         this.#fail({ kind: "engine", cause: "host", message: "the sandbox prelude failed to start" });
         return null;
@@ -216,12 +219,7 @@ export class SandboxRun {
     return ctx.typeof(handle) === "string" ? ctx.getString(handle) : null;
   }
 
-  // ---- the host's clock ----------------------------------------------------------------------------
-
-  /**
-   * Runs `fn` as a slice of the tool's execution: the only time its code runs. Time and CPU are counted
-   * here; an exception out of the engine itself (not a guest error) ends the run, classified by the host.
-   */
+  /** Runs `fn` as a slice of the tool's execution (time and CPU counted); an engine exception ends the run. */
   #slice<T>(fn: () => T | null): T | null {
     if (this.#failure) return null;
     this.#clock.begin();
@@ -240,7 +238,7 @@ export class SandboxRun {
 
   /** Called by the engine while code runs: true stops the code (an error it cannot catch). */
   #interrupt(): boolean {
-    if (this.#failure) return true;
+    if (this.#failure || this.#notApplicable !== null) return true;
     const passed = this.#clock.check();
     if (passed) this.#fail(passed);
     return passed !== null;
@@ -269,13 +267,11 @@ export class SandboxRun {
     return describedError(ctx.getString(r.value));
   }
 
-  // ---- base calls -----------------------------------------------------------------------------------
-
   /** The guest's `call(name, argsJson)`: admitted by the gate, dispatched after the slice, answered by promise. */
   #hostCall(nameHandle: QuickJSHandle | undefined, argsHandle: QuickJSHandle | undefined): QuickJSHandle {
     const ctx = this.#ctx!;
     const deferred = ctx.newPromise();
-    if (this.#failure) return deferred.handle;
+    if (this.#failure || this.#notApplicable !== null) return deferred.handle;
     const text = (h: QuickJSHandle | undefined) =>
       h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
     const admitted = this.#gate.admit(text(nameHandle), text(argsHandle));
@@ -284,13 +280,22 @@ export class SandboxRun {
     return deferred.handle;
   }
 
-  /** Sends the calls the code made in the slice that just ended, unless that slice failed the run. */
+  /** The guest's `notApplicable(reasonJson)`: the first ends the run (unless it already failed). */
+  #hostNotApplicable(reasonHandle: QuickJSHandle | undefined): undefined {
+    const ctx = this.#ctx!;
+    if (this.#failure || this.#notApplicable !== null) return;
+    const isText = reasonHandle && ctx.typeof(reasonHandle) === "string";
+    this.#notApplicable = readReason(isText ? ctx.getString(reasonHandle) : null);
+  }
+
+  /** Sends the calls the code made in the slice that just ended, unless that slice ended the run. */
   #dispatchBatch(): void {
     const batch = this.#batch;
     this.#batch = [];
-    if (this.#failure) {
-      const at = this.#failure.step ?? this.#gate.calls.length;
-      for (const p of batch) p.call.error ??= `not run: the tool was stopped at step ${at}`;
+    if (this.#failure || this.#notApplicable !== null) {
+      const at = this.#failure?.step ?? this.#gate.calls.length;
+      const why = this.#failure ? `the tool was stopped at step ${at}` : "the tool ended with notApplicable";
+      for (const p of batch) p.call.error ??= `not run: ${why}`;
       return;
     }
     for (const p of batch) void this.#dispatch(p);
@@ -317,8 +322,6 @@ export class SandboxRun {
     }
   }
 
-  // ---- settling -------------------------------------------------------------------------------------
-
   /** Pumps the engine's jobs until the run's promise settles; the JSON text of its result, or null. */
   async #settle(promise: QuickJSHandle): Promise<string | null> {
     const ctx = this.#ctx!;
@@ -331,7 +334,7 @@ export class SandboxRun {
         return null;
       });
       this.#dispatchBatch();
-      if (this.#failure) return null;
+      if (this.#failure || this.#notApplicable !== null) return null;
       const state = ctx.getPromiseState(promise);
       if (state.type === "fulfilled") {
         const json = ctx.typeof(state.value) === "string" ? ctx.getString(state.value) : null;
@@ -372,6 +375,9 @@ export class SandboxRun {
     // A run that hit its memory cap fails, whatever its code did with the engine's error.
     if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
     this.#drop();
+    const reason = this.#notApplicable;
+    if (!this.#failure && reason !== null)
+      return { ok: true, result: null, check: "skipped", calls: this.calls, notApplicable: reason };
     if (this.#failure || done === null)
       return { ok: false, failure: this.#failure ?? unknownFailure(), calls: this.calls };
     return { ok: true, result: done.result, check: "skipped", calls: this.calls };
@@ -387,8 +393,4 @@ export class SandboxRun {
   #fail(failure: SandboxFailure): void {
     if (!this.#failure) this.#failure = failure;
   }
-}
-
-function unknownFailure(): SandboxFailure {
-  return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
 }

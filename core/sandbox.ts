@@ -82,9 +82,19 @@ export interface SandboxFailure {
   errorCode?: ErrorCode;
 }
 
-/** What a sandboxed run gives back: always a value, never a throw, for anything the tool's code does. */
+/**
+ * What a sandboxed run gives back: always a value, never a throw, for anything the tool's code does. A run whose
+ * code called `notApplicable(reason)` (and that no failure ended first) is `ok` with `notApplicable` set and no
+ * result: the tool ended on purpose, which is neither a result nor a failure.
+ */
 export type SandboxOutcome =
-  | { ok: true; result: unknown; check: "passed" | "absent" | "skipped"; calls: SandboxCall[] }
+  | {
+      ok: true;
+      result: unknown;
+      check: "passed" | "absent" | "skipped";
+      calls: SandboxCall[];
+      notApplicable?: string;
+    }
   | { ok: false; failure: SandboxFailure; calls: SandboxCall[] };
 
 /** One run of a tool module. */
@@ -166,7 +176,7 @@ export class Sandbox {
     await this.#turn();
     try {
       const outcome = await this.#execute(limits, (run) => run.run(body, input), req);
-      if (!outcome.ok || req.runCheck !== true) return outcome;
+      if (!outcome.ok || req.runCheck !== true || outcome.notApplicable !== undefined) return outcome;
       // The check runs in an instance of its own, on the result as JSON: the run cannot reach it.
       const checked = await this.#execute(
         limits,

@@ -8,6 +8,18 @@
 import { Ajv, type ErrorObject } from "ajv";
 import { DistillError } from "./errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./recordable.ts";
+import type { AutoPromote } from "./tool-effects.ts";
+
+/**
+ * When tool-caused runtime failures demote a distilled tool: `failures` of them in its last `window` runs (runs
+ * that failed for a base tool's outage or the host's load do not count as runs), or any one while it has fewer
+ * than `probation` successful runs.
+ */
+export interface DemotionRule {
+  failures: number;
+  window: number;
+  probation: number;
+}
 
 /** One setting's row. */
 interface SettingSpec<T> {
@@ -45,11 +57,32 @@ export const SETTINGS = {
       "true costs one extra Claude call on every worth-distilling run where the agent did not propose a tool.",
     hooks: true,
   }),
-  autoPromote: setting({
+  autoPromote: setting<AutoPromote>({
     key: "auto_promote",
     default: false,
-    schema: BOOLEAN,
-    sample: "false: verified tools wait for `tooldistill promote`; true: they become active at once.",
+    schema: {
+      enum: [false, true, "all"],
+      description: 'must be false, true (read-only tools only) or "all"',
+    },
+    sample:
+      "false: verified tools wait for `tooldistill promote`; true: tools that only call read-only base tools become active at once (the others wait for a person); all: every verified tool becomes active at once.",
+  }),
+  demotion: setting<DemotionRule>({
+    key: "demotion",
+    default: { failures: 2, window: 5, probation: 3 },
+    schema: {
+      type: "object",
+      properties: {
+        failures: { type: "integer", minimum: 1, description: "must be a whole number ≥ 1" },
+        window: { type: "integer", minimum: 1, description: "must be a whole number ≥ 1" },
+        probation: { type: "integer", minimum: 0, description: "must be a whole number ≥ 0" },
+      },
+      additionalProperties: false,
+      description:
+        "must be { failures, window, probation } with whole numbers (failures and window ≥ 1, probation ≥ 0), e.g. { failures: 2, window: 5, probation: 3 }",
+    },
+    sample:
+      "A distilled tool is demoted after `failures` failures of its own (its code, or arguments a base tool refused) in its last `window` runs, or after any such failure while it has fewer than `probation` successful runs. Outages of base tools and an overloaded host never count.",
   }),
   minCallsToDistill: setting({
     key: "min_calls_to_distill",
@@ -138,18 +171,30 @@ export function settingsSchemaProperties(): Record<string, Record<string, unknow
 /** The settings of validated config data (file keys), every missing one at its default. */
 export function settingsFromFile(data: Record<string, unknown>): Settings {
   const out: Record<string, unknown> = {};
-  for (const name of NAMES) {
-    const value = data[SETTINGS[name].key];
-    out[name] = value === undefined ? SETTINGS[name].default : value;
-  }
+  for (const name of NAMES) out[name] = withDefault(SETTINGS[name].default, data[SETTINGS[name].key]);
   return out as Settings;
+}
+
+/** A setting's value, or its default when unset; an object setting keeps the default of each key it leaves out. */
+function withDefault(fallback: unknown, value: unknown): unknown {
+  if (value === undefined) return fallback;
+  const isObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
+  return isObject(fallback) && isObject(value) ? { ...(fallback as object), ...(value as object) } : value;
+}
+
+/** A default as YAML: a scalar as it is, an object in flow style (`{ failures: 2, window: 5 }`). */
+function yamlValue(value: unknown): string {
+  if (typeof value !== "object" || value === null) return String(value);
+  return `{ ${Object.entries(value)
+    .map(([k, v]) => `${k}: ${String(v)}`)
+    .join(", ")} }`;
 }
 
 /** The settings' lines of the sample config, each with its comment, at its default. */
 export function sampleSettings(): string {
   return NAMES.map((name) => {
     const { key, sample } = SETTINGS[name];
-    return `# ${sample}\n${key}: ${String(SETTINGS[name].default)}`;
+    return `# ${sample}\n${key}: ${yamlValue(SETTINGS[name].default)}`;
   }).join("\n");
 }
 
@@ -171,7 +216,9 @@ export function settingsFromOptions(options: Partial<Record<SettingName, unknown
     const problems = [...new Set((optionsValidator.errors ?? []).map(describe))];
     throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
   }
-  return { ...DEFAULT_SETTINGS, ...given } as Settings;
+  const out: Record<string, unknown> = {};
+  for (const name of NAMES) out[name] = withDefault(SETTINGS[name].default, given[name]);
+  return out as Settings;
 }
 
 function describe(error: ErrorObject): string {

@@ -6,6 +6,7 @@ import type { NewCall, RegistryData } from "./registry-store.ts";
 import type { Store } from "./store.ts";
 import type { CallOutcome } from "./store-calls.ts";
 import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+import type { NewRun } from "./store-runs.ts";
 import type { NewVersion, StatusChange } from "./store-versions.ts";
 import type {
   CallKind,
@@ -195,9 +196,9 @@ export abstract class SqliteRegistryData implements RegistryData {
     await this.#enter();
     return this.#store.getDependencies(name, version);
   }
-  async recordRun(name: string, version: number, success: boolean, innerCalls: number): Promise<void> {
+  async recordRun(run: NewRun): Promise<void> {
     await this.#enter();
-    this.#store.recordRun(name, version, success, innerCalls);
+    this.#store.recordRun(run);
   }
   async getRunStats(name: string, version: number): Promise<RunStats> {
     await this.#enter();

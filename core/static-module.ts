@@ -2,6 +2,8 @@
  * The static check's rules on the module's top level: only `distilledTool` and `call` are imported, and besides
  * types the module holds one `export default distilledTool({...})`, whose object the config rules read.
  */
+
+import { LIBRARY_NAMES } from "./module-body.ts";
 import type { CheckState } from "./static-check.ts";
 import { type NodeOf, unwrap } from "./static-values.ts";
 
@@ -9,7 +11,7 @@ import { type NodeOf, unwrap } from "./static-values.ts";
 export const MODULE = "tooldistill";
 
 /** What a distilled tool may import, for messages. */
-export const ONLY_IMPORT = `only { distilledTool, call } from "${MODULE}"`;
+export const ONLY_IMPORT = `only { distilledTool, call, notApplicable } from "${MODULE}"`;
 
 const TOP_LEVEL = "only imports and one export default distilledTool({...}) are allowed at top level";
 
@@ -98,7 +100,7 @@ function checkImport(state: CheckState, stmt: NodeOf<"ImportDeclaration">): void
       state.add(spec, local, `namespace import '${local}' is not allowed: ${ONLY_IMPORT}`);
     } else if (spec.importKind !== "type") {
       const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-      if (imported !== "distilledTool" && imported !== "call") {
+      if (!LIBRARY_NAMES.includes(imported)) {
         state.add(spec, imported, `import of '${imported}' is not allowed: ${ONLY_IMPORT}`);
       } else if (local !== imported) {
         state.add(

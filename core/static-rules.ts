@@ -98,10 +98,11 @@ function checkIdentifier(state: CheckState, path: NodePath<NodeOf<"Identifier">>
     path.key === "label";
   if (((asKey || asProperty) && !("computed" in parent && parent.computed)) || asLabel) return;
   checkName(state, node.name, node, false);
-  if (node.name === "call" || node.name === "distilledTool") checkImportedUse(state, path);
+  if (node.name === "call" || node.name === "distilledTool" || node.name === "notApplicable")
+    checkImportedUse(state, path);
 }
 
-/** `call` and `distilledTool` are never redeclared; `call` is only called, `distilledTool` only exported. */
+/** The imported names are never redeclared; `call` is only called, `distilledTool` only exported. */
 function checkImportedUse(state: CheckState, path: NodePath<NodeOf<"Identifier">>): void {
   const { node, parent } = path;
   const binding = path.scope.getBinding(node.name);
@@ -143,6 +144,19 @@ function checkCall(state: CheckState, path: NodePath<NodeOf<"CallExpression">>):
     state.add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
   } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
     if (!checkCallInCheck(state, path)) checkBaseCall(state, path.node);
+  } else if (
+    callee.type === "Identifier" &&
+    callee.name === "notApplicable" &&
+    isImported(path, "notApplicable")
+  ) {
+    const checkFn = state.checkFunction;
+    if (checkFn !== null && path.findParent((p) => p.node === checkFn)) {
+      state.add(
+        path.node,
+        "notApplicable",
+        'notApplicable() inside check() is not allowed: check looks only at the result; end run() with return notApplicable("why") instead',
+      );
+    }
   } else if (isMember(callee) && memberName(callee) === "then" && path.node.arguments.length >= 2) {
     state.add(callee.property, "then", `'.then' with a rejection handler is not allowed: ${FAIL_FAST}`);
   }
@@ -362,7 +376,7 @@ export function reportWalkFailure(state: CheckState, err: unknown, ast: Node): v
     },
   });
   const why =
-    name === "call" || name === "distilledTool"
+    name === "call" || name === "distilledTool" || name === "notApplicable"
       ? `it is imported from "${MODULE}" and cannot be declared again`
       : "give each declaration its own name";
   state.add(

@@ -6,7 +6,7 @@
  */
 import { errorMessage } from "./errors.ts";
 import type { Store, VersionRecord } from "./store.ts";
-import type { Logger } from "./types.ts";
+import type { Logger, Status } from "./types.ts";
 
 /** One broken invariant: what is wrong, and either the automatic repair or the command that fixes it. */
 export interface LifecycleProblem {
@@ -22,6 +22,11 @@ export interface LifecycleProblem {
 }
 
 const REPAIRED = "repaired when the store was opened";
+
+/** Statuses a version only reaches with a verdict, stored in the same transaction. */
+const NEEDS_VERDICT: readonly Status[] = ["verified", "active", "suspect", "rejected", "superseded"];
+/** Statuses that are never rebuilt. */
+const NEVER_REBUILT: readonly Status[] = ["deprecated", "rejected", "superseded"];
 
 /** Every broken invariant, by tool name then version. Reads only. */
 export function checkLifecycle(store: Store): LifecycleProblem[] {
@@ -63,17 +68,18 @@ export function checkLifecycle(store: Store): LifecycleProblem[] {
   const history = new Map(store.latestHistory().map((h) => [`${h.name}\u0000${h.version}`, h]));
   for (const v of versions) {
     const id = `${v.name} v${v.version}`;
-    if (v.status === "deprecated" && v.queuedRebuild) {
+    // Only a version agents use or may use again is rebuilt: a flag on any other means nothing.
+    if (NEVER_REBUILT.includes(v.status) && v.queuedRebuild) {
       problems.push({
         name: v.name,
         versions: [v.version],
-        message: `${id} is deprecated but still queued for a rebuild`,
+        message: `${id} is ${v.status} but still queued for a rebuild`,
         repair: "the rebuild queue flag is cleared",
         command: null,
         apply: (s) => s.setQueuedRebuild(v.name, v.version, false, null),
       });
     }
-    if ((v.status === "active" || v.status === "verified" || v.status === "suspect") && v.verdict === null) {
+    if (NEEDS_VERDICT.includes(v.status) && v.verdict === null) {
       problems.push({
         name: v.name,
         versions: [v.version],

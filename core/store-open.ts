@@ -11,6 +11,27 @@ import { assertNodeVersion } from "./node-version.ts";
 import { StoreDatabase } from "./store-database.ts";
 import { hasTables, migrate } from "./store-schema.ts";
 import { countToolFiles } from "./tool-files.ts";
+import type { Logger } from "./types.ts";
+
+/** How a store is opened. */
+export interface StoreOptions {
+  /**
+   * Open an existing store for reading only: nothing is created, migrated in place or repaired, and a missing
+   * store is a NOT_FOUND error instead of a new empty one (the CLI's list, show and traces).
+   */
+  readOnly?: boolean;
+  /** How long a write waits for another process's write lock before failing with STORE_BUSY (default 10 s). */
+  busyTimeoutMs?: number;
+  /** Cap of one recorded output (max_output_bytes); a larger one is clipped and the call says so. */
+  maxOutputBytes?: number;
+  /** Check the lifecycle invariants on open and repair the safe ones (default true; the hooks skip it). */
+  checkInvariants?: boolean;
+  /** Hears what the open check repaired or found (default: stderr). */
+  logger?: Logger;
+}
+
+/** Default wait for another process's write lock: long enough for any of the store's short transactions. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
 /** How a store's database is opened. */
 export interface OpenDatabaseOptions {

@@ -8,6 +8,7 @@ import type {
   CallRecord,
   OpenProblem,
   Status,
+  ToolDef,
   TraceRecord,
   TraceSource,
   Verdict,
@@ -60,8 +61,54 @@ export interface RunStats {
   runs: number;
   successes: number;
   failures: number;
+  /** Runs that ended with `notApplicable(reason)`: neither a success nor a failure. */
+  notApplicable: number;
   innerCalls: number;
   lastRunAt: string | null;
+}
+
+/**
+ * How a live run of a distilled tool ended: `ok`, `not_applicable` (the tool said so on purpose), or a failure by
+ * its cause (`tool`, `infrastructure`, `host`: see FailureCause).
+ */
+export type RunOutcome = "ok" | "not_applicable" | "tool" | "infrastructure" | "host";
+
+/** One live run of a distilled tool version, as recorded. */
+export interface RunRecord {
+  name: string;
+  version: number;
+  outcome: RunOutcome;
+  traceId: string | null;
+  callId: number | null;
+  innerCalls: number;
+  /** A failure's kind, cause, message, step and tool, or a not-applicable reason. */
+  evidence: unknown;
+  at: string;
+}
+
+/** What the store knows of one base tool's health: its infrastructure failures and the last probe. */
+export interface BaseHealthRecord {
+  tool: string;
+  /** Infrastructure failures ever recorded. */
+  failures: number;
+  /** Infrastructure failures since it last answered (0: healthy as far as calls show). */
+  consecutive: number;
+  lastError: string | null;
+  lastFailureAt: string | null;
+  lastOkAt: string | null;
+  /** The health probe's last answer, or null when it was never probed. */
+  probeOk: boolean | null;
+  probedAt: string | null;
+}
+
+/** A base tool definition a version was verified against; `definition` is null for ones stored before it was kept. */
+export interface VerifiedDefinition {
+  name: string;
+  version: number;
+  baseTool: string;
+  fingerprint: string;
+  definition: ToolDef | null;
+  verifiedAt: string;
 }
 
 /** Trace-level flags that drive the nudge and the fallback distiller. */
@@ -160,8 +207,50 @@ export function runStatsFromRow(name: string, version: number, r: Row | undefine
     runs: Number(r?.["runs"] ?? 0),
     successes: Number(r?.["successes"] ?? 0),
     failures: Number(r?.["failures"] ?? 0),
+    notApplicable: Number(r?.["not_applicable"] ?? 0),
     innerCalls: Number(r?.["inner_calls"] ?? 0),
     lastRunAt: r === undefined ? null : textOrNull(r, "last_run_at"),
+  };
+}
+
+/** A `runs` row as a record. */
+export function runFromRow(r: Row): RunRecord {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    outcome: r["outcome"] as RunOutcome,
+    traceId: textOrNull(r, "trace_id"),
+    callId: numberOrNull(r, "call_id"),
+    innerCalls: Number(r["inner_calls"]),
+    evidence: parse(r["evidence"]),
+    at: text(r, "at"),
+  };
+}
+
+/** A `base_health` row as a record. */
+export function baseHealthFromRow(r: Row): BaseHealthRecord {
+  const probe = r["probe_ok"];
+  return {
+    tool: text(r, "tool"),
+    failures: Number(r["failures"]),
+    consecutive: Number(r["consecutive"]),
+    lastError: textOrNull(r, "last_error"),
+    lastFailureAt: textOrNull(r, "last_failure_at"),
+    lastOkAt: textOrNull(r, "last_ok_at"),
+    probeOk: probe === null || probe === undefined ? null : Boolean(probe),
+    probedAt: textOrNull(r, "probed_at"),
+  };
+}
+
+/** A `verified_definitions` row as a record. */
+export function verifiedDefinitionFromRow(r: Row): VerifiedDefinition {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    baseTool: text(r, "base_tool"),
+    fingerprint: text(r, "fingerprint"),
+    definition: parse(r["definition"]) as ToolDef | null,
+    verifiedAt: text(r, "verified_at"),
   };
 }
 

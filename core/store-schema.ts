@@ -118,6 +118,64 @@ const MIGRATIONS: readonly string[] = [
     applied_at TEXT NOT NULL
   );
   `,
+  // 4: the lifecycle for agents that write. Every live run of a distilled tool with its outcome (the demotion rule
+  // reads the last runs, show their evidence); the health of each base tool (infrastructure failures count there,
+  // not against the distilled tool); every base tool definition a version was verified against (so instances with
+  // different definitions of a tool never re-verify one another); the statuses rejected and superseded, with the
+  // status CHECKs as triggers (SQLite cannot add a CHECK to an existing table). Drafts that failed verification
+  // under an older build become rejected; the fingerprints verified so far seed the definitions (text unknown).
+  `
+  CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'not_applicable', 'tool', 'infrastructure', 'host')),
+    trace_id TEXT,
+    call_id INTEGER,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX runs_by_version ON runs(name, version, id);
+  CREATE TABLE base_health (
+    tool TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL DEFAULT 0,
+    consecutive INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    last_failure_at TEXT,
+    last_ok_at TEXT,
+    probe_ok INTEGER,
+    probed_at TEXT
+  );
+  CREATE TABLE verified_definitions (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    base_tool TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    definition TEXT,
+    verified_at TEXT NOT NULL,
+    PRIMARY KEY (name, version, base_tool, fingerprint)
+  );
+  INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
+    SELECT name, version, base_tool, fingerprint, NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM dependencies WHERE fingerprint IS NOT NULL AND avoided = 0;
+  ALTER TABLE run_stats ADD COLUMN not_applicable INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX versions_by_code ON versions(name, source_hash);
+  INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at)
+    SELECT name, version, 'draft', 'rejected', 'failed verification (recorded as rejected when the store was upgraded)',
+      NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM versions WHERE status = 'draft' AND verdict IS NOT NULL;
+  UPDATE versions SET status = 'rejected' WHERE status = 'draft' AND verdict IS NOT NULL;
+  CREATE TRIGGER versions_status_insert BEFORE INSERT ON versions
+    WHEN NEW.status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
+    BEGIN SELECT RAISE(ABORT, 'versions.status must be a lifecycle status'); END;
+  CREATE TRIGGER versions_status_update BEFORE UPDATE OF status ON versions
+    WHEN NEW.status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
+    BEGIN SELECT RAISE(ABORT, 'versions.status must be a lifecycle status'); END;
+  CREATE TRIGGER history_status_insert BEFORE INSERT ON status_history
+    WHEN NEW.to_status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
+    BEGIN SELECT RAISE(ABORT, 'status_history.to_status must be a lifecycle status'); END;
+  `,
 ];
 
 /** The schema version this build writes; a newer database is refused rather than misread. */

@@ -1,6 +1,6 @@
 /**
  * The tables of distilled tool versions: `versions` (with their tool files), `status_history`, `dependencies` and
- * `run_stats`. A status change and its history row are one transaction, so the history never disagrees with the
+ * `verified_definitions`. A status change and its history row are one transaction, so the history never disagrees with the
  * status. Functions over the open database; the Store offers them as its methods (see store.ts).
  */
 import type { StoreDatabase } from "./store-database.ts";
@@ -11,13 +11,13 @@ import {
   historyFromRow,
   json,
   now,
-  type RunStats,
-  runStatsFromRow,
+  type VerifiedDefinition,
   type VersionRecord,
+  verifiedDefinitionFromRow,
   versionFromRow,
 } from "./store-rows.ts";
 import { hashSource, toolFilePath, writeToolCode } from "./tool-files.ts";
-import type { OpenProblem, Status, Verdict } from "./types.ts";
+import type { OpenProblem, Status, ToolDef, Verdict } from "./types.ts";
 
 /** What a new draft version is made of. */
 export interface NewVersion {
@@ -47,11 +47,17 @@ const INSERT_HISTORY =
 /**
  * Stores a new draft version of the store at `root`: allocates the next version number, writes its tool file and
  * the rows in one transaction, so two proposers of the same name get different numbers. Returns the number.
+ * Rejected versions do not count: the next number is the one after the newest version that is not rejected, and a
+ * rejected version holding it is replaced (a failed attempt never uses up a number).
  */
 export function createVersion(db: StoreDatabase, root: string, v: NewVersion): number {
   return db.transaction(() => {
-    const row = db.stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ?").get(v.name);
+    const row = db
+      .stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ? AND status != 'rejected'")
+      .get(v.name);
     const n = Number(row?.["n"]);
+    // Above every version that is not rejected, so a row holding the number is a rejected attempt.
+    removeRows(db, v.name, n);
     writeToolCode(root, toolFilePath(root, v.name, n), v.code);
     const at = now();
     db.stmt(
@@ -70,6 +76,110 @@ export function createVersion(db: StoreDatabase, root: string, v: NewVersion): n
     db.stmt(INSERT_HISTORY).run(v.name, n, null, "draft", v.reason, null, at);
     return n;
   });
+}
+
+/** Every row of a version (its status, history, dependencies, runs and definitions), not its file. */
+function removeRows(db: StoreDatabase, name: string, version: number): void {
+  for (const table of [
+    "versions",
+    "status_history",
+    "dependencies",
+    "run_stats",
+    "runs",
+    "verified_definitions",
+  ]) {
+    db.stmt(`DELETE FROM ${table} WHERE name = ? AND version = ?`).run(name, version);
+  }
+}
+
+/** The oldest version of `name` that is not rejected whose code has `sourceHash`, or null. */
+export function versionWithCode(db: StoreDatabase, name: string, sourceHash: string): VersionRecord | null {
+  const row = db
+    .stmt(
+      "SELECT * FROM versions WHERE name = ? AND source_hash = ? AND status != 'rejected' ORDER BY version LIMIT 1",
+    )
+    .get(name, sourceHash);
+  return row ? versionFromRow(row) : null;
+}
+
+/** A version `prune` removed. */
+export interface PrunedVersion {
+  name: string;
+  version: number;
+  status: Status;
+  /** When it got that status. */
+  since: string;
+}
+
+/**
+ * Removes the rows of every version in `statuses` whose last status change is older than `before` (an ISO time;
+ * null: any age), in one transaction, and returns them; their files are the caller's to delete after the commit.
+ * A tool's highest-numbered version that is not rejected is kept, so its number is never handed out again.
+ */
+export function pruneVersions(
+  db: StoreDatabase,
+  statuses: readonly Status[],
+  before: string | null,
+): PrunedVersion[] {
+  return db.transaction(() => {
+    const rows = db
+      .stmt(
+        `SELECT v.name, v.version, v.status, h.at AS since FROM versions v
+         JOIN status_history h ON h.id = (SELECT MAX(id) FROM status_history WHERE name = v.name AND version = v.version)
+         WHERE v.status IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR h.at < ?2)
+         AND (v.status = 'rejected' OR v.version < (SELECT MAX(version) FROM versions WHERE name = v.name AND status != 'rejected'))
+         ORDER BY v.name, v.version`,
+      )
+      .all(JSON.stringify(statuses), before);
+    const pruned = rows.map((r) => ({
+      name: r["name"] as string,
+      version: Number(r["version"]),
+      status: r["status"] as Status,
+      since: r["since"] as string,
+    }));
+    for (const p of pruned) removeRows(db, p.name, p.version);
+    return pruned;
+  });
+}
+
+/** A base tool definition to add to a version's set. */
+export interface NewDefinition {
+  baseTool: string;
+  fingerprint: string;
+  definition: ToolDef | null;
+}
+
+/** Adds definitions a version was verified against to its set; a known fingerprint gains its text if it had none. */
+export function addVerifiedDefinitions(
+  db: StoreDatabase,
+  name: string,
+  version: number,
+  defs: readonly NewDefinition[],
+): void {
+  const at = now();
+  const insert = db.stmt(
+    `INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name, version, base_tool, fingerprint)
+     DO UPDATE SET definition = COALESCE(definition, excluded.definition), verified_at = excluded.verified_at`,
+  );
+  db.transaction(() => {
+    for (const d of defs) insert.run(name, version, d.baseTool, d.fingerprint, json(d.definition), at);
+  });
+}
+
+/** The definitions versions were verified against (one version's, or every one's), oldest verification first. */
+export function verifiedDefinitions(
+  db: StoreDatabase,
+  name: string | undefined,
+  version: number | undefined,
+): VerifiedDefinition[] {
+  return db
+    .stmt(
+      `SELECT * FROM verified_definitions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2)
+       ORDER BY name, version, base_tool, verified_at`,
+    )
+    .all(name ?? null, version ?? null)
+    .map(verifiedDefinitionFromRow);
 }
 
 /** A version, or null. */
@@ -210,28 +320,4 @@ export function getDependencies(
     )
     .all(name ?? null, version ?? null);
   return rows.map(dependencyFromRow);
-}
-
-/** Counts one live run of a version. */
-export function recordRun(
-  db: StoreDatabase,
-  name: string,
-  version: number,
-  success: boolean,
-  innerCalls: number,
-): void {
-  db.stmt(
-    `INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, 1, ?, ?, ?, ?)
-     ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
-     failures = failures + excluded.failures, inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`,
-  ).run(name, version, success ? 1 : 0, success ? 0 : 1, innerCalls, now());
-}
-
-/** Run counters of a version (zeros when it never ran). */
-export function getRunStats(db: StoreDatabase, name: string, version: number): RunStats {
-  return runStatsFromRow(
-    name,
-    version,
-    db.stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version),
-  );
 }

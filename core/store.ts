@@ -1,14 +1,12 @@
 /**
- * The store: `<root>/registry.db` (SQLite, WAL) plus tool files under `<root>/tools/<name>/v<N>.ts`.
- *
- * One class, because the store has one transaction boundary: every write is one short `BEGIN IMMEDIATE`
- * transaction on one open database, and `transaction()` nests the writes of several tables (a status change and
- * its history, a trace and its first call) into one commit. The SQL of each table lives in its concept module
- * (store-traces.ts, store-calls.ts, store-versions.ts, store-bookkeeping.ts), as functions over the open database
- * this class holds privately; opening and explaining failures live in store-open.ts, the schema in
+ * The store: `<root>/registry.db` (SQLite, WAL) plus tool files under `<root>/tools/<name>/v<N>.ts`. One class,
+ * because it has one transaction boundary: every write is one short `BEGIN IMMEDIATE` transaction, and
+ * `transaction()` nests the writes of several tables into one commit. The SQL of each table lives in its concept
+ * module (store-traces, -calls, -versions, -runs, -bookkeeping); opening in store-open.ts, the schema in
  * store-schema.ts, the records in store-rows.ts. The API is synchronous and SQL-free, so another backend can
  * stand behind the same methods.
  */
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { stderrLogger } from "./logger.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./recordable.ts";
@@ -17,16 +15,27 @@ import type { CallOutcome, NewCall } from "./store-calls.ts";
 import * as calls from "./store-calls.ts";
 import type { StoreDatabase, StoreStatement } from "./store-database.ts";
 import { checkOnOpen, type LifecycleProblem } from "./store-invariants.ts";
-import { openDatabase } from "./store-open.ts";
-import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+import { DEFAULT_BUSY_TIMEOUT_MS, openDatabase, type StoreOptions } from "./store-open.ts";
+import type {
+  BaseHealthRecord,
+  DependencyRecord,
+  HistoryRecord,
+  RunOutcome,
+  RunRecord,
+  RunStats,
+  TraceFlags,
+  VerifiedDefinition,
+  VersionRecord,
+} from "./store-rows.ts";
+import type { NewRun } from "./store-runs.ts";
+import * as runs from "./store-runs.ts";
 import * as traces from "./store-traces.ts";
-import type { NewVersion, StatusChange } from "./store-versions.ts";
+import type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 import * as versions from "./store-versions.ts";
 import { readToolCode, toolFilePath } from "./tool-files.ts";
 import type {
   CallKind,
   CallRecord,
-  Logger,
   Status,
   TraceRecord,
   TraceSource,
@@ -35,36 +44,27 @@ import type {
 } from "./types.ts";
 
 export type { CallOutcome, NewCall } from "./store-calls.ts";
-export type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
-export type { NewVersion, StatusChange } from "./store-versions.ts";
+export type { StoreOptions } from "./store-open.ts";
+export type {
+  BaseHealthRecord,
+  DependencyRecord,
+  HistoryRecord,
+  RunOutcome,
+  RunRecord,
+  RunStats,
+  TraceFlags,
+  VerifiedDefinition,
+  VersionRecord,
+} from "./store-rows.ts";
+export type { NewRun } from "./store-runs.ts";
+export type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 
-/** How a store is opened. */
-export interface StoreOptions {
-  /**
-   * Open an existing store for reading only: nothing is created, migrated in place or repaired, and a missing
-   * store is a NOT_FOUND error instead of a new empty one (the CLI's list, show and traces).
-   */
-  readOnly?: boolean;
-  /** How long a write waits for another process's write lock before failing with STORE_BUSY (default 10 s). */
-  busyTimeoutMs?: number;
-  /** Cap of one recorded output (max_output_bytes); a larger one is clipped and the call says so. */
-  maxOutputBytes?: number;
-  /** Check the lifecycle invariants on open and repair the safe ones (default true; the hooks skip it). */
-  checkInvariants?: boolean;
-  /** Hears what the open check repaired or found (default: stderr). */
-  logger?: Logger;
-}
-
-/** Default wait for another process's write lock: long enough for any of the store's short transactions. */
-export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
-
-/** Reaches a store's open database; set by the class's static block, so no public member exposes it. */
+/** Reaches a store's open database; set by the static block, so no public member exposes it. */
 let databaseOf: (store: Store) => StoreDatabase;
 
 /**
- * The registry of traces, calls and distilled tool versions. The agent process, the CLI and concurrent hook
- * processes can share one store without losing rows. SQLite's failures (a locked, damaged, read-only or missing
- * database) become DistillErrors that name the file and what to do.
+ * The registry of traces, calls and versions, shared by the agent, the CLI and hook processes without losing rows.
+ * SQLite's failures become DistillErrors that name the file and what to do.
  */
 export class Store {
   readonly root: string;
@@ -97,10 +97,7 @@ export class Store {
     return this.#db.transaction(fn);
   }
 
-  /**
-   * Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote (one spilled
-   * hook event that cannot be applied must not undo the others).
-   */
+  /** Runs `fn` in a savepoint of the current transaction: a throw undoes only what `fn` wrote. */
   savepoint<T>(fn: () => T): T {
     return this.#db.savepoint(fn);
   }
@@ -117,7 +114,6 @@ export class Store {
   }
 
   // Traces (store-traces.ts).
-
   /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */
   createTrace(id: string, task: string, source: TraceSource): void {
     traces.createTrace(this.#db, id, task, source);
@@ -184,16 +180,12 @@ export class Store {
   }
 
   // Calls (store-calls.ts).
-
   /** Appends a started call; its seq is the next in the trace, allocated inside the write lock. */
   startCall(call: NewCall): number {
     return calls.insertCall(this.#db, call, null, null, this.#maxOutputBytes);
   }
 
-  /**
-   * Appends a call that already finished, in one commit: the SDK loop knows the outcome when it records, so it
-   * pays for one write instead of a start and a finish.
-   */
+  /** Appends a call that already finished, in one write (the SDK loop knows the outcome when it records). */
   appendCall(call: NewCall, outcome: CallOutcome, latencyMs: number | null): number {
     return calls.insertCall(this.#db, call, outcome, latencyMs, this.#maxOutputBytes);
   }
@@ -214,9 +206,8 @@ export class Store {
   }
 
   /**
-   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
-   * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
-   * API may reuse them, so a lookup across the whole store could attach to another session's call.
+   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces starting with
+   * `traceIdPrefix` (one session's spans): external ids are only unique within a session.
    */
   getCallByExternalId(externalId: string, traceIdPrefix: string): CallRecord | null {
     return calls.getCallByExternalId(this.#db, externalId, traceIdPrefix);
@@ -243,7 +234,6 @@ export class Store {
   }
 
   // Small cached values and spilled hook events (store-bookkeeping.ts).
-
   /** A small cached value (JSON text), or null. */
   getMeta(key: string): string | null {
     return bookkeeping.getMeta(this.#db, key);
@@ -270,11 +260,7 @@ export class Store {
   }
 
   // Versions, their history, dependencies and run counters (store-versions.ts, tool-files.ts).
-
-  /**
-   * Path of a version's tool file. The name is checked first and the path must stay inside `tools/`: a name
-   * read from model-written code must never place a file anywhere else.
-   */
+  /** Path of a version's tool file; the name is checked and the path must stay inside `tools/`. */
   toolFile(name: string, version: number): string {
     return toolFilePath(this.root, name, version);
   }
@@ -284,10 +270,7 @@ export class Store {
     return readToolCode(this.root, name, version);
   }
 
-  /**
-   * Stores a new draft version: allocates the next version number, writes `tools/<name>/v<N>.ts` and the row
-   * in one transaction, so two proposers of the same name get different numbers.
-   */
+  /** Stores a new draft version (next number, file and rows in one transaction); see store-versions.ts. */
   createVersion(v: NewVersion): VersionRecord {
     return this.getVersion(v.name, versions.createVersion(this.#db, this.root, v))!;
   }
@@ -302,10 +285,7 @@ export class Store {
     return versions.listVersions(this.#db, filter);
   }
 
-  /**
-   * Applies a status change and records it in the history, in one transaction. `expect` guards against a
-   * concurrent change: when the stored status differs, nothing is written and false is returned.
-   */
+  /** Applies a status change and its history row in one transaction; false when the status is no longer `expect`. */
   setStatus(change: StatusChange): boolean {
     return versions.setStatus(this.#db, change);
   }
@@ -350,14 +330,57 @@ export class Store {
     return versions.getDependencies(this.#db, name, version);
   }
 
-  /** Counts one live run of a version. */
-  recordRun(name: string, version: number, success: boolean, innerCalls: number): void {
-    versions.recordRun(this.#db, name, version, success, innerCalls);
+  /** The oldest version of `name` that is not rejected with this code hash, or null (one code, one version). */
+  versionWithCode(name: string, sourceHash: string): VersionRecord | null {
+    return versions.versionWithCode(this.#db, name, sourceHash);
+  }
+
+  /** Removes versions in `statuses` older than `before` (rows in one transaction, then files; see prune). */
+  pruneVersions(statuses: readonly Status[], before: string | null): PrunedVersion[] {
+    const pruned = versions.pruneVersions(this.#db, statuses, before);
+    for (const p of pruned) rmSync(this.toolFile(p.name, p.version), { force: true });
+    return pruned;
+  }
+
+  /** Adds base tool definitions a version was verified against to its set. */
+  addVerifiedDefinitions(name: string, version: number, defs: readonly NewDefinition[]): void {
+    versions.addVerifiedDefinitions(this.#db, name, version, defs);
+  }
+
+  /** The definitions versions were verified against: one version's, or every one's. */
+  verifiedDefinitions(name?: string, version?: number): VerifiedDefinition[] {
+    return versions.verifiedDefinitions(this.#db, name, version);
+  }
+
+  // Live runs and base tool health (store-runs.ts).
+  /** Records one live run of a version with its outcome and evidence, and counts it. */
+  recordRun(run: NewRun): void {
+    runs.recordRun(this.#db, run);
   }
 
   /** Run counters of a version (zeros when it never ran). */
   getRunStats(name: string, version: number): RunStats {
-    return versions.getRunStats(this.#db, name, version);
+    return runs.getRunStats(this.#db, name, version);
+  }
+
+  /** The newest `limit` runs of a version, newest first; only the given outcomes when `outcomes` is set. */
+  recentRuns(name: string, version: number, limit: number, outcomes?: readonly RunOutcome[]): RunRecord[] {
+    return runs.recentRuns(this.#db, name, version, limit, outcomes ?? null);
+  }
+
+  /** Counts a base tool's answer (`ok`) or infrastructure failure (with its error) in its health. */
+  recordBaseHealth(tool: string, ok: boolean, error: string | null = null): void {
+    runs.recordBaseHealth(this.#db, tool, ok, error);
+  }
+
+  /** Records what the health probe said of a base tool. */
+  recordProbe(tool: string, ok: boolean): void {
+    runs.recordProbe(this.#db, tool, ok);
+  }
+
+  /** Every base tool with a health record, by name. */
+  baseHealth(): BaseHealthRecord[] {
+    return runs.baseHealth(this.#db);
   }
 }
 

@@ -1,12 +1,17 @@
 /**
- * Reacting to base tool changes: the start-up schema comparison, `tool-updated` (re-verify dependents, queue
- * rebuilds of the versions that avoided a recovered tool) and `health` (with the probe).
+ * Reacting to base tool changes: the start-up review of definitions, `tool-updated` and `health`. A changed
+ * definition is classified against the ones each version was verified with: cosmetic (text only) changes nothing;
+ * compatible is re-verified with the status unchanged; breaking makes the version suspect at once and is
+ * re-verified (active on pass, deprecated on fail); a tool that is gone makes it suspect(dependency_missing).
  */
 import type { DistillContext } from "./context.ts";
+import { checkDefinition, type DefinitionStatus, worse } from "./definitions.ts";
 import { DistillError, errorMessage } from "./errors.ts";
-import { fingerprint, sameFingerprint } from "./fingerprint.ts";
-import type { VersionRecord } from "./store.ts";
+import { fingerprint } from "./fingerprint.ts";
+import { type BaseToolHealth, probeAndRecover } from "./recovery.ts";
+import type { NewDefinition, VersionRecord } from "./store.ts";
 import type { OpenProblem, Status } from "./types.ts";
+import { reportSummary } from "./verdict.ts";
 import { addProblem, verifyVersion } from "./versions.ts";
 
 /** One version a change touched. */
@@ -18,25 +23,40 @@ export interface ChangeEntry {
   problems: OpenProblem[];
   reason: string;
   queuedRebuild: boolean;
+  /** How the base tool's definition changed for this version (null: not a definition change). */
+  change: Exclude<DefinitionStatus, "known"> | null;
 }
 
-/** What `onToolUpdated`, `health` and the start-up comparison did, per affected version. */
+/** What `onToolUpdated`, `health` and the start-up review did, per affected version. */
 export interface ChangeReport {
   changes: ChangeEntry[];
   messages: string[];
 }
 
-/** A health report: the change report plus what the probe said per avoided tool. */
+/** A health report: the change report, what the probe said per tool, and every base tool's health record. */
 export interface HealthReport extends ChangeReport {
   probed: { tool: string; recovered: boolean; error?: string }[];
+  baseTools: BaseToolHealth[];
+}
+
+/** A version to re-verify after a definition change, and the entry of the report that says so. */
+export interface Reverification {
+  v: VersionRecord;
+  entry: ChangeEntry;
+  tools: string[];
 }
 
 /** Versions whose dependencies are watched: the ones agents use or may use again without a new proposal. */
-function watched(ctx: DistillContext): VersionRecord[] {
-  return ctx.store.listVersions().filter((v) => v.status === "active" || v.status === "suspect");
+function watched(ctx: DistillContext, statuses: readonly Status[]): VersionRecord[] {
+  return ctx.store.listVersions().filter((v) => statuses.includes(v.status));
 }
 
-function entry(before: VersionRecord, after: VersionRecord, reason: string): ChangeEntry {
+function entry(
+  before: VersionRecord,
+  after: VersionRecord,
+  reason: string,
+  change: ChangeEntry["change"],
+): ChangeEntry {
   return {
     name: before.name,
     version: before.version,
@@ -45,48 +65,102 @@ function entry(before: VersionRecord, after: VersionRecord, reason: string): Cha
     problems: after.problems,
     reason,
     queuedRebuild: after.queuedRebuild,
+    change,
   };
 }
 
 /**
- * The cheap comparison of `check_schemas_on_start` (and the first half of `health`): a dependency whose tool is
- * gone makes its version suspect(dependency_missing); one whose fingerprint changed, suspect(schema_changed).
- * Synchronous and store-only, so it runs in the ToolDistill constructor before the first call.
+ * The synchronous half of a review (start-up, `health`, `tool-updated`): every watched version's dependencies
+ * (only `onlyTool`'s, when given) against the current definitions. A gone tool or a breaking change makes the
+ * version suspect now; compatible and breaking changes are returned for re-verification; cosmetic ones are
+ * reported and change nothing; definitions the version was verified with are not touched at all.
  */
-export function compareSchemas(ctx: DistillContext): ChangeReport {
+export function reviewDefinitions(
+  ctx: DistillContext,
+  options: { statuses?: readonly Status[]; onlyTool?: string } = {},
+): { report: ChangeReport; jobs: Reverification[] } {
   const report: ChangeReport = { changes: [], messages: [] };
-  const versions = new Map(watched(ctx).map((v) => [`${v.name}\u0000${v.version}`, v]));
-  if (versions.size === 0) return report;
-  // Each tool is hashed once per comparison, however many versions depend on it.
-  const current = new Map(ctx.tools().map((t) => [t.name, fingerprint(t)]));
-  for (const dep of ctx.store.getDependencies()) {
-    let v = versions.get(`${dep.name}\u0000${dep.version}`);
-    if (!v || dep.avoided) continue;
-    let problem: OpenProblem | null = null;
-    let reason = "";
-    const fp = current.get(dep.baseTool);
-    if (fp === undefined) {
-      problem = "dependency_missing";
-      reason = `base tool '${dep.baseTool}' is no longer offered`;
-    } else if (!sameFingerprint(dep.fingerprint, fp)) {
-      problem = "schema_changed";
-      reason = `base tool '${dep.baseTool}' changed its definition`;
+  const jobs: Reverification[] = [];
+  const versions = watched(ctx, options.statuses ?? ["active", "suspect"]);
+  if (versions.length === 0) return { report, jobs };
+  const deps = ctx.store.getDependencies();
+  const known = ctx.store.verifiedDefinitions();
+  for (const v of versions) {
+    let status: DefinitionStatus = "known";
+    const reasons: string[] = [];
+    const changed: string[] = [];
+    for (const d of deps) {
+      if (d.name !== v.name || d.version !== v.version || d.avoided) continue;
+      if (options.onlyTool !== undefined && d.baseTool !== options.onlyTool) continue;
+      const mine = known.filter(
+        (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool,
+      );
+      const check = checkDefinition(mine, ctx.baseTool(d.baseTool));
+      if (check.status === "known") continue;
+      status = worse(status, check.status);
+      changed.push(d.baseTool);
+      reasons.push(
+        `base tool '${d.baseTool}' ${check.status === "missing" ? "" : `changed (${check.status}): `}${check.reasons.join("; ")}`,
+      );
     }
-    if (!problem || v.problems.includes(problem)) continue;
-    const after = addProblem(ctx, v, problem, reason, {
-      baseTool: dep.baseTool,
-      stored: dep.fingerprint,
-      current: fp ?? null,
-    });
-    report.changes.push(entry(v, after, reason));
-    v = after;
-    versions.set(`${dep.name}\u0000${dep.version}`, v);
+    if (status === "known") continue;
+    const why = reasons.join("; ");
+    try {
+      if (status === "cosmetic") {
+        // Text cannot change a run: the definition joins the known set, so the next start says nothing.
+        ctx.store.addVerifiedDefinitions(v.name, v.version, definitionsOf(ctx, changed));
+        report.changes.push(entry(v, v, `${why}: nothing to re-verify`, "cosmetic"));
+      } else if (status === "missing") {
+        const after = addProblem(ctx, v, "dependency_missing", why, { baseTools: changed });
+        report.changes.push(entry(v, after, why, "missing"));
+      } else {
+        const after =
+          status === "breaking" ? addProblem(ctx, v, "schema_changed", why, { baseTools: changed }) : v;
+        const e = entry(v, after, why, status);
+        report.changes.push(e);
+        jobs.push({ v: after, entry: e, tools: changed });
+      }
+    } catch (err) {
+      // Another process moved the version meanwhile: its change stands, this review reports it.
+      report.messages.push(`${v.name} v${v.version}: not reviewed now: ${errorMessage(err)}`);
+    }
   }
-  return report;
+  return { report, jobs };
+}
+
+/** The current definitions of `tools` with their fingerprints, for a version's set of known definitions. */
+function definitionsOf(ctx: DistillContext, tools: readonly string[]): NewDefinition[] {
+  return tools.flatMap((tool) => {
+    const def = ctx.baseTool(tool);
+    const fp = fingerprint(def);
+    return def && fp !== null ? [{ baseTool: tool, fingerprint: fp, definition: def }] : [];
+  });
+}
+
+/**
+ * The asynchronous half: re-verifies each version of `jobs` against the current base tools and completes its
+ * entry of the report. Never throws: a verification that cannot run is reported on the entry.
+ */
+export async function reverify(ctx: DistillContext, jobs: readonly Reverification[]): Promise<void> {
+  for (const job of jobs) {
+    const tools = job.tools.map((t) => `'${t}'`).join(", ");
+    try {
+      const current = ctx.store.getVersion(job.v.name, job.v.version) ?? job.v;
+      const verdict = await verifyVersion(ctx, current, { why: `re-verification after ${tools} changed` });
+      const after = ctx.store.getVersion(job.v.name, job.v.version) ?? current;
+      const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
+      job.entry.to = after.status;
+      job.entry.problems = after.problems;
+      job.entry.queuedRebuild = after.queuedRebuild;
+      job.entry.reason += passed ? "; re-verified: passed" : `; re-verified: ${reportSummary(verdict)}`;
+    } catch (err) {
+      job.entry.reason += `; re-verification could not run: ${errorMessage(err)}`;
+    }
+  }
 }
 
 /** Marks versions that avoided `tool` as improvable (suspect(avoided_tool_recovered)) and queues their rebuild. */
-function markRecovered(ctx: DistillContext, tool: string, report: ChangeReport, how: string): void {
+export function markRecovered(ctx: DistillContext, tool: string, report: ChangeReport, how: string): void {
   const avoiders = ctx.store.getDependencies().filter((d) => d.baseTool === tool && d.avoided);
   for (const dep of avoiders) {
     const v = ctx.store.getVersion(dep.name, dep.version);
@@ -102,84 +176,56 @@ function markRecovered(ctx: DistillContext, tool: string, report: ChangeReport, 
       () => ctx.store.setQueuedRebuild(v.name, v.version, true, note),
     );
     report.changes.push(
-      entry(v, { ...after, queuedRebuild: true }, `avoided tool '${tool}' recovered: queued for a rebuild`),
+      entry(
+        v,
+        { ...after, queuedRebuild: true },
+        `avoided tool '${tool}' recovered: queued for a rebuild`,
+        null,
+      ),
     );
   }
 }
 
 /**
- * `tool-updated <tool>`: versions depending on it with a different stored fingerprint are re-verified at once
- * (pass → schema_changed cleared and new fingerprints stored; fail → deprecated); versions that avoided it
- * become suspect(avoided_tool_recovered) and are queued for a rebuild.
+ * `tool-updated <tool>`: the versions depending on it are reviewed against its current definition and re-verified
+ * as the change requires; versions that avoided it become suspect(avoided_tool_recovered) and are queued for a
+ * rebuild.
  */
 export async function onToolUpdated(ctx: DistillContext, tool: string): Promise<ChangeReport> {
-  const report: ChangeReport = { changes: [], messages: [] };
-  const current = ctx.tools().find((t) => t.name === tool);
-  if (!current) {
+  if (!ctx.baseTool(tool)) {
     throw new DistillError(
       "NOT_FOUND",
       `no base tool '${tool}' among the current tools: check the name (tooldistill mcp tools lists MCP tools)`,
     );
   }
-  const fp = fingerprint(current);
-  const dependents = ctx.store.getDependencies().filter((d) => d.baseTool === tool && !d.avoided);
-  for (const dep of dependents) {
-    const v = ctx.store.getVersion(dep.name, dep.version);
-    if (!v || !["active", "suspect", "verified"].includes(v.status)) continue;
-    if (sameFingerprint(dep.fingerprint, fp)) continue;
-    let before = v;
-    if (v.status === "active")
-      before = addProblem(ctx, v, "schema_changed", `base tool '${tool}' was updated`, {
-        stored: dep.fingerprint,
-        current: fp,
-      });
-    const verdict = await verifyVersion(ctx, before, {});
-    const after = ctx.store.getVersion(v.name, v.version)!;
-    const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
-    report.changes.push(
-      entry(
-        v,
-        after,
-        passed
-          ? `re-verified against the new '${tool}': passed`
-          : `re-verified against the new '${tool}': failed`,
-      ),
-    );
-  }
+  const { report, jobs } = reviewDefinitions(ctx, {
+    statuses: ["active", "suspect", "verified"],
+    onlyTool: tool,
+  });
+  await reverify(ctx, jobs);
   markRecovered(ctx, tool, report, "it has been reported updated (tooldistill tool-updated)");
   if (report.changes.length === 0)
-    report.messages.push(`no distilled tool depends on '${tool}' with a different definition or avoided it`);
+    report.messages.push(
+      `no distilled tool depends on '${tool}' with a definition it was not verified with, or avoided it`,
+    );
   return report;
 }
 
 /**
- * `health`: compares the current tool list with the stored dependencies and, with a probe, asks whether avoided
- * tools have recovered. It never calls the executor itself.
+ * `health`: reviews the current definitions (re-verifying what changed) and, with a probe, asks whether avoided
+ * tools and base tools with outages have recovered; a version demoted only for outages comes back when its base
+ * tools answer again and replay passes. It never calls the executor itself.
  */
 export async function health(ctx: DistillContext, options: { probe: boolean }): Promise<HealthReport> {
-  const report: HealthReport = { ...compareSchemas(ctx), probed: [] };
-  if (options.probe) {
-    if (!ctx.healthProbe) {
-      report.messages.push("no health_probe configured: recoveries of avoided tools are not looked for");
-    } else {
-      const exposedOrSuspect = new Set(watched(ctx).map((v) => `${v.name}\u0000${v.version}`));
-      const avoided = new Set(
-        ctx.store
-          .getDependencies()
-          .filter((d) => d.avoided && exposedOrSuspect.has(`${d.name}\u0000${d.version}`))
-          .map((d) => d.baseTool),
-      );
-      for (const tool of [...avoided].sort()) {
-        try {
-          const recovered = Boolean(await ctx.healthProbe(tool));
-          report.probed.push({ tool, recovered });
-          if (recovered) markRecovered(ctx, tool, report, "the health probe reports it reachable again");
-        } catch (err) {
-          report.probed.push({ tool, recovered: false, error: errorMessage(err) });
-        }
-      }
-    }
+  const { report: changes, jobs } = reviewDefinitions(ctx);
+  await reverify(ctx, jobs);
+  const report: HealthReport = { ...changes, probed: [], baseTools: [] };
+  if (options.probe && !ctx.healthProbe) {
+    report.messages.push("no health_probe configured: recoveries of base tools are not looked for");
+  } else if (options.probe) {
+    await probeAndRecover(ctx, report, (tool, how) => markRecovered(ctx, tool, report, how));
   }
+  report.baseTools = ctx.store.baseHealth();
   if (report.changes.length === 0) {
     const suspect = ctx.store.listVersions({ status: "suspect" });
     if (suspect.length === 0) report.messages.push("all distilled tools match their base tools");

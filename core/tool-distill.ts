@@ -11,31 +11,27 @@ import { runExposed } from "./distilled-run.ts";
 import { type Distiller, PROPOSE_INPUT_SCHEMA } from "./distiller.ts";
 import { fallbackDistill, rebuild } from "./distilling.ts";
 import { DistillError, errorMessage } from "./errors.ts";
+import { exposedVersions, toolDefinition, unavailableReason } from "./exposure.ts";
+import { assertNoRefusedWrites, type LivePlan, LivePolicy, planLive } from "./live-plan.ts";
 import { stderrLogger } from "./logger.ts";
 import { importRef } from "./module-ref.ts";
 import { PROPOSE_TOOL_NAME } from "./prompts.ts";
 import { handleProposal } from "./proposal.ts";
 import { Sandbox } from "./sandbox.ts";
 import { type Settings, settingsFromOptions } from "./settings.ts";
+import type { PrunedVersion } from "./store.ts";
 import { Store, type VersionRecord } from "./store.ts";
 import {
   type ChangeReport,
-  compareSchemas,
   type HealthReport,
   health,
   onToolUpdated,
+  reverify,
+  reviewDefinitions,
 } from "./tool-changes.ts";
 import { Trace, type TraceHost } from "./trace.ts";
 import type { Executor, HealthProbe, Logger, ToolDef, ToolInput, TraceSource, Verdict } from "./types.ts";
-import {
-  deprecate,
-  exposedVersions,
-  promote,
-  resolveVersion,
-  toolDefinition,
-  unavailableReason,
-  verifyVersion,
-} from "./versions.ts";
+import { deprecate, promote, prune, resolveVersion, verifyVersion } from "./versions.ts";
 
 /** Options of `new ToolDistill(...)`: the config file's keys in camelCase, plus the objects themselves. */
 export interface ToolDistillOptions extends Partial<Settings> {
@@ -81,20 +77,6 @@ export function proposeToolDefinition(): ToolDef {
   };
 }
 
-function _checkSettings(s: Settings): void {
-  const problems: string[] = [];
-  if (!(s.minCallReduction > 0 && s.minCallReduction < 1))
-    problems.push(`minCallReduction must be between 0 and 1, exclusive (got ${s.minCallReduction})`);
-  if (!Number.isInteger(s.minCallsToDistill) || s.minCallsToDistill < 1)
-    problems.push(`minCallsToDistill must be an integer ≥ 1 (got ${s.minCallsToDistill})`);
-  if (!Number.isInteger(s.maxExposedTools) || s.maxExposedTools < 0)
-    problems.push(`maxExposedTools must be an integer ≥ 0 (got ${s.maxExposedTools})`);
-  if (!Number.isInteger(s.maxOutputBytes) || s.maxOutputBytes < 1024)
-    problems.push(`maxOutputBytes must be an integer ≥ 1024 (got ${s.maxOutputBytes})`);
-  if (problems.length)
-    throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
-}
-
 /**
  * The library's entry point: records runs, runs distilled tools, ingests and verifies proposals, and keeps
  * distilled tools in step with their base tools. Every CLI verb is a thin call of one of its methods.
@@ -116,10 +98,14 @@ export class ToolDistill {
   /** The traces' way back in: the operations the recorder must not import itself. */
   readonly #host: TraceHost;
   /**
-   * What the start-up schema comparison (`check_schemas_on_start`) found: every version it made suspect, and why.
-   * Null when the comparison did not run. Each change is also warned on the logger.
+   * What the start-up review of base tool definitions (`check_schemas_on_start`) found and did, per version: a
+   * cosmetic change (nothing to do), a compatible or breaking one (re-verified), a tool that is gone. Complete once
+   * `ready()` resolves (re-verification is asynchronous); null when the review did not run. Each entry is also
+   * logged when its re-verification ends.
    */
   readonly startupReport: ChangeReport | null;
+  /** The start-up re-verifications; never rejects. */
+  readonly #ready: Promise<void>;
 
   constructor(options: ToolDistillOptions) {
     // The same schemas as the file's keys: a wrong option gets the message a wrong line of the file gets.
@@ -138,18 +124,34 @@ export class ToolDistill {
     this.#ctx = this.#makeContext(options.onExposureChange ?? (() => {}));
     this.#host = {
       ctx: this.#ctx,
+      // A call waits for the start-up re-verification, which may still change what is exposed.
+      ready: () => this.#ready,
       runDistilled: (trace, name, input, opts) => runExposed(this.#ctx, trace, name, input, opts),
       propose: (trace, input, opts) => handleProposal(this.#ctx, trace.id, input, opts),
       unavailableReason: (name) => unavailableReason(this.store, name, this.settings.maxExposedTools),
       fallbackDistill: (trace) => fallbackDistill(this.#ctx, trace.id),
     };
-    this.startupReport = settings.checkSchemasOnStart && options.tools ? compareSchemas(this.#ctx) : null;
-    for (const c of this.startupReport?.changes ?? []) {
-      this.logger.warn(
-        `tooldistill: at start-up, ${c.name} v${c.version} became ${c.to} [${c.problems.join(", ")}]: ${c.reason}; ` +
-          `tooldistill verify ${c.name} --version ${c.version} re-checks it against the current tools`,
-      );
-    }
+    const review = settings.checkSchemasOnStart && options.tools ? reviewDefinitions(this.#ctx) : null;
+    this.startupReport = review?.report ?? null;
+    // The constructor is synchronous: versions a breaking change or a gone tool affects are suspect (not offered)
+    // before it returns; their re-verification runs now and ready() (awaited by fromConfig) waits for it.
+    this.#ready = review
+      ? reverify(this.#ctx, review.jobs).then(() => {
+          for (const c of review.report.changes) {
+            const change = c.from === c.to ? `stays ${c.to}` : `${c.from} → ${c.to}`;
+            this.logger.warn(`tooldistill: at start-up, ${c.name} v${c.version} ${change}: ${c.reason}`);
+          }
+        })
+      : Promise.resolve();
+  }
+
+  /**
+   * Resolves when the start-up review has finished re-verifying what changed, with its report (null when it did
+   * not run). `fromConfig` awaits it; distilled tool calls and `close()` wait for it too.
+   */
+  async ready(): Promise<ChangeReport | null> {
+    await this.#ready;
+    return this.startupReport;
   }
 
   /** Builds a ToolDistill from `tooldistill.yaml` (default: the one in the current folder). */
@@ -188,7 +190,9 @@ export class ToolDistill {
       options.healthProbe ??= toolkit.probe;
       options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
     }
-    return new ToolDistill({ ...options, ...overrides });
+    const td = new ToolDistill({ ...options, ...overrides });
+    await td.ready();
+    return td;
   }
 
   /**
@@ -237,6 +241,7 @@ export class ToolDistill {
 
   /** Activates a version (default: the newest verified); a deprecated one re-passes verification first. */
   async promote(name: string, options: { version?: number } = {}): Promise<VersionRecord> {
+    await this.#ready;
     return promote(this.#ctx, name, options);
   }
 
@@ -245,35 +250,69 @@ export class ToolDistill {
     return deprecate(this.#ctx, name, options);
   }
 
-  /** Re-runs the three checks (default: the active version); `live` runs every call against the executor. */
-  async verify(name: string, options: { version?: number; live?: boolean } = {}): Promise<Verdict> {
+  /**
+   * Re-runs the three checks (default: the active version). `live` runs the calls of read-only base tools for real
+   * and answers the calls of tools that may write from the source run's record; a write the record cannot answer
+   * refuses the verification before anything runs, unless `allowWrites` lets it run for real.
+   */
+  async verify(
+    name: string,
+    options: { version?: number; live?: boolean; allowWrites?: boolean } = {},
+  ): Promise<Verdict> {
+    await this.#ready;
     const v = resolveVersion(this.store, name, options.version, "active");
-    if (options.live && !this.executor) {
+    if (!options.live) return verifyVersion(this.#ctx, v);
+    if (!this.executor) {
       throw new DistillError(
         "EXECUTOR",
         "verify --live needs the executor: set executor/tools or mcp_config in tooldistill.yaml",
       );
     }
-    return verifyVersion(this.#ctx, v, { live: options.live ?? false });
+    const allowWrites = options.allowWrites ?? false;
+    assertNoRefusedWrites(await planLive(this.#ctx, v, { allowWrites }));
+    const livePolicy = new LivePolicy(this.#ctx, { allowWrites, dryRun: false });
+    return verifyVersion(this.#ctx, v, { live: true, livePolicy });
+  }
+
+  /** What `verify --live` would do, call by call (live, from the record, refused), without running anything. */
+  async planLiveVerification(
+    name: string,
+    options: { version?: number; allowWrites?: boolean } = {},
+  ): Promise<LivePlan> {
+    await this.#ready;
+    const v = resolveVersion(this.store, name, options.version, "active");
+    return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false });
+  }
+
+  /**
+   * Removes rejected and superseded versions (only those whose status is older than `olderThanDays`, when given)
+   * with their history and files; the traces they came from are kept. Needs only the store.
+   */
+  prune(options: { olderThanDays?: number } = {}): PrunedVersion[] {
+    return prune(this.store, options);
   }
 
   /** Reacts to a changed or recovered base tool: re-verifies dependents, queues rebuilds for avoiders. */
   async onToolUpdated(name: string): Promise<ChangeReport> {
+    await this.#ready;
     return onToolUpdated(this.#ctx, name);
   }
 
   /** Compares the current tools with the stored dependencies and, with a probe, looks for recoveries. */
   async health(options: { probe?: boolean } = {}): Promise<HealthReport> {
+    await this.#ready;
     return health(this.#ctx, { probe: options.probe ?? true });
   }
 
   /** Asks the distiller for a better version of a tool whose avoided base tool recovered. */
   async rebuild(name: string): Promise<Verdict> {
+    await this.#ready;
     return rebuild(this.#ctx, name);
   }
 
-  /** Closes the store, the sandbox pool and anything `fromConfig` opened. */
+  /** Closes the store, the sandbox pool and anything `fromConfig` opened (after the start-up review ends). */
   async close(): Promise<void> {
+    await this.#ready;
     try {
       await this.#onClose?.();
     } finally {

@@ -1,3 +1,4 @@
+import { classifyBaseFailure } from "./base-failure.ts";
 import { canonicalArgs, isPlainObject } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
 import { suggestion } from "./did-you-mean.ts";
@@ -11,6 +12,8 @@ import type { ToolDef, TraceRecord } from "./types.ts";
 export interface ExecuteResult {
   content: string;
   isError: boolean;
+  /** Set when a distilled tool ended with `notApplicable(reason)`: the reason (the content says to go on). */
+  notApplicable?: string;
 }
 
 /** Options of one `execute`: `callId` completes a call row recorded elsewhere (the plugin's PreToolUse hook). */
@@ -32,6 +35,8 @@ export interface UsageLike {
  */
 export interface TraceHost {
   readonly ctx: DistillContext;
+  /** Resolves when the library is ready for calls (the start-up re-verification has ended). */
+  ready(): Promise<void>;
   /** Handles a call of a distilled tool, or returns null when `name` is not an exposed distilled tool. */
   runDistilled(
     trace: Trace,
@@ -86,6 +91,10 @@ export async function recordBaseCall(
     outcome = { ok: false, error: errorMessage(err), thrown: err };
   }
   try {
+    // An outage counts against the base tool's health (never against a distilled tool); an answer ends it.
+    const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
+    if (outcome.ok || down)
+      ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error);
     ctx.store.appendCall(
       call,
       outcome.ok ? { output: outcome.output } : { error: outcome.error },
@@ -156,6 +165,7 @@ export class Trace {
    */
   async execute(name: string, input: unknown, options: ExecuteOptions = {}): Promise<ExecuteResult> {
     try {
+      await this.#host.ready();
       const args = isPlainObject(input) ? input : {};
       if (name === PROPOSE_TOOL_NAME) return await this.#host.propose(this, args, options);
       const distilled = this.#host.runDistilled(this, name, args, options);

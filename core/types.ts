@@ -69,7 +69,19 @@ export interface CheckResult {
   problems: Problem[];
 }
 
-export const Statuses = ["draft", "verified", "active", "suspect", "deprecated"] as const;
+/**
+ * Lifecycle statuses. `rejected`: a proposal that failed verification (never offered; its number is taken again by
+ * the tool's next proposal). `superseded`: a verified version that was never promoted before a newer one was.
+ */
+export const Statuses = [
+  "draft",
+  "verified",
+  "active",
+  "suspect",
+  "deprecated",
+  "rejected",
+  "superseded",
+] as const;
 /** Lifecycle status of a distilled tool version. */
 export type Status = (typeof Statuses)[number];
 

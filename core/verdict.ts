@@ -102,7 +102,7 @@ export function rejectedVerdict(name: string, message: string): Verdict {
   return {
     name,
     version: 0,
-    status: "draft",
+    status: "rejected",
     checks: { static: { ok: false, problems: [{ message }] }, replay: notRun, efficiency: notRun },
     calls: null,
     baseline: null,
@@ -161,7 +161,7 @@ export function verdictReport(v: Verdict): string {
     );
   } else if (v.status === "suspect") {
     lines.push(
-      `${id} is still suspect: a runtime failure is cleared only by tooldistill verify ${v.name} --version ${v.version} --live (real calls).`,
+      `${id} is still suspect: a runtime failure is cleared only by a live pass of the calls that failed: tooldistill verify ${v.name} --version ${v.version} --live (reads run for real; add --allow-writes when a call that failed may write).`,
     );
   } else {
     lines.push(

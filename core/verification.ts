@@ -2,6 +2,7 @@ import { canonicalArgs } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
 import { DistillError } from "./errors.ts";
 import { fingerprint } from "./fingerprint.ts";
+import type { LivePolicy } from "./live-plan.ts";
 import { FixtureSet, fixturesFromCalls } from "./replay.ts";
 import { schemaProblems } from "./schema.ts";
 import { staticCheck, type ToolMeta } from "./static-check.ts";
@@ -11,8 +12,10 @@ import { noEvidence } from "./verdict.ts";
 
 /** Options of one verification. */
 export interface VerifyOptions {
-  /** `verify --live`: every call runs against the executor (the user's explicit consent). */
+  /** `verify --live`: calls run against the executor (the user's explicit consent), as `livePolicy` decides. */
   live?: boolean;
+  /** Decides each call of a live verification by what its tool may write (see live-plan.ts). */
+  livePolicy?: LivePolicy;
   /** Base tools that recovered since the source run: their recorded failures are not replayed as failures. */
   recovered?: readonly string[];
   /** A rebuild must also beat the version it replaces. */
@@ -114,8 +117,8 @@ function roundLimit(x: number): number {
 export function measureBaseline(store: Store, version: VersionRecord): number | null {
   let baseline = version.sourceTrace ? store.countTopLevelBaseCalls(version.sourceTrace) : null;
   for (const earlier of store.listVersions({ name: version.name })) {
-    if (earlier.version >= version.version || earlier.status === "draft" || earlier.baseline === null)
-      continue;
+    const unverified = earlier.status === "draft" || earlier.status === "rejected";
+    if (earlier.version >= version.version || unverified || earlier.baseline === null) continue;
     if (baseline === null || earlier.baseline > baseline) baseline = earlier.baseline;
   }
   return baseline;
@@ -232,8 +235,13 @@ async function replayAll(
           liveCalls.push(`${tool} (call ${step})`);
           return ctx.executor(tool, args);
         };
-        if (options.live) return live("runs live (verify --live)");
         const fixture = set.take(tool, canonical);
+        if (options.live) {
+          const answer = options.livePolicy?.decide(step, tool, canonical, fixture) ?? { live: true };
+          if ("record" in answer) return answer.record;
+          if ("refuse" in answer) throw replayProblem(answer.refuse);
+          return live("runs live (verify --live)");
+        }
         if (fixture) {
           if (fixture.ok && fixture.clipped !== null) {
             throw replayProblem(
@@ -255,6 +263,13 @@ async function replayAll(
       },
     });
     maxCalls = Math.max(maxCalls, outcome.calls.length);
+    if (outcome.ok && outcome.notApplicable !== undefined) {
+      // The recorded run did the task for this input, so "not mine to do" contradicts the record.
+      problems.push({
+        message: `${label}the tool answered notApplicable(${JSON.stringify(outcome.notApplicable)}) for an input of the recorded run, where the task was done: it must do the task for its test inputs (notApplicable is for inputs it does not cover)`,
+      });
+      continue;
+    }
     if (outcome.ok) continue;
     const f = outcome.failure;
     // A call the replay itself refused (a mismatch, a schema problem) names its own reason; any other failed call

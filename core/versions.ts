@@ -1,59 +1,22 @@
 /**
- * Versions of distilled tools and the lifecycle actions on them: ingesting a proposal, verifying, promoting,
- * deprecating, adding an open problem, and which versions agents are offered. Every status change goes
- * through `commit`, one transaction with its history and whatever else belongs to it.
+ * Versions of distilled tools and the lifecycle actions on them: verifying, promoting, deprecating, adding an open
+ * problem. Every status change goes through `commit`, one transaction with its history and whatever else belongs
+ * to it (the verdict, dependencies, the definitions verified against, the replaced version's new status).
  */
 import type { DistillContext } from "./context.ts";
-import type { Proposal } from "./distiller.ts";
 import { DistillError } from "./errors.ts";
-import { assertTransition, isExposed, withoutProblems, withProblem } from "./lifecycle.ts";
-import { staticCheck } from "./static-check.ts";
-import type { Store, VersionRecord } from "./store.ts";
-import { toolNameProblem } from "./tool-names.ts";
-import type { OpenProblem, Problem, Status, ToolDef, Verdict } from "./types.ts";
-import { formatProblem, reportSummary, toVerdict } from "./verdict.ts";
-import { runChecks, type VerifyOptions } from "./verification.ts";
-
-/**
- * Stores a proposal as the next draft version of its tool and verifies it. The name, description and schema
- * are read from the code; a name that cannot be read is refused before anything is stored.
- */
-export async function ingestProposal(
-  ctx: DistillContext,
-  sourceTrace: string | null,
-  proposal: Proposal,
-  options: VerifyVersionOptions & { reason?: string } = {},
-): Promise<Verdict> {
-  const statics = staticCheck(proposal.code, ctx.tools());
-  const listed = (problems: readonly Problem[]) => problems.map(formatProblem).join("\n");
-  if (!statics.meta) {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `the tool's name, description and inputSchema could not be read, so nothing was stored:\n${listed(statics.problems)}`,
-    );
-  }
-  // The name becomes a folder under tools/: one that is not a valid name is refused before anything is written.
-  if (toolNameProblem(statics.meta.name) !== null) {
-    const named = statics.problems.filter((p) => p.token === statics.meta?.name);
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `the tool's name cannot be used, so nothing was stored:\n${listed(named.length ? named : [{ message: toolNameProblem(statics.meta.name)! }])}`,
-    );
-  }
-  const version = ctx.store.createVersion({
-    name: statics.meta.name,
-    code: proposal.code,
-    description: statics.meta.description,
-    inputSchema: statics.meta.inputSchema,
-    testInputs: proposal.test_inputs,
-    sourceTrace,
-    reason: options.reason ?? "proposed",
-  });
-  return verifyVersion(ctx, version, options);
-}
+import { recordedFailures } from "./failure-evidence.ts";
+import { fingerprint } from "./fingerprint.ts";
+import { assertTransition, isExposed, PRUNABLE, withoutProblems, withProblem } from "./lifecycle.ts";
+import { lineDiff } from "./line-diff.ts";
+import type { PrunedVersion, Store, VersionRecord } from "./store.ts";
+import { autoPromotion, mayWrite, PROMOTED_BY_A_PERSON } from "./tool-effects.ts";
+import type { OpenProblem, Status, Verdict } from "./types.ts";
+import { reportSummary, toVerdict } from "./verdict.ts";
+import { type CheckReport, runChecks, type VerifyOptions } from "./verification.ts";
 
 /** One status change of a version, from the status it had when the command read it. */
-interface Move {
+export interface Move {
   v: VersionRecord;
   to: Status;
   problems: readonly OpenProblem[];
@@ -67,7 +30,7 @@ interface Move {
  * only if the version still has the status the command read; otherwise nothing is written and the command is
  * asked to run again. Exposure changes are announced after the commit.
  */
-function commit(
+export function commit(
   ctx: Pick<DistillContext, "store" | "exposureChanged">,
   moves: readonly Move[],
   also?: () => void,
@@ -106,7 +69,10 @@ function after(m: Move): VersionRecord {
   return { ...m.v, status: m.to, problems: [...m.problems] };
 }
 
-/** Moves that make `v` active: itself, and every other active or suspect version of its name deprecated. */
+/**
+ * Moves that make `v` active: itself; every other active or suspect version of its name deprecated (a rollback
+ * target); every older verified one superseded (it was never used, and is no longer the newest).
+ */
 function activation(ctx: DistillContext, v: VersionRecord, reason: string, evidence?: unknown): Move[] {
   const moves: Move[] = [{ v, to: "active", problems: [], reason, evidence }];
   for (const other of ctx.store.listVersions({ name: v.name })) {
@@ -118,6 +84,8 @@ function activation(ctx: DistillContext, v: VersionRecord, reason: string, evide
         problems: other.problems,
         reason: `replaced by v${v.version}`,
       });
+    } else if (other.status === "verified" && other.version < v.version) {
+      moves.push({ v: other, to: "superseded", problems: [], reason: `v${v.version} was promoted` });
     }
   }
   return moves;
@@ -127,21 +95,56 @@ function activation(ctx: DistillContext, v: VersionRecord, reason: string, evide
 export interface VerifyVersionOptions extends VerifyOptions {
   /** A rebuild's target: its queue flag is cleared in the same transaction when the new version passes. */
   clearQueueOf?: { name: string; version: number };
+  /** Open problems a pass also clears (runtime_failure, when every failure was an outage that is over). */
+  clears?: readonly OpenProblem[];
+  /** Why this verification runs, for the history (default: re-verification). */
+  why?: string;
+}
+
+/** Verifications running in this process, so an identical proposal waits for the first instead of racing it. */
+const running = new WeakMap<Store, Map<string, Promise<Verdict>>>();
+
+/** The verification of `v` running in this process, if any. */
+export function runningVerification(store: Store, v: VersionRecord): Promise<Verdict> | undefined {
+  return running.get(store)?.get(`${v.name}\u0000${v.version}`);
 }
 
 /**
- * Verifies a version and applies the lifecycle: a passing draft becomes verified (active with auto_promote);
- * a passing suspect loses the problems replay can clear; a failing verified, active or suspect version is
- * deprecated; a failing draft stays a draft with its verdict. The status changes, the verdict, the dependencies
- * and the deprecation of a replaced version are one transaction.
+ * Verifies a version and applies the lifecycle: a passing draft (or rejected version) becomes verified, and active
+ * when auto_promote allows it; a passing suspect loses the problems replay can clear; a failing draft is rejected;
+ * a failing verified, active, suspect or superseded version is deprecated. The status changes, the verdict, the
+ * dependencies, the definitions verified against and the replaced version's new status are one transaction.
  */
-export async function verifyVersion(
+export function verifyVersion(
   ctx: DistillContext,
   v: VersionRecord,
   options: VerifyVersionOptions = {},
 ): Promise<Verdict> {
+  const key = `${v.name}\u0000${v.version}`;
+  let inFlight = running.get(ctx.store);
+  if (!inFlight) {
+    inFlight = new Map();
+    running.set(ctx.store, inFlight);
+  }
+  const mine = inFlight;
+  const promise = verifyAndCommit(ctx, v, options).finally(() => {
+    if (mine.get(key) === promise) mine.delete(key);
+  });
+  mine.set(key, promise);
+  return promise;
+}
+
+async function verifyAndCommit(
+  ctx: DistillContext,
+  v: VersionRecord,
+  options: VerifyVersionOptions,
+): Promise<Verdict> {
   const code = ctx.store.readCode(v.name, v.version);
   const report = await runChecks(ctx, v, code, options);
+  const policy = options.livePolicy;
+  // The live reads led to a write the record cannot answer: nothing ran for real, and nothing is stored.
+  if (policy && policy.refused().length > 0) throw new DistillError("WRITE_REFUSED", policy.refusal(v));
+  report.evidence.writes = mayWrite(report.meta?.dependencies ?? [], ctx.baseTool);
   const evidence = {
     verdict: report.checks,
     calls: report.calls,
@@ -149,28 +152,34 @@ export async function verifyVersion(
     live: Boolean(options.live),
   };
   const moves: Move[] = [];
+  const why = options.why ?? "re-verification";
+  report.evidence.promotion = v.verdict?.evidence.promotion ?? null;
   if (report.passed) {
-    if (v.status === "draft") {
+    if (v.status === "draft" || v.status === "rejected") {
       const verified: Move = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
       moves.push(verified);
-      if (ctx.settings.autoPromote) moves.push(...activation(ctx, after(verified), "auto_promote"));
+      const auto = autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
+      report.evidence.promotion = auto.text;
+      if (auto.activate) moves.push(...activation(ctx, after(verified), auto.text));
     } else if (v.status === "suspect" || v.status === "active") {
-      const cleared: OpenProblem[] = ["schema_changed", "dependency_missing"];
-      if (options.live) cleared.push("runtime_failure");
+      const cleared: OpenProblem[] = ["schema_changed", "dependency_missing", ...(options.clears ?? [])];
+      if (options.live && liveCoversFailures(ctx, v, options)) cleared.push("runtime_failure");
       const left = withoutProblems(v.problems, cleared);
       const to: Status = left.length === 0 ? "active" : "suspect";
       if (to !== v.status || left.length !== v.problems.length) {
-        const reason = `re-verification passed${options.live ? " (live)" : ""}`;
+        const reason = `${why} passed${options.live ? " (live)" : ""}`;
         if (to === "active") moves.push(...activation(ctx, v, reason, evidence));
         else moves.push({ v, to, problems: left, reason, evidence });
       }
     }
-  } else if (v.status === "verified" || v.status === "active" || v.status === "suspect") {
+  } else if (v.status === "draft") {
+    moves.push({ v, to: "rejected", problems: [], reason: reportSummary(report), evidence });
+  } else if (v.status !== "deprecated" && v.status !== "rejected") {
     moves.push({
       v,
       to: "deprecated",
       problems: v.problems,
-      reason: `re-verification failed: ${reportSummary(report)}`,
+      reason: `${why} failed: ${reportSummary(report)}`,
       evidence,
     });
   }
@@ -178,7 +187,7 @@ export async function verifyVersion(
   const final = own ? after(own) : v;
   const verdict = toVerdict(final, final.status, report);
   commit(ctx, moves, () => {
-    if (report.passed) ctx.store.setDependencies(v.name, v.version, report.dependencies);
+    if (report.passed) storeVerified(ctx, v, report);
     ctx.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
     const target = options.clearQueueOf;
     if (report.passed && target) ctx.store.setQueuedRebuild(target.name, target.version, false, null);
@@ -187,9 +196,37 @@ export async function verifyVersion(
 }
 
 /**
- * `promote`: without a version, the newest verified one. A deprecated or suspect version must re-pass
- * verification first (rollback); after a runtime failure only `verify --live` can clear it. Activating it and
- * deprecating the one it replaces are one transaction.
+ * A live pass clears a runtime failure only when the calls that failed ran live this time: a failure at a write
+ * that was answered from the record is not shown fixed (`--allow-writes` runs it for real).
+ */
+function liveCoversFailures(ctx: DistillContext, v: VersionRecord, options: VerifyVersionOptions): boolean {
+  const ran = options.livePolicy?.liveTools();
+  if (!ran) return true;
+  const failed = recordedFailures(ctx.store.getHistory(v.name, v.version));
+  return failed.every((f) => f.tool === null || ran.has(f.tool));
+}
+
+/**
+ * What a pass records besides the verdict: the dependencies as read from the code, and the current definition of
+ * each base tool it calls added to the set of definitions the version was verified against.
+ */
+function storeVerified(ctx: DistillContext, v: VersionRecord, report: CheckReport): void {
+  ctx.store.setDependencies(v.name, v.version, report.dependencies);
+  const defs = report.dependencies.flatMap((d) => {
+    const def = ctx.baseTool(d.baseTool);
+    const fp = fingerprint(def);
+    return d.avoided || !def || fp === null
+      ? []
+      : [{ baseTool: d.baseTool, fingerprint: fp, definition: def }];
+  });
+  ctx.store.addVerifiedDefinitions(v.name, v.version, defs);
+}
+
+/**
+ * `promote`: without a version, the newest verified one. A deprecated, superseded or suspect version must re-pass
+ * verification first (rollback); after a runtime failure only `verify --live` can clear it. Activating it,
+ * deprecating the one it replaces and superseding older verified ones are one transaction; the verdict records
+ * that a person promoted it.
  */
 export async function promote(
   ctx: DistillContext,
@@ -198,10 +235,10 @@ export async function promote(
 ): Promise<VersionRecord> {
   const v = resolveVersion(ctx.store, name, options.version, "newest-verified");
   if (v.status === "active") throw new DistillError("TRANSITION", `${name} v${v.version} is already active`);
-  if (v.status === "draft") {
+  if (v.status === "draft" || v.status === "rejected") {
     throw new DistillError(
       "TRANSITION",
-      `${name} v${v.version} is a draft that has not passed verification: run tooldistill verify ${name} --version ${v.version}`,
+      `${name} v${v.version} is ${v.status === "draft" ? "a draft that has not passed" : "rejected: it failed"} verification: run tooldistill verify ${name} --version ${v.version}`,
     );
   }
   if (v.problems.includes("runtime_failure")) {
@@ -210,8 +247,15 @@ export async function promote(
       `${name} v${v.version} failed at run time: only tooldistill verify ${name} --version ${v.version} --live can clear that`,
     );
   }
+  const byPerson = (verdict: Verdict): Verdict => ({
+    ...verdict,
+    status: "active",
+    evidence: { ...verdict.evidence, promotion: PROMOTED_BY_A_PERSON },
+  });
   if (v.status === "verified") {
-    commit(ctx, activation(ctx, v, "promoted"));
+    commit(ctx, activation(ctx, v, "promoted"), () => {
+      if (v.verdict) ctx.store.setVerification(v.name, v.version, byPerson(v.verdict), v.baselineTokens);
+    });
     return { ...v, status: "active", problems: [] };
   }
   // Rollback or recovery: re-pass verification against the current base tools first.
@@ -222,16 +266,22 @@ export async function promote(
       `${name} v${v.version} cannot be promoted: ${reportSummary(report)}`,
     );
   }
+  report.evidence.writes = mayWrite(report.meta?.dependencies ?? [], ctx.baseTool);
   const reason =
-    v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification";
+    v.status === "suspect" ? "promoted after re-verification" : "rollback: re-verification passed";
   commit(ctx, activation(ctx, v, reason), () => {
-    ctx.store.setDependencies(v.name, v.version, report.dependencies);
-    ctx.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
+    storeVerified(ctx, v, report);
+    ctx.store.setVerification(
+      v.name,
+      v.version,
+      byPerson(toVerdict(v, "active", report)),
+      report.baselineTokens,
+    );
   });
   return { ...v, status: "active", problems: [] };
 }
 
-/** `deprecate`: legal from any status but deprecated; needs only the store. Its queue flag goes with it. */
+/** `deprecate`: legal from any status that can still be used or promoted; needs only the store. */
 export function deprecate(
   ctx: Pick<DistillContext, "store" | "exposureChanged">,
   name: string,
@@ -269,58 +319,38 @@ export function addProblem(
   return moves[0] ? after(moves[0]) : v;
 }
 
-/** Exposed versions (active, or suspect with only a recovered avoided tool), by successful runs, capped. */
-export function exposedVersions(store: Store, max: number): VersionRecord[] {
-  const candidates = store
-    .listVersions()
-    .filter((v) => isExposed(v.status, v.problems))
-    .map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
-  // One exposed version per name: the newest wins if both an active and a recovering suspect exist.
-  const byName = new Map<string, { v: VersionRecord; runs: number }>();
-  for (const c of candidates) {
-    const prev = byName.get(c.v.name);
-    if (!prev || c.v.version > prev.v.version) byName.set(c.v.name, c);
-  }
-  return [...byName.values()]
-    .sort((a, b) => b.runs - a.runs || a.v.name.localeCompare(b.v.name))
-    .slice(0, Math.max(0, max))
-    .map((c) => c.v);
-}
-
 /**
- * Why a distilled tool of that name cannot be called now, for the model (and the person reading the trace):
- * disabled after a failure, deprecated, not promoted yet, or only a draft. Null when no version has the name.
+ * `prune`: removes rejected and superseded versions (only those that got their status more than `olderThanDays`
+ * days ago, when given) with their rows and files, keeping the traces they came from. Needs only the store.
  */
-export function unavailableReason(store: Store, name: string, maxExposed: number): string | null {
-  const versions = store.listVersions({ name });
-  if (versions.length === 0) return null;
-  if (versions.some((v) => isExposed(v.status, v.problems))) {
-    return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers only the most used distilled tools. Complete the task with the base tools.`;
+export function prune(store: Store, options: { olderThanDays?: number } = {}): PrunedVersion[] {
+  const days = options.olderThanDays;
+  if (days !== undefined && !(Number.isFinite(days) && days >= 0)) {
+    throw new DistillError("USAGE", `prune: the age must be a number of days ≥ 0 (got ${days})`);
   }
-  const last = (v: VersionRecord) =>
-    store.getHistory(v.name, v.version).at(-1)?.reason ?? "no reason recorded";
-  const newest = (status: Status) => versions.filter((v) => v.status === status).at(-1);
-  const suspect = newest("suspect");
-  const verified = newest("verified");
-  const deprecated = newest("deprecated");
-  let why: string;
-  if (suspect) {
-    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${last(suspect)}) until it passes verification again`;
-  } else if (verified) {
-    why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
-  } else if (deprecated && deprecated === versions.filter((v) => v.status !== "draft").at(-1)) {
-    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${last(deprecated)})`;
-  } else {
-    const draft = newest("draft") ?? versions.at(-1)!;
-    why = `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft`;
-  }
-  return `${why}. Complete the task with the base tools.`;
+  const before = days === undefined ? null : new Date(Date.now() - days * 86_400_000).toISOString();
+  return store.pruneVersions(PRUNABLE, before);
 }
 
-/** An exposed version as an Anthropic tool definition. */
-export function toolDefinition(v: VersionRecord): ToolDef {
-  // The static check made sure the schema is an object schema.
-  return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
+/** What `promote` is about to make active: its code and, when it replaces an active version, the diff. */
+export interface PromotionPreview {
+  version: number;
+  code: string;
+  replaces: { version: number; diff: string } | null;
+}
+
+/** The code `promote` would activate and its diff against the active version (store reads only). */
+export function promotionPreview(store: Store, name: string, version: number | undefined): PromotionPreview {
+  const v = resolveVersion(store, name, version, "newest-verified");
+  const code = store.readCode(v.name, v.version);
+  const active = store.listVersions({ name, status: "active" }).find((x) => x.version !== v.version);
+  if (!active) return { version: v.version, code, replaces: null };
+  const labels = { before: `${name} v${active.version} (active)`, after: `${name} v${v.version}` };
+  return {
+    version: v.version,
+    code,
+    replaces: { version: active.version, diff: lineDiff(store.readCode(name, active.version), code, labels) },
+  };
 }
 
 /** Finds the version a command means: the given number, or the one `pick` chooses (store reads only). */

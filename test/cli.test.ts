@@ -132,8 +132,8 @@ function seed(storeDir: string): void {
       { baseTool: "billing_find_customer", fingerprint: "f2", avoided: false },
       { baseTool: "billing_import", fingerprint: "f3", avoided: true },
     ]);
-    store.recordRun("make_invoice", 1, true, 2);
-    store.recordRun("make_invoice", 1, true, 2);
+    store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 2 });
+    store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 2 });
     store.createVersion({ ...meta, reason: "proposed" });
   } finally {
     store.close();
@@ -194,7 +194,8 @@ test("--help on every verb prints that verb's usage and runs nothing", async (t)
     "traces show": "traces show <id>",
     promote: "promote <name> [--version N]",
     deprecate: "deprecate <name> [--version N]",
-    verify: "verify <name> [--version N] [--live]",
+    verify: "verify <name> [--version N] [--live [--allow-writes] [--dry-run]]",
+    prune: "prune [--older-than N]",
     "tool-updated": "tool-updated <base_tool>",
     health: "health [--no-probe]",
     rebuild: "rebuild <name>",
@@ -228,7 +229,7 @@ test("usage errors exit 2 with the message and the verb's usage", async (t) => {
     ],
     [
       ["list", "--status", "shiny"],
-      "tooldistill: --status must be one of draft, verified, active, suspect, deprecated (got 'shiny')\n",
+      "tooldistill: --status must be one of draft, verified, active, suspect, deprecated, rejected, superseded (got 'shiny')\n",
       /Usage: tooldistill list/,
     ],
     [["list", "extra"], "tooldistill: unexpected argument 'extra'\n", /Usage: tooldistill list/],
@@ -523,6 +524,7 @@ test("show --json has the stable shape", async (t) => {
       runs: 2,
       successes: 2,
       failures: 0,
+      not_applicable: 0,
       inner_calls: 4,
       last_run_at: null,
     },
@@ -742,7 +744,8 @@ test("promote activates the newest verified version through the library", async 
   store.close();
   const r = await cli(dir, "promote", "make_invoice");
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, "make_invoice v2: active\n");
+  assert.match(r.stdout, /^code of make_invoice v2:\nimport \{ distilledTool, call \} from "tooldistill";\n/);
+  assert.ok(r.stdout.endsWith("\nmake_invoice v2: active\n"), r.stdout);
   const rows = JSON.parse((await cli(dir, "list", "--json")).stdout);
   assert.deepEqual(
     rows.map((v: { version: number; status: string }) => [v.version, v.status]),

@@ -75,6 +75,7 @@ test("no file at all gives the defaults", async () => {
         distillerModel: "claude-sonnet-5-5",
         fallbackDistiller: true,
         autoPromote: false,
+        demotion: { failures: 2, window: 5, probation: 3 },
         minCallsToDistill: 8,
         minCallReduction: 0.3,
         maxExposedTools: 20,
@@ -130,7 +131,8 @@ test("every key is parsed into the camelCase config", async () => {
       "distiller: ../shared/distill.ts#default",
       "distiller_model: claude-opus-5",
       "fallback_distiller: false",
-      "auto_promote: true",
+      "auto_promote: all",
+      "demotion: { failures: 3, window: 10, probation: 0 }",
       "min_calls_to_distill: 3",
       "min_call_reduction: 0.5",
       "max_exposed_tools: 0",
@@ -185,13 +187,14 @@ test("every key is parsed into the camelCase config", async () => {
       settings: {
         distillerModel: "claude-opus-5",
         fallbackDistiller: false,
-        autoPromote: true,
+        autoPromote: "all",
         minCallsToDistill: 3,
         minCallReduction: 0.5,
         maxExposedTools: 0,
         allowLiveVerification: true,
         checkSchemasOnStart: false,
         maxOutputBytes: 65536,
+        demotion: { failures: 3, window: 10, probation: 0 },
       },
     };
     assert.deepEqual(config, expected);
@@ -221,7 +224,7 @@ test("bad types: each message word for word, with its line", async () => {
   await inTempDir(async (dir) => {
     await assertInvalid(
       writeConfig(dir, ["store: .tooldistill", "", "", "auto_promote: yes"]),
-      'tooldistill.yaml:4: auto_promote: must be a boolean (got "yes")',
+      'tooldistill.yaml:4: auto_promote: must be false, true (read-only tools only) or "all" (got "yes")',
     );
     await assertInvalid(
       writeConfig(dir, ["min_calls_to_distill: 0"]),
@@ -351,7 +354,7 @@ test("several problems at once, each with its line, in file order", async () => 
       [
         "tooldistill.yaml:2: executor: must be 'path#export', e.g. ./tools.ts#executeTool (got \"./tools.ts\")",
         "tooldistill.yaml:2: executor: executor and tools go together: set both, or neither and use mcp_config",
-        'tooldistill.yaml:3: auto_promote: must be a boolean (got "yes")',
+        'tooldistill.yaml:3: auto_promote: must be false, true (read-only tools only) or "all" (got "yes")',
         "tooldistill.yaml:4: min_calls_to_distill: must be an integer ≥ 1 (got 0)",
         "tooldistill.yaml:6: min_call_reduction: must be a number between 0 and 1, exclusive (got 1.5)",
         "tooldistill.yaml:7: max_exposed_tool: unknown key (did you mean 'max_exposed_tools'?)",
@@ -372,7 +375,13 @@ test("validateConfig is pure and returns problems as data", () => {
     },
   );
   assert.equal(config, null);
-  assert.deepEqual(problems, [{ path: "auto_promote", line: 7, message: 'must be a boolean (got "yes")' }]);
+  assert.deepEqual(problems, [
+    {
+      path: "auto_promote",
+      line: 7,
+      message: 'must be false, true (read-only tools only) or "all" (got "yes")',
+    },
+  ]);
   const ok = validateConfig({ min_calls_to_distill: 2 }, { file: "/p/tooldistill.yaml", dir: "/p" });
   assert.deepEqual(ok.problems, []);
   assert.equal(ok.config?.settings.minCallsToDistill, 2);
@@ -419,7 +428,10 @@ test("messages name the config file by its basename", async () => {
   await inTempDir(async (dir) => {
     const file = join(dir, "staging.yaml");
     writeFileSync(file, "auto_promote: 1\n");
-    await assertInvalid(file, "staging.yaml:1: auto_promote: must be a boolean (got 1)");
+    await assertInvalid(
+      file,
+      'staging.yaml:1: auto_promote: must be false, true (read-only tools only) or "all" (got 1)',
+    );
   });
 });
 
@@ -530,5 +542,25 @@ test("SAMPLE_CONFIG validates, mentions every key, and still validates with its 
     assert.equal(full.mcpConfig, join(dir, ".mcp.json"));
     assert.deepEqual(Object.keys(full.mcpServers), ["billing", "gmail"]);
     assert.deepEqual(full.mcpServers["billing"]?.headers, { Authorization: BEARER });
+  });
+});
+
+test("demotion: each key is checked with its line, and a partial rule keeps the other keys' defaults", async () => {
+  await inTempDir(async (dir) => {
+    await assertInvalid(
+      writeConfig(dir, ["demotion:", "  failures: 0"]),
+      "tooldistill.yaml:2: demotion.failures: must be a whole number ≥ 1 (got 0)",
+    );
+    await assertInvalid(
+      writeConfig(dir, ["demotion: { failure: 2 }"]),
+      "tooldistill.yaml:1: demotion.failure: unknown key (did you mean 'failures'?)",
+    );
+    await assertInvalid(
+      writeConfig(dir, ["demotion: 2"]),
+      "tooldistill.yaml:1: demotion: must be { failures, window, probation } with whole numbers (failures and window ≥ 1, probation ≥ 0), e.g. { failures: 2, window: 5, probation: 3 } (got 2)",
+    );
+    const config = await loadConfig(writeConfig(dir, ["demotion:", "  window: 3", "auto_promote: all"]));
+    assert.deepEqual(config.settings.demotion, { failures: 2, window: 3, probation: 3 });
+    assert.equal(config.settings.autoPromote, "all");
   });
 });

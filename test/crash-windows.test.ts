@@ -84,7 +84,9 @@ async function project(
     assert.equal((await trace.execute("propose_distilled_tool", proposal)).isError, false);
     await td.promote("note_for_contact");
     if (v2 === "verified") {
-      assert.equal((await trace.execute("propose_distilled_tool", proposal)).isError, false);
+      // Byte-identical code would be the same version: v2 differs by a comment.
+      const v2Proposal = { ...proposal, code: `// the second version\n${TOOL}` };
+      assert.equal((await trace.execute("propose_distilled_tool", v2Proposal)).isError, false);
     } else {
       td.store.createVersion({
         name: "note_for_contact",
@@ -171,7 +173,7 @@ test("promote killed before any of its writes leaves v1 active and v2 verified; 
 test("verify with auto_promote (status, verdict, dependencies and the deprecation of v1) is all or nothing", {
   timeout: 180_000,
 }, async (t) => {
-  const dir = await project(t, "draft", "auto_promote: true\n");
+  const dir = await project(t, "draft", "auto_promote: all\n");
   const before = state(dir);
   assert.deepEqual(before, [
     [1, "active", true, false],

@@ -58,11 +58,12 @@ test("incident demo: the four scripted steps and every number they print", async
   assert.equal(rebuild.versions[1]?.calls, 7);
   assert.deepEqual(rebuild.versions[1]?.liveCalls, ["deploys_rollback (call 6)", "alerts_annotate (call 7)"]);
 
-  // 4. Advertised schema change: caught at start-up, re-verification deprecates v2 before any call; the fallback
-  //    run with the base tools takes 13 calls and its proposal becomes v3.
+  // 4. Advertised schema change: the library classifies it at start-up (breaking) and its re-verification
+  //    deprecates v2 before any call, with no code in the example; the fallback run with the base tools takes 13
+  //    calls and its proposal becomes v3.
   assert.match(
     schema.output,
-    /start-up: mitigate_upstream_deploy v2 active → suspect \(base tool 'deploys_rollback' changed its definition\)/,
+    /start-up: mitigate_upstream_deploy v2 active → deprecated \(base tool 'deploys_rollback' changed \(breaking\): input: 'reason' is now required; reason was added \(required\); re-verified: static check failed: call to 'deploys_rollback' — missing required property 'reason' of 'deploys_rollback'\)/,
   );
   assert.match(schema.output, /distilled tools offered: none/);
   assert.equal(schema.run?.topLevelBaseCalls, 13);
@@ -75,7 +76,7 @@ test("incident demo: the four scripted steps and every number they print", async
   ]);
   assert.equal(
     schema.versions[1]?.lastChange,
-    "re-verification failed: static check failed: call to 'deploys_rollback' — missing required property 'reason' of 'deploys_rollback'",
+    "re-verification after 'deploys_rollback' changed failed: static check failed: call to 'deploys_rollback' — missing required property 'reason' of 'deploys_rollback'",
   );
   assert.equal(schema.versions[2]?.calls, 7);
   assert.equal(schema.versions[2]?.baseline, 17, "inherits the larger baseline of v1");

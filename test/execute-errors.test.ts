@@ -36,7 +36,7 @@ async function seeded(root: string): Promise<void> {
     store: root,
     executor: world.executor,
     tools: world.tools,
-    autoPromote: true,
+    autoPromote: "all",
     minCallsToDistill: 1,
     fallbackDistiller: false,
     logger: silentLogger,
@@ -91,7 +91,7 @@ test("a disabled distilled tool answers with why it is disabled, not 'no such to
   const again = await trace.execute("find_customer_once", { name: "ACME" });
   assert.deepEqual(again, {
     content:
-      "Error: the distilled tool 'find_customer_once' is disabled: v1 is suspect (runtime_failure: runtime failure: no customer named Nobody) until it passes verification again. Complete the task with the base tools.",
+      "Error: the distilled tool 'find_customer_once' is disabled: v1 is suspect (runtime_failure: runtime failure: no customer named Nobody; demoted: it failed with only 0 successful runs (fewer than the 3 of demotion.probation)) until it passes verification again. Complete the task with the base tools.",
     isError: true,
   });
   td.deprecate("find_customer_once", { version: 1 });
@@ -189,7 +189,7 @@ test("a read-only registry.db: calls still run, nothing throws, and each unrecor
 test("the default logger writes start-up changes to stderr", { timeout: 30_000 }, async (t) => {
   const root = join(tempDir(t), ".tooldistill");
   await seeded(root);
-  // billing_find_customer changes its definition: check_schemas_on_start makes the tool suspect, and says so.
+  // billing_find_customer changes its description: the start-up review finds it cosmetic, changes nothing, says so.
   const script = `
 import { ToolDistill } from ${JSON.stringify(join(ROOT, "core", "index.ts"))};
 import { invoiceWorld } from ${JSON.stringify(join(ROOT, "test", "fakes", "invoice-tools.ts"))};
@@ -206,6 +206,6 @@ await td.close();
   assert.equal(r.stdout, "");
   assert.match(
     r.stderr,
-    /^tooldistill: at start-up, find_customer_once v1 became suspect \[schema_changed\]: base tool 'billing_find_customer' changed its definition; tooldistill verify find_customer_once --version 1 re-checks it against the current tools$/m,
+    /^tooldistill: at start-up, find_customer_once v1 stays active: base tool 'billing_find_customer' changed \(cosmetic\): the tool's description changed: nothing to re-verify$/m,
   );
 });

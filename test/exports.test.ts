@@ -27,6 +27,7 @@ const VALUE_EXPORTS: Record<string, string> = {
   fingerprint: "function",
   loadConfig: "function",
   mcpResultToValue: "function",
+  notApplicable: "function",
   proposalPrompt: "function",
   silentLogger: "object",
   stderrLogger: "object",

@@ -55,7 +55,7 @@ test("fromConfig imports a .ts executor, tools, health probe and custom distille
       "health_probe: ./tools.ts#probe",
       "distiller: ./distill.ts#DISTILLER",
       "min_calls_to_distill: 3",
-      "auto_promote: true",
+      "auto_promote: all",
     ].join("\n"),
   );
   const td = await ToolDistill.fromConfig(join(dir, "tooldistill.yaml"));

@@ -9,7 +9,7 @@ import {
 } from "../core/lifecycle.ts";
 import { Statuses } from "../core/types.ts";
 
-test("the legal transitions are exactly the reference's table plus deprecate-from-anywhere", () => {
+test("the legal transitions are the reference's table, deprecate-from-anywhere-usable, and the hygiene statuses", () => {
   const legal = new Set<string>();
   for (const from of Statuses)
     for (const to of Statuses) if (canTransition(from, to)) legal.add(`${from}→${to}`);
@@ -18,18 +18,24 @@ test("the legal transitions are exactly the reference's table plus deprecate-fro
     "active→suspect",
     "deprecated→active",
     "draft→deprecated",
+    "draft→rejected",
     "draft→verified",
+    "rejected→verified",
+    "superseded→active",
+    "superseded→deprecated",
     "suspect→active",
     "suspect→deprecated",
     "verified→active",
     "verified→deprecated",
+    "verified→superseded",
   ]);
 });
 
 test("a refused transition says what is allowed instead", () => {
   assert.throws(() => assertTransition("t", 2, "draft", "active"), {
     code: "TRANSITION",
-    message: "t v2 is draft: it cannot become active (from draft it can become verified or deprecated)",
+    message:
+      "t v2 is draft: it cannot become active (from draft it can become verified or rejected or deprecated)",
   });
   assert.throws(() => assertTransition("t", 1, "deprecated", "suspect"), {
     message: "t v1 is deprecated: it cannot become suspect (from deprecated it can become active)",

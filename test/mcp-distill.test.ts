@@ -94,7 +94,24 @@ test("a trace recorded over MCP tools is distilled, verified and run like one ov
     ],
   );
 
-  // A failing inner MCP call takes the runtime-failure path: structured error, demotion.
+  // What may write is the server's word: crm__add_note declares no readOnlyHint, so verify --live runs the read
+  // live and answers the write from the record (the next note is still n-3 below).
+  const plan = await td.planLiveVerification("note_for_contact");
+  assert.deepEqual(
+    plan.steps.map((s) => [s.tool, s.how]),
+    [
+      ["crm__find_contact", "live"],
+      ["crm__add_note", "record"],
+    ],
+  );
+  const live = await td.verify("note_for_contact", { live: true });
+  assert.deepEqual(live.liveCalls, ["crm__find_contact (call 1)"]);
+  assert.deepEqual(live.evidence.writes, ["crm__add_note"]);
+  const third = await reuse.execute("note_for_contact", { name: "Alan Turing", text: "thanks" });
+  assert.equal(JSON.parse(third.content).note_id, "n-3");
+
+  // A failing inner MCP call takes the runtime-failure path: structured error, and (with fewer than 3 successful
+  // runs, the default demotion.probation) demotion.
   const broken = await reuse.execute("note_for_contact", { name: "Nobody", text: "x" });
   assert.equal(broken.isError, true);
   assert.match(

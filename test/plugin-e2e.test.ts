@@ -276,7 +276,8 @@ test("a real Claude Code session is recorded, distilled on /tooldistill:distill,
     lastUser(b).toolResults.find((x) => x.id === "p_2"),
   );
   assert.equal(verified?.isError, false);
-  assert.match(verified?.text ?? "", /^verified: note_for_contact v2/);
+  // The rejected attempt used up no version number.
+  assert.match(verified?.text ?? "", /^verified: note_for_contact v1/);
 
   const storeDir = join(project, ".tooldistill");
   {
@@ -310,10 +311,7 @@ test("a real Claude Code session is recorded, distilled on /tooldistill:distill,
       store
         .listVersions({ name: "note_for_contact" })
         .map((v) => [v.version, v.status, v.sourceTrace, v.baseline]),
-      [
-        [1, "draft", trace.id, 5],
-        [2, "verified", trace.id, 5],
-      ],
+      [[1, "verified", trace.id, 5]],
     );
   }
 
@@ -352,7 +350,7 @@ test("a real Claude Code session is recorded, distilled on /tooldistill:distill,
     const calls = store.getCalls(`${sessionId2}.1`);
     const distilled = calls.find((c) => c.kind === "distilled");
     assert.ok(distilled, JSON.stringify(calls));
-    assert.deepEqual([distilled.tool, distilled.version, distilled.status], ["note_for_contact", 2, "ok"]);
+    assert.deepEqual([distilled.tool, distilled.version, distilled.status], ["note_for_contact", 1, "ok"]);
     assert.deepEqual(
       calls.filter((c) => c.parentId === distilled.id).map((c) => [c.tool, c.kind, c.status]),
       [
@@ -361,11 +359,12 @@ test("a real Claude Code session is recorded, distilled on /tooldistill:distill,
       ],
     );
     assert.equal(calls.length, 3, "the distilled call was recorded twice");
-    assert.equal(store.getRunStats("note_for_contact", 2).successes, 1);
+    assert.equal(store.getRunStats("note_for_contact", 1).successes, 1);
   }
 
-  // Session 3: the notes service is down. The structured error comes back, the version is demoted, and the
-  // tool is no longer offered in the next request.
+  // Session 3: the notes service refuses every note (a refusal, not an outage). The structured error comes back,
+  // the version (one successful run, under demotion.probation) is demoted, and the tool is no longer offered in the
+  // next request.
   const s3 = await session(project, claudeEnv(home, api, { CRM_BREAK_ADD_NOTE: "1" }), [
     "Add a note 'ping' to Ada Lovelace",
   ]);
@@ -376,7 +375,7 @@ test("a real Claude Code session is recorded, distilled on /tooldistill:distill,
   assert.equal(failure?.isError, true);
   assert.match(
     failure?.text ?? "",
-    /^Distilled tool 'note_for_contact' \(v2\) failed at step 2 of 2\.\nBase tool: crm__add_note\nError: add_note refused the note/,
+    /^Distilled tool 'note_for_contact' \(v1\) failed at step 2 of 2\.\nBase tool: crm__add_note\nError: add_note refused the note/,
   );
   const afterFallback = requestsAfterResult(api, "s3_2");
   assert.ok(afterFallback.length > 0);
@@ -387,7 +386,7 @@ test("a real Claude Code session is recorded, distilled on /tooldistill:distill,
   {
     const store = new Store(storeDir);
     t.after(() => store.close());
-    const v = store.getVersion("note_for_contact", 2);
+    const v = store.getVersion("note_for_contact", 1);
     assert.deepEqual([v?.status, v?.problems], ["suspect", ["runtime_failure"]]);
     const calls = store.getCalls(`${sessionId3}.1`);
     assert.deepEqual(
@@ -472,7 +471,8 @@ test("plugin-dev/ (this checkout's sources) records, distils and verifies in a r
     lastUser(b).toolResults.find((x) => x.id === "p_2"),
   );
   assert.equal(verified?.isError, false, verified?.text);
-  assert.match(verified?.text ?? "", /^verified: note_for_contact v2/);
+  // The rejected attempt used up no version number.
+  assert.match(verified?.text ?? "", /^verified: note_for_contact v1/);
   const store = new Store(join(project, ".tooldistill"), { readOnly: true });
   t.after(() => store.close());
   const trace = store.getTrace(`${init.session_id}.1`);
@@ -492,9 +492,6 @@ test("plugin-dev/ (this checkout's sources) records, distils and verifies in a r
   assert.deepEqual(calls[3]?.output, { id: "c-2", name: "Grace Hopper", company: "Navy" });
   assert.deepEqual(
     store.listVersions({ name: "note_for_contact" }).map((v) => [v.version, v.status]),
-    [
-      [1, "draft"],
-      [2, "verified"],
-    ],
+    [[1, "verified"]],
   );
 });

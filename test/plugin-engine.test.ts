@@ -42,7 +42,7 @@ test("the plugin copied outside the repository verifies and runs a distilled too
   );
   writeFileSync(
     join(project, "tooldistill.yaml"),
-    "mcp_config: .mcp.json\nauto_promote: true\nmin_calls_to_distill: 2\n",
+    "mcp_config: .mcp.json\nauto_promote: all\nmin_calls_to_distill: 2\n",
   );
   const env = {
     PATH: process.env["PATH"] ?? "",

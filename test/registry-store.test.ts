@@ -402,9 +402,9 @@ for (const kind of KINDS) {
         innerCalls: 0,
         lastRunAt: null,
       });
-      await store.recordRun("make_invoice", 1, true, 3);
-      await store.recordRun("make_invoice", 1, false, 2);
-      await store.recordRun("make_invoice", 1, true, 4);
+      await store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 3 });
+      await store.recordRun({ name: "make_invoice", version: 1, outcome: "tool", innerCalls: 2 });
+      await store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 4 });
       const stats = await store.getRunStats("make_invoice", 1);
       assert.deepEqual(
         { ...stats, lastRunAt: null },

@@ -111,8 +111,8 @@ async function fill(store: RegistryStore): Promise<void> {
     { baseTool: "crm__search", fingerprint: "f-crm", avoided: false },
     { baseTool: "billing__create", fingerprint: null, avoided: true },
   ]);
-  await store.recordRun("make_invoice", 2, true, 3);
-  await store.recordRun("make_invoice", 2, false, 1);
+  await store.recordRun({ name: "make_invoice", version: 2, outcome: "ok", innerCalls: 3 });
+  await store.recordRun({ name: "make_invoice", version: 2, outcome: "tool", innerCalls: 1 });
   await store.setMeta("base-tools", '[{"name":"crm__search"}]');
 }
 

@@ -571,7 +571,7 @@ describe("through the library: hostile proposals that pass the static check", ()
       sandbox: own,
       minCallsToDistill: 4,
       fallbackDistiller: false,
-      autoPromote: true,
+      autoPromote: "all",
     });
     t.after(() => td.close());
     const trace = td.startTrace("Pay ACME 100, and say hi");

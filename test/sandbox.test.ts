@@ -114,7 +114,7 @@ export default dt({ async run() { return [await c("echo", {}), typeof td.call]; 
     [
       "an unknown import name",
       `import { run } from "tooldistill";\nexport default 1;`,
-      /exports only distilledTool and call \(found 'run'\)/,
+      /exports only distilledTool, call and notApplicable \(found 'run'\)/,
     ],
     ["a default import", `import td from "tooldistill";\nexport default 1;`, /has no default export/],
     ["non-erasable TypeScript", `enum A { B }\nexport default 1;`, /not erasable.*enum/],

@@ -219,7 +219,7 @@ describe("staticCheck: syntax", () => {
 });
 
 describe("staticCheck: imports", () => {
-  test("only { distilledTool, call } from tooldistill; every bad import is reported", () => {
+  test("only { distilledTool, call, notApplicable } from tooldistill; every bad import is reported", () => {
     const source = `import { distilledTool, call, helper } from "tooldistill";
 import fs from "fs";
 import * as td from "tooldistill";
@@ -231,22 +231,22 @@ ${wrap("").split("\n").slice(1).join("\n")}`;
       {
         line: 1,
         token: "helper",
-        message: `import of 'helper' is not allowed: only { distilledTool, call } from "tooldistill"`,
+        message: `import of 'helper' is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
       },
       {
         line: 2,
         token: "fs",
-        message: `import from 'fs' is not allowed: only { distilledTool, call } from "tooldistill"`,
+        message: `import from 'fs' is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
       },
       {
         line: 3,
         token: "td",
-        message: `namespace import 'td' is not allowed: only { distilledTool, call } from "tooldistill"`,
+        message: `namespace import 'td' is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
       },
       {
         line: 4,
         token: "def",
-        message: `default import 'def' is not allowed: only { distilledTool, call } from "tooldistill"`,
+        message: `default import 'def' is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
       },
       {
         line: 5,
@@ -257,7 +257,7 @@ ${wrap("").split("\n").slice(1).join("\n")}`;
       {
         line: 6,
         token: "other",
-        message: `import from 'other' is not allowed: only { distilledTool, call } from "tooldistill"`,
+        message: `import from 'other' is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
       },
     ]);
   });
@@ -273,12 +273,12 @@ ${wrap("").split("\n").slice(1).join("\n")}`;
         {
           line: 8,
           token: "require",
-          message: `'require' is not allowed: only { distilledTool, call } from "tooldistill"`,
+          message: `'require' is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
         },
         {
           line: 9,
           token: "import",
-          message: `dynamic import() is not allowed: only { distilledTool, call } from "tooldistill"`,
+          message: `dynamic import() is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
         },
         { line: 10, token: "import.meta", message: "'import.meta' is not allowed in a distilled tool" },
       ],
@@ -291,7 +291,7 @@ ${wrap("").split("\n").slice(1).join("\n")}`;
       {
         line: 1,
         token: "import",
-        message: `'import fs =' is not allowed: only { distilledTool, call } from "tooldistill"`,
+        message: `'import fs =' is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
       },
     ]);
   });
@@ -795,7 +795,7 @@ ${wrap(`    while (input) {}
 `;
     const result = staticCheck(source, BASE);
     assert.deepEqual(result.problems.map(formatProblem), [
-      `line 1: import from 'fs' is not allowed: only { distilledTool, call } from "tooldistill"`,
+      `line 1: import from 'fs' is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
       "line 4: tool name 'Demo' must match ^[a-z][a-z0-9_]{2,35}$ (lowercase letters, digits and _, 3 to 36 characters)",
       "line 9: 'while' is not allowed: use for…of over a bounded list",
       "line 10: call to 'billing_find_customr' — no such base tool (did you mean 'billing_find_customer'?)",

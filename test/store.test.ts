@@ -389,22 +389,31 @@ test("dependencies and run stats round-trip", (t) => {
     runs: 0,
     successes: 0,
     failures: 0,
+    notApplicable: 0,
     innerCalls: 0,
     lastRunAt: null,
   });
-  store.recordRun("a_tool", 1, true, 4);
-  store.recordRun("a_tool", 1, false, 2);
-  store.recordRun("a_tool", 1, true, 4);
+  store.recordRun({ name: "a_tool", version: 1, outcome: "ok", innerCalls: 4 });
+  store.recordRun({
+    name: "a_tool",
+    version: 1,
+    outcome: "tool",
+    innerCalls: 2,
+    evidence: { kind: "code_error" },
+  });
+  store.recordRun({ name: "a_tool", version: 1, outcome: "ok", innerCalls: 4 });
+  store.recordRun({ name: "a_tool", version: 1, outcome: "not_applicable", innerCalls: 1 });
   const stats = store.getRunStats("a_tool", 1);
   assert.deepEqual(
     { ...stats, lastRunAt: null },
     {
       name: "a_tool",
       version: 1,
-      runs: 3,
+      runs: 4,
       successes: 2,
       failures: 1,
-      innerCalls: 10,
+      notApplicable: 1,
+      innerCalls: 11,
       lastRunAt: null,
     },
   );

@@ -75,7 +75,7 @@ async function withActiveTool(t: TestContext, options: Partial<ToolDistillOption
     executor: world.executor,
     tools: world.tools,
     sandbox,
-    autoPromote: true,
+    autoPromote: "all",
     fallbackDistiller: false,
     ...options,
   });
@@ -118,25 +118,98 @@ function changeTool(tools: ToolDef[], name: string, change: (t: ToolDef) => Tool
   return tools.map((t) => (t.name === name ? change(structuredClone(t)) : t));
 }
 
-test("check_schemas_on_start: a changed definition makes the version suspect before the first call", async (t) => {
+test("check_schemas_on_start: a description-only change keeps the tool active and re-verifies nothing", async (t) => {
   const { world, store } = await withActiveTool(t);
   const tools = changeTool(world.tools, "gmail_search", (x) => ({ ...x, description: "Search email (v2)." }));
   const td = reopen(t, store, tools);
-  assert.deepEqual(td.startupReport?.changes, [
-    {
-      name: "invoice_from_email",
-      version: 1,
-      from: "active",
-      to: "suspect",
-      problems: ["schema_changed"],
-      reason: "base tool 'gmail_search' changed its definition",
-      queuedRebuild: false,
-    },
-  ]);
-  assert.deepEqual(td.activeTools(), []);
+  assert.deepEqual(await td.ready(), {
+    changes: [
+      {
+        name: "invoice_from_email",
+        version: 1,
+        from: "active",
+        to: "active",
+        problems: [],
+        reason:
+          "base tool 'gmail_search' changed (cosmetic): the tool's description changed: nothing to re-verify",
+        queuedRebuild: false,
+        change: "cosmetic",
+      },
+    ],
+    messages: [],
+  });
+  assert.deepEqual(
+    td.activeTools().map((x) => x.name),
+    ["invoice_from_email"],
+  );
+  assert.equal(td.store.getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
+  // The new text joins the definitions the version is known to work with: the next start says nothing.
+  assert.deepEqual((await reopen(t, store, tools).ready())?.changes, []);
   // An unchanged start changes nothing.
   const quiet = reopen(t, (await withActiveTool(t)).store, world.tools);
-  assert.deepEqual(quiet.startupReport?.changes, []);
+  assert.deepEqual((await quiet.ready())?.changes, []);
+});
+
+test("check_schemas_on_start: a breaking change is re-verified at start-up with no user code (pass: active again)", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  // `lines` becomes required-with-a-minimum: every recorded call still fits, but a call that fitted may not.
+  const tools = changeTool(world.tools, "billing_create_invoice", (x) => {
+    x.input_schema["properties"] = {
+      ...(x.input_schema["properties"] as object),
+      lines: { type: "array", minItems: 1 },
+    };
+    return x;
+  });
+  const td = reopen(t, store, tools);
+  // Suspect (not offered) as soon as the constructor returns, before the re-verification ends.
+  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "suspect");
+  assert.deepEqual(td.activeTools(), []);
+  const report = await td.ready();
+  assert.deepEqual(
+    report?.changes.map((c) => [c.from, c.to, c.change, c.reason]),
+    [
+      [
+        "active",
+        "active",
+        "breaking",
+        "base tool 'billing_create_invoice' changed (breaking): lines: minItems changed from nothing to 1; re-verified: passed",
+      ],
+    ],
+  );
+  assert.deepEqual(
+    td.store
+      .getHistory("invoice_from_email", 1)
+      .slice(-2)
+      .map((h) => `${h.from}→${h.to}: ${h.reason}`),
+    [
+      "active→suspect: base tool 'billing_create_invoice' changed (breaking): lines: minItems changed from nothing to 1",
+      "suspect→active: re-verification after 'billing_create_invoice' changed passed",
+    ],
+  );
+  // The new definition joined the set the version was verified against: the next start does nothing.
+  await td.close();
+  const again = reopen(t, store, tools);
+  assert.deepEqual((await again.ready())?.changes, []);
+});
+
+test("check_schemas_on_start: a compatible change is re-verified with the status unchanged", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  const tools = changeTool(world.tools, "billing_find_customer", (x) => {
+    x.input_schema["properties"] = {
+      ...(x.input_schema["properties"] as object),
+      region: { type: "string" },
+    };
+    return x;
+  });
+  const td = reopen(t, store, tools);
+  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "active", "still offered meanwhile");
+  const report = await td.ready();
+  assert.deepEqual(
+    report?.changes.map((c) => [c.from, c.to, c.change]),
+    [["active", "active", "compatible"]],
+  );
+  assert.match(report?.changes[0]?.reason ?? "", /region was added \(optional\); re-verified: passed$/);
+  assert.equal(td.store.getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
 });
 
 test("check_schemas_on_start: a missing tool is dependency_missing; the check can be switched off", async (t) => {
@@ -150,12 +223,15 @@ test("check_schemas_on_start: a missing tool is dependency_missing; the check ca
   assert.deepEqual(on.store.getVersion("invoice_from_email", 1)?.problems, ["dependency_missing"]);
 });
 
-test("onToolUpdated: a compatible change is re-verified at once and the version is active again", async (t) => {
+test("onToolUpdated: a compatible change is re-verified at once and the status never moves", async (t) => {
   const { world, store } = await withActiveTool(t);
-  const tools = changeTool(world.tools, "billing_find_customer", (x) => ({
-    ...x,
-    description: "Find a customer (faster).",
-  }));
+  const tools = changeTool(world.tools, "billing_find_customer", (x) => {
+    x.input_schema["properties"] = {
+      ...(x.input_schema["properties"] as object),
+      region: { type: "string" },
+    };
+    return x;
+  });
   const td = reopen(t, store, tools, { checkSchemasOnStart: false });
   const report = await td.onToolUpdated("billing_find_customer");
   assert.deepEqual(
@@ -166,41 +242,47 @@ test("onToolUpdated: a compatible change is re-verified at once and the version 
         1,
         "active",
         "active",
-        "re-verified against the new 'billing_find_customer': passed",
+        "base tool 'billing_find_customer' changed (compatible): region was added (optional); re-verified: passed",
       ],
     ],
   );
-  assert.deepEqual(
-    td.store
-      .getHistory("invoice_from_email", 1)
-      .slice(-2)
-      .map((h) => `${h.from}→${h.to}: ${h.reason}`),
-    [
-      "active→suspect: base tool 'billing_find_customer' was updated",
-      "suspect→active: re-verification passed",
-    ],
-  );
-  // New fingerprints are stored: a second report finds nothing to do.
+  assert.equal(td.store.getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
+  // The definition joined the verified set: a second report finds nothing to do.
   const again = await td.onToolUpdated("billing_find_customer");
   assert.deepEqual(again.changes, []);
+  // A description-only change is nothing to do at all.
+  td.setTools(
+    changeTool(tools, "billing_find_customer", (x) => ({ ...x, description: "Find a customer fast." })),
+  );
+  const cosmetic = await td.onToolUpdated("billing_find_customer");
+  assert.deepEqual(
+    cosmetic.changes.map((c) => [c.to, c.change]),
+    [["active", "cosmetic"]],
+  );
 });
 
-test("onToolUpdated: an incompatible schema fails re-verification and deprecates the version", async (t) => {
+test("onToolUpdated: a breaking change makes the version suspect, fails re-verification and deprecates it", async (t) => {
   const { world, store } = await withActiveTool(t);
   const tools = changeTool(world.tools, "billing_create_invoice", (x) => {
     x.input_schema["required"] = ["customer_id", "lines", "currency"];
     return x;
   });
-  const td = reopen(t, store, tools);
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "suspect", "caught at start-up");
+  const td = reopen(t, store, tools, { checkSchemasOnStart: false });
   const report = await td.onToolUpdated("billing_create_invoice");
   assert.deepEqual(
-    report.changes.map((c) => [c.from, c.to, c.reason]),
-    [["suspect", "deprecated", "re-verified against the new 'billing_create_invoice': failed"]],
+    report.changes.map((c) => [c.from, c.to, c.change]),
+    [["active", "deprecated", "breaking"]],
+  );
+  assert.deepEqual(
+    td.store
+      .getHistory("invoice_from_email", 1)
+      .slice(-2)
+      .map((h) => `${h.from}→${h.to}`),
+    ["active→suspect", "suspect→deprecated"],
   );
   assert.match(
     td.store.getHistory("invoice_from_email", 1).at(-1)?.reason ?? "",
-    /^re-verification failed: static check failed: call to 'billing_create_invoice' — missing required property 'currency'/,
+    /^re-verification after 'billing_create_invoice' changed failed: static check failed: call to 'billing_create_invoice' — missing required property 'currency'/,
   );
 });
 
@@ -244,7 +326,7 @@ test("rebuild: without live verification the recovered tool's recorded failure n
   const td = reopen(t, store, world.tools, { distiller });
   await td.onToolUpdated("billing_import_from_email");
   const verdict = await td.rebuild("invoice_from_email");
-  assert.equal(verdict.status, "draft");
+  assert.equal(verdict.status, "rejected");
   assert.match(
     verdict.checks.replay.problems[0]?.message ?? "",
     /call 2 to 'billing_import_from_email' has only a failure recorded before 'billing_import_from_email' recovered: set allow_live_verification: true in tooldistill.yaml/,
@@ -260,7 +342,7 @@ test("rebuild: a version that does not beat the one it replaces is rejected", as
   const td = reopen(t, store, world.tools, { distiller, allowLiveVerification: true });
   await td.onToolUpdated("billing_import_from_email");
   const verdict = await td.rebuild("invoice_from_email");
-  assert.equal(verdict.status, "draft");
+  assert.equal(verdict.status, "rejected");
   assert.equal(
     verdict.checks.efficiency.problems[0]?.message,
     "4 base calls; the version it replaces (v1) needs 4: a rebuild must use fewer",

@@ -151,7 +151,7 @@ test("nudge: a successful run at the threshold gets one message, once", async (t
   assert.ok(nudge);
   assert.match(nudge, /^This task took 3 base tool calls\./);
   assert.match(nudge, /Call propose_distilled_tool with the code of the tool and test inputs\./);
-  assert.match(nudge, /import \{ distilledTool, call \} from "tooldistill";/);
+  assert.match(nudge, /import \{ distilledTool, call, notApplicable \} from "tooldistill";/);
   assert.match(nudge, /"test_inputs"/);
   assert.equal(trace.distillNudge(), null, "at most once per trace");
 });

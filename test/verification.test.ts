@@ -92,6 +92,9 @@ test("a good proposal is stored as a draft, passes all three checks and becomes 
     [
       "verified: invoice_from_email v1",
       "4 base calls; limit 6.3 (baseline 9 × 0.7)",
+      // None of the fake tools is annotated read-only, so each may write.
+      "tools that may write: billing_create_invoice, billing_find_customer, gmail_get_message, gmail_search",
+      "promotion: waits for tooldistill promote (auto_promote: false)",
       "invoice_from_email v1 is verified and waits for promote (tooldistill promote invoice_from_email).",
     ].join("\n"),
   );
@@ -136,7 +139,7 @@ test("a good proposal is stored as a draft, passes all three checks and becomes 
   assert.equal(trace.baseCallCount(), 9);
 });
 
-test("the static check runs first: a typo is rejected with line and did-you-mean, and the draft stays a draft", async (t) => {
+test("the static check runs first: a typo is rejected with line and did-you-mean; the rejected proposal uses up no version number", async (t) => {
   const { td, world } = setup(t);
   const trace = await sourceRun(td, world);
   const out = await propose(
@@ -152,10 +155,14 @@ test("the static check runs first: a typo is rejected with line and did-you-mean
     ),
     out.content,
   );
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "draft");
-  // The next proposal is the next version.
+  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "rejected");
+  // The corrected proposal takes the number the rejected attempt held: rejections never use up version numbers.
   const fixed = await propose(trace, GOOD_TOOL);
-  assert.match(fixed.content, /^verified: invoice_from_email v2/);
+  assert.match(fixed.content, /^verified: invoice_from_email v1/);
+  assert.deepEqual(
+    td.store.listVersions().map((v) => [v.version, v.status]),
+    [[1, "verified"]],
+  );
 });
 
 test("replay: an unmatched call names the nearest recorded call", async (t) => {
@@ -263,12 +270,13 @@ test("a new version inherits the larger baseline of its predecessor", async (t) 
     lines: [{ sku: "A-1", qty: 2, price: 10 }],
   });
   short.setOutcome({ success: true });
-  const out = await propose(short, GOOD_TOOL);
+  // Byte-identical code would be v1 itself: the new version differs in its description.
+  const out = await propose(short, GOOD_TOOL.replace("latest order email.", "latest order email (v2)."));
   assert.match(out.content, /^verified: invoice_from_email v2\n4 base calls; limit 6.3 \(baseline 9 × 0.7\)/);
 });
 
 test("auto_promote activates at once and deprecates the previous active version", async (t) => {
-  const { td, world } = setup(t, { autoPromote: true });
+  const { td, world } = setup(t, { autoPromote: "all" });
   const trace = await sourceRun(td, world);
   const a = await propose(trace, GOOD_TOOL);
   assert.match(a.content, /invoice_from_email v1 is active: agents can call it now\./);
@@ -281,14 +289,14 @@ test("auto_promote activates at once and deprecates the previous active version"
     [
       "null→draft: proposed",
       "draft→verified: all three checks passed",
-      "verified→active: auto_promote",
+      "verified→active: auto_promote: all",
       "active→deprecated: replaced by v2",
     ],
   );
 });
 
 test("a distilled tool runs live in one call, with inner calls recorded under it", async (t) => {
-  const { td, world } = setup(t, { autoPromote: true });
+  const { td, world } = setup(t, { autoPromote: "all" });
   await propose(await sourceRun(td, world), GOOD_TOOL);
   const reuse = td.startTrace("Create a draft invoice for Globex");
   world.log.length = 0;
@@ -329,7 +337,7 @@ test("a distilled tool runs live in one call, with inner calls recorded under it
 });
 
 test("runtime failure: structured error with resume packet, demotion, waived threshold, nudge for a replacement", async (t) => {
-  const { td, world } = setup(t, { autoPromote: true, minCallsToDistill: 8 });
+  const { td, world } = setup(t, { autoPromote: "all", minCallsToDistill: 8 });
   await propose(await sourceRun(td, world), GOOD_TOOL);
   world.requireCurrency = true;
   const run = td.startTrace("Create a draft invoice for Initech");
@@ -354,9 +362,10 @@ test("runtime failure: structured error with resume packet, demotion, waived thr
   assert.equal(v?.status, "suspect");
   assert.deepEqual(v?.problems, ["runtime_failure"]);
   assert.deepEqual(td.activeTools(), [], "a suspect(runtime_failure) version is not exposed");
+  // The demotion rule: a failure of its own while it has fewer than 3 successful runs demotes it at once.
   assert.equal(
     td.store.getHistory("invoice_from_email", 1).at(-1)?.reason,
-    "runtime failure: missing required property 'currency'",
+    "runtime failure: missing required property 'currency'; demoted: it failed with only 0 successful runs (fewer than the 3 of demotion.probation)",
   );
   // The agent falls back with two base calls: far below min_calls_to_distill = 8, but the failure waives it.
   await run.execute("billing_find_customer", { name: "Initech" });
@@ -373,8 +382,8 @@ test("runtime failure: structured error with resume packet, demotion, waived thr
   });
 });
 
-test("verify --live clears a runtime failure once the tool works again", async (t) => {
-  const { td, world } = setup(t, { autoPromote: true });
+test("verify --live clears a runtime failure once the tool works again; a failed write must run live to count", async (t) => {
+  const { td, world } = setup(t, { autoPromote: "all" });
   await propose(await sourceRun(td, world), GOOD_TOOL);
   world.requireCurrency = true;
   await td.startTrace("x").execute("invoice_from_email", { customer: "ACME" });
@@ -382,60 +391,75 @@ test("verify --live clears a runtime failure once the tool works again", async (
   world.requireCurrency = false;
   const replayOnly = await td.verify("invoice_from_email", { version: 1 });
   assert.equal(replayOnly.status, "suspect", "replay alone does not clear a runtime failure");
-  const live = await td.verify("invoice_from_email", { version: 1, live: true });
+  // No fake tool is read-only: without --allow-writes every call is answered from the record, nothing runs.
+  world.log.length = 0;
+  const recorded = await td.verify("invoice_from_email", { version: 1, live: true });
+  assert.deepEqual(world.log, [], "no call ran for real");
+  assert.equal(recorded.status, "suspect", "the failed write was answered from the record: not shown fixed");
+  const live = await td.verify("invoice_from_email", { version: 1, live: true, allowWrites: true });
   assert.equal(live.status, "active");
   assert.equal(live.liveCalls.length, 4);
   assert.equal(td.store.getHistory("invoice_from_email", 1).at(-1)?.reason, "re-verification passed (live)");
 });
 
-test("promote and deprecate: newest verified, refusals, rollback re-verifies", async (t) => {
+test("promote and deprecate: newest verified, refusals, superseded, rollback re-verifies", async (t) => {
   const { td, world } = setup(t);
   const trace = await sourceRun(td, world);
   await assert.rejects(td.promote("nope"), { code: "NOT_FOUND", message: "no distilled tool named 'nope'" });
   await propose(trace, GOOD_TOOL.replace("from:${customer}", "from:${customer}x"));
   await assert.rejects(td.promote("invoice_from_email"), {
-    message: "invoice_from_email has no verified version (v1 draft): pass --version N",
+    message: "invoice_from_email has no verified version (v1 rejected): pass --version N",
   });
   await assert.rejects(td.promote("invoice_from_email", { version: 1 }), {
     message:
-      "invoice_from_email v1 is a draft that has not passed verification: run tooldistill verify invoice_from_email --version 1",
+      "invoice_from_email v1 is rejected: it failed verification: run tooldistill verify invoice_from_email --version 1",
   });
+  // The good proposal takes v1 back from the rejected attempt; the next one is v2.
   await propose(trace, GOOD_TOOL);
   await propose(trace, GOOD_TOOL.replace("latest order email.", "latest order email!"));
   const active = await td.promote("invoice_from_email");
-  assert.equal(active.version, 3, "the newest verified version");
-  await assert.rejects(td.promote("invoice_from_email", { version: 3 }), {
-    message: "invoice_from_email v3 is already active",
+  assert.equal(active.version, 2, "the newest verified version");
+  assert.equal(
+    td.store.getVersion("invoice_from_email", 1)?.status,
+    "superseded",
+    "older verified: superseded",
+  );
+  await assert.rejects(td.promote("invoice_from_email", { version: 2 }), {
+    message: "invoice_from_email v2 is already active",
   });
-  await td.promote("invoice_from_email", { version: 2 });
-  assert.equal(td.store.getVersion("invoice_from_email", 3)?.status, "deprecated");
-  // Rollback: v3 re-passes verification first.
-  const back = await td.promote("invoice_from_email", { version: 3 });
+  // A superseded version can still be promoted by a person, after re-passing verification.
+  await td.promote("invoice_from_email", { version: 1 });
+  assert.equal(td.store.getVersion("invoice_from_email", 2)?.status, "deprecated");
+  // Rollback: v2 re-passes verification first.
+  const back = await td.promote("invoice_from_email", { version: 2 });
   assert.equal(back.status, "active");
   assert.equal(
-    td.store.getHistory("invoice_from_email", 3).at(-1)?.reason,
+    td.store.getHistory("invoice_from_email", 2).at(-1)?.reason,
     "rollback: re-verification passed",
   );
-  assert.equal(td.store.getVersion("invoice_from_email", 2)?.status, "deprecated");
+  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "deprecated");
+  assert.equal(
+    td.store.getVersion("invoice_from_email", 2)?.verdict?.evidence.promotion,
+    "promoted by a person (tooldistill promote)",
+  );
   const dep = td.deprecate("invoice_from_email");
-  assert.equal(dep.version, 3);
-  assert.throws(() => td.deprecate("invoice_from_email", { version: 3 }), {
-    message: "invoice_from_email v3 is already deprecated",
+  assert.equal(dep.version, 2);
+  assert.throws(() => td.deprecate("invoice_from_email", { version: 2 }), {
+    message: "invoice_from_email v2 is already deprecated",
   });
   assert.throws(() => td.deprecate("invoice_from_email"), {
-    message:
-      "invoice_from_email has no active version (v1 draft, v2 deprecated, v3 deprecated): pass --version N",
+    message: "invoice_from_email has no active version (v1 deprecated, v2 deprecated): pass --version N",
   });
   // A rollback whose re-verification fails is refused: the tool it needs no longer exists.
   td.setTools(world.tools.filter((x) => x.name !== "billing_find_customer"));
   await assert.rejects(
-    td.promote("invoice_from_email", { version: 2 }),
+    td.promote("invoice_from_email", { version: 1 }),
     /cannot be promoted: static check failed: call to 'billing_find_customer' — no such base tool/,
   );
 });
 
 test("exposure is ranked by successful runs and capped by max_exposed_tools", async (t) => {
-  const { td, world } = setup(t, { autoPromote: true, maxExposedTools: 2 });
+  const { td, world } = setup(t, { autoPromote: "all", maxExposedTools: 2 });
   const trace = await sourceRun(td, world);
   for (const name of ["tool_a", "tool_b", "tool_c"]) {
     const out = await propose(trace, GOOD_TOOL.replace('"invoice_from_email"', `"${name}"`));
@@ -464,7 +488,7 @@ test("exposure is ranked by successful runs and capped by max_exposed_tools", as
 });
 
 test("a tool file edited by hand after verification is refused at run time", async (t) => {
-  const { td, world } = setup(t, { autoPromote: true });
+  const { td, world } = setup(t, { autoPromote: "all" });
   await propose(await sourceRun(td, world), GOOD_TOOL);
   appendFileSync(td.store.toolFile("invoice_from_email", 1), "\n// tweak\n");
   const out = await td.startTrace("x").execute("invoice_from_email", { customer: "ACME" });

@@ -1,6 +1,6 @@
 /** `tool-updated`, `health` and `rebuild`: keeping distilled tools working as their base tools change. */
 import { type ContextOf, EXIT } from "../commands.ts";
-import { changeReportText, output, outputVerdict } from "../format.ts";
+import { baseHealthLines, changeReportText, output, outputVerdict } from "../format.ts";
 import { withLibrary } from "../project.ts";
 
 /** Re-verifies the versions that depend on a changed base tool; queues rebuilds for those that avoided it. */
@@ -19,10 +19,10 @@ export async function health(ctx: ContextOf<"health">): Promise<number> {
   return withLibrary(ctx, async (td) => {
     const report = await td.health({ probe });
     const probed = report.probed.map(
-      (p) =>
-        `probe ${p.tool}: ${p.recovered ? "recovered" : "still failing"}${p.error ? ` (${p.error})` : ""}`,
+      (p) => `probe ${p.tool}: ${p.recovered ? "answers" : "still failing"}${p.error ? ` (${p.error})` : ""}`,
     );
-    output(ctx, report, () => changeReportText(report, "all distilled tools match their base tools", probed));
+    const extra = [...probed, ...baseHealthLines(report.baseTools)];
+    output(ctx, report, () => changeReportText(report, "all distilled tools match their base tools", extra));
     return EXIT.ok;
   });
 }

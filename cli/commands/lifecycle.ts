@@ -1,14 +1,23 @@
-/** `promote`, `deprecate` and `verify`: moving a version through its lifecycle. */
-import { deprecate as deprecateVersion } from "../../core/internal.ts";
+/** `promote`, `deprecate`, `verify` and `prune`: moving versions through their lifecycle. */
+import {
+  deprecate as deprecateVersion,
+  planText,
+  promotionPreview,
+  prune as pruneVersions,
+} from "../../core/internal.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
-import { output, outputVerdict, versionRow } from "../format.ts";
+import { output, outputVerdict, promotionText, versionRow } from "../format.ts";
 import { withLibrary, withStore } from "../project.ts";
 
-/** Makes a version active (default: the newest verified one); a rollback re-verifies first. */
+/**
+ * Makes a version active (default: the newest verified one); a rollback re-verifies first. Prints the code that
+ * becomes active and, when it replaces an active version, the diff against it.
+ */
 export async function promote(ctx: ContextOf<"promote">): Promise<number> {
   return withLibrary(ctx, async (td) => {
+    const preview = promotionPreview(td.store, ctx.args.name, ctx.options.version);
     const v = await td.promote(ctx.args.name, ctx.options);
-    output(ctx, versionRow(td.store, v), () => `${v.name} v${v.version}: active`);
+    output(ctx, { ...versionRow(td.store, v), ...preview }, () => promotionText(v, preview));
     return EXIT.ok;
   });
 }
@@ -23,10 +32,35 @@ export async function deprecate(ctx: ContextOf<"deprecate">): Promise<number> {
   });
 }
 
-/** Re-runs the three checks on a version; exits 1 when one fails. */
+/** Re-runs the three checks on a version (or, with --dry-run, prints the plan of --live); exits 1 when one fails. */
 export async function verify(ctx: ContextOf<"verify">): Promise<number> {
+  const { version, live } = ctx.options;
+  const allowWrites = ctx.options["allow-writes"];
+  const options = version === undefined ? {} : { version };
   return withLibrary(ctx, async (td) => {
-    const verdict = await td.verify(ctx.args.name, ctx.options);
+    if (ctx.options["dry-run"]) {
+      const plan = await td.planLiveVerification(ctx.args.name, { ...options, allowWrites });
+      output(ctx, plan, () => planText(plan));
+      return EXIT.ok;
+    }
+    const verdict = await td.verify(ctx.args.name, { ...options, live, allowWrites });
     return outputVerdict(ctx, verdict) ? EXIT.ok : EXIT.error;
+  });
+}
+
+/** Removes rejected and superseded versions (older than N days with --older-than). */
+export async function prune(ctx: ContextOf<"prune">): Promise<number> {
+  const days = ctx.options["older-than"];
+  return withStore(ctx, "write", (store) => {
+    const pruned = pruneVersions(store, days === undefined ? {} : { olderThanDays: days });
+    output(ctx, pruned, () =>
+      pruned.length === 0
+        ? `nothing to prune${days === undefined ? "" : ` older than ${days} days`}`
+        : [
+            ...pruned.map((p) => `removed ${p.name} v${p.version} (${p.status} since ${p.since})`),
+            `${pruned.length} version${pruned.length === 1 ? "" : "s"} removed; the traces they came from are kept`,
+          ].join("\n"),
+    );
+    return EXIT.ok;
   });
 }

@@ -15,6 +15,9 @@ import {
 } from "../format.ts";
 import { withStore } from "../project.ts";
 
+/** How many of a version's newest runs `show` lists, failures with their evidence. */
+const RECENT_RUNS = 10;
+
 /** Every version (or those of one status) with its status, problems, baseline and successful runs. */
 export async function list(ctx: ContextOf<"list">): Promise<number> {
   const { status } = ctx.options;
@@ -42,6 +45,8 @@ export async function show(ctx: ContextOf<"show">): Promise<number> {
       history: store.getHistory(v.name, v.version),
       dependencies: store.getDependencies(v.name, v.version),
       stats,
+      runs: store.recentRuns(v.name, v.version, RECENT_RUNS),
+      definitions: store.verifiedDefinitions(v.name, v.version),
       savings: savings(store, v, stats),
       versions: store.listVersions({ name }).map((x) => `v${x.version} ${x.status}`),
     };
@@ -69,6 +74,7 @@ export async function show(ctx: ContextOf<"show">): Promise<number> {
         runs: stats.runs,
         successes: stats.successes,
         failures: stats.failures,
+        not_applicable: stats.notApplicable,
         inner_calls: stats.innerCalls,
         last_run_at: stats.lastRunAt,
       },
@@ -80,6 +86,18 @@ export async function show(ctx: ContextOf<"show">): Promise<number> {
         avoided: d.avoided,
       })),
       savings: shown.savings,
+      recent_runs: shown.runs.map((r) => ({
+        outcome: r.outcome,
+        trace: r.traceId,
+        inner_calls: r.innerCalls,
+        evidence: r.evidence,
+        at: r.at,
+      })),
+      verified_definitions: shown.definitions.map((d) => ({
+        base_tool: d.baseTool,
+        fingerprint: d.fingerprint,
+        verified_at: d.verifiedAt,
+      })),
     },
     () => versionPage(shown),
   );

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type Logger, loadConfig, ToolDistill } from "../../core/index.ts";
-import { chooseModel, loadDotEnv, reactToStartup, runAgent, summaryLines } from "../shared/runner-kit.ts";
+import { chooseModel, loadDotEnv, printStartup, runAgent, summaryLines } from "../shared/runner-kit.ts";
 import { incidentPolicy } from "./scripted.ts";
 import { setSwitches } from "./switches.ts";
 
@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(
       `switches: outage ${values.outage ? "on" : "off"}, schema_reason ${values["schema-reason"] ? "on" : "off"}`,
     );
-    await reactToStartup(td);
+    printStartup(td);
     const task = `Alert ${values.alert} is firing. Find what caused it, mitigate it, and note what you did on the alert.`;
     const traceId = await runAgent(td, model.client, {
       model: model.model,

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type Logger, loadConfig, ToolDistill } from "../../core/index.ts";
-import { chooseModel, loadDotEnv, reactToStartup, runAgent, summaryLines } from "../shared/runner-kit.ts";
+import { chooseModel, loadDotEnv, printStartup, runAgent, summaryLines } from "../shared/runner-kit.ts";
 import { invoicePolicy } from "./scripted.ts";
 import { setSwitches } from "./switches.ts";
 
@@ -68,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(
       `switches: outage ${values.outage ? "on" : "off"}, schema_currency ${values["schema-currency"] ? "on" : "off"}`,
     );
-    await reactToStartup(td);
+    printStartup(td);
     const task = `Create a draft invoice for ${values.customer} from their latest order email.`;
     const traceId = await runAgent(td, model.client, {
       model: model.model,

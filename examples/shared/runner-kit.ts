@@ -173,19 +173,13 @@ export function clip(text: string, max = 110): string {
 }
 
 /**
- * check_schemas_on_start has already compared the tools with the stored fingerprints; a version it made
- * suspect(schema_changed) is re-verified now, before any call, so a broken one is deprecated, never offered.
+ * What the library's start-up review did (check_schemas_on_start): ToolDistill.fromConfig has already classified
+ * each changed base tool definition and re-verified the versions it affects, so a broken one is deprecated, never
+ * offered. The runner only prints it.
  */
-export async function reactToStartup(td: ToolDistill): Promise<void> {
+export function printStartup(td: ToolDistill): void {
   for (const c of td.startupReport?.changes ?? []) {
     console.log(`start-up: ${c.name} v${c.version} ${c.from} → ${c.to} (${c.reason})`);
-    if (!c.problems.includes("schema_changed")) continue;
-    const verdict = await td.verify(c.name, { version: c.version });
-    const failed = (["static", "replay", "efficiency"] as const).find((k) => !verdict.checks[k].ok);
-    const why = failed
-      ? `: ${failed} check failed: ${verdict.checks[failed].problems[0]?.message ?? ""}`
-      : "";
-    console.log(`re-verified ${c.name} v${c.version}: ${verdict.status}${why}`);
   }
 }
 

@@ -26,7 +26,7 @@ import {
 var PROPOSE_TOOL_NAME = "propose_distilled_tool";
 var TOOL_FORMAT_GUIDE = `A distilled tool is one TypeScript module:
 
-import { distilledTool, call } from "tooldistill";
+import { distilledTool, call, notApplicable } from "tooldistill";
 
 export default distilledTool({
   name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name
@@ -38,6 +38,7 @@ export default distilledTool({
   },
   async run({ customer, since = "1d" }) {
     const [msg] = await call("gmail_search", { query: \`from:\${customer} order\`, since });
+    if (!msg) return notApplicable(\`no order email from \${customer}\`);
     const order = await call("gmail_get_message", { id: msg.id });
     const cust = await call("billing_find_customer", { name: customer });
     return call("billing_create_invoice", { customer_id: cust.id, lines: order.lines });
@@ -47,7 +48,10 @@ export default distilledTool({
 
 Rules (checked before anything runs):
 - Every base tool call is \`await call("<literal base tool name>", { ...arguments })\`, with the arguments the tool's input schema asks for.
-- Only \`import { distilledTool, call } from "tooldistill"\`; nothing else at top level.
+- Only \`import { distilledTool, call, notApplicable } from "tooldistill"\`; nothing else at top level.
+- \`return notApplicable("why")\` ends the tool on purpose when the input is not a case it covers (no matching
+  record, nothing to do): the agent is told to go on with the base tools and the tool is not marked broken. Use it
+  instead of letting the code fail on a missing value. Never use it for the inputs of this run: they must succeed.
 - Not allowed: try/catch/finally, .catch(...), .then(a, b) (a failed base call must fail the tool so the agent can fall back),
   while, do\u2026while, for(;;) and for\u2026in (use for\u2026of), with, class, generators, this, eval, Function, labels, debugger,
   enum, namespace, decorators, names starting with __, globalThis, process, require, module, Buffer, fetch, constructor,
@@ -56,6 +60,13 @@ Rules (checked before anything runs):
   take the time as an input or from a base tool.
 - The code runs in a sandbox with no file system, network or environment: only call(...) reaches the outside.
 - Status, baseline and dependencies are not part of the file: the library measures them.
+
+What happens to the tool later (so write it to hold):
+- A base tool's outage (5xx, timeout, lost connection) is not held against the tool. Arguments a base tool refuses
+  (4xx, validation) and errors in the code are: a few of them take the tool out of use. Build every argument from the
+  input and earlier results the way this run did, and use notApplicable for inputs the path does not fit.
+- A tool that calls a base tool that may change something (one not declared read-only) waits for a person to read
+  and promote it: keep it to the calls the task needs.
 
 A proposal is { "code": "<the whole module>", "test_inputs": [ { ...input of this run } ] }. The tool is replayed with each
 test input against the responses recorded in this run, so use the inputs of this run. It must use fewer base tool calls
@@ -75,7 +86,7 @@ var PROPOSE_INPUT_SCHEMA = {
   properties: {
     code: {
       type: "string",
-      description: 'The whole TypeScript module of the distilled tool: import { distilledTool, call } from "tooldistill" and one export default distilledTool({...}).'
+      description: 'The whole TypeScript module of the distilled tool: import { distilledTool, call, notApplicable } from "tooldistill" and one export default distilledTool({...}).'
     },
     test_inputs: {
       type: "array",
@@ -238,7 +249,7 @@ function rejectedVerdict(name, message) {
   return {
     name,
     version: 0,
-    status: "draft",
+    status: "rejected",
     checks: { static: { ok: false, problems: [{ message }] }, replay: notRun, efficiency: notRun },
     calls: null,
     baseline: null,

@@ -4,10 +4,10 @@ import {
   adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-RMAM4AW5.js";
+} from "./chunk-BYQMTER2.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-EXOU3TU5.js";
+} from "./chunk-K6P5GM6V.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-PK6ICO7V.js";

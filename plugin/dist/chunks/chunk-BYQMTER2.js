@@ -11,7 +11,7 @@ import {
   reportSummary,
   toVerdict,
   verdictText
-} from "./chunk-EXOU3TU5.js";
+} from "./chunk-K6P5GM6V.js";
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
@@ -8274,13 +8274,13 @@ var require_lib = __commonJS({
         this.preserveSpace = !!preserveSpace;
       }
     };
-    var types = {
+    var types2 = {
       brace: new TokContext("{"),
       j_oTag: new TokContext("<tag"),
       j_cTag: new TokContext("</tag"),
       j_expr: new TokContext("<tag>...</tag>", true)
     };
-    types.template = new TokContext("`", true);
+    types2.template = new TokContext("`", true);
     var beforeExpr = true;
     var startsExpr = true;
     var isLoop = true;
@@ -8817,17 +8817,17 @@ var require_lib = __commonJS({
       context.pop();
     };
     tokenTypes[5].updateContext = tokenTypes[7].updateContext = tokenTypes[23].updateContext = (context) => {
-      context.push(types.brace);
+      context.push(types2.brace);
     };
     tokenTypes[22].updateContext = (context) => {
-      if (context[context.length - 1] === types.template) {
+      if (context[context.length - 1] === types2.template) {
         context.pop();
       } else {
-        context.push(types.template);
+        context.push(types2.template);
       }
     };
     tokenTypes[144].updateContext = (context) => {
-      context.push(types.j_expr, types.j_oTag);
+      context.push(types2.j_expr, types2.j_oTag);
     };
     var nonASCIIidentifierStartChars = "\xAA\xB5\xBA\xC0-\xD6\xD8-\xF6\xF8-\u02C1\u02C6-\u02D1\u02E0-\u02E4\u02EC\u02EE\u0370-\u0374\u0376\u0377\u037A-\u037D\u037F\u0386\u0388-\u038A\u038C\u038E-\u03A1\u03A3-\u03F5\u03F7-\u0481\u048A-\u052F\u0531-\u0556\u0559\u0560-\u0588\u05D0-\u05EA\u05EF-\u05F2\u0620-\u064A\u066E\u066F\u0671-\u06D3\u06D5\u06E5\u06E6\u06EE\u06EF\u06FA-\u06FC\u06FF\u0710\u0712-\u072F\u074D-\u07A5\u07B1\u07CA-\u07EA\u07F4\u07F5\u07FA\u0800-\u0815\u081A\u0824\u0828\u0840-\u0858\u0860-\u086A\u0870-\u0887\u0889-\u088F\u08A0-\u08C9\u0904-\u0939\u093D\u0950\u0958-\u0961\u0971-\u0980\u0985-\u098C\u098F\u0990\u0993-\u09A8\u09AA-\u09B0\u09B2\u09B6-\u09B9\u09BD\u09CE\u09DC\u09DD\u09DF-\u09E1\u09F0\u09F1\u09FC\u0A05-\u0A0A\u0A0F\u0A10\u0A13-\u0A28\u0A2A-\u0A30\u0A32\u0A33\u0A35\u0A36\u0A38\u0A39\u0A59-\u0A5C\u0A5E\u0A72-\u0A74\u0A85-\u0A8D\u0A8F-\u0A91\u0A93-\u0AA8\u0AAA-\u0AB0\u0AB2\u0AB3\u0AB5-\u0AB9\u0ABD\u0AD0\u0AE0\u0AE1\u0AF9\u0B05-\u0B0C\u0B0F\u0B10\u0B13-\u0B28\u0B2A-\u0B30\u0B32\u0B33\u0B35-\u0B39\u0B3D\u0B5C\u0B5D\u0B5F-\u0B61\u0B71\u0B83\u0B85-\u0B8A\u0B8E-\u0B90\u0B92-\u0B95\u0B99\u0B9A\u0B9C\u0B9E\u0B9F\u0BA3\u0BA4\u0BA8-\u0BAA\u0BAE-\u0BB9\u0BD0\u0C05-\u0C0C\u0C0E-\u0C10\u0C12-\u0C28\u0C2A-\u0C39\u0C3D\u0C58-\u0C5A\u0C5C\u0C5D\u0C60\u0C61\u0C80\u0C85-\u0C8C\u0C8E-\u0C90\u0C92-\u0CA8\u0CAA-\u0CB3\u0CB5-\u0CB9\u0CBD\u0CDC-\u0CDE\u0CE0\u0CE1\u0CF1\u0CF2\u0D04-\u0D0C\u0D0E-\u0D10\u0D12-\u0D3A\u0D3D\u0D4E\u0D54-\u0D56\u0D5F-\u0D61\u0D7A-\u0D7F\u0D85-\u0D96\u0D9A-\u0DB1\u0DB3-\u0DBB\u0DBD\u0DC0-\u0DC6\u0E01-\u0E30\u0E32\u0E33\u0E40-\u0E46\u0E81\u0E82\u0E84\u0E86-\u0E8A\u0E8C-\u0EA3\u0EA5\u0EA7-\u0EB0\u0EB2\u0EB3\u0EBD\u0EC0-\u0EC4\u0EC6\u0EDC-\u0EDF\u0F00\u0F40-\u0F47\u0F49-\u0F6C\u0F88-\u0F8C\u1000-\u102A\u103F\u1050-\u1055\u105A-\u105D\u1061\u1065\u1066\u106E-\u1070\u1075-\u1081\u108E\u10A0-\u10C5\u10C7\u10CD\u10D0-\u10FA\u10FC-\u1248\u124A-\u124D\u1250-\u1256\u1258\u125A-\u125D\u1260-\u1288\u128A-\u128D\u1290-\u12B0\u12B2-\u12B5\u12B8-\u12BE\u12C0\u12C2-\u12C5\u12C8-\u12D6\u12D8-\u1310\u1312-\u1315\u1318-\u135A\u1380-\u138F\u13A0-\u13F5\u13F8-\u13FD\u1401-\u166C\u166F-\u167F\u1681-\u169A\u16A0-\u16EA\u16EE-\u16F8\u1700-\u1711\u171F-\u1731\u1740-\u1751\u1760-\u176C\u176E-\u1770\u1780-\u17B3\u17D7\u17DC\u1820-\u1878\u1880-\u18A8\u18AA\u18B0-\u18F5\u1900-\u191E\u1950-\u196D\u1970-\u1974\u1980-\u19AB\u19B0-\u19C9\u1A00-\u1A16\u1A20-\u1A54\u1AA7\u1B05-\u1B33\u1B45-\u1B4C\u1B83-\u1BA0\u1BAE\u1BAF\u1BBA-\u1BE5\u1C00-\u1C23\u1C4D-\u1C4F\u1C5A-\u1C7D\u1C80-\u1C8A\u1C90-\u1CBA\u1CBD-\u1CBF\u1CE9-\u1CEC\u1CEE-\u1CF3\u1CF5\u1CF6\u1CFA\u1D00-\u1DBF\u1E00-\u1F15\u1F18-\u1F1D\u1F20-\u1F45\u1F48-\u1F4D\u1F50-\u1F57\u1F59\u1F5B\u1F5D\u1F5F-\u1F7D\u1F80-\u1FB4\u1FB6-\u1FBC\u1FBE\u1FC2-\u1FC4\u1FC6-\u1FCC\u1FD0-\u1FD3\u1FD6-\u1FDB\u1FE0-\u1FEC\u1FF2-\u1FF4\u1FF6-\u1FFC\u2071\u207F\u2090-\u209C\u2102\u2107\u210A-\u2113\u2115\u2118-\u211D\u2124\u2126\u2128\u212A-\u2139\u213C-\u213F\u2145-\u2149\u214E\u2160-\u2188\u2C00-\u2CE4\u2CEB-\u2CEE\u2CF2\u2CF3\u2D00-\u2D25\u2D27\u2D2D\u2D30-\u2D67\u2D6F\u2D80-\u2D96\u2DA0-\u2DA6\u2DA8-\u2DAE\u2DB0-\u2DB6\u2DB8-\u2DBE\u2DC0-\u2DC6\u2DC8-\u2DCE\u2DD0-\u2DD6\u2DD8-\u2DDE\u3005-\u3007\u3021-\u3029\u3031-\u3035\u3038-\u303C\u3041-\u3096\u309B-\u309F\u30A1-\u30FA\u30FC-\u30FF\u3105-\u312F\u3131-\u318E\u31A0-\u31BF\u31F0-\u31FF\u3400-\u4DBF\u4E00-\uA48C\uA4D0-\uA4FD\uA500-\uA60C\uA610-\uA61F\uA62A\uA62B\uA640-\uA66E\uA67F-\uA69D\uA6A0-\uA6EF\uA717-\uA71F\uA722-\uA788\uA78B-\uA7DC\uA7F1-\uA801\uA803-\uA805\uA807-\uA80A\uA80C-\uA822\uA840-\uA873\uA882-\uA8B3\uA8F2-\uA8F7\uA8FB\uA8FD\uA8FE\uA90A-\uA925\uA930-\uA946\uA960-\uA97C\uA984-\uA9B2\uA9CF\uA9E0-\uA9E4\uA9E6-\uA9EF\uA9FA-\uA9FE\uAA00-\uAA28\uAA40-\uAA42\uAA44-\uAA4B\uAA60-\uAA76\uAA7A\uAA7E-\uAAAF\uAAB1\uAAB5\uAAB6\uAAB9-\uAABD\uAAC0\uAAC2\uAADB-\uAADD\uAAE0-\uAAEA\uAAF2-\uAAF4\uAB01-\uAB06\uAB09-\uAB0E\uAB11-\uAB16\uAB20-\uAB26\uAB28-\uAB2E\uAB30-\uAB5A\uAB5C-\uAB69\uAB70-\uABE2\uAC00-\uD7A3\uD7B0-\uD7C6\uD7CB-\uD7FB\uF900-\uFA6D\uFA70-\uFAD9\uFB00-\uFB06\uFB13-\uFB17\uFB1D\uFB1F-\uFB28\uFB2A-\uFB36\uFB38-\uFB3C\uFB3E\uFB40\uFB41\uFB43\uFB44\uFB46-\uFBB1\uFBD3-\uFD3D\uFD50-\uFD8F\uFD92-\uFDC7\uFDF0-\uFDFB\uFE70-\uFE74\uFE76-\uFEFC\uFF21-\uFF3A\uFF41-\uFF5A\uFF66-\uFFBE\uFFC2-\uFFC7\uFFCA-\uFFCF\uFFD2-\uFFD7\uFFDA-\uFFDC";
     var nonASCIIidentifierChars = "\xB7\u0300-\u036F\u0387\u0483-\u0487\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7\u0610-\u061A\u064B-\u0669\u0670\u06D6-\u06DC\u06DF-\u06E4\u06E7\u06E8\u06EA-\u06ED\u06F0-\u06F9\u0711\u0730-\u074A\u07A6-\u07B0\u07C0-\u07C9\u07EB-\u07F3\u07FD\u0816-\u0819\u081B-\u0823\u0825-\u0827\u0829-\u082D\u0859-\u085B\u0897-\u089F\u08CA-\u08E1\u08E3-\u0903\u093A-\u093C\u093E-\u094F\u0951-\u0957\u0962\u0963\u0966-\u096F\u0981-\u0983\u09BC\u09BE-\u09C4\u09C7\u09C8\u09CB-\u09CD\u09D7\u09E2\u09E3\u09E6-\u09EF\u09FE\u0A01-\u0A03\u0A3C\u0A3E-\u0A42\u0A47\u0A48\u0A4B-\u0A4D\u0A51\u0A66-\u0A71\u0A75\u0A81-\u0A83\u0ABC\u0ABE-\u0AC5\u0AC7-\u0AC9\u0ACB-\u0ACD\u0AE2\u0AE3\u0AE6-\u0AEF\u0AFA-\u0AFF\u0B01-\u0B03\u0B3C\u0B3E-\u0B44\u0B47\u0B48\u0B4B-\u0B4D\u0B55-\u0B57\u0B62\u0B63\u0B66-\u0B6F\u0B82\u0BBE-\u0BC2\u0BC6-\u0BC8\u0BCA-\u0BCD\u0BD7\u0BE6-\u0BEF\u0C00-\u0C04\u0C3C\u0C3E-\u0C44\u0C46-\u0C48\u0C4A-\u0C4D\u0C55\u0C56\u0C62\u0C63\u0C66-\u0C6F\u0C81-\u0C83\u0CBC\u0CBE-\u0CC4\u0CC6-\u0CC8\u0CCA-\u0CCD\u0CD5\u0CD6\u0CE2\u0CE3\u0CE6-\u0CEF\u0CF3\u0D00-\u0D03\u0D3B\u0D3C\u0D3E-\u0D44\u0D46-\u0D48\u0D4A-\u0D4D\u0D57\u0D62\u0D63\u0D66-\u0D6F\u0D81-\u0D83\u0DCA\u0DCF-\u0DD4\u0DD6\u0DD8-\u0DDF\u0DE6-\u0DEF\u0DF2\u0DF3\u0E31\u0E34-\u0E3A\u0E47-\u0E4E\u0E50-\u0E59\u0EB1\u0EB4-\u0EBC\u0EC8-\u0ECE\u0ED0-\u0ED9\u0F18\u0F19\u0F20-\u0F29\u0F35\u0F37\u0F39\u0F3E\u0F3F\u0F71-\u0F84\u0F86\u0F87\u0F8D-\u0F97\u0F99-\u0FBC\u0FC6\u102B-\u103E\u1040-\u1049\u1056-\u1059\u105E-\u1060\u1062-\u1064\u1067-\u106D\u1071-\u1074\u1082-\u108D\u108F-\u109D\u135D-\u135F\u1369-\u1371\u1712-\u1715\u1732-\u1734\u1752\u1753\u1772\u1773\u17B4-\u17D3\u17DD\u17E0-\u17E9\u180B-\u180D\u180F-\u1819\u18A9\u1920-\u192B\u1930-\u193B\u1946-\u194F\u19D0-\u19DA\u1A17-\u1A1B\u1A55-\u1A5E\u1A60-\u1A7C\u1A7F-\u1A89\u1A90-\u1A99\u1AB0-\u1ABD\u1ABF-\u1ADD\u1AE0-\u1AEB\u1B00-\u1B04\u1B34-\u1B44\u1B50-\u1B59\u1B6B-\u1B73\u1B80-\u1B82\u1BA1-\u1BAD\u1BB0-\u1BB9\u1BE6-\u1BF3\u1C24-\u1C37\u1C40-\u1C49\u1C50-\u1C59\u1CD0-\u1CD2\u1CD4-\u1CE8\u1CED\u1CF4\u1CF7-\u1CF9\u1DC0-\u1DFF\u200C\u200D\u203F\u2040\u2054\u20D0-\u20DC\u20E1\u20E5-\u20F0\u2CEF-\u2CF1\u2D7F\u2DE0-\u2DFF\u302A-\u302F\u3099\u309A\u30FB\uA620-\uA629\uA66F\uA674-\uA67D\uA69E\uA69F\uA6F0\uA6F1\uA802\uA806\uA80B\uA823-\uA827\uA82C\uA880\uA881\uA8B4-\uA8C5\uA8D0-\uA8D9\uA8E0-\uA8F1\uA8FF-\uA909\uA926-\uA92D\uA947-\uA953\uA980-\uA983\uA9B3-\uA9C0\uA9D0-\uA9D9\uA9E5\uA9F0-\uA9F9\uAA29-\uAA36\uAA43\uAA4C\uAA4D\uAA50-\uAA59\uAA7B-\uAA7D\uAAB0\uAAB2-\uAAB4\uAAB7\uAAB8\uAABE\uAABF\uAAC1\uAAEB-\uAAEF\uAAF5\uAAF6\uABE3-\uABEA\uABEC\uABED\uABF0-\uABF9\uFB1E\uFE00-\uFE0F\uFE20-\uFE2F\uFE33\uFE34\uFE4D-\uFE4F\uFF10-\uFF19\uFF3F\uFF65";
@@ -9606,7 +9606,7 @@ var require_lib = __commonJS({
         return this.finishNode(node, "TypeParameterDeclaration");
       }
       flowInTopLevelContext(cb) {
-        if (this.curContext() !== types.brace) {
+        if (this.curContext() !== types2.brace) {
           const oldContext = this.state.context;
           this.state.context = [oldContext[0]];
           try {
@@ -9640,7 +9640,7 @@ var require_lib = __commonJS({
           this.state.noAnonFunctionType = oldNoAnonFunctionType;
         });
         this.state.inType = oldInType;
-        if (!this.state.inType && this.curContext() === types.brace) {
+        if (!this.state.inType && this.curContext() === types2.brace) {
           this.reScan_lt_gt();
         }
         this.expect(48);
@@ -10902,7 +10902,7 @@ var require_lib = __commonJS({
             context
           } = this.state;
           const currentContext = context[context.length - 1];
-          if (currentContext === types.j_oTag || currentContext === types.j_expr) {
+          if (currentContext === types2.j_oTag || currentContext === types2.j_expr) {
             context.pop();
           }
         }
@@ -11992,9 +11992,9 @@ var require_lib = __commonJS({
         switch (this.state.type) {
           case 5:
             node = this.startNode();
-            this.setContext(types.brace);
+            this.setContext(types2.brace);
             this.next();
-            node = this.jsxParseExpressionContainer(node, types.j_oTag);
+            node = this.jsxParseExpressionContainer(node, types2.j_oTag);
             if (node.expression.type === "JSXEmptyExpression") {
               this.raise(JsxErrors.AttributeIsEmpty, node);
             }
@@ -12013,7 +12013,7 @@ var require_lib = __commonJS({
       jsxParseSpreadChild(node) {
         this.next();
         node.expression = this.parseExpression();
-        this.setContext(types.j_expr);
+        this.setContext(types2.j_expr);
         this.state.canStartJSXElement = true;
         this.expect(8);
         return this.finishNode(node, "JSXSpreadChild");
@@ -12033,11 +12033,11 @@ var require_lib = __commonJS({
       jsxParseAttribute() {
         const node = this.startNode();
         if (this.match(5)) {
-          this.setContext(types.brace);
+          this.setContext(types2.brace);
           this.next();
           this.expect(21);
           node.argument = this.parseMaybeAssignAllowIn();
-          this.setContext(types.j_oTag);
+          this.setContext(types2.j_oTag);
           this.state.canStartJSXElement = true;
           this.expect(8);
           return this.finishNode(node, "JSXSpreadAttribute");
@@ -12095,12 +12095,12 @@ var require_lib = __commonJS({
                 break;
               case 5: {
                 const node2 = this.startNode();
-                this.setContext(types.brace);
+                this.setContext(types2.brace);
                 this.next();
                 if (this.match(21)) {
                   children.push(this.jsxParseSpreadChild(node2));
                 } else {
-                  children.push(this.jsxParseExpressionContainer(node2, types.j_expr));
+                  children.push(this.jsxParseExpressionContainer(node2, types2.j_expr));
                 }
                 break;
               }
@@ -12162,11 +12162,11 @@ var require_lib = __commonJS({
       }
       getTokenFromCode(code2) {
         const context = this.curContext();
-        if (context === types.j_expr) {
+        if (context === types2.j_expr) {
           this.jsxReadToken();
           return;
         }
-        if (context === types.j_oTag || context === types.j_cTag) {
+        if (context === types2.j_oTag || context === types2.j_cTag) {
           if (isIdentifierStart(code2)) {
             this.jsxReadWord();
             return;
@@ -12176,7 +12176,7 @@ var require_lib = __commonJS({
             this.finishToken(145);
             return;
           }
-          if ((code2 === 34 || code2 === 39) && context === types.j_oTag) {
+          if ((code2 === 34 || code2 === 39) && context === types2.j_oTag) {
             this.jsxReadString(code2);
             return;
           }
@@ -12194,17 +12194,17 @@ var require_lib = __commonJS({
           type
         } = this.state;
         if (type === 56 && prevType === 144) {
-          context.splice(-2, 2, types.j_cTag);
+          context.splice(-2, 2, types2.j_cTag);
           this.state.canStartJSXElement = false;
         } else if (type === 144) {
-          context.push(types.j_oTag);
+          context.push(types2.j_oTag);
         } else if (type === 145) {
           const out = context[context.length - 1];
-          if (out === types.j_oTag && prevType === 56 || out === types.j_cTag) {
+          if (out === types2.j_oTag && prevType === 56 || out === types2.j_cTag) {
             context.pop();
-            this.state.canStartJSXElement = context[context.length - 1] === types.j_expr;
+            this.state.canStartJSXElement = context[context.length - 1] === types2.j_expr;
           } else {
-            this.setContext(types.j_expr);
+            this.setContext(types2.j_expr);
             this.state.canStartJSXElement = true;
           }
         } else {
@@ -12579,7 +12579,7 @@ var require_lib = __commonJS({
         this.end = 0;
         this.lastTokEndLoc = null;
         this.lastTokStartLoc = null;
-        this.context = [types.brace];
+        this.context = [types2.brace];
         this.firstInvalidTemplateEscapePos = null;
         this.strictErrors = /* @__PURE__ */ new Map();
         this.tokensLength = 0;
@@ -19836,14 +19836,14 @@ var require_lib = __commonJS({
       tsParseUnionOrIntersectionType(kind, parseConstituentType, operator) {
         const node = this.startNode();
         const hasLeadingOperator = this.eat(operator);
-        const types2 = [];
+        const types3 = [];
         do {
-          types2.push(parseConstituentType());
+          types3.push(parseConstituentType());
         } while (this.eat(operator));
-        if (types2.length === 1 && !hasLeadingOperator) {
-          return types2[0];
+        if (types3.length === 1 && !hasLeadingOperator) {
+          return types3[0];
         }
-        node.types = types2;
+        node.types = types3;
         return this.finishNode(node, kind);
       }
       tsParseIntersectionTypeOrHigher() {
@@ -20081,7 +20081,7 @@ var require_lib = __commonJS({
         return this.finishNode(node, "TSTypeAliasDeclaration");
       }
       tsInTopLevelContext(cb) {
-        if (this.curContext() !== types.brace) {
+        if (this.curContext() !== types2.brace) {
           const oldContext = this.state.context;
           this.state.context = [oldContext[0]];
           try {
@@ -20399,7 +20399,7 @@ var require_lib = __commonJS({
         }));
         if (node.params.length === 0) {
           this.raise(TSErrors.EmptyTypeArguments, node);
-        } else if (!this.state.inType && this.curContext() === types.brace) {
+        } else if (!this.state.inType && this.curContext() === types2.brace) {
           this.reScan_lt_gt();
         }
         this.expect(48);
@@ -21185,7 +21185,7 @@ var require_lib = __commonJS({
             context
           } = this.state;
           const currentContext = context[context.length - 1];
-          if (currentContext === types.j_oTag || currentContext === types.j_expr) {
+          if (currentContext === types2.j_oTag || currentContext === types2.j_expr) {
             context.pop();
           }
         }
@@ -26702,10 +26702,10 @@ var require_utils = __commonJS({
       return validate2;
     }
     var allExpandedTypes = exports.allExpandedTypes = [];
-    function assertNodeType(...types) {
+    function assertNodeType(...types2) {
       const expandedTypes = /* @__PURE__ */ new Set();
       allExpandedTypes.push({
-        types,
+        types: types2,
         set: expandedTypes
       });
       function validate2(node, key2, val) {
@@ -26716,7 +26716,7 @@ var require_utils = __commonJS({
             return;
           }
           if (valType === "Placeholder") {
-            for (const type of types) {
+            for (const type of types2) {
               if ((0, _is.default)(type, val)) {
                 (0, _validate.validateChild)(node, key2, val);
                 return;
@@ -26724,23 +26724,23 @@ var require_utils = __commonJS({
             }
           }
         }
-        throw new TypeError(`Property ${key2} of ${node.type} expected node to be of a type ${JSON.stringify(types)} but instead got ${JSON.stringify(valType)}`);
+        throw new TypeError(`Property ${key2} of ${node.type} expected node to be of a type ${JSON.stringify(types2)} but instead got ${JSON.stringify(valType)}`);
       }
-      validate2.oneOfNodeTypes = types;
+      validate2.oneOfNodeTypes = types2;
       return validate2;
     }
-    function assertNodeOrValueType(...types) {
+    function assertNodeOrValueType(...types2) {
       function validate2(node, key2, val) {
         const primitiveType = getType(val);
-        for (const type of types) {
+        for (const type of types2) {
           if (primitiveType === type || (0, _is.default)(type, val)) {
             (0, _validate.validateChild)(node, key2, val);
             return;
           }
         }
-        throw new TypeError(`Property ${key2} of ${node.type} expected node to be of a type ${JSON.stringify(types)} but instead got ${JSON.stringify(val == null ? void 0 : val.type)}`);
+        throw new TypeError(`Property ${key2} of ${node.type} expected node to be of a type ${JSON.stringify(types2)} but instead got ${JSON.stringify(val == null ? void 0 : val.type)}`);
       }
-      validate2.oneOfNodeOrValueTypes = types;
+      validate2.oneOfNodeOrValueTypes = types2;
       return validate2;
     }
     function assertValueType(type) {
@@ -30136,10 +30136,10 @@ var require_definitions = __commonJS({
       _utils.FLIPPED_ALIAS_KEYS[deprecatedAlias] = _utils.FLIPPED_ALIAS_KEYS[_deprecatedAliases.DEPRECATED_ALIASES[deprecatedAlias]];
     });
     for (const {
-      types,
+      types: types2,
       set
     } of _utils.allExpandedTypes) {
-      for (const type of types) {
+      for (const type of types2) {
         const aliases = _utils.FLIPPED_ALIAS_KEYS[type];
         if (aliases) {
           aliases.forEach(set.add, set);
@@ -31743,13 +31743,13 @@ var require_lowercase = __commonJS({
       validate(defs.body, node, "body", body, 1);
       return node;
     }
-    function intersectionTypeAnnotation(types) {
+    function intersectionTypeAnnotation(types2) {
       const node = {
         type: "IntersectionTypeAnnotation",
-        types
+        types: types2
       };
       const defs = NODE_FIELDS.IntersectionTypeAnnotation;
-      validate(defs.types, node, "types", types, 1);
+      validate(defs.types, node, "types", types2, 1);
       return node;
     }
     function mixedTypeAnnotation() {
@@ -31922,13 +31922,13 @@ var require_lowercase = __commonJS({
         type: "ThisTypeAnnotation"
       };
     }
-    function tupleTypeAnnotation(types) {
+    function tupleTypeAnnotation(types2) {
       const node = {
         type: "TupleTypeAnnotation",
-        types
+        types: types2
       };
       const defs = NODE_FIELDS.TupleTypeAnnotation;
-      validate(defs.types, node, "types", types, 1);
+      validate(defs.types, node, "types", types2, 1);
       return node;
     }
     function typeofTypeAnnotation(argument) {
@@ -32005,13 +32005,13 @@ var require_lowercase = __commonJS({
       validate(defs.params, node, "params", params, 1);
       return node;
     }
-    function unionTypeAnnotation(types) {
+    function unionTypeAnnotation(types2) {
       const node = {
         type: "UnionTypeAnnotation",
-        types
+        types: types2
       };
       const defs = NODE_FIELDS.UnionTypeAnnotation;
-      validate(defs.types, node, "types", types, 1);
+      validate(defs.types, node, "types", types2, 1);
       return node;
     }
     function variance(kind) {
@@ -32733,22 +32733,22 @@ var require_lowercase = __commonJS({
       validate(defs.optional, node, "optional", optional);
       return node;
     }
-    function tsUnionType(types) {
+    function tsUnionType(types2) {
       const node = {
         type: "TSUnionType",
-        types
+        types: types2
       };
       const defs = NODE_FIELDS.TSUnionType;
-      validate(defs.types, node, "types", types, 1);
+      validate(defs.types, node, "types", types2, 1);
       return node;
     }
-    function tsIntersectionType(types) {
+    function tsIntersectionType(types2) {
       const node = {
         type: "TSIntersectionType",
-        types
+        types: types2
       };
       const defs = NODE_FIELDS.TSIntersectionType;
-      validate(defs.types, node, "types", types, 1);
+      validate(defs.types, node, "types", types2, 1);
       return node;
     }
     function tsConditionalType(checkType, extendsType, trueType, falseType) {
@@ -32819,15 +32819,15 @@ var require_lowercase = __commonJS({
       validate(defs.nameType, node, "nameType", nameType, 1);
       return node;
     }
-    function tsTemplateLiteralType(quasis, types) {
+    function tsTemplateLiteralType(quasis, types2) {
       const node = {
         type: "TSTemplateLiteralType",
         quasis,
-        types
+        types: types2
       };
       const defs = NODE_FIELDS.TSTemplateLiteralType;
       validate(defs.quasis, node, "quasis", quasis, 1);
-      validate(defs.types, node, "types", types, 1);
+      validate(defs.types, node, "types", types2, 1);
       return node;
     }
     function tsLiteralType(literal) {
@@ -34819,11 +34819,11 @@ var require_removeTypeDuplicates = __commonJS({
       const generics = /* @__PURE__ */ new Map();
       const bases = /* @__PURE__ */ new Map();
       const typeGroups = /* @__PURE__ */ new Set();
-      const types = [];
+      const types2 = [];
       for (let i = 0; i < nodes.length; i++) {
         const node = nodes[i];
         if (!node) continue;
-        if (types.includes(node)) {
+        if (types2.includes(node)) {
           continue;
         }
         if ((0, _index.isAnyTypeAnnotation)(node)) {
@@ -34857,15 +34857,15 @@ var require_removeTypeDuplicates = __commonJS({
           }
           continue;
         }
-        types.push(node);
+        types2.push(node);
       }
       for (const [, baseType] of bases) {
-        types.push(baseType);
+        types2.push(baseType);
       }
       for (const [, genericName] of generics) {
-        types.push(genericName);
+        types2.push(genericName);
       }
-      return types;
+      return types2;
     }
   }
 });
@@ -34880,8 +34880,8 @@ var require_createFlowUnionType = __commonJS({
     exports.default = createFlowUnionType;
     var _index = require_generated2();
     var _removeTypeDuplicates = require_removeTypeDuplicates();
-    function createFlowUnionType(types) {
-      const flattened = (0, _removeTypeDuplicates.default)(types);
+    function createFlowUnionType(types2) {
+      const flattened = (0, _removeTypeDuplicates.default)(types2);
       if (flattened.length === 1) {
         return flattened[0];
       } else {
@@ -34908,11 +34908,11 @@ var require_removeTypeDuplicates2 = __commonJS({
       const generics = /* @__PURE__ */ new Map();
       const bases = /* @__PURE__ */ new Map();
       const typeGroups = /* @__PURE__ */ new Set();
-      const types = [];
+      const types2 = [];
       for (let i = 0; i < nodes.length; i++) {
         const node = nodes[i];
         if (!node) continue;
-        if (types.includes(node)) {
+        if (types2.includes(node)) {
           continue;
         }
         if ((0, _index.isTSAnyKeyword)(node)) {
@@ -34947,15 +34947,15 @@ var require_removeTypeDuplicates2 = __commonJS({
           }
           continue;
         }
-        types.push(node);
+        types2.push(node);
       }
       for (const [, baseType] of bases) {
-        types.push(baseType);
+        types2.push(baseType);
       }
       for (const [, genericName] of generics) {
-        types.push(genericName);
+        types2.push(genericName);
       }
-      return types;
+      return types2;
     }
   }
 });
@@ -34972,10 +34972,10 @@ var require_createTSUnionType = __commonJS({
     var _removeTypeDuplicates = require_removeTypeDuplicates2();
     var _index2 = require_generated();
     function createTSUnionType(typeAnnotations) {
-      const types = typeAnnotations.map((type) => {
+      const types2 = typeAnnotations.map((type) => {
         return (0, _index2.isTSTypeAnnotation)(type) ? type.typeAnnotation : type;
       });
-      const flattened = (0, _removeTypeDuplicates.default)(types);
+      const flattened = (0, _removeTypeDuplicates.default)(types2);
       if (flattened.length === 1) {
         return flattened[0];
       } else {
@@ -37354,9 +37354,9 @@ var require_visitors = __commonJS({
           fns[type] = wrapCheck(nodeType, fns[type]);
         }
         delete visitor[nodeType];
-        const types = virtualTypes[nodeType];
-        if (types !== null) {
-          for (const type of types) {
+        const types2 = virtualTypes[nodeType];
+        if (types2 !== null) {
+          for (const type of types2) {
             var _visitor$type;
             (_visitor$type = visitor[type]) != null ? _visitor$type : visitor[type] = {};
             mergePair(visitor[type], fns);
@@ -46495,15 +46495,15 @@ var require_util2 = __commonJS({
       isFlowType,
       isTSType
     } = _t;
-    function createUnionType(types) {
-      if (types.every((v) => isFlowType(v))) {
+    function createUnionType(types2) {
+      if (types2.every((v) => isFlowType(v))) {
         if (createFlowUnionType) {
-          return createFlowUnionType(types);
+          return createFlowUnionType(types2);
         }
-        return createUnionTypeAnnotation(types);
-      } else if (types.every((v) => isTSType(v))) {
+        return createUnionTypeAnnotation(types2);
+      } else if (types2.every((v) => isTSType(v))) {
         if (createTSUnionType) {
-          return createTSUnionType(types);
+          return createTSUnionType(types2);
         }
       }
     }
@@ -46544,25 +46544,25 @@ var require_inferer_reference = __commonJS({
       }
     }
     function getTypeAnnotationBindingConstantViolations(binding, path, name) {
-      const types = [];
+      const types2 = [];
       const functionConstantViolations = [];
       let constantViolations = getConstantViolationsBefore(binding, path, functionConstantViolations);
       const testType = getConditionalAnnotation(binding, path, name);
       if (testType) {
         const testConstantViolations = getConstantViolationsBefore(binding, testType.ifStatement);
         constantViolations = constantViolations.filter((path2) => !testConstantViolations.includes(path2));
-        types.push(testType.typeAnnotation);
+        types2.push(testType.typeAnnotation);
       }
       if (constantViolations.length) {
         constantViolations.push(...functionConstantViolations);
         for (const violation of constantViolations) {
-          types.push(violation.getTypeAnnotation());
+          types2.push(violation.getTypeAnnotation());
         }
       }
-      if (!types.length) {
+      if (!types2.length) {
         return;
       }
-      return (0, _util.createUnionType)(types);
+      return (0, _util.createUnionType)(types2);
     }
     function getConstantViolationsBefore(binding, path, functions) {
       const violations = binding.constantViolations.slice();
@@ -46641,7 +46641,7 @@ var require_inferer_reference = __commonJS({
       if (!ifStatement) return;
       const test = ifStatement.get("test");
       const paths = [test];
-      const types = [];
+      const types2 = [];
       for (let i = 0; i < paths.length; i++) {
         const path2 = paths[i];
         if (path2.isLogicalExpression()) {
@@ -46651,12 +46651,12 @@ var require_inferer_reference = __commonJS({
           }
         } else if (path2.isBinaryExpression()) {
           const type = inferAnnotationFromBinaryExpression(name, path2);
-          if (type) types.push(type);
+          if (type) types2.push(type);
         }
       }
-      if (types.length) {
+      if (types2.length) {
         return {
-          typeAnnotation: (0, _util.createUnionType)(types),
+          typeAnnotation: (0, _util.createUnionType)(types2),
           ifStatement
         };
       }
@@ -51538,8 +51538,26 @@ var SETTINGS = {
   autoPromote: setting({
     key: "auto_promote",
     default: false,
-    schema: BOOLEAN,
-    sample: "false: verified tools wait for `tooldistill promote`; true: they become active at once."
+    schema: {
+      enum: [false, true, "all"],
+      description: 'must be false, true (read-only tools only) or "all"'
+    },
+    sample: "false: verified tools wait for `tooldistill promote`; true: tools that only call read-only base tools become active at once (the others wait for a person); all: every verified tool becomes active at once."
+  }),
+  demotion: setting({
+    key: "demotion",
+    default: { failures: 2, window: 5, probation: 3 },
+    schema: {
+      type: "object",
+      properties: {
+        failures: { type: "integer", minimum: 1, description: "must be a whole number \u2265 1" },
+        window: { type: "integer", minimum: 1, description: "must be a whole number \u2265 1" },
+        probation: { type: "integer", minimum: 0, description: "must be a whole number \u2265 0" }
+      },
+      additionalProperties: false,
+      description: "must be { failures, window, probation } with whole numbers (failures and window \u2265 1, probation \u2265 0), e.g. { failures: 2, window: 5, probation: 3 }"
+    },
+    sample: "A distilled tool is demoted after `failures` failures of its own (its code, or arguments a base tool refused) in its last `window` runs, or after any such failure while it has fewer than `probation` successful runs. Outages of base tools and an overloaded host never count."
   }),
   minCallsToDistill: setting({
     key: "min_calls_to_distill",
@@ -51605,17 +51623,23 @@ function settingsSchemaProperties() {
 }
 function settingsFromFile(data) {
   const out = {};
-  for (const name of NAMES) {
-    const value = data[SETTINGS[name].key];
-    out[name] = value === void 0 ? SETTINGS[name].default : value;
-  }
+  for (const name of NAMES) out[name] = withDefault(SETTINGS[name].default, data[SETTINGS[name].key]);
   return out;
+}
+function withDefault(fallback, value) {
+  if (value === void 0) return fallback;
+  const isObject = (x) => typeof x === "object" && x !== null && !Array.isArray(x);
+  return isObject(fallback) && isObject(value) ? { ...fallback, ...value } : value;
+}
+function yamlValue(value) {
+  if (typeof value !== "object" || value === null) return String(value);
+  return `{ ${Object.entries(value).map(([k, v]) => `${k}: ${String(v)}`).join(", ")} }`;
 }
 function sampleSettings() {
   return NAMES.map((name) => {
     const { key: key2, sample } = SETTINGS[name];
     return `# ${sample}
-${key2}: ${String(SETTINGS[name].default)}`;
+${key2}: ${yamlValue(SETTINGS[name].default)}`;
   }).join("\n");
 }
 var optionsValidator = null;
@@ -51631,7 +51655,9 @@ function settingsFromOptions(options) {
     const problems = [...new Set((optionsValidator.errors ?? []).map(describe))];
     throw new DistillError("CONFIG_INVALID", `ToolDistill options: ${problems.join("; ")}`);
   }
-  return { ...DEFAULT_SETTINGS, ...given };
+  const out = {};
+  for (const name of NAMES) out[name] = withDefault(SETTINGS[name].default, given[name]);
+  return out;
 }
 function describe(error) {
   const name = error.instancePath.slice(1);
@@ -52061,6 +52087,100 @@ function classifyBaseFailure(err) {
   return INFRASTRUCTURE_TEXT.test(text2) ? "infrastructure" : "rejected";
 }
 
+// core/demotion.ts
+var EVIDENCE_OUTCOMES = ["ok", "not_applicable", "tool"];
+function decideDemotion(rule, recent, successes) {
+  const window2 = recent.slice(0, rule.window);
+  const failures = window2.filter((o) => o === "tool").length;
+  const tally = `${failures} failure${failures === 1 ? "" : "s"} of its own in its last ${window2.length} run${window2.length === 1 ? "" : "s"}`;
+  if (successes < rule.probation) {
+    return {
+      demote: true,
+      reason: `it failed with only ${successes} successful run${successes === 1 ? "" : "s"} (fewer than the ${rule.probation} of demotion.probation)`
+    };
+  }
+  if (failures >= rule.failures) {
+    return { demote: true, reason: `${tally} (demotion: ${rule.failures} in ${rule.window})` };
+  }
+  return {
+    demote: false,
+    reason: `${tally}; it is demoted at ${rule.failures} in ${rule.window} (demotion setting)`
+  };
+}
+
+// core/lifecycle.ts
+var TRANSITIONS = {
+  draft: ["verified", "rejected", "deprecated"],
+  verified: ["active", "superseded", "deprecated"],
+  active: ["suspect", "deprecated"],
+  suspect: ["active", "deprecated"],
+  deprecated: ["active"],
+  rejected: ["verified"],
+  superseded: ["active", "deprecated"]
+};
+var PRUNABLE = ["rejected", "superseded"];
+function canTransition(from, to) {
+  return TRANSITIONS[from].includes(to);
+}
+function assertTransition(name, version, from, to) {
+  if (canTransition(from, to)) return;
+  const allowed = TRANSITIONS[from];
+  throw new DistillError(
+    "TRANSITION",
+    `${name} v${version} is ${from}: it cannot become ${to} (from ${from} it can become ${allowed.join(" or ")})`
+  );
+}
+function isExposed(status, problems) {
+  if (status === "active") return true;
+  return status === "suspect" && problems.length === 1 && problems[0] === "avoided_tool_recovered";
+}
+function withProblem(problems, problem) {
+  return [.../* @__PURE__ */ new Set([...problems, problem])].sort();
+}
+function withoutProblems(problems, remove) {
+  return problems.filter((p) => !remove.includes(p));
+}
+
+// core/exposure.ts
+var IN_USE_ONCE = ["verified", "active", "suspect", "deprecated"];
+function exposedVersions(store, max) {
+  const candidates = store.listVersions().filter((v) => isExposed(v.status, v.problems)).map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
+  const byName = /* @__PURE__ */ new Map();
+  for (const c of candidates) {
+    const prev = byName.get(c.v.name);
+    if (!prev || c.v.version > prev.v.version) byName.set(c.v.name, c);
+  }
+  return [...byName.values()].sort((a, b) => b.runs - a.runs || a.v.name.localeCompare(b.v.name)).slice(0, Math.max(0, max)).map((c) => c.v);
+}
+function unavailableReason(store, name, maxExposed) {
+  const versions = store.listVersions({ name });
+  if (versions.length === 0) return null;
+  if (versions.some((v) => isExposed(v.status, v.problems))) {
+    return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers only the most used distilled tools. Complete the task with the base tools.`;
+  }
+  const last = (v) => store.getHistory(v.name, v.version).at(-1)?.reason ?? "no reason recorded";
+  const newest = (status) => versions.filter((v) => v.status === status).at(-1);
+  const suspect = newest("suspect");
+  const verified = newest("verified");
+  const deprecated = newest("deprecated");
+  let why;
+  if (suspect) {
+    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${last(suspect)}) until it passes verification again`;
+  } else if (verified) {
+    why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
+  } else if (deprecated && deprecated === versions.filter((v) => IN_USE_ONCE.includes(v.status)).at(-1)) {
+    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${last(deprecated)})`;
+  } else {
+    const draft = newest("draft");
+    const rejected = newest("rejected");
+    why = draft ? `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft` : rejected ? `the distilled tool '${name}' has not passed verification: v${rejected.version} was rejected (${last(rejected)})` : `the distilled tool '${name}' has no version in use (${versions.map((v) => `v${v.version} ${v.status}`).join(", ")})`;
+  }
+  return `${why}. Complete the task with the base tools.`;
+}
+function toolDefinition(v) {
+  return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
+}
+
 // core/schema.ts
 var import_ajv3 = __toESM(require_ajv(), 1);
 var ajv = new import_ajv3.Ajv({ allErrors: true, strict: false, validateFormats: false });
@@ -52105,6 +52225,25 @@ async function withTimeout(promise, ms, onTimeout) {
     clearTimeout(timer);
   }
 }
+
+// core/tool-effects.ts
+function isReadOnly(tool) {
+  return tool?.annotations?.readOnlyHint === true;
+}
+function mayWrite(names, baseTool) {
+  return [...new Set(names)].filter((n) => !isReadOnly(baseTool(n))).sort();
+}
+function autoPromotion(setting2, writes) {
+  if (setting2 === "all") return { activate: true, text: "auto_promote: all" };
+  if (setting2 === false)
+    return { activate: false, text: "waits for tooldistill promote (auto_promote: false)" };
+  if (writes.length === 0) return { activate: true, text: "auto_promote (read-only tools only)" };
+  return {
+    activate: false,
+    text: `waits for tooldistill promote: it calls tools that may write (${writes.join(", ")}); auto_promote: true promotes read-only tools only (auto_promote: all promotes every tool)`
+  };
+}
+var PROMOTED_BY_A_PERSON = "promoted by a person (tooldistill promote)";
 
 // core/tool-files.ts
 import { mkdirSync as mkdirSync2, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -52203,6 +52342,9 @@ async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
     outcome = { ok: false, error: errorMessage(err), thrown: err };
   }
   try {
+    const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
+    if (outcome.ok || down)
+      ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error);
     ctx.store.appendCall(
       call,
       outcome.ok ? { output: outcome.output } : { error: outcome.error },
@@ -52258,6 +52400,7 @@ var Trace = class {
    */
   async execute(name, input, options = {}) {
     try {
+      await this.#host.ready();
       const args = isPlainObject(input) ? input : {};
       if (name === PROPOSE_TOOL_NAME) return await this.#host.propose(this, args, options);
       const distilled = this.#host.runDistilled(this, name, args, options);
@@ -52366,38 +52509,121 @@ function worthDistilling(store, traceId, minCallsToDistill) {
   return store.countTopLevelBaseCalls(traceId) >= minCallsToDistill;
 }
 
-// core/lifecycle.ts
-var TRANSITIONS = {
-  draft: ["verified", "deprecated"],
-  verified: ["active", "deprecated"],
-  active: ["suspect", "deprecated"],
-  suspect: ["active", "deprecated"],
-  deprecated: ["active"]
+// core/failure-evidence.ts
+function recordedFailures(history) {
+  const lastActive = history.findLastIndex((h) => h.to === "active");
+  const out = [];
+  for (const h of history.slice(lastActive + 1)) {
+    const e = h.evidence;
+    if (e === null || typeof e !== "object") continue;
+    const failures = Array.isArray(e.failures) ? e.failures : e.failure ? [e.failure] : [];
+    for (const f of failures) {
+      const tool = typeof f.tool === "string" ? f.tool : null;
+      if (f.cause === "tool" || f.cause === "infrastructure" || f.cause === "host") {
+        out.push({ cause: f.cause, tool });
+        continue;
+      }
+      const text2 = typeof f.message === "string" ? f.message : "";
+      out.push({ cause: classifyBaseFailure(text2) === "infrastructure" ? "infrastructure" : "tool", tool });
+    }
+  }
+  return out;
+}
+
+// core/fingerprint.ts
+import { createHash } from "node:crypto";
+function fingerprint(tool) {
+  if (!tool || typeof tool.name !== "string" || typeof tool.input_schema !== "object" || tool.input_schema === null) {
+    return null;
+  }
+  try {
+    const definition = {
+      name: tool.name,
+      description: tool.description ?? "",
+      input_schema: tool.input_schema,
+      annotations: tool.annotations ?? null
+    };
+    return createHash("sha256").update(stableStringify(definition)).digest("hex").slice(0, 32);
+  } catch {
+    return null;
+  }
+}
+
+// core/replay.ts
+function fixturesFromCalls(calls) {
+  return calls.filter((c) => c.kind === "base" && c.status !== "started").map((c, i) => ({
+    index: i + 1,
+    tool: c.tool,
+    args: c.args,
+    ok: c.status === "ok",
+    output: c.output,
+    error: c.error,
+    clipped: c.clipped ? c.note ?? "clipped" : null
+  }));
+}
+var FixtureSet = class {
+  #fixtures;
+  #keys;
+  #used;
+  constructor(fixtures) {
+    this.#fixtures = fixtures;
+    this.#keys = fixtures.map((f) => key(f.tool, f.args));
+    this.#used = fixtures.map(() => false);
+  }
+  /** Consumes and returns the matching fixture, or null. `args` must be canonical. */
+  take(tool, args) {
+    const k = key(tool, args);
+    for (let i = 0; i < this.#fixtures.length; i++) {
+      if (!this.#used[i] && this.#keys[i] === k) {
+        this.#used[i] = true;
+        return this.#fixtures[i];
+      }
+    }
+    return null;
+  }
+  /** Says why a call matches nothing, naming the nearest recorded call and how the arguments differ. */
+  explainMiss(step, tool, args) {
+    const head = `call ${step} to '${tool}' with ${stableStringify(args)} matches no recorded call`;
+    const sameTool = this.#fixtures.filter((f) => f.tool === tool);
+    if (sameTool.length === 0) {
+      return `${head}: the source run never called '${tool}'`;
+    }
+    let best = sameTool[0];
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (const f of sameTool) {
+      const score = argDifferences(f.args, args).length;
+      if (score < bestScore) {
+        best = f;
+        bestScore = score;
+      }
+    }
+    const diffs = argDifferences(best.args, args);
+    const used = diffs.length === 0 ? " (already used by an earlier call of this replay)" : "";
+    const how = diffs.length === 0 ? "" : `; differs in ${diffs.join(", ")}`;
+    return `${head}; nearest recorded: call ${best.index} ${best.tool} ${stableStringify(best.args)}${used}${how}`;
+  }
 };
-function canTransition(from, to) {
-  return TRANSITIONS[from].includes(to);
+function key(tool, args) {
+  return `${tool}\0${stableStringify(args)}`;
 }
-function assertTransition(name, version, from, to) {
-  if (canTransition(from, to)) return;
-  const allowed = TRANSITIONS[from];
-  throw new DistillError(
-    "TRANSITION",
-    `${name} v${version} is ${from}: it cannot become ${to} (from ${from} it can become ${allowed.join(" or ")})`
-  );
-}
-function isExposed(status, problems) {
-  if (status === "active") return true;
-  return status === "suspect" && problems.length === 1 && problems[0] === "avoided_tool_recovered";
-}
-function withProblem(problems, problem) {
-  return [.../* @__PURE__ */ new Set([...problems, problem])].sort();
-}
-function withoutProblems(problems, remove) {
-  return problems.filter((p) => !remove.includes(p));
+function argDifferences(recorded, actual) {
+  const out = [];
+  const keys = [.../* @__PURE__ */ new Set([...Object.keys(recorded), ...Object.keys(actual)])].sort();
+  for (const k of keys) {
+    const inRecorded = k in recorded;
+    const inActual = k in actual;
+    if (inRecorded && !inActual) out.push(`${k}: missing (recorded ${stableStringify(recorded[k])})`);
+    else if (!inRecorded && inActual)
+      out.push(`${k}: not in the recorded call (got ${stableStringify(actual[k])})`);
+    else if (stableStringify(recorded[k]) !== stableStringify(actual[k])) {
+      out.push(`${k}: ${stableStringify(actual[k])} \u2260 recorded ${stableStringify(recorded[k])}`);
+    }
+  }
+  return out;
 }
 
 // core/static-check.ts
-var import_parser = __toESM(require_lib(), 1);
+var import_parser2 = __toESM(require_lib(), 1);
 
 // core/babel-traverse.ts
 import { createRequire } from "node:module";
@@ -52640,9 +52866,173 @@ function isFunction(prop, mustBeAsync) {
   return (value.type === "ArrowFunctionExpression" || value.type === "FunctionExpression") && (value.async || !mustBeAsync);
 }
 
+// core/module-body.ts
+var import_parser = __toESM(require_lib(), 1);
+import { stripTypeScriptTypes } from "node:module";
+var LIBRARY_PARAM = "__tooldistill";
+var LIBRARY_NAMES = ["distilledTool", "call", "notApplicable"];
+var DEFAULT_BINDING = "__tooldistill_default";
+function toFunctionBody(source) {
+  const js = stripTypes(source);
+  let program;
+  try {
+    program = (0, import_parser.parse)(js, { sourceType: "module" }).program;
+  } catch (err) {
+    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+  const edits = [];
+  let exported = null;
+  for (const node of program.body) {
+    const start = node.start ?? 0;
+    const end = node.end ?? start;
+    const line = node.loc?.start.line ?? 0;
+    if (node.type === "ImportDeclaration") {
+      if (node.source.value !== "tooldistill") {
+        throw new DistillError(
+          "PROPOSAL_INVALID",
+          `line ${line}: a tool module may import only from "tooldistill" (found "${node.source.value}")`
+        );
+      }
+      edits.push({ start, end, text: keepLines(importBinding(node.specifiers, line), js.slice(start, end)) });
+    } else if (node.type === "ExportDefaultDeclaration") {
+      const decl = node.declaration;
+      const declStart = decl.start ?? start;
+      const named = (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") && decl.id ? decl.id.name : null;
+      if (named !== null) {
+        edits.push({ start, end: declStart, text: "" });
+        exported = named;
+      } else {
+        edits.push({ start, end: declStart, text: `const ${DEFAULT_BINDING} = ` });
+        if (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") {
+          edits.push({ start: decl.end ?? end, end: decl.end ?? end, text: ";" });
+        }
+        exported = DEFAULT_BINDING;
+      }
+    } else if (node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") {
+      const empty = node.type === "ExportNamedDeclaration" && !node.declaration && node.specifiers.length === 0;
+      if (!empty || node.source) {
+        throw new DistillError(
+          "PROPOSAL_INVALID",
+          `line ${line}: a tool module exports only its default (export default distilledTool({...}))`
+        );
+      }
+      edits.push({ start, end, text: "" });
+    }
+  }
+  if (exported === null) {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      "the tool's code has no `export default distilledTool({...})`"
+    );
+  }
+  let body = "";
+  let at = 0;
+  for (const edit of edits.sort((a, b) => a.start - b.start)) {
+    body += js.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  body += `${js.slice(at)}
+return ${exported};
+`;
+  let script;
+  try {
+    script = (0, import_parser.parse)(body, {
+      sourceType: "script",
+      strictMode: true,
+      allowReturnOutsideFunction: true,
+      allowNewTargetOutsideFunction: true
+    }).program;
+  } catch (err) {
+    throw new DistillError("PROPOSAL_INVALID", `the tool's code cannot run as a tool: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+  const dynamicImport = findNode(script, (n) => n.type === "Import" || n.type === "ImportExpression");
+  if (dynamicImport) {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `line ${dynamicImport.loc?.start.line ?? "?"}: import() is not available in a distilled tool`
+    );
+  }
+  return body;
+}
+function findNode(root, test) {
+  const stack = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    const node = value;
+    if (typeof node["type"] === "string" && test(node))
+      return node;
+    for (const [key2, child] of Object.entries(node)) {
+      if (key2 !== "loc" && key2 !== "leadingComments" && key2 !== "trailingComments" && key2 !== "innerComments") {
+        stack.push(child);
+      }
+    }
+  }
+  return null;
+}
+function importBinding(specifiers, line) {
+  const props = [];
+  const statements = [];
+  for (const spec of specifiers) {
+    if (spec.type === "ImportNamespaceSpecifier") {
+      statements.push(`const ${spec.local.name} = ${LIBRARY_PARAM};`);
+    } else if (spec.type === "ImportDefaultSpecifier") {
+      throw new DistillError(
+        "PROPOSAL_INVALID",
+        `line ${line}: "tooldistill" has no default export; import { distilledTool, call } from "tooldistill"`
+      );
+    } else {
+      const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
+      if (!LIBRARY_NAMES.includes(imported)) {
+        throw new DistillError(
+          "PROPOSAL_INVALID",
+          `line ${line}: "tooldistill" exports only distilledTool, call and notApplicable (found '${imported}')`
+        );
+      }
+      props.push(imported === spec.local.name ? imported : `${imported}: ${spec.local.name}`);
+    }
+  }
+  if (props.length > 0) statements.unshift(`const { ${props.join(", ")} } = ${LIBRARY_PARAM};`);
+  return statements.join(" ");
+}
+function keepLines(text2, replaced) {
+  const newlines = replaced.split("\n").length - 1;
+  return text2 + "\n".repeat(newlines);
+}
+function stripTypes(source) {
+  const original = process.emitWarning;
+  const filtered = function(warning, ...rest) {
+    if (isTypeStrippingWarning(warning, rest[0])) return;
+    Reflect.apply(original, this, [warning, ...rest]);
+  };
+  process.emitWarning = filtered;
+  try {
+    return stripTypeScriptTypes(source, { mode: "strip" });
+  } catch (err) {
+    const unsupported = err?.code === "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX";
+    const message = unsupported ? `the tool's code uses TypeScript that is not erasable (use only erasable syntax): ${errorMessage(err)}` : `the tool's code does not parse: ${errorMessage(err)}`;
+    throw new DistillError("PROPOSAL_INVALID", message, { cause: err });
+  } finally {
+    process.emitWarning = original;
+  }
+}
+function isTypeStrippingWarning(warning, typeOrOptions) {
+  const message = typeof warning === "string" ? warning : warning.message;
+  const type = typeof warning !== "string" ? warning.name : typeof typeOrOptions === "string" ? typeOrOptions : typeof typeOrOptions === "object" && typeOrOptions !== null ? typeOrOptions.type : void 0;
+  return type === "ExperimentalWarning" && /strip ?TypeScript ?Types|type stripping/i.test(message);
+}
+
 // core/static-module.ts
 var MODULE = "tooldistill";
-var ONLY_IMPORT = `only { distilledTool, call } from "${MODULE}"`;
+var ONLY_IMPORT = `only { distilledTool, call, notApplicable } from "${MODULE}"`;
 var TOP_LEVEL = "only imports and one export default distilledTool({...}) are allowed at top level";
 function checkTopLevel(state, body) {
   let config = null;
@@ -52706,7 +53096,7 @@ function checkImport(state, stmt) {
       state.add(spec, local, `namespace import '${local}' is not allowed: ${ONLY_IMPORT}`);
     } else if (spec.importKind !== "type") {
       const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-      if (imported !== "distilledTool" && imported !== "call") {
+      if (!LIBRARY_NAMES.includes(imported)) {
         state.add(spec, imported, `import of '${imported}' is not allowed: ${ONLY_IMPORT}`);
       } else if (local !== imported) {
         state.add(
@@ -52743,7 +53133,7 @@ var ABSENT_MEMBERS = Object.freeze({
   "Date.now": NO_CLOCK
 });
 var TOOL_FILE2 = "tool.ts";
-var PRELUDE = `(function (hostCall, inCheck) {
+var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   "use strict";
   const G = globalThis;
   const stringify = JSON.stringify;
@@ -52796,7 +53186,17 @@ var PRELUDE = `(function (hostCall, inCheck) {
         // Both cross as JSON text: a C string would end at a NUL inside a name.
         return hostCall(typeof name === "string" ? stringify(name) : undefined, stringify(args === undefined ? {} : args));
       };
-  const lib = freeze({ distilledTool: (definition) => definition, call });
+  // The host records the outcome before the throw, which only unwinds the tool's code: whatever the code does
+  // next (a caught throw, a returned value, another call) the run has ended as not applicable.
+  const notApplicable = inCheck
+    ? function notApplicable() {
+        throw new TypeErrorCtor("notApplicable() is not available in check(): check only looks at the result");
+      }
+    : function notApplicable(reason) {
+        hostNotApplicable(stringify(typeof reason === "string" ? reason : StringCtor(reason)));
+        throw new TypeErrorCtor("notApplicable: the tool ended on purpose");
+      };
+  const lib = freeze({ distilledTool: (definition) => definition, call, notApplicable });
 
   // The host reads strings only; "" separates the parts of one (a C string would stop at a NUL).
   function describe(error) {
@@ -52903,7 +53303,8 @@ function checkIdentifier(state, path) {
   const asLabel = (parent.type === "LabeledStatement" || parent.type === "BreakStatement" || parent.type === "ContinueStatement") && path.key === "label";
   if ((asKey || asProperty) && !("computed" in parent && parent.computed) || asLabel) return;
   checkName(state, node.name, node, false);
-  if (node.name === "call" || node.name === "distilledTool") checkImportedUse(state, path);
+  if (node.name === "call" || node.name === "distilledTool" || node.name === "notApplicable")
+    checkImportedUse(state, path);
 }
 function checkImportedUse(state, path) {
   const { node, parent } = path;
@@ -52941,6 +53342,15 @@ function checkCall(state, path) {
     state.add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
   } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
     if (!checkCallInCheck(state, path)) checkBaseCall(state, path.node);
+  } else if (callee.type === "Identifier" && callee.name === "notApplicable" && isImported(path, "notApplicable")) {
+    const checkFn = state.checkFunction;
+    if (checkFn !== null && path.findParent((p) => p.node === checkFn)) {
+      state.add(
+        path.node,
+        "notApplicable",
+        'notApplicable() inside check() is not allowed: check looks only at the result; end run() with return notApplicable("why") instead'
+      );
+    }
   } else if (isMember(callee) && memberName(callee) === "then" && path.node.arguments.length >= 2) {
     state.add(callee.property, "then", `'.then' with a rejection handler is not allowed: ${FAIL_FAST}`);
   }
@@ -53126,7 +53536,7 @@ function reportWalkFailure(state, err, ast) {
       if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
     }
   });
-  const why = name === "call" || name === "distilledTool" ? `it is imported from "${MODULE}" and cannot be declared again` : "give each declaration its own name";
+  const why = name === "call" || name === "distilledTool" || name === "notApplicable" ? `it is imported from "${MODULE}" and cannot be declared again` : "give each declaration its own name";
   state.add(
     declared[1] ?? declared[0] ?? null,
     name,
@@ -53150,7 +53560,7 @@ function staticCheck(source, baseTools) {
   };
   let ast;
   try {
-    ast = (0, import_parser.parse)(source, {
+    ast = (0, import_parser2.parse)(source, {
       sourceType: "module",
       // decorators-legacy only so that a decorator is reported as banned rather than as a parse failure
       plugins: ["typescript", "decorators-legacy"],
@@ -53195,101 +53605,6 @@ function syntaxProblem(err, source) {
   const loc = err.loc;
   const message = `syntax error: ${err.message.replace(/\.? \(\d+:\d+\)$/, "")}`;
   return { at: loc, token: loc === void 0 ? void 0 : tokenAt(source, loc.index), message };
-}
-
-// core/fingerprint.ts
-import { createHash } from "node:crypto";
-function fingerprint(tool) {
-  if (!tool || typeof tool.name !== "string" || typeof tool.input_schema !== "object" || tool.input_schema === null) {
-    return null;
-  }
-  try {
-    const definition = {
-      name: tool.name,
-      description: tool.description ?? "",
-      input_schema: tool.input_schema,
-      annotations: tool.annotations ?? null
-    };
-    return createHash("sha256").update(stableStringify(definition)).digest("hex").slice(0, 32);
-  } catch {
-    return null;
-  }
-}
-function sameFingerprint(stored, current) {
-  return stored !== null && current !== null && stored === current;
-}
-
-// core/replay.ts
-function fixturesFromCalls(calls) {
-  return calls.filter((c) => c.kind === "base" && c.status !== "started").map((c, i) => ({
-    index: i + 1,
-    tool: c.tool,
-    args: c.args,
-    ok: c.status === "ok",
-    output: c.output,
-    error: c.error,
-    clipped: c.clipped ? c.note ?? "clipped" : null
-  }));
-}
-var FixtureSet = class {
-  #fixtures;
-  #keys;
-  #used;
-  constructor(fixtures) {
-    this.#fixtures = fixtures;
-    this.#keys = fixtures.map((f) => key(f.tool, f.args));
-    this.#used = fixtures.map(() => false);
-  }
-  /** Consumes and returns the matching fixture, or null. `args` must be canonical. */
-  take(tool, args) {
-    const k = key(tool, args);
-    for (let i = 0; i < this.#fixtures.length; i++) {
-      if (!this.#used[i] && this.#keys[i] === k) {
-        this.#used[i] = true;
-        return this.#fixtures[i];
-      }
-    }
-    return null;
-  }
-  /** Says why a call matches nothing, naming the nearest recorded call and how the arguments differ. */
-  explainMiss(step, tool, args) {
-    const head = `call ${step} to '${tool}' with ${stableStringify(args)} matches no recorded call`;
-    const sameTool = this.#fixtures.filter((f) => f.tool === tool);
-    if (sameTool.length === 0) {
-      return `${head}: the source run never called '${tool}'`;
-    }
-    let best = sameTool[0];
-    let bestScore = Number.POSITIVE_INFINITY;
-    for (const f of sameTool) {
-      const score = argDifferences(f.args, args).length;
-      if (score < bestScore) {
-        best = f;
-        bestScore = score;
-      }
-    }
-    const diffs = argDifferences(best.args, args);
-    const used = diffs.length === 0 ? " (already used by an earlier call of this replay)" : "";
-    const how = diffs.length === 0 ? "" : `; differs in ${diffs.join(", ")}`;
-    return `${head}; nearest recorded: call ${best.index} ${best.tool} ${stableStringify(best.args)}${used}${how}`;
-  }
-};
-function key(tool, args) {
-  return `${tool}\0${stableStringify(args)}`;
-}
-function argDifferences(recorded, actual) {
-  const out = [];
-  const keys = [.../* @__PURE__ */ new Set([...Object.keys(recorded), ...Object.keys(actual)])].sort();
-  for (const k of keys) {
-    const inRecorded = k in recorded;
-    const inActual = k in actual;
-    if (inRecorded && !inActual) out.push(`${k}: missing (recorded ${stableStringify(recorded[k])})`);
-    else if (!inRecorded && inActual)
-      out.push(`${k}: not in the recorded call (got ${stableStringify(actual[k])})`);
-    else if (stableStringify(recorded[k]) !== stableStringify(actual[k])) {
-      out.push(`${k}: ${stableStringify(actual[k])} \u2260 recorded ${stableStringify(recorded[k])}`);
-    }
-  }
-  return out;
 }
 
 // core/verification.ts
@@ -53351,8 +53666,8 @@ function roundLimit(x) {
 function measureBaseline(store, version) {
   let baseline = version.sourceTrace ? store.countTopLevelBaseCalls(version.sourceTrace) : null;
   for (const earlier of store.listVersions({ name: version.name })) {
-    if (earlier.version >= version.version || earlier.status === "draft" || earlier.baseline === null)
-      continue;
+    const unverified = earlier.status === "draft" || earlier.status === "rejected";
+    if (earlier.version >= version.version || unverified || earlier.baseline === null) continue;
     if (baseline === null || earlier.baseline > baseline) baseline = earlier.baseline;
   }
   return baseline;
@@ -53450,8 +53765,13 @@ async function replayAll(ctx, version, code, meta, byName, sourceCalls, options)
           liveCalls.push(`${tool} (call ${step})`);
           return ctx.executor(tool, args);
         };
-        if (options.live) return live("runs live (verify --live)");
         const fixture = set.take(tool, canonical);
+        if (options.live) {
+          const answer = options.livePolicy?.decide(step, tool, canonical, fixture) ?? { live: true };
+          if ("record" in answer) return answer.record;
+          if ("refuse" in answer) throw replayProblem(answer.refuse);
+          return live("runs live (verify --live)");
+        }
         if (fixture) {
           if (fixture.ok && fixture.clipped !== null) {
             throw replayProblem(
@@ -53473,6 +53793,12 @@ async function replayAll(ctx, version, code, meta, byName, sourceCalls, options)
       }
     });
     maxCalls = Math.max(maxCalls, outcome.calls.length);
+    if (outcome.ok && outcome.notApplicable !== void 0) {
+      problems.push({
+        message: `${label}the tool answered notApplicable(${JSON.stringify(outcome.notApplicable)}) for an input of the recorded run, where the task was done: it must do the task for its test inputs (notApplicable is for inputs it does not cover)`
+      });
+      continue;
+    }
     if (outcome.ok) continue;
     const f = outcome.failure;
     if (f.errorCode === "REPLAY") problems.push({ message: `${label}${f.message}` });
@@ -53493,35 +53819,6 @@ function replayProblem(message) {
 }
 
 // core/versions.ts
-async function ingestProposal(ctx, sourceTrace, proposal, options = {}) {
-  const statics = staticCheck(proposal.code, ctx.tools());
-  const listed = (problems) => problems.map(formatProblem).join("\n");
-  if (!statics.meta) {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `the tool's name, description and inputSchema could not be read, so nothing was stored:
-${listed(statics.problems)}`
-    );
-  }
-  if (toolNameProblem(statics.meta.name) !== null) {
-    const named = statics.problems.filter((p) => p.token === statics.meta?.name);
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `the tool's name cannot be used, so nothing was stored:
-${listed(named.length ? named : [{ message: toolNameProblem(statics.meta.name) }])}`
-    );
-  }
-  const version = ctx.store.createVersion({
-    name: statics.meta.name,
-    code: proposal.code,
-    description: statics.meta.description,
-    inputSchema: statics.meta.inputSchema,
-    testInputs: proposal.test_inputs,
-    sourceTrace,
-    reason: options.reason ?? "proposed"
-  });
-  return verifyVersion(ctx, version, options);
-}
 function commit(ctx, moves, also) {
   for (const m of moves) if (m.v.status !== m.to) assertTransition(m.v.name, m.v.version, m.v.status, m.to);
   ctx.store.transaction(() => {
@@ -53565,13 +53862,36 @@ function activation(ctx, v, reason, evidence) {
         problems: other.problems,
         reason: `replaced by v${v.version}`
       });
+    } else if (other.status === "verified" && other.version < v.version) {
+      moves.push({ v: other, to: "superseded", problems: [], reason: `v${v.version} was promoted` });
     }
   }
   return moves;
 }
-async function verifyVersion(ctx, v, options = {}) {
+var running = /* @__PURE__ */ new WeakMap();
+function runningVerification(store, v) {
+  return running.get(store)?.get(`${v.name}\0${v.version}`);
+}
+function verifyVersion(ctx, v, options = {}) {
+  const key2 = `${v.name}\0${v.version}`;
+  let inFlight = running.get(ctx.store);
+  if (!inFlight) {
+    inFlight = /* @__PURE__ */ new Map();
+    running.set(ctx.store, inFlight);
+  }
+  const mine = inFlight;
+  const promise = verifyAndCommit(ctx, v, options).finally(() => {
+    if (mine.get(key2) === promise) mine.delete(key2);
+  });
+  mine.set(key2, promise);
+  return promise;
+}
+async function verifyAndCommit(ctx, v, options) {
   const code = ctx.store.readCode(v.name, v.version);
   const report = await runChecks(ctx, v, code, options);
+  const policy = options.livePolicy;
+  if (policy && policy.refused().length > 0) throw new DistillError("WRITE_REFUSED", policy.refusal(v));
+  report.evidence.writes = mayWrite(report.meta?.dependencies ?? [], ctx.baseTool);
   const evidence = {
     verdict: report.checks,
     calls: report.calls,
@@ -53579,28 +53899,34 @@ async function verifyVersion(ctx, v, options = {}) {
     live: Boolean(options.live)
   };
   const moves = [];
+  const why = options.why ?? "re-verification";
+  report.evidence.promotion = v.verdict?.evidence.promotion ?? null;
   if (report.passed) {
-    if (v.status === "draft") {
+    if (v.status === "draft" || v.status === "rejected") {
       const verified = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
       moves.push(verified);
-      if (ctx.settings.autoPromote) moves.push(...activation(ctx, after(verified), "auto_promote"));
+      const auto = autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
+      report.evidence.promotion = auto.text;
+      if (auto.activate) moves.push(...activation(ctx, after(verified), auto.text));
     } else if (v.status === "suspect" || v.status === "active") {
-      const cleared = ["schema_changed", "dependency_missing"];
-      if (options.live) cleared.push("runtime_failure");
+      const cleared = ["schema_changed", "dependency_missing", ...options.clears ?? []];
+      if (options.live && liveCoversFailures(ctx, v, options)) cleared.push("runtime_failure");
       const left = withoutProblems(v.problems, cleared);
       const to = left.length === 0 ? "active" : "suspect";
       if (to !== v.status || left.length !== v.problems.length) {
-        const reason = `re-verification passed${options.live ? " (live)" : ""}`;
+        const reason = `${why} passed${options.live ? " (live)" : ""}`;
         if (to === "active") moves.push(...activation(ctx, v, reason, evidence));
         else moves.push({ v, to, problems: left, reason, evidence });
       }
     }
-  } else if (v.status === "verified" || v.status === "active" || v.status === "suspect") {
+  } else if (v.status === "draft") {
+    moves.push({ v, to: "rejected", problems: [], reason: reportSummary(report), evidence });
+  } else if (v.status !== "deprecated" && v.status !== "rejected") {
     moves.push({
       v,
       to: "deprecated",
       problems: v.problems,
-      reason: `re-verification failed: ${reportSummary(report)}`,
+      reason: `${why} failed: ${reportSummary(report)}`,
       evidence
     });
   }
@@ -53608,20 +53934,35 @@ async function verifyVersion(ctx, v, options = {}) {
   const final = own ? after(own) : v;
   const verdict = toVerdict(final, final.status, report);
   commit(ctx, moves, () => {
-    if (report.passed) ctx.store.setDependencies(v.name, v.version, report.dependencies);
+    if (report.passed) storeVerified(ctx, v, report);
     ctx.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
     const target = options.clearQueueOf;
     if (report.passed && target) ctx.store.setQueuedRebuild(target.name, target.version, false, null);
   });
   return verdict;
 }
+function liveCoversFailures(ctx, v, options) {
+  const ran = options.livePolicy?.liveTools();
+  if (!ran) return true;
+  const failed = recordedFailures(ctx.store.getHistory(v.name, v.version));
+  return failed.every((f) => f.tool === null || ran.has(f.tool));
+}
+function storeVerified(ctx, v, report) {
+  ctx.store.setDependencies(v.name, v.version, report.dependencies);
+  const defs = report.dependencies.flatMap((d) => {
+    const def = ctx.baseTool(d.baseTool);
+    const fp = fingerprint(def);
+    return d.avoided || !def || fp === null ? [] : [{ baseTool: d.baseTool, fingerprint: fp, definition: def }];
+  });
+  ctx.store.addVerifiedDefinitions(v.name, v.version, defs);
+}
 async function promote(ctx, name, options = {}) {
   const v = resolveVersion(ctx.store, name, options.version, "newest-verified");
   if (v.status === "active") throw new DistillError("TRANSITION", `${name} v${v.version} is already active`);
-  if (v.status === "draft") {
+  if (v.status === "draft" || v.status === "rejected") {
     throw new DistillError(
       "TRANSITION",
-      `${name} v${v.version} is a draft that has not passed verification: run tooldistill verify ${name} --version ${v.version}`
+      `${name} v${v.version} is ${v.status === "draft" ? "a draft that has not passed" : "rejected: it failed"} verification: run tooldistill verify ${name} --version ${v.version}`
     );
   }
   if (v.problems.includes("runtime_failure")) {
@@ -53630,8 +53971,15 @@ async function promote(ctx, name, options = {}) {
       `${name} v${v.version} failed at run time: only tooldistill verify ${name} --version ${v.version} --live can clear that`
     );
   }
+  const byPerson = (verdict) => ({
+    ...verdict,
+    status: "active",
+    evidence: { ...verdict.evidence, promotion: PROMOTED_BY_A_PERSON }
+  });
   if (v.status === "verified") {
-    commit(ctx, activation(ctx, v, "promoted"));
+    commit(ctx, activation(ctx, v, "promoted"), () => {
+      if (v.verdict) ctx.store.setVerification(v.name, v.version, byPerson(v.verdict), v.baselineTokens);
+    });
     return { ...v, status: "active", problems: [] };
   }
   const report = await runChecks(ctx, v, ctx.store.readCode(v.name, v.version));
@@ -53641,10 +53989,16 @@ async function promote(ctx, name, options = {}) {
       `${name} v${v.version} cannot be promoted: ${reportSummary(report)}`
     );
   }
-  const reason = v.status === "deprecated" ? "rollback: re-verification passed" : "promoted after re-verification";
+  report.evidence.writes = mayWrite(report.meta?.dependencies ?? [], ctx.baseTool);
+  const reason = v.status === "suspect" ? "promoted after re-verification" : "rollback: re-verification passed";
   commit(ctx, activation(ctx, v, reason), () => {
-    ctx.store.setDependencies(v.name, v.version, report.dependencies);
-    ctx.store.setVerification(v.name, v.version, toVerdict(v, "active", report), report.baselineTokens);
+    storeVerified(ctx, v, report);
+    ctx.store.setVerification(
+      v.name,
+      v.version,
+      byPerson(toVerdict(v, "active", report)),
+      report.baselineTokens
+    );
   });
   return { ...v, status: "active", problems: [] };
 }
@@ -53665,41 +54019,13 @@ function addProblem(ctx, v, problem, reason, evidence, also) {
   commit(ctx, moves, also);
   return moves[0] ? after(moves[0]) : v;
 }
-function exposedVersions(store, max) {
-  const candidates = store.listVersions().filter((v) => isExposed(v.status, v.problems)).map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
-  const byName = /* @__PURE__ */ new Map();
-  for (const c of candidates) {
-    const prev = byName.get(c.v.name);
-    if (!prev || c.v.version > prev.v.version) byName.set(c.v.name, c);
+function prune(store, options = {}) {
+  const days = options.olderThanDays;
+  if (days !== void 0 && !(Number.isFinite(days) && days >= 0)) {
+    throw new DistillError("USAGE", `prune: the age must be a number of days \u2265 0 (got ${days})`);
   }
-  return [...byName.values()].sort((a, b) => b.runs - a.runs || a.v.name.localeCompare(b.v.name)).slice(0, Math.max(0, max)).map((c) => c.v);
-}
-function unavailableReason(store, name, maxExposed) {
-  const versions = store.listVersions({ name });
-  if (versions.length === 0) return null;
-  if (versions.some((v) => isExposed(v.status, v.problems))) {
-    return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers only the most used distilled tools. Complete the task with the base tools.`;
-  }
-  const last = (v) => store.getHistory(v.name, v.version).at(-1)?.reason ?? "no reason recorded";
-  const newest = (status) => versions.filter((v) => v.status === status).at(-1);
-  const suspect = newest("suspect");
-  const verified = newest("verified");
-  const deprecated = newest("deprecated");
-  let why;
-  if (suspect) {
-    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${last(suspect)}) until it passes verification again`;
-  } else if (verified) {
-    why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
-  } else if (deprecated && deprecated === versions.filter((v) => v.status !== "draft").at(-1)) {
-    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${last(deprecated)})`;
-  } else {
-    const draft = newest("draft") ?? versions.at(-1);
-    why = `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft`;
-  }
-  return `${why}. Complete the task with the base tools.`;
-}
-function toolDefinition(v) {
-  return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
+  const before = days === void 0 ? null : new Date(Date.now() - days * 864e5).toISOString();
+  return store.pruneVersions(PRUNABLE, before);
 }
 function resolveVersion(store, name, version, pick) {
   const all = store.listVersions({ name });
@@ -53794,34 +54120,96 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     }
   });
   const latency = performance.now() - started;
+  const run = {
+    name: v.name,
+    version: v.version,
+    traceId: trace.id,
+    callId,
+    innerCalls: outcome.calls.length
+  };
+  if (outcome.ok && outcome.notApplicable !== void 0) {
+    const reason = outcome.notApplicable;
+    store.transaction(() => {
+      store.finishCall(callId, { not_applicable: reason }, latency);
+      store.recordRun({ ...run, outcome: "not_applicable", evidence: { reason } });
+    });
+    return {
+      content: notApplicableContent(v, reason, outcome.calls, ctx),
+      isError: false,
+      notApplicable: reason
+    };
+  }
   if (outcome.ok) {
-    store.finishCall(callId, outcome.result, latency);
-    store.recordRun(v.name, v.version, true, outcome.calls.length);
+    store.transaction(() => {
+      store.finishCall(callId, outcome.result, latency);
+      store.recordRun({ ...run, outcome: "ok" });
+    });
     return { content: resultContent(outcome.result), isError: false };
   }
+  const f = outcome.failure;
+  const evidence = {
+    trace: trace.id,
+    call: callId,
+    kind: f.kind,
+    cause: f.cause,
+    message: f.message,
+    step: f.step ?? null,
+    tool: f.tool ?? null
+  };
   const expected = v.verdict?.calls ?? null;
-  const text2 = structuredError(v, outcome.failure, outcome.calls, expected, ctx);
-  if (outcome.failure.cause !== "tool") {
+  if (f.cause !== "tool") {
+    const text3 = structuredError(v, f, outcome.calls, expected, ctx, CONSEQUENCE[f.cause]);
     store.transaction(() => {
-      store.failCall(callId, text2, latency);
-      store.recordRun(v.name, v.version, false, outcome.calls.length);
+      store.failCall(callId, text3, latency);
+      store.recordRun({ ...run, outcome: f.cause, evidence });
     });
+    return { content: text3, isError: true };
+  }
+  const rule = ctx.settings.demotion;
+  const earlier = store.recentRuns(v.name, v.version, Math.max(0, rule.window - 1), EVIDENCE_OUTCOMES);
+  const decision = decideDemotion(
+    rule,
+    ["tool", ...earlier.map((r) => r.outcome)],
+    store.getRunStats(v.name, v.version).successes
+  );
+  const consequence = decision.demote ? CONSEQUENCE.tool : `This run failed, but the tool stays available (${decision.reason}). Complete the task using the base tools directly.`;
+  const text2 = structuredError(v, f, outcome.calls, expected, ctx, consequence);
+  const record = () => {
+    store.failCall(callId, text2, latency);
+    store.recordRun({ ...run, outcome: "tool", evidence });
+  };
+  if (!decision.demote) {
+    store.transaction(record);
     return { content: text2, isError: true };
   }
+  const failures = [evidence, ...earlier.filter((r) => r.outcome === "tool").map((r) => r.evidence)];
   const current = store.getVersion(v.name, v.version) ?? v;
   addProblem(
     ctx,
     current,
     "runtime_failure",
-    `runtime failure: ${outcome.failure.message}`,
-    { trace: trace.id, call: callId, failure: outcome.failure },
+    `runtime failure: ${f.message}; demoted: ${decision.reason}`,
+    { demotion: decision.reason, failures },
     () => {
-      store.failCall(callId, text2, latency);
-      store.recordRun(v.name, v.version, false, outcome.calls.length);
+      record();
       store.setReplaceName(trace.id, v.name);
     }
   );
   return { content: text2, isError: true };
+}
+function notApplicableContent(v, reason, calls, ctx) {
+  const done = calls.filter((c) => c.ok);
+  const body = {
+    status: "not_applicable",
+    tool: v.name,
+    reason,
+    next: `'${v.name}' does not cover this case, by design (this is not an error, and the tool stays available): complete the task with the base tools.`
+  };
+  if (done.some((c) => !isReadOnly(ctx.baseTool(c.tool)))) {
+    body["steps_completed"] = stepLines(done, ctx);
+    body["note"] = "some completed steps may have changed something: do not repeat them";
+  }
+  return JSON.stringify(body, null, 2);
 }
 var SUMMARY_CHARS = 160;
 var CONSEQUENCE = {
@@ -53834,7 +54222,7 @@ function summarize(value) {
   const s = resultContent(value);
   return oneLine(s, SUMMARY_CHARS);
 }
-function structuredError(v, failure, calls, expectedSteps, ctx) {
+function structuredError(v, failure, calls, expectedSteps, ctx, consequence = CONSEQUENCE[failure.cause]) {
   const failedStep = failure.kind === "call_failed" && failure.step !== void 0 ? failure.step : null;
   const total = Math.max(expectedSteps ?? 0, calls.length, failedStep ?? 0);
   const lines = [];
@@ -53847,15 +54235,11 @@ function structuredError(v, failure, calls, expectedSteps, ctx) {
     );
   }
   lines.push(`Error: ${failure.message}`);
-  lines.push(CONSEQUENCE[failure.cause]);
+  lines.push(consequence);
   const done = calls.filter((c) => c.ok);
   if (done.length) {
     lines.push("", "Steps already completed (do not repeat the ones that changed something):");
-    done.forEach((c, i) => {
-      const readOnly = ctx.baseTool(c.tool)?.annotations?.readOnlyHint === true;
-      const effect = readOnly ? "read-only" : "may have changed something";
-      lines.push(`${i + 1}. ${c.tool} ${JSON.stringify(c.args)} \u2192 ${summarize(c.output)} (${effect})`);
-    });
+    lines.push(...stepLines(done, ctx));
   } else {
     lines.push("", "No step completed: nothing was changed by the tool.");
   }
@@ -53865,6 +54249,100 @@ function structuredError(v, failure, calls, expectedSteps, ctx) {
     lines.push(`Left to do: ${left} step${left > 1 ? "s" : ""}${next}.`);
   }
   return lines.join("\n");
+}
+function stepLines(done, ctx) {
+  return done.map((c, i) => {
+    const effect = isReadOnly(ctx.baseTool(c.tool)) ? "read-only" : "may have changed something";
+    return `${i + 1}. ${c.tool} ${JSON.stringify(c.args)} \u2192 ${summarize(c.output)} (${effect})`;
+  });
+}
+
+// core/proposal.ts
+async function handleProposal(ctx, traceId, input, options = {}) {
+  ctx.store.markProposed(traceId);
+  const id = options.callId ?? ctx.store.startCall({
+    traceId,
+    tool: PROPOSE_TOOL_NAME,
+    kind: "proposal",
+    args: { code: "(see tool file)" }
+  });
+  try {
+    const verdict = await ingestProposal(ctx, traceId, parseProposal(input));
+    ctx.store.finishCall(id, { name: verdict.name, version: verdict.version, status: verdict.status }, null);
+    const failed = !(verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok);
+    return { content: verdictText(verdict), isError: failed };
+  } catch (err) {
+    try {
+      ctx.store.failCall(id, errorMessage(err), null);
+    } catch {
+    }
+    if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
+    return {
+      content: `rejected: ${err.message}
+Fix it and call ${PROPOSE_TOOL_NAME} again.`,
+      isError: true
+    };
+  }
+}
+async function ingestProposal(ctx, sourceTrace, proposal, options = {}) {
+  const statics = staticCheck(proposal.code, ctx.tools());
+  const listed = (problems) => problems.map(formatProblem).join("\n");
+  if (!statics.meta) {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `the tool's name, description and inputSchema could not be read, so nothing was stored:
+${listed(statics.problems)}`
+    );
+  }
+  const meta = statics.meta;
+  if (toolNameProblem(meta.name) !== null) {
+    const named = statics.problems.filter((p) => p.token === meta.name);
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `the tool's name cannot be used, so nothing was stored:
+${listed(named.length ? named : [{ message: toolNameProblem(meta.name) }])}`
+    );
+  }
+  const { store } = ctx;
+  const found = store.transaction(() => {
+    const same = store.versionWithCode(meta.name, hashSource(proposal.code));
+    if (same) return { v: same, existing: true };
+    const created = store.createVersion({
+      name: meta.name,
+      code: proposal.code,
+      description: meta.description,
+      inputSchema: meta.inputSchema,
+      testInputs: proposal.test_inputs,
+      sourceTrace,
+      reason: options.reason ?? "proposed"
+    });
+    return { v: created, existing: false };
+  });
+  if (!found.existing) return verifyVersion(ctx, found.v, options);
+  if (options.mustBeat) {
+    return rejectedVerdict(
+      meta.name,
+      `the code is identical to ${meta.name} v${found.v.version}: a rebuild must change it to use fewer base calls`
+    );
+  }
+  return sameCodeVerdict(ctx, found.v);
+}
+async function sameCodeVerdict(ctx, v) {
+  await runningVerification(ctx.store, v)?.catch(() => {
+  });
+  const stored = () => {
+    const now2 = ctx.store.getVersion(v.name, v.version);
+    return now2?.verdict ? { ...now2.verdict, status: now2.status } : null;
+  };
+  const known = stored();
+  if (known) return known;
+  try {
+    return await verifyVersion(ctx, ctx.store.getVersion(v.name, v.version) ?? v);
+  } catch (err) {
+    const after2 = err instanceof DistillError && err.code === "TRANSITION" ? stored() : null;
+    if (after2) return after2;
+    throw err;
+  }
 }
 
 // core/distilling.ts
@@ -53989,6 +54467,80 @@ async function fallbackDistill(ctx, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
   }
 }
 
+// core/live-plan.ts
+var LivePolicy = class {
+  steps = [];
+  #allowWrites;
+  #dryRun;
+  #ctx;
+  constructor(ctx, options) {
+    this.#ctx = ctx;
+    this.#allowWrites = options.allowWrites;
+    this.#dryRun = options.dryRun;
+  }
+  /** Decides call `step` to `tool`; `fixture` is the recorded call it matches (already consumed), if any. */
+  decide(step, tool, args, fixture) {
+    const recorded = fixture?.ok && fixture.clipped === null ? { record: structuredClone(fixture.output) } : null;
+    const add = (how, why) => this.steps.push({ step, tool, args, how, why });
+    if (isReadOnly(this.#ctx.baseTool(tool))) {
+      add("live", "read-only (annotations.readOnlyHint)");
+      if (!this.#dryRun) return { live: true };
+      return recorded ?? {
+        refuse: `call ${step} to '${tool}' would run live and has no recorded answer: the plan stops here`
+      };
+    }
+    if (this.#allowWrites) {
+      add("live-write", "may write: runs live (--allow-writes)");
+      if (!this.#dryRun) return { live: true };
+      return recorded ?? {
+        refuse: `call ${step} to '${tool}' would write live and has no recorded answer: the plan stops here`
+      };
+    }
+    if (recorded) {
+      add("record", "may write: answered from the record of the source run");
+      return recorded;
+    }
+    add("refused", "may write and has no recorded answer: needs --allow-writes");
+    return {
+      refuse: `call ${step} to '${tool}' may write and the source run recorded no answer for it: refused without --allow-writes`
+    };
+  }
+  /** Tools that ran (or would run) live in this verification. */
+  liveTools() {
+    return new Set(this.steps.filter((s) => s.how === "live" || s.how === "live-write").map((s) => s.tool));
+  }
+  /** The calls refused for want of --allow-writes. */
+  refused() {
+    return this.steps.filter((s) => s.how === "refused");
+  }
+  /** Why the verification of `v` is refused, naming the calls and the two ways on. */
+  refusal(v) {
+    const calls = this.refused().map((s) => `call ${s.step} to '${s.tool}'`);
+    return `verify --live refused for ${v.name} v${v.version}: ${calls.join(", ")} may write and the source run recorded no answer, so it would run for real. Nothing was run. See the plan with tooldistill verify ${v.name} --version ${v.version} --live --dry-run, or pass --allow-writes to let those calls write.`;
+  }
+};
+async function planLive(ctx, v, options) {
+  const policy = new LivePolicy(ctx, { allowWrites: options.allowWrites, dryRun: true });
+  const report = await runChecks(ctx, v, ctx.store.readCode(v.name, v.version), {
+    live: true,
+    livePolicy: policy
+  });
+  const failed = [report.checks.static, report.checks.replay].find((c) => !c.ok);
+  return {
+    name: v.name,
+    version: v.version,
+    steps: policy.steps,
+    refused: policy.refused(),
+    problems: failed?.problems ?? []
+  };
+}
+function assertNoRefusedWrites(plan) {
+  if (plan.refused.length === 0) return;
+  const policy = new LivePolicy({ baseTool: () => void 0 }, { allowWrites: false, dryRun: true });
+  policy.steps.push(...plan.refused);
+  throw new DistillError("WRITE_REFUSED", policy.refusal(plan));
+}
+
 // core/logger.ts
 var stderrLogger = {
   info() {
@@ -54002,196 +54554,6 @@ var stderrLogger = {
 `);
   }
 };
-
-// core/proposal.ts
-async function handleProposal(ctx, traceId, input, options = {}) {
-  ctx.store.markProposed(traceId);
-  const id = options.callId ?? ctx.store.startCall({
-    traceId,
-    tool: PROPOSE_TOOL_NAME,
-    kind: "proposal",
-    args: { code: "(see tool file)" }
-  });
-  try {
-    const verdict = await ingestProposal(ctx, traceId, parseProposal(input));
-    ctx.store.finishCall(id, { name: verdict.name, version: verdict.version, status: verdict.status }, null);
-    return { content: verdictText(verdict), isError: verdict.status === "draft" };
-  } catch (err) {
-    try {
-      ctx.store.failCall(id, errorMessage(err), null);
-    } catch {
-    }
-    if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
-    return {
-      content: `rejected: ${err.message}
-Fix it and call ${PROPOSE_TOOL_NAME} again.`,
-      isError: true
-    };
-  }
-}
-
-// core/module-body.ts
-var import_parser2 = __toESM(require_lib(), 1);
-import { stripTypeScriptTypes } from "node:module";
-var LIBRARY_PARAM = "__tooldistill";
-var DEFAULT_BINDING = "__tooldistill_default";
-function toFunctionBody(source) {
-  const js = stripTypes(source);
-  let program;
-  try {
-    program = (0, import_parser2.parse)(js, { sourceType: "module" }).program;
-  } catch (err) {
-    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
-      cause: err
-    });
-  }
-  const edits = [];
-  let exported = null;
-  for (const node of program.body) {
-    const start = node.start ?? 0;
-    const end = node.end ?? start;
-    const line = node.loc?.start.line ?? 0;
-    if (node.type === "ImportDeclaration") {
-      if (node.source.value !== "tooldistill") {
-        throw new DistillError(
-          "PROPOSAL_INVALID",
-          `line ${line}: a tool module may import only from "tooldistill" (found "${node.source.value}")`
-        );
-      }
-      edits.push({ start, end, text: keepLines(importBinding(node.specifiers, line), js.slice(start, end)) });
-    } else if (node.type === "ExportDefaultDeclaration") {
-      const decl = node.declaration;
-      const declStart = decl.start ?? start;
-      const named = (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") && decl.id ? decl.id.name : null;
-      if (named !== null) {
-        edits.push({ start, end: declStart, text: "" });
-        exported = named;
-      } else {
-        edits.push({ start, end: declStart, text: `const ${DEFAULT_BINDING} = ` });
-        if (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") {
-          edits.push({ start: decl.end ?? end, end: decl.end ?? end, text: ";" });
-        }
-        exported = DEFAULT_BINDING;
-      }
-    } else if (node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") {
-      const empty = node.type === "ExportNamedDeclaration" && !node.declaration && node.specifiers.length === 0;
-      if (!empty || node.source) {
-        throw new DistillError(
-          "PROPOSAL_INVALID",
-          `line ${line}: a tool module exports only its default (export default distilledTool({...}))`
-        );
-      }
-      edits.push({ start, end, text: "" });
-    }
-  }
-  if (exported === null) {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      "the tool's code has no `export default distilledTool({...})`"
-    );
-  }
-  let body = "";
-  let at = 0;
-  for (const edit of edits.sort((a, b) => a.start - b.start)) {
-    body += js.slice(at, edit.start) + edit.text;
-    at = edit.end;
-  }
-  body += `${js.slice(at)}
-return ${exported};
-`;
-  let script;
-  try {
-    script = (0, import_parser2.parse)(body, {
-      sourceType: "script",
-      strictMode: true,
-      allowReturnOutsideFunction: true,
-      allowNewTargetOutsideFunction: true
-    }).program;
-  } catch (err) {
-    throw new DistillError("PROPOSAL_INVALID", `the tool's code cannot run as a tool: ${errorMessage(err)}`, {
-      cause: err
-    });
-  }
-  const dynamicImport = findNode(script, (n) => n.type === "Import" || n.type === "ImportExpression");
-  if (dynamicImport) {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `line ${dynamicImport.loc?.start.line ?? "?"}: import() is not available in a distilled tool`
-    );
-  }
-  return body;
-}
-function findNode(root, test) {
-  const stack = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
-      continue;
-    }
-    if (typeof value !== "object" || value === null) continue;
-    const node = value;
-    if (typeof node["type"] === "string" && test(node))
-      return node;
-    for (const [key2, child] of Object.entries(node)) {
-      if (key2 !== "loc" && key2 !== "leadingComments" && key2 !== "trailingComments" && key2 !== "innerComments") {
-        stack.push(child);
-      }
-    }
-  }
-  return null;
-}
-function importBinding(specifiers, line) {
-  const props = [];
-  const statements = [];
-  for (const spec of specifiers) {
-    if (spec.type === "ImportNamespaceSpecifier") {
-      statements.push(`const ${spec.local.name} = ${LIBRARY_PARAM};`);
-    } else if (spec.type === "ImportDefaultSpecifier") {
-      throw new DistillError(
-        "PROPOSAL_INVALID",
-        `line ${line}: "tooldistill" has no default export; import { distilledTool, call } from "tooldistill"`
-      );
-    } else {
-      const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-      if (imported !== "distilledTool" && imported !== "call") {
-        throw new DistillError(
-          "PROPOSAL_INVALID",
-          `line ${line}: "tooldistill" exports only distilledTool and call (found '${imported}')`
-        );
-      }
-      props.push(imported === spec.local.name ? imported : `${imported}: ${spec.local.name}`);
-    }
-  }
-  if (props.length > 0) statements.unshift(`const { ${props.join(", ")} } = ${LIBRARY_PARAM};`);
-  return statements.join(" ");
-}
-function keepLines(text2, replaced) {
-  const newlines = replaced.split("\n").length - 1;
-  return text2 + "\n".repeat(newlines);
-}
-function stripTypes(source) {
-  const original = process.emitWarning;
-  const filtered = function(warning, ...rest) {
-    if (isTypeStrippingWarning(warning, rest[0])) return;
-    Reflect.apply(original, this, [warning, ...rest]);
-  };
-  process.emitWarning = filtered;
-  try {
-    return stripTypeScriptTypes(source, { mode: "strip" });
-  } catch (err) {
-    const unsupported = err?.code === "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX";
-    const message = unsupported ? `the tool's code uses TypeScript that is not erasable (use only erasable syntax): ${errorMessage(err)}` : `the tool's code does not parse: ${errorMessage(err)}`;
-    throw new DistillError("PROPOSAL_INVALID", message, { cause: err });
-  } finally {
-    process.emitWarning = original;
-  }
-}
-function isTypeStrippingWarning(warning, typeOrOptions) {
-  const message = typeof warning === "string" ? warning : warning.message;
-  const type = typeof warning !== "string" ? warning.name : typeof typeOrOptions === "string" ? typeOrOptions : typeof typeOrOptions === "object" && typeOrOptions !== null ? typeOrOptions.type : void 0;
-  return type === "ExperimentalWarning" && /strip ?TypeScript ?Types|type stripping/i.test(message);
-}
 
 // core/quickjs-engine.ts
 import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
@@ -54444,6 +54806,11 @@ var CallGate = class {
     return { json: json2 };
   }
 };
+var MAX_REASON_CHARS = 1e3;
+function readReason(json2) {
+  const value = json2 === null ? null : parseString(json2);
+  return clip(value?.trim() || "no reason given", MAX_REASON_CHARS);
+}
 function isFailure(value) {
   return "kind" in value && "cause" in value;
 }
@@ -54568,6 +54935,9 @@ function describedError(described) {
   const line = TOOL_LINE.exec(stack)?.[1];
   return clip(text2, MAX_ERROR_CHARS) + (line ? ` (line ${line})` : "");
 }
+function unknownFailure() {
+  return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
+}
 
 // core/sandbox-run.ts
 var INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false };
@@ -54580,6 +54950,8 @@ var SandboxRun = class {
   #ctx = null;
   #api = null;
   #failure = null;
+  /** The reason the code gave through the prelude's host function: the run ended as not applicable. */
+  #notApplicable = null;
   #inflight = 0;
   #batch = [];
   #wake = null;
@@ -54654,7 +55026,6 @@ var SandboxRun = class {
     const message = verdict === "A" ? "check(result) returned a promise: check must answer at once (not async, no await)" : `check(result) returned ${clip(verdict?.slice(1) ?? "nothing", MAX_NAME_CHARS)}`;
     return { kind: "check_failed", cause: "tool", message };
   }
-  // ---- loading -------------------------------------------------------------------------------------
   /** Makes the context, the prelude and the tool's definition; null (with a failure) when it cannot. */
   #load(body, inCheck) {
     const factory = this.#slice(() => {
@@ -54666,7 +55037,9 @@ var SandboxRun = class {
       this.#ctx = ctx;
       const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
       const hostCall = ctx.newFunction("call", (name, args) => this.#hostCall(name, args));
-      const api = prelude.error ? prelude : ctx.callFunction(prelude.value, ctx.undefined, hostCall, inCheck ? ctx.true : ctx.false);
+      const hostNotApplicable = ctx.newFunction("notApplicable", (reason) => this.#hostNotApplicable(reason));
+      const flag = inCheck ? ctx.true : ctx.false;
+      const api = prelude.error ? prelude : ctx.callFunction(prelude.value, ctx.undefined, hostCall, flag, hostNotApplicable);
       if (api.error) {
         this.#fail({ kind: "engine", cause: "host", message: "the sandbox prelude failed to start" });
         return null;
@@ -54719,11 +55092,7 @@ var SandboxRun = class {
     if (!ctx || handle === null || this.#failure) return null;
     return ctx.typeof(handle) === "string" ? ctx.getString(handle) : null;
   }
-  // ---- the host's clock ----------------------------------------------------------------------------
-  /**
-   * Runs `fn` as a slice of the tool's execution: the only time its code runs. Time and CPU are counted
-   * here; an exception out of the engine itself (not a guest error) ends the run, classified by the host.
-   */
+  /** Runs `fn` as a slice of the tool's execution (time and CPU counted); an engine exception ends the run. */
   #slice(fn) {
     if (this.#failure) return null;
     this.#clock.begin();
@@ -54740,7 +55109,7 @@ var SandboxRun = class {
   }
   /** Called by the engine while code runs: true stops the code (an error it cannot catch). */
   #interrupt() {
-    if (this.#failure) return true;
+    if (this.#failure || this.#notApplicable !== null) return true;
     const passed = this.#clock.check();
     if (passed) this.#fail(passed);
     return passed !== null;
@@ -54765,25 +55134,32 @@ var SandboxRun = class {
       return "the tool's code threw a value that cannot be described";
     return describedError(ctx.getString(r.value));
   }
-  // ---- base calls -----------------------------------------------------------------------------------
   /** The guest's `call(name, argsJson)`: admitted by the gate, dispatched after the slice, answered by promise. */
   #hostCall(nameHandle, argsHandle) {
     const ctx = this.#ctx;
     const deferred = ctx.newPromise();
-    if (this.#failure) return deferred.handle;
+    if (this.#failure || this.#notApplicable !== null) return deferred.handle;
     const text2 = (h) => h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
     const admitted = this.#gate.admit(text2(nameHandle), text2(argsHandle));
     if (isFailure(admitted)) this.#fail(admitted);
     else this.#batch.push({ ...admitted, deferred });
     return deferred.handle;
   }
-  /** Sends the calls the code made in the slice that just ended, unless that slice failed the run. */
+  /** The guest's `notApplicable(reasonJson)`: the first ends the run (unless it already failed). */
+  #hostNotApplicable(reasonHandle) {
+    const ctx = this.#ctx;
+    if (this.#failure || this.#notApplicable !== null) return;
+    const isText = reasonHandle && ctx.typeof(reasonHandle) === "string";
+    this.#notApplicable = readReason(isText ? ctx.getString(reasonHandle) : null);
+  }
+  /** Sends the calls the code made in the slice that just ended, unless that slice ended the run. */
   #dispatchBatch() {
     const batch = this.#batch;
     this.#batch = [];
-    if (this.#failure) {
-      const at = this.#failure.step ?? this.#gate.calls.length;
-      for (const p of batch) p.call.error ??= `not run: the tool was stopped at step ${at}`;
+    if (this.#failure || this.#notApplicable !== null) {
+      const at = this.#failure?.step ?? this.#gate.calls.length;
+      const why = this.#failure ? `the tool was stopped at step ${at}` : "the tool ended with notApplicable";
+      for (const p of batch) p.call.error ??= `not run: ${why}`;
       return;
     }
     for (const p of batch) void this.#dispatch(p);
@@ -54807,7 +55183,6 @@ var SandboxRun = class {
       this.#wake?.();
     }
   }
-  // ---- settling -------------------------------------------------------------------------------------
   /** Pumps the engine's jobs until the run's promise settles; the JSON text of its result, or null. */
   async #settle(promise) {
     const ctx = this.#ctx;
@@ -54820,7 +55195,7 @@ var SandboxRun = class {
         return null;
       });
       this.#dispatchBatch();
-      if (this.#failure) return null;
+      if (this.#failure || this.#notApplicable !== null) return null;
       const state = ctx.getPromiseState(promise);
       if (state.type === "fulfilled") {
         const json2 = ctx.typeof(state.value) === "string" ? ctx.getString(state.value) : null;
@@ -54858,6 +55233,9 @@ var SandboxRun = class {
     }
     if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
     this.#drop();
+    const reason = this.#notApplicable;
+    if (!this.#failure && reason !== null)
+      return { ok: true, result: null, check: "skipped", calls: this.calls, notApplicable: reason };
     if (this.#failure || done === null)
       return { ok: false, failure: this.#failure ?? unknownFailure(), calls: this.calls };
     return { ok: true, result: done.result, check: "skipped", calls: this.calls };
@@ -54872,9 +55250,6 @@ var SandboxRun = class {
     if (!this.#failure) this.#failure = failure;
   }
 };
-function unknownFailure() {
-  return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
-}
 
 // core/sandbox.ts
 var DEFAULT_LIMITS = Object.freeze({
@@ -54926,7 +55301,7 @@ var Sandbox = class {
     await this.#turn();
     try {
       const outcome = await this.#execute(limits, (run) => run.run(body, input), req);
-      if (!outcome.ok || req.runCheck !== true) return outcome;
+      if (!outcome.ok || req.runCheck !== true || outcome.notApplicable !== void 0) return outcome;
       const checked = await this.#execute(
         limits,
         async (run) => {
@@ -55069,6 +55444,7 @@ function resolveLimits(base, override) {
 }
 
 // core/store.ts
+import { rmSync } from "node:fs";
 import { join as join4 } from "node:path";
 
 // core/store-rows.ts
@@ -55137,8 +55513,44 @@ function runStatsFromRow(name, version, r) {
     runs: Number(r?.["runs"] ?? 0),
     successes: Number(r?.["successes"] ?? 0),
     failures: Number(r?.["failures"] ?? 0),
+    notApplicable: Number(r?.["not_applicable"] ?? 0),
     innerCalls: Number(r?.["inner_calls"] ?? 0),
     lastRunAt: r === void 0 ? null : textOrNull(r, "last_run_at")
+  };
+}
+function runFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    outcome: r["outcome"],
+    traceId: textOrNull(r, "trace_id"),
+    callId: numberOrNull(r, "call_id"),
+    innerCalls: Number(r["inner_calls"]),
+    evidence: parse3(r["evidence"]),
+    at: text(r, "at")
+  };
+}
+function baseHealthFromRow(r) {
+  const probe = r["probe_ok"];
+  return {
+    tool: text(r, "tool"),
+    failures: Number(r["failures"]),
+    consecutive: Number(r["consecutive"]),
+    lastError: textOrNull(r, "last_error"),
+    lastFailureAt: textOrNull(r, "last_failure_at"),
+    lastOkAt: textOrNull(r, "last_ok_at"),
+    probeOk: probe === null || probe === void 0 ? null : Boolean(probe),
+    probedAt: textOrNull(r, "probed_at")
+  };
+}
+function verifiedDefinitionFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    baseTool: text(r, "base_tool"),
+    fingerprint: text(r, "fingerprint"),
+    definition: parse3(r["definition"]),
+    verifiedAt: text(r, "verified_at")
   };
 }
 function traceFromRow(r) {
@@ -55213,20 +55625,11 @@ function joinNotes(...notes) {
   const kept = notes.filter((n) => n !== null && n !== "");
   return kept.length === 0 ? null : kept.join("; ");
 }
-function recordedOutcome(call, outcome, maxOutputBytes) {
+function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
   const status = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
   const out = outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
   const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
-  return {
-    status,
-    output: out?.text ?? null,
-    error: err?.text ?? null,
-    note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
-    clipped: out?.clipped ?? false
-  };
-}
-function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
-  const kept = recordedOutcome(call, outcome, maxOutputBytes);
+  const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
   return db.transaction(() => {
     const row = db.stmt(
       `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
@@ -55239,15 +55642,15 @@ function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
       call.tool,
       call.kind,
       JSON.stringify(call.args),
-      kept.status,
-      kept.output,
-      kept.error,
+      status,
+      out?.text ?? null,
+      err?.text ?? null,
       latencyMs,
       call.version ?? null,
       call.externalId ?? null,
       now(),
-      kept.note,
-      kept.clipped ? 1 : 0
+      note,
+      out?.clipped ? 1 : 0
     );
     return Number(row?.["id"]);
   });
@@ -55292,6 +55695,8 @@ function countTopLevelBaseCalls(db, traceId) {
 
 // core/store-invariants.ts
 var REPAIRED = "repaired when the store was opened";
+var NEEDS_VERDICT = ["verified", "active", "suspect", "rejected", "superseded"];
+var NEVER_REBUILT = ["deprecated", "rejected", "superseded"];
 function checkLifecycle(store) {
   const versions = store.listVersions();
   if (versions.length === 0) return [];
@@ -55328,17 +55733,17 @@ function checkLifecycle(store) {
   const history = new Map(store.latestHistory().map((h) => [`${h.name}\0${h.version}`, h]));
   for (const v of versions) {
     const id = `${v.name} v${v.version}`;
-    if (v.status === "deprecated" && v.queuedRebuild) {
+    if (NEVER_REBUILT.includes(v.status) && v.queuedRebuild) {
       problems.push({
         name: v.name,
         versions: [v.version],
-        message: `${id} is deprecated but still queued for a rebuild`,
+        message: `${id} is ${v.status} but still queued for a rebuild`,
         repair: "the rebuild queue flag is cleared",
         command: null,
         apply: (s) => s.setQueuedRebuild(v.name, v.version, false, null)
       });
     }
-    if ((v.status === "active" || v.status === "verified" || v.status === "suspect") && v.verdict === null) {
+    if (NEEDS_VERDICT.includes(v.status) && v.verdict === null) {
       problems.push({
         name: v.name,
         versions: [v.version],
@@ -55489,10 +55894,6 @@ var StoreDatabase = class {
   userVersion() {
     return Number(this.stmt("PRAGMA user_version").get()?.["user_version"]);
   }
-  /** True while a transaction is open on this connection. */
-  get inTransaction() {
-    return this.#db.isTransaction;
-  }
   /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
   transaction(fn) {
     if (this.#db.isTransaction) return fn();
@@ -55633,6 +56034,64 @@ var MIGRATIONS = [
     event_id TEXT PRIMARY KEY,
     applied_at TEXT NOT NULL
   );
+  `,
+  // 4: the lifecycle for agents that write. Every live run of a distilled tool with its outcome (the demotion rule
+  // reads the last runs, show their evidence); the health of each base tool (infrastructure failures count there,
+  // not against the distilled tool); every base tool definition a version was verified against (so instances with
+  // different definitions of a tool never re-verify one another); the statuses rejected and superseded, with the
+  // status CHECKs as triggers (SQLite cannot add a CHECK to an existing table). Drafts that failed verification
+  // under an older build become rejected; the fingerprints verified so far seed the definitions (text unknown).
+  `
+  CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'not_applicable', 'tool', 'infrastructure', 'host')),
+    trace_id TEXT,
+    call_id INTEGER,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX runs_by_version ON runs(name, version, id);
+  CREATE TABLE base_health (
+    tool TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL DEFAULT 0,
+    consecutive INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    last_failure_at TEXT,
+    last_ok_at TEXT,
+    probe_ok INTEGER,
+    probed_at TEXT
+  );
+  CREATE TABLE verified_definitions (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    base_tool TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    definition TEXT,
+    verified_at TEXT NOT NULL,
+    PRIMARY KEY (name, version, base_tool, fingerprint)
+  );
+  INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
+    SELECT name, version, base_tool, fingerprint, NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM dependencies WHERE fingerprint IS NOT NULL AND avoided = 0;
+  ALTER TABLE run_stats ADD COLUMN not_applicable INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX versions_by_code ON versions(name, source_hash);
+  INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at)
+    SELECT name, version, 'draft', 'rejected', 'failed verification (recorded as rejected when the store was upgraded)',
+      NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    FROM versions WHERE status = 'draft' AND verdict IS NOT NULL;
+  UPDATE versions SET status = 'rejected' WHERE status = 'draft' AND verdict IS NOT NULL;
+  CREATE TRIGGER versions_status_insert BEFORE INSERT ON versions
+    WHEN NEW.status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
+    BEGIN SELECT RAISE(ABORT, 'versions.status must be a lifecycle status'); END;
+  CREATE TRIGGER versions_status_update BEFORE UPDATE OF status ON versions
+    WHEN NEW.status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
+    BEGIN SELECT RAISE(ABORT, 'versions.status must be a lifecycle status'); END;
+  CREATE TRIGGER history_status_insert BEFORE INSERT ON status_history
+    WHEN NEW.to_status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
+    BEGIN SELECT RAISE(ABORT, 'status_history.to_status must be a lifecycle status'); END;
   `
 ];
 var SCHEMA_VERSION = MIGRATIONS.length;
@@ -55664,6 +56123,7 @@ function migrate(db, root, readOnly) {
 }
 
 // core/store-open.ts
+var DEFAULT_BUSY_TIMEOUT_MS = 1e4;
 function sqlite() {
   assertNodeVersion();
   return process.getBuiltinModule("node:sqlite");
@@ -55808,6 +56268,74 @@ function explainer(root, busyTimeoutMs, walMissingAtOpen) {
   };
 }
 
+// core/store-runs.ts
+function recordRun(db, run) {
+  const at = now();
+  const ok = run.outcome === "ok" ? 1 : 0;
+  const na = run.outcome === "not_applicable" ? 1 : 0;
+  const failed = ok || na ? 0 : 1;
+  db.transaction(() => {
+    db.stmt(
+      "INSERT INTO runs (name, version, outcome, trace_id, call_id, inner_calls, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    ).run(
+      run.name,
+      run.version,
+      run.outcome,
+      run.traceId ?? null,
+      run.callId ?? null,
+      run.innerCalls,
+      json(run.evidence),
+      at
+    );
+    db.stmt(
+      `INSERT INTO run_stats (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
+       VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+       ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
+       failures = failures + excluded.failures, not_applicable = not_applicable + excluded.not_applicable,
+       inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
+    ).run(run.name, run.version, ok, failed, na, run.innerCalls, at);
+  });
+}
+function getRunStats(db, name, version) {
+  return runStatsFromRow(
+    name,
+    version,
+    db.stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version)
+  );
+}
+function recentRuns(db, name, version, limit, outcomes) {
+  const rows = db.stmt(
+    `SELECT * FROM runs WHERE name = ?1 AND version = ?2 AND (?3 IS NULL OR outcome IN (SELECT value FROM json_each(?3)))
+       ORDER BY id DESC LIMIT ?4`
+  ).all(name, version, outcomes === null ? null : JSON.stringify(outcomes), limit);
+  return rows.map(runFromRow);
+}
+function recordBaseHealth(db, tool, ok, error) {
+  if (ok) {
+    const row = db.stmt("SELECT consecutive FROM base_health WHERE tool = ?").get(tool);
+    if (!row || Number(row["consecutive"]) === 0) return;
+    db.stmt("UPDATE base_health SET consecutive = 0, last_ok_at = ? WHERE tool = ?").run(now(), tool);
+    return;
+  }
+  const at = now();
+  db.stmt(
+    `INSERT INTO base_health (tool, failures, consecutive, last_error, last_failure_at) VALUES (?1, 1, 1, ?2, ?3)
+     ON CONFLICT (tool) DO UPDATE SET failures = failures + 1, consecutive = consecutive + 1,
+     last_error = ?2, last_failure_at = ?3`
+  ).run(tool, error, at);
+}
+function recordProbe(db, tool, ok) {
+  const at = now();
+  db.stmt(
+    `INSERT INTO base_health (tool, probe_ok, probed_at) VALUES (?1, ?2, ?3)
+     ON CONFLICT (tool) DO UPDATE SET probe_ok = ?2, probed_at = ?3,
+     consecutive = CASE WHEN ?2 = 1 THEN 0 ELSE consecutive END`
+  ).run(tool, ok ? 1 : 0, at);
+}
+function baseHealth(db) {
+  return db.stmt("SELECT * FROM base_health ORDER BY tool").all().map(baseHealthFromRow);
+}
+
 // core/store-traces.ts
 function createTrace(db, id, task, source) {
   db.stmt("INSERT OR IGNORE INTO traces (id, task, source, started_at) VALUES (?, ?, ?, ?)").run(
@@ -55872,8 +56400,9 @@ function setReplaceName(db, id, name) {
 var INSERT_HISTORY = "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)";
 function createVersion(db, root, v) {
   return db.transaction(() => {
-    const row = db.stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ?").get(v.name);
+    const row = db.stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ? AND status != 'rejected'").get(v.name);
     const n = Number(row?.["n"]);
+    removeRows(db, v.name, n);
     writeToolCode(root, toolFilePath(root, v.name, n), v.code);
     const at = now();
     db.stmt(
@@ -55892,6 +56421,60 @@ function createVersion(db, root, v) {
     db.stmt(INSERT_HISTORY).run(v.name, n, null, "draft", v.reason, null, at);
     return n;
   });
+}
+function removeRows(db, name, version) {
+  for (const table of [
+    "versions",
+    "status_history",
+    "dependencies",
+    "run_stats",
+    "runs",
+    "verified_definitions"
+  ]) {
+    db.stmt(`DELETE FROM ${table} WHERE name = ? AND version = ?`).run(name, version);
+  }
+}
+function versionWithCode(db, name, sourceHash) {
+  const row = db.stmt(
+    "SELECT * FROM versions WHERE name = ? AND source_hash = ? AND status != 'rejected' ORDER BY version LIMIT 1"
+  ).get(name, sourceHash);
+  return row ? versionFromRow(row) : null;
+}
+function pruneVersions(db, statuses, before) {
+  return db.transaction(() => {
+    const rows = db.stmt(
+      `SELECT v.name, v.version, v.status, h.at AS since FROM versions v
+         JOIN status_history h ON h.id = (SELECT MAX(id) FROM status_history WHERE name = v.name AND version = v.version)
+         WHERE v.status IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR h.at < ?2)
+         AND (v.status = 'rejected' OR v.version < (SELECT MAX(version) FROM versions WHERE name = v.name AND status != 'rejected'))
+         ORDER BY v.name, v.version`
+    ).all(JSON.stringify(statuses), before);
+    const pruned = rows.map((r) => ({
+      name: r["name"],
+      version: Number(r["version"]),
+      status: r["status"],
+      since: r["since"]
+    }));
+    for (const p of pruned) removeRows(db, p.name, p.version);
+    return pruned;
+  });
+}
+function addVerifiedDefinitions(db, name, version, defs) {
+  const at = now();
+  const insert = db.stmt(
+    `INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name, version, base_tool, fingerprint)
+     DO UPDATE SET definition = COALESCE(definition, excluded.definition), verified_at = excluded.verified_at`
+  );
+  db.transaction(() => {
+    for (const d of defs) insert.run(name, version, d.baseTool, d.fingerprint, json(d.definition), at);
+  });
+}
+function verifiedDefinitions(db, name, version) {
+  return db.stmt(
+    `SELECT * FROM verified_definitions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2)
+       ORDER BY name, version, base_tool, verified_at`
+  ).all(name ?? null, version ?? null).map(verifiedDefinitionFromRow);
 }
 function getVersion(db, name, version) {
   const row = db.stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
@@ -55977,23 +56560,8 @@ function getDependencies(db, name, version) {
   ).all(name ?? null, version ?? null);
   return rows.map(dependencyFromRow);
 }
-function recordRun(db, name, version, success, innerCalls) {
-  db.stmt(
-    `INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, 1, ?, ?, ?, ?)
-     ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
-     failures = failures + excluded.failures, inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
-  ).run(name, version, success ? 1 : 0, success ? 0 : 1, innerCalls, now());
-}
-function getRunStats(db, name, version) {
-  return runStatsFromRow(
-    name,
-    version,
-    db.stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version)
-  );
-}
 
 // core/store.ts
-var DEFAULT_BUSY_TIMEOUT_MS = 1e4;
 var databaseOf;
 var Store = class {
   root;
@@ -56022,10 +56590,7 @@ var Store = class {
   transaction(fn) {
     return this.#db.transaction(fn);
   }
-  /**
-   * Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote (one spilled
-   * hook event that cannot be applied must not undo the others).
-   */
+  /** Runs `fn` in a savepoint of the current transaction: a throw undoes only what `fn` wrote. */
   savepoint(fn) {
     return this.#db.savepoint(fn);
   }
@@ -56096,10 +56661,7 @@ var Store = class {
   startCall(call) {
     return insertCall(this.#db, call, null, null, this.#maxOutputBytes);
   }
-  /**
-   * Appends a call that already finished, in one commit: the SDK loop knows the outcome when it records, so it
-   * pays for one write instead of a start and a finish.
-   */
+  /** Appends a call that already finished, in one write (the SDK loop knows the outcome when it records). */
   appendCall(call, outcome, latencyMs) {
     return insertCall(this.#db, call, outcome, latencyMs, this.#maxOutputBytes);
   }
@@ -56116,9 +56678,8 @@ var Store = class {
     setCallKind(this.#db, id, kind, version);
   }
   /**
-   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces whose ids start with
-   * `traceIdPrefix` (one session's spans). External ids are only unique within a session: a fake or replayed
-   * API may reuse them, so a lookup across the whole store could attach to another session's call.
+   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces starting with
+   * `traceIdPrefix` (one session's spans): external ids are only unique within a session.
    */
   getCallByExternalId(externalId, traceIdPrefix) {
     return getCallByExternalId(this.#db, externalId, traceIdPrefix);
@@ -56161,10 +56722,7 @@ var Store = class {
     pruneSpillApplied(this.#db, before);
   }
   // Versions, their history, dependencies and run counters (store-versions.ts, tool-files.ts).
-  /**
-   * Path of a version's tool file. The name is checked first and the path must stay inside `tools/`: a name
-   * read from model-written code must never place a file anywhere else.
-   */
+  /** Path of a version's tool file; the name is checked and the path must stay inside `tools/`. */
   toolFile(name, version) {
     return toolFilePath(this.root, name, version);
   }
@@ -56172,10 +56730,7 @@ var Store = class {
   readCode(name, version) {
     return readToolCode(this.root, name, version);
   }
-  /**
-   * Stores a new draft version: allocates the next version number, writes `tools/<name>/v<N>.ts` and the row
-   * in one transaction, so two proposers of the same name get different numbers.
-   */
+  /** Stores a new draft version (next number, file and rows in one transaction); see store-versions.ts. */
   createVersion(v) {
     return this.getVersion(v.name, createVersion(this.#db, this.root, v));
   }
@@ -56187,10 +56742,7 @@ var Store = class {
   listVersions(filter = {}) {
     return listVersions(this.#db, filter);
   }
-  /**
-   * Applies a status change and records it in the history, in one transaction. `expect` guards against a
-   * concurrent change: when the stored status differs, nothing is written and false is returned.
-   */
+  /** Applies a status change and its history row in one transaction; false when the status is no longer `expect`. */
   setStatus(change) {
     return setStatus(this.#db, change);
   }
@@ -56226,24 +56778,307 @@ var Store = class {
   getDependencies(name, version) {
     return getDependencies(this.#db, name, version);
   }
-  /** Counts one live run of a version. */
-  recordRun(name, version, success, innerCalls) {
-    recordRun(this.#db, name, version, success, innerCalls);
+  /** The oldest version of `name` that is not rejected with this code hash, or null (one code, one version). */
+  versionWithCode(name, sourceHash) {
+    return versionWithCode(this.#db, name, sourceHash);
+  }
+  /** Removes versions in `statuses` older than `before` (rows in one transaction, then files; see prune). */
+  pruneVersions(statuses, before) {
+    const pruned = pruneVersions(this.#db, statuses, before);
+    for (const p of pruned) rmSync(this.toolFile(p.name, p.version), { force: true });
+    return pruned;
+  }
+  /** Adds base tool definitions a version was verified against to its set. */
+  addVerifiedDefinitions(name, version, defs) {
+    addVerifiedDefinitions(this.#db, name, version, defs);
+  }
+  /** The definitions versions were verified against: one version's, or every one's. */
+  verifiedDefinitions(name, version) {
+    return verifiedDefinitions(this.#db, name, version);
+  }
+  // Live runs and base tool health (store-runs.ts).
+  /** Records one live run of a version with its outcome and evidence, and counts it. */
+  recordRun(run) {
+    recordRun(this.#db, run);
   }
   /** Run counters of a version (zeros when it never ran). */
   getRunStats(name, version) {
     return getRunStats(this.#db, name, version);
+  }
+  /** The newest `limit` runs of a version, newest first; only the given outcomes when `outcomes` is set. */
+  recentRuns(name, version, limit, outcomes) {
+    return recentRuns(this.#db, name, version, limit, outcomes ?? null);
+  }
+  /** Counts a base tool's answer (`ok`) or infrastructure failure (with its error) in its health. */
+  recordBaseHealth(tool, ok, error = null) {
+    recordBaseHealth(this.#db, tool, ok, error);
+  }
+  /** Records what the health probe said of a base tool. */
+  recordProbe(tool, ok) {
+    recordProbe(this.#db, tool, ok);
+  }
+  /** Every base tool with a health record, by name. */
+  baseHealth() {
+    return baseHealth(this.#db);
   }
 };
 function adapterSql(store, statement) {
   return databaseOf(store).stmt(statement);
 }
 
-// core/tool-changes.ts
-function watched(ctx) {
-  return ctx.store.listVersions().filter((v) => v.status === "active" || v.status === "suspect");
+// core/schema-change.ts
+var ORDER = ["same", "cosmetic", "compatible", "breaking"];
+var TEXT_KEYWORDS = /* @__PURE__ */ new Set(["description", "title", "examples", "$comment", "deprecated"]);
+var UPPER_BOUNDS = /* @__PURE__ */ new Set(["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"]);
+var LOWER_BOUNDS = /* @__PURE__ */ new Set(["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"]);
+var STRUCTURAL = /* @__PURE__ */ new Set([
+  "type",
+  "properties",
+  "required",
+  "enum",
+  "const",
+  "items",
+  "additionalProperties",
+  "default"
+]);
+function classifySchemaChange(before, after2) {
+  const found = new Found();
+  if ((before.description ?? "") !== (after2.description ?? ""))
+    found.add("cosmetic", "the tool's description changed");
+  compareAnnotations({ ...before.annotations }, { ...after2.annotations }, found);
+  compareSchema(before.input_schema, after2.input_schema, "input", found);
+  return found.result();
 }
-function entry(before, after2, reason) {
+var Found = class {
+  kind = "same";
+  reasons = [];
+  add(kind, reason) {
+    if (ORDER.indexOf(kind) > ORDER.indexOf(this.kind)) this.kind = kind;
+    this.reasons.push(reason);
+  }
+  result() {
+    return { kind: this.kind, reasons: this.reasons };
+  }
+};
+function compareAnnotations(before, after2, found) {
+  for (const key2 of /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)])) {
+    if (stableStringify(before[key2]) === stableStringify(after2[key2])) continue;
+    if (key2 === "title") found.add("cosmetic", "the annotations' title changed");
+    else
+      found.add("compatible", `annotation ${key2} changed from ${show(before[key2])} to ${show(after2[key2])}`);
+  }
+}
+function compareSchema(before, after2, at, found) {
+  if (stableStringify(before) === stableStringify(after2)) return;
+  if (!isPlainObject(before) || !isPlainObject(after2)) {
+    found.add("breaking", `${at}: the schema changed shape`);
+    return;
+  }
+  const keys = /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)]);
+  for (const key2 of keys) {
+    const a = before[key2];
+    const b = after2[key2];
+    if (stableStringify(a) === stableStringify(b)) continue;
+    if (TEXT_KEYWORDS.has(key2)) {
+      found.add("cosmetic", `${at}: ${key2} changed`);
+    } else if (UPPER_BOUNDS.has(key2) || LOWER_BOUNDS.has(key2)) {
+      compareBound(key2, a, b, at, found);
+    } else if (!STRUCTURAL.has(key2)) {
+      found.add("breaking", `${at}: '${key2}' changed from ${show(a)} to ${show(b)}`);
+    }
+  }
+  compareType(before["type"], after2["type"], at, found);
+  compareRequired(before, after2, at, found);
+  compareProperties(before, after2, at, found);
+  compareEnum(before, after2, at, found);
+  if (stableStringify(before["const"]) !== stableStringify(after2["const"])) {
+    found.add(after2["const"] === void 0 ? "compatible" : "breaking", `${at}: const changed`);
+  }
+  if (stableStringify(before["items"]) !== stableStringify(after2["items"])) {
+    compareSchema(before["items"] ?? {}, after2["items"] ?? {}, `${at}[]`, found);
+  }
+  compareAdditional(before["additionalProperties"], after2["additionalProperties"], at, found);
+  if (stableStringify(before["default"]) !== stableStringify(after2["default"])) {
+    found.add(
+      "compatible",
+      `${at}: default changed from ${show(before["default"])} to ${show(after2["default"])}`
+    );
+  }
+}
+function compareBound(key2, a, b, at, found) {
+  const looser = b === void 0 || typeof a === "number" && typeof b === "number" && (UPPER_BOUNDS.has(key2) ? b > a : b < a);
+  found.add(looser ? "compatible" : "breaking", `${at}: ${key2} changed from ${show(a)} to ${show(b)}`);
+}
+function types(value) {
+  if (value === void 0) return null;
+  if (typeof value === "string") return /* @__PURE__ */ new Set([value]);
+  if (Array.isArray(value) && value.every((t) => typeof t === "string")) return new Set(value);
+  return /* @__PURE__ */ new Set(["?"]);
+}
+function compareType(a, b, at, found) {
+  if (stableStringify(a) === stableStringify(b)) return;
+  const before = types(a);
+  const after2 = types(b);
+  const widened = after2 === null || before !== null && [...before].every((t) => after2.has(t) || t === "integer" && after2.has("number"));
+  found.add(widened ? "compatible" : "breaking", `${at}: type changed from ${show(a)} to ${show(b)}`);
+}
+function requiredOf(schema) {
+  const r = schema["required"];
+  return new Set(Array.isArray(r) ? r.filter((x) => typeof x === "string") : []);
+}
+function compareRequired(before, after2, at, found) {
+  const a = requiredOf(before);
+  const b = requiredOf(after2);
+  for (const name of b) if (!a.has(name)) found.add("breaking", `${at}: '${name}' is now required`);
+  for (const name of a) {
+    if (!b.has(name)) found.add("compatible", `${at}: '${name}' is no longer required`);
+  }
+}
+function compareProperties(before, after2, at, found) {
+  const a = isPlainObject(before["properties"]) ? before["properties"] : {};
+  const b = isPlainObject(after2["properties"]) ? after2["properties"] : {};
+  const requiredAfter = requiredOf(after2);
+  for (const name of /* @__PURE__ */ new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const where = at === "input" ? name : `${at}.${name}`;
+    if (!(name in b)) {
+      found.add("breaking", `${where} was removed`);
+    } else if (!(name in a)) {
+      found.add(
+        requiredAfter.has(name) ? "breaking" : "compatible",
+        `${where} was added${requiredAfter.has(name) ? " (required)" : " (optional)"}`
+      );
+    } else {
+      compareSchema(a[name], b[name], where, found);
+    }
+  }
+}
+function compareEnum(before, after2, at, found) {
+  const a = before["enum"];
+  const b = after2["enum"];
+  if (stableStringify(a) === stableStringify(b)) return;
+  if (!Array.isArray(b)) {
+    found.add("compatible", `${at}: enum removed`);
+    return;
+  }
+  if (!Array.isArray(a)) {
+    found.add("breaking", `${at}: enum added`);
+    return;
+  }
+  const allowed = new Set(b.map((x) => stableStringify(x)));
+  const removed = a.filter((x) => !allowed.has(stableStringify(x)));
+  found.add(
+    removed.length ? "breaking" : "compatible",
+    removed.length ? `${at}: enum no longer allows ${removed.map(show).join(", ")}` : `${at}: enum allows more values`
+  );
+}
+function compareAdditional(a, b, at, found) {
+  if (stableStringify(a) === stableStringify(b)) return;
+  const closedBefore = a === false;
+  const closedAfter = b === false;
+  if (closedAfter && !closedBefore) found.add("breaking", `${at}: extra properties are no longer allowed`);
+  else if (closedBefore && !closedAfter) found.add("compatible", `${at}: extra properties are now allowed`);
+  else found.add("breaking", `${at}: additionalProperties changed`);
+}
+function show(value) {
+  const text2 = value === void 0 ? "nothing" : JSON.stringify(value);
+  return text2.length > 60 ? `${text2.slice(0, 59)}\u2026` : text2;
+}
+
+// core/definitions.ts
+var ORDER2 = ["known", "cosmetic", "compatible", "breaking", "missing"];
+function worse(a, b) {
+  return ORDER2.indexOf(a) >= ORDER2.indexOf(b) ? a : b;
+}
+function checkDefinition(known, current) {
+  if (current === void 0) return { status: "missing", reasons: ["is no longer offered"] };
+  const fp = fingerprint(current);
+  if (fp !== null && known.some((k) => k.fingerprint === fp)) return { status: "known", reasons: [] };
+  const newest = known.filter((k) => k.definition !== null).at(-1);
+  if (!newest?.definition) {
+    return {
+      status: "breaking",
+      reasons: [
+        "its definition changed, and the one the version was verified against was not kept (stored by an older tooldistill), so the change cannot be judged"
+      ]
+    };
+  }
+  const change = classifySchemaChange(newest.definition, current);
+  if (change.kind === "same") return { status: "cosmetic", reasons: ["its definition changed only in form"] };
+  return { status: change.kind, reasons: change.reasons };
+}
+
+// core/recovery.ts
+function outageSuspects(ctx) {
+  return ctx.store.listVersions({ status: "suspect" }).filter((v) => {
+    if (!v.problems.includes("runtime_failure")) return false;
+    const failures = recordedFailures(ctx.store.getHistory(v.name, v.version));
+    return failures.length > 0 && failures.every((f) => f.cause !== "tool");
+  });
+}
+async function probeAndRecover(ctx, report, recovered) {
+  const probe = ctx.healthProbe;
+  if (!probe) return;
+  const watched2 = new Set(
+    ctx.store.listVersions().filter((v) => v.status === "active" || v.status === "suspect").map((v) => `${v.name}\0${v.version}`)
+  );
+  const deps = ctx.store.getDependencies();
+  const avoided = new Set(
+    deps.filter((d) => d.avoided && watched2.has(`${d.name}\0${d.version}`)).map((d) => d.baseTool)
+  );
+  const suspects = outageSuspects(ctx);
+  const needed = (v) => deps.filter((d) => d.name === v.name && d.version === v.version && !d.avoided).map((d) => d.baseTool);
+  const tools = /* @__PURE__ */ new Set([
+    ...avoided,
+    ...ctx.store.baseHealth().filter((h) => h.consecutive > 0).map((h) => h.tool),
+    ...suspects.flatMap(needed)
+  ]);
+  const healthy = /* @__PURE__ */ new Set();
+  for (const tool of [...tools].sort()) {
+    try {
+      const ok = Boolean(await probe(tool));
+      ctx.store.recordProbe(tool, ok);
+      report.probed.push({ tool, recovered: ok });
+      if (ok) healthy.add(tool);
+      if (ok && avoided.has(tool)) recovered(tool, "the health probe reports it reachable again");
+    } catch (err) {
+      report.probed.push({ tool, recovered: false, error: errorMessage(err) });
+    }
+  }
+  for (const v of suspects) {
+    const calls = needed(v);
+    if (!calls.every((t) => healthy.has(t))) continue;
+    const why = `its runtime failures were outages and ${calls.map((t) => `'${t}'`).join(", ")} answer the probe again`;
+    const e = {
+      name: v.name,
+      version: v.version,
+      from: v.status,
+      to: v.status,
+      problems: v.problems,
+      reason: why,
+      queuedRebuild: v.queuedRebuild,
+      change: null
+    };
+    try {
+      const verdict = await verifyVersion(ctx, v, {
+        clears: ["runtime_failure"],
+        why: "re-verification after its base tools recovered"
+      });
+      const after2 = ctx.store.getVersion(v.name, v.version) ?? v;
+      e.to = after2.status;
+      e.problems = after2.problems;
+      e.reason += `; replay: ${reportSummary(verdict)}`;
+    } catch (err) {
+      e.reason += `; re-verification could not run: ${errorMessage(err)}`;
+    }
+    report.changes.push(e);
+  }
+}
+
+// core/tool-changes.ts
+function watched(ctx, statuses) {
+  return ctx.store.listVersions().filter((v) => statuses.includes(v.status));
+}
+function entry(before, after2, reason, change) {
   return {
     name: before.name,
     version: before.version,
@@ -56251,38 +57086,79 @@ function entry(before, after2, reason) {
     to: after2.status,
     problems: after2.problems,
     reason,
-    queuedRebuild: after2.queuedRebuild
+    queuedRebuild: after2.queuedRebuild,
+    change
   };
 }
-function compareSchemas(ctx) {
+function reviewDefinitions(ctx, options = {}) {
   const report = { changes: [], messages: [] };
-  const versions = new Map(watched(ctx).map((v) => [`${v.name}\0${v.version}`, v]));
-  if (versions.size === 0) return report;
-  const current = new Map(ctx.tools().map((t) => [t.name, fingerprint(t)]));
-  for (const dep of ctx.store.getDependencies()) {
-    let v = versions.get(`${dep.name}\0${dep.version}`);
-    if (!v || dep.avoided) continue;
-    let problem = null;
-    let reason = "";
-    const fp = current.get(dep.baseTool);
-    if (fp === void 0) {
-      problem = "dependency_missing";
-      reason = `base tool '${dep.baseTool}' is no longer offered`;
-    } else if (!sameFingerprint(dep.fingerprint, fp)) {
-      problem = "schema_changed";
-      reason = `base tool '${dep.baseTool}' changed its definition`;
+  const jobs = [];
+  const versions = watched(ctx, options.statuses ?? ["active", "suspect"]);
+  if (versions.length === 0) return { report, jobs };
+  const deps = ctx.store.getDependencies();
+  const known = ctx.store.verifiedDefinitions();
+  for (const v of versions) {
+    let status = "known";
+    const reasons = [];
+    const changed = [];
+    for (const d of deps) {
+      if (d.name !== v.name || d.version !== v.version || d.avoided) continue;
+      if (options.onlyTool !== void 0 && d.baseTool !== options.onlyTool) continue;
+      const mine = known.filter(
+        (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool
+      );
+      const check = checkDefinition(mine, ctx.baseTool(d.baseTool));
+      if (check.status === "known") continue;
+      status = worse(status, check.status);
+      changed.push(d.baseTool);
+      reasons.push(
+        `base tool '${d.baseTool}' ${check.status === "missing" ? "" : `changed (${check.status}): `}${check.reasons.join("; ")}`
+      );
     }
-    if (!problem || v.problems.includes(problem)) continue;
-    const after2 = addProblem(ctx, v, problem, reason, {
-      baseTool: dep.baseTool,
-      stored: dep.fingerprint,
-      current: fp ?? null
-    });
-    report.changes.push(entry(v, after2, reason));
-    v = after2;
-    versions.set(`${dep.name}\0${dep.version}`, v);
+    if (status === "known") continue;
+    const why = reasons.join("; ");
+    try {
+      if (status === "cosmetic") {
+        ctx.store.addVerifiedDefinitions(v.name, v.version, definitionsOf(ctx, changed));
+        report.changes.push(entry(v, v, `${why}: nothing to re-verify`, "cosmetic"));
+      } else if (status === "missing") {
+        const after2 = addProblem(ctx, v, "dependency_missing", why, { baseTools: changed });
+        report.changes.push(entry(v, after2, why, "missing"));
+      } else {
+        const after2 = status === "breaking" ? addProblem(ctx, v, "schema_changed", why, { baseTools: changed }) : v;
+        const e = entry(v, after2, why, status);
+        report.changes.push(e);
+        jobs.push({ v: after2, entry: e, tools: changed });
+      }
+    } catch (err) {
+      report.messages.push(`${v.name} v${v.version}: not reviewed now: ${errorMessage(err)}`);
+    }
   }
-  return report;
+  return { report, jobs };
+}
+function definitionsOf(ctx, tools) {
+  return tools.flatMap((tool) => {
+    const def = ctx.baseTool(tool);
+    const fp = fingerprint(def);
+    return def && fp !== null ? [{ baseTool: tool, fingerprint: fp, definition: def }] : [];
+  });
+}
+async function reverify(ctx, jobs) {
+  for (const job of jobs) {
+    const tools = job.tools.map((t) => `'${t}'`).join(", ");
+    try {
+      const current = ctx.store.getVersion(job.v.name, job.v.version) ?? job.v;
+      const verdict = await verifyVersion(ctx, current, { why: `re-verification after ${tools} changed` });
+      const after2 = ctx.store.getVersion(job.v.name, job.v.version) ?? current;
+      const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
+      job.entry.to = after2.status;
+      job.entry.problems = after2.problems;
+      job.entry.queuedRebuild = after2.queuedRebuild;
+      job.entry.reason += passed ? "; re-verified: passed" : `; re-verified: ${reportSummary(verdict)}`;
+    } catch (err) {
+      job.entry.reason += `; re-verification could not run: ${errorMessage(err)}`;
+    }
+  }
 }
 function markRecovered(ctx, tool, report, how) {
   const avoiders = ctx.store.getDependencies().filter((d) => d.baseTool === tool && d.avoided);
@@ -56299,68 +57175,44 @@ function markRecovered(ctx, tool, report, how) {
       () => ctx.store.setQueuedRebuild(v.name, v.version, true, note)
     );
     report.changes.push(
-      entry(v, { ...after2, queuedRebuild: true }, `avoided tool '${tool}' recovered: queued for a rebuild`)
+      entry(
+        v,
+        { ...after2, queuedRebuild: true },
+        `avoided tool '${tool}' recovered: queued for a rebuild`,
+        null
+      )
     );
   }
 }
 async function onToolUpdated(ctx, tool) {
-  const report = { changes: [], messages: [] };
-  const current = ctx.tools().find((t) => t.name === tool);
-  if (!current) {
+  if (!ctx.baseTool(tool)) {
     throw new DistillError(
       "NOT_FOUND",
       `no base tool '${tool}' among the current tools: check the name (tooldistill mcp tools lists MCP tools)`
     );
   }
-  const fp = fingerprint(current);
-  const dependents = ctx.store.getDependencies().filter((d) => d.baseTool === tool && !d.avoided);
-  for (const dep of dependents) {
-    const v = ctx.store.getVersion(dep.name, dep.version);
-    if (!v || !["active", "suspect", "verified"].includes(v.status)) continue;
-    if (sameFingerprint(dep.fingerprint, fp)) continue;
-    let before = v;
-    if (v.status === "active")
-      before = addProblem(ctx, v, "schema_changed", `base tool '${tool}' was updated`, {
-        stored: dep.fingerprint,
-        current: fp
-      });
-    const verdict = await verifyVersion(ctx, before, {});
-    const after2 = ctx.store.getVersion(v.name, v.version);
-    const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
-    report.changes.push(
-      entry(
-        v,
-        after2,
-        passed ? `re-verified against the new '${tool}': passed` : `re-verified against the new '${tool}': failed`
-      )
-    );
-  }
+  const { report, jobs } = reviewDefinitions(ctx, {
+    statuses: ["active", "suspect", "verified"],
+    onlyTool: tool
+  });
+  await reverify(ctx, jobs);
   markRecovered(ctx, tool, report, "it has been reported updated (tooldistill tool-updated)");
   if (report.changes.length === 0)
-    report.messages.push(`no distilled tool depends on '${tool}' with a different definition or avoided it`);
+    report.messages.push(
+      `no distilled tool depends on '${tool}' with a definition it was not verified with, or avoided it`
+    );
   return report;
 }
 async function health(ctx, options) {
-  const report = { ...compareSchemas(ctx), probed: [] };
-  if (options.probe) {
-    if (!ctx.healthProbe) {
-      report.messages.push("no health_probe configured: recoveries of avoided tools are not looked for");
-    } else {
-      const exposedOrSuspect = new Set(watched(ctx).map((v) => `${v.name}\0${v.version}`));
-      const avoided = new Set(
-        ctx.store.getDependencies().filter((d) => d.avoided && exposedOrSuspect.has(`${d.name}\0${d.version}`)).map((d) => d.baseTool)
-      );
-      for (const tool of [...avoided].sort()) {
-        try {
-          const recovered = Boolean(await ctx.healthProbe(tool));
-          report.probed.push({ tool, recovered });
-          if (recovered) markRecovered(ctx, tool, report, "the health probe reports it reachable again");
-        } catch (err) {
-          report.probed.push({ tool, recovered: false, error: errorMessage(err) });
-        }
-      }
-    }
+  const { report: changes, jobs } = reviewDefinitions(ctx);
+  await reverify(ctx, jobs);
+  const report = { ...changes, probed: [], baseTools: [] };
+  if (options.probe && !ctx.healthProbe) {
+    report.messages.push("no health_probe configured: recoveries of base tools are not looked for");
+  } else if (options.probe) {
+    await probeAndRecover(ctx, report, (tool, how) => markRecovered(ctx, tool, report, how));
   }
+  report.baseTools = ctx.store.baseHealth();
   if (report.changes.length === 0) {
     const suspect = ctx.store.listVersions({ status: "suspect" });
     if (suspect.length === 0) report.messages.push("all distilled tools match their base tools");
@@ -56407,10 +57259,14 @@ var ToolDistill = class _ToolDistill {
   /** The traces' way back in: the operations the recorder must not import itself. */
   #host;
   /**
-   * What the start-up schema comparison (`check_schemas_on_start`) found: every version it made suspect, and why.
-   * Null when the comparison did not run. Each change is also warned on the logger.
+   * What the start-up review of base tool definitions (`check_schemas_on_start`) found and did, per version: a
+   * cosmetic change (nothing to do), a compatible or breaking one (re-verified), a tool that is gone. Complete once
+   * `ready()` resolves (re-verification is asynchronous); null when the review did not run. Each entry is also
+   * logged when its re-verification ends.
    */
   startupReport;
+  /** The start-up re-verifications; never rejects. */
+  #ready;
   constructor(options) {
     const settings = settingsFromOptions(options);
     this.settings = settings;
@@ -56428,17 +57284,29 @@ var ToolDistill = class _ToolDistill {
     }));
     this.#host = {
       ctx: this.#ctx,
+      // A call waits for the start-up re-verification, which may still change what is exposed.
+      ready: () => this.#ready,
       runDistilled: (trace, name, input, opts) => runExposed(this.#ctx, trace, name, input, opts),
       propose: (trace, input, opts) => handleProposal(this.#ctx, trace.id, input, opts),
       unavailableReason: (name) => unavailableReason(this.store, name, this.settings.maxExposedTools),
       fallbackDistill: (trace) => fallbackDistill(this.#ctx, trace.id)
     };
-    this.startupReport = settings.checkSchemasOnStart && options.tools ? compareSchemas(this.#ctx) : null;
-    for (const c of this.startupReport?.changes ?? []) {
-      this.logger.warn(
-        `tooldistill: at start-up, ${c.name} v${c.version} became ${c.to} [${c.problems.join(", ")}]: ${c.reason}; tooldistill verify ${c.name} --version ${c.version} re-checks it against the current tools`
-      );
-    }
+    const review = settings.checkSchemasOnStart && options.tools ? reviewDefinitions(this.#ctx) : null;
+    this.startupReport = review?.report ?? null;
+    this.#ready = review ? reverify(this.#ctx, review.jobs).then(() => {
+      for (const c of review.report.changes) {
+        const change = c.from === c.to ? `stays ${c.to}` : `${c.from} \u2192 ${c.to}`;
+        this.logger.warn(`tooldistill: at start-up, ${c.name} v${c.version} ${change}: ${c.reason}`);
+      }
+    }) : Promise.resolve();
+  }
+  /**
+   * Resolves when the start-up review has finished re-verifying what changed, with its report (null when it did
+   * not run). `fromConfig` awaits it; distilled tool calls and `close()` wait for it too.
+   */
+  async ready() {
+    await this.#ready;
+    return this.startupReport;
   }
   /** Builds a ToolDistill from `tooldistill.yaml` (default: the one in the current folder). */
   static async fromConfig(path, overrides = {}) {
@@ -56471,7 +57339,9 @@ var ToolDistill = class _ToolDistill {
       options.healthProbe ??= toolkit.probe;
       options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
     }
-    return new _ToolDistill({ ...options, ...overrides });
+    const td = new _ToolDistill({ ...options, ...overrides });
+    await td.ready();
+    return td;
   }
   /**
    * Starts recording a run of `task`. A store that cannot be written is warned, not thrown: the agent runs on,
@@ -56512,37 +57382,64 @@ var ToolDistill = class _ToolDistill {
   // ---- lifecycle verbs --------------------------------------------------------------------------
   /** Activates a version (default: the newest verified); a deprecated one re-passes verification first. */
   async promote(name, options = {}) {
+    await this.#ready;
     return promote(this.#ctx, name, options);
   }
   /** Deprecates a version (default: the active one). */
   deprecate(name, options = {}) {
     return deprecate(this.#ctx, name, options);
   }
-  /** Re-runs the three checks (default: the active version); `live` runs every call against the executor. */
+  /**
+   * Re-runs the three checks (default: the active version). `live` runs the calls of read-only base tools for real
+   * and answers the calls of tools that may write from the source run's record; a write the record cannot answer
+   * refuses the verification before anything runs, unless `allowWrites` lets it run for real.
+   */
   async verify(name, options = {}) {
+    await this.#ready;
     const v = resolveVersion(this.store, name, options.version, "active");
-    if (options.live && !this.executor) {
+    if (!options.live) return verifyVersion(this.#ctx, v);
+    if (!this.executor) {
       throw new DistillError(
         "EXECUTOR",
         "verify --live needs the executor: set executor/tools or mcp_config in tooldistill.yaml"
       );
     }
-    return verifyVersion(this.#ctx, v, { live: options.live ?? false });
+    const allowWrites = options.allowWrites ?? false;
+    assertNoRefusedWrites(await planLive(this.#ctx, v, { allowWrites }));
+    const livePolicy = new LivePolicy(this.#ctx, { allowWrites, dryRun: false });
+    return verifyVersion(this.#ctx, v, { live: true, livePolicy });
+  }
+  /** What `verify --live` would do, call by call (live, from the record, refused), without running anything. */
+  async planLiveVerification(name, options = {}) {
+    await this.#ready;
+    const v = resolveVersion(this.store, name, options.version, "active");
+    return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false });
+  }
+  /**
+   * Removes rejected and superseded versions (only those whose status is older than `olderThanDays`, when given)
+   * with their history and files; the traces they came from are kept. Needs only the store.
+   */
+  prune(options = {}) {
+    return prune(this.store, options);
   }
   /** Reacts to a changed or recovered base tool: re-verifies dependents, queues rebuilds for avoiders. */
   async onToolUpdated(name) {
+    await this.#ready;
     return onToolUpdated(this.#ctx, name);
   }
   /** Compares the current tools with the stored dependencies and, with a probe, looks for recoveries. */
   async health(options = {}) {
+    await this.#ready;
     return health(this.#ctx, { probe: options.probe ?? true });
   }
   /** Asks the distiller for a better version of a tool whose avoided base tool recovered. */
   async rebuild(name) {
+    await this.#ready;
     return rebuild(this.#ctx, name);
   }
-  /** Closes the store, the sandbox pool and anything `fromConfig` opened. */
+  /** Closes the store, the sandbox pool and anything `fromConfig` opened (after the start-up review ends). */
   async close() {
+    await this.#ready;
     try {
       await this.#onClose?.();
     } finally {
@@ -56557,7 +57454,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-YLZS4ES6.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-GGANKTKU.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -56686,10 +57583,10 @@ export {
   applySpills,
   Store,
   adapterSql,
-  appendLog,
   exposedVersions,
   unavailableReason,
   toolDefinition,
+  appendLog,
   proposeToolDefinition,
   ToolDistill
 };

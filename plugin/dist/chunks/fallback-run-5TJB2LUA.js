@@ -4,13 +4,13 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-M6JKULZZ.js";
+} from "./chunk-MO7VTA6U.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-RMAM4AW5.js";
-import "./chunk-EXOU3TU5.js";
+} from "./chunk-BYQMTER2.js";
+import "./chunk-K6P5GM6V.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-PK6ICO7V.js";

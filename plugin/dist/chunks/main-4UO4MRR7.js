@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-M6JKULZZ.js";
+} from "./chunk-MO7VTA6U.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -26,10 +26,10 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-RMAM4AW5.js";
+} from "./chunk-BYQMTER2.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-EXOU3TU5.js";
+} from "./chunk-K6P5GM6V.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-PK6ICO7V.js";

@@ -1,0 +1,100 @@
+/**
+ * Recovery after outages, without repeating writes. A base tool's infrastructure failures are kept in its health
+ * record; the health probe says when it answers again. A version made suspect by runtime failures that were all
+ * outages (a store demoted by an older tooldistill, where any failure demoted) comes back when every base tool it
+ * calls answers the probe and its replay passes: replay answers from the record, so nothing runs for real.
+ */
+import type { DistillContext } from "./context.ts";
+import { errorMessage } from "./errors.ts";
+import { recordedFailures } from "./failure-evidence.ts";
+import type { BaseHealthRecord, VersionRecord } from "./store.ts";
+import type { ChangeEntry, HealthReport } from "./tool-changes.ts";
+import { reportSummary } from "./verdict.ts";
+import { verifyVersion } from "./versions.ts";
+
+/** A base tool's health as `health()` reports it. */
+export type BaseToolHealth = BaseHealthRecord;
+
+/** Suspect versions whose runtime failures were all outages: the ones a healthy probe may bring back. */
+function outageSuspects(ctx: DistillContext): VersionRecord[] {
+  return ctx.store.listVersions({ status: "suspect" }).filter((v) => {
+    if (!v.problems.includes("runtime_failure")) return false;
+    const failures = recordedFailures(ctx.store.getHistory(v.name, v.version));
+    return failures.length > 0 && failures.every((f) => f.cause !== "tool");
+  });
+}
+
+/**
+ * Probes the base tools that may have recovered (avoided ones, ones with outages, the ones outage suspects call),
+ * records each answer in the tool's health, tells `recovered` of each avoided tool that answers, and re-verifies
+ * the outage suspects whose tools all answer.
+ */
+export async function probeAndRecover(
+  ctx: DistillContext,
+  report: HealthReport,
+  recovered: (tool: string, how: string) => void,
+): Promise<void> {
+  const probe = ctx.healthProbe;
+  if (!probe) return;
+  const watched = new Set(
+    ctx.store
+      .listVersions()
+      .filter((v) => v.status === "active" || v.status === "suspect")
+      .map((v) => `${v.name}\u0000${v.version}`),
+  );
+  const deps = ctx.store.getDependencies();
+  const avoided = new Set(
+    deps.filter((d) => d.avoided && watched.has(`${d.name}\u0000${d.version}`)).map((d) => d.baseTool),
+  );
+  const suspects = outageSuspects(ctx);
+  const needed = (v: VersionRecord) =>
+    deps.filter((d) => d.name === v.name && d.version === v.version && !d.avoided).map((d) => d.baseTool);
+  const tools = new Set([
+    ...avoided,
+    ...ctx.store
+      .baseHealth()
+      .filter((h) => h.consecutive > 0)
+      .map((h) => h.tool),
+    ...suspects.flatMap(needed),
+  ]);
+  const healthy = new Set<string>();
+  for (const tool of [...tools].sort()) {
+    try {
+      const ok = Boolean(await probe(tool));
+      ctx.store.recordProbe(tool, ok);
+      report.probed.push({ tool, recovered: ok });
+      if (ok) healthy.add(tool);
+      if (ok && avoided.has(tool)) recovered(tool, "the health probe reports it reachable again");
+    } catch (err) {
+      report.probed.push({ tool, recovered: false, error: errorMessage(err) });
+    }
+  }
+  for (const v of suspects) {
+    const calls = needed(v);
+    if (!calls.every((t) => healthy.has(t))) continue;
+    const why = `its runtime failures were outages and ${calls.map((t) => `'${t}'`).join(", ")} answer the probe again`;
+    const e: ChangeEntry = {
+      name: v.name,
+      version: v.version,
+      from: v.status,
+      to: v.status,
+      problems: v.problems,
+      reason: why,
+      queuedRebuild: v.queuedRebuild,
+      change: null,
+    };
+    try {
+      const verdict = await verifyVersion(ctx, v, {
+        clears: ["runtime_failure"],
+        why: "re-verification after its base tools recovered",
+      });
+      const after = ctx.store.getVersion(v.name, v.version) ?? v;
+      e.to = after.status;
+      e.problems = after.problems;
+      e.reason += `; replay: ${reportSummary(verdict)}`;
+    } catch (err) {
+      e.reason += `; re-verification could not run: ${errorMessage(err)}`;
+    }
+    report.changes.push(e);
+  }
+}
