@@ -5,15 +5,11 @@
  * line of the instrumented source is the line of the same name in the tool's own source.
  */
 import { parse } from "@babel/parser";
-import traverseModule, { type Binding, type Node, type NodePath } from "@babel/traverse";
+import type { Binding, Node, NodePath } from "@babel/traverse";
+import { traverse } from "./babel-traverse.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { stringValue } from "./static-values.ts";
 import type { Problem } from "./types.ts";
-
-type Traverse = typeof traverseModule.default;
-// @babel/traverse is CommonJS: Node's ESM loader hands us `module.exports`, a bundler may hand us the function.
-const traverse: Traverse =
-  (traverseModule as { default?: Traverse }).default ?? (traverseModule as unknown as Traverse);
 
 type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
 /** A base call as Babel sees it: `call(...)` or `call?.(...)`. */
@@ -172,7 +168,7 @@ function parseProgram(source: string): NodePath<NodeOf<"Program">> {
     });
   }
   let program: NodePath<NodeOf<"Program">> | null = null;
-  traverse(ast, {
+  traverse()(ast, {
     Program(path) {
       program = path;
       path.stop();
