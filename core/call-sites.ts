@@ -8,6 +8,7 @@ import { parse } from "@babel/parser";
 import type { Binding, Node, NodePath } from "@babel/traverse";
 import { traverse } from "./babel-traverse.ts";
 import { DistillError, errorMessage } from "./errors.ts";
+import { LIBRARY_PARAM } from "./module-body.ts";
 import { stringValue } from "./static-values.ts";
 import type { Problem } from "./types.ts";
 
@@ -44,7 +45,10 @@ export interface LocatedCallSite extends CallSite {
 /** The call sites of a parsed source, and the uses of `call` that are not a site (so not countable). */
 export interface LocatedCallSites {
   sites: LocatedCallSite[];
-  /** `call` read as a value, spread arguments in the name or arguments position: instrumentation refuses these. */
+  /**
+   * `call` read as a value, spread arguments in the name or arguments position, the library reached through
+   * the sandbox's own names for it: instrumentation refuses these.
+   */
   unsupported: Problem[];
 }
 
@@ -142,6 +146,23 @@ export function locateCallSites(source: string): LocatedCallSites {
       }
     }
   }
+
+  // The body's own ways to the library object: through them `call` could be reached without being counted.
+  program.traverse({
+    Identifier(path) {
+      const name = path.node.name;
+      if ((name !== LIBRARY_PARAM && name !== "arguments") || !path.isReferencedIdentifier()) return;
+      if (path.scope.getBinding(name) !== undefined) return;
+      if (name === LIBRARY_PARAM) {
+        refuse(path.node, `'${name}' is the sandbox's own name for the library: ${CALL_DIRECTLY}`);
+      } else if (path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression()) === null) {
+        refuse(
+          path.node,
+          `'arguments' outside a function reaches the library, which hides its calls: ${CALL_DIRECTLY}`,
+        );
+      }
+    },
+  });
 
   found.sort((a, b) => a.start - b.start);
   const sites = found.map(({ path }, i): LocatedCallSite => {

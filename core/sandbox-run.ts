@@ -58,7 +58,7 @@ export class SandboxRun {
 
   constructor(
     instance: EngineInstance,
-    req: Pick<SandboxRunRequest, "allow" | "call">,
+    req: Pick<SandboxRunRequest, "allow" | "call" | "sites">,
     limits: SandboxLimits,
   ) {
     this.#instance = instance;
@@ -151,7 +151,7 @@ export class SandboxRun {
       const ctx = rt.newContext({ intrinsics: INTRINSICS });
       this.#ctx = ctx;
       const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
-      const hostCall = ctx.newFunction("call", (name, args) => this.#hostCall(name, args));
+      const hostCall = ctx.newFunction("call", (name, args, site) => this.#hostCall(name, args, site));
       const api = prelude.error
         ? prelude
         : ctx.callFunction(prelude.value, ctx.undefined, hostCall, inCheck ? ctx.true : ctx.false);
@@ -271,14 +271,22 @@ export class SandboxRun {
 
   // ---- base calls -----------------------------------------------------------------------------------
 
-  /** The guest's `call(name, argsJson)`: admitted by the gate, dispatched after the slice, answered by promise. */
-  #hostCall(nameHandle: QuickJSHandle | undefined, argsHandle: QuickJSHandle | undefined): QuickJSHandle {
+  /**
+   * The guest's `call(name, argsJson, site)`: admitted by the gate, dispatched after the slice, answered by
+   * promise. `site` is read only as a number; the gate decides whether it names a call site of the code.
+   */
+  #hostCall(
+    nameHandle: QuickJSHandle | undefined,
+    argsHandle: QuickJSHandle | undefined,
+    siteHandle: QuickJSHandle | undefined,
+  ): QuickJSHandle {
     const ctx = this.#ctx!;
     const deferred = ctx.newPromise();
     if (this.#failure) return deferred.handle;
     const text = (h: QuickJSHandle | undefined) =>
       h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
-    const admitted = this.#gate.admit(text(nameHandle), text(argsHandle));
+    const site = siteHandle && ctx.typeof(siteHandle) === "number" ? ctx.getNumber(siteHandle) : null;
+    const admitted = this.#gate.admit(text(nameHandle), text(argsHandle), site);
     if (isFailure(admitted)) this.#fail(admitted);
     else this.#batch.push({ ...admitted, deferred });
     return deferred.handle;
