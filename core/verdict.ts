@@ -54,6 +54,37 @@ export function formatProblem(p: Problem): string {
   return p.line === undefined ? p.message : `line ${p.line}: ${p.message}`;
 }
 
+/** One test input of a proposal: the tool's input, and the recorded run to replay it against (null: the source run). */
+export interface TestInput {
+  input: Record<string, unknown>;
+  trace: string | null;
+}
+
+/**
+ * Reads one `test_inputs` entry: `{ trace, input }` names another recorded run (any entry with a `trace` key is
+ * read so, which is how an input that has a `trace` property of its own is given); anything else is the input
+ * itself, replayed against the source run. Returns the problem as text when the entry is neither.
+ */
+export function readTestInput(entry: unknown, index: number): TestInput | string {
+  if (!isPlainObject(entry)) return `test_inputs[${index}] must be an input object`;
+  if (!Object.hasOwn(entry, "trace")) return { input: entry, trace: null };
+  const { trace, input } = entry;
+  const extra = Object.keys(entry).filter((k) => k !== "trace" && k !== "input");
+  if (typeof trace !== "string" || trace === "" || !isPlainObject(input) || extra.length > 0) {
+    return `test_inputs[${index}] has a 'trace' key, so it must be { "trace": "<id of a recorded run>", "input": { ...the tool's input } } and nothing else`;
+  }
+  return { input, trace };
+}
+
+/** The test inputs of a stored version or a proposal, read with `readTestInput`; an unreadable one throws. */
+export function testInputsOf(entries: readonly unknown[]): TestInput[] {
+  return entries.map((entry, i) => {
+    const read = readTestInput(entry, i);
+    if (typeof read === "string") throw new DistillError("PROPOSAL_INVALID", read);
+    return read;
+  });
+}
+
 /** The proposal in a `propose_distilled_tool` input, or every problem of its shape in one line. */
 export function readProposal(input: unknown): Proposal | string {
   if (!isPlainObject(input)) return "the proposal must be an object { code, test_inputs }";
@@ -62,8 +93,13 @@ export function readProposal(input: unknown): Proposal | string {
   const tests = input["test_inputs"];
   if (typeof code !== "string" || code.trim() === "")
     problems.push("'code' must be the whole TypeScript module as a string");
-  if (!Array.isArray(tests) || !tests.every(isPlainObject)) {
+  if (!Array.isArray(tests)) {
     problems.push("'test_inputs' must be an array of input objects taken from this run");
+  } else {
+    for (const [i, entry] of tests.entries()) {
+      const read = readTestInput(entry, i);
+      if (typeof read === "string") problems.push(read);
+    }
   }
   const unknown = Object.keys(input).filter((k) => k !== "code" && k !== "test_inputs");
   if (unknown.length)
