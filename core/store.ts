@@ -18,7 +18,15 @@ import * as calls from "./store-calls.ts";
 import type { StoreDatabase, StoreStatement } from "./store-database.ts";
 import { checkOnOpen, type LifecycleProblem } from "./store-invariants.ts";
 import { openDatabase } from "./store-open.ts";
-import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+import type {
+  DependencyRecord,
+  HistoryRecord,
+  LiveRun,
+  RunRef,
+  RunStats,
+  TraceFlags,
+  VersionRecord,
+} from "./store-rows.ts";
 import * as traces from "./store-traces.ts";
 import type { NewVersion, StatusChange } from "./store-versions.ts";
 import * as versions from "./store-versions.ts";
@@ -237,6 +245,16 @@ export class Store {
     return calls.countTopLevelBaseCalls(this.#db, traceId);
   }
 
+  /** The newest `limit` successful live runs of a distilled tool version, newest first, with their base calls. */
+  liveRuns(name: string, version: number, limit: number): LiveRun[] {
+    return calls.liveRuns(this.#db, name, version, limit);
+  }
+
+  /** The live runs `refs` names that are still stored and succeeded, in the order given. */
+  liveRunsOf(refs: readonly RunRef[]): LiveRun[] {
+    return calls.liveRunsOf(this.#db, refs);
+  }
+
   /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
   setCallArgs(id: number, args: Record<string, unknown>): void {
     calls.setCallArgs(this.#db, id, args);
@@ -313,6 +331,11 @@ export class Store {
   /** Stores the latest verdict and the measured baseline of a version. */
   setVerification(name: string, version: number, verdict: Verdict, baselineTokens: number | null): void {
     versions.setVerification(this.#db, name, version, verdict, baselineTokens);
+  }
+
+  /** Records the live runs a version was replayed against, so re-verification replays the same ones. */
+  setReplayRuns(name: string, version: number, runs: readonly RunRef[]): void {
+    versions.setReplayRuns(this.#db, name, version, runs);
   }
 
   /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */

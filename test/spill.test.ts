@@ -259,7 +259,7 @@ test("a store that must be upgraded while another process holds its lock: the ho
   const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
   const old = new DatabaseSync(join(dir, ".tooldistill", "registry.db"));
   old.exec(
-    "ALTER TABLE calls DROP COLUMN note; ALTER TABLE calls DROP COLUMN clipped; DROP TABLE spill_applied; PRAGMA user_version = 2;",
+    "ALTER TABLE calls DROP COLUMN note; ALTER TABLE calls DROP COLUMN clipped; DROP TABLE spill_applied; ALTER TABLE versions DROP COLUMN replay_runs; DROP INDEX calls_parent; DROP INDEX calls_distilled; PRAGMA user_version = 2;",
   );
   old.close();
   const held = lock(dir);

@@ -164,7 +164,7 @@ test("a store of an older schema is upgraded by a writer, and a read-only open s
   const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
   const db = new DatabaseSync(join(root, "registry.db"));
   db.exec(
-    "ALTER TABLE calls DROP COLUMN note; ALTER TABLE calls DROP COLUMN clipped; DROP TABLE spill_applied;",
+    "ALTER TABLE calls DROP COLUMN note; ALTER TABLE calls DROP COLUMN clipped; DROP TABLE spill_applied; ALTER TABLE versions DROP COLUMN replay_runs; DROP INDEX calls_parent; DROP INDEX calls_distilled;",
   );
   db.exec("PRAGMA user_version = 2");
   db.close();
