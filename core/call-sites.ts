@@ -62,10 +62,14 @@ const CALL_DIRECTLY = `call base tools directly: call("<base tool>", {...})`;
  * `call("x", { a })` → `call("x", { a }, 3)`, `call("x")` → `call("x", void 0, 1)`.
  * Only text is inserted, never a newline, and only erasable syntax, so the result still type-strips and keeps
  * every line number. Throws DistillError("PROPOSAL_INVALID") when the source does not parse or uses `call`
- * in a way whose calls could not be counted (read as a value, or with a spread name or arguments).
+ * in a way whose calls could not be counted (read as a value, or with a spread name or arguments). `located`
+ * reuses the sites `locateCallSites` found in the same source.
  */
-export function instrumentCallSites(source: string): InstrumentedSource {
-  const { sites, unsupported } = locateCallSites(source);
+export function instrumentCallSites(
+  source: string,
+  located: LocatedCallSites = locateCallSites(source),
+): InstrumentedSource {
+  const { sites, unsupported } = located;
   if (unsupported.length > 0) {
     const list = unsupported.map((p) => `line ${p.line ?? "?"}: ${p.message}`).join("; ");
     throw new DistillError("PROPOSAL_INVALID", `the tool's base calls cannot be counted: ${list}`);

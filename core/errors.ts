@@ -17,6 +17,7 @@ export const ErrorCodes = [
   "NODE_VERSION",
   "TIMEOUT",
   "REPLAY",
+  "SCHEMA",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

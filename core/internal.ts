@@ -33,4 +33,5 @@ export { countToolFiles } from "./tool-files.ts";
 export { baseToolName, splitBaseToolName } from "./tool-names.ts";
 export { resultContent, worthDistilling } from "./trace.ts";
 export { Statuses } from "./types.ts";
+export { evidenceLines } from "./verdict.ts";
 export { deprecate, exposedVersions, resolveVersion, toolDefinition, unavailableReason } from "./versions.ts";

@@ -271,10 +271,7 @@ export class SandboxRun {
 
   // ---- base calls -----------------------------------------------------------------------------------
 
-  /**
-   * The guest's `call(name, argsJson, site)`: admitted by the gate, dispatched after the slice, answered by
-   * promise. `site` is read only as a number; the gate decides whether it names a call site of the code.
-   */
+  /** The guest's `call(name, argsJson, site)`: admitted by the gate (which judges `site`), answered by promise. */
   #hostCall(
     nameHandle: QuickJSHandle | undefined,
     argsHandle: QuickJSHandle | undefined,

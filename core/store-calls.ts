@@ -173,6 +173,7 @@ function liveRun(db: StoreDatabase, row: Row): LiveRun {
   return {
     trace: call.traceId,
     call: call.id,
+    version: call.version ?? 0,
     input: call.args,
     output: call.output,
     at: String(row["started_at"]),

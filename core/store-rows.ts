@@ -43,6 +43,8 @@ export interface RunRef {
 
 /** A successful live run of a distilled tool version: its input, its result and the base calls made inside it. */
 export interface LiveRun extends RunRef {
+  /** The version that ran. */
+  version: number;
   input: Record<string, unknown>;
   output: unknown;
   /** When the run started (ISO 8601, UTC). */

@@ -32,11 +32,14 @@ export function noEvidence(): VerdictEvidence {
 /** The evidence block as lines for a model or a person: only the parts that were measured. */
 export function evidenceLines(e: VerdictEvidence): string[] {
   const lines: string[] = [];
-  if (e.callSites) lines.push(`call sites covered: ${e.callSites.covered}/${e.callSites.total}`);
+  if (e.callSites) {
+    lines.push(`call sites covered: ${e.callSites.covered}/${e.callSites.total}`);
+    for (const u of e.callSites.uncovered)
+      lines.push(`  never ran: line ${u.line}${u.tool ? ` (${u.tool})` : ""}`);
+  }
   if (e.literals) {
-    lines.push(
-      `literals checked: ${e.literals.checked}${e.literals.warned.length ? ` (warned: ${e.literals.warned.join("; ")})` : ""}`,
-    );
+    lines.push(`literals checked: ${e.literals.checked}`);
+    for (const w of e.literals.warned) lines.push(`  warned: ${w}`);
   }
   if (e.runs) {
     lines.push(
@@ -157,8 +160,14 @@ export function reportSummary(report: Pick<CheckReport, "checks">): string {
   return ALL_CHECKS_PASSED;
 }
 
-/** The outcome line, every problem, the call arithmetic and the live calls: shared by both text forms. */
-function verdictBody(v: Verdict): { failed: (typeof CHECK_ORDER)[number] | undefined; lines: string[] } {
+/**
+ * The outcome line, every problem, the call arithmetic, the live calls and (unless `evidence` is false) the
+ * evidence block: shared by both text forms.
+ */
+function verdictBody(
+  v: Verdict,
+  evidence = true,
+): { failed: (typeof CHECK_ORDER)[number] | undefined; lines: string[] } {
   const failed = CHECK_ORDER.find((k) => !v.checks[k].ok);
   const lines = [
     failed
@@ -175,16 +184,17 @@ function verdictBody(v: Verdict): { failed: (typeof CHECK_ORDER)[number] | undef
     lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
   }
   if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
-  lines.push(...evidenceLines(v.evidence));
+  if (evidence) lines.push(...evidenceLines(v.evidence));
   return { failed, lines };
 }
 
 /**
  * The text form of a verdict for a person at a terminal (`tooldistill verify`, `show`, `rebuild`): the same checks
- * as the model's, then what the version's status now means and which command moves it on.
+ * as the model's, then what the version's status now means and which command moves it on. `show` prints the
+ * evidence block in a section of its own (`evidence: false`).
  */
-export function verdictReport(v: Verdict): string {
-  const { failed, lines } = verdictBody(v);
+export function verdictReport(v: Verdict, options: { evidence?: boolean } = {}): string {
+  const { failed, lines } = verdictBody(v, options.evidence ?? true);
   const id = `${v.name} v${v.version}`;
   if (v.status === "active") lines.push(`${id} is active: agents can call it.`);
   else if (v.status === "verified")

@@ -179,6 +179,8 @@ export async function verifyVersion(
   const verdict = toVerdict(final, final.status, report);
   commit(ctx, moves, () => {
     if (report.passed) ctx.store.setDependencies(v.name, v.version, report.dependencies);
+    // A draft's recorded runs are chosen now (the replaced version's); later verifications replay the same ones.
+    if (v.status === "draft") ctx.store.setReplayRuns(v.name, v.version, report.replayRuns);
     ctx.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
     const target = options.clearQueueOf;
     if (report.passed && target) ctx.store.setQueuedRebuild(target.name, target.version, false, null);
