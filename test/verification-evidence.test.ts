@@ -5,11 +5,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
+import { main } from "../cli/main.ts";
 import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { Sandbox } from "../core/sandbox.ts";
 import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
 import type { Trace } from "../core/trace.ts";
-import { travelWorld } from "./fakes/travel-world.ts";
+import { bookingRun, input, PAY, PICK, TOOL, travelWorld } from "./fakes/travel-world.ts";
 import { tempDir } from "./helpers.ts";
 
 const sandbox = new Sandbox({ poolSize: 2 });
@@ -17,8 +18,9 @@ after(() => sandbox.close());
 
 function setup(t: TestContext, options: Partial<ToolDistillOptions> = {}) {
   const world = travelWorld();
+  const dir = tempDir(t);
   const td = new ToolDistill({
-    store: join(tempDir(t), ".tooldistill"),
+    store: join(dir, ".tooldistill"),
     executor: world.executor,
     tools: world.tools,
     sandbox,
@@ -27,66 +29,25 @@ function setup(t: TestContext, options: Partial<ToolDistillOptions> = {}) {
     ...options,
   });
   t.after(() => td.close());
-  return { td, world };
+  return { td, world, dir };
 }
 
-/** The agent's run of a booking: a search on the wrong date, the right search, book the cheapest, pay, re-check. */
-async function bookingRun(
-  td: ToolDistill,
-  from = "SFO",
-  to = "JFK",
-  traveller = "Dana Reyes",
-): Promise<Trace> {
-  const trace = td.startTrace(
-    `Book the cheapest flight from ${from} to ${to} on 2025-03-01 for ${traveller} and pay the airline`,
-  );
-  await trace.execute("flights_search", { from, to, date: "2025-03-02", channel: "api" });
-  const search = { from, to, date: "2025-03-01", channel: "api" };
-  const { flights } = JSON.parse((await trace.execute("flights_search", search)).content);
-  const f = flights.reduce((a: { price: number }, b: { price: number }) => (b.price < a.price ? b : a));
-  const booked = await trace.execute("flights_book", { flight_id: f.id, traveller, channel: "api" });
-  await trace.execute("payments_send", {
-    to: f.account,
-    amount: f.price,
-    memo: JSON.parse(booked.content).booking,
+/** The CLI run in-process in `cwd`: its stdout, or a failed assertion with its stderr. */
+async function cli(cwd: string, ...argv: string[]): Promise<string> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, {
+    cwd,
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
   });
-  await trace.execute("flights_search", search);
-  trace.setOutcome({ success: true });
-  return trace;
+  assert.equal(code, 0, stderr);
+  return stdout;
 }
-
-const input = (from = "SFO", to = "JFK", traveller = "Dana Reyes") => ({
-  from,
-  to,
-  date: "2025-03-01",
-  traveller,
-});
-
-// Lines 13 to 16 are the four lines of run's body; the tests replace them.
-const SEARCH = `    const found = await call("flights_search", { from, to, date, channel: "api" });`;
-const PICK = `    const f = found.flights.reduce((a: Flight, b: Flight) => (b.price < a.price ? b : a));`;
-const BOOK = `    const booking = await call("flights_book", { flight_id: f.id, traveller, channel: "api" });`;
-const PAY = `    return call("payments_send", { to: f.account, amount: f.price, memo: booking.booking });`;
-const TOOL = `import { distilledTool, call } from "tooldistill";
-
-type Flight = { id: string; price: number; account: string };
-export default distilledTool({
-  name: "book_cheapest_flight",
-  description: "Book the cheapest flight of a route on a date and pay the airline.",
-  inputSchema: {
-    type: "object",
-    properties: { from: { type: "string" }, to: { type: "string" }, date: { type: "string" }, traveller: { type: "string" } },
-    required: ["from", "to", "date", "traveller"],
-  },
-  async run({ from, to, date, traveller }: { from: string; to: string; date: string; traveller: string }) {
-${SEARCH}
-${PICK}
-${BOOK}
-${PAY}
-  },
-  check: (result: { payment: string }) => result.payment.startsWith("P-"),
-});
-`;
 
 async function propose(trace: Trace, code: string, inputs: Record<string, unknown>[] = [input()]) {
   return trace.execute(PROPOSE_TOOL_NAME, { code, test_inputs: inputs });
@@ -255,4 +216,37 @@ test("test inputs bound to other recorded runs: each replays against its own run
     malformed.content,
     `rejected: invalid proposal: test_inputs[1] has a 'trace' key, so it must be { "trace": "<id of a recorded run>", "input": { ...the tool's input } } and nothing else\nFix it and call ${PROPOSE_TOOL_NAME} again.`,
   );
+});
+
+test("the evidence block: in the verdict a model reads, in show, show --json and list --json", async (t) => {
+  const { td, dir } = setup(t);
+  const trace = await bookingRun(td);
+  const withName = TOOL.replace(
+    "{ flight_id: f.id, traveller,",
+    `{ flight_id: f.id, traveller: "Dana Reyes",`,
+  );
+  const out = await propose(trace, withName);
+  const evidence = [
+    "call sites covered: 3/3",
+    "literals checked: 3",
+    "  warned: line 15: passes 'Dana Reyes' to flights_book.traveller, a value of this task (the task text): take it from the tool's input if it changes between tasks",
+    "reproduces 1 of 1 recorded run",
+  ];
+  assert.deepEqual(lines(out).slice(2, 6), evidence);
+  await td.promote("book_cheapest_flight");
+
+  const shown = await cli(dir, "show", "book_cheapest_flight");
+  assert.ok(shown.includes(`\nevidence:\n${evidence.map((l) => `  ${l}`).join("\n")}\n`), shown);
+  // The checks section does not repeat it.
+  assert.equal(shown.split("call sites covered").length, 2, shown);
+
+  const json = JSON.parse(await cli(dir, "show", "book_cheapest_flight", "--json"));
+  assert.deepEqual(json.verdict.evidence.callSites, { covered: 3, total: 3, uncovered: [] });
+  assert.equal(json.verdict.evidence.literals.checked, 3);
+  assert.deepEqual(json.verdict.evidence.runs, { reproduced: 1, total: 1, notReproduced: [] });
+
+  const [row] = JSON.parse(await cli(dir, "list", "--json"));
+  assert.equal(row.name, "book_cheapest_flight");
+  assert.deepEqual(row.coverage, { covered: 3, total: 3 });
+  assert.deepEqual(row.runs_reproduced, { reproduced: 1, total: 1 });
 });
