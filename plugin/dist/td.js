@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-V3QI4R4R.js");
+  const { main } = await import("./chunks/main-UWYF4IZ7.js");
   await main();
 }

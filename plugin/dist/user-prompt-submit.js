@@ -443,7 +443,8 @@ function versionFromRow(r) {
     verdict: withEvidence(parse2(r["verdict"])),
     queuedRebuild: Boolean(r["queued_rebuild"]),
     rebuildNote: textOrNull(r, "rebuild_note"),
-    createdAt: text(r, "created_at")
+    createdAt: text(r, "created_at"),
+    replayRuns: parse2(r["replay_runs"]) ?? []
   };
 }
 function historyFromRow(r) {
@@ -627,6 +628,34 @@ function countTopLevelBaseCalls(db, traceId) {
     "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
   ).get(traceId);
   return Number(row?.["n"]);
+}
+function liveRuns(db, name, version, limit) {
+  const rows = db.stmt(
+    "SELECT * FROM calls WHERE kind = 'distilled' AND tool = ? AND version = ? AND status = 'ok' ORDER BY id DESC LIMIT ?"
+  ).all(name, version, limit);
+  return rows.map((row) => liveRun(db, row));
+}
+function liveRunsOf(db, refs) {
+  const get = db.stmt(
+    "SELECT * FROM calls WHERE id = ? AND trace_id = ? AND kind = 'distilled' AND status = 'ok'"
+  );
+  return refs.flatMap((ref) => {
+    const row = get.get(ref.call, ref.trace);
+    return row ? [liveRun(db, row)] : [];
+  });
+}
+function liveRun(db, row) {
+  const call = callFromRow(row);
+  const inner = db.stmt("SELECT * FROM calls WHERE parent_id = ? ORDER BY seq").all(call.id).map(callFromRow);
+  return {
+    trace: call.traceId,
+    call: call.id,
+    version: call.version ?? 0,
+    input: call.args,
+    output: call.output,
+    at: String(row["started_at"]),
+    calls: inner
+  };
 }
 var init_store_calls = __esm({
   "core/store-calls.ts"() {
@@ -1015,6 +1044,13 @@ var init_store_schema = __esm({
     event_id TEXT PRIMARY KEY,
     applied_at TEXT NOT NULL
   );
+  `,
+      // 4: the recorded live runs a version was replayed against at verification (so re-verification replays the same
+      // ones), and the indexes that find a version's live runs and the base calls made inside each.
+      `
+  ALTER TABLE versions ADD COLUMN replay_runs TEXT NOT NULL DEFAULT '[]';
+  CREATE INDEX calls_parent ON calls(parent_id) WHERE parent_id IS NOT NULL;
+  CREATE INDEX calls_distilled ON calls(tool, version) WHERE kind = 'distilled';
   `
     ];
     SCHEMA_VERSION = MIGRATIONS.length;
@@ -1391,6 +1427,13 @@ function setVerification(db, name, version, verdict, baselineTokens) {
     "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?"
   ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
 }
+function setReplayRuns(db, name, version, runs) {
+  db.stmt("UPDATE versions SET replay_runs = ? WHERE name = ? AND version = ?").run(
+    JSON.stringify(runs.map(({ trace, call }) => ({ trace, call }))),
+    name,
+    version
+  );
+}
 function setQueuedRebuild(db, name, version, queued, note) {
   db.stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
     queued ? 1 : 0,
@@ -1616,6 +1659,14 @@ var init_store = __esm({
       countTopLevelBaseCalls(traceId) {
         return countTopLevelBaseCalls(this.#db, traceId);
       }
+      /** The newest `limit` successful live runs of a distilled tool version, newest first, with their base calls. */
+      liveRuns(name, version, limit) {
+        return liveRuns(this.#db, name, version, limit);
+      }
+      /** The live runs `refs` names that are still stored and succeeded, in the order given. */
+      liveRunsOf(refs) {
+        return liveRunsOf(this.#db, refs);
+      }
       /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
       setCallArgs(id, args) {
         setCallArgs(this.#db, id, args);
@@ -1678,6 +1729,10 @@ var init_store = __esm({
       /** Stores the latest verdict and the measured baseline of a version. */
       setVerification(name, version, verdict, baselineTokens) {
         setVerification(this.#db, name, version, verdict, baselineTokens);
+      }
+      /** Records the live runs a version was replayed against, so re-verification replays the same ones. */
+      setReplayRuns(name, version, runs) {
+        setReplayRuns(this.#db, name, version, runs);
       }
       /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
       setQueuedRebuild(name, version, queued, note) {

@@ -3,8 +3,8 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-G36J4G65.js";
-import "./chunk-EXOU3TU5.js";
+} from "./chunk-HFHAMBFP.js";
+import "./chunk-QFC473L4.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-PK6ICO7V.js";

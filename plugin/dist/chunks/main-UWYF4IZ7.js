@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-7EWDCUVH.js";
+} from "./chunk-7BBX2ZR2.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -26,10 +26,10 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-G36J4G65.js";
+} from "./chunk-HFHAMBFP.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-EXOU3TU5.js";
+} from "./chunk-QFC473L4.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-PK6ICO7V.js";

@@ -4,13 +4,13 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-7EWDCUVH.js";
+} from "./chunk-7BBX2ZR2.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-G36J4G65.js";
-import "./chunk-EXOU3TU5.js";
+} from "./chunk-HFHAMBFP.js";
+import "./chunk-QFC473L4.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-PK6ICO7V.js";

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   ClaudeDistiller
-} from "./chunk-EXOU3TU5.js";
+} from "./chunk-QFC473L4.js";
 import "./chunk-DIPQWG65.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-XLRDCVB2.js";

@@ -4,10 +4,10 @@ import {
   adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-G36J4G65.js";
+} from "./chunk-HFHAMBFP.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-EXOU3TU5.js";
+} from "./chunk-QFC473L4.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-PK6ICO7V.js";
