@@ -40,7 +40,8 @@ export const recordedRuns: Benchmark = {
   async run() {
     const dir = mkdtempSync(join(tmpdir(), "td-bench-runs-"));
     const executor = (_name: string, args: Record<string, unknown>) => ({ value: Number(args["value"]) + 1 });
-    const sandbox = new Sandbox({ poolSize: 1 });
+    // The sandbox a ToolDistill makes for itself (its default pool of spare engine instances).
+    const sandbox = new Sandbox();
     const td = new ToolDistill({
       store: join(dir, "store"),
       executor,
@@ -92,7 +93,7 @@ export const recordedRuns: Benchmark = {
           ["ratio (with runs / test input only)", (withRuns / base).toFixed(1), ""],
         ],
         goal: { text: `≤ 2 s with ${RUNS} recorded runs to reproduce`, met: withRuns <= 2000 },
-        notes: [`medians of ${ROUNDS} proposals each, alternated; the sandbox is warm`],
+        notes: [`medians of ${ROUNDS} proposals each, alternated; the default sandbox, warm`],
       };
     } finally {
       await td.close();
