@@ -6,12 +6,21 @@
 import { distilledCall } from "./distilled-call.ts";
 import { hooks } from "./hooks.ts";
 import { mcpServer } from "./mcp-server.ts";
+import { recordedRuns } from "./recorded-runs.ts";
 import { schemaCheck } from "./schema-check.ts";
 import { traceExecute } from "./trace-execute.ts";
 import type { Benchmark, BenchResult } from "./types.ts";
 import { verification } from "./verification.ts";
 
-const BENCHMARKS: Benchmark[] = [traceExecute, distilledCall, verification, schemaCheck, hooks, mcpServer];
+const BENCHMARKS: Benchmark[] = [
+  traceExecute,
+  distilledCall,
+  verification,
+  recordedRuns,
+  schemaCheck,
+  hooks,
+  mcpServer,
+];
 
 function table(columns: string[], rows: string[][]): string {
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? "").length)));

@@ -13,15 +13,15 @@ import { ToolDistill } from "../core/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
 import { type Benchmark, median } from "./types.ts";
 
-const STEPS = 10;
-const TOOLS: ToolDef[] = Array.from({ length: STEPS }, (_, i) => ({
+export const STEPS = 10;
+export const TOOLS: ToolDef[] = Array.from({ length: STEPS }, (_, i) => ({
   name: `step_${i}`,
   description: `Step ${i}.`,
   input_schema: { type: "object", properties: { value: { type: "number" } }, required: ["value"] },
 }));
 
-/** A tool that threads a value through ten base calls. */
-function toolSource(name: string, steps = STEPS): string {
+/** A tool that threads a value through ten base calls; its check holds for a run from `start` 0. */
+export function toolSource(name: string, steps = STEPS, check = `result.value === 0 + ${steps} + 0`): string {
   const body = Array.from(
     { length: steps },
     (_, i) => `    value = (await call("step_${i % STEPS}", { value })).value;`,
@@ -37,7 +37,7 @@ export default distilledTool({
 ${body}
     return { value };
   },
-  check: (result: { value: number }) => result.value === 0 + ${steps} + 0,
+  check: (result: { value: number }) => ${check},
 });
 `;
 }

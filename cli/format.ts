@@ -19,7 +19,7 @@ import {
   type VersionRecord,
   verdictReport,
 } from "../core/index.ts";
-import { type DoctorReport, oneLine, type PromotionPreview } from "../core/internal.ts";
+import { type DoctorReport, evidenceLines, oneLine, type PromotionPreview } from "../core/internal.ts";
 import type { CliIO } from "./commands.ts";
 
 /** Prints `text` on stdout, ending it with one newline. */
@@ -89,6 +89,7 @@ export function outputVerdict(ctx: { io: CliIO; json: boolean }, verdict: Verdic
 
 /** One version as `list --json`, `promote --json` and `deprecate --json` print it (a stable shape). */
 export function versionRow(store: Store, v: VersionRecord) {
+  const { callSites, runs } = v.verdict?.evidence ?? { callSites: null, runs: null };
   return {
     name: v.name,
     version: v.version,
@@ -97,6 +98,8 @@ export function versionRow(store: Store, v: VersionRecord) {
     baseline: v.baseline,
     successful_runs: store.getRunStats(v.name, v.version).successes,
     queued_rebuild: v.queuedRebuild,
+    coverage: callSites ? { covered: callSites.covered, total: callSites.total } : null,
+    runs_reproduced: runs ? { reproduced: runs.reproduced, total: runs.total } : null,
   };
 }
 
@@ -164,7 +167,13 @@ export function versionPage(shown: ShownVersion): string {
   );
   out.push("", "checks:");
   // The stored verdict carries the status of its moment; show it with the version's status now.
-  out.push(v.verdict ? indent(verdictReport({ ...v.verdict, status: v.status })) : "  not verified yet");
+  out.push(
+    v.verdict
+      ? indent(verdictReport({ ...v.verdict, status: v.status }, { evidence: false }))
+      : "  not verified yet",
+  );
+  const evidence = v.verdict ? evidenceLines(v.verdict.evidence) : [];
+  out.push("", "evidence:", evidence.length ? indent(evidence.join("\n")) : "  none measured");
   out.push("", "dependencies:");
   if (shown.dependencies.length === 0) out.push("  none recorded");
   for (const d of shown.dependencies) {

@@ -5,15 +5,12 @@
  * line of the instrumented source is the line of the same name in the tool's own source.
  */
 import { parse } from "@babel/parser";
-import traverseModule, { type Binding, type Node, type NodePath } from "@babel/traverse";
+import type { Binding, Node, NodePath } from "@babel/traverse";
+import { traverse } from "./babel-traverse.ts";
 import { DistillError, errorMessage } from "./errors.ts";
+import { LIBRARY_PARAM } from "./module-body.ts";
 import { stringValue } from "./static-values.ts";
 import type { Problem } from "./types.ts";
-
-type Traverse = typeof traverseModule.default;
-// @babel/traverse is CommonJS: Node's ESM loader hands us `module.exports`, a bundler may hand us the function.
-const traverse: Traverse =
-  (traverseModule as { default?: Traverse }).default ?? (traverseModule as unknown as Traverse);
 
 type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
 /** A base call as Babel sees it: `call(...)` or `call?.(...)`. */
@@ -48,7 +45,10 @@ export interface LocatedCallSite extends CallSite {
 /** The call sites of a parsed source, and the uses of `call` that are not a site (so not countable). */
 export interface LocatedCallSites {
   sites: LocatedCallSite[];
-  /** `call` read as a value, spread arguments in the name or arguments position: instrumentation refuses these. */
+  /**
+   * `call` read as a value, spread arguments in the name or arguments position, the library reached through
+   * the sandbox's own names for it: instrumentation refuses these.
+   */
   unsupported: Problem[];
 }
 
@@ -62,10 +62,14 @@ const CALL_DIRECTLY = `call base tools directly: call("<base tool>", {...})`;
  * `call("x", { a })` → `call("x", { a }, 3)`, `call("x")` → `call("x", void 0, 1)`.
  * Only text is inserted, never a newline, and only erasable syntax, so the result still type-strips and keeps
  * every line number. Throws DistillError("PROPOSAL_INVALID") when the source does not parse or uses `call`
- * in a way whose calls could not be counted (read as a value, or with a spread name or arguments).
+ * in a way whose calls could not be counted (read as a value, or with a spread name or arguments). `located`
+ * reuses the sites `locateCallSites` found in the same source.
  */
-export function instrumentCallSites(source: string): InstrumentedSource {
-  const { sites, unsupported } = locateCallSites(source);
+export function instrumentCallSites(
+  source: string,
+  located: LocatedCallSites = locateCallSites(source),
+): InstrumentedSource {
+  const { sites, unsupported } = located;
   if (unsupported.length > 0) {
     const list = unsupported.map((p) => `line ${p.line ?? "?"}: ${p.message}`).join("; ");
     throw new DistillError("PROPOSAL_INVALID", `the tool's base calls cannot be counted: ${list}`);
@@ -147,6 +151,23 @@ export function locateCallSites(source: string): LocatedCallSites {
     }
   }
 
+  // The body's own ways to the library object: through them `call` could be reached without being counted.
+  program.traverse({
+    Identifier(path) {
+      const name = path.node.name;
+      if ((name !== LIBRARY_PARAM && name !== "arguments") || !path.isReferencedIdentifier()) return;
+      if (path.scope.getBinding(name) !== undefined) return;
+      if (name === LIBRARY_PARAM) {
+        refuse(path.node, `'${name}' is the sandbox's own name for the library: ${CALL_DIRECTLY}`);
+      } else if (path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression()) === null) {
+        refuse(
+          path.node,
+          `'arguments' outside a function reaches the library, which hides its calls: ${CALL_DIRECTLY}`,
+        );
+      }
+    },
+  });
+
   found.sort((a, b) => a.start - b.start);
   const sites = found.map(({ path }, i): LocatedCallSite => {
     const first = path.node.arguments[0];
@@ -172,7 +193,7 @@ function parseProgram(source: string): NodePath<NodeOf<"Program">> {
     });
   }
   let program: NodePath<NodeOf<"Program">> | null = null;
-  traverse(ast, {
+  traverse()(ast, {
     Program(path) {
       program = path;
       path.stop();

@@ -105,6 +105,14 @@ export async function runDistilled(
     call: async (tool, args) => {
       const def = ctx.baseTool(tool);
       if (!def) throw new DistillError("NOT_FOUND", `no such base tool '${tool}'`);
+      // Verification checked the arguments against the schema of its day: the call goes out only if they fit today's.
+      const invalid = schemaProblems(def.input_schema, args);
+      if (invalid.length) {
+        throw new DistillError(
+          "SCHEMA",
+          `the arguments do not match the current input schema of '${tool}', so the call was not made: ${invalid.join("; ")}`,
+        );
+      }
       // The sandbox does not count time spent waiting for base tools, so a hung executor needs its own bound.
       const r = await withTimeout(
         recordBaseCall(ctx, trace.id, def, args, callId, (what, err) => trace.warn(what, err)),

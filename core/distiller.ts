@@ -12,7 +12,10 @@ export { PROPOSE_TOOL_NAME };
 /** Why a distiller runs: a run the agent did not distil, a recovered avoided tool, or a failed distilled tool. */
 export type DistillReason = "fallback" | "rebuild" | "replacement";
 
-/** The input of `propose_distilled_tool`: the whole module and the inputs to replay it with. */
+/**
+ * The input of `propose_distilled_tool`: the whole module and the inputs to replay it with. An entry
+ * `{ trace, input }` is replayed against that recorded run instead of the source run (see `readTestInput`).
+ */
 export interface Proposal {
   code: string;
   test_inputs: Record<string, unknown>[];
@@ -51,9 +54,19 @@ export const PROPOSE_INPUT_SCHEMA: ToolInputSchema = {
     },
     test_inputs: {
       type: "array",
-      items: { type: "object" },
+      items: {
+        type: "object",
+        properties: {
+          trace: {
+            type: "string",
+            description: "The id of another successful recorded run of the same task.",
+          },
+          input: { type: "object", description: "The tool's input for that run." },
+        },
+      },
       description:
-        "Inputs to run the tool with during replay, taken from the source run (the replay answers each base call with the response recorded in that run).",
+        "Inputs to run the tool with during replay, taken from the source run (the replay answers each base call with the response recorded in that run). " +
+        'An entry { "trace": "<id>", "input": {...} } is replayed against another successful recorded run of the same task instead; any entry with a "trace" key is read that way.',
     },
   },
   required: ["code", "test_inputs"],

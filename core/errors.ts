@@ -18,6 +18,7 @@ export const ErrorCodes = [
   "TIMEOUT",
   "REPLAY",
   "WRITE_REFUSED",
+  "SCHEMA",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -2,6 +2,7 @@
 // First, before any module that needs a newer Node runs: an old Node gets one line saying which Node to use.
 import "./node-gate.ts";
 
+export type { CallSite } from "./call-sites.ts";
 export type { ClaudeDistillerOptions } from "./claude-distiller.ts";
 export { ClaudeDistiller } from "./claude-distiller.ts";
 export type { Config, ConfigProblem, McpServerConfig, ModuleRef } from "./config.ts";
@@ -59,6 +60,7 @@ export type {
 } from "./store.ts";
 export { Store } from "./store.ts";
 export type { LifecycleProblem } from "./store-invariants.ts";
+export type { LiveRun, RunRef } from "./store-rows.ts";
 export type { ChangeEntry, ChangeReport, HealthReport } from "./tool-changes.ts";
 export type { ToolDistillOptions } from "./tool-distill.ts";
 export { ToolDistill } from "./tool-distill.ts";

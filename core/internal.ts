@@ -27,7 +27,7 @@ export { hookSettings } from "./settings.ts";
 export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
 // adapterSql: the adapters' way into the store's database, for the tables they own (never in the public barrel).
-export { adapterSql } from "./store.ts";
+export { adapterSql } from "./store-access.ts";
 export type { StoreStatement } from "./store-database.ts";
 export { clip, oneLine } from "./text.ts";
 export { proposeToolDefinition } from "./tool-distill.ts";
@@ -35,5 +35,6 @@ export { countToolFiles } from "./tool-files.ts";
 export { baseToolName, splitBaseToolName } from "./tool-names.ts";
 export { resultContent, worthDistilling } from "./trace.ts";
 export { Statuses } from "./types.ts";
+export { evidenceLines } from "./verdict.ts";
 export type { PromotionPreview } from "./versions.ts";
 export { deprecate, promotionPreview, prune, resolveVersion } from "./versions.ts";

@@ -1,5 +1,15 @@
-import { stableStringify } from "./canonical.ts";
-import type { CallRecord } from "./types.ts";
+/**
+ * Replay: a tool's code run in the sandbox against the recorded base calls of a run (the fixtures), each call
+ * answered by the recorded response of the same call. The fixtures and their matching are here, and one replay
+ * of one input; what a call no fixture answers means is the caller's (a test input may run it live, a recorded
+ * run of a replaced version may not).
+ */
+import type { CallSite } from "./call-sites.ts";
+import { canonicalArgs, stableStringify } from "./canonical.ts";
+import { DistillError } from "./errors.ts";
+import type { Sandbox, SandboxFailure, SandboxOutcome } from "./sandbox.ts";
+import { schemaProblems } from "./schema.ts";
+import type { CallRecord, ToolDef } from "./types.ts";
 
 /** A recorded base call of the source run that replay may answer from. */
 export interface Fixture {
@@ -56,12 +66,20 @@ export class FixtureSet {
     return null;
   }
 
-  /** Says why a call matches nothing, naming the nearest recorded call and how the arguments differ. */
-  explainMiss(step: number, tool: string, args: Record<string, unknown>): string {
+  /** The fixtures no call of this replay took, in order. */
+  unused(): Fixture[] {
+    return this.#fixtures.filter((_, i) => !this.#used[i]);
+  }
+
+  /**
+   * Says why a call matches nothing, naming the nearest recorded call and how the arguments differ; `run` names
+   * the run the fixtures come from.
+   */
+  explainMiss(step: number, tool: string, args: Record<string, unknown>, run = "the source run"): string {
     const head = `call ${step} to '${tool}' with ${stableStringify(args)} matches no recorded call`;
     const sameTool = this.#fixtures.filter((f) => f.tool === tool);
     if (sameTool.length === 0) {
-      return `${head}: the source run never called '${tool}'`;
+      return `${head}: ${run} never called '${tool}'`;
     }
     let best = sameTool[0]!;
     let bestScore = Number.POSITIVE_INFINITY;
@@ -98,4 +116,84 @@ export function argDifferences(recorded: Record<string, unknown>, actual: Record
     }
   }
   return out;
+}
+
+/** One call the code made during a replay, after its tool and arguments were checked: the caller answers it. */
+export interface ReplayedCall {
+  /** 1-based position among this replay's calls. */
+  step: number;
+  tool: string;
+  /** As the code passed them (what a live call gets). */
+  args: Record<string, unknown>;
+  /** With the tool's schema defaults applied and keys sorted: what fixtures match on. */
+  canonical: Record<string, unknown>;
+}
+
+/** One replay of an input: the instrumented code, its sites, the fixtures and how a call is answered. */
+export interface ReplayRequest {
+  sandbox: Sandbox;
+  /** The instrumented source, and its call sites (the host records which one made each call). */
+  code: string;
+  sites: readonly CallSite[];
+  allow: readonly string[];
+  input: Record<string, unknown>;
+  fixtures: readonly Fixture[];
+  /** The current base tools by name: a call's arguments must fit its tool's current input schema. */
+  tools: ReadonlyMap<string, ToolDef>;
+  /** Answers a call: a value, or a throw (`replayProblem` for a refusal of the replay's own). */
+  answer(call: ReplayedCall, fixtures: FixtureSet): Promise<unknown>;
+}
+
+/** What one replay did: the sandbox's outcome (every call with the site it came from) and the fixtures it used. */
+export interface Replay {
+  outcome: SandboxOutcome;
+  fixtures: FixtureSet;
+}
+
+/** Runs one input through the code, `check()` included, with every call checked and then answered by `answer`. */
+export async function replayInput(req: ReplayRequest): Promise<Replay> {
+  const fixtures = new FixtureSet(req.fixtures);
+  let step = 0;
+  const outcome = await req.sandbox.run({
+    source: req.code,
+    sites: req.sites,
+    input: req.input,
+    allow: req.allow,
+    runCheck: true,
+    call: async (tool, args) => {
+      step += 1;
+      const def = req.tools.get(tool);
+      if (!def) throw replayProblem(`call ${step} to '${tool}': no such base tool`);
+      const invalid = schemaProblems(def.input_schema, args);
+      if (invalid.length) {
+        throw replayProblem(
+          `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`,
+        );
+      }
+      return req.answer({ step, tool, args, canonical: canonicalArgs(args, def.input_schema) }, fixtures);
+    },
+  });
+  return { outcome, fixtures };
+}
+
+/** A call replay refuses on its own account (not a recorded failure): the message is the problem to report. */
+export function replayProblem(message: string): DistillError {
+  return new DistillError("REPLAY", message);
+}
+
+/** Why a replay failed, as one problem; `run` names the run whose recorded failure a failed call replayed. */
+export function replayFailure(f: SandboxFailure, run: string): string {
+  // A call the replay itself refused (a mismatch, a schema problem) names its own reason; any other failed call
+  // replayed a failure recorded in the run.
+  if (f.errorCode === "REPLAY") return f.message;
+  if (f.kind === "call_failed") {
+    return `call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in ${run}: ${f.message}; a distilled tool must follow calls that succeeded`;
+  }
+  if (f.kind === "check_failed") return `check(result) did not hold: ${f.message}`;
+  return `${f.kind.replaceAll("_", " ")}: ${f.message}`;
+}
+
+/** The ids of the call sites that made calls in a replay. */
+export function sitesRun(outcome: SandboxOutcome): number[] {
+  return outcome.calls.flatMap((c) => (c.site === undefined ? [] : [c.site]));
 }

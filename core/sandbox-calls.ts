@@ -26,21 +26,28 @@ export class CallGate {
   readonly #limits: Pick<SandboxLimits, "maxCalls" | "maxMessageBytes">;
   readonly #allow: Set<string>;
   readonly #host: SandboxRunRequest["call"];
+  readonly #sites: SandboxRunRequest["sites"];
 
   constructor(
     limits: Pick<SandboxLimits, "maxCalls" | "maxMessageBytes">,
-    req: Pick<SandboxRunRequest, "allow" | "call">,
+    req: Pick<SandboxRunRequest, "allow" | "call" | "sites">,
   ) {
     this.#limits = limits;
     this.#allow = new Set(req.allow);
     this.#host = req.call;
+    this.#sites = req.sites;
   }
 
   /**
-   * One call the code asked for, from the JSON texts the guest handed over (null: not a string). Returns the
-   * admitted call, or the failure that stops the run (the call is recorded either way).
+   * One call the code asked for, from the JSON texts the guest handed over (null: not a string) and the call
+   * site's id it carried (null: none, or not a number). Returns the admitted call, or the failure that stops the
+   * run (the call is recorded either way).
    */
-  admit(nameJson: string | null, argsJson: string | null): AdmittedCall | SandboxFailure {
+  admit(
+    nameJson: string | null,
+    argsJson: string | null,
+    site: number | null,
+  ): AdmittedCall | SandboxFailure {
     const step = this.calls.length + 1;
     const rawName = nameJson === null ? null : parseString(nameJson);
     if (rawName === null) {
@@ -58,6 +65,19 @@ export class CallGate {
       this.calls.push(entry);
       return { ...failure, step, tool: name };
     };
+    if (this.#sites !== undefined) {
+      // Instrumentation put the id after whatever the code passed, at every site: a call without a valid one
+      // for its tool reached `call` some other way, and could mark a site covered that never ran.
+      const known = site !== null && Number.isInteger(site) ? this.#sites[site - 1] : undefined;
+      if (known === undefined || known.id !== site || (known.tool !== null && known.tool !== rawName)) {
+        const message = `call ${step} to '${name}' did not come from a call site of the tool's code: call base tools directly: call("<base tool>", {...})`;
+        return refuse(
+          { kind: "code_error", cause: "tool", message },
+          "not run: no call site of the code made it",
+        );
+      }
+      entry.site = known.id;
+    }
     if (step > this.#limits.maxCalls) {
       const message = `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`;
       return refuse(

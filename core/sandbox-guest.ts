@@ -46,10 +46,11 @@ export const TOOL_FILE = "tool.ts";
 
 /**
  * The prelude, a function expression evaluated in a fresh context and called once by the host with the
- * host's `call` function (which takes a name and a JSON string and returns a promise), `inCheck`, and the host's
- * `notApplicable` function (which takes the reason as a JSON string). Only the prelude holds the host functions:
- * the tool reaches them through `call` and `notApplicable` of the library object, so the host knows a run ended
- * as not applicable from its own record of that call, never from anything the tool returns or throws.
+ * host's `call` function (which takes a name, a JSON string and a call site's id, and returns a promise),
+ * `inCheck`, and the host's `notApplicable` function (which takes the reason as a JSON string). Only the prelude
+ * holds the host functions: the tool reaches them through `call` and `notApplicable` of the library object, so the
+ * host knows a run ended as not applicable from its own record of that call, never from anything the tool returns
+ * or throws.
  * It returns a frozen object of functions the host calls by handle; they return strings, booleans or
  * promises of strings, nothing else. It captures what it uses before the tool's code can change it.
  */
@@ -102,9 +103,14 @@ export const PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
     ? function call() {
         throw new TypeErrorCtor("call() is not available in check(): check only looks at the result");
       }
-    : function call(name, args) {
-        // Both cross as JSON text: a C string would end at a NUL inside a name.
-        return hostCall(typeof name === "string" ? stringify(name) : undefined, stringify(args === undefined ? {} : args));
+    : function call(name, args, site) {
+        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name. The third argument
+        // is the call site's id that instrumentation put there; only a number crosses, and the host judges it.
+        return hostCall(
+          typeof name === "string" ? stringify(name) : undefined,
+          stringify(args === undefined ? {} : args),
+          typeof site === "number" ? site : undefined,
+        );
       };
   // The host records the outcome before the throw, which only unwinds the tool's code: whatever the code does
   // next (a caught throw, a returned value, another call) the run has ended as not applicable.

@@ -26,6 +26,11 @@ import {
 import { PRELUDE, TOOL_FILE } from "./sandbox-guest.ts";
 import { clip } from "./text.ts";
 
+/** A failure of the tool's own code or result: evidence against the tool. */
+function codeError(message: string): SandboxFailure {
+  return { kind: "code_error", cause: "tool", message };
+}
+
 const INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false } as const;
 
 interface Api {
@@ -61,7 +66,7 @@ export class SandboxRun {
 
   constructor(
     instance: EngineInstance,
-    req: Pick<SandboxRunRequest, "allow" | "call">,
+    req: Pick<SandboxRunRequest, "allow" | "call" | "sites">,
     limits: SandboxLimits,
   ) {
     this.#instance = instance;
@@ -91,11 +96,7 @@ export class SandboxRun {
     if (tagged === null) return this.#finish(null);
     if (tagged.startsWith("U")) {
       const why = describedError(tagged.slice(1));
-      this.#fail({
-        kind: "code_error",
-        cause: "tool",
-        message: `the tool's result is not JSON-serialisable: ${why}`,
-      });
+      this.#fail(codeError(`the tool's result is not JSON-serialisable: ${why}`));
       return this.#finish(null);
     }
     const json = tagged.slice(1);
@@ -112,11 +113,7 @@ export class SandboxRun {
     try {
       return this.#finish({ result: JSON.parse(json) });
     } catch (err) {
-      this.#fail({
-        kind: "code_error",
-        cause: "tool",
-        message: `the tool's result is not JSON: ${errorMessage(err)}`,
-      });
+      this.#fail(codeError(`the tool's result is not JSON: ${errorMessage(err)}`));
       return this.#finish(null);
     }
   }
@@ -152,7 +149,7 @@ export class SandboxRun {
       const ctx = rt.newContext({ intrinsics: INTRINSICS });
       this.#ctx = ctx;
       const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
-      const hostCall = ctx.newFunction("call", (name, args) => this.#hostCall(name, args));
+      const hostCall = ctx.newFunction("call", (name, args, site) => this.#hostCall(name, args, site));
       const hostNotApplicable = ctx.newFunction("notApplicable", (reason) => this.#hostNotApplicable(reason));
       const flag = inCheck ? ctx.true : ctx.false;
       const api = prelude.error
@@ -267,14 +264,19 @@ export class SandboxRun {
     return describedError(ctx.getString(r.value));
   }
 
-  /** The guest's `call(name, argsJson)`: admitted by the gate, dispatched after the slice, answered by promise. */
-  #hostCall(nameHandle: QuickJSHandle | undefined, argsHandle: QuickJSHandle | undefined): QuickJSHandle {
+  /** The guest's `call(name, argsJson, site)`: admitted by the gate (which judges `site`), answered by promise. */
+  #hostCall(
+    nameHandle: QuickJSHandle | undefined,
+    argsHandle: QuickJSHandle | undefined,
+    siteHandle: QuickJSHandle | undefined,
+  ): QuickJSHandle {
     const ctx = this.#ctx!;
     const deferred = ctx.newPromise();
     if (this.#failure || this.#notApplicable !== null) return deferred.handle;
     const text = (h: QuickJSHandle | undefined) =>
       h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
-    const admitted = this.#gate.admit(text(nameHandle), text(argsHandle));
+    const site = siteHandle && ctx.typeof(siteHandle) === "number" ? ctx.getNumber(siteHandle) : null;
+    const admitted = this.#gate.admit(text(nameHandle), text(argsHandle), site);
     if (isFailure(admitted)) this.#fail(admitted);
     else this.#batch.push({ ...admitted, deferred });
     return deferred.handle;
@@ -338,8 +340,7 @@ export class SandboxRun {
       const state = ctx.getPromiseState(promise);
       if (state.type === "fulfilled") {
         const json = ctx.typeof(state.value) === "string" ? ctx.getString(state.value) : null;
-        if (json === null)
-          this.#fail({ kind: "code_error", cause: "tool", message: "the tool gave no result" });
+        if (json === null) this.#fail(codeError("the tool gave no result"));
         return json;
       }
       if (state.type === "rejected") {
@@ -347,11 +348,9 @@ export class SandboxRun {
         return null;
       }
       if (this.#inflight === 0 && !rt.hasPendingJob()) {
-        this.#fail({
-          kind: "code_error",
-          cause: "tool",
-          message: "the tool's promise never settled: its code is waiting, but not on any base call",
-        });
+        this.#fail(
+          codeError("the tool's promise never settled: its code is waiting, but not on any base call"),
+        );
         return null;
       }
       await new Promise<void>((resolve) => {

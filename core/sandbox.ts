@@ -6,6 +6,7 @@
  * records every base call itself, and decides every outcome from its own observations.
  * See docs/security.md for the threat model.
  */
+import type { CallSite } from "./call-sites.ts";
 import { DistillError, type ErrorCode, errorMessage } from "./errors.ts";
 import { toFunctionBody } from "./module-body.ts";
 import { ENGINE_BASE_MB, type EngineInstance, newEngineInstance } from "./quickjs-engine.ts";
@@ -44,6 +45,8 @@ export interface SandboxCall {
   ok: boolean;
   output?: unknown;
   error?: string;
+  /** The call site it came from, when the run's source was instrumented (`SandboxRunRequest.sites`). */
+  site?: number;
 }
 
 /** Why a sandboxed run failed. */
@@ -106,6 +109,12 @@ export interface SandboxRunRequest {
   allow: readonly string[];
   /** Host dispatcher for base calls: a throw fails that call (and the run). Its own timeout is the host's. */
   call: (tool: string, args: Record<string, unknown>) => Promise<unknown>;
+  /**
+   * The call sites of `source` when it was instrumented (`instrumentCallSites`): every call must then carry
+   * the id of one of them whose tool it calls, and the host records it on the call. Without them any id a call
+   * carries is ignored.
+   */
+  sites?: readonly CallSite[];
   /** Run the module's `check(result)` too, in a fresh instance; a throw or a falsy return fails the run. */
   runCheck?: boolean;
   limits?: Partial<SandboxLimits>;
@@ -221,7 +230,7 @@ export class Sandbox {
   async #execute(
     limits: SandboxLimits,
     body: (run: SandboxRun) => Promise<SandboxOutcome>,
-    req: Pick<SandboxRunRequest, "allow" | "call">,
+    req: Pick<SandboxRunRequest, "allow" | "call" | "sites">,
   ): Promise<SandboxOutcome> {
     if (this.#closed) return closedOutcome();
     let instance: EngineInstance;

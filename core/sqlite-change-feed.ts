@@ -6,7 +6,7 @@
 import { errorMessage } from "./errors.ts";
 import type { RegistryChangeListener } from "./registry-store.ts";
 import type { Store } from "./store.ts";
-import { storeDatabase } from "./store.ts";
+import { storeDatabase } from "./store-access.ts";
 import type { Logger, Status } from "./types.ts";
 
 /** How often the history is polled while someone listens. */

@@ -23,7 +23,8 @@ import { SqliteChangeFeed } from "./sqlite-change-feed.ts";
 import { SqliteRegistryData } from "./sqlite-registry-data.ts";
 import { exportSqlite, importSqlite, sqliteIsEmpty } from "./sqlite-registry-transfer.ts";
 import { takeLease } from "./sqlite-tool-lease.ts";
-import { Store, type StoreOptions, storeDatabase } from "./store.ts";
+import { Store, type StoreOptions } from "./store.ts";
+import { storeDatabase } from "./store-access.ts";
 import type { Logger } from "./types.ts";
 
 /** This process's exclusive use of the one connection: a transaction, an export's snapshot or an import. */

@@ -12,7 +12,7 @@ import { errorMessage } from "./errors.ts";
 import { isRunning } from "./process-stop.ts";
 import { INTERNAL_META_PREFIX } from "./registry-store.ts";
 import type { Store } from "./store.ts";
-import { storeDatabase } from "./store.ts";
+import { storeDatabase } from "./store-access.ts";
 import { now } from "./store-rows.ts";
 import type { Logger } from "./types.ts";
 

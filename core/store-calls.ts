@@ -4,7 +4,7 @@
  */
 import { recordableError, recordableOutput } from "./recordable.ts";
 import type { StoreDatabase } from "./store-database.ts";
-import { callFromRow, now } from "./store-rows.ts";
+import { callFromRow, type LiveRun, now, type Row, type RunRef } from "./store-rows.ts";
 import type { CallKind, CallRecord } from "./types.ts";
 
 /** Fields of a new call row. `note` says what recording had to clip of its arguments. */
@@ -171,4 +171,39 @@ export function countTopLevelBaseCalls(db: StoreDatabase, traceId: string): numb
     )
     .get(traceId);
   return Number(row?.["n"]);
+}
+
+/** The newest `limit` successful live runs of a distilled tool version, newest first, each with its base calls. */
+export function liveRuns(db: StoreDatabase, name: string, version: number, limit: number): LiveRun[] {
+  const rows = db
+    .stmt(
+      "SELECT * FROM calls WHERE kind = 'distilled' AND tool = ? AND version = ? AND status = 'ok' ORDER BY id DESC LIMIT ?",
+    )
+    .all(name, version, limit);
+  return rows.map((row) => liveRun(db, row));
+}
+
+/** The live runs `refs` names that are still stored and succeeded, in the order given. */
+export function liveRunsOf(db: StoreDatabase, refs: readonly RunRef[]): LiveRun[] {
+  const get = db.stmt(
+    "SELECT * FROM calls WHERE id = ? AND trace_id = ? AND kind = 'distilled' AND status = 'ok'",
+  );
+  return refs.flatMap((ref) => {
+    const row = get.get(ref.call, ref.trace);
+    return row ? [liveRun(db, row)] : [];
+  });
+}
+
+function liveRun(db: StoreDatabase, row: Row): LiveRun {
+  const call = callFromRow(row);
+  const inner = db.stmt("SELECT * FROM calls WHERE parent_id = ? ORDER BY seq").all(call.id).map(callFromRow);
+  return {
+    trace: call.traceId,
+    call: call.id,
+    version: call.version ?? 0,
+    input: call.args,
+    output: call.output,
+    at: String(row["started_at"]),
+    calls: inner,
+  };
 }

@@ -32,6 +32,26 @@ export interface VersionRecord {
   queuedRebuild: boolean;
   rebuildNote: string | null;
   createdAt: string;
+  /** The recorded live runs (of the version it replaced) it was replayed against at verification. */
+  replayRuns: RunRef[];
+}
+
+/** One live run of a distilled tool: the trace it ran in and the id of its call there. */
+export interface RunRef {
+  trace: string;
+  call: number;
+}
+
+/** A successful live run of a distilled tool version: its input, its result and the base calls made inside it. */
+export interface LiveRun extends RunRef {
+  /** The version that ran. */
+  version: number;
+  input: Record<string, unknown>;
+  output: unknown;
+  /** When the run started (ISO 8601, UTC). */
+  at: string;
+  /** Its base calls in order. */
+  calls: CallRecord[];
 }
 
 /** One row of a version's status history. */
@@ -172,6 +192,7 @@ export function versionFromRow(r: Row): VersionRecord {
     queuedRebuild: Boolean(r["queued_rebuild"]),
     rebuildNote: textOrNull(r, "rebuild_note"),
     createdAt: text(r, "created_at"),
+    replayRuns: (parse(r["replay_runs"]) as RunRef[] | null) ?? [],
   };
 }
 

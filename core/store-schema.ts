@@ -176,6 +176,13 @@ const MIGRATIONS: readonly string[] = [
     WHEN NEW.to_status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
     BEGIN SELECT RAISE(ABORT, 'status_history.to_status must be a lifecycle status'); END;
   `,
+  // 5: the recorded live runs a version was replayed against at verification (so re-verification replays the same
+  // ones), and the indexes that find a version's live runs and the base calls made inside each.
+  `
+  ALTER TABLE versions ADD COLUMN replay_runs TEXT NOT NULL DEFAULT '[]';
+  CREATE INDEX calls_parent ON calls(parent_id) WHERE parent_id IS NOT NULL;
+  CREATE INDEX calls_distilled ON calls(tool, version) WHERE kind = 'distilled';
+  `,
 ];
 
 /** The schema version this build writes; a newer database is refused rather than misread. */

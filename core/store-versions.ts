@@ -11,6 +11,7 @@ import {
   historyFromRow,
   json,
   now,
+  type RunRef,
   type VerifiedDefinition,
   type VersionRecord,
   verifiedDefinitionFromRow,
@@ -241,6 +242,20 @@ export function setVerification(
   db.stmt(
     "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?",
   ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
+}
+
+/** Records the live runs a version was replayed against, so re-verification replays the same ones. */
+export function setReplayRuns(
+  db: StoreDatabase,
+  name: string,
+  version: number,
+  runs: readonly RunRef[],
+): void {
+  db.stmt("UPDATE versions SET replay_runs = ? WHERE name = ? AND version = ?").run(
+    JSON.stringify(runs.map(({ trace, call }) => ({ trace, call }))),
+    name,
+    version,
+  );
 }
 
 /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */

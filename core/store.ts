@@ -10,18 +10,21 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { stderrLogger } from "./logger.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./recordable.ts";
+import { registerDatabase } from "./store-access.ts";
 import * as bookkeeping from "./store-bookkeeping.ts";
 import type { CallOutcome, NewCall } from "./store-calls.ts";
 import * as calls from "./store-calls.ts";
-import type { StoreDatabase, StoreStatement } from "./store-database.ts";
+import type { StoreDatabase } from "./store-database.ts";
 import { checkOnOpen, type LifecycleProblem } from "./store-invariants.ts";
 import { DEFAULT_BUSY_TIMEOUT_MS, openDatabase, type StoreOptions } from "./store-open.ts";
 import type {
   BaseHealthRecord,
   DependencyRecord,
   HistoryRecord,
+  LiveRun,
   RunOutcome,
   RunRecord,
+  RunRef,
   RunStats,
   TraceFlags,
   VerifiedDefinition,
@@ -45,22 +48,9 @@ import type {
 
 export type { CallOutcome, NewCall } from "./store-calls.ts";
 export type { StoreOptions } from "./store-open.ts";
-export type {
-  BaseHealthRecord,
-  DependencyRecord,
-  HistoryRecord,
-  RunOutcome,
-  RunRecord,
-  RunStats,
-  TraceFlags,
-  VerifiedDefinition,
-  VersionRecord,
-} from "./store-rows.ts";
+export type * from "./store-rows.ts";
 export type { NewRun } from "./store-runs.ts";
 export type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
-
-/** Reaches a store's open database; set by the static block, so no public member exposes it. */
-let databaseOf: (store: Store) => StoreDatabase;
 
 /**
  * The registry of traces, calls and versions, shared by the agent, the CLI and hook processes without losing rows.
@@ -75,10 +65,6 @@ export class Store {
   readonly #db: StoreDatabase;
   readonly #maxOutputBytes: number;
 
-  static {
-    databaseOf = (store) => store.#db;
-  }
-
   constructor(root: string, options: StoreOptions = {}) {
     this.root = root;
     this.dbPath = join(root, "registry.db");
@@ -88,6 +74,7 @@ export class Store {
       readOnly: this.readOnly,
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
     });
+    registerDatabase(this, this.#db);
     const logger = options.logger ?? stderrLogger;
     this.lifecycleProblems = options.checkInvariants === false ? [] : checkOnOpen(this, logger);
   }
@@ -228,6 +215,16 @@ export class Store {
     return calls.countTopLevelBaseCalls(this.#db, traceId);
   }
 
+  /** The newest `limit` successful live runs of a distilled tool version, newest first, with their base calls. */
+  liveRuns(name: string, version: number, limit: number): LiveRun[] {
+    return calls.liveRuns(this.#db, name, version, limit);
+  }
+
+  /** The live runs `refs` names that are still stored and succeeded, in the order given. */
+  liveRunsOf(refs: readonly RunRef[]): LiveRun[] {
+    return calls.liveRunsOf(this.#db, refs);
+  }
+
   /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
   setCallArgs(id: number, args: Record<string, unknown>): void {
     calls.setCallArgs(this.#db, id, args);
@@ -293,6 +290,11 @@ export class Store {
   /** Stores the latest verdict and the measured baseline of a version. */
   setVerification(name: string, version: number, verdict: Verdict, baselineTokens: number | null): void {
     versions.setVerification(this.#db, name, version, verdict, baselineTokens);
+  }
+
+  /** Records the live runs a version was replayed against, so re-verification replays the same ones. */
+  setReplayRuns(name: string, version: number, runs: readonly RunRef[]): void {
+    versions.setReplayRuns(this.#db, name, version, runs);
   }
 
   /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
@@ -382,23 +384,4 @@ export class Store {
   baseHealth(): BaseHealthRecord[] {
     return runs.baseHealth(this.#db);
   }
-}
-
-/**
- * The adapters' way into the store (exported through core/internal.ts only, never the public barrel): a prepared
- * statement on the store's own database, for the tables an adapter owns (claude-code/ keeps its session spans in
- * `cc_sessions`). Failures are explained like the store's own; group writes with `store.transaction` so they
- * share its one transaction boundary. The library itself never calls it.
- */
-export function adapterSql(store: Store, statement: string): StoreStatement {
-  return databaseOf(store).stmt(statement);
-}
-
-/**
- * The store's open database, for core's own store modules that need more than the methods above: the async
- * registry over SQLite (sqlite-registry-store.ts) holds a transaction open across awaits, keeps its tool-lock
- * leases and copies whole tables. In no barrel.
- */
-export function storeDatabase(store: Store): StoreDatabase {
-  return databaseOf(store);
 }

@@ -32,11 +32,14 @@ export function noEvidence(): VerdictEvidence {
 /** The evidence block as lines for a model or a person: only the parts that were measured. */
 export function evidenceLines(e: VerdictEvidence): string[] {
   const lines: string[] = [];
-  if (e.callSites) lines.push(`call sites covered: ${e.callSites.covered}/${e.callSites.total}`);
+  if (e.callSites) {
+    lines.push(`call sites covered: ${e.callSites.covered}/${e.callSites.total}`);
+    for (const u of e.callSites.uncovered)
+      lines.push(`  never ran: line ${u.line}${u.tool ? ` (${u.tool})` : ""}`);
+  }
   if (e.literals) {
-    lines.push(
-      `literals checked: ${e.literals.checked}${e.literals.warned.length ? ` (warned: ${e.literals.warned.join("; ")})` : ""}`,
-    );
+    lines.push(`literals checked: ${e.literals.checked}`);
+    for (const w of e.literals.warned) lines.push(`  warned: ${w}`);
   }
   if (e.runs) {
     lines.push(
@@ -54,6 +57,37 @@ export function formatProblem(p: Problem): string {
   return p.line === undefined ? p.message : `line ${p.line}: ${p.message}`;
 }
 
+/** One test input of a proposal: the tool's input, and the recorded run to replay it against (null: the source run). */
+export interface TestInput {
+  input: Record<string, unknown>;
+  trace: string | null;
+}
+
+/**
+ * Reads one `test_inputs` entry: `{ trace, input }` names another recorded run (any entry with a `trace` key is
+ * read so, which is how an input that has a `trace` property of its own is given); anything else is the input
+ * itself, replayed against the source run. Returns the problem as text when the entry is neither.
+ */
+export function readTestInput(entry: unknown, index: number): TestInput | string {
+  if (!isPlainObject(entry)) return `test_inputs[${index}] must be an input object`;
+  if (!Object.hasOwn(entry, "trace")) return { input: entry, trace: null };
+  const { trace, input } = entry;
+  const extra = Object.keys(entry).filter((k) => k !== "trace" && k !== "input");
+  if (typeof trace !== "string" || trace === "" || !isPlainObject(input) || extra.length > 0) {
+    return `test_inputs[${index}] has a 'trace' key, so it must be { "trace": "<id of a recorded run>", "input": { ...the tool's input } } and nothing else`;
+  }
+  return { input, trace };
+}
+
+/** The test inputs of a stored version or a proposal, read with `readTestInput`; an unreadable one throws. */
+export function testInputsOf(entries: readonly unknown[]): TestInput[] {
+  return entries.map((entry, i) => {
+    const read = readTestInput(entry, i);
+    if (typeof read === "string") throw new DistillError("PROPOSAL_INVALID", read);
+    return read;
+  });
+}
+
 /** The proposal in a `propose_distilled_tool` input, or every problem of its shape in one line. */
 export function readProposal(input: unknown): Proposal | string {
   if (!isPlainObject(input)) return "the proposal must be an object { code, test_inputs }";
@@ -62,8 +96,13 @@ export function readProposal(input: unknown): Proposal | string {
   const tests = input["test_inputs"];
   if (typeof code !== "string" || code.trim() === "")
     problems.push("'code' must be the whole TypeScript module as a string");
-  if (!Array.isArray(tests) || !tests.every(isPlainObject)) {
+  if (!Array.isArray(tests)) {
     problems.push("'test_inputs' must be an array of input objects taken from this run");
+  } else {
+    for (const [i, entry] of tests.entries()) {
+      const read = readTestInput(entry, i);
+      if (typeof read === "string") problems.push(read);
+    }
   }
   const unknown = Object.keys(input).filter((k) => k !== "code" && k !== "test_inputs");
   if (unknown.length)
@@ -121,8 +160,14 @@ export function reportSummary(report: Pick<CheckReport, "checks">): string {
   return ALL_CHECKS_PASSED;
 }
 
-/** The outcome line, every problem, the call arithmetic and the live calls: shared by both text forms. */
-function verdictBody(v: Verdict): { failed: (typeof CHECK_ORDER)[number] | undefined; lines: string[] } {
+/**
+ * The outcome line, every problem, the call arithmetic, the live calls and (unless `evidence` is false) the
+ * evidence block: shared by both text forms.
+ */
+function verdictBody(
+  v: Verdict,
+  evidence = true,
+): { failed: (typeof CHECK_ORDER)[number] | undefined; lines: string[] } {
   const failed = CHECK_ORDER.find((k) => !v.checks[k].ok);
   const lines = [
     failed
@@ -139,16 +184,17 @@ function verdictBody(v: Verdict): { failed: (typeof CHECK_ORDER)[number] | undef
     lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
   }
   if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
-  lines.push(...evidenceLines(v.evidence));
+  if (evidence) lines.push(...evidenceLines(v.evidence));
   return { failed, lines };
 }
 
 /**
  * The text form of a verdict for a person at a terminal (`tooldistill verify`, `show`, `rebuild`): the same checks
- * as the model's, then what the version's status now means and which command moves it on.
+ * as the model's, then what the version's status now means and which command moves it on. `show` prints the
+ * evidence block in a section of its own (`evidence: false`).
  */
-export function verdictReport(v: Verdict): string {
-  const { failed, lines } = verdictBody(v);
+export function verdictReport(v: Verdict, options: { evidence?: boolean } = {}): string {
+  const { failed, lines } = verdictBody(v, options.evidence ?? true);
   const id = `${v.name} v${v.version}`;
   if (v.status === "active") lines.push(`${id} is active: agents can call it.`);
   else if (v.status === "verified")

@@ -1,14 +1,29 @@
-import { canonicalArgs } from "./canonical.ts";
+/**
+ * Verification: the static check, the replay check and the efficiency check of one stored version, and the
+ * evidence they leave. Replay runs the instrumented code (each call carries its call site's id, which the host
+ * records) against the test inputs' recorded runs and the recorded live runs of the version it replaces; argument
+ * provenance checks its literals against the source run; call-site coverage requires every site to have run. The
+ * rules are written down in docs/verification.md.
+ */
+import {
+  type InstrumentedSource,
+  instrumentCallSites,
+  type LocatedCallSites,
+  locateCallSites,
+} from "./call-sites.ts";
 import type { DistillContext } from "./context.ts";
+import { siteCoverage } from "./coverage.ts";
 import { DistillError } from "./errors.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { LivePolicy } from "./live-plan.ts";
-import { FixtureSet, fixturesFromCalls } from "./replay.ts";
-import { schemaProblems } from "./schema.ts";
+import { checkArgumentProvenance, type RunFacts } from "./provenance.ts";
+import { replayRecordedRuns } from "./recorded-runs.ts";
+import { type ReplayCode, replayTestInputs } from "./replay-inputs.ts";
 import { staticCheck, type ToolMeta } from "./static-check.ts";
 import type { DependencyRecord, Store, VersionRecord } from "./store.ts";
-import type { CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "./types.ts";
-import { noEvidence } from "./verdict.ts";
+import type { RunRef } from "./store-rows.ts";
+import type { CallRecord, CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "./types.ts";
+import { formatProblem, noEvidence, testInputsOf } from "./verdict.ts";
 
 /** Options of one verification. */
 export interface VerifyOptions {
@@ -34,6 +49,8 @@ export interface CheckReport {
   baselineTokens: number | null;
   meta: ToolMeta | null;
   dependencies: Omit<DependencyRecord, "name" | "version">[];
+  /** The recorded live runs it was replayed against, to store with a draft for its re-verifications. */
+  replayRuns: RunRef[];
 }
 
 const notRun = (why: string): CheckResult => ({ ok: false, problems: [{ message: `not run: ${why}` }] });
@@ -74,6 +91,7 @@ export async function runChecks(
     baselineTokens,
     meta: statics.meta,
     dependencies: [],
+    replayRuns: [],
   };
   if (!statics.ok || !statics.meta) return report;
 
@@ -86,10 +104,19 @@ export async function runChecks(
     avoided: avoided.has(baseTool) && !statics.meta!.dependencies.includes(baseTool),
   }));
 
-  const replay = await replayAll(ctx, version, code, statics.meta, byName, sourceCalls, options);
+  const source = { calls: sourceCalls, task: sourceTrace?.task ?? null };
+  const replay = await replayCheck(
+    ctx,
+    version,
+    { code, meta: statics.meta, tools: byName },
+    source,
+    options,
+  );
   report.checks.replay = replay.check;
   report.calls = replay.calls;
   report.liveCalls = replay.liveCalls;
+  report.evidence = { ...report.evidence, ...replay.evidence };
+  report.replayRuns = replay.replayRuns;
   if (!replay.check.ok) {
     report.checks.efficiency = notRun("the replay check failed");
     return report;
@@ -103,6 +130,95 @@ export async function runChecks(
   );
   report.passed = report.checks.efficiency.ok;
   return report;
+}
+
+/** What the replay check found, and the evidence it measured. */
+interface ReplayReport {
+  check: CheckResult;
+  calls: number | null;
+  liveCalls: string[];
+  evidence: Pick<VerdictEvidence, "callSites" | "literals" | "runs">;
+  replayRuns: RunRef[];
+}
+
+/**
+ * The replay check: argument provenance against the source run, the test inputs' replays, the replays of the
+ * replaced version's recorded runs, and call-site coverage over the replays that passed. Every problem is
+ * reported at once, in that order.
+ */
+async function replayCheck(
+  ctx: DistillContext,
+  version: VersionRecord,
+  { code, meta, tools }: { code: string; meta: ToolMeta; tools: ReadonlyMap<string, ToolDef> },
+  source: { calls: readonly CallRecord[]; task: string | null },
+  options: VerifyOptions,
+): Promise<ReplayReport> {
+  const evidence: ReplayReport["evidence"] = { callSites: null, literals: null, runs: null };
+  let located: LocatedCallSites;
+  let instrumented: InstrumentedSource;
+  try {
+    located = locateCallSites(code);
+    instrumented = instrumentCallSites(code, located);
+  } catch (err) {
+    if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
+    const check = { ok: false, problems: [{ message: err.message }] };
+    return { check, calls: null, liveCalls: [], evidence, replayRuns: [] };
+  }
+  const problems: Problem[] = [];
+  if (source.task !== null) {
+    const facts = provenanceFacts(source.task, version, source.calls);
+    const provenance = checkArgumentProvenance(code, facts, located);
+    problems.push(...provenance.problems);
+    evidence.literals = { checked: provenance.checked, warned: provenance.warnings.map(formatProblem) };
+  }
+  const replayCode: ReplayCode = { instrumented, meta, tools };
+  const inputs = await replayTestInputs(ctx, version, replayCode, source.calls, options);
+  problems.push(...inputs.problems);
+  const recorded = await replayRecordedRuns(ctx, version, replayCode, source.calls, options);
+  problems.push(...recorded.problems);
+  if (inputs.calls !== null) {
+    const coverage = siteCoverage(instrumented.sites, [...inputs.covered, ...recorded.covered]);
+    evidence.callSites = coverage.callSites;
+    // A replay that failed stopped early: the sites after it say nothing until it passes.
+    if (inputs.problems.length === 0) problems.push(...coverage.problems);
+  }
+  const runs = [...inputs.runs, ...recorded.runs];
+  if (runs.length > 0) {
+    evidence.runs = {
+      reproduced: runs.filter((r) => r.why === null).length,
+      total: runs.length,
+      notReproduced: runs.flatMap((r) => (r.why === null ? [] : [{ trace: r.trace, why: r.why }])),
+    };
+  }
+  return {
+    check: { ok: problems.length === 0, problems },
+    calls: inputs.calls,
+    liveCalls: inputs.liveCalls,
+    evidence,
+    replayRuns: recorded.refs,
+  };
+}
+
+/** The source run as argument provenance reads it: its task, the test inputs, its finished base calls in order. */
+function provenanceFacts(task: string, version: VersionRecord, calls: readonly CallRecord[]): RunFacts {
+  let inputs: Record<string, unknown>[];
+  try {
+    inputs = testInputsOf(version.testInputs).map((t) => t.input);
+  } catch {
+    // The replay reports an unreadable test input; provenance then has none to explain a value.
+    inputs = [];
+  }
+  return {
+    task,
+    inputs,
+    calls: calls
+      .filter((c) => c.kind === "base" && c.status !== "started")
+      .map((c) =>
+        c.status === "ok"
+          ? { tool: c.tool, args: c.args, output: c.output, ok: true }
+          : { tool: c.tool, args: c.args, ok: false },
+      ),
+  };
 }
 
 /** Baseline limits are shown to people: keep 12 × 0.7 at 8.4, not 8.399999999999999. */
@@ -163,132 +279,4 @@ export function efficiencyCheck(
     });
   }
   return { ok: problems.length === 0, problems };
-}
-
-async function replayAll(
-  ctx: DistillContext,
-  version: VersionRecord,
-  code: string,
-  meta: ToolMeta,
-  byName: Map<string, ToolDef>,
-  sourceCalls: ReturnType<Store["getCalls"]>,
-  options: VerifyOptions,
-): Promise<{ check: CheckResult; calls: number | null; liveCalls: string[] }> {
-  const problems: Problem[] = [];
-  const liveCalls: string[] = [];
-  const inputs = version.testInputs;
-  if (inputs.length === 0) {
-    return {
-      check: {
-        ok: false,
-        problems: [{ message: "test_inputs is empty: give at least one input taken from the source run" }],
-      },
-      calls: null,
-      liveCalls,
-    };
-  }
-  if (!version.sourceTrace && !options.live) {
-    return {
-      check: { ok: false, problems: [{ message: "no source run to replay against" }] },
-      calls: null,
-      liveCalls,
-    };
-  }
-  const fixtures = fixturesFromCalls(sourceCalls);
-  const recovered = new Set(options.recovered ?? []);
-  let maxCalls = 0;
-  for (const [i, input] of inputs.entries()) {
-    const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
-    const inputProblems = schemaProblems(meta.inputSchema, input);
-    if (inputProblems.length) {
-      problems.push({
-        message: `${label}input ${JSON.stringify(input)} does not match the tool's inputSchema: ${inputProblems.join("; ")}`,
-      });
-      continue;
-    }
-    const set = new FixtureSet(fixtures);
-    let step = 0;
-    const outcome = await ctx.sandbox.run({
-      source: code,
-      input,
-      allow: meta.dependencies,
-      runCheck: true,
-      call: async (tool, args) => {
-        step += 1;
-        const def = byName.get(tool);
-        if (!def) {
-          throw replayProblem(`call ${step} to '${tool}': no such base tool`);
-        }
-        const invalid = schemaProblems(def.input_schema, args);
-        if (invalid.length) {
-          throw replayProblem(
-            `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`,
-          );
-        }
-        const canonical = canonicalArgs(args, def.input_schema);
-        const live = async (why: string): Promise<unknown> => {
-          if (!ctx.executor) {
-            throw replayProblem(
-              `call ${step} to '${tool}' ${why} and no executor is configured to run it live`,
-            );
-          }
-          liveCalls.push(`${tool} (call ${step})`);
-          return ctx.executor(tool, args);
-        };
-        const fixture = set.take(tool, canonical);
-        if (options.live) {
-          const answer = options.livePolicy?.decide(step, tool, canonical, fixture) ?? { live: true };
-          if ("record" in answer) return answer.record;
-          if ("refuse" in answer) throw replayProblem(answer.refuse);
-          return live("runs live (verify --live)");
-        }
-        if (fixture) {
-          if (fixture.ok && fixture.clipped !== null) {
-            throw replayProblem(
-              `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`,
-            );
-          }
-          if (fixture.ok) return structuredClone(fixture.output);
-          if (recovered.has(tool)) {
-            if (ctx.settings.allowLiveVerification)
-              return live("has only a failure recorded before the tool recovered");
-            throw replayProblem(
-              `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`,
-            );
-          }
-          throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
-        }
-        if (ctx.settings.allowLiveVerification) return live("matches no recorded call");
-        throw replayProblem(set.explainMiss(step, tool, canonical));
-      },
-    });
-    maxCalls = Math.max(maxCalls, outcome.calls.length);
-    if (outcome.ok && outcome.notApplicable !== undefined) {
-      // The recorded run did the task for this input, so "not mine to do" contradicts the record.
-      problems.push({
-        message: `${label}the tool answered notApplicable(${JSON.stringify(outcome.notApplicable)}) for an input of the recorded run, where the task was done: it must do the task for its test inputs (notApplicable is for inputs it does not cover)`,
-      });
-      continue;
-    }
-    if (outcome.ok) continue;
-    const f = outcome.failure;
-    // A call the replay itself refused (a mismatch, a schema problem) names its own reason; any other failed call
-    // replayed a failure recorded in the source run.
-    if (f.errorCode === "REPLAY") problems.push({ message: `${label}${f.message}` });
-    else if (f.kind === "call_failed") {
-      problems.push({
-        message: `${label}call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in the source run: ${f.message}; a distilled tool must follow calls that succeeded`,
-      });
-    } else if (f.kind === "check_failed") {
-      problems.push({ message: `${label}check(result) did not hold: ${f.message}` });
-    } else {
-      problems.push({ message: `${label}${f.kind.replaceAll("_", " ")}: ${f.message}` });
-    }
-  }
-  return { check: { ok: problems.length === 0, problems }, calls: maxCalls, liveCalls };
-}
-
-/** A call replay refuses on its own account (not a recorded failure): the message is the problem to report. */
-function replayProblem(message: string): DistillError {
-  return new DistillError("REPLAY", message);
 }

@@ -188,6 +188,8 @@ async function verifyAndCommit(
   const verdict = toVerdict(final, final.status, report);
   commit(ctx, moves, () => {
     if (report.passed) storeVerified(ctx, v, report);
+    // A draft's recorded runs are chosen now (the replaced version's); later verifications replay the same ones.
+    if (v.status === "draft") ctx.store.setReplayRuns(v.name, v.version, report.replayRuns);
     ctx.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
     const target = options.clearQueueOf;
     if (report.passed && target) ctx.store.setQueuedRebuild(target.name, target.version, false, null);

@@ -5,7 +5,7 @@ import { CALL_SITE_ARG_INDEX, type CallSite, instrumentCallSites } from "../core
 import { DistillError } from "../core/errors.ts";
 import { LIBRARY_PARAM, toFunctionBody } from "../core/module-body.ts";
 import { Sandbox } from "../core/sandbox.ts";
-import { fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";
+import { failureOf, fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";
 
 const sandbox = new Sandbox({ poolSize: 1 });
 after(() => sandbox.close());
@@ -223,6 +223,18 @@ describe("instrumentCallSites: what it refuses", () => {
     );
   });
 
+  test("the library reached through the sandbox's own names for it: the parameter, or arguments at top level", () => {
+    refusal(
+      `await ${LIBRARY_PARAM}.call("x", {}, 2);\n`,
+      /line 2: '__tooldistill' is the sandbox's own name for the library: call base tools directly/,
+    );
+    refusal(`const lib = arguments[0];\n`, /line 2: 'arguments' outside a function reaches the library/);
+    refusal(`const lib = () => arguments[0];\n`, /line 2: 'arguments' outside a function/);
+    // A function's own arguments, a property and a parameter of that name reach nothing of the library.
+    const fine = `function f() { return arguments[0]; }\nconst o = { ${LIBRARY_PARAM}: 1 };\no.${LIBRARY_PARAM};\nconst g = (${LIBRARY_PARAM}: number) => ${LIBRARY_PARAM};\n`;
+    assert.deepEqual(instrumentBody(fine), { body: fine, sites: [] });
+  });
+
   test("a source that does not parse", () => {
     assert.throws(
       () => instrumentCallSites(`${IMPORT}call("x", {);\n`),
@@ -353,6 +365,65 @@ describe("instrumentCallSites: a whole tool", () => {
       instrumented.calls.map((c) => c.tool),
       ["flights_search", "flights_get", "audit_log", "receipts_new", "flights_book", "payments_send"],
     );
+  });
+
+  test("given the sites, the host records each call's site; an id the code passes itself is not the one", async () => {
+    const host = fakeHost();
+    // The first call passes a number of its own where the id goes: instrumentation puts the id before it.
+    const { source: tool, sites } = instrumentCallSites(
+      toolSource(
+        `    await call("echo", { n: 1 }, 2);\n    if (input.never) await call("fail", {});\n    return 1;`,
+      ),
+    );
+    assert.match(tool, /call\("echo", \{ n: 1 \}, 1, 2\)/);
+    const outcome = await sandbox.run({
+      source: tool,
+      input: {},
+      allow: ["echo", "fail"],
+      call: host.call,
+      sites,
+    });
+    resultOf(outcome);
+    assert.deepEqual(outcome.calls, [
+      { tool: "echo", args: { n: 1 }, ok: true, output: { tool: "echo", args: { n: 1 } }, site: 1 },
+    ]);
+  });
+
+  test("given the sites, a call without a valid id for its tool fails the run: it did not come from a site", async () => {
+    const sites = [
+      { id: 1, line: 8, tool: "echo" },
+      { id: 2, line: 9, tool: "fail" },
+    ];
+    // Code that reached call() uncounted (instrumentation bypassed): each way of naming a site is refused.
+    for (const [run, step] of [
+      [`return ${LIBRARY_PARAM}.call("echo", {}, 1.5);`, 1],
+      [`return ${LIBRARY_PARAM}.call("echo", {});`, 1],
+      [`return ${LIBRARY_PARAM}.call("echo", {}, 3);`, 1],
+      [`return ${LIBRARY_PARAM}.call("echo", {}, 2);`, 1],
+      [`await ${LIBRARY_PARAM}.call("echo", {}, 1);\n    return ${LIBRARY_PARAM}.call("echo", {}, "2");`, 2],
+    ] as const) {
+      const host = fakeHost();
+      const outcome = await sandbox.run({
+        source: toolSource(`    ${run}`),
+        input: {},
+        allow: ["echo", "fail"],
+        call: host.call,
+        sites,
+      });
+      const failure = failureOf(outcome);
+      assert.deepEqual(
+        [failure.kind, failure.cause, failure.step, failure.message],
+        [
+          "code_error",
+          "tool",
+          step,
+          `call ${step} to 'echo' did not come from a call site of the tool's code: call base tools directly: call("<base tool>", {...})`,
+        ],
+        run,
+      );
+      assert.equal(host.log.length, step - 1, "the refused call never reached the host");
+      assert.equal(outcome.calls.at(-1)?.site, undefined);
+    }
   });
 
   test("a one-argument call still sends no arguments object through the sandbox", async () => {

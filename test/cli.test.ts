@@ -56,7 +56,17 @@ const VERDICT: Verdict = {
   baseline: 3,
   limit: 2.1,
   liveCalls: [],
-  evidence: { callSites: null, literals: null, runs: null, writes: [], promotion: null },
+  evidence: {
+    callSites: { covered: 2, total: 2, uncovered: [] },
+    literals: { checked: 1, warned: [] },
+    runs: {
+      reproduced: 2,
+      total: 3,
+      notReproduced: [{ trace: "trace-2", why: "its input does not match this version's inputSchema" }],
+    },
+    writes: ["billing_create_invoice"],
+    promotion: null,
+  },
 };
 
 /**
@@ -376,6 +386,8 @@ test("list --json has the stable shape", async (t) => {
       baseline: 3,
       successful_runs: 2,
       queued_rebuild: false,
+      coverage: { covered: 2, total: 2 },
+      runs_reproduced: { reproduced: 2, total: 3 },
     },
     {
       name: "make_invoice",
@@ -385,6 +397,8 @@ test("list --json has the stable shape", async (t) => {
       baseline: null,
       successful_runs: 0,
       queued_rebuild: false,
+      coverage: null,
+      runs_reproduced: null,
     },
   ]);
   const drafts = await cli(dir, "list", "--status", "draft", "--json");
@@ -550,6 +564,11 @@ test("show for people: status, checks, history, dependencies, runs, savings and 
     out,
     /\nchecks:\n {2}verified: make_invoice v1\n {2}2 base calls; limit 2\.1 \(baseline 3 × 0\.7\)\n/,
   );
+  // The evidence has a section of its own, after the checks (which do not repeat it).
+  assert.match(
+    out,
+    /\n {2}make_invoice v1 is active: agents can call it\.\n\nevidence:\n {2}call sites covered: 2\/2\n {2}literals checked: 1\n {2}reproduces 2 of 3 recorded runs\n {4}not reproduced: trace-2: its input does not match this version's inputSchema\n {2}tools that may write: billing_create_invoice\n\ndependencies:\n/,
+  );
   assert.match(out, /\n {2}billing_import \(avoided: every call failed in the source run\)\n/);
   const history = out.split("\n").filter((l) => /^ {2}(AT|\d{4}-)/.test(l));
   assert.match(history[0]!, /^ {2}AT +CHANGE +REASON$/);
@@ -563,7 +582,7 @@ test("show for people: status, checks, history, dependencies, runs, savings and 
   assert.ok(out.endsWith(`v1.ts):\n${CODE}`), out);
 
   const draft = await cli(dir, "show", "make_invoice", "--version", "2");
-  assert.match(draft.stdout, /\nchecks:\n {2}not verified yet\n/);
+  assert.match(draft.stdout, /\nchecks:\n {2}not verified yet\n\nevidence:\n {2}none measured\n/);
   assert.match(
     draft.stdout,
     /\nsavings:\n {2}no baseline measured; the source run used 1,500 model tokens\n/,
@@ -711,6 +730,8 @@ test("deprecate needs only the store and refuses a second time", async (t) => {
     baseline: null,
     successful_runs: 0,
     queued_rebuild: false,
+    coverage: null,
+    runs_reproduced: null,
   });
   const shown = JSON.parse((await cli(dir, "show", "make_invoice", "--version", "1", "--json")).stdout);
   assert.deepEqual(shown.history.at(-1).reason, "deprecated by the user");

@@ -91,7 +91,7 @@ test("notApplicable on an input of the recorded run fails replay, saying why", a
   assert.match(out.content, /^rejected: refund_ticket v1: replay check failed/);
   assert.match(
     out.content,
-    /the tool answered notApplicable\("no open ticket for ACME"\) for an input of the recorded run, where the task was done/,
+    /the tool answered notApplicable\("no open ticket for ACME"\) for the input of the source run, where the task was done/,
   );
   assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "rejected");
 });

@@ -76,6 +76,14 @@ function hardCoded(line: number, token: string, value: string, tool: string): Pr
 function unexplained(line: number, token: string, value: string, where: string): Problem {
   return { line: L(line), token, message: `passes ${value} to ${where}, a value the source run never used` };
 }
+function warned(line: number, token: string, value: string, where: string, from: "task" | "input"): Problem {
+  const source = from === "task" ? "the task text" : "a test input";
+  return {
+    line: L(line),
+    token,
+    message: `passes ${value} to ${where}, a value of this task (${source}): take it from the tool's input if it changes between tasks`,
+  };
+}
 
 describe("argument provenance: the two rejections", () => {
   test("an id the source run read from a response is hard-coded, naming the call it came from", () => {
@@ -86,6 +94,7 @@ describe("argument provenance: the two rejections", () => {
     assert.deepEqual(report, {
       checked: 3,
       problems: [hardCoded(2, "F-77", "'F-77'", "flights_search")],
+      warnings: [],
     });
   });
 
@@ -110,6 +119,7 @@ describe("argument provenance: the two rejections", () => {
     assert.deepEqual(report, {
       checked: 3,
       problems: [unexplained(3, "acct-ATTACKER", "'acct-ATTACKER'", "payments_send.to")],
+      warnings: [warned(3, "acct-4410", "'acct-4410'", "payments_send.from", "task")],
     });
   });
 
@@ -124,7 +134,7 @@ describe("argument provenance: the two rejections", () => {
 
   test("a response that only repeats what the run passed first does not make it hard-coded", () => {
     // flights_search's response echoes channel "api", but the run passed it before it read it.
-    assert.deepEqual(check([SEARCH]), { checked: 1, problems: [] });
+    assert.deepEqual(check([SEARCH]), { checked: 1, problems: [], warnings: [] });
   });
 
   test("the arguments of a failed call count as passed by the run", () => {
@@ -132,6 +142,7 @@ describe("argument provenance: the two rejections", () => {
     assert.deepEqual(check([`return call("payments_send", { memo: "BK-5521" });`], facts), {
       checked: 1,
       problems: [],
+      warnings: [],
     });
   });
 });
@@ -144,7 +155,7 @@ describe("argument provenance: what is accepted", () => {
         CHEAPEST,
         `return call("flights_book", { flight_id: f.id, traveller: input.traveller, channel: "api" });`,
       ]),
-      { checked: 2, problems: [] },
+      { checked: 2, problems: [], warnings: [] },
     );
   });
 
@@ -153,7 +164,19 @@ describe("argument provenance: what is accepted", () => {
       `await call("payments_send", { from: "acct-4410", cost_center: "CC-310", max: 600 });`,
       `return call("flights_search", { from: "SFO", to: "JFK", date: "2025-03-01" });`,
     ]);
-    assert.deepEqual(report, { checked: 6, problems: [] });
+    // Accepted, with a warning each: a parameter of this task written into the code may not fit another.
+    assert.deepEqual(report, {
+      checked: 6,
+      problems: [],
+      warnings: [
+        warned(1, "acct-4410", "'acct-4410'", "payments_send.from", "task"),
+        warned(1, "CC-310", "'CC-310'", "payments_send.cost_center", "task"),
+        warned(1, "600", "600", "payments_send.max", "task"),
+        warned(2, "SFO", "'SFO'", "flights_search.from", "task"),
+        warned(2, "JFK", "'JFK'", "flights_search.to", "task"),
+        warned(2, "2025-03-01", "'2025-03-01'", "flights_search.date", "task"),
+      ],
+    });
   });
 
   test("values from the test inputs, even when a response has them as well", () => {
@@ -162,7 +185,12 @@ describe("argument provenance: what is accepted", () => {
       [`return call("flights_book", { loyalty: "LY-88812", flight_id: "F-80", traveller: "Dana Reyes" });`],
       facts,
     );
-    assert.deepEqual(report, { checked: 3, problems: [] });
+    assert.deepEqual([report.checked, report.problems], [3, []]);
+    assert.deepEqual(report.warnings, [
+      warned(1, "LY-88812", "'LY-88812'", "flights_book.loyalty", "input"),
+      warned(1, "F-80", "'F-80'", "flights_book.flight_id", "input"),
+      warned(1, "Dana Reyes", "'Dana Reyes'", "flights_book.traveller", "task"),
+    ]);
   });
 
   test("a literal joined to the input is a format, not a value, and is not checked", () => {
@@ -170,14 +198,14 @@ describe("argument provenance: what is accepted", () => {
       "await call(\"payments_send\", { to: input.account, memo: 'booking ' + input.ref, note: `ref ${input.id} ok` });",
       `return call("flights_book", { flight_id: input.prefix + "-77", traveller: ["Dr", input.name].join(" ") });`,
     ]);
-    assert.deepEqual(report, { checked: 0, problems: [] });
+    assert.deepEqual(report, { checked: 0, problems: [], warnings: [] });
   });
 
   test("booleans, null, the empty string and keys are not values; the tool's name is not an argument", () => {
     const report = check([
       `return call("not_in_the_run", { urgent: true, note: null, memo: "", "F-77": input.a, pick: input.flights["acct-ATTACKER"] });`,
     ]);
-    assert.deepEqual(report, { checked: 0, problems: [] });
+    assert.deepEqual(report, { checked: 0, problems: [], warnings: [] });
   });
 
   test("a call of a local function named call is not a base call", () => {
@@ -185,7 +213,7 @@ describe("argument provenance: what is accepted", () => {
       `const local = (call: (n: string, a: object) => unknown) => call("payments_send", { to: "acct-ATTACKER" });`,
       `return local(() => 1);`,
     ]);
-    assert.deepEqual(report, { checked: 0, problems: [] });
+    assert.deepEqual(report, { checked: 0, problems: [], warnings: [] });
   });
 });
 
@@ -237,6 +265,7 @@ describe("argument provenance: literals followed to the call", () => {
     assert.deepEqual(report, {
       checked: 2,
       problems: [unexplained(4, "acct-ATTACKER", "'acct-ATTACKER'", "payments_send.to")],
+      warnings: [],
     });
   });
 
@@ -261,6 +290,7 @@ describe("argument provenance: literals followed to the call", () => {
         hardCoded(1, token, "'acct-9921'", "flights_search"),
         unexplained(1, token, "'acct-EVIL'", "payments_send.to"),
       ],
+      warnings: [],
     });
   });
 
@@ -272,6 +302,7 @@ describe("argument provenance: literals followed to the call", () => {
     assert.deepEqual(report, {
       checked: 2,
       problems: [unexplained(1, "acct-ATTACKER", "'acct-ATTACKER'", "flights_book.to")],
+      warnings: [],
     });
   });
 
@@ -369,6 +400,7 @@ describe("argument provenance: literals followed to the call", () => {
         unexplained(2, "acct-X1", "'acct-X1'", "payments_send.to"),
         unexplained(2, "acct-X1", "'acct-X1'", "payments_send.memo"),
       ],
+      warnings: [],
     });
   });
 });
@@ -557,6 +589,7 @@ describe("argument provenance: small forms", () => {
     assert.deepEqual(check([`return call("flights_book", { flight_id: "F-77" });`], facts), {
       checked: 1,
       problems: [],
+      warnings: [warned(1, "F-77", "'F-77'", "flights_book.flight_id", "task")],
     });
   });
 });

@@ -254,6 +254,7 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
       queuedRebuild: false,
       rebuildNote: null,
       createdAt: "",
+      replayRuns: [],
     },
   );
   assert.equal(store.toolFile("make_invoice", 2), join(root, "tools", "make_invoice", "v2.ts"));
@@ -418,6 +419,79 @@ test("dependencies and run stats round-trip", (t) => {
     },
   );
   assert.match(stats.lastRunAt!, /^\d{4}-\d\d-\d\dT/);
+});
+
+test("live runs of a version: the successful ones, newest first, with their inner calls; replay runs round-trip", (t) => {
+  const store = new Store(tempDir(t));
+  t.after(() => store.close());
+  store.createTrace("t1", "task", "sdk");
+  store.createTrace("t2", "task", "sdk");
+  /** One live run of make_invoice v1 in `trace`: its call, then one inner base call per entry of `inner`. */
+  const run = (trace: string, customer: string, ok: boolean, inner: string[]) => {
+    const id = store.startCall({
+      traceId: trace,
+      tool: "make_invoice",
+      kind: "distilled",
+      args: { customer },
+      version: 1,
+    });
+    for (const tool of inner) {
+      store.appendCall(
+        { traceId: trace, tool, kind: "base", args: { customer }, parentId: id },
+        { output: { tool } },
+        1,
+      );
+    }
+    if (ok) store.finishCall(id, { invoice: customer }, 5);
+    else store.failCall(id, "boom", 5);
+    return id;
+  };
+  const a = run("t1", "ACME", true, ["find", "create"]);
+  run("t1", "Initech", false, ["find"]);
+  const b = run("t2", "Globex", true, ["find"]);
+  // Another version's run and a base call at top level are not runs of v1.
+  store.startCall({ traceId: "t2", tool: "make_invoice", kind: "distilled", args: {}, version: 2 });
+  store.appendCall({ traceId: "t2", tool: "find", kind: "base", args: {} }, { output: 1 }, 1);
+
+  const runs = store.liveRuns("make_invoice", 1, 10);
+  assert.deepEqual(
+    runs.map((r) => [r.trace, r.call, r.input, r.output, r.calls.map((c) => [c.tool, c.parentId])]),
+    [
+      ["t2", b, { customer: "Globex" }, { invoice: "Globex" }, [["find", b]]],
+      [
+        "t1",
+        a,
+        { customer: "ACME" },
+        { invoice: "ACME" },
+        [
+          ["find", a],
+          ["create", a],
+        ],
+      ],
+    ],
+  );
+  assert.match(runs[0]!.at, /^\d{4}-\d\d-\d\dT/);
+  assert.deepEqual(
+    store.liveRuns("make_invoice", 1, 1).map((r) => r.call),
+    [b],
+  );
+  // By reference: only runs still stored, of the trace named, that succeeded; in the order given.
+  assert.deepEqual(
+    store
+      .liveRunsOf([
+        { trace: "t1", call: a },
+        { trace: "t1", call: b },
+        { trace: "t2", call: b },
+        { trace: "t1", call: a + 1 },
+      ])
+      .map((r) => r.call),
+    [a, b],
+  );
+
+  store.createVersion(VERSION_INPUT);
+  assert.deepEqual(store.getVersion("make_invoice", 1)?.replayRuns, []);
+  store.setReplayRuns("make_invoice", 1, [{ trace: "t1", call: a }]);
+  assert.deepEqual(store.getVersion("make_invoice", 1)?.replayRuns, [{ trace: "t1", call: a }]);
 });
 
 test("transactions roll back on a throw and nest into the outer one", (t) => {

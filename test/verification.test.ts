@@ -92,6 +92,9 @@ test("a good proposal is stored as a draft, passes all three checks and becomes 
     [
       "verified: invoice_from_email v1",
       "4 base calls; limit 6.3 (baseline 9 × 0.7)",
+      "call sites covered: 4/4",
+      "literals checked: 0",
+      "reproduces 1 of 1 recorded run",
       // None of the fake tools is annotated read-only, so each may write.
       "tools that may write: billing_create_invoice, billing_find_customer, gmail_get_message, gmail_search",
       "promotion: waits for tooldistill promote (auto_promote: false)",

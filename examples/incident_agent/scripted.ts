@@ -112,8 +112,8 @@ export default distilledTool({
     const firedAt = Date.parse(alert.fired_at);
     let culprit = null;
     for (const upstream of service.upstreams) {
-      // Without env (not in the docs) the list buries prod deploys under pages of staging ones.
-      const { deploys } = await call("deploys_list", { service_id: upstream, env: "prod" });
+      // Without env (not in the docs) the list buries the alert's env's deploys under pages of other ones.
+      const { deploys } = await call("deploys_list", { service_id: upstream, env: alert.env });
       const age = firedAt - Date.parse(deploys[0].deployed_at);
       if (culprit === null && age >= 0 && age <= ${HOUR_MS}) {
         culprit = { upstream, bad: deploys[0], previous: deploys[1] };

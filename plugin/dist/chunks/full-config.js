@@ -3,8 +3,8 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-BYQMTER2.js";
-import "./chunk-K6P5GM6V.js";
+} from "./chunk-2KPU2NPO.js";
+import "./chunk-HOGTD3KB.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-PK6ICO7V.js";

@@ -4,13 +4,13 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-MO7VTA6U.js";
+} from "./chunk-5NQZ6V3M.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-BYQMTER2.js";
-import "./chunk-K6P5GM6V.js";
+} from "./chunk-2KPU2NPO.js";
+import "./chunk-HOGTD3KB.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-PK6ICO7V.js";

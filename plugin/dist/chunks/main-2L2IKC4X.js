@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-MO7VTA6U.js";
+} from "./chunk-5NQZ6V3M.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -26,10 +26,10 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-BYQMTER2.js";
+} from "./chunk-2KPU2NPO.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-K6P5GM6V.js";
+} from "./chunk-HOGTD3KB.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-PK6ICO7V.js";

@@ -90,8 +90,17 @@ var PROPOSE_INPUT_SCHEMA = {
     },
     test_inputs: {
       type: "array",
-      items: { type: "object" },
-      description: "Inputs to run the tool with during replay, taken from the source run (the replay answers each base call with the response recorded in that run)."
+      items: {
+        type: "object",
+        properties: {
+          trace: {
+            type: "string",
+            description: "The id of another successful recorded run of the same task."
+          },
+          input: { type: "object", description: "The tool's input for that run." }
+        }
+      },
+      description: 'Inputs to run the tool with during replay, taken from the source run (the replay answers each base call with the response recorded in that run). An entry { "trace": "<id>", "input": {...} } is replayed against another successful recorded run of the same task instead; any entry with a "trace" key is read that way.'
     }
   },
   required: ["code", "test_inputs"]
@@ -189,11 +198,14 @@ function noEvidence() {
 }
 function evidenceLines(e) {
   const lines = [];
-  if (e.callSites) lines.push(`call sites covered: ${e.callSites.covered}/${e.callSites.total}`);
+  if (e.callSites) {
+    lines.push(`call sites covered: ${e.callSites.covered}/${e.callSites.total}`);
+    for (const u of e.callSites.uncovered)
+      lines.push(`  never ran: line ${u.line}${u.tool ? ` (${u.tool})` : ""}`);
+  }
   if (e.literals) {
-    lines.push(
-      `literals checked: ${e.literals.checked}${e.literals.warned.length ? ` (warned: ${e.literals.warned.join("; ")})` : ""}`
-    );
+    lines.push(`literals checked: ${e.literals.checked}`);
+    for (const w of e.literals.warned) lines.push(`  warned: ${w}`);
   }
   if (e.runs) {
     lines.push(
@@ -208,6 +220,23 @@ function evidenceLines(e) {
 function formatProblem(p) {
   return p.line === void 0 ? p.message : `line ${p.line}: ${p.message}`;
 }
+function readTestInput(entry, index) {
+  if (!isPlainObject(entry)) return `test_inputs[${index}] must be an input object`;
+  if (!Object.hasOwn(entry, "trace")) return { input: entry, trace: null };
+  const { trace, input } = entry;
+  const extra = Object.keys(entry).filter((k) => k !== "trace" && k !== "input");
+  if (typeof trace !== "string" || trace === "" || !isPlainObject(input) || extra.length > 0) {
+    return `test_inputs[${index}] has a 'trace' key, so it must be { "trace": "<id of a recorded run>", "input": { ...the tool's input } } and nothing else`;
+  }
+  return { input, trace };
+}
+function testInputsOf(entries) {
+  return entries.map((entry, i) => {
+    const read = readTestInput(entry, i);
+    if (typeof read === "string") throw new DistillError("PROPOSAL_INVALID", read);
+    return read;
+  });
+}
 function readProposal(input) {
   if (!isPlainObject(input)) return "the proposal must be an object { code, test_inputs }";
   const problems = [];
@@ -215,8 +244,13 @@ function readProposal(input) {
   const tests = input["test_inputs"];
   if (typeof code !== "string" || code.trim() === "")
     problems.push("'code' must be the whole TypeScript module as a string");
-  if (!Array.isArray(tests) || !tests.every(isPlainObject)) {
+  if (!Array.isArray(tests)) {
     problems.push("'test_inputs' must be an array of input objects taken from this run");
+  } else {
+    for (const [i, entry] of tests.entries()) {
+      const read = readTestInput(entry, i);
+      if (typeof read === "string") problems.push(read);
+    }
   }
   const unknown = Object.keys(input).filter((k) => k !== "code" && k !== "test_inputs");
   if (unknown.length)
@@ -265,7 +299,7 @@ function reportSummary(report) {
   }
   return ALL_CHECKS_PASSED;
 }
-function verdictBody(v) {
+function verdictBody(v, evidence = true) {
   const failed = CHECK_ORDER.find((k) => !v.checks[k].ok);
   const lines = [
     failed ? `rejected: ${v.name} v${v.version}: ${failed} check failed` : `verified: ${v.name} v${v.version}`
@@ -279,7 +313,7 @@ function verdictBody(v) {
     lines.push(`${v.calls} base calls; limit ${num(v.limit)} (baseline ${num(v.baseline)}${factor})`);
   }
   if (v.liveCalls.length > 0) lines.push(`ran live: ${v.liveCalls.join(", ")}`);
-  lines.push(...evidenceLines(v.evidence));
+  if (evidence) lines.push(...evidenceLines(v.evidence));
   return { failed, lines };
 }
 function verdictText(v) {
@@ -477,6 +511,7 @@ export {
   nudgeText,
   noEvidence,
   formatProblem,
+  testInputsOf,
   parseProposal,
   toVerdict,
   rejectedVerdict,

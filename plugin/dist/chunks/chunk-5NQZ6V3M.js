@@ -4,10 +4,10 @@ import {
   adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-BYQMTER2.js";
+} from "./chunk-2KPU2NPO.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-K6P5GM6V.js";
+} from "./chunk-HOGTD3KB.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-PK6ICO7V.js";

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   ClaudeDistiller
-} from "./chunk-K6P5GM6V.js";
+} from "./chunk-HOGTD3KB.js";
 import "./chunk-DIPQWG65.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-XLRDCVB2.js";

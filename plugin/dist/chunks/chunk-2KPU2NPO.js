@@ -9,9 +9,10 @@ import {
   parseProposal,
   rejectedVerdict,
   reportSummary,
+  testInputsOf,
   toVerdict,
   verdictText
-} from "./chunk-K6P5GM6V.js";
+} from "./chunk-HOGTD3KB.js";
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
@@ -7280,7 +7281,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse4(src, reviver, options) {
+    function parse5(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -7321,7 +7322,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse4;
+    exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
@@ -10459,14 +10460,14 @@ var require_lib = __commonJS({
         super.checkParams(node, false, true);
         this.scope.exit();
       }
-      forwardNoArrowParamsConversionAt(node, parse5) {
+      forwardNoArrowParamsConversionAt(node, parse6) {
         let result;
         if (this.state.noArrowParamsConversionAt.includes(this.offsetToSourcePos(node.start))) {
           this.state.noArrowParamsConversionAt.push(this.state.start);
-          result = parse5();
+          result = parse6();
           this.state.noArrowParamsConversionAt.pop();
         } else {
-          result = parse5();
+          result = parse6();
         }
         return result;
       }
@@ -20384,8 +20385,8 @@ var require_lib = __commonJS({
         this.state.maybeInArrowParameters = oldMaybeInArrowParameters;
         if (!res) return;
         const startPos = this.offsetToSourcePos(startLoc.index);
-        const parse5 = () => res.returnType && this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithDeferredArrowErrors(() => super.parseArrowExpression(res, null, true)) : super.parseArrowExpression(res, null, true);
-        return this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithRestrictedArrowReturnType(parse5, this.hasPlugin("jsx") || this.state.tsArrowReturnTypeAllowed) : parse5();
+        const parse6 = () => res.returnType && this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithDeferredArrowErrors(() => super.parseArrowExpression(res, null, true)) : super.parseArrowExpression(res, null, true);
+        return this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithRestrictedArrowReturnType(parse6, this.hasPlugin("jsx") || this.state.tsArrowReturnTypeAllowed) : parse6();
       }
       tsParseTypeArgumentsInExpression() {
         if (this.reScan_lt() !== 47) return;
@@ -20929,12 +20930,12 @@ var require_lib = __commonJS({
         this.state.tsArrowReturnTypeAllowed = allowsReturnType;
         this.state.tsGenericArrowParams = genericParams;
       }
-      tsParseWithRestrictedArrowReturnType(parse5, allowsReturnType = false, genericParams = false) {
+      tsParseWithRestrictedArrowReturnType(parse6, allowsReturnType = false, genericParams = false) {
         const oldAllowed = this.state.tsArrowReturnTypeAllowed;
         const oldGeneric = this.state.tsGenericArrowParams;
         const oldStart = this.state.tsArrowReturnTypeRestrictionAt;
         this.tsRestrictArrowReturnTypeAt(this.state.start, allowsReturnType, genericParams);
-        const result = parse5();
+        const result = parse6();
         this.state.tsArrowReturnTypeRestrictionAt = oldStart;
         this.state.tsArrowReturnTypeAllowed = oldAllowed;
         this.state.tsGenericArrowParams = oldGeneric;
@@ -21111,11 +21112,11 @@ var require_lib = __commonJS({
         this.state.tsGenericArrowParams = oldGeneric;
         return node;
       }
-      tsParseWithDeferredArrowErrors(parse5) {
-        if (this.optionFlags & 2048) return parse5();
+      tsParseWithDeferredArrowErrors(parse6) {
+        if (this.optionFlags & 2048) return parse6();
         this.optionFlags |= 2048;
         try {
-          return parse5();
+          return parse6();
         } finally {
           this.optionFlags &= ~2048;
         }
@@ -21128,19 +21129,19 @@ var require_lib = __commonJS({
       tsParseMaybeArrowWithRestrictedReturnType(startPos, refExpressionErrors, afterLeftParse) {
         if (!this.noArrowAt.has(startPos)) {
           const allowsReturnType = this.state.tsArrowReturnTypeAllowed;
-          const parse5 = () => this.tsParseMaybeAssign(refExpressionErrors, afterLeftParse);
+          const parse6 = () => this.tsParseMaybeAssign(refExpressionErrors, afterLeftParse);
           let state = this.state.clone();
           const {
             tokensLength
           } = state;
           this.tsArrowReturnTypeAt.delete(startPos);
-          let result = this.tryParse(parse5, state);
+          let result = this.tryParse(parse6, state);
           const returnTypeStart = this.tsArrowReturnTypeAt.get(startPos);
           if (result.thrown && returnTypeStart !== void 0 && !tsIsInvalidArrowParamsError(result.error, returnTypeStart) && !(this.optionFlags & 2048)) {
             state = this.state.clone();
             this.optionFlags |= 2048;
             try {
-              result = this.tryParse(parse5, state);
+              result = this.tryParse(parse6, state);
             } finally {
               this.optionFlags &= ~2048;
             }
@@ -21490,8 +21491,8 @@ var require_lib = __commonJS({
         const startPos = this.offsetToSourcePos(node.start);
         if (this.tsIsArrowReturnTypeRestrictedAt(startPos)) {
           const genericParams = this.state.tsGenericArrowParams;
-          const parse5 = () => super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
-          return this.tsParseWithRestrictedArrowReturnType(genericParams && node.returnType ? () => this.tsParseWithDeferredArrowErrors(parse5) : parse5, this.state.tsArrowReturnTypeAllowed || !genericParams && tsHasUnambiguousArrowParams(params));
+          const parse6 = () => super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
+          return this.tsParseWithRestrictedArrowReturnType(genericParams && node.returnType ? () => this.tsParseWithDeferredArrowErrors(parse6) : parse6, this.state.tsArrowReturnTypeAllowed || !genericParams && tsHasUnambiguousArrowParams(params));
         }
         return super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
       }
@@ -22271,7 +22272,7 @@ var require_lib = __commonJS({
         return result;
       }
     };
-    function parse4(input, options) {
+    function parse5(input, options) {
       var _options;
       if (((_options = options) == null ? void 0 : _options.sourceType) === "unambiguous") {
         options = Object.assign({}, options);
@@ -22358,7 +22359,7 @@ var require_lib = __commonJS({
       }
       return cls;
     }
-    exports.parse = parse4;
+    exports.parse = parse5;
     exports.parseExpression = parseExpression;
     exports.tokTypes = tokTypes;
   }
@@ -22406,7 +22407,7 @@ var require_ms = __commonJS({
       options = options || {};
       var type = typeof val;
       if (type === "string" && val.length > 0) {
-        return parse4(val);
+        return parse5(val);
       } else if (type === "number" && isFinite(val)) {
         return options.long ? fmtLong(val) : fmtShort(val);
       }
@@ -22414,7 +22415,7 @@ var require_ms = __commonJS({
         "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
       );
     };
-    function parse4(str) {
+    function parse5(str) {
       str = String(str);
       if (str.length > 100) {
         return;
@@ -39891,11 +39892,11 @@ var require_trace_mapping_umd = __commonJS({
         state.lastNeedle = needle;
         return state.lastIndex = binarySearch(haystack, needle, low, high);
       }
-      function parse4(map) {
+      function parse5(map) {
         return typeof map === "string" ? JSON.parse(map) : map;
       }
       var FlattenMap = function(map, mapUrl) {
-        const parsed = parse4(map);
+        const parsed = parse5(map);
         if (!("sections" in parsed)) {
           return new TraceMap(parsed, mapUrl);
         }
@@ -39959,7 +39960,7 @@ var require_trace_mapping_umd = __commonJS({
         }
       }
       function addSection(input, mapUrl, mappings, sources, sourcesContent, names, ignoreList, lineOffset, columnOffset, stopLine, stopColumn) {
-        const parsed = parse4(input);
+        const parsed = parse5(input);
         if ("sections" in parsed) return recurse(...arguments);
         const map = new TraceMap(parsed, mapUrl);
         const sourcesOffset = sources.length;
@@ -40009,7 +40010,7 @@ var require_trace_mapping_umd = __commonJS({
         constructor(map, mapUrl) {
           const isString = typeof map === "string";
           if (!isString && map._decodedMemo) return map;
-          const parsed = parse4(map);
+          const parsed = parse5(map);
           const { version, file, names, sourceRoot, sources, sourcesContent } = parsed;
           this.version = version;
           this.file = file;
@@ -52548,81 +52549,11 @@ function fingerprint(tool) {
     return null;
   }
 }
-
-// core/replay.ts
-function fixturesFromCalls(calls) {
-  return calls.filter((c) => c.kind === "base" && c.status !== "started").map((c, i) => ({
-    index: i + 1,
-    tool: c.tool,
-    args: c.args,
-    ok: c.status === "ok",
-    output: c.output,
-    error: c.error,
-    clipped: c.clipped ? c.note ?? "clipped" : null
-  }));
-}
-var FixtureSet = class {
-  #fixtures;
-  #keys;
-  #used;
-  constructor(fixtures) {
-    this.#fixtures = fixtures;
-    this.#keys = fixtures.map((f) => key(f.tool, f.args));
-    this.#used = fixtures.map(() => false);
-  }
-  /** Consumes and returns the matching fixture, or null. `args` must be canonical. */
-  take(tool, args) {
-    const k = key(tool, args);
-    for (let i = 0; i < this.#fixtures.length; i++) {
-      if (!this.#used[i] && this.#keys[i] === k) {
-        this.#used[i] = true;
-        return this.#fixtures[i];
-      }
-    }
-    return null;
-  }
-  /** Says why a call matches nothing, naming the nearest recorded call and how the arguments differ. */
-  explainMiss(step, tool, args) {
-    const head = `call ${step} to '${tool}' with ${stableStringify(args)} matches no recorded call`;
-    const sameTool = this.#fixtures.filter((f) => f.tool === tool);
-    if (sameTool.length === 0) {
-      return `${head}: the source run never called '${tool}'`;
-    }
-    let best = sameTool[0];
-    let bestScore = Number.POSITIVE_INFINITY;
-    for (const f of sameTool) {
-      const score = argDifferences(f.args, args).length;
-      if (score < bestScore) {
-        best = f;
-        bestScore = score;
-      }
-    }
-    const diffs = argDifferences(best.args, args);
-    const used = diffs.length === 0 ? " (already used by an earlier call of this replay)" : "";
-    const how = diffs.length === 0 ? "" : `; differs in ${diffs.join(", ")}`;
-    return `${head}; nearest recorded: call ${best.index} ${best.tool} ${stableStringify(best.args)}${used}${how}`;
-  }
-};
-function key(tool, args) {
-  return `${tool}\0${stableStringify(args)}`;
-}
-function argDifferences(recorded, actual) {
-  const out = [];
-  const keys = [.../* @__PURE__ */ new Set([...Object.keys(recorded), ...Object.keys(actual)])].sort();
-  for (const k of keys) {
-    const inRecorded = k in recorded;
-    const inActual = k in actual;
-    if (inRecorded && !inActual) out.push(`${k}: missing (recorded ${stableStringify(recorded[k])})`);
-    else if (!inRecorded && inActual)
-      out.push(`${k}: not in the recorded call (got ${stableStringify(actual[k])})`);
-    else if (stableStringify(recorded[k]) !== stableStringify(actual[k])) {
-      out.push(`${k}: ${stableStringify(actual[k])} \u2260 recorded ${stableStringify(recorded[k])}`);
-    }
-  }
-  return out;
+function sameFingerprint(stored, current) {
+  return stored !== null && current !== null && stored === current;
 }
 
-// core/static-check.ts
+// core/call-sites.ts
 var import_parser2 = __toESM(require_lib(), 1);
 
 // core/babel-traverse.ts
@@ -52631,239 +52562,6 @@ var loaded;
 function traverse() {
   loaded ??= (typeof __require === "function" ? require_lib8() : createRequire(import.meta.url)("@babel/traverse")).default;
   return loaded;
-}
-
-// core/source-tokens.ts
-var TOKEN = /^(?:[A-Za-z_$][\w$]*|\.\.\.|\S)/;
-function tokenAt(source, index) {
-  return source.slice(index).match(TOKEN)?.[0];
-}
-var SourceTokens = class {
-  #source;
-  constructor(source) {
-    this.#source = source;
-  }
-  /** The node's text when it is one line of at most 40 characters, otherwise its first token. */
-  of(node) {
-    const text2 = this.#text(node);
-    return text2.length <= 40 && !text2.includes("\n") ? text2 : this.first(node);
-  }
-  /** The node's first token (its whole text when it starts with none). */
-  first(node) {
-    const text2 = this.#text(node);
-    return text2.match(TOKEN)?.[0] ?? text2;
-  }
-  #text(node) {
-    return this.#source.slice(node.start ?? 0, node.end ?? 0);
-  }
-};
-
-// core/static-values.ts
-function unwrap(node) {
-  let current = node;
-  while (current.type === "TSAsExpression" || current.type === "TSSatisfiesExpression" || current.type === "TSNonNullExpression" || current.type === "ParenthesizedExpression") {
-    current = current.expression;
-  }
-  return current;
-}
-function stringValue(input) {
-  const node = unwrap(input);
-  if (node.type === "StringLiteral") return node.value;
-  if (node.type === "TemplateLiteral" && node.expressions.length === 0) {
-    const quasi = node.quasis[0];
-    return quasi ? quasi.value.cooked ?? quasi.value.raw : "";
-  }
-  return null;
-}
-function propertyKey(prop) {
-  const key2 = prop.key;
-  if (!prop.computed && key2.type === "Identifier") return key2.name;
-  if (key2.type === "NumericLiteral") return String(key2.value);
-  return stringValue(key2);
-}
-function isMember(node) {
-  return node.type === "MemberExpression" || node.type === "OptionalMemberExpression";
-}
-function memberName(node) {
-  const prop = node.property;
-  if (!node.computed) return prop.type === "Identifier" ? prop.name : null;
-  return stringValue(prop);
-}
-function literalKeys(object) {
-  const keys = /* @__PURE__ */ new Map();
-  for (const prop of object.properties) {
-    if (prop.type === "SpreadElement") return null;
-    const key2 = propertyKey(prop);
-    if (key2 === null) return null;
-    keys.set(key2, prop.key);
-  }
-  return keys;
-}
-function literalValue(input, bad) {
-  const node = unwrap(input);
-  switch (node.type) {
-    case "StringLiteral":
-    case "NumericLiteral":
-    case "BooleanLiteral":
-      return node.value;
-    case "NullLiteral":
-      return null;
-    case "TemplateLiteral": {
-      const value = stringValue(node);
-      if (value === null) bad.push(node);
-      return value;
-    }
-    case "UnaryExpression":
-      if (node.operator === "-" && node.argument.type === "NumericLiteral") return -node.argument.value;
-      break;
-    case "ArrayExpression":
-      return node.elements.map((el) => {
-        if (el === null || el.type === "SpreadElement") {
-          bad.push(el ?? node);
-          return null;
-        }
-        return literalValue(el, bad);
-      });
-    case "ObjectExpression": {
-      const out = {};
-      for (const prop of node.properties) {
-        const key2 = prop.type === "ObjectProperty" && !prop.computed ? propertyKey(prop) : null;
-        if (prop.type !== "ObjectProperty" || key2 === null) {
-          bad.push(prop);
-          continue;
-        }
-        Object.defineProperty(out, key2, {
-          value: literalValue(prop.value, bad),
-          enumerable: true,
-          writable: true,
-          configurable: true
-        });
-      }
-      return out;
-    }
-  }
-  bad.push(node);
-  return void 0;
-}
-
-// core/static-config.ts
-var CONFIG_KEYS = ["name", "description", "inputSchema", "run", "check"];
-var REQUIRED_CONFIG_KEYS = ["name", "description", "inputSchema", "run"];
-function readConfig(state, object) {
-  const props = checkConfigKeys(state, object);
-  const name = readName(state, props.get("name"));
-  const description = readDescription(state, props.get("description"));
-  const inputSchema = readInputSchema(state, props.get("inputSchema"));
-  checkRun(state, props.get("run"));
-  const check = props.get("check");
-  const checkFunction = readCheck(state, check);
-  return { name, description, inputSchema, hasCheck: check !== void 0, checkFunction };
-}
-function checkConfigKeys(state, object) {
-  const props = /* @__PURE__ */ new Map();
-  for (const prop of object.properties) {
-    const key2 = prop.type === "SpreadElement" || prop.computed ? null : propertyKey(prop);
-    if (key2 === null) {
-      state.add(
-        prop,
-        state.tokens.first(prop),
-        `distilledTool({...}) accepts only plain keys: ${CONFIG_KEYS.join(", ")}`
-      );
-    } else if (!isConfigKey(key2)) {
-      state.add(
-        prop,
-        key2,
-        `unknown key '${key2}' in distilledTool({...})${suggestion(key2, CONFIG_KEYS)}: allowed keys are ${CONFIG_KEYS.join(", ")}`
-      );
-    } else if (props.has(key2)) {
-      state.add(prop, key2, `duplicate key '${key2}' in distilledTool({...})`);
-    } else {
-      props.set(key2, prop);
-    }
-  }
-  for (const key2 of REQUIRED_CONFIG_KEYS) {
-    if (!props.has(key2)) state.add(object, void 0, `distilledTool({...}) has no '${key2}'`);
-  }
-  return props;
-}
-function isConfigKey(key2) {
-  return CONFIG_KEYS.includes(key2);
-}
-function readString(state, key2, prop) {
-  if (prop === void 0) return null;
-  const value = prop.type === "ObjectProperty" ? stringValue(prop.value) : null;
-  if (value === null) {
-    state.add(prop, key2, `'${key2}' must be a string literal so it can be read without running the tool`);
-  }
-  return value;
-}
-function readName(state, prop) {
-  const name = readString(state, "name", prop);
-  if (name === null || prop === void 0) return name;
-  const problem = toolNameProblem(name);
-  if (problem !== null) state.add(prop, name, problem);
-  if (state.baseByName.has(name)) {
-    state.add(
-      prop,
-      name,
-      `tool name '${name}' is a base tool's name: a distilled tool must not shadow a base tool`
-    );
-  }
-  return name;
-}
-function readDescription(state, prop) {
-  const description = readString(state, "description", prop);
-  if (description !== null && prop !== void 0 && description.trim() === "") {
-    state.add(prop, "description", "'description' must not be empty: say what the tool does");
-  }
-  return description;
-}
-function readInputSchema(state, prop) {
-  if (prop === void 0) return null;
-  const bad = [];
-  const value = prop.type === "ObjectProperty" ? literalValue(prop.value, bad) : void 0;
-  if (prop.type === "ObjectMethod") bad.push(prop);
-  for (const node of bad) {
-    state.add(
-      node,
-      state.tokens.of(node),
-      "'inputSchema' may contain only literals (strings, numbers, booleans, null, arrays and objects of those)"
-    );
-  }
-  if (bad.length > 0) return null;
-  if (!(isPlainObject(value) && value["type"] === "object")) {
-    state.add(prop, "inputSchema", `'inputSchema' must be an object with type: "object"`);
-  }
-  return isPlainObject(value) ? value : null;
-}
-function checkRun(state, prop) {
-  if (prop !== void 0 && !isFunction(prop, true)) {
-    state.add(prop, "run", "'run' must be an async function: async run(input) { ... }");
-  }
-}
-function readCheck(state, prop) {
-  if (prop === void 0) return null;
-  if (!isFunction(prop, false)) {
-    state.add(prop, "check", "'check' must be a function of the result: check: (result) => ...");
-    return null;
-  }
-  const fn = prop.type === "ObjectMethod" ? prop : unwrap(prop.value);
-  if ("async" in fn && fn.async) {
-    state.add(
-      prop,
-      "async",
-      "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function"
-    );
-  }
-  if ("generator" in fn && fn.generator) {
-    state.add(prop, "*", "'check' must return true or false, not be a generator");
-  }
-  return fn;
-}
-function isFunction(prop, mustBeAsync) {
-  if (prop.type === "ObjectMethod") return prop.kind === "method" && (prop.async || !mustBeAsync);
-  const value = unwrap(prop.value);
-  return (value.type === "ArrowFunctionExpression" || value.type === "FunctionExpression") && (value.async || !mustBeAsync);
 }
 
 // core/module-body.ts
@@ -53030,9 +52728,1549 @@ function isTypeStrippingWarning(warning, typeOrOptions) {
   return type === "ExperimentalWarning" && /strip ?TypeScript ?Types|type stripping/i.test(message);
 }
 
-// core/static-module.ts
+// core/static-values.ts
+function unwrap(node) {
+  let current = node;
+  while (current.type === "TSAsExpression" || current.type === "TSSatisfiesExpression" || current.type === "TSNonNullExpression" || current.type === "ParenthesizedExpression") {
+    current = current.expression;
+  }
+  return current;
+}
+function stringValue(input) {
+  const node = unwrap(input);
+  if (node.type === "StringLiteral") return node.value;
+  if (node.type === "TemplateLiteral" && node.expressions.length === 0) {
+    const quasi = node.quasis[0];
+    return quasi ? quasi.value.cooked ?? quasi.value.raw : "";
+  }
+  return null;
+}
+function propertyKey(prop) {
+  const key2 = prop.key;
+  if (!prop.computed && key2.type === "Identifier") return key2.name;
+  if (key2.type === "NumericLiteral") return String(key2.value);
+  return stringValue(key2);
+}
+function isMember(node) {
+  return node.type === "MemberExpression" || node.type === "OptionalMemberExpression";
+}
+function memberName(node) {
+  const prop = node.property;
+  if (!node.computed) return prop.type === "Identifier" ? prop.name : null;
+  return stringValue(prop);
+}
+function literalKeys(object) {
+  const keys = /* @__PURE__ */ new Map();
+  for (const prop of object.properties) {
+    if (prop.type === "SpreadElement") return null;
+    const key2 = propertyKey(prop);
+    if (key2 === null) return null;
+    keys.set(key2, prop.key);
+  }
+  return keys;
+}
+function literalValue(input, bad) {
+  const node = unwrap(input);
+  switch (node.type) {
+    case "StringLiteral":
+    case "NumericLiteral":
+    case "BooleanLiteral":
+      return node.value;
+    case "NullLiteral":
+      return null;
+    case "TemplateLiteral": {
+      const value = stringValue(node);
+      if (value === null) bad.push(node);
+      return value;
+    }
+    case "UnaryExpression":
+      if (node.operator === "-" && node.argument.type === "NumericLiteral") return -node.argument.value;
+      break;
+    case "ArrayExpression":
+      return node.elements.map((el) => {
+        if (el === null || el.type === "SpreadElement") {
+          bad.push(el ?? node);
+          return null;
+        }
+        return literalValue(el, bad);
+      });
+    case "ObjectExpression": {
+      const out = {};
+      for (const prop of node.properties) {
+        const key2 = prop.type === "ObjectProperty" && !prop.computed ? propertyKey(prop) : null;
+        if (prop.type !== "ObjectProperty" || key2 === null) {
+          bad.push(prop);
+          continue;
+        }
+        Object.defineProperty(out, key2, {
+          value: literalValue(prop.value, bad),
+          enumerable: true,
+          writable: true,
+          configurable: true
+        });
+      }
+      return out;
+    }
+  }
+  bad.push(node);
+  return void 0;
+}
+
+// core/call-sites.ts
+var CALL_SITE_ARG_INDEX = 2;
 var MODULE = "tooldistill";
-var ONLY_IMPORT = `only { distilledTool, call, notApplicable } from "${MODULE}"`;
+var ABSENT = "void 0";
+var CALL_DIRECTLY = `call base tools directly: call("<base tool>", {...})`;
+function instrumentCallSites(source, located = locateCallSites(source)) {
+  const { sites, unsupported } = located;
+  if (unsupported.length > 0) {
+    const list = unsupported.map((p) => `line ${p.line ?? "?"}: ${p.message}`).join("; ");
+    throw new DistillError("PROPOSAL_INVALID", `the tool's base calls cannot be counted: ${list}`);
+  }
+  const inserts = sites.map((site) => ({ at: insertionPoint(site.path.node, source), site }));
+  inserts.sort((a, b) => a.at.index - b.at.index);
+  let out = "";
+  let from = 0;
+  for (const { at, site } of inserts) {
+    out += source.slice(from, at.index) + at.text(site.id);
+    from = at.index;
+  }
+  out += source.slice(from);
+  return { source: out, sites: sites.map(({ id, line, tool }) => ({ id, line, tool })) };
+}
+function locateCallSites(source) {
+  const program = parseProgram(source);
+  const found = [];
+  const unsupported = [];
+  const refuse = (node, message) => {
+    const problem = { message };
+    if (node.loc) problem.line = node.loc.start.line;
+    problem.token = source.slice(node.start ?? 0, node.end ?? 0).split("\n")[0] ?? "";
+    unsupported.push({ problem, start: node.start ?? 0 });
+  };
+  const asSite = (callee, token) => {
+    const outer = outermost(callee);
+    const parent = outer.parentPath;
+    if (parent !== null && (parent.isCallExpression() || parent.isOptionalCallExpression()) && outer.key === "callee") {
+      const spread = parent.node.arguments.slice(0, CALL_SITE_ARG_INDEX).find((arg) => arg.type === "SpreadElement");
+      if (spread) {
+        refuse(
+          spread,
+          `a spread argument in call(...) hides the base tool's name or arguments: ${CALL_DIRECTLY}`
+        );
+      }
+      found.push({ path: parent, start: token.start ?? 0 });
+    } else {
+      refuse(
+        token,
+        `'call' is used without being called, so its calls could not be counted: ${CALL_DIRECTLY}`
+      );
+    }
+  };
+  for (const { binding, namespace } of libraryBindings(program)) {
+    for (const ref of binding.referencePaths) {
+      if (inTypePosition(ref)) continue;
+      if (!namespace) {
+        asSite(ref, ref.node);
+        continue;
+      }
+      const member = ref.parentPath;
+      const isObject = member !== null && (member.isMemberExpression() || member.isOptionalMemberExpression()) && ref.key === "object";
+      const name = isObject ? staticMemberName(member.node) : null;
+      if (name === "call") asSite(member, member.node);
+      else if (name === null) {
+        refuse(
+          ref.node,
+          `the namespace of "${MODULE}" is used as a value, which hides its calls: ${CALL_DIRECTLY}`
+        );
+      }
+    }
+  }
+  program.traverse({
+    Identifier(path) {
+      const name = path.node.name;
+      if (name !== LIBRARY_PARAM && name !== "arguments" || !path.isReferencedIdentifier()) return;
+      if (path.scope.getBinding(name) !== void 0) return;
+      if (name === LIBRARY_PARAM) {
+        refuse(path.node, `'${name}' is the sandbox's own name for the library: ${CALL_DIRECTLY}`);
+      } else if (path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression()) === null) {
+        refuse(
+          path.node,
+          `'arguments' outside a function reaches the library, which hides its calls: ${CALL_DIRECTLY}`
+        );
+      }
+    }
+  });
+  found.sort((a, b) => a.start - b.start);
+  const sites = found.map(({ path }, i) => {
+    const first = path.node.arguments[0];
+    const tool = first !== void 0 && first.type !== "SpreadElement" ? stringValue(first) : null;
+    return { id: i + 1, line: path.node.loc?.start.line ?? 0, tool, path };
+  });
+  unsupported.sort((a, b) => a.start - b.start);
+  return { sites, unsupported: unsupported.map((u) => u.problem) };
+}
+function parseProgram(source) {
+  let ast;
+  try {
+    ast = (0, import_parser2.parse)(source, {
+      sourceType: "module",
+      plugins: ["typescript"],
+      createParenthesizedExpressions: true
+    });
+  } catch (err) {
+    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+  let program = null;
+  traverse()(ast, {
+    Program(path) {
+      program = path;
+      path.stop();
+    }
+  });
+  if (program === null) throw new DistillError("PROPOSAL_INVALID", "the tool's code has no program");
+  return program;
+}
+function libraryBindings(program) {
+  const out = [];
+  for (const stmt of program.node.body) {
+    if (stmt.type !== "ImportDeclaration" || stmt.source.value !== MODULE || stmt.importKind === "type") {
+      continue;
+    }
+    for (const spec of stmt.specifiers) {
+      let namespace;
+      if (spec.type === "ImportNamespaceSpecifier") namespace = true;
+      else if (spec.type === "ImportSpecifier" && spec.importKind !== "type") {
+        const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
+        if (imported !== "call") continue;
+        namespace = false;
+      } else continue;
+      const binding = program.scope.getBinding(spec.local.name);
+      if (binding !== void 0) out.push({ binding, namespace });
+    }
+  }
+  return out;
+}
+var TRANSPARENT = /* @__PURE__ */ new Set([
+  "ParenthesizedExpression",
+  "TSAsExpression",
+  "TSSatisfiesExpression",
+  "TSNonNullExpression",
+  "TSTypeAssertion",
+  "TSInstantiationExpression"
+]);
+function outermost(path) {
+  let current = path;
+  while (current.parentPath !== null && TRANSPARENT.has(current.parentPath.node.type)) {
+    current = current.parentPath;
+  }
+  return current;
+}
+function inTypePosition(path) {
+  let current = path.parentPath;
+  while (current !== null && current.node.type === "TSQualifiedName") current = current.parentPath;
+  return current !== null && current.node.type === "TSTypeQuery";
+}
+function staticMemberName(node) {
+  if (!node.computed) return node.property.type === "Identifier" ? node.property.name : null;
+  return stringValue(node.property);
+}
+function insertionPoint(node, source) {
+  const args = node.arguments;
+  const last = args[Math.min(args.length, CALL_SITE_ARG_INDEX) - 1];
+  if (last !== void 0) {
+    const missing = CALL_SITE_ARG_INDEX - Math.min(args.length, CALL_SITE_ARG_INDEX);
+    return { index: last.end ?? 0, text: (id) => `, ${`${ABSENT}, `.repeat(missing)}${id}` };
+  }
+  const close = (node.end ?? 0) - 1;
+  if (source[close] !== ")") {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `line ${node.loc?.start.line ?? "?"}: cannot find the end of a call`
+    );
+  }
+  return { index: close, text: (id) => `${`${ABSENT}, `.repeat(CALL_SITE_ARG_INDEX)}${id}` };
+}
+
+// core/coverage.ts
+function siteCoverage(sites, ran) {
+  const covered = new Set(ran);
+  const uncovered = sites.filter((s) => !covered.has(s.id));
+  return {
+    callSites: {
+      covered: sites.length - uncovered.length,
+      total: sites.length,
+      uncovered: uncovered.map((s) => ({ line: s.line, tool: s.tool }))
+    },
+    problems: uncovered.map((s) => ({
+      line: s.line,
+      token: s.tool ?? "call",
+      message: `call to '${s.tool ?? "?"}' never ran in replay: give a test input from a recorded run that takes this path, or remove it`
+    }))
+  };
+}
+
+// core/provenance-values.ts
+var MAX_ALTERNATIVES = 256;
+var MAX_DEPTH = 100;
+var UNKNOWN = Object.freeze({ kind: "unknown", owners: [] });
+var NOT_FOLDED = /* @__PURE__ */ Symbol("not folded");
+function combine(node, parts, fold) {
+  let combos = [[]];
+  let unknown = false;
+  for (const part of parts) {
+    const overflow = part.find((a) => a.kind === "overflow");
+    if (overflow) return [overflow];
+    const values = part.flatMap((a) => a.kind === "value" ? [a.value] : []);
+    if (values.length < part.length) unknown = true;
+    if (combos.length * values.length > MAX_ALTERNATIVES)
+      return [{ kind: "overflow", node, why: "combinations" }];
+    combos = combos.flatMap((combo) => values.map((v) => [...combo, v]));
+  }
+  const out = unknown ? [UNKNOWN] : [];
+  for (const combo of combos) {
+    const value = fold(combo);
+    out.push(value === NOT_FOLDED ? UNKNOWN : { kind: "value", node, value });
+  }
+  return out;
+}
+function dedupe(alts) {
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  let unknownOwners = null;
+  for (const alt of alts) {
+    if (alt.kind === "overflow") return [alt];
+    if (alt.kind === "unknown") {
+      unknownOwners = [...unknownOwners ?? [], ...alt.owners.filter((o) => !unknownOwners?.includes(o))];
+      continue;
+    }
+    const key2 = alt.kind === "value" ? `v${alt.node.start}:${alt.node.end}:${typeof alt.value}:${String(alt.value)}` : `${alt.kind}${alt.path.node.start}:${alt.path.node.end}`;
+    if (seen.has(key2)) continue;
+    seen.add(key2);
+    out.push(alt);
+  }
+  if (unknownOwners !== null) {
+    out.push(unknownOwners.length === 0 ? UNKNOWN : { kind: "unknown", owners: unknownOwners });
+  }
+  return out;
+}
+function isGlobal(path, name) {
+  return path.isIdentifier() && path.node.name === name && path.scope.getBinding(name) === void 0;
+}
+function isFoldable(value) {
+  return typeof value === "string" || typeof value === "number";
+}
+function isCheckable(value) {
+  return typeof value === "string" && value !== "" || typeof value === "number" && Number.isFinite(value);
+}
+function pathStep(key2) {
+  if (key2 === null) return "[\u2026]";
+  if (typeof key2 === "number" || /^\d+$/.test(key2)) return `[${key2}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key2) ? `.${key2}` : `[${JSON.stringify(key2)}]`;
+}
+function memberKey(path) {
+  const node = path.node;
+  if (!node.computed) return node.property.type === "Identifier" ? node.property.name : null;
+  if (node.property.type === "NumericLiteral") return node.property.value;
+  return stringValue(node.property);
+}
+function binds(node, name) {
+  switch (node.type) {
+    case "Identifier":
+      return node.name === name;
+    case "ObjectPattern":
+      return node.properties.some((p) => binds(p, name));
+    case "ObjectProperty":
+      return binds(node.value, name);
+    case "ArrayPattern":
+      return node.elements.some((e) => e !== null && binds(e, name));
+    case "AssignmentPattern":
+      return binds(node.left, name);
+    case "RestElement":
+      return binds(node.argument, name);
+    default:
+      return false;
+  }
+}
+function memberWrites(binding) {
+  const out = [];
+  for (const ref of binding.referencePaths) {
+    const keys = [];
+    let current = ref;
+    let parent = current.parentPath;
+    while (parent !== null && (parent.isMemberExpression() || parent.isOptionalMemberExpression()) && current.key === "object") {
+      const key2 = memberKey(parent);
+      keys.push(key2 === null ? null : String(key2));
+      current = parent;
+      parent = current.parentPath;
+    }
+    if (keys.length === 0 || parent === null) continue;
+    const steps = keys.map((k) => pathStep(k)).join("");
+    if (parent.isAssignmentExpression() && current.key === "left" && parent.node.operator === "=") {
+      out.push({ keys, path: steps, value: parent.get("right") });
+    } else if ((parent.isCallExpression() || parent.isOptionalCallExpression()) && current.key === "callee") {
+      const method = keys[keys.length - 1];
+      if (method === "push" || method === "unshift") {
+        const container = keys.slice(0, -1);
+        for (const arg of parent.get("arguments")) {
+          const value = arg.isSpreadElement() ? arg.get("argument") : arg;
+          out.push({
+            keys: container,
+            path: container.map((k) => pathStep(k)).join("") + pathStep(null),
+            value
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// core/provenance-calls.ts
+function foldCall(folder, path) {
+  const node = path.node;
+  const callee = path.get("callee");
+  const args = path.get("arguments");
+  if (args.some((a) => a.isSpreadElement())) return [UNKNOWN];
+  const argAlts = args.map((a) => folder.alternatives(a));
+  const out = [];
+  if (isGlobal(callee, "String")) {
+    return combine(node, argAlts.slice(0, 1), ([v]) => isFoldable(v) ? String(v) : NOT_FOLDED);
+  }
+  if (callee.isMemberExpression() || callee.isOptionalMemberExpression()) {
+    const method = memberKey(callee);
+    const object = callee.get("object");
+    if (method === "freeze" && isGlobal(object, "Object")) return argAlts[0] ?? [UNKNOWN];
+    const objects = folder.alternatives(object);
+    if (method === "join") {
+      out.push(...objects.flatMap((alt) => foldJoin(folder, node, alt, argAlts[0])));
+    } else if (typeof method === "string" && Object.hasOwn(STRING_METHODS, method)) {
+      const fold = STRING_METHODS[method];
+      out.push(
+        ...combine(
+          node,
+          [objects, ...argAlts],
+          ([self2, ...rest]) => typeof self2 === "string" ? fold(self2, rest) : NOT_FOLDED
+        )
+      );
+    }
+  }
+  for (const alt of folder.alternatives(callee)) {
+    out.push(...alt.kind === "function" ? folder.returns(alt.path) : [UNKNOWN]);
+  }
+  return out;
+}
+function foldJoin(folder, node, alt, separator) {
+  if (alt.kind !== "object" || !alt.path.isArrayExpression()) return [UNKNOWN];
+  const elements = alt.path.get("elements");
+  if (elements.some((e) => e.node === null || e.isSpreadElement())) return [UNKNOWN];
+  const parts = [separator ?? [{ kind: "value", node, value: "," }]];
+  for (const e of elements) parts.push(folder.alternatives(e));
+  return combine(node, parts, ([sep2, ...items]) => {
+    if (typeof sep2 !== "string" || !items.every((i) => isFoldable(i) || i === null || i === void 0)) {
+      return NOT_FOLDED;
+    }
+    return items.map((i) => i === null || i === void 0 ? "" : String(i)).join(sep2);
+  });
+}
+var STRING_METHODS = Object.freeze({
+  toLowerCase: (s) => s.toLowerCase(),
+  toUpperCase: (s) => s.toUpperCase(),
+  toLocaleLowerCase: (s) => s.toLowerCase(),
+  toLocaleUpperCase: (s) => s.toUpperCase(),
+  trim: (s) => s.trim(),
+  trimStart: (s) => s.trimStart(),
+  trimEnd: (s) => s.trimEnd(),
+  normalize: (s) => s.normalize(),
+  concat: (s, args) => args.every(isFoldable) ? s + args.map(String).join("") : NOT_FOLDED,
+  slice: (s, args) => args.every((a) => typeof a === "number") ? s.slice(...args) : NOT_FOLDED,
+  substring: (s, args) => args.every((a) => typeof a === "number") ? s.substring(...args) : NOT_FOLDED,
+  replace: (s, [from, to]) => typeof from === "string" && typeof to === "string" ? s.replace(from, to) : NOT_FOLDED,
+  replaceAll: (s, [from, to]) => typeof from === "string" && typeof to === "string" && s.length * (to.length + 1) <= 1e4 ? s.replaceAll(from, to) : NOT_FOLDED,
+  repeat: (s, [n]) => typeof n === "number" && n >= 0 && s.length * n <= 1e4 ? s.repeat(n) : NOT_FOLDED,
+  padStart: (s, [n, fill]) => typeof n === "number" && n <= 1e4 && (fill === void 0 || typeof fill === "string") ? s.padStart(n, fill) : NOT_FOLDED,
+  padEnd: (s, [n, fill]) => typeof n === "number" && n <= 1e4 && (fill === void 0 || typeof fill === "string") ? s.padEnd(n, fill) : NOT_FOLDED
+});
+
+// core/provenance-fold.ts
+var ELEMENT_CALLBACKS = /* @__PURE__ */ new Set([
+  "map",
+  "flatMap",
+  "forEach",
+  "filter",
+  "find",
+  "findLast",
+  "some",
+  "every"
+]);
+var Folder = class {
+  #memo = /* @__PURE__ */ new Map();
+  #active = /* @__PURE__ */ new Set();
+  /** Variables being evaluated, with the values found for them so far. */
+  #sofar = /* @__PURE__ */ new Map();
+  #writes = /* @__PURE__ */ new Map();
+  #depth = 0;
+  /** What `path` may evaluate to. Memoised per node: the bindings it follows do not change. */
+  alternatives(path) {
+    const node = path.node;
+    const memo = this.#memo.get(node);
+    if (memo !== void 0) return memo;
+    if (this.#active.has(node)) return [UNKNOWN];
+    if (this.#depth >= MAX_DEPTH) return [{ kind: "overflow", node, why: "depth" }];
+    this.#active.add(node);
+    this.#depth++;
+    try {
+      const alts = dedupe(this.#evaluate(path));
+      this.#memo.set(node, alts);
+      return alts;
+    } finally {
+      this.#depth--;
+      this.#active.delete(node);
+    }
+  }
+  #evaluate(path) {
+    const node = path.node;
+    switch (node.type) {
+      case "ParenthesizedExpression":
+      case "TSAsExpression":
+      case "TSSatisfiesExpression":
+      case "TSNonNullExpression":
+      case "TSTypeAssertion":
+      case "TSInstantiationExpression":
+      case "AwaitExpression":
+        return this.alternatives(
+          path.get(node.type === "AwaitExpression" ? "argument" : "expression")
+        );
+      case "StringLiteral":
+      case "NumericLiteral":
+      case "BooleanLiteral":
+        return [{ kind: "value", node, value: node.value }];
+      case "NullLiteral":
+        return [{ kind: "value", node, value: null }];
+      case "TemplateLiteral": {
+        const parts = path.get("expressions").map((e) => this.alternatives(e));
+        return combine(node, parts, (values) => {
+          let text2 = node.quasis[0]?.value.cooked ?? "";
+          for (let i = 0; i < values.length; i++) {
+            text2 += String(values[i]) + (node.quasis[i + 1]?.value.cooked ?? "");
+          }
+          return text2;
+        });
+      }
+      case "BinaryExpression":
+        return this.#binary(path);
+      case "UnaryExpression": {
+        if (node.operator === "void") return [{ kind: "value", node, value: void 0 }];
+        if (node.operator !== "-" && node.operator !== "+") return [UNKNOWN];
+        const sign = node.operator === "-" ? -1 : 1;
+        return combine(
+          node,
+          [this.alternatives(path.get("argument"))],
+          ([v]) => typeof v === "number" ? sign * v : NOT_FOLDED
+        );
+      }
+      case "ConditionalExpression":
+        return [
+          ...this.alternatives(path.get("consequent")),
+          ...this.alternatives(path.get("alternate"))
+        ];
+      case "LogicalExpression":
+        return [
+          ...this.alternatives(path.get("left")),
+          ...this.alternatives(path.get("right"))
+        ];
+      case "SequenceExpression": {
+        const expressions = path.get("expressions");
+        const last = expressions[expressions.length - 1];
+        return last === void 0 ? [UNKNOWN] : this.alternatives(last);
+      }
+      case "AssignmentExpression":
+        return node.operator === "=" ? this.alternatives(path.get("right")) : [UNKNOWN];
+      case "Identifier":
+        return this.#identifier(path);
+      case "MemberExpression":
+      case "OptionalMemberExpression": {
+        const key2 = memberKey(path);
+        return this.alternatives(path.get("object")).flatMap((alt) => this.member(alt, key2));
+      }
+      case "CallExpression":
+      case "OptionalCallExpression":
+        return foldCall(this, path);
+      case "ObjectExpression":
+      case "ArrayExpression":
+        return [
+          {
+            kind: "object",
+            path,
+            owners: []
+          }
+        ];
+      case "ArrowFunctionExpression":
+      case "FunctionExpression":
+      case "FunctionDeclaration":
+        return [{ kind: "function", path }];
+      default:
+        return [UNKNOWN];
+    }
+  }
+  #binary(path) {
+    const node = path.node;
+    const op = node.operator;
+    if (!["+", "-", "*", "/", "%", "**"].includes(op)) return [UNKNOWN];
+    const parts = [this.alternatives(path.get("left")), this.alternatives(path.get("right"))];
+    return combine(node, parts, ([a, b]) => {
+      const operands = typeof a === "string" || typeof b === "string" ? "string" : "number";
+      if (!isFoldable(a) || !isFoldable(b)) return NOT_FOLDED;
+      if (op === "+") return operands === "string" ? String(a) + String(b) : a + b;
+      if (typeof a !== "number" || typeof b !== "number") return NOT_FOLDED;
+      const result = op === "-" ? a - b : op === "*" ? a * b : op === "/" ? a / b : op === "%" ? a % b : a ** b;
+      return Number.isFinite(result) ? result : NOT_FOLDED;
+    });
+  }
+  /**
+   * A variable's value: its initialiser (or the elements a for…of or an array callback gives it), and every
+   * value assigned to it later. Read inside one of its own assignments (`to = to + "x"`), it is its value so far.
+   */
+  #identifier(path) {
+    const name = path.node.name;
+    const binding = path.scope.getBinding(name);
+    if (binding === void 0) {
+      return name === "undefined" ? [{ kind: "value", node: path.node, value: void 0 }] : [UNKNOWN];
+    }
+    const sofar = this.#sofar.get(binding);
+    if (sofar !== void 0) return [...sofar, UNKNOWN];
+    const alts = [];
+    this.#sofar.set(binding, alts);
+    try {
+      if (binding.kind === "hoisted" && binding.path.isFunctionDeclaration()) {
+        alts.push({ kind: "function", path: binding.path });
+      } else if (binding.kind === "const" || binding.kind === "let" || binding.kind === "var") {
+        alts.push(...this.#declared(binding.path, binding.identifier));
+      } else if (binding.kind === "param") {
+        alts.push(...this.#parameter(binding.path, binding.identifier));
+      } else {
+        alts.push(UNKNOWN);
+      }
+      for (const write of binding.constantViolations)
+        alts.push(...this.#reassigned(write, binding.identifier));
+      return alts.map(
+        (alt) => alt.kind === "object" || alt.kind === "unknown" ? { ...alt, owners: [...alt.owners, binding] } : alt
+      );
+    } finally {
+      this.#sofar.delete(binding);
+    }
+  }
+  #declared(declarator, id) {
+    if (!declarator.isVariableDeclarator()) return [UNKNOWN];
+    const declaration = declarator.parentPath;
+    const loop = declaration?.parentPath;
+    let base;
+    if (loop?.isForOfStatement() && declaration?.node === loop.node.left) {
+      base = this.elementsOf(loop.get("right"));
+    } else {
+      const init = declarator.get("init");
+      base = init.node ? this.alternatives(init) : [{ kind: "value", node: id, value: void 0 }];
+    }
+    return this.#project(base, declarator.get("id"), id);
+  }
+  #parameter(param, id) {
+    const fn = param.parentPath;
+    let base = [UNKNOWN];
+    const call = fn?.parentPath;
+    if (fn?.isFunction() && param.key === 0 && call !== null && call !== void 0 && (call.isCallExpression() || call.isOptionalCallExpression()) && fn.key === 0) {
+      const callee = call.get("callee");
+      if (callee.isMemberExpression() || callee.isOptionalMemberExpression()) {
+        const method = memberKey(callee);
+        if (method !== null && ELEMENT_CALLBACKS.has(String(method))) {
+          base = [UNKNOWN, ...this.elementsOf(callee.get("object"))];
+        }
+      }
+    }
+    return this.#project(base, param, id);
+  }
+  #reassigned(write, id) {
+    if (write.isAssignmentExpression()) {
+      if (write.node.operator !== "=") return [UNKNOWN];
+      return this.#project(this.alternatives(write.get("right")), write.get("left"), id);
+    }
+    if (write.isVariableDeclarator()) return this.#declared(write, id);
+    if (write.isForOfStatement()) {
+      return this.#project(this.elementsOf(write.get("right")), write.get("left"), id);
+    }
+    return [UNKNOWN];
+  }
+  /** What the pattern `pattern` binds to the variable `id` when it destructures a value that may be any of `base`. */
+  #project(base, pattern, id) {
+    if (pattern.isIdentifier()) return pattern.node.name === id.name ? base : [UNKNOWN];
+    if (pattern.isAssignmentPattern()) {
+      const inner = [...base, ...this.alternatives(pattern.get("right"))];
+      return this.#project(inner, pattern.get("left"), id);
+    }
+    if (pattern.isObjectPattern()) {
+      for (const prop of pattern.get("properties")) {
+        if (!binds(prop.node, id.name)) continue;
+        if (!prop.isObjectProperty()) return [UNKNOWN];
+        const key2 = prop.node.computed && stringValue(prop.node.key) === null ? null : propertyKey(prop.node);
+        const next = base.flatMap((alt) => this.member(alt, key2));
+        return this.#project(next, prop.get("value"), id);
+      }
+    }
+    if (pattern.isArrayPattern()) {
+      const elements = pattern.get("elements");
+      for (let i = 0; i < elements.length; i++) {
+        const element = elements[i];
+        if (element.node === null || !binds(element.node, id.name)) continue;
+        if (element.isRestElement()) return [UNKNOWN];
+        return this.#project(
+          base.flatMap((alt) => this.member(alt, i)),
+          element,
+          id
+        );
+      }
+    }
+    return [UNKNOWN];
+  }
+  /** The value of property `key` (null: a key only known at run time) of a value that may be `alt`. */
+  member(alt, key2) {
+    const written = alt.kind === "object" || alt.kind === "unknown" ? this.#writesTo(alt.owners, key2) : [];
+    if (alt.kind === "unknown") return [UNKNOWN, ...written];
+    if (alt.kind !== "object") return [UNKNOWN];
+    const literal = alt.path;
+    if (literal.isArrayExpression()) {
+      const index = typeof key2 === "number" ? key2 : key2 !== null && /^\d+$/.test(key2) ? Number(key2) : null;
+      if (key2 !== null && index === null) return [UNKNOWN, ...written];
+      const out2 = [...written];
+      let position = 0;
+      for (const element of literal.get("elements")) {
+        if (element.isSpreadElement()) {
+          out2.push(...this.elementsOf(element.get("argument")));
+          position = null;
+          continue;
+        }
+        if (element.node !== null && (index === null || position === null || position === index)) {
+          out2.push(...this.alternatives(element));
+        }
+        if (position !== null) position++;
+      }
+      return out2.length > 0 ? out2 : [{ kind: "value", node: literal.node, value: void 0 }];
+    }
+    const out = [...written];
+    for (const prop of literal.get("properties")) {
+      if (prop.isSpreadElement()) {
+        out.push(...this.alternatives(prop.get("argument")).flatMap((a) => this.member(a, key2)));
+        continue;
+      }
+      const node = prop.node;
+      const name = node.computed && stringValue(node.key) === null ? null : propertyKey(node);
+      if (key2 !== null && name !== null && name !== String(key2)) continue;
+      if (prop.isObjectMethod() && prop.node.kind === "get") out.push(...this.returns(prop));
+      else if (prop.isObjectMethod()) out.push({ kind: "function", path: prop });
+      else out.push(...this.alternatives(prop.get("value")));
+    }
+    return out.length > 0 ? out : [{ kind: "value", node: literal.node, value: void 0 }];
+  }
+  /** Values assigned to `owner.key` (or any property, for a key known only at run time) of these variables. */
+  #writesTo(owners, key2) {
+    const out = [];
+    for (const owner of owners) {
+      for (const write of this.memberWritesOf(owner)) {
+        if (write.keys.length !== 1) continue;
+        const written = write.keys[0];
+        if (key2 === null || written === null || written === String(key2)) {
+          out.push(...this.alternatives(write.value));
+        }
+      }
+    }
+    return out;
+  }
+  /** Writes through the variable `binding` to what it holds (memoised). */
+  memberWritesOf(binding) {
+    let writes = this.#writes.get(binding);
+    if (writes === void 0) {
+      writes = memberWrites(binding);
+      this.#writes.set(binding, writes);
+    }
+    return writes;
+  }
+  /** The elements of an iterable, as far as literals show them; unknown for anything else. */
+  elementsOf(path) {
+    return this.alternatives(path).flatMap(
+      (alt) => alt.kind === "object" && alt.path.isArrayExpression() ? this.member(alt, null) : [UNKNOWN]
+    );
+  }
+  /** What a function written in the tool returns (undefined, never checked, when it falls off its end). */
+  returns(fn) {
+    if (fn.isArrowFunctionExpression() && !fn.get("body").isBlockStatement()) {
+      return this.alternatives(fn.get("body"));
+    }
+    const out = [];
+    fn.traverse({
+      Function(inner) {
+        inner.skip();
+      },
+      ReturnStatement: (ret) => {
+        const arg = ret.get("argument");
+        if (arg.node) out.push(...this.alternatives(arg));
+      }
+    });
+    return out.length > 0 ? out : [UNKNOWN];
+  }
+};
+
+// core/provenance-reach.ts
+var MAX_VISITS = 2e4;
+var LIMIT_MESSAGES = Object.freeze({
+  combinations: (where) => `builds more than ${MAX_ALTERNATIVES} possible values for ${where} from literals`,
+  depth: (where) => `reaches ${where} through more than ${MAX_DEPTH} nested steps from its literals`,
+  size: (where) => `passes more than ${MAX_VISITS} parts to ${where}`
+});
+var Reacher = class {
+  #folder;
+  /** Parts of the current call's arguments read so far, against MAX_VISITS. */
+  #visits = 0;
+  constructor(folder) {
+    this.#folder = folder;
+  }
+  /** Every checkable literal value that reaches the arguments expression `args`, with its path. */
+  reaching(args) {
+    const out = [];
+    this.#visits = 0;
+    this.#collect(args, "", out, /* @__PURE__ */ new Set());
+    if (this.#visits > MAX_VISITS) out.push({ kind: "limit", why: "size", node: args.node, path: "" });
+    return out;
+  }
+  #collect(path, at, out, walking) {
+    if (walking.size > MAX_DEPTH) {
+      out.push({ kind: "limit", why: "depth", node: path.node, path: at });
+      return;
+    }
+    for (const alt of this.#folder.alternatives(path)) this.#collectAlt(alt, at, out, walking);
+  }
+  #collectAlt(alt, at, out, walking) {
+    if (++this.#visits > MAX_VISITS) return;
+    switch (alt.kind) {
+      case "value":
+        if (isCheckable(alt.value)) out.push({ kind: "value", node: alt.node, value: alt.value, path: at });
+        return;
+      case "overflow":
+        out.push({ kind: "limit", why: alt.why, node: alt.node, path: at });
+        return;
+      case "function":
+        return;
+      case "object":
+        if (walking.has(alt.path.node)) return;
+        walking.add(alt.path.node);
+        this.#collectLiteral(alt.path, at, out, walking);
+        walking.delete(alt.path.node);
+        break;
+      case "unknown":
+        break;
+    }
+    for (const owner of alt.owners) {
+      if (walking.has(owner)) continue;
+      walking.add(owner);
+      for (const write of this.#folder.memberWritesOf(owner))
+        this.#collect(write.value, at + write.path, out, walking);
+      walking.delete(owner);
+    }
+  }
+  #collectReturns(functions, at, out, walking) {
+    for (const alt of functions) {
+      if (alt.kind !== "function") continue;
+      for (const value of this.#folder.returns(alt.path)) this.#collectAlt(value, at, out, walking);
+    }
+  }
+  /** The properties of an object literal, the elements of an array literal, spreads of literals included. */
+  #collectLiteral(literal, at, out, walking) {
+    if (literal.isObjectExpression()) {
+      for (const prop of literal.get("properties")) {
+        if (prop.isObjectProperty()) {
+          const key2 = prop.node.computed && stringValue(prop.node.key) === null ? null : propertyKey(prop.node);
+          const value = prop.get("value");
+          if (key2 === "toJSON") this.#collectReturns(this.#folder.alternatives(value), at, out, walking);
+          else this.#collect(value, at + pathStep(key2), out, walking);
+        } else if (prop.isObjectMethod()) {
+          const key2 = prop.node.computed && stringValue(prop.node.key) === null ? null : propertyKey(prop.node);
+          const fn = [{ kind: "function", path: prop }];
+          if (key2 === "toJSON" && prop.node.kind === "method") this.#collectReturns(fn, at, out, walking);
+          else if (prop.node.kind === "get") this.#collectReturns(fn, at + pathStep(key2), out, walking);
+        } else if (prop.isSpreadElement()) {
+          for (const alt of this.#folder.alternatives(prop.get("argument"))) {
+            if (alt.kind === "object" && !alt.path.isObjectExpression()) continue;
+            this.#collectAlt(alt, at, out, walking);
+          }
+        }
+      }
+      return;
+    }
+    let index = 0;
+    for (const element of literal.get("elements")) {
+      if (element.node === null) {
+        if (index !== null) index++;
+      } else if (element.isSpreadElement()) {
+        for (const alt of this.#folder.elementsOf(element.get("argument"))) {
+          this.#collectAlt(alt, at + pathStep(null), out, walking);
+        }
+        index = null;
+      } else {
+        this.#collect(element, at + pathStep(index), out, walking);
+        if (index !== null) index++;
+      }
+    }
+  }
+};
+
+// core/provenance-run.ts
+var MIN_SUBSTRING_CHARS = 4;
+var JOIN = "\0";
+var RunIndex = class {
+  #places = [];
+  #first = /* @__PURE__ */ new Map();
+  constructor(facts) {
+    this.#places.push({ seen: { kind: "task" }, data: null, text: facts.task });
+    for (const input of facts.inputs)
+      this.#places.push({ seen: { kind: "input" }, data: leaves(input), text: null });
+    for (const call of facts.calls) {
+      this.#places.push({
+        seen: { kind: "arguments", tool: call.tool },
+        data: leaves(call.args),
+        text: null
+      });
+      if (call.output !== void 0) {
+        this.#places.push({
+          seen: { kind: "response", tool: call.tool },
+          data: leaves(call.output),
+          text: null
+        });
+      }
+    }
+  }
+  /** Where the run first saw `value`, or null when it never did. */
+  firstSeen(value) {
+    const key2 = `${typeof value}:${value}`;
+    if (this.#first.has(key2)) return this.#first.get(key2) ?? null;
+    const place = this.#places.find((p) => appearsIn(value, p));
+    const seen = place?.seen ?? null;
+    this.#first.set(key2, seen);
+    return seen;
+  }
+  /** True when the task, a test input, a response or `tool`'s own recorded arguments have `value`. */
+  explains(value, tool) {
+    return this.#places.some(
+      (p) => (p.seen.kind !== "arguments" || p.seen.tool === tool) && appearsIn(value, p)
+    );
+  }
+};
+function appearsIn(value, place) {
+  if (place.text !== null) return appearsInText(value, place.text);
+  const data = place.data;
+  if (data === null) return false;
+  if (typeof value === "number") return data.numbers.has(value) || data.strings.has(String(value));
+  if (data.strings.has(value)) return true;
+  if (/^-?\d+(\.\d+)?$/.test(value) && data.numbers.has(Number(value)) && String(Number(value)) === value) {
+    return true;
+  }
+  if (value.length < MIN_SUBSTRING_CHARS) return false;
+  if (!value.includes(JOIN)) return data.joined.includes(value);
+  for (const leaf of data.strings) if (leaf.includes(value)) return true;
+  return false;
+}
+function appearsInText(value, text2) {
+  if (typeof value === "string" && value.length >= MIN_SUBSTRING_CHARS) return text2.includes(value);
+  const escaped = String(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = typeof value === "number" ? new RegExp(`(?<![\\d.])${escaped}(?!\\d|\\.\\d)`) : new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "u");
+  return pattern.test(text2);
+}
+function leaves(root) {
+  const strings = /* @__PURE__ */ new Set();
+  const numbers = /* @__PURE__ */ new Set();
+  const stack = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === "string") strings.add(value);
+    else if (typeof value === "number") numbers.add(value);
+    else if (typeof value === "object" && value !== null) {
+      for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
+    }
+  }
+  return { strings, numbers, joined: [...strings].join(JOIN) };
+}
+
+// core/provenance.ts
+var MAX_SHOWN_CHARS = 80;
+function checkArgumentProvenance(source, facts, located = locateCallSites(source)) {
+  const reacher = new Reacher(new Folder());
+  const run = new RunIndex(facts);
+  const found = /* @__PURE__ */ new Map();
+  const warned = /* @__PURE__ */ new Map();
+  const checked = /* @__PURE__ */ new Set();
+  const report = (into, node, problem) => {
+    const key2 = `${problem.line}\0${problem.token}\0${problem.message}`;
+    if (!into.has(key2)) into.set(key2, { problem, start: node.start ?? 0 });
+  };
+  for (const site of located.sites) {
+    const tool = site.tool;
+    if (tool === null) continue;
+    const args = argumentsOf(site);
+    if (args === null) continue;
+    for (const reach of reacher.reaching(args)) {
+      const problemAt = (message) => {
+        const problem = { message };
+        if (reach.node.loc) problem.line = reach.node.loc.start.line;
+        problem.token = tokenOf(reach.node, source);
+        return problem;
+      };
+      const where = `${tool}${reach.path}`;
+      if (reach.kind === "limit") {
+        report(
+          found,
+          reach.node,
+          problemAt(`${LIMIT_MESSAGES[reach.why](where)}: simplify it so each value can be checked`)
+        );
+        continue;
+      }
+      const value = reach.value;
+      const key2 = `${site.id}\0${reach.path}\0${reach.node.start}\0${typeof value}:${value}`;
+      if (checked.has(key2)) continue;
+      checked.add(key2);
+      const first = run.firstSeen(value);
+      if (first !== null && first.kind === "response") {
+        report(
+          found,
+          reach.node,
+          problemAt(
+            `hard-codes ${show(value)}, which the source run read from ${first.tool}'s result: take it from that call's result`
+          )
+        );
+      } else if (first === null || !run.explains(value, tool)) {
+        report(
+          found,
+          reach.node,
+          problemAt(`passes ${show(value)} to ${where}, a value the source run never used`)
+        );
+      } else if (first.kind === "task" || first.kind === "input") {
+        const source2 = first.kind === "task" ? "the task text" : "a test input";
+        report(
+          warned,
+          reach.node,
+          problemAt(
+            `passes ${show(value)} to ${where}, a value of this task (${source2}): take it from the tool's input if it changes between tasks`
+          )
+        );
+      }
+    }
+  }
+  return { checked: checked.size, problems: inOrder(found), warnings: inOrder(warned) };
+}
+function inOrder(found) {
+  return [...found.values()].sort((a, b) => (a.problem.line ?? 0) - (b.problem.line ?? 0) || a.start - b.start).map((f) => f.problem);
+}
+function argumentsOf(site) {
+  const args = site.path.get("arguments");
+  const second = args[1];
+  if (second === void 0 || second.isSpreadElement()) return null;
+  return second;
+}
+function show(value) {
+  return typeof value === "number" ? String(value) : `'${oneLine(value, MAX_SHOWN_CHARS)}'`;
+}
+function tokenOf(node, source) {
+  const literal = node.type === "StringLiteral" || node.type === "TemplateLiteral" ? stringValue(node) : null;
+  if (literal !== null) return oneLine(literal, 40);
+  const text2 = source.slice(node.start ?? 0, node.end ?? 0);
+  return text2.length <= 40 && !text2.includes("\n") ? text2 : text2.match(/^\S+/)?.[0] ?? text2;
+}
+
+// core/replay.ts
+function fixturesFromCalls(calls) {
+  return calls.filter((c) => c.kind === "base" && c.status !== "started").map((c, i) => ({
+    index: i + 1,
+    tool: c.tool,
+    args: c.args,
+    ok: c.status === "ok",
+    output: c.output,
+    error: c.error,
+    clipped: c.clipped ? c.note ?? "clipped" : null
+  }));
+}
+var FixtureSet = class {
+  #fixtures;
+  #keys;
+  #used;
+  constructor(fixtures) {
+    this.#fixtures = fixtures;
+    this.#keys = fixtures.map((f) => key(f.tool, f.args));
+    this.#used = fixtures.map(() => false);
+  }
+  /** Consumes and returns the matching fixture, or null. `args` must be canonical. */
+  take(tool, args) {
+    const k = key(tool, args);
+    for (let i = 0; i < this.#fixtures.length; i++) {
+      if (!this.#used[i] && this.#keys[i] === k) {
+        this.#used[i] = true;
+        return this.#fixtures[i];
+      }
+    }
+    return null;
+  }
+  /** The fixtures no call of this replay took, in order. */
+  unused() {
+    return this.#fixtures.filter((_, i) => !this.#used[i]);
+  }
+  /**
+   * Says why a call matches nothing, naming the nearest recorded call and how the arguments differ; `run` names
+   * the run the fixtures come from.
+   */
+  explainMiss(step, tool, args, run = "the source run") {
+    const head = `call ${step} to '${tool}' with ${stableStringify(args)} matches no recorded call`;
+    const sameTool = this.#fixtures.filter((f) => f.tool === tool);
+    if (sameTool.length === 0) {
+      return `${head}: ${run} never called '${tool}'`;
+    }
+    let best = sameTool[0];
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (const f of sameTool) {
+      const score = argDifferences(f.args, args).length;
+      if (score < bestScore) {
+        best = f;
+        bestScore = score;
+      }
+    }
+    const diffs = argDifferences(best.args, args);
+    const used = diffs.length === 0 ? " (already used by an earlier call of this replay)" : "";
+    const how = diffs.length === 0 ? "" : `; differs in ${diffs.join(", ")}`;
+    return `${head}; nearest recorded: call ${best.index} ${best.tool} ${stableStringify(best.args)}${used}${how}`;
+  }
+};
+function key(tool, args) {
+  return `${tool}\0${stableStringify(args)}`;
+}
+function argDifferences(recorded, actual) {
+  const out = [];
+  const keys = [.../* @__PURE__ */ new Set([...Object.keys(recorded), ...Object.keys(actual)])].sort();
+  for (const k of keys) {
+    const inRecorded = k in recorded;
+    const inActual = k in actual;
+    if (inRecorded && !inActual) out.push(`${k}: missing (recorded ${stableStringify(recorded[k])})`);
+    else if (!inRecorded && inActual)
+      out.push(`${k}: not in the recorded call (got ${stableStringify(actual[k])})`);
+    else if (stableStringify(recorded[k]) !== stableStringify(actual[k])) {
+      out.push(`${k}: ${stableStringify(actual[k])} \u2260 recorded ${stableStringify(recorded[k])}`);
+    }
+  }
+  return out;
+}
+async function replayInput(req) {
+  const fixtures = new FixtureSet(req.fixtures);
+  let step = 0;
+  const outcome = await req.sandbox.run({
+    source: req.code,
+    sites: req.sites,
+    input: req.input,
+    allow: req.allow,
+    runCheck: true,
+    call: async (tool, args) => {
+      step += 1;
+      const def = req.tools.get(tool);
+      if (!def) throw replayProblem(`call ${step} to '${tool}': no such base tool`);
+      const invalid = schemaProblems2(def.input_schema, args);
+      if (invalid.length) {
+        throw replayProblem(
+          `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`
+        );
+      }
+      return req.answer({ step, tool, args, canonical: canonicalArgs(args, def.input_schema) }, fixtures);
+    }
+  });
+  return { outcome, fixtures };
+}
+function replayProblem(message) {
+  return new DistillError("REPLAY", message);
+}
+function replayFailure(f, run) {
+  if (f.errorCode === "REPLAY") return f.message;
+  if (f.kind === "call_failed") {
+    return `call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in ${run}: ${f.message}; a distilled tool must follow calls that succeeded`;
+  }
+  if (f.kind === "check_failed") return `check(result) did not hold: ${f.message}`;
+  return `${f.kind.replaceAll("_", " ")}: ${f.message}`;
+}
+function sitesRun(outcome) {
+  return outcome.calls.flatMap((c) => c.site === void 0 ? [] : [c.site]);
+}
+
+// core/replay-inputs.ts
+async function replayTestInputs(ctx, version, code, sourceCalls, options) {
+  const out = { problems: [], calls: null, liveCalls: [], covered: [], runs: [] };
+  let inputs;
+  try {
+    inputs = testInputsOf(version.testInputs);
+  } catch (err) {
+    if (!(err instanceof DistillError)) throw err;
+    out.problems.push({ message: err.message });
+    return out;
+  }
+  if (inputs.length === 0) {
+    out.problems.push({ message: "test_inputs is empty: give at least one input taken from the source run" });
+    return out;
+  }
+  if (!version.sourceTrace && !options.live && inputs.every((t) => t.trace === null)) {
+    out.problems.push({ message: "no source run to replay against" });
+    return out;
+  }
+  let maxCalls = 0;
+  for (const [i, test] of inputs.entries()) {
+    const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
+    const problem = (message) => out.problems.push({ message: `${label}${message}` });
+    const inputProblems = schemaProblems2(code.meta.inputSchema, test.input);
+    if (inputProblems.length) {
+      problem(
+        `input ${JSON.stringify(test.input)} does not match the tool's inputSchema: ${inputProblems.join("; ")}`
+      );
+      continue;
+    }
+    const run = recordedRun(ctx, test, version.sourceTrace, sourceCalls, options);
+    if (typeof run === "string") {
+      problem(run);
+      continue;
+    }
+    const { outcome } = await replayInput({
+      sandbox: ctx.sandbox,
+      code: code.instrumented.source,
+      sites: code.instrumented.sites,
+      allow: code.meta.dependencies,
+      input: test.input,
+      fixtures: fixturesFromCalls(run.calls),
+      tools: code.tools,
+      answer: (call, fixtures) => answer(ctx, version, call, fixtures, run.name, options, out.liveCalls)
+    });
+    maxCalls = Math.max(maxCalls, outcome.calls.length);
+    const why = outcome.ok ? notApplicableProblem(outcome.notApplicable, run.name) : replayFailure(outcome.failure, run.name);
+    if (why !== null) problem(why);
+    else out.covered.push(...sitesRun(outcome));
+    if (!options.live && run.trace !== null) out.runs.push({ trace: run.trace, why });
+  }
+  out.calls = maxCalls;
+  return out;
+}
+function recordedRun(ctx, test, sourceTrace, sourceCalls, options) {
+  if (test.trace === null || test.trace === sourceTrace) {
+    if (sourceTrace === null && !options.live) {
+      return `no source run to replay against: name a recorded run as { "trace": "<id>", "input": {...} }`;
+    }
+    return { trace: sourceTrace, name: "the source run", calls: sourceCalls };
+  }
+  const trace = ctx.store.getTrace(test.trace);
+  if (trace === null) {
+    return `no recorded run '${test.trace}': name a successful recorded run by its id (tooldistill traces list)`;
+  }
+  if (trace.outcome !== true) {
+    const outcome = trace.outcome === null ? "not set" : "failed";
+    return `the run '${test.trace}' is not recorded as successful (outcome ${outcome}): replay only against runs that succeeded`;
+  }
+  return { trace: trace.id, name: `the run '${trace.id}'`, calls: ctx.store.getCalls(trace.id) };
+}
+async function answer(ctx, version, { step, tool, args, canonical }, fixtures, run, options, liveCalls) {
+  const live = async (why) => {
+    if (!ctx.executor) {
+      throw replayProblem(`call ${step} to '${tool}' ${why} and no executor is configured to run it live`);
+    }
+    liveCalls.push(`${tool} (call ${step})`);
+    return ctx.executor(tool, args);
+  };
+  const fixture = fixtures.take(tool, canonical);
+  if (options.live) {
+    const decision = options.livePolicy?.decide(step, tool, canonical, fixture) ?? { live: true };
+    if ("record" in decision) return decision.record;
+    if ("refuse" in decision) throw replayProblem(decision.refuse);
+    return live("runs live (verify --live)");
+  }
+  if (fixture) {
+    if (fixture.ok && fixture.clipped !== null) {
+      throw replayProblem(
+        `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`
+      );
+    }
+    if (fixture.ok) return structuredClone(fixture.output);
+    if (options.recovered?.includes(tool)) {
+      if (ctx.settings.allowLiveVerification)
+        return live("has only a failure recorded before the tool recovered");
+      throw replayProblem(
+        `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`
+      );
+    }
+    throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
+  }
+  if (ctx.settings.allowLiveVerification) return live("matches no recorded call");
+  throw replayProblem(fixtures.explainMiss(step, tool, canonical, run));
+}
+function notApplicableProblem(reason, run) {
+  if (reason === void 0) return null;
+  return `the tool answered notApplicable(${JSON.stringify(reason)}) for the input of ${run}, where the task was done: it must do the task for its test inputs (notApplicable is for inputs it does not cover)`;
+}
+
+// core/recorded-runs.ts
+var MAX_RECORDED_RUNS = 50;
+async function replayRecordedRuns(ctx, version, code, sourceCalls, options) {
+  const out = { problems: [], runs: [], covered: [], refs: [] };
+  let runs;
+  if (version.status === "draft") {
+    const replaced = replacedVersion(ctx, version, options);
+    runs = replaced ? ctx.store.liveRuns(replaced.name, replaced.version, MAX_RECORDED_RUNS) : [];
+  } else {
+    runs = ctx.store.liveRunsOf(version.replayRuns);
+    const found = new Set(runs.map((r) => r.call));
+    for (const ref of version.replayRuns) {
+      if (!found.has(ref.call)) out.runs.push({ trace: ref.trace, why: "it is no longer in the store" });
+    }
+  }
+  const changes = /* @__PURE__ */ new Map();
+  for (const run of runs) {
+    out.refs.push({ trace: run.trace, call: run.call });
+    let changed = changes.get(run.version);
+    if (!changed) {
+      changed = changedTools(ctx, version.name, run.version, version.sourceTrace, sourceCalls, options);
+      changes.set(run.version, changed);
+    }
+    const result = await replayRun(ctx, run, code, changed);
+    out.runs.push({ trace: run.trace, why: result.why });
+    if (result.why === null) out.covered.push(...result.covered);
+    else if (result.rejects) {
+      out.problems.push({
+        message: `recorded run ${run.trace} of v${run.version} not reproduced: ${result.why}: a version that replaces v${run.version} must do what it did in its recorded runs whose base calls still answer the same way`
+      });
+    }
+  }
+  return out;
+}
+function replacedVersion(ctx, version, options) {
+  const earlier = ctx.store.listVersions({ name: version.name }).filter((v) => v.version < version.version);
+  if (options.mustBeat) return earlier.find((v) => v.version === options.mustBeat?.version) ?? null;
+  return earlier.filter((v) => v.status === "active" || v.status === "suspect").at(-1) ?? null;
+}
+function changedTools(ctx, name, replaced, sourceTrace, sourceCalls, options) {
+  const changed = /* @__PURE__ */ new Map();
+  for (const dep of ctx.store.getDependencies(name, replaced)) {
+    const current = ctx.baseTool(dep.baseTool);
+    if (dep.avoided) {
+      changed.set(
+        dep.baseTool,
+        `'${dep.baseTool}' failed on every call of v${replaced}'s source run, so that run never asked it`
+      );
+    } else if (current && !sameFingerprint(dep.fingerprint, fingerprint(current))) {
+      changed.set(dep.baseTool, `'${dep.baseTool}' changed its definition since v${replaced} was verified`);
+    }
+  }
+  for (const tool of options.recovered ?? []) {
+    changed.set(tool, `'${tool}' recovered since v${replaced}'s runs, so they never asked it`);
+  }
+  const failedRuns = new Set(
+    sourceCalls.filter(
+      (c) => c.kind === "distilled" && c.tool === name && c.version === replaced && c.status === "error"
+    ).map((c) => c.id)
+  );
+  for (const c of sourceCalls) {
+    if (c.parentId !== null && failedRuns.has(c.parentId) && c.status === "error") {
+      changed.set(c.tool, `'${c.tool}' refused v${replaced}'s call in run ${sourceTrace}, after that run`);
+    }
+  }
+  return changed;
+}
+async function replayRun(ctx, run, code, changed) {
+  const skip2 = (why) => ({ why, rejects: false, covered: [] });
+  const invalid = schemaProblems2(code.meta.inputSchema, run.input);
+  if (invalid.length)
+    return skip2(`its input does not match this version's inputSchema: ${invalid.join("; ")}`);
+  const stopped = { at: null };
+  const { outcome, fixtures } = await replayInput({
+    sandbox: ctx.sandbox,
+    code: code.instrumented.source,
+    sites: code.instrumented.sites,
+    allow: code.meta.dependencies,
+    input: run.input,
+    fixtures: fixturesFromCalls(run.calls),
+    tools: code.tools,
+    answer: async ({ step, tool, canonical }, set) => {
+      const fixture = set.take(tool, canonical);
+      if (fixture?.ok && fixture.clipped === null) return structuredClone(fixture.output);
+      if (fixture && !fixture.ok) throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
+      const text2 = fixture ? `its recorded answer to call ${fixture.index} was clipped when it was recorded` : set.explainMiss(step, tool, canonical, "that run");
+      stopped.at = { clipped: fixture !== null, tool, text: text2 };
+      throw replayProblem(text2);
+    }
+  });
+  const stop = stopped.at;
+  if (!outcome.ok) {
+    if (stop?.clipped) return skip2(stop.text);
+    const why = stop === null ? void 0 : changed.get(stop.tool);
+    if (stop !== null && why !== void 0) return skip2(`${stop.text}, and ${why}`);
+    return { why: replayFailure(outcome.failure, "that run"), rejects: true, covered: [] };
+  }
+  const declined = notApplicableProblem(outcome.notApplicable, "that run");
+  if (declined !== null) return { why: declined, rejects: true, covered: [] };
+  for (const left of fixtures.unused()) {
+    if (ctx.baseTool(left.tool)?.annotations?.readOnlyHint === true) continue;
+    const what = `it left out call ${left.index} to '${left.tool}' ${stableStringify(left.args)}, which may change something`;
+    const why = changed.get(left.tool);
+    if (why !== void 0) return skip2(`${what}, and ${why}`);
+    return { why: what, rejects: true, covered: [] };
+  }
+  return { why: null, rejects: false, covered: sitesRun(outcome) };
+}
+
+// core/static-check.ts
+var import_parser3 = __toESM(require_lib(), 1);
+
+// core/source-tokens.ts
+var TOKEN = /^(?:[A-Za-z_$][\w$]*|\.\.\.|\S)/;
+function tokenAt(source, index) {
+  return source.slice(index).match(TOKEN)?.[0];
+}
+var SourceTokens = class {
+  #source;
+  constructor(source) {
+    this.#source = source;
+  }
+  /** The node's text when it is one line of at most 40 characters, otherwise its first token. */
+  of(node) {
+    const text2 = this.#text(node);
+    return text2.length <= 40 && !text2.includes("\n") ? text2 : this.first(node);
+  }
+  /** The node's first token (its whole text when it starts with none). */
+  first(node) {
+    const text2 = this.#text(node);
+    return text2.match(TOKEN)?.[0] ?? text2;
+  }
+  #text(node) {
+    return this.#source.slice(node.start ?? 0, node.end ?? 0);
+  }
+};
+
+// core/static-config.ts
+var CONFIG_KEYS = ["name", "description", "inputSchema", "run", "check"];
+var REQUIRED_CONFIG_KEYS = ["name", "description", "inputSchema", "run"];
+function readConfig(state, object) {
+  const props = checkConfigKeys(state, object);
+  const name = readName(state, props.get("name"));
+  const description = readDescription(state, props.get("description"));
+  const inputSchema = readInputSchema(state, props.get("inputSchema"));
+  checkRun(state, props.get("run"));
+  const check = props.get("check");
+  const checkFunction = readCheck(state, check);
+  return { name, description, inputSchema, hasCheck: check !== void 0, checkFunction };
+}
+function checkConfigKeys(state, object) {
+  const props = /* @__PURE__ */ new Map();
+  for (const prop of object.properties) {
+    const key2 = prop.type === "SpreadElement" || prop.computed ? null : propertyKey(prop);
+    if (key2 === null) {
+      state.add(
+        prop,
+        state.tokens.first(prop),
+        `distilledTool({...}) accepts only plain keys: ${CONFIG_KEYS.join(", ")}`
+      );
+    } else if (!isConfigKey(key2)) {
+      state.add(
+        prop,
+        key2,
+        `unknown key '${key2}' in distilledTool({...})${suggestion(key2, CONFIG_KEYS)}: allowed keys are ${CONFIG_KEYS.join(", ")}`
+      );
+    } else if (props.has(key2)) {
+      state.add(prop, key2, `duplicate key '${key2}' in distilledTool({...})`);
+    } else {
+      props.set(key2, prop);
+    }
+  }
+  for (const key2 of REQUIRED_CONFIG_KEYS) {
+    if (!props.has(key2)) state.add(object, void 0, `distilledTool({...}) has no '${key2}'`);
+  }
+  return props;
+}
+function isConfigKey(key2) {
+  return CONFIG_KEYS.includes(key2);
+}
+function readString(state, key2, prop) {
+  if (prop === void 0) return null;
+  const value = prop.type === "ObjectProperty" ? stringValue(prop.value) : null;
+  if (value === null) {
+    state.add(prop, key2, `'${key2}' must be a string literal so it can be read without running the tool`);
+  }
+  return value;
+}
+function readName(state, prop) {
+  const name = readString(state, "name", prop);
+  if (name === null || prop === void 0) return name;
+  const problem = toolNameProblem(name);
+  if (problem !== null) state.add(prop, name, problem);
+  if (state.baseByName.has(name)) {
+    state.add(
+      prop,
+      name,
+      `tool name '${name}' is a base tool's name: a distilled tool must not shadow a base tool`
+    );
+  }
+  return name;
+}
+function readDescription(state, prop) {
+  const description = readString(state, "description", prop);
+  if (description !== null && prop !== void 0 && description.trim() === "") {
+    state.add(prop, "description", "'description' must not be empty: say what the tool does");
+  }
+  return description;
+}
+function readInputSchema(state, prop) {
+  if (prop === void 0) return null;
+  const bad = [];
+  const value = prop.type === "ObjectProperty" ? literalValue(prop.value, bad) : void 0;
+  if (prop.type === "ObjectMethod") bad.push(prop);
+  for (const node of bad) {
+    state.add(
+      node,
+      state.tokens.of(node),
+      "'inputSchema' may contain only literals (strings, numbers, booleans, null, arrays and objects of those)"
+    );
+  }
+  if (bad.length > 0) return null;
+  if (!(isPlainObject(value) && value["type"] === "object")) {
+    state.add(prop, "inputSchema", `'inputSchema' must be an object with type: "object"`);
+  }
+  return isPlainObject(value) ? value : null;
+}
+function checkRun(state, prop) {
+  if (prop !== void 0 && !isFunction(prop, true)) {
+    state.add(prop, "run", "'run' must be an async function: async run(input) { ... }");
+  }
+}
+function readCheck(state, prop) {
+  if (prop === void 0) return null;
+  if (!isFunction(prop, false)) {
+    state.add(prop, "check", "'check' must be a function of the result: check: (result) => ...");
+    return null;
+  }
+  const fn = prop.type === "ObjectMethod" ? prop : unwrap(prop.value);
+  if ("async" in fn && fn.async) {
+    state.add(
+      prop,
+      "async",
+      "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function"
+    );
+  }
+  if ("generator" in fn && fn.generator) {
+    state.add(prop, "*", "'check' must return true or false, not be a generator");
+  }
+  return fn;
+}
+function isFunction(prop, mustBeAsync) {
+  if (prop.type === "ObjectMethod") return prop.kind === "method" && (prop.async || !mustBeAsync);
+  const value = unwrap(prop.value);
+  return (value.type === "ArrowFunctionExpression" || value.type === "FunctionExpression") && (value.async || !mustBeAsync);
+}
+
+// core/static-module.ts
+var MODULE2 = "tooldistill";
+var ONLY_IMPORT = `only { distilledTool, call, notApplicable } from "${MODULE2}"`;
 var TOP_LEVEL = "only imports and one export default distilledTool({...}) are allowed at top level";
 function checkTopLevel(state, body) {
   let config = null;
@@ -53083,7 +54321,7 @@ function checkDefaultExport(state, stmt) {
 }
 function checkImport(state, stmt) {
   const from = stmt.source.value;
-  if (from !== MODULE) {
+  if (from !== MODULE2) {
     state.add(stmt.source, from, `import from '${from}' is not allowed: ${ONLY_IMPORT}`);
     return;
   }
@@ -53182,9 +54420,14 @@ var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
     ? function call() {
         throw new TypeErrorCtor("call() is not available in check(): check only looks at the result");
       }
-    : function call(name, args) {
-        // Both cross as JSON text: a C string would end at a NUL inside a name.
-        return hostCall(typeof name === "string" ? stringify(name) : undefined, stringify(args === undefined ? {} : args));
+    : function call(name, args, site) {
+        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name. The third argument
+        // is the call site's id that instrumentation put there; only a number crosses, and the host judges it.
+        return hostCall(
+          typeof name === "string" ? stringify(name) : undefined,
+          stringify(args === undefined ? {} : args),
+          typeof site === "number" ? site : undefined,
+        );
       };
   // The host records the outcome before the throw, which only unwinds the tool's code: whatever the code does
   // next (a caught throw, a returned value, another call) the run has ended as not applicable.
@@ -53311,7 +54554,7 @@ function checkImportedUse(state, path) {
   const binding = path.scope.getBinding(node.name);
   if (binding && binding.kind !== "module") {
     if (binding.identifier === node) {
-      state.add(node, node.name, `'${node.name}' cannot be redeclared: it is imported from "${MODULE}"`);
+      state.add(node, node.name, `'${node.name}' cannot be redeclared: it is imported from "${MODULE2}"`);
     }
     return;
   }
@@ -53536,7 +54779,7 @@ function reportWalkFailure(state, err, ast) {
       if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
     }
   });
-  const why = name === "call" || name === "distilledTool" || name === "notApplicable" ? `it is imported from "${MODULE}" and cannot be declared again` : "give each declaration its own name";
+  const why = name === "call" || name === "distilledTool" || name === "notApplicable" ? `it is imported from "${MODULE2}" and cannot be declared again` : "give each declaration its own name";
   state.add(
     declared[1] ?? declared[0] ?? null,
     name,
@@ -53560,7 +54803,7 @@ function staticCheck(source, baseTools) {
   };
   let ast;
   try {
-    ast = (0, import_parser2.parse)(source, {
+    ast = (0, import_parser3.parse)(source, {
       sourceType: "module",
       // decorators-legacy only so that a decorator is reported as banned rather than as a parse failure
       plugins: ["typescript", "decorators-legacy"],
@@ -53632,7 +54875,8 @@ async function runChecks(ctx, version, code, options = {}) {
     evidence: noEvidence(),
     baselineTokens,
     meta: statics.meta,
-    dependencies: []
+    dependencies: [],
+    replayRuns: []
   };
   if (!statics.ok || !statics.meta) return report;
   const avoided = avoidedTools(sourceCalls);
@@ -53642,10 +54886,19 @@ async function runChecks(ctx, version, code, options = {}) {
     fingerprint: fingerprint(byName.get(baseTool)),
     avoided: avoided.has(baseTool) && !statics.meta.dependencies.includes(baseTool)
   }));
-  const replay = await replayAll(ctx, version, code, statics.meta, byName, sourceCalls, options);
+  const source = { calls: sourceCalls, task: sourceTrace?.task ?? null };
+  const replay = await replayCheck(
+    ctx,
+    version,
+    { code, meta: statics.meta, tools: byName },
+    source,
+    options
+  );
   report.checks.replay = replay.check;
   report.calls = replay.calls;
   report.liveCalls = replay.liveCalls;
+  report.evidence = { ...report.evidence, ...replay.evidence };
+  report.replayRuns = replay.replayRuns;
   if (!replay.check.ok) {
     report.checks.efficiency = notRun("the replay check failed");
     return report;
@@ -53659,6 +54912,66 @@ async function runChecks(ctx, version, code, options = {}) {
   );
   report.passed = report.checks.efficiency.ok;
   return report;
+}
+async function replayCheck(ctx, version, { code, meta, tools }, source, options) {
+  const evidence = { callSites: null, literals: null, runs: null };
+  let located;
+  let instrumented;
+  try {
+    located = locateCallSites(code);
+    instrumented = instrumentCallSites(code, located);
+  } catch (err) {
+    if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
+    const check = { ok: false, problems: [{ message: err.message }] };
+    return { check, calls: null, liveCalls: [], evidence, replayRuns: [] };
+  }
+  const problems = [];
+  if (source.task !== null) {
+    const facts = provenanceFacts(source.task, version, source.calls);
+    const provenance = checkArgumentProvenance(code, facts, located);
+    problems.push(...provenance.problems);
+    evidence.literals = { checked: provenance.checked, warned: provenance.warnings.map(formatProblem) };
+  }
+  const replayCode = { instrumented, meta, tools };
+  const inputs = await replayTestInputs(ctx, version, replayCode, source.calls, options);
+  problems.push(...inputs.problems);
+  const recorded = await replayRecordedRuns(ctx, version, replayCode, source.calls, options);
+  problems.push(...recorded.problems);
+  if (inputs.calls !== null) {
+    const coverage = siteCoverage(instrumented.sites, [...inputs.covered, ...recorded.covered]);
+    evidence.callSites = coverage.callSites;
+    if (inputs.problems.length === 0) problems.push(...coverage.problems);
+  }
+  const runs = [...inputs.runs, ...recorded.runs];
+  if (runs.length > 0) {
+    evidence.runs = {
+      reproduced: runs.filter((r) => r.why === null).length,
+      total: runs.length,
+      notReproduced: runs.flatMap((r) => r.why === null ? [] : [{ trace: r.trace, why: r.why }])
+    };
+  }
+  return {
+    check: { ok: problems.length === 0, problems },
+    calls: inputs.calls,
+    liveCalls: inputs.liveCalls,
+    evidence,
+    replayRuns: recorded.refs
+  };
+}
+function provenanceFacts(task, version, calls) {
+  let inputs;
+  try {
+    inputs = testInputsOf(version.testInputs).map((t) => t.input);
+  } catch {
+    inputs = [];
+  }
+  return {
+    task,
+    inputs,
+    calls: calls.filter((c) => c.kind === "base" && c.status !== "started").map(
+      (c) => c.status === "ok" ? { tool: c.tool, args: c.args, output: c.output, ok: true } : { tool: c.tool, args: c.args, ok: false }
+    )
+  };
 }
 function roundLimit(x) {
   return Math.round(x * 1e6) / 1e6;
@@ -53702,120 +55015,6 @@ function efficiencyCheck(calls, baseline, limit, minCallReduction, mustBeat) {
     });
   }
   return { ok: problems.length === 0, problems };
-}
-async function replayAll(ctx, version, code, meta, byName, sourceCalls, options) {
-  const problems = [];
-  const liveCalls = [];
-  const inputs = version.testInputs;
-  if (inputs.length === 0) {
-    return {
-      check: {
-        ok: false,
-        problems: [{ message: "test_inputs is empty: give at least one input taken from the source run" }]
-      },
-      calls: null,
-      liveCalls
-    };
-  }
-  if (!version.sourceTrace && !options.live) {
-    return {
-      check: { ok: false, problems: [{ message: "no source run to replay against" }] },
-      calls: null,
-      liveCalls
-    };
-  }
-  const fixtures = fixturesFromCalls(sourceCalls);
-  const recovered = new Set(options.recovered ?? []);
-  let maxCalls = 0;
-  for (const [i, input] of inputs.entries()) {
-    const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
-    const inputProblems = schemaProblems2(meta.inputSchema, input);
-    if (inputProblems.length) {
-      problems.push({
-        message: `${label}input ${JSON.stringify(input)} does not match the tool's inputSchema: ${inputProblems.join("; ")}`
-      });
-      continue;
-    }
-    const set = new FixtureSet(fixtures);
-    let step = 0;
-    const outcome = await ctx.sandbox.run({
-      source: code,
-      input,
-      allow: meta.dependencies,
-      runCheck: true,
-      call: async (tool, args) => {
-        step += 1;
-        const def = byName.get(tool);
-        if (!def) {
-          throw replayProblem(`call ${step} to '${tool}': no such base tool`);
-        }
-        const invalid = schemaProblems2(def.input_schema, args);
-        if (invalid.length) {
-          throw replayProblem(
-            `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`
-          );
-        }
-        const canonical = canonicalArgs(args, def.input_schema);
-        const live = async (why) => {
-          if (!ctx.executor) {
-            throw replayProblem(
-              `call ${step} to '${tool}' ${why} and no executor is configured to run it live`
-            );
-          }
-          liveCalls.push(`${tool} (call ${step})`);
-          return ctx.executor(tool, args);
-        };
-        const fixture = set.take(tool, canonical);
-        if (options.live) {
-          const answer = options.livePolicy?.decide(step, tool, canonical, fixture) ?? { live: true };
-          if ("record" in answer) return answer.record;
-          if ("refuse" in answer) throw replayProblem(answer.refuse);
-          return live("runs live (verify --live)");
-        }
-        if (fixture) {
-          if (fixture.ok && fixture.clipped !== null) {
-            throw replayProblem(
-              `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`
-            );
-          }
-          if (fixture.ok) return structuredClone(fixture.output);
-          if (recovered.has(tool)) {
-            if (ctx.settings.allowLiveVerification)
-              return live("has only a failure recorded before the tool recovered");
-            throw replayProblem(
-              `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`
-            );
-          }
-          throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
-        }
-        if (ctx.settings.allowLiveVerification) return live("matches no recorded call");
-        throw replayProblem(set.explainMiss(step, tool, canonical));
-      }
-    });
-    maxCalls = Math.max(maxCalls, outcome.calls.length);
-    if (outcome.ok && outcome.notApplicable !== void 0) {
-      problems.push({
-        message: `${label}the tool answered notApplicable(${JSON.stringify(outcome.notApplicable)}) for an input of the recorded run, where the task was done: it must do the task for its test inputs (notApplicable is for inputs it does not cover)`
-      });
-      continue;
-    }
-    if (outcome.ok) continue;
-    const f = outcome.failure;
-    if (f.errorCode === "REPLAY") problems.push({ message: `${label}${f.message}` });
-    else if (f.kind === "call_failed") {
-      problems.push({
-        message: `${label}call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in the source run: ${f.message}; a distilled tool must follow calls that succeeded`
-      });
-    } else if (f.kind === "check_failed") {
-      problems.push({ message: `${label}check(result) did not hold: ${f.message}` });
-    } else {
-      problems.push({ message: `${label}${f.kind.replaceAll("_", " ")}: ${f.message}` });
-    }
-  }
-  return { check: { ok: problems.length === 0, problems }, calls: maxCalls, liveCalls };
-}
-function replayProblem(message) {
-  return new DistillError("REPLAY", message);
 }
 
 // core/versions.ts
@@ -53935,6 +55134,7 @@ async function verifyAndCommit(ctx, v, options) {
   const verdict = toVerdict(final, final.status, report);
   commit(ctx, moves, () => {
     if (report.passed) storeVerified(ctx, v, report);
+    if (v.status === "draft") ctx.store.setReplayRuns(v.name, v.version, report.replayRuns);
     ctx.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
     const target = options.clearQueueOf;
     if (report.passed && target) ctx.store.setQueuedRebuild(target.name, target.version, false, null);
@@ -54110,6 +55310,13 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     call: async (tool, args2) => {
       const def = ctx.baseTool(tool);
       if (!def) throw new DistillError("NOT_FOUND", `no such base tool '${tool}'`);
+      const invalid2 = schemaProblems2(def.input_schema, args2);
+      if (invalid2.length) {
+        throw new DistillError(
+          "SCHEMA",
+          `the arguments do not match the current input schema of '${tool}', so the call was not made: ${invalid2.join("; ")}`
+        );
+      }
       const r = await withTimeout(
         recordBaseCall(ctx, trace.id, def, args2, callId, (what, err) => trace.warn(what, err)),
         BASE_CALL_TIMEOUT_MS,
@@ -54696,16 +55903,19 @@ var CallGate = class {
   #limits;
   #allow;
   #host;
+  #sites;
   constructor(limits, req) {
     this.#limits = limits;
     this.#allow = new Set(req.allow);
     this.#host = req.call;
+    this.#sites = req.sites;
   }
   /**
-   * One call the code asked for, from the JSON texts the guest handed over (null: not a string). Returns the
-   * admitted call, or the failure that stops the run (the call is recorded either way).
+   * One call the code asked for, from the JSON texts the guest handed over (null: not a string) and the call
+   * site's id it carried (null: none, or not a number). Returns the admitted call, or the failure that stops the
+   * run (the call is recorded either way).
    */
-  admit(nameJson, argsJson) {
+  admit(nameJson, argsJson, site) {
     const step = this.calls.length + 1;
     const rawName = nameJson === null ? null : parseString(nameJson);
     if (rawName === null) {
@@ -54722,6 +55932,17 @@ var CallGate = class {
       this.calls.push(entry2);
       return { ...failure, step, tool: name };
     };
+    if (this.#sites !== void 0) {
+      const known = site !== null && Number.isInteger(site) ? this.#sites[site - 1] : void 0;
+      if (known === void 0 || known.id !== site || known.tool !== null && known.tool !== rawName) {
+        const message = `call ${step} to '${name}' did not come from a call site of the tool's code: call base tools directly: call("<base tool>", {...})`;
+        return refuse(
+          { kind: "code_error", cause: "tool", message },
+          "not run: no call site of the code made it"
+        );
+      }
+      entry2.site = known.id;
+    }
     if (step > this.#limits.maxCalls) {
       const message = `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`;
       return refuse(
@@ -54940,6 +56161,9 @@ function unknownFailure() {
 }
 
 // core/sandbox-run.ts
+function codeError(message) {
+  return { kind: "code_error", cause: "tool", message };
+}
 var INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false };
 var SandboxRun = class {
   #instance;
@@ -54981,11 +56205,7 @@ var SandboxRun = class {
     if (tagged === null) return this.#finish(null);
     if (tagged.startsWith("U")) {
       const why = describedError(tagged.slice(1));
-      this.#fail({
-        kind: "code_error",
-        cause: "tool",
-        message: `the tool's result is not JSON-serialisable: ${why}`
-      });
+      this.#fail(codeError(`the tool's result is not JSON-serialisable: ${why}`));
       return this.#finish(null);
     }
     const json2 = tagged.slice(1);
@@ -55001,11 +56221,7 @@ var SandboxRun = class {
     try {
       return this.#finish({ result: JSON.parse(json2) });
     } catch (err) {
-      this.#fail({
-        kind: "code_error",
-        cause: "tool",
-        message: `the tool's result is not JSON: ${errorMessage(err)}`
-      });
+      this.#fail(codeError(`the tool's result is not JSON: ${errorMessage(err)}`));
       return this.#finish(null);
     }
   }
@@ -55036,7 +56252,7 @@ var SandboxRun = class {
       const ctx = rt.newContext({ intrinsics: INTRINSICS });
       this.#ctx = ctx;
       const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
-      const hostCall = ctx.newFunction("call", (name, args) => this.#hostCall(name, args));
+      const hostCall = ctx.newFunction("call", (name, args, site) => this.#hostCall(name, args, site));
       const hostNotApplicable = ctx.newFunction("notApplicable", (reason) => this.#hostNotApplicable(reason));
       const flag = inCheck ? ctx.true : ctx.false;
       const api = prelude.error ? prelude : ctx.callFunction(prelude.value, ctx.undefined, hostCall, flag, hostNotApplicable);
@@ -55134,13 +56350,14 @@ var SandboxRun = class {
       return "the tool's code threw a value that cannot be described";
     return describedError(ctx.getString(r.value));
   }
-  /** The guest's `call(name, argsJson)`: admitted by the gate, dispatched after the slice, answered by promise. */
-  #hostCall(nameHandle, argsHandle) {
+  /** The guest's `call(name, argsJson, site)`: admitted by the gate (which judges `site`), answered by promise. */
+  #hostCall(nameHandle, argsHandle, siteHandle) {
     const ctx = this.#ctx;
     const deferred = ctx.newPromise();
     if (this.#failure || this.#notApplicable !== null) return deferred.handle;
     const text2 = (h) => h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
-    const admitted = this.#gate.admit(text2(nameHandle), text2(argsHandle));
+    const site = siteHandle && ctx.typeof(siteHandle) === "number" ? ctx.getNumber(siteHandle) : null;
+    const admitted = this.#gate.admit(text2(nameHandle), text2(argsHandle), site);
     if (isFailure(admitted)) this.#fail(admitted);
     else this.#batch.push({ ...admitted, deferred });
     return deferred.handle;
@@ -55199,8 +56416,7 @@ var SandboxRun = class {
       const state = ctx.getPromiseState(promise);
       if (state.type === "fulfilled") {
         const json2 = ctx.typeof(state.value) === "string" ? ctx.getString(state.value) : null;
-        if (json2 === null)
-          this.#fail({ kind: "code_error", cause: "tool", message: "the tool gave no result" });
+        if (json2 === null) this.#fail(codeError("the tool gave no result"));
         return json2;
       }
       if (state.type === "rejected") {
@@ -55208,11 +56424,9 @@ var SandboxRun = class {
         return null;
       }
       if (this.#inflight === 0 && !rt.hasPendingJob()) {
-        this.#fail({
-          kind: "code_error",
-          cause: "tool",
-          message: "the tool's promise never settled: its code is waiting, but not on any base call"
-        });
+        this.#fail(
+          codeError("the tool's promise never settled: its code is waiting, but not on any base call")
+        );
         return null;
       }
       await new Promise((resolve5) => {
@@ -55447,6 +56661,20 @@ function resolveLimits(base, override) {
 import { rmSync } from "node:fs";
 import { join as join4 } from "node:path";
 
+// core/store-access.ts
+var databases = /* @__PURE__ */ new WeakMap();
+function registerDatabase(store, db) {
+  databases.set(store, db);
+}
+function databaseOf(store) {
+  const db = databases.get(store);
+  if (!db) throw new Error("not a Store opened by this module");
+  return db;
+}
+function adapterSql(store, statement) {
+  return databaseOf(store).stmt(statement);
+}
+
 // core/store-rows.ts
 function now() {
   return (/* @__PURE__ */ new Date()).toISOString();
@@ -55454,7 +56682,7 @@ function now() {
 function json(value) {
   return value === void 0 ? null : JSON.stringify(value);
 }
-function parse3(text2) {
+function parse4(text2) {
   return typeof text2 === "string" ? JSON.parse(text2) : null;
 }
 function text(r, column) {
@@ -55472,18 +56700,19 @@ function versionFromRow(r) {
     name: text(r, "name"),
     version: Number(r["version"]),
     status: r["status"],
-    problems: parse3(r["problems"]),
+    problems: parse4(r["problems"]),
     baseline: numberOrNull(r, "baseline"),
     baselineTokens: numberOrNull(r, "baseline_tokens"),
     sourceTrace: textOrNull(r, "source_trace"),
     description: text(r, "description"),
-    inputSchema: parse3(r["input_schema"]),
-    testInputs: parse3(r["test_inputs"]),
+    inputSchema: parse4(r["input_schema"]),
+    testInputs: parse4(r["test_inputs"]),
     sourceHash: text(r, "source_hash"),
-    verdict: withEvidence(parse3(r["verdict"])),
+    verdict: withEvidence(parse4(r["verdict"])),
     queuedRebuild: Boolean(r["queued_rebuild"]),
     rebuildNote: textOrNull(r, "rebuild_note"),
-    createdAt: text(r, "created_at")
+    createdAt: text(r, "created_at"),
+    replayRuns: parse4(r["replay_runs"]) ?? []
   };
 }
 function historyFromRow(r) {
@@ -55493,7 +56722,7 @@ function historyFromRow(r) {
     from: textOrNull(r, "from_status"),
     to: r["to_status"],
     reason: text(r, "reason"),
-    evidence: parse3(r["evidence"]),
+    evidence: parse4(r["evidence"]),
     at: text(r, "at")
   };
 }
@@ -55526,7 +56755,7 @@ function runFromRow(r) {
     traceId: textOrNull(r, "trace_id"),
     callId: numberOrNull(r, "call_id"),
     innerCalls: Number(r["inner_calls"]),
-    evidence: parse3(r["evidence"]),
+    evidence: parse4(r["evidence"]),
     at: text(r, "at")
   };
 }
@@ -55549,7 +56778,7 @@ function verifiedDefinitionFromRow(r) {
     version: Number(r["version"]),
     baseTool: text(r, "base_tool"),
     fingerprint: text(r, "fingerprint"),
-    definition: parse3(r["definition"]),
+    definition: parse4(r["definition"]),
     verifiedAt: text(r, "verified_at")
   };
 }
@@ -55586,9 +56815,9 @@ function callFromRow(r) {
     parentId: numberOrNull(r, "parent_id"),
     tool: text(r, "tool"),
     kind: r["kind"],
-    args: parse3(r["args"]),
+    args: parse4(r["args"]),
     status: r["status"],
-    output: parse3(r["output"]),
+    output: parse4(r["output"]),
     error: textOrNull(r, "error"),
     latencyMs: numberOrNull(r, "latency_ms"),
     version: numberOrNull(r, "version"),
@@ -55625,11 +56854,20 @@ function joinNotes(...notes) {
   const kept = notes.filter((n) => n !== null && n !== "");
   return kept.length === 0 ? null : kept.join("; ");
 }
-function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
+function recordedOutcome(call, outcome, maxOutputBytes) {
   const status = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
   const out = outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
   const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
-  const note = joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null);
+  return {
+    status,
+    output: out?.text ?? null,
+    error: err?.text ?? null,
+    note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
+    clipped: out?.clipped ?? false
+  };
+}
+function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
+  const kept = recordedOutcome(call, outcome, maxOutputBytes);
   return db.transaction(() => {
     const row = db.stmt(
       `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
@@ -55642,15 +56880,15 @@ function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
       call.tool,
       call.kind,
       JSON.stringify(call.args),
-      status,
-      out?.text ?? null,
-      err?.text ?? null,
+      kept.status,
+      kept.output,
+      kept.error,
       latencyMs,
       call.version ?? null,
       call.externalId ?? null,
       now(),
-      note,
-      out?.clipped ? 1 : 0
+      kept.note,
+      kept.clipped ? 1 : 0
     );
     return Number(row?.["id"]);
   });
@@ -55691,6 +56929,34 @@ function countTopLevelBaseCalls(db, traceId) {
     "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
   ).get(traceId);
   return Number(row?.["n"]);
+}
+function liveRuns(db, name, version, limit) {
+  const rows = db.stmt(
+    "SELECT * FROM calls WHERE kind = 'distilled' AND tool = ? AND version = ? AND status = 'ok' ORDER BY id DESC LIMIT ?"
+  ).all(name, version, limit);
+  return rows.map((row) => liveRun(db, row));
+}
+function liveRunsOf(db, refs) {
+  const get = db.stmt(
+    "SELECT * FROM calls WHERE id = ? AND trace_id = ? AND kind = 'distilled' AND status = 'ok'"
+  );
+  return refs.flatMap((ref) => {
+    const row = get.get(ref.call, ref.trace);
+    return row ? [liveRun(db, row)] : [];
+  });
+}
+function liveRun(db, row) {
+  const call = callFromRow(row);
+  const inner = db.stmt("SELECT * FROM calls WHERE parent_id = ? ORDER BY seq").all(call.id).map(callFromRow);
+  return {
+    trace: call.traceId,
+    call: call.id,
+    version: call.version ?? 0,
+    input: call.args,
+    output: call.output,
+    at: String(row["started_at"]),
+    calls: inner
+  };
 }
 
 // core/store-invariants.ts
@@ -55894,6 +57160,10 @@ var StoreDatabase = class {
   userVersion() {
     return Number(this.stmt("PRAGMA user_version").get()?.["user_version"]);
   }
+  /** True while a transaction is open on this connection. */
+  get inTransaction() {
+    return this.#db.isTransaction;
+  }
   /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
   transaction(fn) {
     if (this.#db.isTransaction) return fn();
@@ -56092,6 +57362,13 @@ var MIGRATIONS = [
   CREATE TRIGGER history_status_insert BEFORE INSERT ON status_history
     WHEN NEW.to_status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
     BEGIN SELECT RAISE(ABORT, 'status_history.to_status must be a lifecycle status'); END;
+  `,
+  // 5: the recorded live runs a version was replayed against at verification (so re-verification replays the same
+  // ones), and the indexes that find a version's live runs and the base calls made inside each.
+  `
+  ALTER TABLE versions ADD COLUMN replay_runs TEXT NOT NULL DEFAULT '[]';
+  CREATE INDEX calls_parent ON calls(parent_id) WHERE parent_id IS NOT NULL;
+  CREATE INDEX calls_distilled ON calls(tool, version) WHERE kind = 'distilled';
   `
 ];
 var SCHEMA_VERSION = MIGRATIONS.length;
@@ -56518,6 +57795,13 @@ function setVerification(db, name, version, verdict, baselineTokens) {
     "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?"
   ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
 }
+function setReplayRuns(db, name, version, runs) {
+  db.stmt("UPDATE versions SET replay_runs = ? WHERE name = ? AND version = ?").run(
+    JSON.stringify(runs.map(({ trace, call }) => ({ trace, call }))),
+    name,
+    version
+  );
+}
 function setQueuedRebuild(db, name, version, queued, note) {
   db.stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
     queued ? 1 : 0,
@@ -56562,7 +57846,6 @@ function getDependencies(db, name, version) {
 }
 
 // core/store.ts
-var databaseOf;
 var Store = class {
   root;
   dbPath;
@@ -56571,9 +57854,6 @@ var Store = class {
   lifecycleProblems;
   #db;
   #maxOutputBytes;
-  static {
-    databaseOf = (store) => store.#db;
-  }
   constructor(root, options = {}) {
     this.root = root;
     this.dbPath = join4(root, "registry.db");
@@ -56583,6 +57863,7 @@ var Store = class {
       readOnly: this.readOnly,
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
     });
+    registerDatabase(this, this.#db);
     const logger = options.logger ?? stderrLogger;
     this.lifecycleProblems = options.checkInvariants === false ? [] : checkOnOpen(this, logger);
   }
@@ -56696,6 +57977,14 @@ var Store = class {
   countTopLevelBaseCalls(traceId) {
     return countTopLevelBaseCalls(this.#db, traceId);
   }
+  /** The newest `limit` successful live runs of a distilled tool version, newest first, with their base calls. */
+  liveRuns(name, version, limit) {
+    return liveRuns(this.#db, name, version, limit);
+  }
+  /** The live runs `refs` names that are still stored and succeeded, in the order given. */
+  liveRunsOf(refs) {
+    return liveRunsOf(this.#db, refs);
+  }
   /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
   setCallArgs(id, args) {
     setCallArgs(this.#db, id, args);
@@ -56749,6 +58038,10 @@ var Store = class {
   /** Stores the latest verdict and the measured baseline of a version. */
   setVerification(name, version, verdict, baselineTokens) {
     setVerification(this.#db, name, version, verdict, baselineTokens);
+  }
+  /** Records the live runs a version was replayed against, so re-verification replays the same ones. */
+  setReplayRuns(name, version, runs) {
+    setReplayRuns(this.#db, name, version, runs);
   }
   /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
   setQueuedRebuild(name, version, queued, note) {
@@ -56822,9 +58115,6 @@ var Store = class {
     return baseHealth(this.#db);
   }
 };
-function adapterSql(store, statement) {
-  return databaseOf(store).stmt(statement);
-}
 
 // core/schema-change.ts
 var ORDER = ["same", "cosmetic", "compatible", "breaking"];
@@ -56865,7 +58155,7 @@ function compareAnnotations(before, after2, found) {
     if (stableStringify(before[key2]) === stableStringify(after2[key2])) continue;
     if (key2 === "title") found.add("cosmetic", "the annotations' title changed");
     else
-      found.add("compatible", `annotation ${key2} changed from ${show(before[key2])} to ${show(after2[key2])}`);
+      found.add("compatible", `annotation ${key2} changed from ${show2(before[key2])} to ${show2(after2[key2])}`);
   }
 }
 function compareSchema(before, after2, at, found) {
@@ -56884,7 +58174,7 @@ function compareSchema(before, after2, at, found) {
     } else if (UPPER_BOUNDS.has(key2) || LOWER_BOUNDS.has(key2)) {
       compareBound(key2, a, b, at, found);
     } else if (!STRUCTURAL.has(key2)) {
-      found.add("breaking", `${at}: '${key2}' changed from ${show(a)} to ${show(b)}`);
+      found.add("breaking", `${at}: '${key2}' changed from ${show2(a)} to ${show2(b)}`);
     }
   }
   compareType(before["type"], after2["type"], at, found);
@@ -56901,13 +58191,13 @@ function compareSchema(before, after2, at, found) {
   if (stableStringify(before["default"]) !== stableStringify(after2["default"])) {
     found.add(
       "compatible",
-      `${at}: default changed from ${show(before["default"])} to ${show(after2["default"])}`
+      `${at}: default changed from ${show2(before["default"])} to ${show2(after2["default"])}`
     );
   }
 }
 function compareBound(key2, a, b, at, found) {
   const looser = b === void 0 || typeof a === "number" && typeof b === "number" && (UPPER_BOUNDS.has(key2) ? b > a : b < a);
-  found.add(looser ? "compatible" : "breaking", `${at}: ${key2} changed from ${show(a)} to ${show(b)}`);
+  found.add(looser ? "compatible" : "breaking", `${at}: ${key2} changed from ${show2(a)} to ${show2(b)}`);
 }
 function types(value) {
   if (value === void 0) return null;
@@ -56920,7 +58210,7 @@ function compareType(a, b, at, found) {
   const before = types(a);
   const after2 = types(b);
   const widened = after2 === null || before !== null && [...before].every((t) => after2.has(t) || t === "integer" && after2.has("number"));
-  found.add(widened ? "compatible" : "breaking", `${at}: type changed from ${show(a)} to ${show(b)}`);
+  found.add(widened ? "compatible" : "breaking", `${at}: type changed from ${show2(a)} to ${show2(b)}`);
 }
 function requiredOf(schema) {
   const r = schema["required"];
@@ -56968,7 +58258,7 @@ function compareEnum(before, after2, at, found) {
   const removed = a.filter((x) => !allowed.has(stableStringify(x)));
   found.add(
     removed.length ? "breaking" : "compatible",
-    removed.length ? `${at}: enum no longer allows ${removed.map(show).join(", ")}` : `${at}: enum allows more values`
+    removed.length ? `${at}: enum no longer allows ${removed.map(show2).join(", ")}` : `${at}: enum allows more values`
   );
 }
 function compareAdditional(a, b, at, found) {
@@ -56979,7 +58269,7 @@ function compareAdditional(a, b, at, found) {
   else if (closedBefore && !closedAfter) found.add("compatible", `${at}: extra properties are now allowed`);
   else found.add("breaking", `${at}: additionalProperties changed`);
 }
-function show(value) {
+function show2(value) {
   const text2 = value === void 0 ? "nothing" : JSON.stringify(value);
   return text2.length > 60 ? `${text2.slice(0, 59)}\u2026` : text2;
 }
@@ -57454,7 +58744,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-GGANKTKU.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-KGP2Y3R5.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -57581,8 +58871,8 @@ export {
   hookSettings,
   loadConfig,
   applySpills,
-  Store,
   adapterSql,
+  Store,
   exposedVersions,
   unavailableReason,
   toolDefinition,

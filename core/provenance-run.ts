@@ -1,0 +1,139 @@
+/**
+ * The source run as the provenance rule reads it: the task text, the test inputs, then each base call's
+ * arguments and response, in order; where a value first appears, and whether the run explains it for a tool.
+ */
+
+/** One base call of the source run, in the order it was made (calls inside distilled tools included). */
+export interface RunCall {
+  tool: string;
+  args: Record<string, unknown>;
+  /** The response, when the call answered. */
+  output?: unknown;
+  ok: boolean;
+}
+
+/** What the provenance rule knows of the source run: its task, the proposal's test inputs, its base calls. */
+export interface RunFacts {
+  /** The source run's task text. */
+  task: string;
+  /** The proposal's test inputs. */
+  inputs: readonly Record<string, unknown>[];
+  /** The source run's base calls in order, inner ones included. */
+  calls: readonly RunCall[];
+}
+
+/** Strings shorter than this must match whole: a 3-character substring of some response is no evidence. */
+export const MIN_SUBSTRING_CHARS = 4;
+
+/** Where a value was seen in the source run; `tool` names the call for arguments and responses. */
+export type Seen =
+  | { kind: "task" }
+  | { kind: "input" }
+  | { kind: "arguments"; tool: string }
+  | { kind: "response"; tool: string };
+
+/** One place of the run, in order, with its text prepared for lookups. */
+interface Place {
+  seen: Seen;
+  data: Leaves | null;
+  text: string | null;
+}
+
+/** The string and number leaves of a JSON value (object keys are names, not values, and are left out). */
+interface Leaves {
+  strings: Set<string>;
+  numbers: Set<number>;
+  /** Every string leaf joined by a separator no checked value contains, for one substring search. */
+  joined: string;
+}
+
+const JOIN = "\u0000";
+
+/** The source run's places in the order the run saw them: task text, test inputs, then each call's arguments and response. */
+export class RunIndex {
+  readonly #places: Place[] = [];
+  readonly #first = new Map<string, Seen | null>();
+
+  constructor(facts: RunFacts) {
+    this.#places.push({ seen: { kind: "task" }, data: null, text: facts.task });
+    for (const input of facts.inputs)
+      this.#places.push({ seen: { kind: "input" }, data: leaves(input), text: null });
+    for (const call of facts.calls) {
+      this.#places.push({
+        seen: { kind: "arguments", tool: call.tool },
+        data: leaves(call.args),
+        text: null,
+      });
+      if (call.output !== undefined) {
+        this.#places.push({
+          seen: { kind: "response", tool: call.tool },
+          data: leaves(call.output),
+          text: null,
+        });
+      }
+    }
+  }
+
+  /** Where the run first saw `value`, or null when it never did. */
+  firstSeen(value: string | number): Seen | null {
+    const key = `${typeof value}:${value}`;
+    if (this.#first.has(key)) return this.#first.get(key) ?? null;
+    const place = this.#places.find((p) => appearsIn(value, p));
+    const seen = place?.seen ?? null;
+    this.#first.set(key, seen);
+    return seen;
+  }
+
+  /** True when the task, a test input, a response or `tool`'s own recorded arguments have `value`. */
+  explains(value: string | number, tool: string): boolean {
+    return this.#places.some(
+      (p) => (p.seen.kind !== "arguments" || p.seen.tool === tool) && appearsIn(value, p),
+    );
+  }
+}
+
+function appearsIn(value: string | number, place: Place): boolean {
+  if (place.text !== null) return appearsInText(value, place.text);
+  const data = place.data;
+  if (data === null) return false;
+  if (typeof value === "number") return data.numbers.has(value) || data.strings.has(String(value));
+  if (data.strings.has(value)) return true;
+  if (/^-?\d+(\.\d+)?$/.test(value) && data.numbers.has(Number(value)) && String(Number(value)) === value) {
+    return true;
+  }
+  if (value.length < MIN_SUBSTRING_CHARS) return false;
+  if (!value.includes(JOIN)) return data.joined.includes(value);
+  for (const leaf of data.strings) if (leaf.includes(value)) return true;
+  return false;
+}
+
+/**
+ * In prose (the task text): a string of MIN_SUBSTRING_CHARS or more anywhere; a shorter string or a number
+ * only as a whole token, so `7` is not found in `17` nor `EU` in `EUR`.
+ */
+function appearsInText(value: string | number, text: string): boolean {
+  if (typeof value === "string" && value.length >= MIN_SUBSTRING_CHARS) return text.includes(value);
+  const escaped = String(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern =
+    typeof value === "number"
+      ? new RegExp(`(?<![\\d.])${escaped}(?!\\d|\\.\\d)`)
+      : new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "u");
+  return pattern.test(text);
+}
+
+/** The leaves of a JSON value, walked without recursion so deep data cannot exhaust the stack. */
+function leaves(root: unknown): Leaves {
+  const strings = new Set<string>();
+  const numbers = new Set<number>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === "string") strings.add(value);
+    else if (typeof value === "number") numbers.add(value);
+    else if (typeof value === "object" && value !== null) {
+      // One at a time: spreading a huge array into push() would exceed the argument limit.
+      for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
+    }
+  }
+  return { strings, numbers, joined: [...strings].join(JOIN) };
+}
