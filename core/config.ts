@@ -10,9 +10,11 @@ import { isPlainObject } from "./canonical.ts";
 import { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 import { type KeyPath, parseYaml } from "./config-yaml.ts";
 import { suggestion } from "./did-you-mean.ts";
+import { expandVars } from "./env-vars.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import type { McpServerConfig } from "./mcp-config.ts";
 import { type ModuleRef, parseModuleRef } from "./module-ref.ts";
+import { isPostgresUrl, parseStoreUrl } from "./postgres-connect.ts";
 import {
   DEFAULT_SETTINGS,
   type Settings,
@@ -31,6 +33,10 @@ export interface Config {
   path: string | null;
   /** Folder the relative paths of the file resolve against. */
   dir: string;
+  /**
+   * Where the registry is, `${VAR}`s expanded: an absolute folder (the embedded SQLite store) or a
+   * `postgres://` URL. `openConfiguredStore` (registry-open.ts) opens either.
+   */
   store: string;
   executor: ModuleRef | null;
   tools: ModuleRef | null;
@@ -61,6 +67,11 @@ const MODULE_REF_HINT = "must be 'path#export', e.g. ./tools.ts#executeTool";
 
 const moduleRefSchema = { type: "string", pattern: "^[^#]+#[^#\\s]+$", description: MODULE_REF_HINT };
 const pathSchema = { type: "string", minLength: 1, description: "must be a path (a non-empty string)" };
+const storeSchema = {
+  type: "string",
+  minLength: 1,
+  description: "must be a folder or a postgres:// URL (a non-empty string)",
+};
 const _booleanSchema = { type: "boolean", description: "must be a boolean" };
 const stringMapSchema = (of: string) => ({
   type: "object",
@@ -92,7 +103,7 @@ const configSchema = {
   type: "object",
   description: "must be a mapping of keys to values",
   properties: {
-    store: pathSchema,
+    store: storeSchema,
     executor: moduleRefSchema,
     tools: moduleRefSchema,
     health_probe: moduleRefSchema,
@@ -224,10 +235,13 @@ function crossFieldProblems(data: Record<string, unknown>): { keyPath: KeyPath; 
 }
 
 /** Snake-case file keys → the resolved object; only called once the schema has passed. */
-function normalise(data: Record<string, unknown>, file: string, dir: string): Config {
+function normalise(data: Record<string, unknown>, file: string, dir: string, env: NodeJS.ProcessEnv): Config {
   const config = defaultConfig(dir);
   config.path = resolve(file);
-  if (typeof data["store"] === "string") config.store = resolve(dir, data["store"]);
+  if (typeof data["store"] === "string") {
+    const store = expandVars(data["store"], env, () => {}).trim();
+    config.store = isPostgresUrl(store) ? store : resolve(dir, store);
+  }
   for (const [key, field] of MODULE_REF_KEYS) {
     const raw = data[key];
     if (typeof raw === "string") config[field] = parseModuleRef(key, raw, dir);
@@ -246,19 +260,63 @@ function normalise(data: Record<string, unknown>, file: string, dir: string): Co
  */
 export function validateConfig(
   data: unknown,
-  options: { file: string; dir: string; lineOf?: (keyPath: KeyPath) => number | null },
+  options: {
+    file: string;
+    dir: string;
+    lineOf?: (keyPath: KeyPath) => number | null;
+    /** Where `${VAR}` in `store:` expands from (default process.env). */
+    env?: NodeJS.ProcessEnv;
+  },
 ): { config: Config | null; problems: ConfigProblem[] } {
+  const env = options.env ?? process.env;
   // An empty file parses to null: it means "all defaults", not "wrong type".
   const value = data === null || data === undefined ? {} : data;
   const validate = schemaValidator();
   const found = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
-  if (isPlainObject(value)) found.push(...crossFieldProblems(value));
+  if (isPlainObject(value)) found.push(...crossFieldProblems(value), ...storeProblems(value, env));
   const lineOf = options.lineOf ?? (() => null);
   const problems = found
     .map(({ keyPath, message }) => ({ path: keyPath.join("."), line: lineOf(keyPath), message }))
     .sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
   if (problems.length > 0 || !isPlainObject(value)) return { config: null, problems };
-  return { config: normalise(value, options.file, options.dir), problems };
+  return { config: normalise(value, options.file, options.dir, env), problems };
+}
+
+/**
+ * What is wrong with `store:` once its `${VAR}`s are expanded: an unset variable (named, with how to set it), an
+ * expansion to nothing, a URL of another scheme, a malformed PostgreSQL URL.
+ */
+function storeProblems(
+  data: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): { keyPath: KeyPath; message: string }[] {
+  const raw = data["store"];
+  if (typeof raw !== "string" || raw === "") return [];
+  const found: { keyPath: KeyPath; message: string }[] = [];
+  const add = (message: string) => found.push({ keyPath: ["store"], message });
+  const store = expandVars(raw, env, (varName) =>
+    add(
+      `environment variable ${varName} is not set: set it (e.g. ${varName}=postgres://user:password@host:5432/database) or write \${${varName}:-.tooldistill} for a fallback`,
+    ),
+  ).trim();
+  if (found.length > 0) return found;
+  if (store === "") {
+    add(`${raw} expands to nothing: set the variable to a folder or a postgres:// URL`);
+  } else if (isPostgresUrl(store)) {
+    try {
+      parseStoreUrl(store);
+    } catch (err) {
+      add(errorMessage(err).replace(/^store: in tooldistill\.yaml /, ""));
+    }
+  } else {
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store);
+    if (scheme) {
+      add(
+        `a ${scheme[1]}:// URL cannot be a store: give a folder (e.g. .tooldistill) or a postgres://user:password@host:5432/database URL`,
+      );
+    }
+  }
+  return found;
 }
 
 /** One problem as printed: `tooldistill.yaml:LINE: key: message`. */
@@ -336,7 +394,8 @@ export async function loadConfig(path?: string): Promise<Config> {
 export const SAMPLE_CONFIG: string = `# tooldistill.yaml: read by the tooldistill CLI and ToolDistill.fromConfig().
 # Paths are relative to this file. Module references are path#export (no space before the #).
 
-# Where the registry database and the distilled tool files live.
+# Where the registry lives: a folder (the embedded SQLite database and the tool files), or a PostgreSQL
+# database that many processes and machines share: store: \${DATABASE_URL} (postgres://user:password@host/db).
 store: .tooldistill
 
 # Your base tools: executor(name, args) runs one of them and returns a JSON-serialisable value
