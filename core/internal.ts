@@ -23,10 +23,9 @@ export type { HookSettings } from "./settings.ts";
 export { hookSettings } from "./settings.ts";
 export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
-
-// adapterSql: the adapters' way into the store's database, for the tables they own (never in the public barrel).
-export { adapterSql } from "./store.ts";
-export type { StoreStatement } from "./store-database.ts";
+export { applySpillsToRegistry } from "./spill-registry.ts";
+export type { SessionSpan } from "./store-sessions.ts";
+export { advanceSpan, findSessionSpan, markSpanConfirmed, sessionSpan } from "./store-sessions.ts";
 export { clip, oneLine } from "./text.ts";
 export { proposeToolDefinition } from "./tool-distill.ts";
 export { countToolFiles } from "./tool-files.ts";

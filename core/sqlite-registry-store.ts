@@ -59,6 +59,7 @@ class Gate {
 /** A transaction's view: the data methods on the connection that holds the transaction; usable until it ends. */
 class SqliteTransaction extends SqliteRegistryData {
   readonly #state: { open: boolean };
+  readonly #store: Store;
 
   constructor(store: Store) {
     const state = { open: true };
@@ -72,6 +73,23 @@ class SqliteTransaction extends SqliteRegistryData {
       return undefined;
     });
     this.#state = state;
+    this.#store = store;
+  }
+
+  override async savepoint<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
+    if (!this.#state.open) throw new DistillError("USAGE", "this transaction has ended: open a new one");
+    // SQLite's savepoints nest by name: ROLLBACK TO and RELEASE act on the innermost of that name.
+    const db = storeDatabase(this.#store);
+    db.exec("SAVEPOINT td_async_step");
+    try {
+      const result = await fn(this);
+      db.exec("RELEASE td_async_step");
+      return result;
+    } catch (err) {
+      db.exec("ROLLBACK TO td_async_step");
+      db.exec("RELEASE td_async_step");
+      throw err;
+    }
   }
 
   end(): void {

@@ -15,7 +15,7 @@ import { DEFAULT_MAX_OUTPUT_BYTES } from "./recordable.ts";
 import * as bookkeeping from "./store-bookkeeping.ts";
 import type { CallOutcome, NewCall } from "./store-calls.ts";
 import * as calls from "./store-calls.ts";
-import type { StoreDatabase, StoreStatement } from "./store-database.ts";
+import type { StoreDatabase } from "./store-database.ts";
 import { checkOnOpen, type LifecycleProblem } from "./store-invariants.ts";
 import { openDatabase } from "./store-open.ts";
 import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
@@ -359,16 +359,6 @@ export class Store {
   getRunStats(name: string, version: number): RunStats {
     return versions.getRunStats(this.#db, name, version);
   }
-}
-
-/**
- * The adapters' way into the store (exported through core/internal.ts only, never the public barrel): a prepared
- * statement on the store's own database, for the tables an adapter owns (claude-code/ keeps its session spans in
- * `cc_sessions`). Failures are explained like the store's own; group writes with `store.transaction` so they
- * share its one transaction boundary. The library itself never calls it.
- */
-export function adapterSql(store: Store, statement: string): StoreStatement {
-  return databaseOf(store).stmt(statement);
 }
 
 /**
