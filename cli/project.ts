@@ -70,7 +70,7 @@ function requireStore(config: Config): void {
 }
 
 /** Library messages go to stderr, info included: stdout stays the command's output. */
-function ioLogger(io: CliIO): Logger {
+export function ioLogger(io: CliIO): Logger {
   return {
     info: (m) => io.stderr(`${m}\n`),
     warn: (m) => io.stderr(`${m}\n`),

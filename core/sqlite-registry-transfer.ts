@@ -113,8 +113,11 @@ export function sqliteIsEmpty(db: StoreDatabase): boolean {
 
 const bit = (b: boolean) => (b ? 1 : 0);
 
-/** Writes one page into the store at `root` (inside the caller's write transaction); tool files included. */
-export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBatch): void {
+/**
+ * Writes one page into the store at `root` (inside the caller's write transaction); tool files included, each
+ * added to `written` so that a failed import removes them with its rollback.
+ */
+export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBatch, written: string[]): void {
   switch (batch.table) {
     case "traces": {
       const insert = db.stmt(
@@ -176,7 +179,9 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const v of batch.rows) {
-        writeToolCode(root, toolFilePath(root, v.name, v.version), v.code);
+        const file = toolFilePath(root, v.name, v.version);
+        written.push(file);
+        writeToolCode(root, file, v.code);
         insert.run(
           v.name,
           v.version,
