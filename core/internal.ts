@@ -22,7 +22,7 @@ export type { Clipped } from "./recordable.ts";
 export { clipDepth } from "./recordable.ts";
 export type { RegistryFileHeader } from "./registry-file.ts";
 export { exportRegistryFile, importRegistryFile } from "./registry-file.ts";
-export { configuredStoreOptions, openConfiguredStore, openRegistryStore } from "./registry-open.ts";
+export { loadConfiguredStore } from "./registry-loader.ts";
 export type { RegistryStore, TransferCounts } from "./registry-store.ts";
 export { copyRegistry } from "./registry-transfer.ts";
 export type { HookSettings } from "./settings.ts";

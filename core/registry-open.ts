@@ -52,7 +52,14 @@ export function configuredStoreOptions(config: Config): RegistryStoreOptions {
   };
 }
 
-/** Opens the registry `store:` of `config` names, with its settings; `options` adds to them (readOnly, logger). */
-export function openConfiguredStore(config: Config, options: StoreOptions = {}): Promise<RegistryStore> {
-  return openRegistryStore(config.store, { ...configuredStoreOptions(config), ...options });
+/**
+ * Opens the registry `store:` of `config` names (or `location`, e.g. a copy's target), with the config's store
+ * settings; `options` adds to them (readOnly, logger).
+ */
+export function openConfiguredStore(
+  config: Config,
+  options: StoreOptions = {},
+  location: string = config.store,
+): Promise<RegistryStore> {
+  return openRegistryStore(location, { ...configuredStoreOptions(config), ...options });
 }

@@ -2,13 +2,11 @@
 import { isAbsolute, resolve } from "node:path";
 import { DistillError } from "../../core/index.ts";
 import {
-  configuredStoreOptions,
   copyRegistry,
   expandVars,
   exportRegistryFile,
   importRegistryFile,
-  openConfiguredStore,
-  openRegistryStore,
+  loadConfiguredStore,
   type RegistryStore,
 } from "../../core/internal.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
@@ -27,7 +25,7 @@ async function using<T>(store: RegistryStore, fn: (store: RegistryStore) => Prom
 export async function exportRegistry(ctx: ContextOf<"export">): Promise<number> {
   const config = await projectConfig(ctx);
   const file = resolve(ctx.io.cwd, ctx.args.file);
-  const store = await openConfiguredStore(config, { readOnly: true, logger: ioLogger(ctx.io) });
+  const store = await loadConfiguredStore(config, { readOnly: true, logger: ioLogger(ctx.io) });
   const header = await using(store, (s) => exportRegistryFile(s, file, { overwrite: ctx.options.force }));
   output(ctx, { file, ...header }, () =>
     transferText("exported", header.counts, `${store.location} to ${file}`),
@@ -39,7 +37,7 @@ export async function exportRegistry(ctx: ContextOf<"export">): Promise<number> 
 export async function importRegistry(ctx: ContextOf<"import">): Promise<number> {
   const config = await projectConfig(ctx);
   const file = resolve(ctx.io.cwd, ctx.args.file);
-  const store = await openConfiguredStore(config, { logger: ioLogger(ctx.io) });
+  const store = await loadConfiguredStore(config, { logger: ioLogger(ctx.io) });
   const { header, counts } = await using(store, (s) => importRegistryFile(s, file));
   output(ctx, { file, store: store.location, source: header.source, counts }, () =>
     transferText("imported", counts, `${file} into ${store.location}`),
@@ -70,10 +68,10 @@ export async function copy(ctx: ContextOf<"copy">): Promise<number> {
       : resolve(ctx.io.cwd, expanded);
   const config = await projectConfig(ctx);
   const logger = ioLogger(ctx.io);
-  const from = await openConfiguredStore(config, { readOnly: true, logger });
+  const from = await loadConfiguredStore(config, { readOnly: true, logger });
   let shown = target;
   const counts = await using(from, async (source) => {
-    const to = await openRegistryStore(target, { ...configuredStoreOptions(config), logger });
+    const to = await loadConfiguredStore(config, { logger }, target);
     shown = to.location;
     return using(to, (t) => copyRegistry(source, t));
   });

@@ -3,23 +3,27 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-RMAM4AW5.js";
-import "./chunk-EXOU3TU5.js";
-import "./chunk-C37ZN2VE.js";
-import "./chunk-LMZH4FWR.js";
-import "./chunk-PK6ICO7V.js";
-import "./chunk-DIPQWG65.js";
+} from "./chunk-OKX2NZE6.js";
+import "./chunk-5DEVJDMO.js";
+import "./chunk-XQKSAQNK.js";
+import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
+import "./chunk-E2QCUF2V.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-CYVHDUVD.js";
+import "./chunk-BUD5X2KZ.js";
+import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-QQAY244P.js";
+} from "./chunk-7JG2XOTS.js";
 import "./chunk-XLRDCVB2.js";
 import "./chunk-XSOUOFOT.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
-import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/full-config.ts

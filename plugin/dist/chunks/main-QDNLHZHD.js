@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-M6JKULZZ.js";
+} from "./chunk-CRL3BQYZ.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -18,7 +18,6 @@ import {
   safeParse
 } from "./chunk-7Z2IEFVZ.js";
 import {
-  Store,
   ToolDistill,
   exposedVersions,
   findConfig,
@@ -26,15 +25,22 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-RMAM4AW5.js";
+} from "./chunk-OKX2NZE6.js";
+import "./chunk-5DEVJDMO.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-EXOU3TU5.js";
-import "./chunk-C37ZN2VE.js";
-import "./chunk-LMZH4FWR.js";
-import "./chunk-PK6ICO7V.js";
-import "./chunk-DIPQWG65.js";
+} from "./chunk-XQKSAQNK.js";
+import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
+import {
+  Store
+} from "./chunk-E2QCUF2V.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-CYVHDUVD.js";
+import "./chunk-BUD5X2KZ.js";
+import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
 import {
   CallToolRequestSchema,
@@ -58,13 +64,12 @@ import {
 } from "./chunk-BKYE4L7D.js";
 import {
   loadMcpServers
-} from "./chunk-QQAY244P.js";
+} from "./chunk-7JG2XOTS.js";
 import "./chunk-XLRDCVB2.js";
 import "./chunk-XSOUOFOT.js";
 import {
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
-import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
 // server/stdio-transport.ts

@@ -4,24 +4,28 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-M6JKULZZ.js";
+} from "./chunk-CRL3BQYZ.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-RMAM4AW5.js";
-import "./chunk-EXOU3TU5.js";
-import "./chunk-C37ZN2VE.js";
-import "./chunk-LMZH4FWR.js";
-import "./chunk-PK6ICO7V.js";
-import "./chunk-DIPQWG65.js";
+} from "./chunk-OKX2NZE6.js";
+import "./chunk-5DEVJDMO.js";
+import "./chunk-XQKSAQNK.js";
+import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
+import "./chunk-E2QCUF2V.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-CYVHDUVD.js";
+import "./chunk-BUD5X2KZ.js";
+import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-QQAY244P.js";
+import "./chunk-7JG2XOTS.js";
 import "./chunk-XLRDCVB2.js";
 import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
-import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/fallback-run.ts

@@ -1,13 +1,12 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  ClaudeDistiller
-} from "./chunk-EXOU3TU5.js";
-import "./chunk-DIPQWG65.js";
-import "./chunk-NV5JO7FK.js";
+  loadMcpServers
+} from "./chunk-7JG2XOTS.js";
 import "./chunk-XLRDCVB2.js";
+import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  ClaudeDistiller
+  loadMcpServers
 };

@@ -1,12 +1,14 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  loadMcpServers
-} from "./chunk-QQAY244P.js";
+  ClaudeDistiller
+} from "./chunk-XQKSAQNK.js";
+import "./chunk-RYYHHNJW.js";
+import "./chunk-NV5JO7FK.js";
+import "./chunk-BUD5X2KZ.js";
 import "./chunk-XLRDCVB2.js";
-import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  loadMcpServers
+  ClaudeDistiller
 };
