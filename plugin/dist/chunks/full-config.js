@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-OKX2NZE6.js";
+} from "./chunk-LWE4YYCX.js";
 import "./chunk-5DEVJDMO.js";
 import "./chunk-XQKSAQNK.js";
 import "./chunk-RYYHHNJW.js";

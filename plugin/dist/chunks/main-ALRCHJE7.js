@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-CRL3BQYZ.js";
+} from "./chunk-PLDXJZA4.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -25,7 +25,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-OKX2NZE6.js";
+} from "./chunk-LWE4YYCX.js";
 import "./chunk-5DEVJDMO.js";
 import {
   PROPOSE_TOOL_NAME

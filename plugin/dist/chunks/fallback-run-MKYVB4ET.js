@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-CRL3BQYZ.js";
+} from "./chunk-PLDXJZA4.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-OKX2NZE6.js";
+} from "./chunk-LWE4YYCX.js";
 import "./chunk-5DEVJDMO.js";
 import "./chunk-XQKSAQNK.js";
 import "./chunk-RYYHHNJW.js";

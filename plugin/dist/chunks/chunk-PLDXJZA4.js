@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-OKX2NZE6.js";
+} from "./chunk-LWE4YYCX.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-5DEVJDMO.js";
