@@ -8,13 +8,12 @@ import { basename, dirname, join, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { isPlainObject } from "./canonical.ts";
 import { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
+import { storeLocation, storeProblems } from "./config-store.ts";
 import { type KeyPath, parseYaml } from "./config-yaml.ts";
 import { suggestion } from "./did-you-mean.ts";
-import { expandVars } from "./env-vars.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import type { McpServerConfig } from "./mcp-config.ts";
 import { type ModuleRef, parseModuleRef } from "./module-ref.ts";
-import { isPostgresUrl, parseStoreUrl } from "./postgres-connect.ts";
 import {
   DEFAULT_SETTINGS,
   type Settings,
@@ -238,10 +237,7 @@ function crossFieldProblems(data: Record<string, unknown>): { keyPath: KeyPath; 
 function normalise(data: Record<string, unknown>, file: string, dir: string, env: NodeJS.ProcessEnv): Config {
   const config = defaultConfig(dir);
   config.path = resolve(file);
-  if (typeof data["store"] === "string") {
-    const store = expandVars(data["store"], env, () => {}).trim();
-    config.store = isPostgresUrl(store) ? store : resolve(dir, store);
-  }
+  if (typeof data["store"] === "string") config.store = storeLocation(data["store"], dir, env);
   for (const [key, field] of MODULE_REF_KEYS) {
     const raw = data[key];
     if (typeof raw === "string") config[field] = parseModuleRef(key, raw, dir);
@@ -280,43 +276,6 @@ export function validateConfig(
     .sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
   if (problems.length > 0 || !isPlainObject(value)) return { config: null, problems };
   return { config: normalise(value, options.file, options.dir, env), problems };
-}
-
-/**
- * What is wrong with `store:` once its `${VAR}`s are expanded: an unset variable (named, with how to set it), an
- * expansion to nothing, a URL of another scheme, a malformed PostgreSQL URL.
- */
-function storeProblems(
-  data: Record<string, unknown>,
-  env: NodeJS.ProcessEnv,
-): { keyPath: KeyPath; message: string }[] {
-  const raw = data["store"];
-  if (typeof raw !== "string" || raw === "") return [];
-  const found: { keyPath: KeyPath; message: string }[] = [];
-  const add = (message: string) => found.push({ keyPath: ["store"], message });
-  const store = expandVars(raw, env, (varName) =>
-    add(
-      `environment variable ${varName} is not set: set it (e.g. ${varName}=postgres://user:password@host:5432/database) or write \${${varName}:-.tooldistill} for a fallback`,
-    ),
-  ).trim();
-  if (found.length > 0) return found;
-  if (store === "") {
-    add(`${raw} expands to nothing: set the variable to a folder or a postgres:// URL`);
-  } else if (isPostgresUrl(store)) {
-    try {
-      parseStoreUrl(store);
-    } catch (err) {
-      add(errorMessage(err).replace(/^store: in tooldistill\.yaml /, ""));
-    }
-  } else {
-    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store);
-    if (scheme) {
-      add(
-        `a ${scheme[1]}:// URL cannot be a store: give a folder (e.g. .tooldistill) or a postgres://user:password@host:5432/database URL`,
-      );
-    }
-  }
-  return found;
 }
 
 /** One problem as printed: `tooldistill.yaml:LINE: key: message`. */

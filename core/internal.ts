@@ -16,7 +16,7 @@ export { loadMcpServers } from "./mcp-config.ts";
 export { mcpHookResponseToValue } from "./mcp-result.ts";
 export { importRef } from "./module-ref.ts";
 export { nodeVersionProblem } from "./node-version.ts";
-export { isPostgresUrl } from "./postgres-connect.ts";
+export { isPostgresUrl, refusePostgresUrl } from "./postgres-connect.ts";
 export { nudgeText } from "./prompts.ts";
 export { engineWasmPath, WASM_FILE } from "./quickjs-engine.ts";
 export type { Clipped } from "./recordable.ts";

@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-ALRCHJE7.js");
+  const { main } = await import("./chunks/main-VNPD7BLV.js");
   await main();
 }

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-LWE4YYCX.js";
+} from "./chunk-L5T227U4.js";
 import "./chunk-5DEVJDMO.js";
 import "./chunk-XQKSAQNK.js";
 import "./chunk-RYYHHNJW.js";

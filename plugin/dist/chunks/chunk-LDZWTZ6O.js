@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-LWE4YYCX.js";
+} from "./chunk-L5T227U4.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-5DEVJDMO.js";

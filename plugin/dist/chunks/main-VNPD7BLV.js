@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-PLDXJZA4.js";
+} from "./chunk-LDZWTZ6O.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -25,7 +25,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-LWE4YYCX.js";
+} from "./chunk-L5T227U4.js";
 import "./chunk-5DEVJDMO.js";
 import {
   PROPOSE_TOOL_NAME

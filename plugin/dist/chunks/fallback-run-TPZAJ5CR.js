@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-PLDXJZA4.js";
+} from "./chunk-LDZWTZ6O.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-LWE4YYCX.js";
+} from "./chunk-L5T227U4.js";
 import "./chunk-5DEVJDMO.js";
 import "./chunk-XQKSAQNK.js";
 import "./chunk-RYYHHNJW.js";

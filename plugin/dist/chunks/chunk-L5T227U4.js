@@ -39633,7 +39633,7 @@ var require_resolve_uri_umd = __commonJS({
         }
         url.path = path;
       }
-      function resolve4(input, base) {
+      function resolve5(input, base) {
         if (!input && !base)
           return "";
         const url = parseUrl(input);
@@ -39686,7 +39686,7 @@ var require_resolve_uri_umd = __commonJS({
             return url.scheme + "//" + url.user + url.host + url.port + url.path + queryHash;
         }
       }
-      return resolve4;
+      return resolve5;
     }));
   }
 });
@@ -40031,8 +40031,8 @@ var require_trace_mapping_umd = __commonJS({
           this.sources = sources;
           this.sourcesContent = sourcesContent;
           this.ignoreList = parsed.ignoreList || parsed.x_google_ignoreList || void 0;
-          const resolve4 = resolver(mapUrl, sourceRoot);
-          this.resolvedSources = sources.map(resolve4);
+          const resolve5 = resolver(mapUrl, sourceRoot);
+          this.resolvedSources = sources.map(resolve5);
           const { mappings } = parsed;
           if (typeof mappings === "string") {
             this._encoded = mappings;
@@ -49804,7 +49804,7 @@ var require_introspection = __commonJS({
     exports.isStatic = isStatic;
     exports.matchesPattern = matchesPattern;
     exports.referencesImport = referencesImport;
-    exports.resolve = resolve4;
+    exports.resolve = resolve5;
     exports.willIMaybeExecuteBefore = willIMaybeExecuteBefore;
     var _t = require_lib4();
     var {
@@ -50064,7 +50064,7 @@ var require_introspection = __commonJS({
       nodeMap.set(target.node, result);
       return result;
     }
-    function resolve4(dangerous, resolved) {
+    function resolve5(dangerous, resolved) {
       return _resolve.call(this, dangerous, resolved) || this;
     }
     function _resolve(dangerous, resolved) {
@@ -51590,7 +51590,7 @@ function describe(error) {
 var import_ajv2 = __toESM(require_ajv(), 1);
 import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { basename, dirname, join, resolve as resolve3 } from "node:path";
+import { basename, dirname, join, resolve as resolve4 } from "node:path";
 
 // core/config-file.ts
 import { existsSync as existsSync2, statSync } from "node:fs";
@@ -51599,6 +51599,45 @@ var CONFIG_FILE_NAME = "tooldistill.yaml";
 function findConfig(startDir = process.cwd()) {
   const candidate = resolve2(startDir, CONFIG_FILE_NAME);
   return existsSync2(candidate) && statSync(candidate).isFile() ? candidate : null;
+}
+
+// core/config-store.ts
+import { resolve as resolve3 } from "node:path";
+function storeLocation(raw, dir, env) {
+  const store = expandVars(raw, env, () => {
+  }).trim();
+  return isPostgresUrl(store) ? store : resolve3(dir, store);
+}
+function storeProblems(data, env) {
+  const raw = data["store"];
+  if (typeof raw !== "string" || raw === "") return [];
+  const found = [];
+  const add = (message) => found.push({ keyPath: ["store"], message });
+  const store = expandVars(
+    raw,
+    env,
+    (varName) => add(
+      `environment variable ${varName} is not set: set it (e.g. ${varName}=postgres://user:password@host:5432/database) or write \${${varName}:-.tooldistill} for a fallback`
+    )
+  ).trim();
+  if (found.length > 0) return found;
+  if (store === "") {
+    add(`${raw} expands to nothing: set the variable to a folder or a postgres:// URL`);
+  } else if (isPostgresUrl(store)) {
+    try {
+      parseStoreUrl(store);
+    } catch (err) {
+      add(errorMessage(err).replace(/^store: in tooldistill\.yaml /, ""));
+    }
+  } else {
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store);
+    if (scheme) {
+      add(
+        `a ${scheme[1]}:// URL cannot be a store: give a folder (e.g. .tooldistill) or a postgres://user:password@host:5432/database URL`
+      );
+    }
+  }
+  return found;
 }
 
 // core/config-yaml.ts
@@ -51824,17 +51863,13 @@ function crossFieldProblems(data) {
 }
 function normalise(data, file, dir, env) {
   const config = defaultConfig(dir);
-  config.path = resolve3(file);
-  if (typeof data["store"] === "string") {
-    const store = expandVars(data["store"], env, () => {
-    }).trim();
-    config.store = isPostgresUrl(store) ? store : resolve3(dir, store);
-  }
+  config.path = resolve4(file);
+  if (typeof data["store"] === "string") config.store = storeLocation(data["store"], dir, env);
   for (const [key2, field] of MODULE_REF_KEYS) {
     const raw = data[key2];
     if (typeof raw === "string") config[field] = parseModuleRef(key2, raw, dir);
   }
-  if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve3(dir, data["mcp_config"]);
+  if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve4(dir, data["mcp_config"]);
   if (isPlainObject(data["mcpServers"])) {
     config.mcpServers = structuredClone(data["mcpServers"]);
   }
@@ -51852,43 +51887,12 @@ function validateConfig(data, options) {
   if (problems.length > 0 || !isPlainObject(value)) return { config: null, problems };
   return { config: normalise(value, options.file, options.dir, env), problems };
 }
-function storeProblems(data, env) {
-  const raw = data["store"];
-  if (typeof raw !== "string" || raw === "") return [];
-  const found = [];
-  const add = (message) => found.push({ keyPath: ["store"], message });
-  const store = expandVars(
-    raw,
-    env,
-    (varName) => add(
-      `environment variable ${varName} is not set: set it (e.g. ${varName}=postgres://user:password@host:5432/database) or write \${${varName}:-.tooldistill} for a fallback`
-    )
-  ).trim();
-  if (found.length > 0) return found;
-  if (store === "") {
-    add(`${raw} expands to nothing: set the variable to a folder or a postgres:// URL`);
-  } else if (isPostgresUrl(store)) {
-    try {
-      parseStoreUrl(store);
-    } catch (err) {
-      add(errorMessage(err).replace(/^store: in tooldistill\.yaml /, ""));
-    }
-  } else {
-    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store);
-    if (scheme) {
-      add(
-        `a ${scheme[1]}:// URL cannot be a store: give a folder (e.g. .tooldistill) or a postgres://user:password@host:5432/database URL`
-      );
-    }
-  }
-  return found;
-}
 function formatConfigProblem(fileName, problem) {
   const where = problem.line === null ? fileName : `${fileName}:${problem.line}`;
   return problem.path === "" ? `${where}: ${problem.message}` : `${where}: ${problem.path}: ${problem.message}`;
 }
 function defaultConfig(dir) {
-  const base = resolve3(dir);
+  const base = resolve4(dir);
   return {
     path: null,
     dir: base,
@@ -51909,7 +51913,7 @@ async function loadConfig(path) {
     if (found === null) return defaultConfig(process.cwd());
     file = found;
   } else {
-    file = resolve3(path);
+    file = resolve4(path);
     if (!existsSync3(file)) {
       throw new DistillError(
         "CONFIG_NOT_FOUND",
@@ -54743,8 +54747,8 @@ var SandboxRun = class {
         });
         return null;
       }
-      await new Promise((resolve4) => {
-        this.#wake = resolve4;
+      await new Promise((resolve5) => {
+        this.#wake = resolve5;
       });
       this.#wake = null;
     }
@@ -54753,8 +54757,8 @@ var SandboxRun = class {
   async #finish(done) {
     if (!this.#closed) {
       while (this.#inflight > 0) {
-        await new Promise((resolve4) => {
-          this.#wake = resolve4;
+        await new Promise((resolve5) => {
+          this.#wake = resolve5;
         });
         this.#wake = null;
       }
@@ -54924,7 +54928,7 @@ var Sandbox = class {
       this.#busy++;
       return;
     }
-    await new Promise((resolve4) => this.#queue.push(resolve4));
+    await new Promise((resolve5) => this.#queue.push(resolve5));
     this.#busy++;
   }
   #endTurn() {
