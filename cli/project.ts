@@ -5,7 +5,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Config, DistillError, type Logger, loadConfig, Store, ToolDistill } from "../core/index.ts";
-import { CONFIG_FILE_NAME, countToolFiles, defaultConfig, findConfig } from "../core/internal.ts";
+import {
+  CONFIG_FILE_NAME,
+  countToolFiles,
+  defaultConfig,
+  findConfig,
+  refusePostgresUrl,
+} from "../core/internal.ts";
 import type { CliIO, CommandContext } from "./commands.ts";
 
 /** The part of a command's context that says where it works. */
@@ -51,6 +57,7 @@ export async function withLibrary<T>(where: Where, fn: (td: ToolDistill) => Prom
 
 /** A store that does not exist is named with how to get one, instead of being created empty. */
 function requireStore(config: Config): void {
+  refusePostgresUrl(config.store, "this command");
   // A path that is there but is no store folder (a file, a broken store) is for the store itself to explain.
   if (
     existsSync(config.store) &&
@@ -70,7 +77,7 @@ function requireStore(config: Config): void {
 }
 
 /** Library messages go to stderr, info included: stdout stays the command's output. */
-function ioLogger(io: CliIO): Logger {
+export function ioLogger(io: CliIO): Logger {
   return {
     info: (m) => io.stderr(`${m}\n`),
     warn: (m) => io.stderr(`${m}\n`),
