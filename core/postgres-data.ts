@@ -162,4 +162,41 @@ export abstract class PostgresRegistryData implements RegistryData {
   getRunStats(name: string, version: number): Promise<RunStats> {
     return versions.getRunStats(this.db, name, version);
   }
+
+  // PENDING-PG: issue 12/13 store methods, implemented by the PostgreSQL parity work before this branch merges.
+  versionWithCode(..._args: unknown[]): Promise<never> {
+    return Promise.reject(new Error("PENDING-PG: versionWithCode is not implemented on PostgreSQL yet"));
+  }
+  pruneVersions(..._args: unknown[]): Promise<never> {
+    return Promise.reject(new Error("PENDING-PG: pruneVersions is not implemented on PostgreSQL yet"));
+  }
+  addVerifiedDefinitions(..._args: unknown[]): Promise<never> {
+    return Promise.reject(
+      new Error("PENDING-PG: addVerifiedDefinitions is not implemented on PostgreSQL yet"),
+    );
+  }
+  verifiedDefinitions(..._args: unknown[]): Promise<never> {
+    return Promise.reject(new Error("PENDING-PG: verifiedDefinitions is not implemented on PostgreSQL yet"));
+  }
+  setReplayRuns(..._args: unknown[]): Promise<never> {
+    return Promise.reject(new Error("PENDING-PG: setReplayRuns is not implemented on PostgreSQL yet"));
+  }
+  liveRuns(..._args: unknown[]): Promise<never> {
+    return Promise.reject(new Error("PENDING-PG: liveRuns is not implemented on PostgreSQL yet"));
+  }
+  liveRunsOf(..._args: unknown[]): Promise<never> {
+    return Promise.reject(new Error("PENDING-PG: liveRunsOf is not implemented on PostgreSQL yet"));
+  }
+  recentRuns(..._args: unknown[]): Promise<never> {
+    return Promise.reject(new Error("PENDING-PG: recentRuns is not implemented on PostgreSQL yet"));
+  }
+  recordBaseHealth(..._args: unknown[]): Promise<never> {
+    return Promise.reject(new Error("PENDING-PG: recordBaseHealth is not implemented on PostgreSQL yet"));
+  }
+  recordProbe(..._args: unknown[]): Promise<never> {
+    return Promise.reject(new Error("PENDING-PG: recordProbe is not implemented on PostgreSQL yet"));
+  }
+  baseHealth(..._args: unknown[]): Promise<never> {
+    return Promise.reject(new Error("PENDING-PG: baseHealth is not implemented on PostgreSQL yet"));
+  }
 }

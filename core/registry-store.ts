@@ -10,9 +10,21 @@
  * outside a transaction alike.
  */
 import type { CallOutcome, NewCall } from "./store-calls.ts";
-import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+import type {
+  BaseHealthRecord,
+  DependencyRecord,
+  HistoryRecord,
+  LiveRun,
+  RunOutcome,
+  RunRecord,
+  RunRef,
+  RunStats,
+  TraceFlags,
+  VerifiedDefinition,
+  VersionRecord,
+} from "./store-rows.ts";
 import type { NewRun } from "./store-runs.ts";
-import type { NewVersion, StatusChange } from "./store-versions.ts";
+import type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 import type {
   CallKind,
   CallRecord,
@@ -142,6 +154,36 @@ export interface RegistryData {
   recordRun(run: NewRun): Promise<void>;
   /** Run counters of a version (zeros when it never ran). */
   getRunStats(name: string, version: number): Promise<RunStats>;
+
+  // Lifecycle for agents that write (issue 12) and verification evidence (issue 13).
+
+  /** The oldest version of `name` with this code hash that is not rejected, or null (one code, one version). */
+  versionWithCode(name: string, sourceHash: string): Promise<VersionRecord | null>;
+  /** Removes versions in `statuses` older than `before` (an ISO time; null: any age) with their history and code. */
+  pruneVersions(statuses: readonly Status[], before: string | null): Promise<PrunedVersion[]>;
+  /** Adds base tool definitions a version was verified against to its set. */
+  addVerifiedDefinitions(name: string, version: number, defs: readonly NewDefinition[]): Promise<void>;
+  /** The definitions versions were verified against: one version's, or every one's. */
+  verifiedDefinitions(name?: string, version?: number): Promise<VerifiedDefinition[]>;
+  /** Records the live runs a version was replayed against, so re-verification replays the same ones. */
+  setReplayRuns(name: string, version: number, runs: readonly RunRef[]): Promise<void>;
+  /** The newest `limit` successful live runs of a version, with their inputs and inner calls. */
+  liveRuns(name: string, version: number, limit: number): Promise<LiveRun[]>;
+  /** The live runs named by `refs` that are still stored. */
+  liveRunsOf(refs: readonly RunRef[]): Promise<LiveRun[]>;
+  /** The newest `limit` runs of a version, newest first; only the given outcomes when `outcomes` is set. */
+  recentRuns(
+    name: string,
+    version: number,
+    limit: number,
+    outcomes?: readonly RunOutcome[],
+  ): Promise<RunRecord[]>;
+  /** Counts a base tool's answer (`ok`) or infrastructure failure (with its error) in its health. */
+  recordBaseHealth(tool: string, ok: boolean, error?: string | null): Promise<void>;
+  /** Records what the health probe said of a base tool. */
+  recordProbe(tool: string, ok: boolean): Promise<void>;
+  /** Every base tool with a health record, by name. */
+  baseHealth(): Promise<BaseHealthRecord[]>;
 
   /**
    * Runs `fn` in one transaction and commits once when it resolves; a throw rolls everything back and is
