@@ -3,17 +3,27 @@
  * engines give it (see store-rows.ts): the record of the row, plus the columns the record leaves out, with JSON
  * columns kept as their stored text. Pure: no database here.
  */
-import type { CallRow, HistoryRow, MetaRow, TraceRow, VersionRow } from "./registry-store.ts";
+import type {
+  CallRow,
+  HistoryRow,
+  MetaRow,
+  RunRow,
+  TraceRow,
+  VerifiedDefinitionRow,
+  VersionRow,
+} from "./registry-store.ts";
 import {
   callFromRow,
   historyFromRow,
   type Row,
   type RunStats,
+  runFromRow,
   runStatsFromRow,
   text,
   textOrNull,
   traceFlagsFromRow,
   traceFromRow,
+  verifiedDefinitionFromRow,
   versionFromRow,
 } from "./store-rows.ts";
 
@@ -41,6 +51,7 @@ export function versionRow(r: Row, code: string): VersionRow {
     inputSchema: text(r, "input_schema"),
     testInputs: text(r, "test_inputs"),
     verdict: textOrNull(r, "verdict"),
+    replayRuns: text(r, "replay_runs"),
     code,
   };
 }
@@ -58,4 +69,14 @@ export function runStatsRow(r: Row): RunStats {
 /** A `meta` row. */
 export function metaRow(r: Row): MetaRow {
   return { key: text(r, "key"), value: text(r, "value") };
+}
+
+/** A `runs` row, every column. */
+export function runRow(r: Row): RunRow {
+  return { ...runFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
+}
+
+/** A `verified_definitions` row, every column. */
+export function verifiedDefinitionRow(r: Row): VerifiedDefinitionRow {
+  return { ...verifiedDefinitionFromRow(r), definition: textOrNull(r, "definition") };
 }

@@ -36,8 +36,20 @@ import type {
 } from "./types.ts";
 
 export type { CallOutcome, NewCall } from "./store-calls.ts";
-export type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
-export type { NewVersion, StatusChange } from "./store-versions.ts";
+export type {
+  BaseHealthRecord,
+  DependencyRecord,
+  HistoryRecord,
+  LiveRun,
+  RunOutcome,
+  RunRecord,
+  RunRef,
+  RunStats,
+  TraceFlags,
+  VerifiedDefinition,
+  VersionRecord,
+} from "./store-rows.ts";
+export type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 
 /** Which engine keeps a registry. */
 export type StoreKind = "sqlite" | "postgres";
@@ -263,12 +275,24 @@ export interface CallRow extends Omit<CallRecord, "args" | "output"> {
 
 /** A `versions` row with the version's code; its JSON columns as their text. */
 export interface VersionRow
-  extends Omit<VersionRecord, "problems" | "inputSchema" | "testInputs" | "verdict"> {
+  extends Omit<VersionRecord, "problems" | "inputSchema" | "testInputs" | "verdict" | "replayRuns"> {
   problems: string;
   inputSchema: string;
   testInputs: string;
   verdict: string | null;
+  replayRuns: string;
   code: string;
+}
+
+/** A `runs` row with its id (the order of runs); `evidence` as its JSON text. */
+export interface RunRow extends Omit<RunRecord, "evidence"> {
+  id: number;
+  evidence: string | null;
+}
+
+/** A `verified_definitions` row; `definition` as its JSON text. */
+export interface VerifiedDefinitionRow extends Omit<VerifiedDefinition, "definition"> {
+  definition: string | null;
 }
 
 /** A `status_history` row with its id (the order of changes); `evidence` as its JSON text. */
@@ -291,6 +315,9 @@ export type RegistryBatch =
   | { table: "history"; rows: HistoryRow[] }
   | { table: "dependencies"; rows: DependencyRecord[] }
   | { table: "runStats"; rows: RunStats[] }
+  | { table: "runs"; rows: RunRow[] }
+  | { table: "verifiedDefinitions"; rows: VerifiedDefinitionRow[] }
+  | { table: "baseHealth"; rows: BaseHealthRecord[] }
   | { table: "meta"; rows: MetaRow[] };
 
 /** The tables of a registry in the order a copy writes them (what a row refers to comes first). */
@@ -301,6 +328,9 @@ export const TRANSFER_ORDER = [
   "history",
   "dependencies",
   "runStats",
+  "runs",
+  "verifiedDefinitions",
+  "baseHealth",
   "meta",
 ] as const satisfies readonly RegistryBatch["table"][];
 
@@ -309,7 +339,18 @@ export type TransferCounts = Record<RegistryBatch["table"], number>;
 
 /** A count of zero for every table. */
 export function emptyCounts(): TransferCounts {
-  return { traces: 0, calls: 0, versions: 0, history: 0, dependencies: 0, runStats: 0, meta: 0 };
+  return {
+    traces: 0,
+    calls: 0,
+    versions: 0,
+    history: 0,
+    dependencies: 0,
+    runStats: 0,
+    runs: 0,
+    verifiedDefinitions: 0,
+    baseHealth: 0,
+    meta: 0,
+  };
 }
 
 /**

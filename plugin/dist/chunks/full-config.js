@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-2KPU2NPO.js";
+} from "./chunk-BBRTNSJT.js";
 import "./chunk-HOGTD3KB.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";

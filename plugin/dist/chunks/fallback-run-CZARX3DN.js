@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-5NQZ6V3M.js";
+} from "./chunk-SL4ECMEW.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-2KPU2NPO.js";
+} from "./chunk-BBRTNSJT.js";
 import "./chunk-HOGTD3KB.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";

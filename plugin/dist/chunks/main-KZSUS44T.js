@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-5NQZ6V3M.js";
+} from "./chunk-SL4ECMEW.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -26,7 +26,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-2KPU2NPO.js";
+} from "./chunk-BBRTNSJT.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-HOGTD3KB.js";

@@ -4,7 +4,7 @@ import {
   adapterSql,
   applySpills,
   clipDepth
-} from "./chunk-2KPU2NPO.js";
+} from "./chunk-BBRTNSJT.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-HOGTD3KB.js";
