@@ -65,6 +65,8 @@ test("a good proposal: verified, with every call site covered, its literals chec
     "call sites covered: 3/3",
     "literals checked: 2",
     "reproduces 1 of 1 recorded run",
+    "tools that may write: flights_book, payments_send",
+    "promotion: waits for tooldistill promote (auto_promote: false)",
     "book_cheapest_flight v1 is verified and waits for promote (tooldistill promote book_cheapest_flight).",
   ]);
   // The literal the source run passed to those tools itself ("api", twice) is accepted without a warning.
@@ -183,8 +185,11 @@ test("test inputs bound to other recorded runs: each replays against its own run
   assert.equal(lines(out)[0], "verified: book_cheapest_flight v1", out.content);
   assert.ok(lines(out).includes("reproduces 2 of 2 recorded runs"), out.content);
 
+  // Each proposal below is the same tool written apart (a comment), since one code is one version: the same code
+  // proposed again gets the verdict of the version that has it.
+  const variant = (tag: string) => `${TOOL}\n// ${tag}\n`;
   // Against the source run, the other route's input finds nothing to answer it; against its own run, it passes.
-  const unbound = await propose(source, TOOL, [input(), input("LAX", "BOS", "Ari Cole")]);
+  const unbound = await propose(source, variant("unbound"), [input(), input("LAX", "BOS", "Ari Cole")]);
   assert.match(
     unbound.content,
     /- test input 2: call 1 to 'flights_search' with .* matches no recorded call/,
@@ -194,14 +199,17 @@ test("test inputs bound to other recorded runs: each replays against its own run
     lines(unbound).some((l) => l.startsWith(`  not reproduced: ${source.id}: call 1 to 'flights_search'`)),
   );
 
-  const missing = await propose(source, TOOL, [input(), { trace: "no-such-run", input: input() }]);
+  const missing = await propose(source, variant("missing"), [
+    input(),
+    { trace: "no-such-run", input: input() },
+  ]);
   assert.ok(
     lines(missing).includes(
       "- test input 2: no recorded run 'no-such-run': name a successful recorded run by its id (tooldistill traces list)",
     ),
     missing.content,
   );
-  const unsuccessful = await propose(source, TOOL, [
+  const unsuccessful = await propose(source, variant("unsuccessful"), [
     input(),
     { trace: failed.id, input: input("SEA", "ORD") },
   ]);
