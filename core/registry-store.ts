@@ -10,10 +10,22 @@
  * outside a transaction alike.
  */
 import type { CallOutcome, NewCall } from "./store-calls.ts";
-import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+import type {
+  BaseHealthRecord,
+  DependencyRecord,
+  HistoryRecord,
+  LiveRun,
+  RunOutcome,
+  RunRecord,
+  RunRef,
+  RunStats,
+  TraceFlags,
+  VerifiedDefinition,
+  VersionRecord,
+} from "./store-rows.ts";
 import type { NewRun } from "./store-runs.ts";
 import type { SessionSpan } from "./store-sessions.ts";
-import type { NewVersion, StatusChange } from "./store-versions.ts";
+import type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 import type {
   CallKind,
   CallRecord,
@@ -25,9 +37,21 @@ import type {
 } from "./types.ts";
 
 export type { CallOutcome, NewCall } from "./store-calls.ts";
-export type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+export type {
+  BaseHealthRecord,
+  DependencyRecord,
+  HistoryRecord,
+  LiveRun,
+  RunOutcome,
+  RunRecord,
+  RunRef,
+  RunStats,
+  TraceFlags,
+  VerifiedDefinition,
+  VersionRecord,
+} from "./store-rows.ts";
 export type { SessionSpan } from "./store-sessions.ts";
-export type { NewVersion, StatusChange } from "./store-versions.ts";
+export type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 
 /** Which engine keeps a registry. */
 export type StoreKind = "sqlite" | "postgres";
@@ -164,6 +188,36 @@ export interface RegistryData {
   /** Run counters of a version (zeros when it never ran). */
   getRunStats(name: string, version: number): Promise<RunStats>;
 
+  // Lifecycle for agents that write (issue 12) and verification evidence (issue 13).
+
+  /** The oldest version of `name` with this code hash that is not rejected, or null (one code, one version). */
+  versionWithCode(name: string, sourceHash: string): Promise<VersionRecord | null>;
+  /** Removes versions in `statuses` older than `before` (an ISO time; null: any age) with their history and code. */
+  pruneVersions(statuses: readonly Status[], before: string | null): Promise<PrunedVersion[]>;
+  /** Adds base tool definitions a version was verified against to its set. */
+  addVerifiedDefinitions(name: string, version: number, defs: readonly NewDefinition[]): Promise<void>;
+  /** The definitions versions were verified against: one version's, or every one's. */
+  verifiedDefinitions(name?: string, version?: number): Promise<VerifiedDefinition[]>;
+  /** Records the live runs a version was replayed against, so re-verification replays the same ones. */
+  setReplayRuns(name: string, version: number, runs: readonly RunRef[]): Promise<void>;
+  /** The newest `limit` successful live runs of a version, with their inputs and inner calls. */
+  liveRuns(name: string, version: number, limit: number): Promise<LiveRun[]>;
+  /** The live runs named by `refs` that are still stored. */
+  liveRunsOf(refs: readonly RunRef[]): Promise<LiveRun[]>;
+  /** The newest `limit` runs of a version, newest first; only the given outcomes when `outcomes` is set. */
+  recentRuns(
+    name: string,
+    version: number,
+    limit: number,
+    outcomes?: readonly RunOutcome[],
+  ): Promise<RunRecord[]>;
+  /** Counts a base tool's answer (`ok`) or infrastructure failure (with its error) in its health. */
+  recordBaseHealth(tool: string, ok: boolean, error?: string | null): Promise<void>;
+  /** Records what the health probe said of a base tool. */
+  recordProbe(tool: string, ok: boolean): Promise<void>;
+  /** Every base tool with a health record, by name. */
+  baseHealth(): Promise<BaseHealthRecord[]>;
+
   /**
    * Runs `fn` in one transaction and commits once when it resolves; a throw rolls everything back and is
    * rethrown. Inside, use `tx` (never the store itself: a call on the store from inside its own transaction is a
@@ -248,12 +302,24 @@ export interface CallRow extends Omit<CallRecord, "args" | "output"> {
 
 /** A `versions` row with the version's code; its JSON columns as their text. */
 export interface VersionRow
-  extends Omit<VersionRecord, "problems" | "inputSchema" | "testInputs" | "verdict"> {
+  extends Omit<VersionRecord, "problems" | "inputSchema" | "testInputs" | "verdict" | "replayRuns"> {
   problems: string;
   inputSchema: string;
   testInputs: string;
   verdict: string | null;
+  replayRuns: string;
   code: string;
+}
+
+/** A `runs` row with its id (the order of runs); `evidence` as its JSON text. */
+export interface RunRow extends Omit<RunRecord, "evidence"> {
+  id: number;
+  evidence: string | null;
+}
+
+/** A `verified_definitions` row; `definition` as its JSON text. */
+export interface VerifiedDefinitionRow extends Omit<VerifiedDefinition, "definition"> {
+  definition: string | null;
 }
 
 /** A `status_history` row with its id (the order of changes); `evidence` as its JSON text. */
@@ -281,6 +347,9 @@ export type RegistryBatch =
   | { table: "history"; rows: HistoryRow[] }
   | { table: "dependencies"; rows: DependencyRecord[] }
   | { table: "runStats"; rows: RunStats[] }
+  | { table: "runs"; rows: RunRow[] }
+  | { table: "verifiedDefinitions"; rows: VerifiedDefinitionRow[] }
+  | { table: "baseHealth"; rows: BaseHealthRecord[] }
   | { table: "meta"; rows: MetaRow[] }
   | { table: "sessions"; rows: SessionRow[] };
 
@@ -292,6 +361,9 @@ export const TRANSFER_ORDER = [
   "history",
   "dependencies",
   "runStats",
+  "runs",
+  "verifiedDefinitions",
+  "baseHealth",
   "meta",
   "sessions",
 ] as const satisfies readonly RegistryBatch["table"][];
@@ -301,7 +373,19 @@ export type TransferCounts = Record<RegistryBatch["table"], number>;
 
 /** A count of zero for every table. */
 export function emptyCounts(): TransferCounts {
-  return { traces: 0, calls: 0, versions: 0, history: 0, dependencies: 0, runStats: 0, meta: 0, sessions: 0 };
+  return {
+    traces: 0,
+    calls: 0,
+    versions: 0,
+    history: 0,
+    dependencies: 0,
+    runStats: 0,
+    runs: 0,
+    verifiedDefinitions: 0,
+    baseHealth: 0,
+    meta: 0,
+    sessions: 0,
+  };
 }
 
 /**

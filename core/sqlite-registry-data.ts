@@ -6,11 +6,23 @@ import { noTransaction } from "./registry-scope.ts";
 import type { NewCall, RegistryData } from "./registry-store.ts";
 import type { Store } from "./store.ts";
 import type { CallOutcome } from "./store-calls.ts";
-import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+import type {
+  BaseHealthRecord,
+  DependencyRecord,
+  HistoryRecord,
+  LiveRun,
+  RunOutcome,
+  RunRecord,
+  RunRef,
+  RunStats,
+  TraceFlags,
+  VerifiedDefinition,
+  VersionRecord,
+} from "./store-rows.ts";
 import type { NewRun } from "./store-runs.ts";
 import type { SessionSpan } from "./store-sessions.ts";
 import * as sessions from "./store-sessions.ts";
-import type { NewVersion, StatusChange } from "./store-versions.ts";
+import type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 import type {
   CallKind,
   CallRecord,
@@ -236,5 +248,55 @@ export abstract class SqliteRegistryData implements RegistryData {
   async getRunStats(name: string, version: number): Promise<RunStats> {
     await this.#enter();
     return this.#store.getRunStats(name, version);
+  }
+
+  async versionWithCode(name: string, sourceHash: string): Promise<VersionRecord | null> {
+    await this.#enter();
+    return this.#store.versionWithCode(name, sourceHash);
+  }
+  async pruneVersions(statuses: readonly Status[], before: string | null): Promise<PrunedVersion[]> {
+    await this.#enter();
+    return this.#store.pruneVersions(statuses, before);
+  }
+  async addVerifiedDefinitions(name: string, version: number, defs: readonly NewDefinition[]): Promise<void> {
+    await this.#enter();
+    this.#store.addVerifiedDefinitions(name, version, defs);
+  }
+  async verifiedDefinitions(name?: string, version?: number): Promise<VerifiedDefinition[]> {
+    await this.#enter();
+    return this.#store.verifiedDefinitions(name, version);
+  }
+  async setReplayRuns(name: string, version: number, runs: readonly RunRef[]): Promise<void> {
+    await this.#enter();
+    this.#store.setReplayRuns(name, version, runs);
+  }
+  async liveRuns(name: string, version: number, limit: number): Promise<LiveRun[]> {
+    await this.#enter();
+    return this.#store.liveRuns(name, version, limit);
+  }
+  async liveRunsOf(refs: readonly RunRef[]): Promise<LiveRun[]> {
+    await this.#enter();
+    return this.#store.liveRunsOf(refs);
+  }
+  async recentRuns(
+    name: string,
+    version: number,
+    limit: number,
+    outcomes?: readonly RunOutcome[],
+  ): Promise<RunRecord[]> {
+    await this.#enter();
+    return this.#store.recentRuns(name, version, limit, outcomes);
+  }
+  async recordBaseHealth(tool: string, ok: boolean, error: string | null = null): Promise<void> {
+    await this.#enter();
+    this.#store.recordBaseHealth(tool, ok, error);
+  }
+  async recordProbe(tool: string, ok: boolean): Promise<void> {
+    await this.#enter();
+    this.#store.recordProbe(tool, ok);
+  }
+  async baseHealth(): Promise<BaseHealthRecord[]> {
+    await this.#enter();
+    return this.#store.baseHealth();
   }
 }

@@ -3,14 +3,14 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-3BNCVNZ3.js";
+} from "./chunk-7B5GOSLC.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
-import "./chunk-KVNJ5B3Z.js";
+import "./chunk-CIV4GLSN.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-MSS64Y6Z.js";
 import "./chunk-J2PGGSMV.js";

@@ -10,11 +10,13 @@ import {
   metaRow,
   noTransaction,
   runInTransaction,
+  runRow,
   runStatsRow,
   sessionRow,
   traceRow,
+  verifiedDefinitionRow,
   versionRow
-} from "./chunk-JXYWBI33.js";
+} from "./chunk-VX7VE3UV.js";
 import {
   Store,
   advanceSpan,
@@ -23,11 +25,12 @@ import {
   markSpanConfirmed,
   sessionSpan,
   storeDatabase
-} from "./chunk-KVNJ5B3Z.js";
+} from "./chunk-CIV4GLSN.js";
 import {
   isRunning
 } from "./chunk-OGWWFJGY.js";
 import {
+  baseHealthFromRow,
   dependencyFromRow,
   isPostgresUrl,
   now,
@@ -312,6 +315,50 @@ var SqliteRegistryData = class {
     await this.#enter();
     return this.#store.getRunStats(name, version);
   }
+  async versionWithCode(name, sourceHash) {
+    await this.#enter();
+    return this.#store.versionWithCode(name, sourceHash);
+  }
+  async pruneVersions(statuses, before) {
+    await this.#enter();
+    return this.#store.pruneVersions(statuses, before);
+  }
+  async addVerifiedDefinitions(name, version, defs) {
+    await this.#enter();
+    this.#store.addVerifiedDefinitions(name, version, defs);
+  }
+  async verifiedDefinitions(name, version) {
+    await this.#enter();
+    return this.#store.verifiedDefinitions(name, version);
+  }
+  async setReplayRuns(name, version, runs) {
+    await this.#enter();
+    this.#store.setReplayRuns(name, version, runs);
+  }
+  async liveRuns(name, version, limit) {
+    await this.#enter();
+    return this.#store.liveRuns(name, version, limit);
+  }
+  async liveRunsOf(refs) {
+    await this.#enter();
+    return this.#store.liveRunsOf(refs);
+  }
+  async recentRuns(name, version, limit, outcomes) {
+    await this.#enter();
+    return this.#store.recentRuns(name, version, limit, outcomes);
+  }
+  async recordBaseHealth(tool, ok, error = null) {
+    await this.#enter();
+    this.#store.recordBaseHealth(tool, ok, error);
+  }
+  async recordProbe(tool, ok) {
+    await this.#enter();
+    this.#store.recordProbe(tool, ok);
+  }
+  async baseHealth() {
+    await this.#enter();
+    return this.#store.baseHealth();
+  }
 };
 
 // core/sqlite-registry-transfer.ts
@@ -365,6 +412,30 @@ function* exportSqlite(db, root) {
     yield { table: "runStats", rows: rows.map(runStatsRow) };
   }
   for (const rows of pages(
+    (last) => db.stmt("SELECT * FROM runs WHERE id > ? ORDER BY id LIMIT ?").all(key(last, "id", 0), PAGE)
+  )) {
+    yield { table: "runs", rows: rows.map(runRow) };
+  }
+  for (const rows of pages(
+    (last) => db.stmt(
+      `SELECT * FROM verified_definitions WHERE (name, version, base_tool, fingerprint) > (?, ?, ?, ?)
+         ORDER BY name, version, base_tool, fingerprint LIMIT ?`
+    ).all(
+      key(last, "name", ""),
+      key(last, "version", 0),
+      key(last, "base_tool", ""),
+      key(last, "fingerprint", ""),
+      PAGE
+    )
+  )) {
+    yield { table: "verifiedDefinitions", rows: rows.map(verifiedDefinitionRow) };
+  }
+  for (const rows of pages(
+    (last) => db.stmt("SELECT * FROM base_health WHERE tool > ? ORDER BY tool LIMIT ?").all(key(last, "tool", ""), PAGE)
+  )) {
+    yield { table: "baseHealth", rows: rows.map(baseHealthFromRow) };
+  }
+  for (const rows of pages(
     (last) => db.stmt("SELECT * FROM meta WHERE key > ? AND substr(key, 1, ?) != ? ORDER BY key LIMIT ?").all(key(last, "key", ""), INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX, PAGE)
   )) {
     yield { table: "meta", rows: rows.map(metaRow) };
@@ -379,8 +450,8 @@ function sqliteIsEmpty(db) {
   const row = db.stmt(
     `SELECT EXISTS (SELECT 1 FROM traces) OR EXISTS (SELECT 1 FROM calls) OR EXISTS (SELECT 1 FROM versions)
        OR EXISTS (SELECT 1 FROM status_history) OR EXISTS (SELECT 1 FROM dependencies)
-       OR EXISTS (SELECT 1 FROM run_stats) OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?)
-       OR EXISTS (SELECT 1 FROM cc_sessions) AS used`
+       OR EXISTS (SELECT 1 FROM run_stats) OR EXISTS (SELECT 1 FROM runs)
+       OR EXISTS (SELECT 1 FROM verified_definitions) OR EXISTS (SELECT 1 FROM base_health) OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?) OR EXISTS (SELECT 1 FROM cc_sessions) AS used`
   ).get(INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX);
   return !row?.["used"];
 }
@@ -443,8 +514,8 @@ function importSqlite(db, root, batch, written) {
     case "versions": {
       const insert = db.stmt(
         `INSERT INTO versions (name, version, status, problems, baseline, baseline_tokens, source_trace, description,
-         input_schema, test_inputs, source_hash, verdict, queued_rebuild, rebuild_note, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+         input_schema, test_inputs, source_hash, verdict, queued_rebuild, rebuild_note, created_at, replay_runs)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
       );
       for (const v of batch.rows) {
         const file = toolFilePath(root, v.name, v.version);
@@ -465,7 +536,8 @@ function importSqlite(db, root, batch, written) {
           v.verdict,
           bit(v.queuedRebuild),
           v.rebuildNote,
-          v.createdAt
+          v.createdAt,
+          v.replayRuns
         );
       }
       return;
@@ -487,10 +559,59 @@ function importSqlite(db, root, batch, written) {
     }
     case "runStats": {
       const insert = db.stmt(
-        "INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        `INSERT INTO run_stats (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
       );
       for (const s of batch.rows) {
-        insert.run(s.name, s.version, s.runs, s.successes, s.failures, s.innerCalls, s.lastRunAt);
+        insert.run(
+          s.name,
+          s.version,
+          s.runs,
+          s.successes,
+          s.failures,
+          s.notApplicable,
+          s.innerCalls,
+          s.lastRunAt
+        );
+      }
+      return;
+    }
+    case "runs": {
+      const insert = db.stmt(
+        `INSERT INTO runs (id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      );
+      for (const r of batch.rows) {
+        insert.run(r.id, r.name, r.version, r.outcome, r.traceId, r.callId, r.innerCalls, r.evidence, r.at);
+      }
+      return;
+    }
+    case "verifiedDefinitions": {
+      const insert = db.stmt(
+        `INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
+         VALUES (?, ?, ?, ?, ?, ?)`
+      );
+      for (const d of batch.rows) {
+        insert.run(d.name, d.version, d.baseTool, d.fingerprint, d.definition, d.verifiedAt);
+      }
+      return;
+    }
+    case "baseHealth": {
+      const insert = db.stmt(
+        `INSERT INTO base_health (tool, failures, consecutive, last_error, last_failure_at, last_ok_at, probe_ok,
+         probed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+      );
+      for (const h of batch.rows) {
+        insert.run(
+          h.tool,
+          h.failures,
+          h.consecutive,
+          h.lastError,
+          h.lastFailureAt,
+          h.lastOkAt,
+          h.probeOk === null ? null : bit(h.probeOk),
+          h.probedAt
+        );
       }
       return;
     }
@@ -751,7 +872,7 @@ function constraintError(err, location) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-I6H73MLI.js");
+    const { PostgresStore } = await import("./postgres-store-GXGEUPFL.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-3BNCVNZ3.js";
+} from "./chunk-7B5GOSLC.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-N2N6NAZD.js";
@@ -14,7 +14,7 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-KVNJ5B3Z.js";
+} from "./chunk-CIV4GLSN.js";
 import {
   clipDepth
 } from "./chunk-MSS64Y6Z.js";

@@ -4,19 +4,19 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-XEZJ7TYA.js";
+} from "./chunk-RK2EUUC3.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-3BNCVNZ3.js";
+} from "./chunk-7B5GOSLC.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
-import "./chunk-KVNJ5B3Z.js";
+import "./chunk-CIV4GLSN.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-MSS64Y6Z.js";
 import "./chunk-J2PGGSMV.js";

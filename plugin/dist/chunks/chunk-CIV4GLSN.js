@@ -864,13 +864,21 @@ function addVerifiedDefinitions(db, name, version, defs) {
      DO UPDATE SET definition = COALESCE(definition, excluded.definition), verified_at = excluded.verified_at`
   );
   db.transaction(() => {
-    for (const d of defs) insert.run(name, version, d.baseTool, d.fingerprint, json(d.definition), at);
+    for (const d of defs)
+      insert.run(
+        name,
+        version,
+        d.baseTool,
+        d.fingerprint,
+        d.definition === null ? null : JSON.stringify(d.definition),
+        at
+      );
   });
 }
 function verifiedDefinitions(db, name, version) {
   return db.stmt(
     `SELECT * FROM verified_definitions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2)
-       ORDER BY name, version, base_tool, verified_at`
+       ORDER BY name, version, base_tool, verified_at, fingerprint`
   ).all(name ?? null, version ?? null).map(verifiedDefinitionFromRow);
 }
 function getVersion(db, name, version) {
@@ -887,8 +895,8 @@ function setStatus(db, change) {
   return db.transaction(() => {
     const r = db.stmt(
       `UPDATE versions SET status = ?1, problems = ?2,
-         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
-         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
+         queued_rebuild = CASE WHEN ?1 IN ('deprecated', 'rejected', 'superseded') THEN 0 ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN ?1 IN ('deprecated', 'rejected', 'superseded') THEN NULL ELSE rebuild_note END
          WHERE name = ?3 AND version = ?4 AND status = ?5`
     ).run(
       change.to,

@@ -27,7 +27,7 @@ import {
 } from "./chunk-GNLRVJN4.js";
 import {
   Store
-} from "./chunk-KVNJ5B3Z.js";
+} from "./chunk-CIV4GLSN.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,

@@ -3,11 +3,13 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   callFromRow,
   historyFromRow,
+  runFromRow,
   runStatsFromRow,
   text,
   textOrNull,
   traceFlagsFromRow,
   traceFromRow,
+  verifiedDefinitionFromRow,
   versionFromRow
 } from "./chunk-MSS64Y6Z.js";
 import {
@@ -70,7 +72,19 @@ var ToolLocks = class {
 
 // core/registry-store.ts
 function emptyCounts() {
-  return { traces: 0, calls: 0, versions: 0, history: 0, dependencies: 0, runStats: 0, meta: 0, sessions: 0 };
+  return {
+    traces: 0,
+    calls: 0,
+    versions: 0,
+    history: 0,
+    dependencies: 0,
+    runStats: 0,
+    runs: 0,
+    verifiedDefinitions: 0,
+    baseHealth: 0,
+    meta: 0,
+    sessions: 0
+  };
 }
 var INTERNAL_META_PREFIX = "tooldistill.lock:";
 
@@ -94,6 +108,7 @@ function versionRow(r, code) {
     inputSchema: text(r, "input_schema"),
     testInputs: text(r, "test_inputs"),
     verdict: textOrNull(r, "verdict"),
+    replayRuns: text(r, "replay_runs"),
     code
   };
 }
@@ -114,6 +129,12 @@ function sessionRow(r) {
     updatedAt: text(r, "updated_at")
   };
 }
+function runRow(r) {
+  return { ...runFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
+}
+function verifiedDefinitionRow(r) {
+  return { ...verifiedDefinitionFromRow(r), definition: textOrNull(r, "definition") };
+}
 
 export {
   emptyCounts,
@@ -128,5 +149,7 @@ export {
   historyRow,
   runStatsRow,
   metaRow,
-  sessionRow
+  sessionRow,
+  runRow,
+  verifiedDefinitionRow
 };

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-XEZJ7TYA.js";
+} from "./chunk-RK2EUUC3.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -25,7 +25,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-3BNCVNZ3.js";
+} from "./chunk-7B5GOSLC.js";
 import "./chunk-N2N6NAZD.js";
 import {
   PROPOSE_TOOL_NAME
@@ -36,7 +36,7 @@ import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   Store
-} from "./chunk-KVNJ5B3Z.js";
+} from "./chunk-CIV4GLSN.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-MSS64Y6Z.js";
 import "./chunk-J2PGGSMV.js";
