@@ -378,6 +378,7 @@ export function doctorText(report: DoctorReport, fix: boolean): string {
 /** What export, import and copy moved: one line, then the rows of each table. */
 export function transferText(verb: string, counts: TransferCounts, where: string): string {
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  const tables = Object.entries(counts).map(([table, n]) => `  ${table.padEnd(13)}${n}`);
+  const width = Math.max(...Object.keys(counts).map((table) => table.length)) + 1;
+  const tables = Object.entries(counts).map(([table, n]) => `  ${table.padEnd(width)}${n}`);
   return [`${verb} ${total} rows: ${where}`, ...tables].join("\n");
 }
