@@ -10,7 +10,12 @@ export { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 export type { DoctorReport } from "./doctor.ts";
 export { doctor } from "./doctor.ts";
 export { errorMessage } from "./errors.ts";
-export { exposedVersions, toolDefinition, unavailableReason } from "./exposure.ts";
+export {
+  exposedVersions,
+  exposedVersionsSync,
+  toolDefinition,
+  unavailableReason,
+} from "./exposure.ts";
 export { lineDiff } from "./line-diff.ts";
 export { planText } from "./live-plan.ts";
 export { appendLog } from "./log-file.ts";
@@ -26,6 +31,8 @@ export type { HookSettings } from "./settings.ts";
 export { hookSettings } from "./settings.ts";
 export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
+// The embedded store behind a registry, for what only SQLite has (the plugin's session tables, spill files).
+export { embeddedStore, SqliteRegistryStore } from "./sqlite-registry-store.ts";
 // adapterSql: the adapters' way into the store's database, for the tables they own (never in the public barrel).
 export { adapterSql } from "./store-access.ts";
 export type { StoreStatement } from "./store-database.ts";
@@ -36,5 +43,6 @@ export { baseToolName, splitBaseToolName } from "./tool-names.ts";
 export { resultContent, worthDistilling } from "./trace.ts";
 export { Statuses } from "./types.ts";
 export { evidenceLines } from "./verdict.ts";
-export type { PromotionPreview } from "./versions.ts";
-export { deprecate, promotionPreview, prune, resolveVersion } from "./versions.ts";
+export type { PromotionPreview } from "./version-lookup.ts";
+export { promotionPreview, resolveVersion } from "./version-lookup.ts";
+export { deprecate, prune } from "./versions.ts";

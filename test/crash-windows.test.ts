@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Store } from "../core/store.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import { type Logger, silentLogger } from "../core/types.ts";
-import { tempDir } from "./helpers.ts";
+import { sqliteOf, tempDir } from "./helpers.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "bin", "tooldistill.js");
@@ -88,7 +88,7 @@ async function project(
       const v2Proposal = { ...proposal, code: `// the second version\n${TOOL}` };
       assert.equal((await trace.execute("propose_distilled_tool", v2Proposal)).isError, false);
     } else {
-      td.store.createVersion({
+      sqliteOf(td).createVersion({
         name: "note_for_contact",
         code: TOOL,
         description: "Add a note to a contact found by name.",
@@ -241,12 +241,12 @@ test("a rebuild never runs against a replaced version without a verdict: it name
   });
   t.after(() => td.close());
   assert.deepEqual(
-    td.store.lifecycleProblems.map((p) => p.command),
+    sqliteOf(td).lifecycleProblems.map((p) => p.command),
     ["run `tooldistill verify note_for_contact --version 1`"],
   );
   await assert.rejects(
     td.rebuild("note_for_contact"),
     /note_for_contact v1 has no stored verdict, so a rebuild has nothing to beat: run tooldistill verify note_for_contact --version 1 first/,
   );
-  assert.equal(td.store.listVersions().length, 2, "no version was added");
+  assert.equal(sqliteOf(td).listVersions().length, 2, "no version was added");
 });
