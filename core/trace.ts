@@ -61,7 +61,7 @@ export type BaseCallOutcome = { ok: true; output: unknown } | { ok: false; error
  * does not turn it into an error the agent would retry; `warn` hears about it instead.
  */
 export async function recordBaseCall(
-  ctx: Pick<DistillContext, "store" | "executor">,
+  ctx: Pick<DistillContext, "store" | "executor" | "logger">,
   traceId: string,
   tool: ToolDef,
   args: Record<string, unknown>,
@@ -91,10 +91,6 @@ export async function recordBaseCall(
     outcome = { ok: false, error: errorMessage(err), thrown: err };
   }
   try {
-    // An outage counts against the base tool's health (never against a distilled tool); an answer ends it.
-    const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
-    if (outcome.ok || down)
-      await ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error);
     await ctx.store.appendCall(
       call,
       outcome.ok ? { output: outcome.output } : { error: outcome.error },
@@ -102,6 +98,15 @@ export async function recordBaseCall(
     );
   } catch (err) {
     warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
+  }
+  // An outage counts against the base tool's health (never against a distilled tool); an answer ends it.
+  const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
+  if (outcome.ok || down) {
+    await ctx.store
+      .recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error)
+      .catch((err: unknown) =>
+        ctx.logger.warn(`tooldistill: recording the health of '${tool.name}' failed: ${errorMessage(err)}`),
+      );
   }
   return outcome;
 }

@@ -3,13 +3,15 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-2KPU2NPO.js";
-import "./chunk-HOGTD3KB.js";
+} from "./chunk-CBJJVY32.js";
+import "./chunk-74LWTRFU.js";
+import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
-import "./chunk-PK6ICO7V.js";
-import "./chunk-DIPQWG65.js";
-import "./chunk-NV5JO7FK.js";
+import "./chunk-YEWZFQW2.js";
+import "./chunk-RYYHHNJW.js";
+import "./chunk-3ZMD7MHL.js";
+import "./chunk-J2PGGSMV.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers

@@ -1,11 +1,6 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  NO_EVIDENCE,
-  clip,
-  silentLogger
-} from "./chunk-DIPQWG65.js";
-import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
@@ -14,6 +9,13 @@ import {
   AuthenticationError,
   RateLimitError
 } from "./chunk-NV5JO7FK.js";
+import {
+  clip
+} from "./chunk-RYYHHNJW.js";
+import {
+  NO_EVIDENCE,
+  silentLogger
+} from "./chunk-J2PGGSMV.js";
 import {
   isPlainObject
 } from "./chunk-XLRDCVB2.js";

@@ -1,9 +1,11 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  clip,
+  clip
+} from "./chunk-RYYHHNJW.js";
+import {
   silentLogger
-} from "./chunk-DIPQWG65.js";
+} from "./chunk-J2PGGSMV.js";
 import {
   baseToolName,
   splitBaseToolName
@@ -684,6 +686,7 @@ var MCPToolkit = class _MCPToolkit {
 export {
   suggestion,
   mcpHookResponseToValue,
+  isRunning,
   MAX_CONCURRENT_STARTS,
   MCPToolkit
 };

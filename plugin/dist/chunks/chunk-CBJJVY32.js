@@ -12,18 +12,62 @@ import {
   testInputsOf,
   toVerdict,
   verdictText
-} from "./chunk-HOGTD3KB.js";
+} from "./chunk-74LWTRFU.js";
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
 import {
+  isRunning,
   suggestion
-} from "./chunk-PK6ICO7V.js";
+} from "./chunk-YEWZFQW2.js";
 import {
-  NO_EVIDENCE,
   clip,
   oneLine
-} from "./chunk-DIPQWG65.js";
+} from "./chunk-RYYHHNJW.js";
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  INTERNAL_META_PREFIX,
+  ToolLocks,
+  assertOutsideTransaction,
+  baseHealthFromRow,
+  callRow,
+  clipDepth,
+  countToolFiles,
+  countTopLevelBaseCalls,
+  dependencyFromRow,
+  emptyCounts,
+  failCall,
+  finishCall,
+  getCallByExternalId,
+  getCalls,
+  hashSource,
+  historyFromRow,
+  historyRow,
+  insertCall,
+  isPostgresUrl,
+  json,
+  liveRuns,
+  liveRunsOf,
+  metaRow,
+  now,
+  readToolCode,
+  runFromRow,
+  runInTransaction,
+  runStatsFromRow,
+  runStatsRow,
+  setCallArgs,
+  setCallKind,
+  startedCallsByExternalId,
+  stderrLogger,
+  toolFilePath,
+  traceFlagsFromRow,
+  traceFromRow,
+  traceRow,
+  verifiedDefinitionFromRow,
+  versionFromRow,
+  versionRow,
+  writeToolCode
+} from "./chunk-3ZMD7MHL.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -128,11 +172,11 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key2, node, visitor, path) {
-      const ctrl = callVisitor(key2, node, visitor, path);
+    function visit_(key3, node, visitor, path) {
+      const ctrl = callVisitor(key3, node, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path, ctrl);
-        return visit_(key2, ctrl, visitor, path);
+        replaceNode(key3, path, ctrl);
+        return visit_(key3, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
@@ -176,11 +220,11 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node, visitor, path) {
-      const ctrl = await callVisitor(key2, node, visitor, path);
+    async function visitAsync_(key3, node, visitor, path) {
+      const ctrl = await callVisitor(key3, node, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key2, path, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path);
+        replaceNode(key3, path, ctrl);
+        return visitAsync_(key3, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
@@ -230,27 +274,27 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node, visitor, path) {
+    function callVisitor(key3, node, visitor, path) {
       if (typeof visitor === "function")
-        return visitor(key2, node, path);
+        return visitor(key3, node, path);
       if (identity.isMap(node))
-        return visitor.Map?.(key2, node, path);
+        return visitor.Map?.(key3, node, path);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key2, node, path);
+        return visitor.Seq?.(key3, node, path);
       if (identity.isPair(node))
-        return visitor.Pair?.(key2, node, path);
+        return visitor.Pair?.(key3, node, path);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key2, node, path);
+        return visitor.Scalar?.(key3, node, path);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key2, node, path);
+        return visitor.Alias?.(key3, node, path);
       return void 0;
     }
-    function replaceNode(key2, path, node) {
+    function replaceNode(key3, path, node) {
       const parent = path[path.length - 1];
       if (identity.isCollection(parent)) {
-        parent.items[key2] = node;
+        parent.items[key3] = node;
       } else if (identity.isPair(parent)) {
-        if (key2 === "key")
+        if (key3 === "key")
           parent.key = node;
         else
           parent.value = node;
@@ -511,7 +555,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj, key2, val) {
+    function applyReviver(reviver, obj, key3, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i = 0, len = val.length; i < len; ++i) {
@@ -551,7 +595,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj, key2, val);
+      return reviver.call(obj, key3, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -914,14 +958,14 @@ var require_Collection = __commonJS({
         if (isEmptyPath(path))
           this.add(value);
         else {
-          const [key2, ...rest] = path;
-          const node = this.get(key2, true);
+          const [key3, ...rest] = path;
+          const node = this.get(key3, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
           else if (node === void 0 && this.schema)
-            this.set(key2, collectionFromPath(this.schema, rest, value));
+            this.set(key3, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key3}. Remaining path: ${rest}`);
         }
       }
       /**
@@ -929,14 +973,14 @@ var require_Collection = __commonJS({
        * @returns `true` if the item was found and removed.
        */
       deleteIn(path) {
-        const [key2, ...rest] = path;
+        const [key3, ...rest] = path;
         if (rest.length === 0)
-          return this.delete(key2);
-        const node = this.get(key2, true);
+          return this.delete(key3);
+        const node = this.get(key3, true);
         if (identity.isCollection(node))
           return node.deleteIn(rest);
         else
-          throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
+          throw new Error(`Expected YAML collection at ${key3}. Remaining path: ${rest}`);
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -944,8 +988,8 @@ var require_Collection = __commonJS({
        * `true` (collections are always returned intact).
        */
       getIn(path, keepScalar) {
-        const [key2, ...rest] = path;
-        const node = this.get(key2, true);
+        const [key3, ...rest] = path;
+        const node = this.get(key3, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
         else
@@ -963,10 +1007,10 @@ var require_Collection = __commonJS({
        * Checks if the collection includes a value with the key `key`.
        */
       hasIn(path) {
-        const [key2, ...rest] = path;
+        const [key3, ...rest] = path;
         if (rest.length === 0)
-          return this.has(key2);
-        const node = this.get(key2, true);
+          return this.has(key3);
+        const node = this.get(key3, true);
         return identity.isCollection(node) ? node.hasIn(rest) : false;
       }
       /**
@@ -974,17 +1018,17 @@ var require_Collection = __commonJS({
        * boolean to add/remove the item from the set.
        */
       setIn(path, value) {
-        const [key2, ...rest] = path;
+        const [key3, ...rest] = path;
         if (rest.length === 0) {
-          this.set(key2, value);
+          this.set(key3, value);
         } else {
-          const node = this.get(key2, true);
+          const node = this.get(key3, true);
           if (identity.isCollection(node))
             node.setIn(rest, value);
           else if (node === void 0 && this.schema)
-            this.set(key2, collectionFromPath(this.schema, rest, value));
+            this.set(key3, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key3}. Remaining path: ${rest}`);
         }
       }
     };
@@ -1018,14 +1062,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text2;
+        return text;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text2.length <= endStep)
-        return text2;
+      if (text.length <= endStep)
+        return text;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -1042,14 +1086,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
+        i = consumeMoreIndentedLines(text, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text2[i += 1]; ) {
+      for (let ch; ch = text[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text2[i + 1]) {
+          switch (text[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -1066,12 +1110,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
+            i = consumeMoreIndentedLines(text, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text2[i + 1];
+            const next = text[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -1083,12 +1127,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text2[i += 1];
+                ch = text[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text2;
+                return text;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -1103,39 +1147,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text2;
+        return text;
       if (onFold)
         onFold();
-      let res = text2.slice(0, folds[0]);
+      let res = text.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text2.length;
+        const end2 = folds[i2 + 1] || text.length;
         if (fold === 0)
           res = `
-${indent}${text2.slice(0, end2)}`;
+${indent}${text.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
+            res += `${text[fold]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent}${text.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent) {
+    function consumeMoreIndentedLines(text, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text2[start];
+      let ch = text[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text2[++i];
+          ch = text[++i];
         } else {
           do {
-            ch = text2[++i];
+            ch = text[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text2[start];
+          ch = text[start];
         }
       }
       return end;
@@ -1562,19 +1606,19 @@ var require_stringifyPair = __commonJS({
     var Scalar = require_Scalar();
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key: key3, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity.isNode(key2) && key2.comment || null;
+      let keyComment = identity.isNode(key3) && key3.comment || null;
       if (simpleKeys) {
         if (keyComment) {
           throw new Error("With simple keys, key nodes cannot have comments");
         }
-        if (identity.isCollection(key2) || !identity.isNode(key2) && typeof key2 === "object") {
+        if (identity.isCollection(key3) || !identity.isNode(key3) && typeof key3 === "object") {
           const msg = "With simple keys, collection cannot be used as a key value";
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity.isCollection(key2) || (identity.isScalar(key2) ? key2.type === Scalar.Scalar.BLOCK_FOLDED || key2.type === Scalar.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
+      let explicitKey = !simpleKeys && (!key3 || keyComment && value == null && !ctx.inFlow || identity.isCollection(key3) || (identity.isScalar(key3) ? key3.type === Scalar.Scalar.BLOCK_FOLDED || key3.type === Scalar.Scalar.BLOCK_LITERAL : typeof key3 === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -1582,7 +1626,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify.stringify(key3, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -1726,7 +1770,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key2) => (merge.identify(key2) || identity.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
+    var isMergeKey = (ctx, key3) => (merge.identify(key3) || identity.isScalar(key3) && (!key3.type || key3.type === Scalar.Scalar.PLAIN) && merge.identify(key3.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -1743,14 +1787,14 @@ var require_merge = __commonJS({
       if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key2, value2] of srcMap) {
+      for (const [key3, value2] of srcMap) {
         if (map instanceof Map) {
-          if (!map.has(key2))
-            map.set(key2, value2);
+          if (!map.has(key3))
+            map.set(key3, value2);
         } else if (map instanceof Set) {
-          map.add(key2);
-        } else if (!Object.prototype.hasOwnProperty.call(map, key2)) {
-          Object.defineProperty(map, key2, {
+          map.add(key3);
+        } else if (!Object.prototype.hasOwnProperty.call(map, key3)) {
+          Object.defineProperty(map, key3, {
             value: value2,
             writable: true,
             enumerable: true,
@@ -1778,19 +1822,19 @@ var require_addPairToJSMap = __commonJS({
     var stringify = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map, { key: key2, value }) {
-      if (identity.isNode(key2) && key2.addToJSMap)
-        key2.addToJSMap(ctx, map, value);
-      else if (merge.isMergeKey(ctx, key2))
+    function addPairToJSMap(ctx, map, { key: key3, value }) {
+      if (identity.isNode(key3) && key3.addToJSMap)
+        key3.addToJSMap(ctx, map, value);
+      else if (merge.isMergeKey(ctx, key3))
         merge.addMergeToJSMap(ctx, map, value);
       else {
-        const jsKey = toJS.toJS(key2, "", ctx);
+        const jsKey = toJS.toJS(key3, "", ctx);
         if (map instanceof Map) {
           map.set(jsKey, toJS.toJS(value, jsKey, ctx));
         } else if (map instanceof Set) {
           map.add(jsKey);
         } else {
-          const stringKey = stringifyKey(key2, jsKey, ctx);
+          const stringKey = stringifyKey(key3, jsKey, ctx);
           const jsValue = toJS.toJS(value, stringKey, ctx);
           if (stringKey in map)
             Object.defineProperty(map, stringKey, {
@@ -1805,19 +1849,19 @@ var require_addPairToJSMap = __commonJS({
       }
       return map;
     }
-    function stringifyKey(key2, jsKey, ctx) {
+    function stringifyKey(key3, jsKey, ctx) {
       if (jsKey === null)
         return "";
       if (typeof jsKey !== "object")
         return String(jsKey);
-      if (identity.isNode(key2) && ctx?.doc) {
+      if (identity.isNode(key3) && ctx?.doc) {
         const strCtx = stringify.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
-        const strKey = key2.toString(strCtx);
+        const strKey = key3.toString(strCtx);
         if (!ctx.mapKeyWarned) {
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
@@ -1841,24 +1885,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity = require_identity();
-    function createPair(key2, value, ctx) {
-      const k = createNode.createNode(key2, void 0, ctx);
+    function createPair(key3, value, ctx) {
+      const k = createNode.createNode(key3, void 0, ctx);
       const v = createNode.createNode(value, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key2, value = null) {
+      constructor(key3, value = null) {
         Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
-        this.key = key2;
+        this.key = key3;
         this.value = value;
       }
       clone(schema) {
-        let { key: key2, value } = this;
-        if (identity.isNode(key2))
-          key2 = key2.clone(schema);
+        let { key: key3, value } = this;
+        if (identity.isNode(key3))
+          key3 = key3.clone(schema);
         if (identity.isNode(value))
           value = value.clone(schema);
-        return new _Pair(key2, value);
+        return new _Pair(key3, value);
       }
       toJSON(_, ctx) {
         const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -2034,11 +2078,11 @@ var require_YAMLMap = __commonJS({
     var identity = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
-    function findPair(items, key2) {
-      const k = identity.isScalar(key2) ? key2.value : key2;
+    function findPair(items, key3) {
+      const k = identity.isScalar(key3) ? key3.value : key3;
       for (const it of items) {
         if (identity.isPair(it)) {
-          if (it.key === key2 || it.key === k)
+          if (it.key === key3 || it.key === k)
             return it;
           if (identity.isScalar(it.key) && it.key.value === k)
             return it;
@@ -2061,20 +2105,20 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
-        const add = (key2, value) => {
+        const add = (key3, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj, key2, value);
-          else if (Array.isArray(replacer) && !replacer.includes(key2))
+            value = replacer.call(obj, key3, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key3))
             return;
           if (value !== void 0 || keepUndefined)
-            map.items.push(Pair.createPair(key2, value, ctx));
+            map.items.push(Pair.createPair(key3, value, ctx));
         };
         if (obj instanceof Map) {
-          for (const [key2, value] of obj)
-            add(key2, value);
+          for (const [key3, value] of obj)
+            add(key3, value);
         } else if (obj && typeof obj === "object") {
-          for (const key2 of Object.keys(obj))
-            add(key2, obj[key2]);
+          for (const key3 of Object.keys(obj))
+            add(key3, obj[key3]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map.items.sort(schema.sortMapEntries);
@@ -2114,23 +2158,23 @@ var require_YAMLMap = __commonJS({
           this.items.push(_pair);
         }
       }
-      delete(key2) {
-        const it = findPair(this.items, key2);
+      delete(key3) {
+        const it = findPair(this.items, key3);
         if (!it)
           return false;
         const del = this.items.splice(this.items.indexOf(it), 1);
         return del.length > 0;
       }
-      get(key2, keepScalar) {
-        const it = findPair(this.items, key2);
+      get(key3, keepScalar) {
+        const it = findPair(this.items, key3);
         const node = it?.value;
         return (!keepScalar && identity.isScalar(node) ? node.value : node) ?? void 0;
       }
-      has(key2) {
-        return !!findPair(this.items, key2);
+      has(key3) {
+        return !!findPair(this.items, key3);
       }
-      set(key2, value) {
-        this.add(new Pair.Pair(key2, value), true);
+      set(key3, value) {
+        this.add(new Pair.Pair(key3, value), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -2219,15 +2263,15 @@ var require_YAMLSeq = __commonJS({
        *
        * @returns `true` if the item was found and removed.
        */
-      delete(key2) {
-        const idx = asItemIndex(key2);
+      delete(key3) {
+        const idx = asItemIndex(key3);
         if (typeof idx !== "number")
           return false;
         const del = this.items.splice(idx, 1);
         return del.length > 0;
       }
-      get(key2, keepScalar) {
-        const idx = asItemIndex(key2);
+      get(key3, keepScalar) {
+        const idx = asItemIndex(key3);
         if (typeof idx !== "number")
           return void 0;
         const it = this.items[idx];
@@ -2239,8 +2283,8 @@ var require_YAMLSeq = __commonJS({
        * `key` must contain a representation of an integer for this to succeed.
        * It may be wrapped in a `Scalar`.
        */
-      has(key2) {
-        const idx = asItemIndex(key2);
+      has(key3) {
+        const idx = asItemIndex(key3);
         return typeof idx === "number" && idx < this.items.length;
       }
       /**
@@ -2250,10 +2294,10 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key2, value) {
-        const idx = asItemIndex(key2);
+      set(key3, value) {
+        const idx = asItemIndex(key3);
         if (typeof idx !== "number")
-          throw new Error(`Expected a valid index, not ${key2}.`);
+          throw new Error(`Expected a valid index, not ${key3}.`);
         const prev = this.items[idx];
         if (identity.isScalar(prev) && Scalar.isScalarValue(value))
           prev.value = value;
@@ -2287,8 +2331,8 @@ var require_YAMLSeq = __commonJS({
           let i = 0;
           for (let it of obj) {
             if (typeof replacer === "function") {
-              const key2 = obj instanceof Set ? it : String(i++);
-              it = replacer.call(obj, key2, it);
+              const key3 = obj instanceof Set ? it : String(i++);
+              it = replacer.call(obj, key3, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -2296,8 +2340,8 @@ var require_YAMLSeq = __commonJS({
         return seq;
       }
     };
-    function asItemIndex(key2) {
-      let idx = identity.isScalar(key2) ? key2.value : key2;
+    function asItemIndex(key3) {
+      let idx = identity.isScalar(key3) ? key3.value : key3;
       if (idx && typeof idx === "string")
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
@@ -2711,25 +2755,25 @@ ${cn.comment}` : item.comment;
         for (let it of iterable) {
           if (typeof replacer === "function")
             it = replacer.call(iterable, String(i++), it);
-          let key2, value;
+          let key3, value;
           if (Array.isArray(it)) {
             if (it.length === 2) {
-              key2 = it[0];
+              key3 = it[0];
               value = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
-              key2 = keys[0];
-              value = it[key2];
+              key3 = keys[0];
+              value = it[key3];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
-            key2 = it;
+            key3 = it;
           }
-          pairs2.items.push(Pair.createPair(key2, value, ctx));
+          pairs2.items.push(Pair.createPair(key3, value, ctx));
         }
       return pairs2;
     }
@@ -2776,16 +2820,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map);
         for (const pair of this.items) {
-          let key2, value;
+          let key3, value;
           if (identity.isPair(pair)) {
-            key2 = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key2, ctx);
+            key3 = toJS.toJS(pair.key, "", ctx);
+            value = toJS.toJS(pair.value, key3, ctx);
           } else {
-            key2 = toJS.toJS(pair, "", ctx);
+            key3 = toJS.toJS(pair, "", ctx);
           }
-          if (map.has(key2))
+          if (map.has(key3))
             throw new Error("Ordered maps must not include duplicate keys");
-          map.set(key2, value);
+          map.set(key3, value);
         }
         return map;
       }
@@ -2806,12 +2850,12 @@ var require_omap = __commonJS({
       resolve(seq, onError) {
         const pairs$1 = pairs.resolvePairs(seq, onError);
         const seenKeys = [];
-        for (const { key: key2 } of pairs$1.items) {
-          if (identity.isScalar(key2)) {
-            if (seenKeys.includes(key2.value)) {
-              onError(`Ordered maps must not include duplicate keys: ${key2.value}`);
+        for (const { key: key3 } of pairs$1.items) {
+          if (identity.isScalar(key3)) {
+            if (seenKeys.includes(key3.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key3.value}`);
             } else {
-              seenKeys.push(key2.value);
+              seenKeys.push(key3.value);
             }
           }
         }
@@ -2996,14 +3040,14 @@ var require_set = __commonJS({
         super(schema);
         this.tag = _YAMLSet.tag;
       }
-      add(key2) {
+      add(key3) {
         let pair;
-        if (identity.isPair(key2))
-          pair = key2;
-        else if (key2 && typeof key2 === "object" && "key" in key2 && "value" in key2 && key2.value === null)
-          pair = new Pair.Pair(key2.key, null);
+        if (identity.isPair(key3))
+          pair = key3;
+        else if (key3 && typeof key3 === "object" && "key" in key3 && "value" in key3 && key3.value === null)
+          pair = new Pair.Pair(key3.key, null);
         else
-          pair = new Pair.Pair(key2, null);
+          pair = new Pair.Pair(key3, null);
         const prev = YAMLMap.findPair(this.items, pair.key);
         if (!prev)
           this.items.push(pair);
@@ -3012,18 +3056,18 @@ var require_set = __commonJS({
        * If `keepPair` is `true`, returns the Pair matching `key`.
        * Otherwise, returns the value of that Pair's key.
        */
-      get(key2, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key2);
+      get(key3, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key3);
         return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
-      set(key2, value) {
+      set(key3, value) {
         if (typeof value !== "boolean")
           throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
-        const prev = YAMLMap.findPair(this.items, key2);
+        const prev = YAMLMap.findPair(this.items, key3);
         if (prev && !value) {
           this.items.splice(this.items.indexOf(prev), 1);
         } else if (!prev && value) {
-          this.items.push(new Pair.Pair(key2));
+          this.items.push(new Pair.Pair(key3));
         }
       }
       toJSON(_, ctx) {
@@ -3270,7 +3314,7 @@ var require_tags = __commonJS({
         if (Array.isArray(customTags))
           tags = [];
         else {
-          const keys = Array.from(schemas.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
+          const keys = Array.from(schemas.keys()).filter((key3) => key3 !== "yaml11").map((key3) => JSON.stringify(key3)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
         }
       }
@@ -3286,7 +3330,7 @@ var require_tags = __commonJS({
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
           const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
+          const keys = Object.keys(tagsByName).map((key3) => JSON.stringify(key3)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
         if (!tags2.includes(tagObj))
@@ -3550,8 +3594,8 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key2, value, options = {}) {
-        const k = this.createNode(key2, null, options);
+      createPair(key3, value, options = {}) {
+        const k = this.createNode(key3, null, options);
         const v = this.createNode(value, null, options);
         return new Pair.Pair(k, v);
       }
@@ -3559,8 +3603,8 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      delete(key2) {
-        return assertCollection(this.contents) ? this.contents.delete(key2) : false;
+      delete(key3) {
+        return assertCollection(this.contents) ? this.contents.delete(key3) : false;
       }
       /**
        * Removes a value from the document.
@@ -3580,8 +3624,8 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      get(key2, keepScalar) {
-        return identity.isCollection(this.contents) ? this.contents.get(key2, keepScalar) : void 0;
+      get(key3, keepScalar) {
+        return identity.isCollection(this.contents) ? this.contents.get(key3, keepScalar) : void 0;
       }
       /**
        * Returns item at `path`, or `undefined` if not found. By default unwraps
@@ -3596,8 +3640,8 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value with the key `key`.
        */
-      has(key2) {
-        return identity.isCollection(this.contents) ? this.contents.has(key2) : false;
+      has(key3) {
+        return identity.isCollection(this.contents) ? this.contents.has(key3) : false;
       }
       /**
        * Checks if the document includes a value at `path`.
@@ -3611,11 +3655,11 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key2, value) {
+      set(key3, value) {
         if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, [key2], value);
+          this.contents = Collection.collectionFromPath(this.schema, [key3], value);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key2, value);
+          this.contents.set(key3, value);
         }
       }
       /**
@@ -3923,24 +3967,24 @@ var require_resolve_props = __commonJS({
 var require_util_contains_newline = __commonJS({
   "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
-    function containsNewline(key2) {
-      if (!key2)
+    function containsNewline(key3) {
+      if (!key3)
         return null;
-      switch (key2.type) {
+      switch (key3.type) {
         case "alias":
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
-          if (key2.source.includes("\n"))
+          if (key3.source.includes("\n"))
             return true;
-          if (key2.end) {
-            for (const st of key2.end)
+          if (key3.end) {
+            for (const st of key3.end)
               if (st.type === "newline")
                 return true;
           }
           return false;
         case "flow-collection":
-          for (const it of key2.items) {
+          for (const it of key3.items) {
             for (const st of it.start)
               if (st.type === "newline")
                 return true;
@@ -4014,10 +4058,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key: key2, sep: sep2, value } = collItem;
+        const { start, key: key3, sep, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep2?.[0],
+          next: key3 ?? sep?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4025,13 +4069,13 @@ var require_resolve_block_map = __commonJS({
         });
         const implicitKey = !keyProps.found;
         if (implicitKey) {
-          if (key2) {
-            if (key2.type === "block-seq")
+          if (key3) {
+            if (key3.type === "block-seq")
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
-            else if ("indent" in key2 && key2.indent !== bm.indent)
+            else if ("indent" in key3 && key3.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep2) {
+          if (!keyProps.anchor && !keyProps.tag && !sep) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -4041,27 +4085,27 @@ var require_resolve_block_map = __commonJS({
             }
             continue;
           }
-          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key2)) {
-            onError(key2 ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key3)) {
+            onError(key3 ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
           }
         } else if (keyProps.found?.indent !== bm.indent) {
           onError(offset, "BAD_INDENT", startColMsg);
         }
         ctx.atKey = true;
         const keyStart = keyProps.end;
-        const keyNode = key2 ? composeNode(ctx, key2, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        const keyNode = key3 ? composeNode(ctx, key3, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bm.indent, key2, onError);
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key3, onError);
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
-          startOnNewline: !key2 || key2.type === "block-scalar"
+          startOnNewline: !key3 || key3.type === "block-scalar"
         });
         offset = valueProps.end;
         if (valueProps.found) {
@@ -4071,7 +4115,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4162,7 +4206,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep2 = "";
+        let sep = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4176,13 +4220,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep2 + cb;
-              sep2 = "";
+                comment += sep + cb;
+              sep = "";
               break;
             }
             case "newline":
               if (comment)
-                sep2 += source;
+                sep += source;
               hasSpace = true;
               break;
             default:
@@ -4225,18 +4269,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key: key2, sep: sep2, value } = collItem;
+        const { start, key: key3, sep, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep2?.[0],
+          next: key3 ?? sep?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep2 && !value) {
+          if (!props.anchor && !props.tag && !sep && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4250,9 +4294,9 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
+          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key3))
             onError(
-              key2,
+              key3,
               // checked by containsNewline()
               "MULTILINE_IMPLICIT_KEY",
               "Implicit keys of flow sequence pairs need to be on a single line"
@@ -4290,8 +4334,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep2 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
+        if (!isMap2 && !sep && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4299,11 +4343,11 @@ var require_resolve_flow_collection = __commonJS({
         } else {
           ctx.atKey = true;
           const keyStart = props.end;
-          const keyNode = key2 ? composeNode(ctx, key2, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
-          if (isBlock(key2))
+          const keyNode = key3 ? composeNode(ctx, key3, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          if (isBlock(key3))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4314,8 +4358,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep2)
-                for (const st of sep2) {
+              if (sep)
+                for (const st of sep) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4332,7 +4376,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4512,7 +4556,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep2 = "";
+      let sep = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -4529,24 +4573,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep2 + indent.slice(trimIndent) + content;
-          sep2 = "\n";
+          value += sep + indent.slice(trimIndent) + content;
+          sep = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep2 === " ")
-            sep2 = "\n";
-          else if (!prevMoreIndented && sep2 === "\n")
-            sep2 = "\n\n";
-          value += sep2 + indent.slice(trimIndent) + content;
-          sep2 = "\n";
+          if (sep === " ")
+            sep = "\n";
+          else if (!prevMoreIndented && sep === "\n")
+            sep = "\n\n";
+          value += sep + indent.slice(trimIndent) + content;
+          sep = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep2 === "\n")
+          if (sep === "\n")
             value += "\n";
           else
-            sep2 = "\n";
+            sep = "\n";
         } else {
-          value += sep2 + content;
-          sep2 = " ";
+          value += sep + content;
+          sep = " ";
           prevMoreIndented = false;
         }
       }
@@ -4729,25 +4773,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep2 = " ";
+      let sep = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep2 === "\n")
-            res += sep2;
+          if (sep === "\n")
+            res += sep;
           else
-            sep2 = "\n";
+            sep = "\n";
         } else {
-          res += sep2 + lm;
-          sep2 = " ";
+          res += sep + lm;
+          sep = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep2 + (match?.[1] ?? "");
+      return res + sep + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5450,9 +5494,9 @@ var require_cst_scalar = __commonJS({
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
           props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key2 of Object.keys(token))
-          if (key2 !== "type" && key2 !== "offset")
-            delete token[key2];
+        for (const key3 of Object.keys(token))
+          if (key3 !== "type" && key3 !== "offset")
+            delete token[key3];
         Object.assign(token, { type: "block-scalar", indent, props, source: body });
       }
     }
@@ -5500,9 +5544,9 @@ var require_cst_scalar = __commonJS({
         default: {
           const indent = "indent" in token ? token.indent : -1;
           const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key2 of Object.keys(token))
-            if (key2 !== "type" && key2 !== "offset")
-              delete token[key2];
+          for (const key3 of Object.keys(token))
+            if (key3 !== "type" && key3 !== "offset")
+              delete token[key3];
           Object.assign(token, { type, indent, source, end });
         }
       }
@@ -5557,14 +5601,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key: key2, sep: sep2, value }) {
+    function stringifyItem({ start, key: key3, sep, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
-      if (key2)
-        res += stringifyToken(key2);
-      if (sep2)
-        for (const st of sep2)
+      if (key3)
+        res += stringifyToken(key3);
+      if (sep)
+        for (const st of sep)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6731,18 +6775,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep2;
+          let sep;
           if (scalar.end) {
-            sep2 = scalar.end;
-            sep2.push(this.sourceToken);
+            sep = scalar.end;
+            sep.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep2 = [this.sourceToken];
+            sep = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep2 }]
+            items: [{ start, key: scalar, sep }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -6894,16 +6938,16 @@ var require_parser = __commonJS({
                   });
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
-                  const key2 = it.key;
-                  const sep2 = it.sep;
-                  sep2.push(this.sourceToken);
+                  const key3 = it.key;
+                  const sep = it.sep;
+                  sep.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key: key2, sep: sep2 }]
+                    items: [{ start: start2, key: key3, sep }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7097,13 +7141,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep2 = fc.end.splice(1, fc.end.length);
-            sep2.push(this.sourceToken);
+            const sep = fc.end.splice(1, fc.end.length);
+            sep.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep2 }]
+              items: [{ start, key: fc, sep }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -7281,7 +7325,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse5(src, reviver, options) {
+    function parse4(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -7322,7 +7366,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse5;
+    exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
@@ -7590,8 +7634,8 @@ var require_lib = __commonJS({
       ModuleAttributeDifferentFromType: "The only accepted module attribute is `type`.",
       ModuleAttributeInvalidValue: "Only string literals are allowed as module attribute values.",
       ModuleAttributesWithDuplicateKeys: ({
-        key: key2
-      }) => `Duplicate key "${key2}" is not allowed in module attributes.`,
+        key: key3
+      }) => `Duplicate key "${key3}" is not allowed in module attributes.`,
       ModuleExportNameHasLoneSurrogate: ({
         surrogateCharCode
       }) => `An export name cannot include a lone surrogate, found '\\u${surrogateCharCode.toString(16)}'.`,
@@ -7727,8 +7771,8 @@ var require_lib = __commonJS({
       UnsupportedBindRHS: "The right-hand side of binding can not be super or import."
     };
     var _excluded = ["message"];
-    function defineHidden(obj, key2, value) {
-      Object.defineProperty(obj, key2, {
+    function defineHidden(obj, key3, value) {
+      Object.defineProperty(obj, key3, {
         enumerable: false,
         configurable: true,
         value
@@ -7848,8 +7892,8 @@ var require_lib = __commonJS({
       if (opts.annexB != null && opts.annexB !== false) {
         throw new Error("The `annexB` option can only be set to `false`.");
       }
-      for (const key2 of Object.keys(options)) {
-        if (opts[key2] != null) options[key2] = opts[key2];
+      for (const key3 of Object.keys(options)) {
+        if (opts[key3] != null) options[key3] = opts[key3];
       }
       if (options.startLine === 1) {
         if (opts.startIndex == null && options.startColumn > 0) {
@@ -7878,11 +7922,11 @@ var require_lib = __commonJS({
     var {
       defineProperty
     } = Object;
-    var toUnenumerable = (object, key2) => {
+    var toUnenumerable = (object, key3) => {
       if (object) {
-        defineProperty(object, key2, {
+        defineProperty(object, key3, {
           enumerable: false,
-          value: object[key2]
+          value: object[key3]
         });
       }
     };
@@ -8072,9 +8116,9 @@ var require_lib = __commonJS({
           return this.finishNode(node, "MethodDefinition");
         }
       }
-      nameIsConstructor(key2) {
-        if (key2.type === "Literal") return key2.value === "constructor";
-        return super.nameIsConstructor(key2);
+      nameIsConstructor(key3) {
+        if (key3.type === "Literal") return key3.value === "constructor";
+        return super.nameIsConstructor(key3);
       }
       parseClassProperty(...args) {
         const propertyNode = super.parseClassProperty(...args);
@@ -8130,11 +8174,11 @@ var require_lib = __commonJS({
       toAssignable(node, isLHS = false) {
         if (node != null && this.isObjectProperty(node)) {
           const {
-            key: key2,
+            key: key3,
             value
           } = node;
-          if (this.isPrivateName(key2)) {
-            this.classScope.usePrivateName(this.getPrivateNameSV(key2), key2.loc.start);
+          if (this.isPrivateName(key3)) {
+            this.classScope.usePrivateName(this.getPrivateNameSV(key3), key3.loc.start);
           }
           this.toAssignable(value, isLHS);
         } else {
@@ -10460,14 +10504,14 @@ var require_lib = __commonJS({
         super.checkParams(node, false, true);
         this.scope.exit();
       }
-      forwardNoArrowParamsConversionAt(node, parse6) {
+      forwardNoArrowParamsConversionAt(node, parse5) {
         let result;
         if (this.state.noArrowParamsConversionAt.includes(this.offsetToSourcePos(node.start))) {
           this.state.noArrowParamsConversionAt.push(this.state.start);
-          result = parse6();
+          result = parse5();
           this.state.noArrowParamsConversionAt.pop();
         } else {
-          result = parse6();
+          result = parse5();
         }
         return result;
       }
@@ -12350,8 +12394,8 @@ var require_lib = __commonJS({
             return false;
           }
           const actualOptions = this.plugins.get(pluginName);
-          for (const key2 of Object.keys(pluginOptions)) {
-            if ((actualOptions == null ? void 0 : actualOptions[key2]) !== pluginOptions[key2]) {
+          for (const key3 of Object.keys(pluginOptions)) {
+            if ((actualOptions == null ? void 0 : actualOptions[key3]) !== pluginOptions[key3]) {
               return false;
             }
           }
@@ -14300,7 +14344,7 @@ var require_lib = __commonJS({
       return (isAsync ? 2 : 0) | (isGenerator ? 1 : 0);
     }
     var UtilParser = class extends Tokenizer {
-      addExtra(node, key2, value, enumerable = true) {
+      addExtra(node, key3, value, enumerable = true) {
         if (!node) return;
         let {
           extra
@@ -14310,9 +14354,9 @@ var require_lib = __commonJS({
           node.extra = extra;
         }
         if (enumerable) {
-          extra[key2] = value;
+          extra[key3] = value;
         } else {
-          Object.defineProperty(extra, key2, {
+          Object.defineProperty(extra, key3, {
             enumerable,
             value
           });
@@ -14564,9 +14608,9 @@ var require_lib = __commonJS({
       const newNode = new Node(void 0, this.start, this.loc.start);
       const keys = Object.keys(this);
       for (let i = 0, length = keys.length; i < length; i++) {
-        const key2 = keys[i];
-        if (key2 !== "leadingComments" && key2 !== "trailingComments" && key2 !== "innerComments") {
-          newNode[key2] = this[key2];
+        const key3 = keys[i];
+        if (key3 !== "leadingComments" && key3 !== "trailingComments" && key3 !== "innerComments") {
+          newNode[key3] = this[key3];
         }
       }
       return newNode;
@@ -14706,11 +14750,11 @@ var require_lib = __commonJS({
             break;
           case "ObjectProperty": {
             const {
-              key: key2,
+              key: key3,
               value
             } = node;
-            if (this.isPrivateName(key2)) {
-              this.classScope.usePrivateName(this.getPrivateNameSV(key2), key2.loc.start);
+            if (this.isPrivateName(key3)) {
+              this.classScope.usePrivateName(this.getPrivateNameSV(key3), key3.loc.start);
             }
             this.toAssignable(value, isLHS);
             break;
@@ -15021,17 +15065,17 @@ var require_lib = __commonJS({
           });
           return;
         }
-        let key2, isParenthesizedExpression;
+        let key3, isParenthesizedExpression;
         if (typeof validity === "string") {
-          key2 = validity;
+          key3 = validity;
           isParenthesizedExpression = type === "ParenthesizedExpression";
         } else {
-          [key2, isParenthesizedExpression] = validity;
+          [key3, isParenthesizedExpression] = validity;
         }
         const nextAncestor = type === "ArrayPattern" || type === "ObjectPattern" ? {
           type
         } : ancestor;
-        const val = expression[key2];
+        const val = expression[key3];
         if (Array.isArray(val)) {
           for (const child of val) {
             if (child) {
@@ -15095,20 +15139,20 @@ var require_lib = __commonJS({
         if (prop.type === "SpreadElement" || this.isObjectMethod(prop) || prop.computed || prop.shorthand) {
           return sawProto;
         }
-        const key2 = prop.key;
-        const name = key2.type === "Identifier" ? key2.name : key2.value;
+        const key3 = prop.key;
+        const name = key3.type === "Identifier" ? key3.name : key3.value;
         if (name === "__proto__") {
           if (isRecord) {
-            this.raise(Errors.RecordNoProto, key2);
+            this.raise(Errors.RecordNoProto, key3);
             return true;
           }
           if (sawProto) {
             if (refExpressionErrors) {
               if (refExpressionErrors.doubleProtoLoc === null) {
-                refExpressionErrors.doubleProtoLoc = key2.loc.start;
+                refExpressionErrors.doubleProtoLoc = key3.loc.start;
               }
             } else {
-              this.raise(Errors.DuplicateProto, key2);
+              this.raise(Errors.DuplicateProto, key3);
             }
           }
           return true;
@@ -16272,18 +16316,18 @@ var require_lib = __commonJS({
         this.parsePropertyName(prop, refExpressionErrors);
         if (!isGenerator && !containsEsc && this.maybeAsyncOrAccessorProp(prop)) {
           const {
-            key: key2
+            key: key3
           } = prop;
-          const keyName = key2.name;
+          const keyName = key3.name;
           if (keyName === "async" && !this.hasPrecedingLineBreak()) {
             isAsync = true;
-            this.resetPreviousNodeTrailingComments(key2);
+            this.resetPreviousNodeTrailingComments(key3);
             isGenerator = this.eat(55);
             this.parsePropertyName(prop);
           }
           if (keyName === "get" || keyName === "set") {
             isAccessor = true;
-            this.resetPreviousNodeTrailingComments(key2);
+            this.resetPreviousNodeTrailingComments(key3);
             prop.kind = keyName;
             if (this.match(55)) {
               isGenerator = true;
@@ -16372,19 +16416,19 @@ var require_lib = __commonJS({
             type,
             value
           } = this.state;
-          let key2;
+          let key3;
           if (tokenIsKeywordOrIdentifier(type)) {
-            key2 = this.parseIdentifier(true);
+            key3 = this.parseIdentifier(true);
           } else {
             switch (type) {
               case 136:
-                key2 = this.parseNumericLiteral(value);
+                key3 = this.parseNumericLiteral(value);
                 break;
               case 135:
-                key2 = this.parseStringLiteral(value);
+                key3 = this.parseStringLiteral(value);
                 break;
               case 137:
-                key2 = this.parseBigIntLiteral(value);
+                key3 = this.parseBigIntLiteral(value);
                 break;
               case 140: {
                 const privateKeyLoc = this.state.startLoc;
@@ -16395,18 +16439,18 @@ var require_lib = __commonJS({
                 } else {
                   this.raise(Errors.UnexpectedPrivateField, privateKeyLoc);
                 }
-                key2 = this.parsePrivateName();
+                key3 = this.parsePrivateName();
                 break;
               }
               default:
                 if (type === 138) {
-                  key2 = this.parseDecimalLiteral(value);
+                  key3 = this.parseDecimalLiteral(value);
                   break;
                 }
                 this.unexpected();
             }
           }
-          prop.key = key2;
+          prop.key = key3;
           if (type !== 140) {
             prop.computed = false;
           }
@@ -17895,8 +17939,8 @@ var require_lib = __commonJS({
       isClassMethod() {
         return this.match(10);
       }
-      nameIsConstructor(key2) {
-        return key2.type === "Identifier" && key2.name === "constructor" || key2.type === "StringLiteral" && key2.value === "constructor";
+      nameIsConstructor(key3) {
+        return key3.type === "Identifier" && key3.name === "constructor" || key3.type === "StringLiteral" && key3.value === "constructor";
       }
       isNonstaticConstructor(method) {
         return !method.computed && !method.static && this.nameIsConstructor(method.key);
@@ -17944,24 +17988,24 @@ var require_lib = __commonJS({
         return this.finishNode(classBody, "ClassBody");
       }
       parseClassMemberFromModifier(classBody, member) {
-        const key2 = this.parseIdentifier(true);
+        const key3 = this.parseIdentifier(true);
         if (this.isClassMethod()) {
           const method = member;
           method.kind = "method";
           method.computed = false;
-          method.key = key2;
+          method.key = key3;
           method.static = false;
           this.pushClassMethod(classBody, method, false, false, false, false);
           return true;
         } else if (this.isClassProperty()) {
           const prop = member;
           prop.computed = false;
-          prop.key = key2;
+          prop.key = key3;
           prop.static = false;
           classBody.body.push(this.parseClassProperty(prop));
           return true;
         }
-        this.resetPreviousNodeTrailingComments(key2);
+        this.resetPreviousNodeTrailingComments(key3);
         return false;
       }
       parseClassMember(classBody, member, state) {
@@ -18003,9 +18047,9 @@ var require_lib = __commonJS({
           return;
         }
         const isContextual = !this.state.containsEsc && tokenIsIdentifier(this.state.type);
-        const key2 = this.parseClassElementName(member);
-        const maybeContextualKw = isContextual ? key2.name : null;
-        const isPrivate = this.isPrivateName(key2);
+        const key3 = this.parseClassElementName(member);
+        const maybeContextualKw = isContextual ? key3.name : null;
+        const isPrivate = this.isPrivateName(key3);
         const maybeQuestionTokenStartLoc = this.state.startLoc;
         this.parsePostMemberNameModifiers(publicMember);
         if (this.isClassMethod()) {
@@ -18019,10 +18063,10 @@ var require_lib = __commonJS({
           if (isConstructor) {
             publicMethod.kind = "constructor";
             if (state.hadConstructor && !this.hasPlugin("typescript")) {
-              this.raise(Errors.DuplicateConstructor, key2);
+              this.raise(Errors.DuplicateConstructor, key3);
             }
             if (isConstructor && this.hasPlugin("typescript") && member.override) {
-              this.raise(Errors.OverrideOnConstructor, key2);
+              this.raise(Errors.OverrideOnConstructor, key3);
             }
             state.hadConstructor = true;
             allowsDirectSuper = state.hadSuperClass;
@@ -18035,7 +18079,7 @@ var require_lib = __commonJS({
             this.pushClassProperty(classBody, publicProp);
           }
         } else if (maybeContextualKw === "async" && !this.isLineTerminator()) {
-          this.resetPreviousNodeTrailingComments(key2);
+          this.resetPreviousNodeTrailingComments(key3);
           const isGenerator = this.eat(55);
           if (publicMember.optional) {
             this.unexpected(maybeQuestionTokenStartLoc);
@@ -18053,7 +18097,7 @@ var require_lib = __commonJS({
             this.pushClassMethod(classBody, publicMethod, isGenerator, true, false, false);
           }
         } else if ((maybeContextualKw === "get" || maybeContextualKw === "set") && !(this.match(55) && this.isLineTerminator())) {
-          this.resetPreviousNodeTrailingComments(key2);
+          this.resetPreviousNodeTrailingComments(key3);
           method.kind = maybeContextualKw;
           const isPrivate2 = this.match(140);
           this.parseClassElementName(publicMethod);
@@ -18068,7 +18112,7 @@ var require_lib = __commonJS({
           this.checkGetterSetterParams(publicMethod);
         } else if (maybeContextualKw === "accessor" && !this.isLineTerminator()) {
           this.expectPlugin("decoratorAutoAccessors");
-          this.resetPreviousNodeTrailingComments(key2);
+          this.resetPreviousNodeTrailingComments(key3);
           const isPrivate2 = this.match(140);
           this.parseClassElementName(publicProp);
           this.pushClassAccessorProperty(classBody, accessorProp, isPrivate2);
@@ -18094,9 +18138,9 @@ var require_lib = __commonJS({
           if (value === "constructor") {
             this.raise(Errors.ConstructorClassPrivateField, this.state.startLoc);
           }
-          const key2 = this.parsePrivateName();
-          member.key = key2;
-          return key2;
+          const key3 = this.parsePrivateName();
+          member.key = key3;
+          return key3;
         }
         this.parsePropertyName(member);
         return member.key;
@@ -18548,10 +18592,10 @@ var require_lib = __commonJS({
       isJSONModuleImport(node) {
         if (node.assertions != null) {
           return node.assertions.some(({
-            key: key2,
+            key: key3,
             value
           }) => {
-            return value.value === "json" && (key2.type === "Identifier" ? key2.name === "type" : key2.value === "type");
+            return value.value === "json" && (key3.type === "Identifier" ? key3.name === "type" : key3.value === "type");
           });
         }
         return false;
@@ -20385,8 +20429,8 @@ var require_lib = __commonJS({
         this.state.maybeInArrowParameters = oldMaybeInArrowParameters;
         if (!res) return;
         const startPos = this.offsetToSourcePos(startLoc.index);
-        const parse6 = () => res.returnType && this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithDeferredArrowErrors(() => super.parseArrowExpression(res, null, true)) : super.parseArrowExpression(res, null, true);
-        return this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithRestrictedArrowReturnType(parse6, this.hasPlugin("jsx") || this.state.tsArrowReturnTypeAllowed) : parse6();
+        const parse5 = () => res.returnType && this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithDeferredArrowErrors(() => super.parseArrowExpression(res, null, true)) : super.parseArrowExpression(res, null, true);
+        return this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithRestrictedArrowReturnType(parse5, this.hasPlugin("jsx") || this.state.tsArrowReturnTypeAllowed) : parse5();
       }
       tsParseTypeArgumentsInExpression() {
         if (this.reScan_lt() !== 47) return;
@@ -20930,12 +20974,12 @@ var require_lib = __commonJS({
         this.state.tsArrowReturnTypeAllowed = allowsReturnType;
         this.state.tsGenericArrowParams = genericParams;
       }
-      tsParseWithRestrictedArrowReturnType(parse6, allowsReturnType = false, genericParams = false) {
+      tsParseWithRestrictedArrowReturnType(parse5, allowsReturnType = false, genericParams = false) {
         const oldAllowed = this.state.tsArrowReturnTypeAllowed;
         const oldGeneric = this.state.tsGenericArrowParams;
         const oldStart = this.state.tsArrowReturnTypeRestrictionAt;
         this.tsRestrictArrowReturnTypeAt(this.state.start, allowsReturnType, genericParams);
-        const result = parse6();
+        const result = parse5();
         this.state.tsArrowReturnTypeRestrictionAt = oldStart;
         this.state.tsArrowReturnTypeAllowed = oldAllowed;
         this.state.tsGenericArrowParams = oldGeneric;
@@ -21002,10 +21046,10 @@ var require_lib = __commonJS({
         }
         if (node.abstract && this.match(29)) {
           const {
-            key: key2
+            key: key3
           } = node;
           this.raise(TSErrors.AbstractPropertyHasInitializer, this.state.startLoc, {
-            propertyName: key2.type === "Identifier" && !node.computed ? key2.name : `[${this.input.slice(this.offsetToSourcePos(key2.start), this.offsetToSourcePos(key2.end))}]`
+            propertyName: key3.type === "Identifier" && !node.computed ? key3.name : `[${this.input.slice(this.offsetToSourcePos(key3.start), this.offsetToSourcePos(key3.end))}]`
           });
         }
         return super.parseClassProperty(node);
@@ -21112,11 +21156,11 @@ var require_lib = __commonJS({
         this.state.tsGenericArrowParams = oldGeneric;
         return node;
       }
-      tsParseWithDeferredArrowErrors(parse6) {
-        if (this.optionFlags & 2048) return parse6();
+      tsParseWithDeferredArrowErrors(parse5) {
+        if (this.optionFlags & 2048) return parse5();
         this.optionFlags |= 2048;
         try {
-          return parse6();
+          return parse5();
         } finally {
           this.optionFlags &= ~2048;
         }
@@ -21129,19 +21173,19 @@ var require_lib = __commonJS({
       tsParseMaybeArrowWithRestrictedReturnType(startPos, refExpressionErrors, afterLeftParse) {
         if (!this.noArrowAt.has(startPos)) {
           const allowsReturnType = this.state.tsArrowReturnTypeAllowed;
-          const parse6 = () => this.tsParseMaybeAssign(refExpressionErrors, afterLeftParse);
+          const parse5 = () => this.tsParseMaybeAssign(refExpressionErrors, afterLeftParse);
           let state = this.state.clone();
           const {
             tokensLength
           } = state;
           this.tsArrowReturnTypeAt.delete(startPos);
-          let result = this.tryParse(parse6, state);
+          let result = this.tryParse(parse5, state);
           const returnTypeStart = this.tsArrowReturnTypeAt.get(startPos);
           if (result.thrown && returnTypeStart !== void 0 && !tsIsInvalidArrowParamsError(result.error, returnTypeStart) && !(this.optionFlags & 2048)) {
             state = this.state.clone();
             this.optionFlags |= 2048;
             try {
-              result = this.tryParse(parse6, state);
+              result = this.tryParse(parse5, state);
             } finally {
               this.optionFlags &= ~2048;
             }
@@ -21491,8 +21535,8 @@ var require_lib = __commonJS({
         const startPos = this.offsetToSourcePos(node.start);
         if (this.tsIsArrowReturnTypeRestrictedAt(startPos)) {
           const genericParams = this.state.tsGenericArrowParams;
-          const parse6 = () => super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
-          return this.tsParseWithRestrictedArrowReturnType(genericParams && node.returnType ? () => this.tsParseWithDeferredArrowErrors(parse6) : parse6, this.state.tsArrowReturnTypeAllowed || !genericParams && tsHasUnambiguousArrowParams(params));
+          const parse5 = () => super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
+          return this.tsParseWithRestrictedArrowReturnType(genericParams && node.returnType ? () => this.tsParseWithDeferredArrowErrors(parse5) : parse5, this.state.tsArrowReturnTypeAllowed || !genericParams && tsHasUnambiguousArrowParams(params));
         }
         return super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
       }
@@ -21569,10 +21613,10 @@ var require_lib = __commonJS({
           const methodFn = hasEstreePlugin ? method.value : method;
           if (methodFn.body) {
             const {
-              key: key2
+              key: key3
             } = method;
             this.raise(TSErrors.AbstractMethodHasImplementation, method, {
-              methodName: key2.type === "Identifier" && !method.computed ? key2.name : `[${this.input.slice(this.offsetToSourcePos(key2.start), this.offsetToSourcePos(key2.end))}]`
+              methodName: key3.type === "Identifier" && !method.computed ? key3.name : `[${this.input.slice(this.offsetToSourcePos(key3.start), this.offsetToSourcePos(key3.end))}]`
             });
           }
         }
@@ -22272,7 +22316,7 @@ var require_lib = __commonJS({
         return result;
       }
     };
-    function parse5(input, options) {
+    function parse4(input, options) {
       var _options;
       if (((_options = options) == null ? void 0 : _options.sourceType) === "unambiguous") {
         options = Object.assign({}, options);
@@ -22348,18 +22392,18 @@ var require_lib = __commonJS({
           pluginList.push(name);
         }
       }
-      const key2 = pluginList.join("|");
-      let cls = parserClassCache.get(key2);
+      const key3 = pluginList.join("|");
+      let cls = parserClassCache.get(key3);
       if (!cls) {
         cls = Parser;
         for (const plugin of pluginList) {
           cls = mixinPlugins[plugin](cls);
         }
-        parserClassCache.set(key2, cls);
+        parserClassCache.set(key3, cls);
       }
       return cls;
     }
-    exports.parse = parse5;
+    exports.parse = parse4;
     exports.parseExpression = parseExpression;
     exports.tokTypes = tokTypes;
   }
@@ -22407,7 +22451,7 @@ var require_ms = __commonJS({
       options = options || {};
       var type = typeof val;
       if (type === "string" && val.length > 0) {
-        return parse5(val);
+        return parse4(val);
       } else if (type === "number" && isFinite(val)) {
         return options.long ? fmtLong(val) : fmtShort(val);
       }
@@ -22415,7 +22459,7 @@ var require_ms = __commonJS({
         "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
       );
     };
-    function parse5(str) {
+    function parse4(str) {
       str = String(str);
       if (str.length > 100) {
         return;
@@ -22522,8 +22566,8 @@ var require_common = __commonJS({
       createDebug.enabled = enabled;
       createDebug.humanize = require_ms();
       createDebug.destroy = destroy;
-      Object.keys(env).forEach((key2) => {
-        createDebug[key2] = env[key2];
+      Object.keys(env).forEach((key3) => {
+        createDebug[key3] = env[key3];
       });
       createDebug.names = [];
       createDebug.skips = [];
@@ -22958,13 +23002,13 @@ var require_node = __commonJS({
       }
     } catch (error) {
     }
-    exports.inspectOpts = Object.keys(process.env).filter((key2) => {
-      return /^debug_/i.test(key2);
-    }).reduce((obj, key2) => {
-      const prop = key2.substring(6).toLowerCase().replace(/_([a-z])/g, (_, k) => {
+    exports.inspectOpts = Object.keys(process.env).filter((key3) => {
+      return /^debug_/i.test(key3);
+    }).reduce((obj, key3) => {
+      const prop = key3.substring(6).toLowerCase().replace(/_([a-z])/g, (_, k) => {
         return k.toUpperCase();
       });
-      let val = process.env[key2];
+      let val = process.env[key3];
       if (/^(yes|on|true|enabled)$/i.test(val)) {
         val = true;
       } else if (/^(no|off|false|disabled)$/i.test(val)) {
@@ -23052,8 +23096,8 @@ var require_shallowEqual = __commonJS({
     exports.default = shallowEqual;
     function shallowEqual(actual, expected) {
       const keys = Object.keys(expected);
-      for (const key2 of keys) {
-        if (actual[key2] !== expected[key2]) {
+      for (const key3 of keys) {
+        if (actual[key3] !== expected[key3]) {
           return false;
         }
       }
@@ -26676,12 +26720,12 @@ var require_utils = __commonJS({
     function assertEach(callback) {
       const childValidator = process.env.BABEL_TYPES_8_BREAKING ? _validate.validateChild : () => {
       };
-      function validator(node, key2, val) {
+      function validator(node, key3, val) {
         if (!Array.isArray(val)) return;
         let i = 0;
         const subKey = {
           toString() {
-            return `${key2}[${i}]`;
+            return `${key3}[${i}]`;
           }
         };
         for (; i < val.length; i++) {
@@ -26694,9 +26738,9 @@ var require_utils = __commonJS({
       return validator;
     }
     function assertOneOf(...values) {
-      function validate2(node, key2, val) {
+      function validate2(node, key3, val) {
         if (!values.includes(val)) {
-          throw new TypeError(`Property ${key2} expected value to be one of ${JSON.stringify(values)} but got ${JSON.stringify(val)}`);
+          throw new TypeError(`Property ${key3} expected value to be one of ${JSON.stringify(values)} but got ${JSON.stringify(val)}`);
         }
       }
       validate2.oneOf = values;
@@ -26709,54 +26753,54 @@ var require_utils = __commonJS({
         types: types2,
         set: expandedTypes
       });
-      function validate2(node, key2, val) {
+      function validate2(node, key3, val) {
         const valType = val == null ? void 0 : val.type;
         if (valType != null) {
           if (expandedTypes.has(valType)) {
-            (0, _validate.validateChild)(node, key2, val);
+            (0, _validate.validateChild)(node, key3, val);
             return;
           }
           if (valType === "Placeholder") {
             for (const type of types2) {
               if ((0, _is.default)(type, val)) {
-                (0, _validate.validateChild)(node, key2, val);
+                (0, _validate.validateChild)(node, key3, val);
                 return;
               }
             }
           }
         }
-        throw new TypeError(`Property ${key2} of ${node.type} expected node to be of a type ${JSON.stringify(types2)} but instead got ${JSON.stringify(valType)}`);
+        throw new TypeError(`Property ${key3} of ${node.type} expected node to be of a type ${JSON.stringify(types2)} but instead got ${JSON.stringify(valType)}`);
       }
       validate2.oneOfNodeTypes = types2;
       return validate2;
     }
     function assertNodeOrValueType(...types2) {
-      function validate2(node, key2, val) {
+      function validate2(node, key3, val) {
         const primitiveType = getType(val);
         for (const type of types2) {
           if (primitiveType === type || (0, _is.default)(type, val)) {
-            (0, _validate.validateChild)(node, key2, val);
+            (0, _validate.validateChild)(node, key3, val);
             return;
           }
         }
-        throw new TypeError(`Property ${key2} of ${node.type} expected node to be of a type ${JSON.stringify(types2)} but instead got ${JSON.stringify(val == null ? void 0 : val.type)}`);
+        throw new TypeError(`Property ${key3} of ${node.type} expected node to be of a type ${JSON.stringify(types2)} but instead got ${JSON.stringify(val == null ? void 0 : val.type)}`);
       }
       validate2.oneOfNodeOrValueTypes = types2;
       return validate2;
     }
     function assertValueType(type) {
-      function validate2(node, key2, val) {
+      function validate2(node, key3, val) {
         if (getType(val) === type) {
           return;
         }
-        throw new TypeError(`Property ${key2} expected type of ${type} but got ${getType(val)}`);
+        throw new TypeError(`Property ${key3} expected type of ${type} but got ${getType(val)}`);
       }
       validate2.type = type;
       return validate2;
     }
     function assertShape(shape) {
       const keys = Object.keys(shape);
-      function validate2(node, key2, val) {
+      function validate2(node, key3, val) {
         const errors = [];
         for (const property of keys) {
           try {
@@ -26770,7 +26814,7 @@ var require_utils = __commonJS({
           }
         }
         if (errors.length) {
-          throw new TypeError(`Property ${key2} of ${node.type} expected to have the following:
+          throw new TypeError(`Property ${key3} of ${node.type} expected to have the following:
 ${errors.join("\n")}`);
         }
       }
@@ -26837,13 +26881,13 @@ ${errors.join("\n")}`);
         fields = {};
         if (inherits.fields) {
           const keys = Object.getOwnPropertyNames(inherits.fields);
-          for (const key2 of keys) {
-            const field = inherits.fields[key2];
+          for (const key3 of keys) {
+            const field = inherits.fields[key3];
             const def = field.default;
             if (Array.isArray(def) ? def.length > 0 : def && typeof def === "object") {
               throw new Error("field defaults can only be primitives or empty arrays currently");
             }
-            fields[key2] = {
+            fields[key3] = {
               default: Array.isArray(def) ? [] : def,
               optional: field.optional,
               deprecated: field.deprecated,
@@ -26863,12 +26907,12 @@ ${errors.join("\n")}`);
       if (opts.deprecatedAlias) {
         DEPRECATED_KEYS[opts.deprecatedAlias] = type;
       }
-      for (const key2 of visitor.concat(builder)) {
-        fields[key2] = fields[key2] || {};
+      for (const key3 of visitor.concat(builder)) {
+        fields[key3] = fields[key3] || {};
       }
-      for (const key2 of Object.keys(fields)) {
-        const field = fields[key2];
-        if (field.default !== void 0 && !builder.includes(key2)) {
+      for (const key3 of Object.keys(fields)) {
+        const field = fields[key3];
+        if (field.default !== void 0 && !builder.includes(key3)) {
           field.optional = true;
         }
         if (field.default === void 0) {
@@ -26878,7 +26922,7 @@ ${errors.join("\n")}`);
         }
         for (const k of Object.keys(field)) {
           if (!validFieldKeys.has(k)) {
-            throw new Error(`Unknown field key "${k}" on ${type}.${key2}`);
+            throw new Error(`Unknown field key "${k}" on ${type}.${key3}`);
           }
         }
       }
@@ -26955,9 +26999,9 @@ var require_core = __commonJS({
           validate: !process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.assertValueType)("string") : Object.assign((function() {
             const identifier = (0, _utils.assertOneOf)(..._index.ASSIGNMENT_OPERATORS);
             const pattern = (0, _utils.assertOneOf)("=");
-            return function(node, key2, val) {
+            return function(node, key3, val) {
               const validator = (0, _is.default)("Pattern", node.left) ? pattern : identifier;
-              validator(node, key2, val);
+              validator(node, key3, val);
             };
           })(), {
             oneOf: _index.ASSIGNMENT_OPERATORS
@@ -26984,9 +27028,9 @@ var require_core = __commonJS({
           validate: (function() {
             const expression = (0, _utils.assertNodeType)("Expression");
             const inOp = (0, _utils.assertNodeType)("Expression", "PrivateName");
-            const validator = Object.assign(function(node, key2, val) {
+            const validator = Object.assign(function(node, key3, val) {
               const validator2 = node.operator === "in" ? inOp : expression;
-              validator2(node, key2, val);
+              validator2(node, key3, val);
             }, {
               oneOfNodeTypes: ["Expression", "PrivateName"]
             });
@@ -27244,7 +27288,7 @@ var require_core = __commonJS({
       aliases: ["Scopable", "Function", "BlockParent", "FunctionParent", "Statement", "Pureish", "Declaration"],
       validate: !process.env.BABEL_TYPES_8_BREAKING ? void 0 : (function() {
         const identifier = (0, _utils.assertNodeType)("Identifier");
-        return function(parent, key2, node) {
+        return function(parent, key3, node) {
           if (!(0, _is.default)("ExportDefaultDeclaration", parent)) {
             identifier(node, "id", node.id);
           }
@@ -27289,7 +27333,7 @@ var require_core = __commonJS({
       aliases: ["Expression", "FunctionParameter", "PatternLike", "LVal", "TSEntityName"],
       fields: Object.assign({}, patternLikeCommon(), {
         name: {
-          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertValueType)("string"), Object.assign(function(node, key2, val) {
+          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertValueType)("string"), Object.assign(function(node, key3, val) {
             if (!(0, _isValidIdentifier.default)(val, false)) {
               throw new TypeError(`"${val}" is not a valid identifier name`);
             }
@@ -27298,8 +27342,8 @@ var require_core = __commonJS({
           })) : (0, _utils.assertValueType)("string")
         }
       }),
-      validate: process.env.BABEL_TYPES_8_BREAKING ? function(parent, key2, node) {
-        const match = /\.(\w+)$/.exec(key2.toString());
+      validate: process.env.BABEL_TYPES_8_BREAKING ? function(parent, key3, node) {
+        const match = /\.(\w+)$/.exec(key3.toString());
         if (!match) return;
         const [, parentKey] = match;
         const nonComp = {
@@ -27369,7 +27413,7 @@ var require_core = __commonJS({
       deprecatedAlias: "NumberLiteral",
       fields: {
         value: {
-          validate: (0, _utils.chain)((0, _utils.assertValueType)("number"), Object.assign(function(node, key2, val) {
+          validate: (0, _utils.chain)((0, _utils.assertValueType)("number"), Object.assign(function(node, key3, val) {
             if (1 / val < 0 || !Number.isFinite(val)) {
               const error = new Error(`NumericLiterals must be non-negative finite numbers. You can use t.valueToNode(${val}) instead.`);
             }
@@ -27401,7 +27445,7 @@ var require_core = __commonJS({
           validate: (0, _utils.assertValueType)("string")
         },
         flags: {
-          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertValueType)("string"), Object.assign(function(node, key2, val) {
+          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertValueType)("string"), Object.assign(function(node, key3, val) {
             const invalid = /[^dgimsuvy]/.exec(val);
             if (invalid) {
               throw new TypeError(`"${invalid[0]}" is not a valid RegExp flag`);
@@ -27461,9 +27505,9 @@ var require_core = __commonJS({
           validate: (function() {
             const normal = (0, _utils.assertNodeType)("Identifier", "PrivateName");
             const computed = (0, _utils.assertNodeType)("Expression");
-            const validator = function(node, key2, val) {
+            const validator = function(node, key3, val) {
               const validator2 = node.computed ? computed : normal;
-              validator2(node, key2, val);
+              validator2(node, key3, val);
             };
             validator.oneOfNodeTypes = ["Expression", "Identifier", "PrivateName"];
             return validator;
@@ -27537,9 +27581,9 @@ var require_core = __commonJS({
           validate: (function() {
             const normal = (0, _utils.assertNodeType)("Identifier", "StringLiteral", "NumericLiteral", "BigIntLiteral");
             const computed = (0, _utils.assertNodeType)("Expression");
-            const validator = function(node, key2, val) {
+            const validator = function(node, key3, val) {
               const validator2 = node.computed ? computed : normal;
-              validator2(node, key2, val);
+              validator2(node, key3, val);
             };
             validator.oneOfNodeTypes = ["Expression", "Identifier", "StringLiteral", "NumericLiteral", "BigIntLiteral"];
             return validator;
@@ -27585,9 +27629,9 @@ var require_core = __commonJS({
           validate: (function() {
             const normal = (0, _utils.assertNodeType)("Identifier", "StringLiteral", "NumericLiteral", "BigIntLiteral", "DecimalLiteral", "PrivateName");
             const computed = (0, _utils.assertNodeType)("Expression");
-            const validator = Object.assign(function(node, key2, val) {
+            const validator = Object.assign(function(node, key3, val) {
               const validator2 = node.computed ? computed : normal;
-              validator2(node, key2, val);
+              validator2(node, key3, val);
             }, {
               oneOfNodeTypes: ["Expression", "Identifier", "StringLiteral", "NumericLiteral", "BigIntLiteral", "DecimalLiteral", "PrivateName"]
             });
@@ -27598,7 +27642,7 @@ var require_core = __commonJS({
           validate: (0, _utils.assertNodeType)("Expression", "PatternLike")
         },
         shorthand: {
-          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertValueType)("boolean"), Object.assign(function(node, key2, shorthand) {
+          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertValueType)("boolean"), Object.assign(function(node, key3, shorthand) {
             if (!shorthand) return;
             if (node.computed) {
               throw new TypeError("Property shorthand of ObjectProperty cannot be true if computed is true");
@@ -27621,7 +27665,7 @@ var require_core = __commonJS({
       validate: !process.env.BABEL_TYPES_8_BREAKING ? void 0 : (function() {
         const pattern = (0, _utils.assertNodeType)("Identifier", "Pattern", "TSAsExpression", "TSSatisfiesExpression", "TSNonNullExpression", "TSTypeAssertion");
         const expression = (0, _utils.assertNodeType)("Expression");
-        return function(parent, key2, node) {
+        return function(parent, key3, node) {
           const validator = (0, _is.default)("ObjectPattern", parent) ? pattern : expression;
           validator(node, "value", node.value);
         };
@@ -27637,8 +27681,8 @@ var require_core = __commonJS({
           validate: !process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.assertNodeType)("Identifier", "ArrayPattern", "ObjectPattern", "MemberExpression", "TSAsExpression", "TSSatisfiesExpression", "TSTypeAssertion", "TSNonNullExpression", "RestElement", "AssignmentPattern") : (0, _utils.assertNodeType)("Identifier", "ArrayPattern", "ObjectPattern", "MemberExpression", "TSAsExpression", "TSSatisfiesExpression", "TSTypeAssertion", "TSNonNullExpression")
         }
       }),
-      validate: process.env.BABEL_TYPES_8_BREAKING ? function(parent, key2) {
-        const match = /(\w+)\[(\d+)\]/.exec(key2.toString());
+      validate: process.env.BABEL_TYPES_8_BREAKING ? function(parent, key3) {
+        const match = /(\w+)\[(\d+)\]/.exec(key3.toString());
         if (!match) throw new Error("Internal Babel error: malformed key.");
         const [, listKey, index] = match;
         if (parent[listKey].length > +index + 1) {
@@ -27777,7 +27821,7 @@ var require_core = __commonJS({
         const withoutInit = (0, _utils.assertNodeType)("Identifier", "Placeholder");
         const constOrLetOrVar = (0, _utils.assertNodeType)("Identifier", "ArrayPattern", "ObjectPattern", "Placeholder");
         const usingOrAwaitUsing = (0, _utils.assertNodeType)("Identifier", "VoidPattern", "Placeholder");
-        return function(parent, key2, node) {
+        return function(parent, key3, node) {
           const {
             kind,
             declarations
@@ -27978,7 +28022,7 @@ var require_core = __commonJS({
       },
       validate: !process.env.BABEL_TYPES_8_BREAKING ? void 0 : (function() {
         const identifier = (0, _utils.assertNodeType)("Identifier");
-        return function(parent, key2, node) {
+        return function(parent, key3, node) {
           if (!(0, _is.default)("ExportDefaultDeclaration", parent)) {
             identifier(node, "id", node.id);
           }
@@ -28022,7 +28066,7 @@ var require_core = __commonJS({
       fields: Object.assign({
         declaration: {
           optional: true,
-          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertNodeType)("Declaration"), Object.assign(function(node, key2, val) {
+          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertNodeType)("Declaration"), Object.assign(function(node, key3, val) {
             if (val && node.specifiers.length) {
               throw new TypeError("Only declaration or specifiers is allowed on ExportNamedDeclaration");
             }
@@ -28040,9 +28084,9 @@ var require_core = __commonJS({
             const sourced = (0, _utils.assertNodeType)("ExportSpecifier", "ExportDefaultSpecifier", "ExportNamespaceSpecifier");
             const sourceless = (0, _utils.assertNodeType)("ExportSpecifier");
             if (!process.env.BABEL_TYPES_8_BREAKING) return sourced;
-            return Object.assign(function(node, key2, val) {
+            return Object.assign(function(node, key3, val) {
               const validator = node.source ? sourced : sourceless;
-              validator(node, key2, val);
+              validator(node, key3, val);
             }, {
               oneOfNodeTypes: ["ExportSpecifier", "ExportDefaultSpecifier", "ExportNamespaceSpecifier"]
             });
@@ -28083,11 +28127,11 @@ var require_core = __commonJS({
             }
             const declaration = (0, _utils.assertNodeType)("VariableDeclaration");
             const lval = (0, _utils.assertNodeType)("Identifier", "MemberExpression", "ArrayPattern", "ObjectPattern", "TSAsExpression", "TSSatisfiesExpression", "TSTypeAssertion", "TSNonNullExpression");
-            return Object.assign(function(node, key2, val) {
+            return Object.assign(function(node, key3, val) {
               if ((0, _is.default)("VariableDeclaration", val)) {
-                declaration(node, key2, val);
+                declaration(node, key3, val);
               } else {
-                lval(node, key2, val);
+                lval(node, key3, val);
               }
             }, {
               oneOfNodeTypes: ["VariableDeclaration", "Identifier", "MemberExpression", "ArrayPattern", "ObjectPattern", "TSAsExpression", "TSSatisfiesExpression", "TSTypeAssertion", "TSNonNullExpression"]
@@ -28185,7 +28229,7 @@ var require_core = __commonJS({
       aliases: ["Expression"],
       fields: {
         meta: {
-          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertNodeType)("Identifier"), Object.assign(function(node, key2, val) {
+          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertNodeType)("Identifier"), Object.assign(function(node, key3, val) {
             let property;
             switch (val.name) {
               case "function":
@@ -28238,9 +28282,9 @@ var require_core = __commonJS({
         validate: (0, _utils.chain)((function() {
           const normal = (0, _utils.assertNodeType)("Identifier", "StringLiteral", "NumericLiteral", "BigIntLiteral");
           const computed = (0, _utils.assertNodeType)("Expression");
-          return function(node, key2, val) {
+          return function(node, key3, val) {
             const validator = node.computed ? computed : normal;
-            validator(node, key2, val);
+            validator(node, key3, val);
           };
         })(), (0, _utils.assertNodeType)("Identifier", "StringLiteral", "NumericLiteral", "BigIntLiteral", "Expression"))
       }
@@ -28358,7 +28402,7 @@ var require_core = __commonJS({
       fields: {
         quasis: (0, _utils.validateArrayOfType)("TemplateElement"),
         expressions: {
-          validate: (0, _utils.chain)((0, _utils.assertValueType)("array"), (0, _utils.assertEach)((0, _utils.assertNodeType)("Expression", "TSType")), function(node, key2, val) {
+          validate: (0, _utils.chain)((0, _utils.assertValueType)("array"), (0, _utils.assertEach)((0, _utils.assertNodeType)("Expression", "TSType")), function(node, key3, val) {
             if (node.quasis.length !== val.length + 1) {
               throw new TypeError(`Number of ${node.type} quasis should be exactly one more than the number of expressions.
 Expected ${val.length + 1} quasis but got ${node.quasis.length}`);
@@ -28373,7 +28417,7 @@ Expected ${val.length + 1} quasis but got ${node.quasis.length}`);
       aliases: ["Expression", "Terminatorless"],
       fields: {
         delegate: {
-          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertValueType)("boolean"), Object.assign(function(node, key2, val) {
+          validate: process.env.BABEL_TYPES_8_BREAKING ? (0, _utils.chain)((0, _utils.assertValueType)("boolean"), Object.assign(function(node, key3, val) {
             if (val && !node.argument) {
               throw new TypeError("Property delegate of YieldExpression cannot be true if there is no argument");
             }
@@ -28431,9 +28475,9 @@ Expected ${val.length + 1} quasis but got ${node.quasis.length}`);
           validate: (function() {
             const normal = (0, _utils.assertNodeType)("Identifier");
             const computed = (0, _utils.assertNodeType)("Expression");
-            const validator = Object.assign(function(node, key2, val) {
+            const validator = Object.assign(function(node, key3, val) {
               const validator2 = node.computed ? computed : normal;
-              validator2(node, key2, val);
+              validator2(node, key3, val);
             }, {
               oneOfNodeTypes: ["Expression", "Identifier"]
             });
@@ -28517,9 +28561,9 @@ Expected ${val.length + 1} quasis but got ${node.quasis.length}`);
           validate: (0, _utils.chain)((function() {
             const normal = (0, _utils.assertNodeType)("Identifier", "StringLiteral", "NumericLiteral", "BigIntLiteral", "PrivateName");
             const computed = (0, _utils.assertNodeType)("Expression");
-            return function(node, key2, val) {
+            return function(node, key3, val) {
               const validator = node.computed ? computed : normal;
-              validator(node, key2, val);
+              validator(node, key3, val);
             };
           })(), (0, _utils.assertNodeType)("Identifier", "StringLiteral", "NumericLiteral", "BigIntLiteral", "Expression", "PrivateName"))
         },
@@ -29780,7 +29824,7 @@ var require_typescript = __commonJS({
       fields: {
         quasis: (0, _utils.validateArrayOfType)("TemplateElement"),
         types: {
-          validate: (0, _utils.chain)((0, _utils.assertValueType)("array"), (0, _utils.assertEach)((0, _utils.assertNodeType)("TSType")), function(node, key2, val) {
+          validate: (0, _utils.chain)((0, _utils.assertValueType)("array"), (0, _utils.assertEach)((0, _utils.assertNodeType)("TSType")), function(node, key3, val) {
             if (node.quasis.length !== val.length + 1) {
               throw new TypeError(`Number of ${node.type} quasis should be exactly one more than the number of types.
 Expected ${val.length + 1} quasis but got ${node.quasis.length}`);
@@ -29798,12 +29842,12 @@ Expected ${val.length + 1} quasis but got ${node.quasis.length}`);
             const unaryExpression = (0, _utils.assertNodeType)("NumericLiteral", "BigIntLiteral");
             const unaryOperator = (0, _utils.assertOneOf)("-");
             const literal = (0, _utils.assertNodeType)("NumericLiteral", "StringLiteral", "BooleanLiteral", "BigIntLiteral", "TemplateLiteral");
-            const validator = function validator2(parent, key2, node) {
+            const validator = function validator2(parent, key3, node) {
               if ((0, _is.default)("UnaryExpression", node)) {
                 unaryOperator(node, "operator", node.operator);
                 unaryExpression(node, "argument", node.argument);
               } else {
-                literal(parent, key2, node);
+                literal(parent, key3, node);
               }
             };
             validator.oneOfNodeTypes = ["NumericLiteral", "StringLiteral", "BooleanLiteral", "BigIntLiteral", "TemplateLiteral", "UnaryExpression"];
@@ -30165,35 +30209,35 @@ var require_validate = __commonJS({
     exports.validateField = validateField;
     exports.validateInternal = validateInternal;
     var _index = require_definitions();
-    function validate(node, key2, val) {
+    function validate(node, key3, val) {
       if (!node) return;
       const fields = _index.NODE_FIELDS[node.type];
       if (!fields) return;
-      const field = fields[key2];
-      validateField(node, key2, val, field);
-      validateChild(node, key2, val);
+      const field = fields[key3];
+      validateField(node, key3, val, field);
+      validateChild(node, key3, val);
     }
-    function validateInternal(field, node, key2, val, maybeNode) {
+    function validateInternal(field, node, key3, val, maybeNode) {
       if (!(field != null && field.validate)) return;
       if (field.optional && val == null) return;
-      field.validate(node, key2, val);
+      field.validate(node, key3, val);
       if (maybeNode) {
         var _NODE_PARENT_VALIDATI;
         const type = val.type;
         if (type == null) return;
-        (_NODE_PARENT_VALIDATI = _index.NODE_PARENT_VALIDATIONS[type]) == null || _NODE_PARENT_VALIDATI.call(_index.NODE_PARENT_VALIDATIONS, node, key2, val);
+        (_NODE_PARENT_VALIDATI = _index.NODE_PARENT_VALIDATIONS[type]) == null || _NODE_PARENT_VALIDATI.call(_index.NODE_PARENT_VALIDATIONS, node, key3, val);
       }
     }
-    function validateField(node, key2, val, field) {
+    function validateField(node, key3, val, field) {
       if (!(field != null && field.validate)) return;
       if (field.optional && val == null) return;
-      field.validate(node, key2, val);
+      field.validate(node, key3, val);
     }
-    function validateChild(node, key2, val) {
+    function validateChild(node, key3, val) {
       var _NODE_PARENT_VALIDATI2;
       const type = val == null ? void 0 : val.type;
       if (type == null) return;
-      (_NODE_PARENT_VALIDATI2 = _index.NODE_PARENT_VALIDATIONS[type]) == null || _NODE_PARENT_VALIDATI2.call(_index.NODE_PARENT_VALIDATIONS, node, key2, val);
+      (_NODE_PARENT_VALIDATI2 = _index.NODE_PARENT_VALIDATIONS[type]) == null || _NODE_PARENT_VALIDATI2.call(_index.NODE_PARENT_VALIDATIONS, node, key3, val);
     }
   }
 });
@@ -30854,11 +30898,11 @@ var require_lowercase = __commonJS({
       validate(defs.properties, node, "properties", properties, 1);
       return node;
     }
-    function objectMethod(kind = "method", key2, params, body, computed = false, generator = false, async = false) {
+    function objectMethod(kind = "method", key3, params, body, computed = false, generator = false, async = false) {
       const node = {
         type: "ObjectMethod",
         kind,
-        key: key2,
+        key: key3,
         params,
         body,
         computed,
@@ -30867,7 +30911,7 @@ var require_lowercase = __commonJS({
       };
       const defs = NODE_FIELDS.ObjectMethod;
       validate(defs.kind, node, "kind", kind);
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.params, node, "params", params, 1);
       validate(defs.body, node, "body", body, 1);
       validate(defs.computed, node, "computed", computed);
@@ -30875,17 +30919,17 @@ var require_lowercase = __commonJS({
       validate(defs.async, node, "async", async);
       return node;
     }
-    function objectProperty(key2, value, computed = false, shorthand = false, decorators = null) {
+    function objectProperty(key3, value, computed = false, shorthand = false, decorators = null) {
       const node = {
         type: "ObjectProperty",
-        key: key2,
+        key: key3,
         value,
         computed,
         shorthand,
         decorators
       };
       const defs = NODE_FIELDS.ObjectProperty;
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.value, node, "value", value, 1);
       validate(defs.computed, node, "computed", computed);
       validate(defs.shorthand, node, "shorthand", shorthand);
@@ -31245,11 +31289,11 @@ var require_lowercase = __commonJS({
       validate(defs.property, node, "property", property, 1);
       return node;
     }
-    function classMethod(kind = "method", key2, params, body, computed = false, _static = false, generator = false, async = false) {
+    function classMethod(kind = "method", key3, params, body, computed = false, _static = false, generator = false, async = false) {
       const node = {
         type: "ClassMethod",
         kind,
-        key: key2,
+        key: key3,
         params,
         body,
         computed,
@@ -31259,7 +31303,7 @@ var require_lowercase = __commonJS({
       };
       const defs = NODE_FIELDS.ClassMethod;
       validate(defs.kind, node, "kind", kind);
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.params, node, "params", params, 1);
       validate(defs.body, node, "body", body, 1);
       validate(defs.computed, node, "computed", computed);
@@ -31386,10 +31430,10 @@ var require_lowercase = __commonJS({
       validate(defs.optional, node, "optional", optional);
       return node;
     }
-    function classProperty(key2, value = null, typeAnnotation2 = null, decorators = null, computed = false, _static = false) {
+    function classProperty(key3, value = null, typeAnnotation2 = null, decorators = null, computed = false, _static = false) {
       const node = {
         type: "ClassProperty",
-        key: key2,
+        key: key3,
         value,
         typeAnnotation: typeAnnotation2,
         decorators,
@@ -31397,7 +31441,7 @@ var require_lowercase = __commonJS({
         static: _static
       };
       const defs = NODE_FIELDS.ClassProperty;
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.value, node, "value", value, 1);
       validate(defs.typeAnnotation, node, "typeAnnotation", typeAnnotation2, 1);
       validate(defs.decorators, node, "decorators", decorators, 1);
@@ -31405,10 +31449,10 @@ var require_lowercase = __commonJS({
       validate(defs.static, node, "static", _static);
       return node;
     }
-    function classAccessorProperty(key2, value = null, typeAnnotation2 = null, decorators = null, computed = false, _static = false) {
+    function classAccessorProperty(key3, value = null, typeAnnotation2 = null, decorators = null, computed = false, _static = false) {
       const node = {
         type: "ClassAccessorProperty",
-        key: key2,
+        key: key3,
         value,
         typeAnnotation: typeAnnotation2,
         decorators,
@@ -31416,7 +31460,7 @@ var require_lowercase = __commonJS({
         static: _static
       };
       const defs = NODE_FIELDS.ClassAccessorProperty;
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.value, node, "value", value, 1);
       validate(defs.typeAnnotation, node, "typeAnnotation", typeAnnotation2, 1);
       validate(defs.decorators, node, "decorators", decorators, 1);
@@ -31424,33 +31468,33 @@ var require_lowercase = __commonJS({
       validate(defs.static, node, "static", _static);
       return node;
     }
-    function classPrivateProperty(key2, value = null, decorators = null, _static = false) {
+    function classPrivateProperty(key3, value = null, decorators = null, _static = false) {
       const node = {
         type: "ClassPrivateProperty",
-        key: key2,
+        key: key3,
         value,
         decorators,
         static: _static
       };
       const defs = NODE_FIELDS.ClassPrivateProperty;
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.value, node, "value", value, 1);
       validate(defs.decorators, node, "decorators", decorators, 1);
       validate(defs.static, node, "static", _static);
       return node;
     }
-    function classPrivateMethod(kind = "method", key2, params, body, _static = false) {
+    function classPrivateMethod(kind = "method", key3, params, body, _static = false) {
       const node = {
         type: "ClassPrivateMethod",
         kind,
-        key: key2,
+        key: key3,
         params,
         body,
         static: _static
       };
       const defs = NODE_FIELDS.ClassPrivateMethod;
       validate(defs.kind, node, "kind", kind);
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.params, node, "params", params, 1);
       validate(defs.body, node, "body", body, 1);
       validate(defs.static, node, "static", _static);
@@ -31474,14 +31518,14 @@ var require_lowercase = __commonJS({
       validate(defs.body, node, "body", body, 1);
       return node;
     }
-    function importAttribute(key2, value) {
+    function importAttribute(key3, value) {
       const node = {
         type: "ImportAttribute",
-        key: key2,
+        key: key3,
         value
       };
       const defs = NODE_FIELDS.ImportAttribute;
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.value, node, "value", value, 1);
       return node;
     }
@@ -31830,26 +31874,26 @@ var require_lowercase = __commonJS({
       validate(defs.value, node, "value", value, 1);
       return node;
     }
-    function objectTypeIndexer(id = null, key2, value, variance2 = null) {
+    function objectTypeIndexer(id = null, key3, value, variance2 = null) {
       const node = {
         type: "ObjectTypeIndexer",
         id,
-        key: key2,
+        key: key3,
         value,
         variance: variance2,
         static: null
       };
       const defs = NODE_FIELDS.ObjectTypeIndexer;
       validate(defs.id, node, "id", id, 1);
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.value, node, "value", value, 1);
       validate(defs.variance, node, "variance", variance2, 1);
       return node;
     }
-    function objectTypeProperty(key2, value, variance2 = null) {
+    function objectTypeProperty(key3, value, variance2 = null) {
       const node = {
         type: "ObjectTypeProperty",
-        key: key2,
+        key: key3,
         value,
         variance: variance2,
         kind: null,
@@ -31859,7 +31903,7 @@ var require_lowercase = __commonJS({
         static: null
       };
       const defs = NODE_FIELDS.ObjectTypeProperty;
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.value, node, "value", value, 1);
       validate(defs.variance, node, "variance", variance2, 1);
       return node;
@@ -32453,18 +32497,18 @@ var require_lowercase = __commonJS({
       validate(defs.returnType, node, "returnType", returnType, 1);
       return node;
     }
-    function tsDeclareMethod(decorators = null, key2, typeParameters = null, params, returnType = null) {
+    function tsDeclareMethod(decorators = null, key3, typeParameters = null, params, returnType = null) {
       const node = {
         type: "TSDeclareMethod",
         decorators,
-        key: key2,
+        key: key3,
         typeParameters,
         params,
         returnType
       };
       const defs = NODE_FIELDS.TSDeclareMethod;
       validate(defs.decorators, node, "decorators", decorators, 1);
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.typeParameters, node, "typeParameters", typeParameters, 1);
       validate(defs.params, node, "params", params, 1);
       validate(defs.returnType, node, "returnType", returnType, 1);
@@ -32507,28 +32551,28 @@ var require_lowercase = __commonJS({
       validate(defs.typeAnnotation, node, "typeAnnotation", typeAnnotation2, 1);
       return node;
     }
-    function tsPropertySignature(key2, typeAnnotation2 = null) {
+    function tsPropertySignature(key3, typeAnnotation2 = null) {
       const node = {
         type: "TSPropertySignature",
-        key: key2,
+        key: key3,
         typeAnnotation: typeAnnotation2
       };
       const defs = NODE_FIELDS.TSPropertySignature;
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.typeAnnotation, node, "typeAnnotation", typeAnnotation2, 1);
       return node;
     }
-    function tsMethodSignature(key2, typeParameters = null, parameters, typeAnnotation2 = null) {
+    function tsMethodSignature(key3, typeParameters = null, parameters, typeAnnotation2 = null) {
       const node = {
         type: "TSMethodSignature",
-        key: key2,
+        key: key3,
         typeParameters,
         parameters,
         typeAnnotation: typeAnnotation2,
         kind: null
       };
       const defs = NODE_FIELDS.TSMethodSignature;
-      validate(defs.key, node, "key", key2, 1);
+      validate(defs.key, node, "key", key3, 1);
       validate(defs.typeParameters, node, "typeParameters", typeParameters, 1);
       validate(defs.parameters, node, "parameters", parameters, 1);
       validate(defs.typeAnnotation, node, "typeAnnotation", typeAnnotation2, 1);
@@ -33387,24 +33431,24 @@ var require_generated2 = __commonJS({
       value: true
     });
     var _lowercase = require_lowercase();
-    Object.keys(_lowercase).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _lowercase[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_lowercase).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _lowercase[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _lowercase[key2];
+          return _lowercase[key3];
         }
       });
     });
     var _uppercase = require_uppercase();
-    Object.keys(_uppercase).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _uppercase[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_uppercase).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _uppercase[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _uppercase[key2];
+          return _uppercase[key3];
         }
       });
     });
@@ -35181,15 +35225,15 @@ var require_addComments = __commonJS({
     exports.default = addComments;
     function addComments(node, type, comments) {
       if (!comments || !node) return node;
-      const key2 = `${type}Comments`;
-      if (node[key2]) {
+      const key3 = `${type}Comments`;
+      if (node[key3]) {
         if (type === "leading") {
-          node[key2] = comments.concat(node[key2]);
+          node[key3] = comments.concat(node[key3]);
         } else {
-          node[key2].push(...comments);
+          node[key3].push(...comments);
         }
       } else {
-        node[key2] = comments;
+        node[key3] = comments;
       }
       return node;
     }
@@ -35222,9 +35266,9 @@ var require_inherit = __commonJS({
       value: true
     });
     exports.default = inherit;
-    function inherit(key2, child, parent) {
+    function inherit(key3, child, parent) {
       if (child && parent) {
-        child[key2] = Array.from(new Set([].concat(child[key2], parent[key2]).filter(Boolean)));
+        child[key3] = Array.from(new Set([].concat(child[key3], parent[key3]).filter(Boolean)));
       }
     }
   }
@@ -35305,8 +35349,8 @@ var require_removeComments = __commonJS({
     exports.default = removeComments;
     var _index = require_constants();
     function removeComments(node) {
-      _index.COMMENT_KEYS.forEach((key2) => {
-        node[key2] = null;
+      _index.COMMENT_KEYS.forEach((key3) => {
+        node[key3] = null;
       });
       return node;
     }
@@ -35417,9 +35461,9 @@ var require_ensureBlock = __commonJS({
     });
     exports.default = ensureBlock;
     var _toBlock = require_toBlock();
-    function ensureBlock(node, key2 = "body") {
-      const result = (0, _toBlock.default)(node[key2], node);
-      node[key2] = result;
+    function ensureBlock(node, key3 = "body") {
+      const result = (0, _toBlock.default)(node[key3], node);
+      node[key3] = result;
       return result;
     }
   }
@@ -35480,9 +35524,9 @@ var require_toComputedKey = __commonJS({
     exports.default = toComputedKey;
     var _index = require_generated();
     var _index2 = require_generated2();
-    function toComputedKey(node, key2 = node.key || node.property) {
-      if (!node.computed && (0, _index.isIdentifier)(key2)) key2 = (0, _index2.stringLiteral)(key2.name);
-      return key2;
+    function toComputedKey(node, key3 = node.key || node.property) {
+      if (!node.computed && (0, _index.isIdentifier)(key3)) key3 = (0, _index2.stringLiteral)(key3.name);
+      return key3;
     }
   }
 });
@@ -35543,8 +35587,8 @@ var require_traverseFast = __commonJS({
             return true;
         }
       }
-      for (const key2 of keys) {
-        const subNode = node[key2];
+      for (const key3 of keys) {
+        const subNode = node[key3];
         if (!subNode) continue;
         if (Array.isArray(subNode)) {
           for (const node2 of subNode) {
@@ -35574,11 +35618,11 @@ var require_removeProperties = __commonJS({
     var CLEAR_KEYS_PLUS_COMMENTS = [..._index.COMMENT_KEYS, "comments", ...CLEAR_KEYS];
     function removeProperties(node, opts = {}) {
       const map = opts.preserveComments ? CLEAR_KEYS : CLEAR_KEYS_PLUS_COMMENTS;
-      for (const key2 of map) {
-        if (node[key2] != null) node[key2] = void 0;
+      for (const key3 of map) {
+        if (node[key3] != null) node[key3] = void 0;
       }
-      for (const key2 of Object.keys(node)) {
-        if (key2.startsWith("_") && node[key2] != null) node[key2] = void 0;
+      for (const key3 of Object.keys(node)) {
+        if (key3.startsWith("_") && node[key3] != null) node[key3] = void 0;
       }
       const symbols = Object.getOwnPropertySymbols(node);
       for (const sym of symbols) {
@@ -35616,16 +35660,16 @@ var require_toKeyAlias = __commonJS({
     var _index = require_generated();
     var _cloneNode = require_cloneNode();
     var _removePropertiesDeep = require_removePropertiesDeep();
-    function toKeyAlias(node, key2 = node.key) {
+    function toKeyAlias(node, key3 = node.key) {
       let alias;
       if (node.kind === "method") {
         return toKeyAlias.increment() + "";
-      } else if ((0, _index.isIdentifier)(key2)) {
-        alias = key2.name;
-      } else if ((0, _index.isStringLiteral)(key2)) {
-        alias = JSON.stringify(key2.value);
+      } else if ((0, _index.isIdentifier)(key3)) {
+        alias = key3.name;
+      } else if ((0, _index.isStringLiteral)(key3)) {
+        alias = JSON.stringify(key3.value);
       } else {
-        alias = JSON.stringify((0, _removePropertiesDeep.default)((0, _cloneNode.default)(key2)));
+        alias = JSON.stringify((0, _removePropertiesDeep.default)((0, _cloneNode.default)(key3)));
       }
       if (node.computed) {
         alias = `[${alias}]`;
@@ -35758,19 +35802,19 @@ var require_valueToNode = __commonJS({
       }
       if (isPlainObject2(value)) {
         const props = [];
-        for (const key2 of Object.keys(value)) {
+        for (const key3 of Object.keys(value)) {
           let nodeKey, computed = false;
-          if ((0, _isValidIdentifier.default)(key2)) {
-            if (key2 === "__proto__") {
+          if ((0, _isValidIdentifier.default)(key3)) {
+            if (key3 === "__proto__") {
               computed = true;
-              nodeKey = (0, _index.stringLiteral)(key2);
+              nodeKey = (0, _index.stringLiteral)(key3);
             } else {
-              nodeKey = (0, _index.identifier)(key2);
+              nodeKey = (0, _index.identifier)(key3);
             }
           } else {
-            nodeKey = (0, _index.stringLiteral)(key2);
+            nodeKey = (0, _index.stringLiteral)(key3);
           }
-          props.push((0, _index.objectProperty)(nodeKey, valueToNode(value[key2]), computed));
+          props.push((0, _index.objectProperty)(nodeKey, valueToNode(value[key3]), computed));
         }
         return (0, _index.objectExpression)(props);
       }
@@ -35809,18 +35853,18 @@ var require_inherits = __commonJS({
     var _inheritsComments = require_inheritsComments();
     function inherits(child, parent) {
       if (!child || !parent) return child;
-      for (const key2 of _index.INHERIT_KEYS.optional) {
-        if (child[key2] == null) {
-          child[key2] = parent[key2];
+      for (const key3 of _index.INHERIT_KEYS.optional) {
+        if (child[key3] == null) {
+          child[key3] = parent[key3];
         }
       }
-      for (const key2 of Object.keys(parent)) {
-        if (key2.startsWith("_") && key2 !== "__clone") {
-          child[key2] = parent[key2];
+      for (const key3 of Object.keys(parent)) {
+        if (key3.startsWith("_") && key3 !== "__clone") {
+          child[key3] = parent[key3];
         }
       }
-      for (const key2 of _index.INHERIT_KEYS.force) {
-        child[key2] = parent[key2];
+      for (const key3 of _index.INHERIT_KEYS.force) {
+        child[key3] = parent[key3];
       }
       (0, _inheritsComments.default)(child, parent);
       return child;
@@ -35944,8 +35988,8 @@ var require_getBindingIdentifiers = __commonJS({
         const keys2 = getBindingIdentifiers.keys[id.type];
         if (keys2) {
           for (let i = 0; i < keys2.length; i++) {
-            const key2 = keys2[i];
-            const nodes = id[key2];
+            const key3 = keys2[i];
+            const nodes = id[key3];
             if (nodes) {
               if (Array.isArray(nodes)) {
                 search.push(...nodes);
@@ -36112,15 +36156,15 @@ var require_traverse = __commonJS({
       const keys = _index.VISITOR_KEYS[node.type];
       if (!keys) return;
       if (enter) enter(node, ancestors, state);
-      for (const key2 of keys) {
-        const subNode = node[key2];
+      for (const key3 of keys) {
+        const subNode = node[key3];
         if (Array.isArray(subNode)) {
           for (let i = 0; i < subNode.length; i++) {
             const child = subNode[i];
             if (!child) continue;
             ancestors.push({
               node,
-              key: key2,
+              key: key3,
               index: i
             });
             traverseSimpleImpl(child, enter, exit, state, ancestors);
@@ -36129,7 +36173,7 @@ var require_traverse = __commonJS({
         } else if (subNode) {
           ancestors.push({
             node,
-            key: key2
+            key: key3
           });
           traverseSimpleImpl(subNode, enter, exit, state, ancestors);
           ancestors.pop();
@@ -36156,8 +36200,8 @@ var require_isBinding = __commonJS({
       const keys = _getBindingIdentifiers.default.keys[parent.type];
       if (keys) {
         for (let i = 0; i < keys.length; i++) {
-          const key2 = keys[i];
-          const val = parent[key2];
+          const key3 = keys[i];
+          const val = parent[key3];
           if (Array.isArray(val)) {
             if (val.includes(node)) return true;
           } else {
@@ -36270,8 +36314,8 @@ var require_isNodesEquivalent = __commonJS({
           continue;
         }
         if (typeof val_a === "object" && !(visitorKeys != null && visitorKeys.includes(field))) {
-          for (const key2 of Object.keys(val_a)) {
-            if (val_a[key2] !== val_b[key2]) {
+          for (const key3 of Object.keys(val_a)) {
+            if (val_a[key3] !== val_b[key3]) {
               return false;
             }
           }
@@ -36489,10 +36533,10 @@ var require_gatherSequenceExpressions = __commonJS({
           if (node.kind !== "var") return;
           for (const declar of node.declarations) {
             const bindings = (0, _getBindingIdentifiers.default)(declar);
-            for (const key2 of Object.keys(bindings)) {
+            for (const key3 of Object.keys(bindings)) {
               declars.push({
                 kind: node.kind,
-                id: (0, _cloneNode.default)(bindings[key2])
+                id: (0, _cloneNode.default)(bindings[key3])
               });
             }
             if (declar.init) {
@@ -36973,14 +37017,14 @@ var require_lib4 = __commonJS({
     var _buildChildren = require_buildChildren();
     var _assertNode = require_assertNode();
     var _index = require_generated3();
-    Object.keys(_index).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (Object.prototype.hasOwnProperty.call(_exportNames, key2)) return;
-      if (key2 in exports && exports[key2] === _index[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_index).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (Object.prototype.hasOwnProperty.call(_exportNames, key3)) return;
+      if (key3 in exports && exports[key3] === _index[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _index[key2];
+          return _index[key3];
         }
       });
     });
@@ -36988,26 +37032,26 @@ var require_lib4 = __commonJS({
     var _createFlowUnionType = require_createFlowUnionType();
     var _createTSUnionType = require_createTSUnionType();
     var _productions = require_productions();
-    Object.keys(_productions).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (Object.prototype.hasOwnProperty.call(_exportNames, key2)) return;
-      if (key2 in exports && exports[key2] === _productions[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_productions).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (Object.prototype.hasOwnProperty.call(_exportNames, key3)) return;
+      if (key3 in exports && exports[key3] === _productions[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _productions[key2];
+          return _productions[key3];
         }
       });
     });
     var _index2 = require_generated2();
-    Object.keys(_index2).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (Object.prototype.hasOwnProperty.call(_exportNames, key2)) return;
-      if (key2 in exports && exports[key2] === _index2[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_index2).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (Object.prototype.hasOwnProperty.call(_exportNames, key3)) return;
+      if (key3 in exports && exports[key3] === _index2[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _index2[key2];
+          return _index2[key3];
         }
       });
     });
@@ -37024,26 +37068,26 @@ var require_lib4 = __commonJS({
     var _inheritTrailingComments = require_inheritTrailingComments();
     var _removeComments = require_removeComments();
     var _index3 = require_generated4();
-    Object.keys(_index3).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (Object.prototype.hasOwnProperty.call(_exportNames, key2)) return;
-      if (key2 in exports && exports[key2] === _index3[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_index3).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (Object.prototype.hasOwnProperty.call(_exportNames, key3)) return;
+      if (key3 in exports && exports[key3] === _index3[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _index3[key2];
+          return _index3[key3];
         }
       });
     });
     var _index4 = require_constants();
-    Object.keys(_index4).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (Object.prototype.hasOwnProperty.call(_exportNames, key2)) return;
-      if (key2 in exports && exports[key2] === _index4[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_index4).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (Object.prototype.hasOwnProperty.call(_exportNames, key3)) return;
+      if (key3 in exports && exports[key3] === _index4[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _index4[key2];
+          return _index4[key3];
         }
       });
     });
@@ -37057,14 +37101,14 @@ var require_lib4 = __commonJS({
     var _toStatement = require_toStatement();
     var _valueToNode = require_valueToNode();
     var _index5 = require_definitions();
-    Object.keys(_index5).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (Object.prototype.hasOwnProperty.call(_exportNames, key2)) return;
-      if (key2 in exports && exports[key2] === _index5[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_index5).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (Object.prototype.hasOwnProperty.call(_exportNames, key3)) return;
+      if (key3 in exports && exports[key3] === _index5[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _index5[key2];
+          return _index5[key3];
         }
       });
     });
@@ -37079,14 +37123,14 @@ var require_lib4 = __commonJS({
     var _getOuterBindingIdentifiers = require_getOuterBindingIdentifiers();
     var _getFunctionName = require_getFunctionName();
     var _traverse = require_traverse();
-    Object.keys(_traverse).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (Object.prototype.hasOwnProperty.call(_exportNames, key2)) return;
-      if (key2 in exports && exports[key2] === _traverse[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_traverse).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (Object.prototype.hasOwnProperty.call(_exportNames, key3)) return;
+      if (key3 in exports && exports[key3] === _traverse[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _traverse[key2];
+          return _traverse[key3];
         }
       });
     });
@@ -37111,14 +37155,14 @@ var require_lib4 = __commonJS({
     var _validate = require_validate();
     var _buildMatchMemberExpression = require_buildMatchMemberExpression();
     var _index6 = require_generated();
-    Object.keys(_index6).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (Object.prototype.hasOwnProperty.call(_exportNames, key2)) return;
-      if (key2 in exports && exports[key2] === _index6[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_index6).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (Object.prototype.hasOwnProperty.call(_exportNames, key3)) return;
+      if (key3 in exports && exports[key3] === _index6[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _index6[key2];
+          return _index6[key3];
         }
       });
     });
@@ -37451,13 +37495,13 @@ var require_visitors = __commonJS({
           topVisitor = wrapWithStateOrWrapper(topVisitor, state, wrapper);
         }
         mergePair(mergedVisitor, topVisitor);
-        for (const key2 of Object.keys(visitor)) {
-          if (shouldIgnoreKey(key2)) continue;
-          let typeVisitor = visitor[key2];
+        for (const key3 of Object.keys(visitor)) {
+          if (shouldIgnoreKey(key3)) continue;
+          let typeVisitor = visitor[key3];
           if (state || wrapper) {
             typeVisitor = wrapWithStateOrWrapper(typeVisitor, state, wrapper);
           }
-          const nodeVisitor = mergedVisitor[key2] || (mergedVisitor[key2] = {});
+          const nodeVisitor = mergedVisitor[key3] || (mergedVisitor[key3] = {});
           mergePair(nodeVisitor, typeVisitor);
         }
       }
@@ -37491,11 +37535,11 @@ var require_visitors = __commonJS({
       return newVisitor;
     }
     function ensureEntranceObjects(obj) {
-      for (const key2 of Object.keys(obj)) {
-        if (shouldIgnoreKey(key2)) continue;
-        const fns = obj[key2];
+      for (const key3 of Object.keys(obj)) {
+        if (shouldIgnoreKey(key3)) continue;
+        const fns = obj[key3];
         if (typeof fns === "function") {
-          obj[key2] = {
+          obj[key3] = {
             enter: fns
           };
         }
@@ -37516,13 +37560,13 @@ var require_visitors = __commonJS({
       newFn.toString = () => fn.toString();
       return newFn;
     }
-    function shouldIgnoreKey(key2) {
-      if (key2.startsWith("_")) return true;
-      if (key2 === "enter" || key2 === "exit" || key2 === "shouldSkip") return true;
-      if (key2 === "denylist" || key2 === "noScope" || key2 === "skipKeys") {
+    function shouldIgnoreKey(key3) {
+      if (key3.startsWith("_")) return true;
+      if (key3 === "enter" || key3 === "exit" || key3 === "shouldSkip") return true;
+      if (key3 === "denylist" || key3 === "noScope" || key3 === "skipKeys") {
         return true;
       }
-      if (key2 === "blacklist") {
+      if (key3 === "blacklist") {
         return true;
       }
       return false;
@@ -37717,7 +37761,7 @@ var require_traverseForScope = __commonJS({
         throw new Error("Should not be used with enter/exit visitors.");
       }
       _traverse(path.parentPath, path.parent, path.node, path.container, path.key, path.listKey, path.hub, path);
-      function _traverse(parentPath, parent, node, container, key2, listKey, hub, inPath) {
+      function _traverse(parentPath, parent, node, container, key3, listKey, hub, inPath) {
         if (!node) {
           return;
         }
@@ -37727,7 +37771,7 @@ var require_traverseForScope = __commonJS({
           parent,
           container,
           listKey,
-          key: key2
+          key: key3
         });
         _context._forceSetScope.call(path2);
         const visitor = exploded[node.type];
@@ -37743,16 +37787,16 @@ var require_traverseForScope = __commonJS({
         if (!(keys != null && keys.length)) {
           return;
         }
-        for (const key3 of keys) {
-          const prop = node[key3];
+        for (const key4 of keys) {
+          const prop = node[key4];
           if (!prop) continue;
           if (Array.isArray(prop)) {
             for (let i = 0; i < prop.length; i++) {
               const value = prop[i];
-              _traverse(path2, node, value, prop, i, key3);
+              _traverse(path2, node, value, prop, i, key4);
             }
           } else {
-            _traverse(path2, node, prop, node, key3, null);
+            _traverse(path2, node, prop, node, key4, null);
           }
         }
         if (visitor != null && visitor.exit) {
@@ -37840,13 +37884,13 @@ var require_binding = __commonJS({
       const isFunctionDeclarationOrHasInit = !path.isVariableDeclarator() || path.node.init;
       for (let {
         parentPath,
-        key: key2
+        key: key3
       } = path; parentPath; {
         parentPath,
-        key: key2
+        key: key3
       } = parentPath) {
         if (parentPath.isFunctionParent()) return false;
-        if (key2 === "left" && parentPath.isForXStatement() || isFunctionDeclarationOrHasInit && key2 === "body" && parentPath.isLoop()) {
+        if (key3 === "left" && parentPath.isForXStatement() || isFunctionDeclarationOrHasInit && key3 === "body" && parentPath.isLoop()) {
           return true;
         }
       }
@@ -38421,8 +38465,8 @@ var require_scope = __commonJS({
         }
       }
       dump() {
-        const sep2 = "-".repeat(60);
-        console.log(sep2);
+        const sep = "-".repeat(60);
+        console.log(sep);
         let scope = this;
         do {
           console.log("#", scope.block.type);
@@ -38436,7 +38480,7 @@ var require_scope = __commonJS({
             });
           }
         } while (scope = scope.parent);
-        console.log(sep2);
+        console.log(sep);
       }
       hasLabel(name) {
         return !!this.getLabel(name);
@@ -38617,21 +38661,21 @@ var require_scope = __commonJS({
           return isPureish(node);
         }
       }
-      setData(key2, val) {
-        return this.data[key2] = val;
+      setData(key3, val) {
+        return this.data[key3] = val;
       }
-      getData(key2) {
+      getData(key3) {
         let scope = this;
         do {
-          const data = scope.data[key2];
+          const data = scope.data[key3];
           if (data != null) return data;
         } while (scope = scope.parent);
       }
-      removeData(key2) {
+      removeData(key3) {
         let scope = this;
         do {
-          const data = scope.data[key2];
-          if (data != null) scope.data[key2] = null;
+          const data = scope.data[key3];
+          if (data != null) scope.data[key3] = null;
         } while (scope = scope.parent);
       }
       init() {
@@ -38773,9 +38817,9 @@ var require_scope = __commonJS({
         const ids = /* @__PURE__ */ Object.create(null);
         let scope = this;
         do {
-          for (const key2 of Object.keys(scope.bindings)) {
-            if (key2 in ids === false) {
-              ids[key2] = scope.bindings[key2];
+          for (const key3 of Object.keys(scope.bindings)) {
+            if (key3 in ids === false) {
+              ids[key3] = scope.bindings[key3];
             }
           }
           scope = scope.parent;
@@ -39030,9 +39074,9 @@ var require_sourcemap_codec_umd = __commonJS({
       };
       var __copyProps = (to, from, except, desc) => {
         if (from && typeof from === "object" || typeof from === "function") {
-          for (let key2 of __getOwnPropNames(from))
-            if (!__hasOwnProp.call(to, key2) && key2 !== except)
-              __defProp(to, key2, { get: () => from[key2], enumerable: !(desc = __getOwnPropDesc(from, key2)) || desc.enumerable });
+          for (let key3 of __getOwnPropNames(from))
+            if (!__hasOwnProp.call(to, key3) && key3 !== except)
+              __defProp(to, key3, { get: () => from[key3], enumerable: !(desc = __getOwnPropDesc(from, key3)) || desc.enumerable });
         }
         return to;
       };
@@ -39621,7 +39665,7 @@ var require_resolve_uri_umd = __commonJS({
         }
         url.path = path;
       }
-      function resolve5(input, base) {
+      function resolve4(input, base) {
         if (!input && !base)
           return "";
         const url = parseUrl(input);
@@ -39674,7 +39718,7 @@ var require_resolve_uri_umd = __commonJS({
             return url.scheme + "//" + url.user + url.host + url.port + url.path + queryHash;
         }
       }
-      return resolve5;
+      return resolve4;
     }));
   }
 });
@@ -39717,9 +39761,9 @@ var require_trace_mapping_umd = __commonJS({
       };
       var __copyProps = (to, from, except, desc) => {
         if (from && typeof from === "object" || typeof from === "function") {
-          for (let key2 of __getOwnPropNames(from))
-            if (!__hasOwnProp.call(to, key2) && key2 !== except)
-              __defProp(to, key2, { get: () => from[key2], enumerable: !(desc = __getOwnPropDesc(from, key2)) || desc.enumerable });
+          for (let key3 of __getOwnPropNames(from))
+            if (!__hasOwnProp.call(to, key3) && key3 !== except)
+              __defProp(to, key3, { get: () => from[key3], enumerable: !(desc = __getOwnPropDesc(from, key3)) || desc.enumerable });
         }
         return to;
       };
@@ -39873,11 +39917,11 @@ var require_trace_mapping_umd = __commonJS({
           lastIndex: -1
         };
       }
-      function memoizedBinarySearch(haystack, needle, state, key2) {
+      function memoizedBinarySearch(haystack, needle, state, key3) {
         const { lastKey, lastNeedle, lastIndex } = state;
         let low = 0;
         let high = haystack.length - 1;
-        if (key2 === lastKey) {
+        if (key3 === lastKey) {
           if (needle === lastNeedle) {
             found = lastIndex !== -1 && haystack[lastIndex][COLUMN] === needle;
             return lastIndex;
@@ -39888,15 +39932,15 @@ var require_trace_mapping_umd = __commonJS({
             high = lastIndex;
           }
         }
-        state.lastKey = key2;
+        state.lastKey = key3;
         state.lastNeedle = needle;
         return state.lastIndex = binarySearch(haystack, needle, low, high);
       }
-      function parse5(map) {
+      function parse4(map) {
         return typeof map === "string" ? JSON.parse(map) : map;
       }
       var FlattenMap = function(map, mapUrl) {
-        const parsed = parse5(map);
+        const parsed = parse4(map);
         if (!("sections" in parsed)) {
           return new TraceMap(parsed, mapUrl);
         }
@@ -39960,7 +40004,7 @@ var require_trace_mapping_umd = __commonJS({
         }
       }
       function addSection(input, mapUrl, mappings, sources, sourcesContent, names, ignoreList, lineOffset, columnOffset, stopLine, stopColumn) {
-        const parsed = parse5(input);
+        const parsed = parse4(input);
         if ("sections" in parsed) return recurse(...arguments);
         const map = new TraceMap(parsed, mapUrl);
         const sourcesOffset = sources.length;
@@ -40010,7 +40054,7 @@ var require_trace_mapping_umd = __commonJS({
         constructor(map, mapUrl) {
           const isString = typeof map === "string";
           if (!isString && map._decodedMemo) return map;
-          const parsed = parse5(map);
+          const parsed = parse4(map);
           const { version, file, names, sourceRoot, sources, sourcesContent } = parsed;
           this.version = version;
           this.file = file;
@@ -40019,8 +40063,8 @@ var require_trace_mapping_umd = __commonJS({
           this.sources = sources;
           this.sourcesContent = sourcesContent;
           this.ignoreList = parsed.ignoreList || parsed.x_google_ignoreList || void 0;
-          const resolve5 = resolver(mapUrl, sourceRoot);
-          this.resolvedSources = sources.map(resolve5);
+          const resolve4 = resolver(mapUrl, sourceRoot);
+          this.resolvedSources = sources.map(resolve4);
           const { mappings } = parsed;
           if (typeof mappings === "string") {
             this._encoded = mappings;
@@ -40257,9 +40301,9 @@ var require_gen_mapping_umd = __commonJS({
       };
       var __copyProps = (to, from, except, desc) => {
         if (from && typeof from === "object" || typeof from === "function") {
-          for (let key2 of __getOwnPropNames(from))
-            if (!__hasOwnProp.call(to, key2) && key2 !== except)
-              __defProp(to, key2, { get: () => from[key2], enumerable: !(desc = __getOwnPropDesc(from, key2)) || desc.enumerable });
+          for (let key3 of __getOwnPropNames(from))
+            if (!__hasOwnProp.call(to, key3) && key3 !== except)
+              __defProp(to, key3, { get: () => from[key3], enumerable: !(desc = __getOwnPropDesc(from, key3)) || desc.enumerable });
         }
         return to;
       };
@@ -40306,18 +40350,18 @@ var require_gen_mapping_umd = __commonJS({
       function cast(set) {
         return set;
       }
-      function get(setarr, key2) {
-        return cast(setarr)._indexes[key2];
+      function get(setarr, key3) {
+        return cast(setarr)._indexes[key3];
       }
-      function put(setarr, key2) {
-        const index = get(setarr, key2);
+      function put(setarr, key3) {
+        const index = get(setarr, key3);
         if (index !== void 0) return index;
         const { array, _indexes: indexes } = cast(setarr);
-        const length = array.push(key2);
-        return indexes[key2] = length - 1;
+        const length = array.push(key3);
+        return indexes[key3] = length - 1;
       }
-      function remove(setarr, key2) {
-        const index = get(setarr, key2);
+      function remove(setarr, key3) {
+        const index = get(setarr, key3);
         if (index === void 0) return;
         const { array, _indexes: indexes } = cast(setarr);
         for (let i = index + 1; i < array.length; i++) {
@@ -40325,7 +40369,7 @@ var require_gen_mapping_umd = __commonJS({
           array[i - 1] = k;
           indexes[k]--;
         }
-        indexes[key2] = void 0;
+        indexes[key3] = void 0;
         array.pop();
       }
       var import_sourcemap_codec = __toESM2(require_sourcemap_codec());
@@ -41952,7 +41996,7 @@ var require_methods = __commonJS({
     }
     function _methodHead(node) {
       const kind = node.kind;
-      const key2 = node.key;
+      const key3 = node.key;
       if (kind === "get" || kind === "set") {
         this.word(kind);
         this.space();
@@ -41968,10 +42012,10 @@ var require_methods = __commonJS({
       }
       if (node.computed) {
         this.tokenChar(91);
-        this.print(key2);
+        this.print(key3);
         this.tokenChar(93);
       } else {
-        this.print(key2);
+        this.print(key3);
       }
       if (node.optional) {
         this.tokenChar(63);
@@ -42459,17 +42503,17 @@ var require_typescript2 = __commonJS({
     function TSIntersectionType(node) {
       tsPrintUnionOrIntersectionType(this, node, "&");
     }
-    function tsPrintUnionOrIntersectionType(printer, node, sep2) {
+    function tsPrintUnionOrIntersectionType(printer, node, sep) {
       var _printer$tokenMap;
       let hasLeadingToken = 0;
-      if (node.types.length === 1 || (_printer$tokenMap = printer.tokenMap) != null && _printer$tokenMap.startMatches(node, sep2)) {
+      if (node.types.length === 1 || (_printer$tokenMap = printer.tokenMap) != null && _printer$tokenMap.startMatches(node, sep)) {
         hasLeadingToken = 1;
-        printer.token(sep2);
+        printer.token(sep);
         printer.space();
       }
       printer.printJoin(node.types, void 0, void 0, function(i) {
         this.space();
-        this.token(sep2, void 0, i + hasLeadingToken);
+        this.token(sep, void 0, i + hasLeadingToken);
         this.space();
       });
     }
@@ -43157,9 +43201,9 @@ var require_jsesc = __commonJS({
     var object = {};
     var hasOwnProperty2 = object.hasOwnProperty;
     var forOwn = (object2, callback) => {
-      for (const key2 in object2) {
-        if (hasOwnProperty2.call(object2, key2)) {
-          callback(key2, object2[key2]);
+      for (const key3 in object2) {
+        if (hasOwnProperty2.call(object2, key3)) {
+          callback(key3, object2[key3]);
         }
       }
     };
@@ -43167,8 +43211,8 @@ var require_jsesc = __commonJS({
       if (!source) {
         return destination;
       }
-      forOwn(source, (key2, value) => {
-        destination[key2] = value;
+      forOwn(source, (key3, value) => {
+        destination[key3] = value;
       });
       return destination;
     };
@@ -43361,10 +43405,10 @@ var require_jsesc = __commonJS({
           result = [];
           options.wrap = true;
           increaseIndentation();
-          forOwn(argument, (key2, value) => {
+          forOwn(argument, (key3, value) => {
             isEmpty = false;
             result.push(
-              (compact ? "" : indent) + jsesc(key2, options) + ":" + (compact ? "" : " ") + jsesc(value, options)
+              (compact ? "" : indent) + jsesc(key3, options) + ":" + (compact ? "" : " ") + jsesc(value, options)
             );
           });
           if (isEmpty) {
@@ -44784,123 +44828,123 @@ var require_generators = __commonJS({
       value: true
     });
     var _templateLiterals = require_template_literals();
-    Object.keys(_templateLiterals).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _templateLiterals[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_templateLiterals).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _templateLiterals[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _templateLiterals[key2];
+          return _templateLiterals[key3];
         }
       });
     });
     var _expressions = require_expressions();
-    Object.keys(_expressions).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _expressions[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_expressions).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _expressions[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _expressions[key2];
+          return _expressions[key3];
         }
       });
     });
     var _statements = require_statements();
-    Object.keys(_statements).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _statements[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_statements).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _statements[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _statements[key2];
+          return _statements[key3];
         }
       });
     });
     var _classes = require_classes();
-    Object.keys(_classes).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _classes[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_classes).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _classes[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _classes[key2];
+          return _classes[key3];
         }
       });
     });
     var _methods = require_methods();
-    Object.keys(_methods).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _methods[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_methods).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _methods[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _methods[key2];
+          return _methods[key3];
         }
       });
     });
     var _modules = require_modules();
-    Object.keys(_modules).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _modules[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_modules).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _modules[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _modules[key2];
+          return _modules[key3];
         }
       });
     });
     var _types = require_types();
-    Object.keys(_types).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _types[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_types).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _types[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _types[key2];
+          return _types[key3];
         }
       });
     });
     var _flow = require_flow2();
-    Object.keys(_flow).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _flow[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_flow).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _flow[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _flow[key2];
+          return _flow[key3];
         }
       });
     });
     var _base = require_base();
-    Object.keys(_base).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _base[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_base).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _base[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _base[key2];
+          return _base[key3];
         }
       });
     });
     var _jsx = require_jsx2();
-    Object.keys(_jsx).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _jsx[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_jsx).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _jsx[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _jsx[key2];
+          return _jsx[key3];
         }
       });
     });
     var _typescript = require_typescript2();
-    Object.keys(_typescript).forEach(function(key2) {
-      if (key2 === "default" || key2 === "__esModule") return;
-      if (key2 in exports && exports[key2] === _typescript[key2]) return;
-      Object.defineProperty(exports, key2, {
+    Object.keys(_typescript).forEach(function(key3) {
+      if (key3 === "default" || key3 === "__esModule") return;
+      if (key3 in exports && exports[key3] === _typescript[key3]) return;
+      Object.defineProperty(exports, key3, {
         enumerable: true,
         get: function() {
-          return _typescript[key2];
+          return _typescript[key3];
         }
       });
     });
@@ -44996,12 +45040,12 @@ var require_nodes = __commonJS({
     var deprecatedGeneratorFunctions = require_deprecated();
     var generatorInfosMap = exports.generatorInfosMap = /* @__PURE__ */ new Map();
     var index = 0;
-    for (const key2 of Object.keys(generatorFunctions).sort()) {
-      if (key2.startsWith("_")) continue;
-      generatorInfosMap.set(key2, [generatorFunctions[key2], index++, void 0]);
+    for (const key3 of Object.keys(generatorFunctions).sort()) {
+      if (key3.startsWith("_")) continue;
+      generatorInfosMap.set(key3, [generatorFunctions[key3], index++, void 0]);
     }
-    for (const key2 of Object.keys(deprecatedGeneratorFunctions)) {
-      generatorInfosMap.set(key2, [deprecatedGeneratorFunctions[key2], index++, void 0]);
+    for (const key3 of Object.keys(deprecatedGeneratorFunctions)) {
+      generatorInfosMap.set(key3, [deprecatedGeneratorFunctions[key3], index++, void 0]);
     }
   }
 });
@@ -45404,8 +45448,8 @@ var require_token_map = __commonJS({
         return;
       }
       const keys = VISITOR_KEYS[node.type];
-      for (const key2 of keys) {
-        const child = node[key2];
+      for (const key3 of keys) {
+        const child = node[key3];
         if (!child) continue;
         if (Array.isArray(child)) {
           yield* child;
@@ -47162,13 +47206,13 @@ var require_lib6 = __commonJS({
     var BRACKET = /^[()[\]{}]$/;
     var tokenize;
     var JSX_TAG = /^[a-z][\w-]*$/i;
-    var getTokenType = function(token, offset, text2) {
+    var getTokenType = function(token, offset, text) {
       if (token.type === "name") {
         const tokenValue = token.value;
         if (helperValidatorIdentifier.isKeyword(tokenValue) || helperValidatorIdentifier.isStrictReservedWord(tokenValue, true) || sometimesKeywords.has(tokenValue)) {
           return "keyword";
         }
-        if (JSX_TAG.test(tokenValue) && (text2[offset - 1] === "<" || text2.slice(offset - 2, offset) === "</")) {
+        if (JSX_TAG.test(tokenValue) && (text[offset - 1] === "<" || text.slice(offset - 2, offset) === "</")) {
           return "jsxIdentifier";
         }
         const firstChar = String.fromCodePoint(tokenValue.codePointAt(0));
@@ -47184,24 +47228,24 @@ var require_lib6 = __commonJS({
       }
       return token.type;
     };
-    tokenize = function* (text2) {
+    tokenize = function* (text) {
       let match;
-      while (match = jsTokens.default.exec(text2)) {
+      while (match = jsTokens.default.exec(text)) {
         const token = jsTokens.matchToToken(match);
         yield {
-          type: getTokenType(token, match.index, text2),
+          type: getTokenType(token, match.index, text),
           value: token.value
         };
       }
     };
-    function highlight(text2) {
-      if (text2 === "") return "";
+    function highlight(text) {
+      if (text === "") return "";
       const defs = getDefs(true);
       let highlighted = "";
       for (const {
         type,
         value
-      } of tokenize(text2)) {
+      } of tokenize(text)) {
         if (type in defs) {
           highlighted += value.split(NEWLINE$1).map((str) => defs[type](str)).join("\n");
         } else {
@@ -47516,9 +47560,9 @@ var require_hoister = __commonJS({
         this.attachAfter = false;
       }
       isCompatibleScope(scope) {
-        for (const key2 of Object.keys(this.bindings)) {
-          const binding = this.bindings[key2];
-          if (!scope.bindingIdentifierEquals(key2, binding.identifier)) {
+        for (const key3 of Object.keys(this.bindings)) {
+          const binding = this.bindings[key3];
+          if (!scope.bindingIdentifierEquals(key3, binding.identifier)) {
             return false;
           }
         }
@@ -48076,8 +48120,8 @@ var require_replacement = __commonJS({
           if (node.kind !== "var") return;
           for (const declar of node.declarations) {
             const bindings = getBindingIdentifiers(declar);
-            for (const key2 of Object.keys(bindings)) {
-              declars.push(cloneNode(bindings[key2]));
+            for (const key3 of Object.keys(bindings)) {
+              declars.push(cloneNode(bindings[key3]));
             }
             if (declar.init) {
               exprs.push(assignmentExpression("=", declar.id, declar.init));
@@ -48232,15 +48276,15 @@ var require_evaluation = __commonJS({
         if (object.isLiteral()) {
           const value = object.node.value;
           const type = typeof value;
-          let key2 = null;
+          let key3 = null;
           if (path.node.computed) {
-            key2 = evaluateCached(property, state);
+            key3 = evaluateCached(property, state);
             if (!state.confident) return;
           } else if (property.isIdentifier()) {
-            key2 = property.node.name;
+            key3 = property.node.name;
           }
-          if ((type === "number" || type === "string") && key2 != null && (typeof key2 === "number" || typeof key2 === "string")) {
-            return value[key2];
+          if ((type === "number" || type === "string") && key3 != null && (typeof key3 === "number" || typeof key3 === "string")) {
+            return value[key3];
           }
         }
       }
@@ -48350,18 +48394,18 @@ var require_evaluation = __commonJS({
             return;
           }
           const keyPath = prop.get("key");
-          let key2;
+          let key3;
           if (prop.node.computed) {
-            key2 = keyPath.evaluate();
-            if (!key2.confident) {
-              deopt(key2.deopt, state);
+            key3 = keyPath.evaluate();
+            if (!key3.confident) {
+              deopt(key3.deopt, state);
               return;
             }
-            key2 = key2.value;
+            key3 = key3.value;
           } else if (keyPath.isIdentifier()) {
-            key2 = keyPath.node.name;
+            key3 = keyPath.node.name;
           } else {
-            key2 = keyPath.node.value;
+            key3 = keyPath.node.value;
           }
           const valuePath = prop.get("value");
           let value = valuePath.evaluate();
@@ -48370,7 +48414,7 @@ var require_evaluation = __commonJS({
             return;
           }
           value = value.value;
-          obj[key2] = value;
+          obj[key3] = value;
         }
         return obj;
       }
@@ -48456,9 +48500,9 @@ var require_evaluation = __commonJS({
           const property = callee.get("property");
           if (object.isIdentifier() && property.isIdentifier() && isValidObjectCallee(object.node.name) && !isInvalidMethod(property.node.name) && !path.scope.getBinding(object.node.name)) {
             context = global[object.node.name];
-            const key2 = property.node.name;
-            if (hasOwnProperty.call(context, key2)) {
-              func = context[key2];
+            const key3 = property.node.name;
+            if (hasOwnProperty.call(context, key3)) {
+              func = context[key3];
             }
           }
           if (object.isLiteral() && property.isIdentifier()) {
@@ -48741,14 +48785,14 @@ var require_parse = __commonJS({
       ancestors = ancestors.slice();
       const {
         node: parent,
-        key: key2
+        key: key3
       } = ancestors[ancestors.length - 1];
       let type;
       if (isStringLiteral(node) || isPlaceholder(node, {
         expectedNode: "StringLiteral"
       })) {
         type = "string";
-      } else if (isNewExpression(parent) && key2 === "arguments" || isCallExpression(parent) && key2 === "arguments" || isFunction2(parent) && key2 === "params") {
+      } else if (isNewExpression(parent) && key3 === "arguments" || isCallExpression(parent) && key3 === "arguments" || isFunction2(parent) && key3 === "params") {
         type = "param";
       } else if (isExpressionStatement(parent) && !isPlaceholder(node)) {
         type = "statement";
@@ -48774,22 +48818,22 @@ var require_parse = __commonJS({
       let parent = ast;
       for (let i = 0; i < ancestors.length - 1; i++) {
         const {
-          key: key3,
+          key: key4,
           index: index2
         } = ancestors[i];
         if (index2 === void 0) {
-          parent = parent[key3];
+          parent = parent[key4];
         } else {
-          parent = parent[key3][index2];
+          parent = parent[key4][index2];
         }
       }
       const {
-        key: key2,
+        key: key3,
         index
       } = ancestors[ancestors.length - 1];
       return {
         parent,
-        key: key2,
+        key: key3,
         index
       };
     }
@@ -48856,9 +48900,9 @@ var require_populate = __commonJS({
             - { placeholderPattern: /^${placeholderName}$/ }`);
           }
         });
-        Object.keys(replacements).forEach((key2) => {
-          if (!metadata.placeholderNames.has(key2)) {
-            throw new Error(`Unknown substitution "${key2}" given`);
+        Object.keys(replacements).forEach((key3) => {
+          if (!metadata.placeholderNames.has(key3)) {
+            throw new Error(`Unknown substitution "${key3}" given`);
           }
         });
       }
@@ -48883,7 +48927,7 @@ var require_populate = __commonJS({
       }
       const {
         parent,
-        key: key2,
+        key: key3,
         index
       } = placeholder.resolve(ast);
       if (placeholder.type === "string") {
@@ -48927,9 +48971,9 @@ var require_populate = __commonJS({
           throw new Error("Cannot replace single expression with an array.");
         }
       }
-      function set(parent2, key3, value) {
-        const node = parent2[key3];
-        parent2[key3] = value;
+      function set(parent2, key4, value) {
+        const node = parent2[key4];
+        parent2[key4] = value;
         if (node.type === "Identifier" || node.type === "Placeholder") {
           if (node.typeAnnotation) {
             value.typeAnnotation = node.typeAnnotation;
@@ -48943,10 +48987,10 @@ var require_populate = __commonJS({
         }
       }
       if (index === void 0) {
-        validate(parent, key2, replacement);
-        set(parent, key2, replacement);
+        validate(parent, key3, replacement);
+        set(parent, key3, replacement);
       } else {
-        const items = parent[key2].slice();
+        const items = parent[key3].slice();
         if (placeholder.type === "statement" || placeholder.type === "param") {
           if (replacement == null) {
             items.splice(index, 1);
@@ -48958,8 +49002,8 @@ var require_populate = __commonJS({
         } else {
           set(items, index, replacement);
         }
-        validate(parent, key2, items);
-        parent[key2] = items;
+        validate(parent, key3, items);
+        parent[key3] = items;
       }
     }
   }
@@ -49012,8 +49056,8 @@ var require_literal = __commonJS({
         return (arg2) => {
           const replacements = (0, _options.normalizeReplacements)(arg2);
           if (replacements) {
-            Object.keys(replacements).forEach((key2) => {
-              if (hasOwnProperty.call(defaultReplacements, key2)) {
+            Object.keys(replacements).forEach((key3) => {
+              if (hasOwnProperty.call(defaultReplacements, key3)) {
                 throw new Error("Unexpected replacement overlap.");
               }
             });
@@ -49216,18 +49260,18 @@ var require_conversion = __commonJS({
       inherits
     } = _t;
     function toComputedKey() {
-      let key2;
+      let key3;
       if (this.isMemberExpression()) {
-        key2 = this.node.property;
+        key3 = this.node.property;
       } else if (this.isProperty() || this.isMethod()) {
-        key2 = this.node.key;
+        key3 = this.node.key;
       } else {
         throw new ReferenceError("todo");
       }
       if (!this.node.computed) {
-        if (isIdentifier(key2)) key2 = stringLiteral(key2.name);
+        if (isIdentifier(key3)) key3 = stringLiteral(key3.name);
       }
-      return key2;
+      return key3;
     }
     function ensureBlock() {
       const body = this.get("body");
@@ -49243,25 +49287,25 @@ var require_conversion = __commonJS({
       }
       const statements = [];
       let stringPath = "body";
-      let key2;
+      let key3;
       let listKey;
       if (body.isStatement()) {
         listKey = "body";
-        key2 = 0;
+        key3 = 0;
         statements.push(body.node);
       } else {
         stringPath += ".body.0";
         if (this.isFunction()) {
-          key2 = "argument";
+          key3 = "argument";
           statements.push(returnStatement(body.node));
         } else {
-          key2 = "expression";
+          key3 = "expression";
           statements.push(expressionStatement(body.node));
         }
       }
       this.node.body = blockStatement(statements);
       const parentPath = this.get(stringPath);
-      _context.setup.call(body, parentPath, listKey ? parentPath.node[listKey] : parentPath.node, listKey, key2);
+      _context.setup.call(body, parentPath, listKey ? parentPath.node[listKey] : parentPath.node, listKey, key3);
       return this.node;
     }
     exports.arrowFunctionToShadowed = function() {
@@ -49399,7 +49443,7 @@ var require_conversion = __commonJS({
         }
         const flatSuperProps = superProps.reduce((acc, superProp) => acc.concat(standardizeSuperProperty(superProp)), []);
         flatSuperProps.forEach((superProp) => {
-          const key2 = superProp.node.computed ? "" : superProp.get("property").node.name;
+          const key3 = superProp.node.computed ? "" : superProp.get("property").node.name;
           const superParentPath = superProp.parentPath;
           const isAssignment = superParentPath.isAssignmentExpression({
             left: superProp.node
@@ -49410,7 +49454,7 @@ var require_conversion = __commonJS({
           const isTaggedTemplate = superParentPath.isTaggedTemplateExpression({
             tag: superProp.node
           });
-          const superBinding = getSuperPropBinding(thisEnvFn, isAssignment, key2);
+          const superBinding = getSuperPropBinding(thisEnvFn, isAssignment, key3);
           const args = [];
           if (superProp.node.computed) {
             args.push(superProp.get("property").node);
@@ -49551,11 +49595,11 @@ var require_conversion = __commonJS({
         return arrowFunctionExpression(argsList, fnBody);
       });
     }
-    function getBinding(thisEnvFn, key2, init) {
-      const cacheKey = "binding:" + key2;
+    function getBinding(thisEnvFn, key3, init) {
+      const cacheKey = "binding:" + key3;
       let data = thisEnvFn.getData(cacheKey);
       if (!data) {
-        const id = thisEnvFn.scope.generateUidIdentifier(key2);
+        const id = thisEnvFn.scope.generateUidIdentifier(key3);
         data = id.name;
         thisEnvFn.setData(cacheKey, data);
         thisEnvFn.scope.push({
@@ -49745,19 +49789,19 @@ var require_conversion = __commonJS({
         return this;
       }
       if (!isFunction2(this.node)) return null;
-      const key2 = scope.generateUidIdentifier(id.name);
+      const key3 = scope.generateUidIdentifier(id.name);
       const params = [];
       for (let i = 0, len = getFunctionArity(this.node); i < len; i++) {
         params.push(scope.generateUidIdentifier("x"));
       }
       const call = _template.default.expression.ast`
-    (function (${key2}) {
+    (function (${key3}) {
       function ${id}(${params}) {
-        return ${cloneNode(key2)}.apply(this, arguments);
+        return ${cloneNode(key3)}.apply(this, arguments);
       }
 
       ${cloneNode(id)}.toString = function () {
-        return ${cloneNode(key2)}.toString();
+        return ${cloneNode(key3)}.toString();
       }
 
       return ${cloneNode(id)};
@@ -49792,7 +49836,7 @@ var require_introspection = __commonJS({
     exports.isStatic = isStatic;
     exports.matchesPattern = matchesPattern;
     exports.referencesImport = referencesImport;
-    exports.resolve = resolve5;
+    exports.resolve = resolve4;
     exports.willIMaybeExecuteBefore = willIMaybeExecuteBefore;
     var _t = require_lib4();
     var {
@@ -49809,9 +49853,9 @@ var require_introspection = __commonJS({
     function matchesPattern(pattern, allowPartial) {
       return _matchesPattern(this.node, pattern, allowPartial);
     }
-    exports.has = function has(key2) {
+    exports.has = function has(key3) {
       var _this$node;
-      const val = (_this$node = this.node) == null ? void 0 : _this$node[key2];
+      const val = (_this$node = this.node) == null ? void 0 : _this$node[key3];
       if (val && Array.isArray(val)) {
         return !!val.length;
       } else {
@@ -49822,11 +49866,11 @@ var require_introspection = __commonJS({
       return this.scope.isStatic(this.node);
     }
     exports.is = exports.has;
-    exports.isnt = function isnt(key2) {
-      return !this.has(key2);
+    exports.isnt = function isnt(key3) {
+      return !this.has(key3);
     };
-    exports.equals = function equals(key2, value) {
-      return this.node[key2] === value;
+    exports.equals = function equals(key3, value) {
+      return this.node[key3] === value;
     };
     function isNodeType(type) {
       return isType(this.type, type);
@@ -49919,30 +49963,30 @@ var require_introspection = __commonJS({
     function getOuterFunction(path) {
       return path.isProgram() ? path : (path.parentPath.scope.getFunctionParent() || path.parentPath.scope.getProgramParent()).path;
     }
-    function isExecutionUncertain(type, key2) {
+    function isExecutionUncertain(type, key3) {
       switch (type) {
         case "LogicalExpression":
-          return key2 === "right";
+          return key3 === "right";
         case "ConditionalExpression":
         case "IfStatement":
-          return key2 === "consequent" || key2 === "alternate";
+          return key3 === "consequent" || key3 === "alternate";
         case "WhileStatement":
         case "DoWhileStatement":
         case "ForInStatement":
         case "ForOfStatement":
-          return key2 === "body";
+          return key3 === "body";
         case "ForStatement":
-          return key2 === "body" || key2 === "update";
+          return key3 === "body" || key3 === "update";
         case "SwitchStatement":
-          return key2 === "cases";
+          return key3 === "cases";
         case "TryStatement":
-          return key2 === "handler";
+          return key3 === "handler";
         case "AssignmentPattern":
-          return key2 === "right";
+          return key3 === "right";
         case "OptionalMemberExpression":
-          return key2 === "property";
+          return key3 === "property";
         case "OptionalCallExpression":
-          return key2 === "arguments";
+          return key3 === "arguments";
         default:
           return false;
       }
@@ -50052,7 +50096,7 @@ var require_introspection = __commonJS({
       nodeMap.set(target.node, result);
       return result;
     }
-    function resolve5(dangerous, resolved) {
+    function resolve4(dangerous, resolved) {
       return _resolve.call(this, dangerous, resolved) || this;
     }
     function _resolve(dangerous, resolved) {
@@ -50086,11 +50130,11 @@ var require_introspection = __commonJS({
           const props = target.get("properties");
           for (const prop of props) {
             if (!prop.isProperty()) continue;
-            const key2 = prop.get("key");
-            let match = prop.isnt("computed") && key2.isIdentifier({
+            const key3 = prop.get("key");
+            let match = prop.isnt("computed") && key3.isIdentifier({
               name: targetName
             });
-            match = match || key2.isLiteral({
+            match = match || key3.isLiteral({
               value: targetName
             });
             if (match) return prop.get("value").resolve(dangerous, resolved);
@@ -50378,13 +50422,13 @@ var require_family = __commonJS({
       });
       return records.map((r) => r.path);
     }
-    function getSibling(key2) {
+    function getSibling(key3) {
       return _index.default.get({
         parentPath: this.parentPath,
         parent: this.parent,
         container: this.container,
         listKey: this.listKey,
-        key: key2
+        key: key3
       }).setContext(this.context);
     }
     function getPrevSibling() {
@@ -50413,22 +50457,22 @@ var require_family = __commonJS({
       }
       return siblings;
     }
-    function get(key2, context = true) {
+    function get(key3, context = true) {
       if (context === true) context = this.context;
-      const parts = key2.split(".");
+      const parts = key3.split(".");
       if (parts.length === 1) {
-        return _getKey.call(this, key2, context);
+        return _getKey.call(this, key3, context);
       } else {
         return _getPattern.call(this, parts, context);
       }
     }
-    function _getKey(key2, context) {
+    function _getKey(key3, context) {
       const node = this.node;
-      const container = node[key2];
+      const container = node[key3];
       if (Array.isArray(container)) {
         return container.map((_, i) => {
           return _index.default.get({
-            listKey: key2,
+            listKey: key3,
             parentPath: this,
             parent: node,
             container,
@@ -50440,7 +50484,7 @@ var require_family = __commonJS({
           parentPath: this,
           parent: node,
           container: node,
-          key: key2
+          key: key3
         }).setContext(context);
       }
     }
@@ -50504,8 +50548,8 @@ var require_family = __commonJS({
         }
         if (keys) {
           for (let i = 0; i < keys.length; i++) {
-            const key2 = keys[i];
-            const child = id.get(key2);
+            const key3 = keys[i];
+            const child = id.get(key3);
             if (Array.isArray(child)) {
               search.push(...child);
             } else if (child.node) {
@@ -50659,7 +50703,7 @@ var require_path = __commonJS({
         parent,
         container,
         listKey,
-        key: key2
+        key: key3
       }) {
         if (!hub && parentPath) {
           hub = parentPath.hub;
@@ -50667,31 +50711,31 @@ var require_path = __commonJS({
         if (!parent) {
           throw new Error("To get a node path the parent needs to exist");
         }
-        const targetNode = container[key2];
+        const targetNode = container[key3];
         const paths = cache2.getOrCreateCachedPaths(parent, parentPath);
         let path = paths.get(targetNode);
         if (!path) {
           path = new NodePath(hub, parent);
           if (targetNode) paths.set(targetNode, path);
         }
-        _context.setup.call(path, parentPath, container, listKey, key2);
+        _context.setup.call(path, parentPath, container, listKey, key3);
         return path;
       }
       getScope(scope) {
         return this.isScope() ? new _index2.default(this) : scope;
       }
-      setData(key2, val) {
+      setData(key3, val) {
         if (this.data == null) {
           this.data = /* @__PURE__ */ Object.create(null);
         }
-        return this.data[key2] = val;
+        return this.data[key3] = val;
       }
-      getData(key2, def) {
+      getData(key3, def) {
         if (this.data == null) {
           this.data = /* @__PURE__ */ Object.create(null);
         }
-        let val = this.data[key2];
-        if (val === void 0 && def !== void 0) val = this.data[key2] = def;
+        let val = this.data[key3];
+        if (val === void 0 && def !== void 0) val = this.data[key3] = def;
         return val;
       }
       hasNode() {
@@ -50703,17 +50747,17 @@ var require_path = __commonJS({
       traverse(visitor, state) {
         (0, _index.default)(this.node, visitor, this.scope, state, this);
       }
-      set(key2, node) {
-        validate(this.node, key2, node);
-        this.node[key2] = node;
+      set(key3, node) {
+        validate(this.node, key3, node);
+        this.node[key3] = node;
       }
       getPathLocation() {
         const parts = [];
         let path = this;
         do {
-          let key2 = path.key;
-          if (path.inList) key2 = `${path.listKey}[${key2}]`;
-          parts.unshift(key2);
+          let key3 = path.key;
+          if (path.inList) key3 = `${path.listKey}[${key3}]`;
+          parts.unshift(key3);
         } while (path = path.parentPath);
         return parts.join(".");
       }
@@ -50925,14 +50969,14 @@ var require_context = __commonJS({
         if (opts[node.type]) return true;
         const keys = VISITOR_KEYS[node.type];
         if (!(keys != null && keys.length)) return false;
-        for (const key2 of keys) {
-          if (node[key2]) {
+        for (const key3 of keys) {
+          if (node[key3]) {
             return true;
           }
         }
         return false;
       }
-      create(node, container, key2, listKey) {
+      create(node, container, key3, listKey) {
         const {
           parentPath
         } = this;
@@ -50941,7 +50985,7 @@ var require_context = __commonJS({
           parentPath,
           parent: node,
           container,
-          key: key2,
+          key: key3,
           listKey,
           hub
         });
@@ -50958,17 +51002,17 @@ var require_context = __commonJS({
       visitMultiple(container, parent, listKey) {
         if (container.length === 0) return false;
         const queue = [];
-        for (let key2 = 0; key2 < container.length; key2++) {
-          const node = container[key2];
+        for (let key3 = 0; key3 < container.length; key3++) {
+          const node = container[key3];
           if (node && this.shouldVisit(node)) {
-            queue.push(this.create(parent, container, key2, listKey));
+            queue.push(this.create(parent, container, key3, listKey));
           }
         }
         return this.visitQueue(queue);
       }
-      visitSingle(node, key2) {
-        if (this.shouldVisit(node[key2])) {
-          return this.visitQueue([this.create(node, node, key2)]);
+      visitSingle(node, key3) {
+        if (this.shouldVisit(node[key3])) {
+          return this.visitQueue([this.create(node, node, key3)]);
         } else {
           return false;
         }
@@ -51009,13 +51053,13 @@ var require_context = __commonJS({
         this.queue = null;
         return stop;
       }
-      visit(node, key2) {
-        const nodes = node[key2];
+      visit(node, key3) {
+        const nodes = node[key3];
         if (!nodes) return false;
         if (Array.isArray(nodes)) {
-          return this.visitMultiple(nodes, node, key2);
+          return this.visitMultiple(nodes, node, key3);
         } else {
-          return this.visitSingle(node, key2);
+          return this.visitSingle(node, key3);
         }
       }
     };
@@ -51046,9 +51090,9 @@ var require_traverse_node = __commonJS({
         if (skipKeys != null && skipKeys[path.parentKey]) return false;
         return context.visitQueue([path]);
       }
-      for (const key2 of keys) {
-        if (skipKeys != null && skipKeys[key2]) continue;
-        if (context.visit(node, key2)) {
+      for (const key3 of keys) {
+        if (skipKeys != null && skipKeys[key3]) continue;
+        if (context.visit(node, key3)) {
           return true;
         }
       }
@@ -51090,15 +51134,15 @@ var require_context2 = __commonJS({
     var _index = require_path();
     var _removal = require_removal();
     var t = require_lib4();
-    function call(key2) {
+    function call(key3) {
       const opts = this.opts;
-      this.debug(key2);
+      this.debug(key3);
       if (this.node) {
-        if (_call.call(this, opts[key2])) return true;
+        if (_call.call(this, opts[key3])) return true;
       }
       if (this.node) {
         var _opts$this$node$type;
-        return _call.call(this, (_opts$this$node$type = opts[this.node.type]) == null ? void 0 : _opts$this$node$type[key2]);
+        return _call.call(this, (_opts$this$node$type = opts[this.node.type]) == null ? void 0 : _opts$this$node$type[key3]);
       }
       return false;
     }
@@ -51159,11 +51203,11 @@ var require_context2 = __commonJS({
     function skip2() {
       this.shouldSkip = true;
     }
-    function skipKey(key2) {
+    function skipKey(key3) {
       if (this.skipKeys == null) {
         this.skipKeys = {};
       }
-      this.skipKeys[key2] = true;
+      this.skipKeys[key3] = true;
     }
     function stop() {
       this._traverseFlags |= _index.SHOULD_SKIP | _index.SHOULD_STOP;
@@ -51236,9 +51280,9 @@ var require_context2 = __commonJS({
           }
         }
       } else {
-        for (const key2 of Object.keys(this.container)) {
-          if (this.container[key2] === this.node) {
-            setKey.call(this, key2);
+        for (const key3 of Object.keys(this.container)) {
+          if (this.container[key3] === this.node) {
+            setKey.call(this, key3);
             return;
           }
         }
@@ -51268,15 +51312,15 @@ var require_context2 = __commonJS({
       this.contexts.push(context);
       this.setContext(context);
     }
-    function setup(parentPath, container, listKey, key2) {
+    function setup(parentPath, container, listKey, key3) {
       this.listKey = listKey;
       this.container = container;
       this.parentPath = parentPath || this.parentPath;
-      setKey.call(this, key2);
+      setKey.call(this, key3);
     }
-    function setKey(key2) {
+    function setKey(key3) {
       var _this$node;
-      this.key = key2;
+      this.key = key3;
       this.node = this.container[this.key];
       this.type = (_this$node = this.node) == null ? void 0 : _this$node.type;
     }
@@ -51408,9 +51452,9 @@ var require_lib8 = __commonJS({
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-function parseModuleRef(key2, raw, dir) {
+function parseModuleRef(key3, raw, dir) {
   const hash = raw.lastIndexOf("#");
-  return { key: key2, file: resolve(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
+  return { key: key3, file: resolve(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
 }
 async function importRef(ref) {
   const hash = ref.raw.lastIndexOf("#");
@@ -51435,89 +51479,6 @@ async function importRef(ref) {
 
 // core/settings.ts
 var import_ajv = __toESM(require_ajv(), 1);
-
-// core/recordable.ts
-var DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
-var MAX_RECORDED_DEPTH = 200;
-var PREVIEW_CHARS = 4e3;
-function clipDepth(value, maxDepth = MAX_RECORDED_DEPTH) {
-  if (!needsClip(value, maxDepth, 0, [])) return { value, note: null };
-  let deep = false;
-  let cycle = false;
-  const copy = (v, depth, ancestors) => {
-    if (typeof v !== "object" || v === null) return v;
-    if (ancestors.includes(v)) {
-      cycle = true;
-      return "[clipped: circular reference]";
-    }
-    if (depth >= maxDepth) {
-      deep = true;
-      return `[clipped: nested deeper than ${maxDepth} levels]`;
-    }
-    ancestors.push(v);
-    let out;
-    if (Array.isArray(v)) out = v.map((x) => copy(x, depth + 1, ancestors));
-    else {
-      const o = {};
-      for (const [k, x] of Object.entries(v)) o[k] = copy(x, depth + 1, ancestors);
-      out = o;
-    }
-    ancestors.pop();
-    return out;
-  };
-  const value2 = copy(value, 0, []);
-  const parts = [];
-  if (deep) parts.push(`nesting deeper than ${maxDepth} levels was clipped`);
-  if (cycle) parts.push("a circular reference was cut");
-  return { value: value2, note: parts.join("; ") };
-}
-function needsClip(v, maxDepth, depth, ancestors) {
-  if (typeof v !== "object" || v === null) return false;
-  if (depth >= maxDepth || ancestors.includes(v)) return true;
-  ancestors.push(v);
-  const children = Array.isArray(v) ? v : Object.values(v);
-  for (const child of children) {
-    if (needsClip(child, maxDepth, depth + 1, ancestors)) return true;
-  }
-  ancestors.pop();
-  return false;
-}
-function recordableOutput(value, maxBytes) {
-  const safe = clipDepth(value);
-  let text2;
-  try {
-    text2 = JSON.stringify(safe.value) ?? "null";
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return {
-      text: JSON.stringify(`[not recorded: the output is not JSON (${why})]`),
-      note: `the output could not be recorded as JSON: ${why}`,
-      clipped: true
-    };
-  }
-  const bytes = Buffer.byteLength(text2);
-  if (bytes <= maxBytes) return { text: text2, note: safe.note, clipped: safe.note !== null };
-  const note = `output clipped: ${formatBytes(bytes)} is over the ${formatBytes(maxBytes)} cap (max_output_bytes in tooldistill.yaml); its first ${PREVIEW_CHARS.toLocaleString("en-US")} characters are kept`;
-  return {
-    text: JSON.stringify(`${text2.slice(0, PREVIEW_CHARS)}\u2026 [clipped]`),
-    note: safe.note ? `${safe.note}; ${note}` : note,
-    clipped: true
-  };
-}
-function recordableError(message, maxBytes) {
-  if (message.length <= maxBytes) return { text: message, note: null };
-  return {
-    text: `${message.slice(0, maxBytes)}\u2026 [clipped]`,
-    note: `error message clipped at ${formatBytes(maxBytes)} (max_output_bytes in tooldistill.yaml)`
-  };
-}
-function formatBytes(n) {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${Number((n / 1024).toFixed(1))} KB`;
-  return `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
-}
-
-// core/settings.ts
 function setting(spec) {
   return spec;
 }
@@ -51638,9 +51599,9 @@ function yamlValue(value) {
 }
 function sampleSettings() {
   return NAMES.map((name) => {
-    const { key: key2, sample } = SETTINGS[name];
+    const { key: key3, sample } = SETTINGS[name];
     return `# ${sample}
-${key2}: ${yamlValue(SETTINGS[name].default)}`;
+${key3}: ${yamlValue(SETTINGS[name].default)}`;
   }).join("\n");
 }
 var optionsValidator = null;
@@ -51683,9 +51644,9 @@ function findConfig(startDir = process.cwd()) {
 
 // core/config-yaml.ts
 var import_yaml = __toESM(require_dist(), 1);
-function parseYaml(text2) {
+function parseYaml(text) {
   const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter });
+  const doc = (0, import_yaml.parseDocument)(text, { lineCounter });
   const lineAt = (offset) => lineCounter.linePos(offset).line;
   const syntax = doc.errors.map((error) => {
     const first = error.message.split("\n")[0] ?? error.message;
@@ -51732,8 +51693,8 @@ function parseYaml(text2) {
     (0, import_yaml.visit)(d, {
       Alias(_, node, path) {
         const pair = path.find((p) => (0, import_yaml.isPair)(p) && (0, import_yaml.isScalar)(p.key));
-        const key2 = pair ? String(pair.key.value) : null;
-        found = { key: key2, line: node.range ? lineAt(node.range[0]) : 1 };
+        const key3 = pair ? String(pair.key.value) : null;
+        found = { key: key3, line: node.range ? lineAt(node.range[0]) : 1 };
         return import_yaml.visit.BREAK;
       }
     });
@@ -51801,8 +51762,8 @@ function shown(value) {
   if (value === void 0) return "nothing";
   if (Array.isArray(value)) return "a list";
   if (value !== null && typeof value === "object") return "a mapping";
-  const text2 = typeof value === "string" ? JSON.stringify(value) : String(value);
-  return text2.length > 60 ? `${text2.slice(0, 57)}...` : text2;
+  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 function pointerToKeyPath(pointer, data) {
   const path = [];
@@ -51833,8 +51794,8 @@ function schemaProblems(errors, data) {
     const keyPath = pointerToKeyPath(error.instancePath, data);
     const parent = error.parentSchema;
     if (error.keyword === "additionalProperties") {
-      const key2 = String(error.params.additionalProperty);
-      add([...keyPath, key2], `unknown key${suggestion(key2, Object.keys(parent?.properties ?? {}))}`);
+      const key3 = String(error.params.additionalProperty);
+      add([...keyPath, key3], `unknown key${suggestion(key3, Object.keys(parent?.properties ?? {}))}`);
     } else {
       add(keyPath, `${parent?.description ?? error.message ?? "is invalid"} (got ${shown(error.data)})`);
     }
@@ -51901,9 +51862,9 @@ function normalise(data, file, dir) {
   const config = defaultConfig(dir);
   config.path = resolve3(file);
   if (typeof data["store"] === "string") config.store = resolve3(dir, data["store"]);
-  for (const [key2, field] of MODULE_REF_KEYS) {
-    const raw = data[key2];
-    if (typeof raw === "string") config[field] = parseModuleRef(key2, raw, dir);
+  for (const [key3, field] of MODULE_REF_KEYS) {
+    const raw = data[key3];
+    if (typeof raw === "string") config[field] = parseModuleRef(key3, raw, dir);
   }
   if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve3(dir, data["mcp_config"]);
   if (isPlainObject(data["mcpServers"])) {
@@ -51963,15 +51924,15 @@ async function loadConfig(path) {
     }
   }
   const name = basename(file);
-  let text2;
+  let text;
   try {
-    text2 = await readFile(file, "utf8");
+    text = await readFile(file, "utf8");
   } catch (err) {
     throw new DistillError("CONFIG_INVALID", `${name}: cannot read the file: ${errorMessage(err)}`, {
       cause: err
     });
   }
-  const { data, syntax, lineOf } = parseYaml(text2);
+  const { data, syntax, lineOf } = parseYaml(text);
   if (syntax.length > 0) {
     const lines = syntax.map((problem) => formatConfigProblem(name, { path: "", ...problem }));
     throw new DistillError("CONFIG_INVALID", lines.join("\n"));
@@ -52023,7 +51984,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync as statSync3 } from "no
 import { dirname as dirname2 } from "node:path";
 var DEFAULT_LOG_BYTES = 1024 * 1024;
 function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
-  const text2 = `${line.endsWith("\n") ? line.slice(0, -1) : line}
+  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
 `;
   try {
     let size = 0;
@@ -52032,7 +51993,7 @@ function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
     } catch {
       mkdirSync(dirname2(file), { recursive: true });
     }
-    if (size > 0 && size + Buffer.byteLength(text2) > maxBytes) {
+    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
       try {
         renameSync(file, `${file}.1`);
       } catch {
@@ -52040,4626 +52001,14 @@ function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
     }
     appendFileSync(
       file,
-      Buffer.byteLength(text2) > maxBytes ? `${text2.slice(0, maxBytes - 20)}\u2026 [cut]
-` : text2
+      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
+` : text
     );
     return true;
   } catch {
     return false;
   }
 }
-
-// core/tool-distill.ts
-import { randomUUID } from "node:crypto";
-import { dirname as dirname3 } from "node:path";
-
-// core/base-failure.ts
-function baseCallTimeout(tool, ms) {
-  return new DistillError("TIMEOUT", `base tool '${tool}' did not answer within ${ms / 1e3} s`);
-}
-var NETWORK_CODES = /* @__PURE__ */ new Set([
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "ECONNABORTED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT"
-]);
-var INFRASTRUCTURE_TEXT = /\b(50[0-4]|429|408)\b|service unavailable|bad gateway|gateway time-?out|too many requests|rate.?limit|\btimed out\b|request timeout|socket hang up|connection (?:closed|reset|refused|lost)|not connected|fetch failed|server (?:gone|exited|closed|unavailable)|unavailable|\bis down\b|\boutage\b|message too large|payload too large/i;
-function classifyBaseFailure(err) {
-  for (let e = err, depth = 0; e !== void 0 && e !== null && depth < 4; depth++) {
-    if (e instanceof DistillError && (e.code === "TIMEOUT" || e.code === "MCP")) return "infrastructure";
-    if (e instanceof DistillError && e.code === "MCP_TOOL") break;
-    if (typeof e !== "object") break;
-    const { status, statusCode, code } = e;
-    const http = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : null;
-    if (http !== null) return http >= 500 || http === 429 || http === 408 ? "infrastructure" : "rejected";
-    if (typeof code === "string" && NETWORK_CODES.has(code)) return "infrastructure";
-    e = e.cause;
-  }
-  const text2 = err instanceof Error ? err.message : typeof err === "string" ? err : "";
-  return INFRASTRUCTURE_TEXT.test(text2) ? "infrastructure" : "rejected";
-}
-
-// core/demotion.ts
-var EVIDENCE_OUTCOMES = ["ok", "not_applicable", "tool"];
-function decideDemotion(rule, recent, successes) {
-  const window2 = recent.slice(0, rule.window);
-  const failures = window2.filter((o) => o === "tool").length;
-  const tally = `${failures} failure${failures === 1 ? "" : "s"} of its own in its last ${window2.length} run${window2.length === 1 ? "" : "s"}`;
-  if (successes < rule.probation) {
-    return {
-      demote: true,
-      reason: `it failed with only ${successes} successful run${successes === 1 ? "" : "s"} (fewer than the ${rule.probation} of demotion.probation)`
-    };
-  }
-  if (failures >= rule.failures) {
-    return { demote: true, reason: `${tally} (demotion: ${rule.failures} in ${rule.window})` };
-  }
-  return {
-    demote: false,
-    reason: `${tally}; it is demoted at ${rule.failures} in ${rule.window} (demotion setting)`
-  };
-}
-
-// core/lifecycle.ts
-var TRANSITIONS = {
-  draft: ["verified", "rejected", "deprecated"],
-  verified: ["active", "superseded", "deprecated"],
-  active: ["suspect", "deprecated"],
-  suspect: ["active", "deprecated"],
-  deprecated: ["active"],
-  rejected: ["verified"],
-  superseded: ["active", "deprecated"]
-};
-var PRUNABLE = ["rejected", "superseded"];
-function canTransition(from, to) {
-  return TRANSITIONS[from].includes(to);
-}
-function assertTransition(name, version, from, to) {
-  if (canTransition(from, to)) return;
-  const allowed = TRANSITIONS[from];
-  throw new DistillError(
-    "TRANSITION",
-    `${name} v${version} is ${from}: it cannot become ${to} (from ${from} it can become ${allowed.join(" or ")})`
-  );
-}
-function isExposed(status, problems) {
-  if (status === "active") return true;
-  return status === "suspect" && problems.length === 1 && problems[0] === "avoided_tool_recovered";
-}
-function withProblem(problems, problem) {
-  return [.../* @__PURE__ */ new Set([...problems, problem])].sort();
-}
-function withoutProblems(problems, remove) {
-  return problems.filter((p) => !remove.includes(p));
-}
-
-// core/exposure.ts
-var IN_USE_ONCE = ["verified", "active", "suspect", "deprecated"];
-function exposedVersions(store, max) {
-  const candidates = store.listVersions().filter((v) => isExposed(v.status, v.problems)).map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
-  const byName = /* @__PURE__ */ new Map();
-  for (const c of candidates) {
-    const prev = byName.get(c.v.name);
-    if (!prev || c.v.version > prev.v.version) byName.set(c.v.name, c);
-  }
-  return [...byName.values()].sort((a, b) => b.runs - a.runs || a.v.name.localeCompare(b.v.name)).slice(0, Math.max(0, max)).map((c) => c.v);
-}
-function unavailableReason(store, name, maxExposed) {
-  const versions = store.listVersions({ name });
-  if (versions.length === 0) return null;
-  if (versions.some((v) => isExposed(v.status, v.problems))) {
-    return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers only the most used distilled tools. Complete the task with the base tools.`;
-  }
-  const last = (v) => store.getHistory(v.name, v.version).at(-1)?.reason ?? "no reason recorded";
-  const newest = (status) => versions.filter((v) => v.status === status).at(-1);
-  const suspect = newest("suspect");
-  const verified = newest("verified");
-  const deprecated = newest("deprecated");
-  let why;
-  if (suspect) {
-    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${last(suspect)}) until it passes verification again`;
-  } else if (verified) {
-    why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
-  } else if (deprecated && deprecated === versions.filter((v) => IN_USE_ONCE.includes(v.status)).at(-1)) {
-    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${last(deprecated)})`;
-  } else {
-    const draft = newest("draft");
-    const rejected = newest("rejected");
-    why = draft ? `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft` : rejected ? `the distilled tool '${name}' has not passed verification: v${rejected.version} was rejected (${last(rejected)})` : `the distilled tool '${name}' has no version in use (${versions.map((v) => `v${v.version} ${v.status}`).join(", ")})`;
-  }
-  return `${why}. Complete the task with the base tools.`;
-}
-function toolDefinition(v) {
-  return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
-}
-
-// core/schema.ts
-var import_ajv3 = __toESM(require_ajv(), 1);
-var ajv = new import_ajv3.Ajv({ allErrors: true, strict: false, validateFormats: false });
-var cache = /* @__PURE__ */ new Map();
-function schemaProblems2(schema, value) {
-  let validate;
-  try {
-    const key2 = JSON.stringify(schema);
-    validate = cache.get(key2) ?? ajv.compile(schema);
-    cache.set(key2, validate);
-  } catch (err) {
-    return [`the schema itself is invalid: ${err.message}`];
-  }
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(describeError);
-}
-function describeError(e) {
-  const where = e.instancePath ? e.instancePath.slice(1).replaceAll("/", ".") : "";
-  const params = e.params;
-  switch (e.keyword) {
-    case "required":
-      return `missing required property '${where ? `${where}.` : ""}${String(params["missingProperty"])}'`;
-    case "additionalProperties":
-      return `unknown property '${where ? `${where}.` : ""}${String(params["additionalProperty"])}'`;
-    case "enum":
-      return `${where || "value"} must be one of ${JSON.stringify(params["allowedValues"])}`;
-    default:
-      return `${where || "value"} ${e.message ?? "is invalid"}`;
-  }
-}
-
-// core/timeout.ts
-async function withTimeout(promise, ms, onTimeout) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-// core/tool-effects.ts
-function isReadOnly(tool) {
-  return tool?.annotations?.readOnlyHint === true;
-}
-function mayWrite(names, baseTool) {
-  return [...new Set(names)].filter((n) => !isReadOnly(baseTool(n))).sort();
-}
-function autoPromotion(setting2, writes) {
-  if (setting2 === "all") return { activate: true, text: "auto_promote: all" };
-  if (setting2 === false)
-    return { activate: false, text: "waits for tooldistill promote (auto_promote: false)" };
-  if (writes.length === 0) return { activate: true, text: "auto_promote (read-only tools only)" };
-  return {
-    activate: false,
-    text: `waits for tooldistill promote: it calls tools that may write (${writes.join(", ")}); auto_promote: true promotes read-only tools only (auto_promote: all promotes every tool)`
-  };
-}
-var PROMOTED_BY_A_PERSON = "promoted by a person (tooldistill promote)";
-
-// core/tool-files.ts
-import { mkdirSync as mkdirSync2, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join as join2, resolve as resolve4, sep } from "node:path";
-var TOOL_FILE = /^v(\d+)\.ts$/;
-function hashSource(source) {
-  const { createHash: createHash2 } = process.getBuiltinModule("node:crypto");
-  return createHash2("sha256").update(source).digest("hex");
-}
-function toolFilePath(root, name, version) {
-  const problem = toolNameProblem(name);
-  if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
-  if (!Number.isSafeInteger(version) || version < 1) {
-    throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
-  }
-  const tools = resolve4(root, "tools");
-  const file = resolve4(tools, name, `v${version}.ts`);
-  if (!file.startsWith(tools + sep)) {
-    throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
-  }
-  return file;
-}
-function readToolCode(root, name, version) {
-  const file = toolFilePath(root, name, version);
-  try {
-    return readFileSync(file, "utf8");
-  } catch (err) {
-    throw new DistillError(
-      "NOT_FOUND",
-      `the file of ${name} v${version} is missing (${file}); deprecate this version or restore the file`,
-      { cause: err }
-    );
-  }
-}
-function writeToolCode(root, file, code) {
-  try {
-    mkdirSync2(join2(file, ".."), { recursive: true });
-    writeFileSync(file, code);
-  } catch (err) {
-    throw new DistillError(
-      "STORE",
-      `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join2(root, "tools")} is writable by this user.`,
-      { cause: err }
-    );
-  }
-}
-function listToolFiles(root) {
-  const dir = join2(root, "tools");
-  const out = [];
-  let names;
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of names.sort()) {
-    let files;
-    try {
-      files = readdirSync(join2(dir, name));
-    } catch {
-      continue;
-    }
-    for (const f of files.sort()) {
-      const m = TOOL_FILE.exec(f);
-      if (m) out.push({ name, version: Number(m[1]), file: join2(dir, name, f) });
-    }
-  }
-  return out;
-}
-function countToolFiles(root) {
-  return listToolFiles(root).length;
-}
-
-// core/trace.ts
-async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
-  const safe = clipDepth(args);
-  const call = {
-    traceId,
-    tool: tool.name,
-    kind: "base",
-    args: canonicalArgs(safe.value, tool.input_schema),
-    parentId,
-    note: safe.note === null ? null : `arguments: ${safe.note}`
-  };
-  const started = performance.now();
-  let outcome;
-  try {
-    if (!ctx.executor) {
-      throw new DistillError(
-        "EXECUTOR",
-        "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml"
-      );
-    }
-    outcome = { ok: true, output: await ctx.executor(tool.name, args) };
-  } catch (err) {
-    outcome = { ok: false, error: errorMessage(err), thrown: err };
-  }
-  try {
-    const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
-    if (outcome.ok || down)
-      ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error);
-    ctx.store.appendCall(
-      call,
-      outcome.ok ? { output: outcome.output } : { error: outcome.error },
-      performance.now() - started
-    );
-  } catch (err) {
-    warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
-  }
-  return outcome;
-}
-function resultContent(value) {
-  if (typeof value === "string") return value;
-  if (value === void 0) return "null";
-  try {
-    return JSON.stringify(value) ?? "null";
-  } catch {
-    try {
-      return JSON.stringify(clipDepth(value).value) ?? "null";
-    } catch (err) {
-      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
-    }
-  }
-}
-var Trace = class {
-  id;
-  task;
-  #host;
-  #finished = false;
-  constructor(host, id, task) {
-    this.#host = host;
-    this.id = id;
-    this.task = task;
-  }
-  /** The caller's verdict on the run; null until `setOutcome` (or when the store cannot be read). */
-  get outcome() {
-    try {
-      return this.record().outcome;
-    } catch (err) {
-      this.warn("reading the outcome", err);
-      return null;
-    }
-  }
-  /** The stored trace row. */
-  record() {
-    const t = this.#host.ctx.store.getTrace(this.id);
-    if (!t) throw new DistillError("STORE", `trace ${this.id} vanished from the store`);
-    return t;
-  }
-  /**
-   * Runs one tool call of the agent and records it. Never throws: a malformed proposal, a failing tool, a store
-   * that cannot be written (permissions, a read-only disk, a lock) all become an error result for the model and,
-   * for store problems, a warning on the logger, so the agent keeps running.
-   */
-  async execute(name, input, options = {}) {
-    try {
-      await this.#host.ready();
-      const args = isPlainObject(input) ? input : {};
-      if (name === PROPOSE_TOOL_NAME) return await this.#host.propose(this, args, options);
-      const distilled = this.#host.runDistilled(this, name, args, options);
-      if (distilled) return await distilled;
-      const tool = this.#host.ctx.baseTool(name);
-      if (!tool) return this.#unknownTool(name, args);
-      return await this.#runBaseCall(tool, args);
-    } catch (err) {
-      this.warn(`the call of '${name}'`, err);
-      const message = errorMessage(err);
-      return name === PROPOSE_TOOL_NAME ? { content: `rejected: tooldistill could not handle the proposal: ${message}`, isError: true } : { content: `Error: tooldistill could not run '${name}': ${message}`, isError: true };
-    }
-  }
-  /** Reports a problem of this trace on the logger (the agent runs on). */
-  warn(what, err) {
-    this.#host.ctx.logger.warn(`tooldistill: ${what} in trace ${this.id} failed: ${errorMessage(err)}`);
-  }
-  /** Runs and records one top-level base call. */
-  async #runBaseCall(tool, args) {
-    const r = await recordBaseCall(
-      this.#host.ctx,
-      this.id,
-      tool,
-      args,
-      null,
-      (what, err) => this.warn(what, err)
-    );
-    return r.ok ? { content: resultContent(r.output), isError: false } : { content: `Error: ${r.error}`, isError: true };
-  }
-  #unknownTool(name, args) {
-    const { store } = this.#host.ctx;
-    const names = this.#host.ctx.tools().map((t) => t.name);
-    const message = this.#host.unavailableReason(name) ?? `no such tool '${name}'${suggestion(name, names)}`;
-    const id = store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
-    store.failCall(id, message, 0);
-    return { content: `Error: ${message}`, isError: true };
-  }
-  /** Adds one Anthropic usage object to the run's totals (cache token fields included); a store problem is warned. */
-  recordUsage(usage) {
-    if (!usage) return;
-    try {
-      this.#host.ctx.store.addUsage(this.id, {
-        input_tokens: usage.input_tokens ?? 0,
-        output_tokens: usage.output_tokens ?? 0,
-        cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-        cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
-      });
-    } catch (err) {
-      this.warn("recording usage", err);
-    }
-  }
-  /**
-   * Records whether the task succeeded: the caller's own check, never inferred from the model stopping. A store
-   * problem is warned, not thrown.
-   */
-  setOutcome(outcome) {
-    try {
-      this.#host.ctx.store.setOutcome(this.id, outcome.success);
-    } catch (err) {
-      this.warn("recording the outcome", err);
-    }
-  }
-  /** Top-level base calls of the run (failed ones included): the unit of baselines. */
-  baseCallCount() {
-    return this.#host.ctx.store.countTopLevelBaseCalls(this.id);
-  }
-  /**
-   * True when the run succeeded, nobody proposed yet, and it took at least `min_calls_to_distill`
-   * top-level base calls (waived after a distilled tool failed in it).
-   */
-  worthDistilling() {
-    return worthDistilling(this.#host.ctx.store, this.id, this.#host.ctx.settings.minCallsToDistill);
-  }
-  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws. */
-  distillNudge() {
-    try {
-      if (!this.worthDistilling()) return null;
-      if (!this.#host.ctx.store.claimNudge(this.id)) return null;
-      const flags = this.#host.ctx.store.getTraceFlags(this.id);
-      return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
-    } catch (err) {
-      this.warn("deciding on the nudge", err);
-      return null;
-    }
-  }
-  /** Ends the run; may run the fallback distiller. Never throws: problems are logged and kept on the trace. */
-  async finish() {
-    if (this.#finished) return;
-    this.#finished = true;
-    try {
-      this.#host.ctx.store.endTrace(this.id);
-      if (this.#host.ctx.settings.fallbackDistiller && this.worthDistilling()) {
-        await this.#host.fallbackDistill(this);
-      }
-    } catch (err) {
-      this.#host.ctx.logger.error(`tooldistill: finishing trace ${this.id} failed: ${errorMessage(err)}`);
-    }
-  }
-};
-function worthDistilling(store, traceId, minCallsToDistill) {
-  const trace = store.getTrace(traceId);
-  if (trace?.outcome !== true) return false;
-  const flags = store.getTraceFlags(traceId);
-  if (flags.proposed) return false;
-  if (flags.replaceName) return true;
-  return store.countTopLevelBaseCalls(traceId) >= minCallsToDistill;
-}
-
-// core/failure-evidence.ts
-function recordedFailures(history) {
-  const lastActive = history.findLastIndex((h) => h.to === "active");
-  const out = [];
-  for (const h of history.slice(lastActive + 1)) {
-    const e = h.evidence;
-    if (e === null || typeof e !== "object") continue;
-    const failures = Array.isArray(e.failures) ? e.failures : e.failure ? [e.failure] : [];
-    for (const f of failures) {
-      const tool = typeof f.tool === "string" ? f.tool : null;
-      if (f.cause === "tool" || f.cause === "infrastructure" || f.cause === "host") {
-        out.push({ cause: f.cause, tool });
-        continue;
-      }
-      const text2 = typeof f.message === "string" ? f.message : "";
-      out.push({ cause: classifyBaseFailure(text2) === "infrastructure" ? "infrastructure" : "tool", tool });
-    }
-  }
-  return out;
-}
-
-// core/fingerprint.ts
-import { createHash } from "node:crypto";
-function fingerprint(tool) {
-  if (!tool || typeof tool.name !== "string" || typeof tool.input_schema !== "object" || tool.input_schema === null) {
-    return null;
-  }
-  try {
-    const definition = {
-      name: tool.name,
-      description: tool.description ?? "",
-      input_schema: tool.input_schema,
-      annotations: tool.annotations ?? null
-    };
-    return createHash("sha256").update(stableStringify(definition)).digest("hex").slice(0, 32);
-  } catch {
-    return null;
-  }
-}
-function sameFingerprint(stored, current) {
-  return stored !== null && current !== null && stored === current;
-}
-
-// core/call-sites.ts
-var import_parser2 = __toESM(require_lib(), 1);
-
-// core/babel-traverse.ts
-import { createRequire } from "node:module";
-var loaded;
-function traverse() {
-  loaded ??= (typeof __require === "function" ? require_lib8() : createRequire(import.meta.url)("@babel/traverse")).default;
-  return loaded;
-}
-
-// core/module-body.ts
-var import_parser = __toESM(require_lib(), 1);
-import { stripTypeScriptTypes } from "node:module";
-var LIBRARY_PARAM = "__tooldistill";
-var LIBRARY_NAMES = ["distilledTool", "call", "notApplicable"];
-var DEFAULT_BINDING = "__tooldistill_default";
-function toFunctionBody(source) {
-  const js = stripTypes(source);
-  let program;
-  try {
-    program = (0, import_parser.parse)(js, { sourceType: "module" }).program;
-  } catch (err) {
-    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
-      cause: err
-    });
-  }
-  const edits = [];
-  let exported = null;
-  for (const node of program.body) {
-    const start = node.start ?? 0;
-    const end = node.end ?? start;
-    const line = node.loc?.start.line ?? 0;
-    if (node.type === "ImportDeclaration") {
-      if (node.source.value !== "tooldistill") {
-        throw new DistillError(
-          "PROPOSAL_INVALID",
-          `line ${line}: a tool module may import only from "tooldistill" (found "${node.source.value}")`
-        );
-      }
-      edits.push({ start, end, text: keepLines(importBinding(node.specifiers, line), js.slice(start, end)) });
-    } else if (node.type === "ExportDefaultDeclaration") {
-      const decl = node.declaration;
-      const declStart = decl.start ?? start;
-      const named = (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") && decl.id ? decl.id.name : null;
-      if (named !== null) {
-        edits.push({ start, end: declStart, text: "" });
-        exported = named;
-      } else {
-        edits.push({ start, end: declStart, text: `const ${DEFAULT_BINDING} = ` });
-        if (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") {
-          edits.push({ start: decl.end ?? end, end: decl.end ?? end, text: ";" });
-        }
-        exported = DEFAULT_BINDING;
-      }
-    } else if (node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") {
-      const empty = node.type === "ExportNamedDeclaration" && !node.declaration && node.specifiers.length === 0;
-      if (!empty || node.source) {
-        throw new DistillError(
-          "PROPOSAL_INVALID",
-          `line ${line}: a tool module exports only its default (export default distilledTool({...}))`
-        );
-      }
-      edits.push({ start, end, text: "" });
-    }
-  }
-  if (exported === null) {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      "the tool's code has no `export default distilledTool({...})`"
-    );
-  }
-  let body = "";
-  let at = 0;
-  for (const edit of edits.sort((a, b) => a.start - b.start)) {
-    body += js.slice(at, edit.start) + edit.text;
-    at = edit.end;
-  }
-  body += `${js.slice(at)}
-return ${exported};
-`;
-  let script;
-  try {
-    script = (0, import_parser.parse)(body, {
-      sourceType: "script",
-      strictMode: true,
-      allowReturnOutsideFunction: true,
-      allowNewTargetOutsideFunction: true
-    }).program;
-  } catch (err) {
-    throw new DistillError("PROPOSAL_INVALID", `the tool's code cannot run as a tool: ${errorMessage(err)}`, {
-      cause: err
-    });
-  }
-  const dynamicImport = findNode(script, (n) => n.type === "Import" || n.type === "ImportExpression");
-  if (dynamicImport) {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `line ${dynamicImport.loc?.start.line ?? "?"}: import() is not available in a distilled tool`
-    );
-  }
-  return body;
-}
-function findNode(root, test) {
-  const stack = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
-      continue;
-    }
-    if (typeof value !== "object" || value === null) continue;
-    const node = value;
-    if (typeof node["type"] === "string" && test(node))
-      return node;
-    for (const [key2, child] of Object.entries(node)) {
-      if (key2 !== "loc" && key2 !== "leadingComments" && key2 !== "trailingComments" && key2 !== "innerComments") {
-        stack.push(child);
-      }
-    }
-  }
-  return null;
-}
-function importBinding(specifiers, line) {
-  const props = [];
-  const statements = [];
-  for (const spec of specifiers) {
-    if (spec.type === "ImportNamespaceSpecifier") {
-      statements.push(`const ${spec.local.name} = ${LIBRARY_PARAM};`);
-    } else if (spec.type === "ImportDefaultSpecifier") {
-      throw new DistillError(
-        "PROPOSAL_INVALID",
-        `line ${line}: "tooldistill" has no default export; import { distilledTool, call } from "tooldistill"`
-      );
-    } else {
-      const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-      if (!LIBRARY_NAMES.includes(imported)) {
-        throw new DistillError(
-          "PROPOSAL_INVALID",
-          `line ${line}: "tooldistill" exports only distilledTool, call and notApplicable (found '${imported}')`
-        );
-      }
-      props.push(imported === spec.local.name ? imported : `${imported}: ${spec.local.name}`);
-    }
-  }
-  if (props.length > 0) statements.unshift(`const { ${props.join(", ")} } = ${LIBRARY_PARAM};`);
-  return statements.join(" ");
-}
-function keepLines(text2, replaced) {
-  const newlines = replaced.split("\n").length - 1;
-  return text2 + "\n".repeat(newlines);
-}
-function stripTypes(source) {
-  const original = process.emitWarning;
-  const filtered = function(warning, ...rest) {
-    if (isTypeStrippingWarning(warning, rest[0])) return;
-    Reflect.apply(original, this, [warning, ...rest]);
-  };
-  process.emitWarning = filtered;
-  try {
-    return stripTypeScriptTypes(source, { mode: "strip" });
-  } catch (err) {
-    const unsupported = err?.code === "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX";
-    const message = unsupported ? `the tool's code uses TypeScript that is not erasable (use only erasable syntax): ${errorMessage(err)}` : `the tool's code does not parse: ${errorMessage(err)}`;
-    throw new DistillError("PROPOSAL_INVALID", message, { cause: err });
-  } finally {
-    process.emitWarning = original;
-  }
-}
-function isTypeStrippingWarning(warning, typeOrOptions) {
-  const message = typeof warning === "string" ? warning : warning.message;
-  const type = typeof warning !== "string" ? warning.name : typeof typeOrOptions === "string" ? typeOrOptions : typeof typeOrOptions === "object" && typeOrOptions !== null ? typeOrOptions.type : void 0;
-  return type === "ExperimentalWarning" && /strip ?TypeScript ?Types|type stripping/i.test(message);
-}
-
-// core/static-values.ts
-function unwrap(node) {
-  let current = node;
-  while (current.type === "TSAsExpression" || current.type === "TSSatisfiesExpression" || current.type === "TSNonNullExpression" || current.type === "ParenthesizedExpression") {
-    current = current.expression;
-  }
-  return current;
-}
-function stringValue(input) {
-  const node = unwrap(input);
-  if (node.type === "StringLiteral") return node.value;
-  if (node.type === "TemplateLiteral" && node.expressions.length === 0) {
-    const quasi = node.quasis[0];
-    return quasi ? quasi.value.cooked ?? quasi.value.raw : "";
-  }
-  return null;
-}
-function propertyKey(prop) {
-  const key2 = prop.key;
-  if (!prop.computed && key2.type === "Identifier") return key2.name;
-  if (key2.type === "NumericLiteral") return String(key2.value);
-  return stringValue(key2);
-}
-function isMember(node) {
-  return node.type === "MemberExpression" || node.type === "OptionalMemberExpression";
-}
-function memberName(node) {
-  const prop = node.property;
-  if (!node.computed) return prop.type === "Identifier" ? prop.name : null;
-  return stringValue(prop);
-}
-function literalKeys(object) {
-  const keys = /* @__PURE__ */ new Map();
-  for (const prop of object.properties) {
-    if (prop.type === "SpreadElement") return null;
-    const key2 = propertyKey(prop);
-    if (key2 === null) return null;
-    keys.set(key2, prop.key);
-  }
-  return keys;
-}
-function literalValue(input, bad) {
-  const node = unwrap(input);
-  switch (node.type) {
-    case "StringLiteral":
-    case "NumericLiteral":
-    case "BooleanLiteral":
-      return node.value;
-    case "NullLiteral":
-      return null;
-    case "TemplateLiteral": {
-      const value = stringValue(node);
-      if (value === null) bad.push(node);
-      return value;
-    }
-    case "UnaryExpression":
-      if (node.operator === "-" && node.argument.type === "NumericLiteral") return -node.argument.value;
-      break;
-    case "ArrayExpression":
-      return node.elements.map((el) => {
-        if (el === null || el.type === "SpreadElement") {
-          bad.push(el ?? node);
-          return null;
-        }
-        return literalValue(el, bad);
-      });
-    case "ObjectExpression": {
-      const out = {};
-      for (const prop of node.properties) {
-        const key2 = prop.type === "ObjectProperty" && !prop.computed ? propertyKey(prop) : null;
-        if (prop.type !== "ObjectProperty" || key2 === null) {
-          bad.push(prop);
-          continue;
-        }
-        Object.defineProperty(out, key2, {
-          value: literalValue(prop.value, bad),
-          enumerable: true,
-          writable: true,
-          configurable: true
-        });
-      }
-      return out;
-    }
-  }
-  bad.push(node);
-  return void 0;
-}
-
-// core/call-sites.ts
-var CALL_SITE_ARG_INDEX = 2;
-var MODULE = "tooldistill";
-var ABSENT = "void 0";
-var CALL_DIRECTLY = `call base tools directly: call("<base tool>", {...})`;
-function instrumentCallSites(source, located = locateCallSites(source)) {
-  const { sites, unsupported } = located;
-  if (unsupported.length > 0) {
-    const list = unsupported.map((p) => `line ${p.line ?? "?"}: ${p.message}`).join("; ");
-    throw new DistillError("PROPOSAL_INVALID", `the tool's base calls cannot be counted: ${list}`);
-  }
-  const inserts = sites.map((site) => ({ at: insertionPoint(site.path.node, source), site }));
-  inserts.sort((a, b) => a.at.index - b.at.index);
-  let out = "";
-  let from = 0;
-  for (const { at, site } of inserts) {
-    out += source.slice(from, at.index) + at.text(site.id);
-    from = at.index;
-  }
-  out += source.slice(from);
-  return { source: out, sites: sites.map(({ id, line, tool }) => ({ id, line, tool })) };
-}
-function locateCallSites(source) {
-  const program = parseProgram(source);
-  const found = [];
-  const unsupported = [];
-  const refuse = (node, message) => {
-    const problem = { message };
-    if (node.loc) problem.line = node.loc.start.line;
-    problem.token = source.slice(node.start ?? 0, node.end ?? 0).split("\n")[0] ?? "";
-    unsupported.push({ problem, start: node.start ?? 0 });
-  };
-  const asSite = (callee, token) => {
-    const outer = outermost(callee);
-    const parent = outer.parentPath;
-    if (parent !== null && (parent.isCallExpression() || parent.isOptionalCallExpression()) && outer.key === "callee") {
-      const spread = parent.node.arguments.slice(0, CALL_SITE_ARG_INDEX).find((arg) => arg.type === "SpreadElement");
-      if (spread) {
-        refuse(
-          spread,
-          `a spread argument in call(...) hides the base tool's name or arguments: ${CALL_DIRECTLY}`
-        );
-      }
-      found.push({ path: parent, start: token.start ?? 0 });
-    } else {
-      refuse(
-        token,
-        `'call' is used without being called, so its calls could not be counted: ${CALL_DIRECTLY}`
-      );
-    }
-  };
-  for (const { binding, namespace } of libraryBindings(program)) {
-    for (const ref of binding.referencePaths) {
-      if (inTypePosition(ref)) continue;
-      if (!namespace) {
-        asSite(ref, ref.node);
-        continue;
-      }
-      const member = ref.parentPath;
-      const isObject = member !== null && (member.isMemberExpression() || member.isOptionalMemberExpression()) && ref.key === "object";
-      const name = isObject ? staticMemberName(member.node) : null;
-      if (name === "call") asSite(member, member.node);
-      else if (name === null) {
-        refuse(
-          ref.node,
-          `the namespace of "${MODULE}" is used as a value, which hides its calls: ${CALL_DIRECTLY}`
-        );
-      }
-    }
-  }
-  program.traverse({
-    Identifier(path) {
-      const name = path.node.name;
-      if (name !== LIBRARY_PARAM && name !== "arguments" || !path.isReferencedIdentifier()) return;
-      if (path.scope.getBinding(name) !== void 0) return;
-      if (name === LIBRARY_PARAM) {
-        refuse(path.node, `'${name}' is the sandbox's own name for the library: ${CALL_DIRECTLY}`);
-      } else if (path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression()) === null) {
-        refuse(
-          path.node,
-          `'arguments' outside a function reaches the library, which hides its calls: ${CALL_DIRECTLY}`
-        );
-      }
-    }
-  });
-  found.sort((a, b) => a.start - b.start);
-  const sites = found.map(({ path }, i) => {
-    const first = path.node.arguments[0];
-    const tool = first !== void 0 && first.type !== "SpreadElement" ? stringValue(first) : null;
-    return { id: i + 1, line: path.node.loc?.start.line ?? 0, tool, path };
-  });
-  unsupported.sort((a, b) => a.start - b.start);
-  return { sites, unsupported: unsupported.map((u) => u.problem) };
-}
-function parseProgram(source) {
-  let ast;
-  try {
-    ast = (0, import_parser2.parse)(source, {
-      sourceType: "module",
-      plugins: ["typescript"],
-      createParenthesizedExpressions: true
-    });
-  } catch (err) {
-    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
-      cause: err
-    });
-  }
-  let program = null;
-  traverse()(ast, {
-    Program(path) {
-      program = path;
-      path.stop();
-    }
-  });
-  if (program === null) throw new DistillError("PROPOSAL_INVALID", "the tool's code has no program");
-  return program;
-}
-function libraryBindings(program) {
-  const out = [];
-  for (const stmt of program.node.body) {
-    if (stmt.type !== "ImportDeclaration" || stmt.source.value !== MODULE || stmt.importKind === "type") {
-      continue;
-    }
-    for (const spec of stmt.specifiers) {
-      let namespace;
-      if (spec.type === "ImportNamespaceSpecifier") namespace = true;
-      else if (spec.type === "ImportSpecifier" && spec.importKind !== "type") {
-        const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-        if (imported !== "call") continue;
-        namespace = false;
-      } else continue;
-      const binding = program.scope.getBinding(spec.local.name);
-      if (binding !== void 0) out.push({ binding, namespace });
-    }
-  }
-  return out;
-}
-var TRANSPARENT = /* @__PURE__ */ new Set([
-  "ParenthesizedExpression",
-  "TSAsExpression",
-  "TSSatisfiesExpression",
-  "TSNonNullExpression",
-  "TSTypeAssertion",
-  "TSInstantiationExpression"
-]);
-function outermost(path) {
-  let current = path;
-  while (current.parentPath !== null && TRANSPARENT.has(current.parentPath.node.type)) {
-    current = current.parentPath;
-  }
-  return current;
-}
-function inTypePosition(path) {
-  let current = path.parentPath;
-  while (current !== null && current.node.type === "TSQualifiedName") current = current.parentPath;
-  return current !== null && current.node.type === "TSTypeQuery";
-}
-function staticMemberName(node) {
-  if (!node.computed) return node.property.type === "Identifier" ? node.property.name : null;
-  return stringValue(node.property);
-}
-function insertionPoint(node, source) {
-  const args = node.arguments;
-  const last = args[Math.min(args.length, CALL_SITE_ARG_INDEX) - 1];
-  if (last !== void 0) {
-    const missing = CALL_SITE_ARG_INDEX - Math.min(args.length, CALL_SITE_ARG_INDEX);
-    return { index: last.end ?? 0, text: (id) => `, ${`${ABSENT}, `.repeat(missing)}${id}` };
-  }
-  const close = (node.end ?? 0) - 1;
-  if (source[close] !== ")") {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `line ${node.loc?.start.line ?? "?"}: cannot find the end of a call`
-    );
-  }
-  return { index: close, text: (id) => `${`${ABSENT}, `.repeat(CALL_SITE_ARG_INDEX)}${id}` };
-}
-
-// core/coverage.ts
-function siteCoverage(sites, ran) {
-  const covered = new Set(ran);
-  const uncovered = sites.filter((s) => !covered.has(s.id));
-  return {
-    callSites: {
-      covered: sites.length - uncovered.length,
-      total: sites.length,
-      uncovered: uncovered.map((s) => ({ line: s.line, tool: s.tool }))
-    },
-    problems: uncovered.map((s) => ({
-      line: s.line,
-      token: s.tool ?? "call",
-      message: `call to '${s.tool ?? "?"}' never ran in replay: give a test input from a recorded run that takes this path, or remove it`
-    }))
-  };
-}
-
-// core/provenance-values.ts
-var MAX_ALTERNATIVES = 256;
-var MAX_DEPTH = 100;
-var UNKNOWN = Object.freeze({ kind: "unknown", owners: [] });
-var NOT_FOLDED = /* @__PURE__ */ Symbol("not folded");
-function combine(node, parts, fold) {
-  let combos = [[]];
-  let unknown = false;
-  for (const part of parts) {
-    const overflow = part.find((a) => a.kind === "overflow");
-    if (overflow) return [overflow];
-    const values = part.flatMap((a) => a.kind === "value" ? [a.value] : []);
-    if (values.length < part.length) unknown = true;
-    if (combos.length * values.length > MAX_ALTERNATIVES)
-      return [{ kind: "overflow", node, why: "combinations" }];
-    combos = combos.flatMap((combo) => values.map((v) => [...combo, v]));
-  }
-  const out = unknown ? [UNKNOWN] : [];
-  for (const combo of combos) {
-    const value = fold(combo);
-    out.push(value === NOT_FOLDED ? UNKNOWN : { kind: "value", node, value });
-  }
-  return out;
-}
-function dedupe(alts) {
-  const seen = /* @__PURE__ */ new Set();
-  const out = [];
-  let unknownOwners = null;
-  for (const alt of alts) {
-    if (alt.kind === "overflow") return [alt];
-    if (alt.kind === "unknown") {
-      unknownOwners = [...unknownOwners ?? [], ...alt.owners.filter((o) => !unknownOwners?.includes(o))];
-      continue;
-    }
-    const key2 = alt.kind === "value" ? `v${alt.node.start}:${alt.node.end}:${typeof alt.value}:${String(alt.value)}` : `${alt.kind}${alt.path.node.start}:${alt.path.node.end}`;
-    if (seen.has(key2)) continue;
-    seen.add(key2);
-    out.push(alt);
-  }
-  if (unknownOwners !== null) {
-    out.push(unknownOwners.length === 0 ? UNKNOWN : { kind: "unknown", owners: unknownOwners });
-  }
-  return out;
-}
-function isGlobal(path, name) {
-  return path.isIdentifier() && path.node.name === name && path.scope.getBinding(name) === void 0;
-}
-function isFoldable(value) {
-  return typeof value === "string" || typeof value === "number";
-}
-function isCheckable(value) {
-  return typeof value === "string" && value !== "" || typeof value === "number" && Number.isFinite(value);
-}
-function pathStep(key2) {
-  if (key2 === null) return "[\u2026]";
-  if (typeof key2 === "number" || /^\d+$/.test(key2)) return `[${key2}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key2) ? `.${key2}` : `[${JSON.stringify(key2)}]`;
-}
-function memberKey(path) {
-  const node = path.node;
-  if (!node.computed) return node.property.type === "Identifier" ? node.property.name : null;
-  if (node.property.type === "NumericLiteral") return node.property.value;
-  return stringValue(node.property);
-}
-function binds(node, name) {
-  switch (node.type) {
-    case "Identifier":
-      return node.name === name;
-    case "ObjectPattern":
-      return node.properties.some((p) => binds(p, name));
-    case "ObjectProperty":
-      return binds(node.value, name);
-    case "ArrayPattern":
-      return node.elements.some((e) => e !== null && binds(e, name));
-    case "AssignmentPattern":
-      return binds(node.left, name);
-    case "RestElement":
-      return binds(node.argument, name);
-    default:
-      return false;
-  }
-}
-function memberWrites(binding) {
-  const out = [];
-  for (const ref of binding.referencePaths) {
-    const keys = [];
-    let current = ref;
-    let parent = current.parentPath;
-    while (parent !== null && (parent.isMemberExpression() || parent.isOptionalMemberExpression()) && current.key === "object") {
-      const key2 = memberKey(parent);
-      keys.push(key2 === null ? null : String(key2));
-      current = parent;
-      parent = current.parentPath;
-    }
-    if (keys.length === 0 || parent === null) continue;
-    const steps = keys.map((k) => pathStep(k)).join("");
-    if (parent.isAssignmentExpression() && current.key === "left" && parent.node.operator === "=") {
-      out.push({ keys, path: steps, value: parent.get("right") });
-    } else if ((parent.isCallExpression() || parent.isOptionalCallExpression()) && current.key === "callee") {
-      const method = keys[keys.length - 1];
-      if (method === "push" || method === "unshift") {
-        const container = keys.slice(0, -1);
-        for (const arg of parent.get("arguments")) {
-          const value = arg.isSpreadElement() ? arg.get("argument") : arg;
-          out.push({
-            keys: container,
-            path: container.map((k) => pathStep(k)).join("") + pathStep(null),
-            value
-          });
-        }
-      }
-    }
-  }
-  return out;
-}
-
-// core/provenance-calls.ts
-function foldCall(folder, path) {
-  const node = path.node;
-  const callee = path.get("callee");
-  const args = path.get("arguments");
-  if (args.some((a) => a.isSpreadElement())) return [UNKNOWN];
-  const argAlts = args.map((a) => folder.alternatives(a));
-  const out = [];
-  if (isGlobal(callee, "String")) {
-    return combine(node, argAlts.slice(0, 1), ([v]) => isFoldable(v) ? String(v) : NOT_FOLDED);
-  }
-  if (callee.isMemberExpression() || callee.isOptionalMemberExpression()) {
-    const method = memberKey(callee);
-    const object = callee.get("object");
-    if (method === "freeze" && isGlobal(object, "Object")) return argAlts[0] ?? [UNKNOWN];
-    const objects = folder.alternatives(object);
-    if (method === "join") {
-      out.push(...objects.flatMap((alt) => foldJoin(folder, node, alt, argAlts[0])));
-    } else if (typeof method === "string" && Object.hasOwn(STRING_METHODS, method)) {
-      const fold = STRING_METHODS[method];
-      out.push(
-        ...combine(
-          node,
-          [objects, ...argAlts],
-          ([self2, ...rest]) => typeof self2 === "string" ? fold(self2, rest) : NOT_FOLDED
-        )
-      );
-    }
-  }
-  for (const alt of folder.alternatives(callee)) {
-    out.push(...alt.kind === "function" ? folder.returns(alt.path) : [UNKNOWN]);
-  }
-  return out;
-}
-function foldJoin(folder, node, alt, separator) {
-  if (alt.kind !== "object" || !alt.path.isArrayExpression()) return [UNKNOWN];
-  const elements = alt.path.get("elements");
-  if (elements.some((e) => e.node === null || e.isSpreadElement())) return [UNKNOWN];
-  const parts = [separator ?? [{ kind: "value", node, value: "," }]];
-  for (const e of elements) parts.push(folder.alternatives(e));
-  return combine(node, parts, ([sep2, ...items]) => {
-    if (typeof sep2 !== "string" || !items.every((i) => isFoldable(i) || i === null || i === void 0)) {
-      return NOT_FOLDED;
-    }
-    return items.map((i) => i === null || i === void 0 ? "" : String(i)).join(sep2);
-  });
-}
-var STRING_METHODS = Object.freeze({
-  toLowerCase: (s) => s.toLowerCase(),
-  toUpperCase: (s) => s.toUpperCase(),
-  toLocaleLowerCase: (s) => s.toLowerCase(),
-  toLocaleUpperCase: (s) => s.toUpperCase(),
-  trim: (s) => s.trim(),
-  trimStart: (s) => s.trimStart(),
-  trimEnd: (s) => s.trimEnd(),
-  normalize: (s) => s.normalize(),
-  concat: (s, args) => args.every(isFoldable) ? s + args.map(String).join("") : NOT_FOLDED,
-  slice: (s, args) => args.every((a) => typeof a === "number") ? s.slice(...args) : NOT_FOLDED,
-  substring: (s, args) => args.every((a) => typeof a === "number") ? s.substring(...args) : NOT_FOLDED,
-  replace: (s, [from, to]) => typeof from === "string" && typeof to === "string" ? s.replace(from, to) : NOT_FOLDED,
-  replaceAll: (s, [from, to]) => typeof from === "string" && typeof to === "string" && s.length * (to.length + 1) <= 1e4 ? s.replaceAll(from, to) : NOT_FOLDED,
-  repeat: (s, [n]) => typeof n === "number" && n >= 0 && s.length * n <= 1e4 ? s.repeat(n) : NOT_FOLDED,
-  padStart: (s, [n, fill]) => typeof n === "number" && n <= 1e4 && (fill === void 0 || typeof fill === "string") ? s.padStart(n, fill) : NOT_FOLDED,
-  padEnd: (s, [n, fill]) => typeof n === "number" && n <= 1e4 && (fill === void 0 || typeof fill === "string") ? s.padEnd(n, fill) : NOT_FOLDED
-});
-
-// core/provenance-fold.ts
-var ELEMENT_CALLBACKS = /* @__PURE__ */ new Set([
-  "map",
-  "flatMap",
-  "forEach",
-  "filter",
-  "find",
-  "findLast",
-  "some",
-  "every"
-]);
-var Folder = class {
-  #memo = /* @__PURE__ */ new Map();
-  #active = /* @__PURE__ */ new Set();
-  /** Variables being evaluated, with the values found for them so far. */
-  #sofar = /* @__PURE__ */ new Map();
-  #writes = /* @__PURE__ */ new Map();
-  #depth = 0;
-  /** What `path` may evaluate to. Memoised per node: the bindings it follows do not change. */
-  alternatives(path) {
-    const node = path.node;
-    const memo = this.#memo.get(node);
-    if (memo !== void 0) return memo;
-    if (this.#active.has(node)) return [UNKNOWN];
-    if (this.#depth >= MAX_DEPTH) return [{ kind: "overflow", node, why: "depth" }];
-    this.#active.add(node);
-    this.#depth++;
-    try {
-      const alts = dedupe(this.#evaluate(path));
-      this.#memo.set(node, alts);
-      return alts;
-    } finally {
-      this.#depth--;
-      this.#active.delete(node);
-    }
-  }
-  #evaluate(path) {
-    const node = path.node;
-    switch (node.type) {
-      case "ParenthesizedExpression":
-      case "TSAsExpression":
-      case "TSSatisfiesExpression":
-      case "TSNonNullExpression":
-      case "TSTypeAssertion":
-      case "TSInstantiationExpression":
-      case "AwaitExpression":
-        return this.alternatives(
-          path.get(node.type === "AwaitExpression" ? "argument" : "expression")
-        );
-      case "StringLiteral":
-      case "NumericLiteral":
-      case "BooleanLiteral":
-        return [{ kind: "value", node, value: node.value }];
-      case "NullLiteral":
-        return [{ kind: "value", node, value: null }];
-      case "TemplateLiteral": {
-        const parts = path.get("expressions").map((e) => this.alternatives(e));
-        return combine(node, parts, (values) => {
-          let text2 = node.quasis[0]?.value.cooked ?? "";
-          for (let i = 0; i < values.length; i++) {
-            text2 += String(values[i]) + (node.quasis[i + 1]?.value.cooked ?? "");
-          }
-          return text2;
-        });
-      }
-      case "BinaryExpression":
-        return this.#binary(path);
-      case "UnaryExpression": {
-        if (node.operator === "void") return [{ kind: "value", node, value: void 0 }];
-        if (node.operator !== "-" && node.operator !== "+") return [UNKNOWN];
-        const sign = node.operator === "-" ? -1 : 1;
-        return combine(
-          node,
-          [this.alternatives(path.get("argument"))],
-          ([v]) => typeof v === "number" ? sign * v : NOT_FOLDED
-        );
-      }
-      case "ConditionalExpression":
-        return [
-          ...this.alternatives(path.get("consequent")),
-          ...this.alternatives(path.get("alternate"))
-        ];
-      case "LogicalExpression":
-        return [
-          ...this.alternatives(path.get("left")),
-          ...this.alternatives(path.get("right"))
-        ];
-      case "SequenceExpression": {
-        const expressions = path.get("expressions");
-        const last = expressions[expressions.length - 1];
-        return last === void 0 ? [UNKNOWN] : this.alternatives(last);
-      }
-      case "AssignmentExpression":
-        return node.operator === "=" ? this.alternatives(path.get("right")) : [UNKNOWN];
-      case "Identifier":
-        return this.#identifier(path);
-      case "MemberExpression":
-      case "OptionalMemberExpression": {
-        const key2 = memberKey(path);
-        return this.alternatives(path.get("object")).flatMap((alt) => this.member(alt, key2));
-      }
-      case "CallExpression":
-      case "OptionalCallExpression":
-        return foldCall(this, path);
-      case "ObjectExpression":
-      case "ArrayExpression":
-        return [
-          {
-            kind: "object",
-            path,
-            owners: []
-          }
-        ];
-      case "ArrowFunctionExpression":
-      case "FunctionExpression":
-      case "FunctionDeclaration":
-        return [{ kind: "function", path }];
-      default:
-        return [UNKNOWN];
-    }
-  }
-  #binary(path) {
-    const node = path.node;
-    const op = node.operator;
-    if (!["+", "-", "*", "/", "%", "**"].includes(op)) return [UNKNOWN];
-    const parts = [this.alternatives(path.get("left")), this.alternatives(path.get("right"))];
-    return combine(node, parts, ([a, b]) => {
-      const operands = typeof a === "string" || typeof b === "string" ? "string" : "number";
-      if (!isFoldable(a) || !isFoldable(b)) return NOT_FOLDED;
-      if (op === "+") return operands === "string" ? String(a) + String(b) : a + b;
-      if (typeof a !== "number" || typeof b !== "number") return NOT_FOLDED;
-      const result = op === "-" ? a - b : op === "*" ? a * b : op === "/" ? a / b : op === "%" ? a % b : a ** b;
-      return Number.isFinite(result) ? result : NOT_FOLDED;
-    });
-  }
-  /**
-   * A variable's value: its initialiser (or the elements a for…of or an array callback gives it), and every
-   * value assigned to it later. Read inside one of its own assignments (`to = to + "x"`), it is its value so far.
-   */
-  #identifier(path) {
-    const name = path.node.name;
-    const binding = path.scope.getBinding(name);
-    if (binding === void 0) {
-      return name === "undefined" ? [{ kind: "value", node: path.node, value: void 0 }] : [UNKNOWN];
-    }
-    const sofar = this.#sofar.get(binding);
-    if (sofar !== void 0) return [...sofar, UNKNOWN];
-    const alts = [];
-    this.#sofar.set(binding, alts);
-    try {
-      if (binding.kind === "hoisted" && binding.path.isFunctionDeclaration()) {
-        alts.push({ kind: "function", path: binding.path });
-      } else if (binding.kind === "const" || binding.kind === "let" || binding.kind === "var") {
-        alts.push(...this.#declared(binding.path, binding.identifier));
-      } else if (binding.kind === "param") {
-        alts.push(...this.#parameter(binding.path, binding.identifier));
-      } else {
-        alts.push(UNKNOWN);
-      }
-      for (const write of binding.constantViolations)
-        alts.push(...this.#reassigned(write, binding.identifier));
-      return alts.map(
-        (alt) => alt.kind === "object" || alt.kind === "unknown" ? { ...alt, owners: [...alt.owners, binding] } : alt
-      );
-    } finally {
-      this.#sofar.delete(binding);
-    }
-  }
-  #declared(declarator, id) {
-    if (!declarator.isVariableDeclarator()) return [UNKNOWN];
-    const declaration = declarator.parentPath;
-    const loop = declaration?.parentPath;
-    let base;
-    if (loop?.isForOfStatement() && declaration?.node === loop.node.left) {
-      base = this.elementsOf(loop.get("right"));
-    } else {
-      const init = declarator.get("init");
-      base = init.node ? this.alternatives(init) : [{ kind: "value", node: id, value: void 0 }];
-    }
-    return this.#project(base, declarator.get("id"), id);
-  }
-  #parameter(param, id) {
-    const fn = param.parentPath;
-    let base = [UNKNOWN];
-    const call = fn?.parentPath;
-    if (fn?.isFunction() && param.key === 0 && call !== null && call !== void 0 && (call.isCallExpression() || call.isOptionalCallExpression()) && fn.key === 0) {
-      const callee = call.get("callee");
-      if (callee.isMemberExpression() || callee.isOptionalMemberExpression()) {
-        const method = memberKey(callee);
-        if (method !== null && ELEMENT_CALLBACKS.has(String(method))) {
-          base = [UNKNOWN, ...this.elementsOf(callee.get("object"))];
-        }
-      }
-    }
-    return this.#project(base, param, id);
-  }
-  #reassigned(write, id) {
-    if (write.isAssignmentExpression()) {
-      if (write.node.operator !== "=") return [UNKNOWN];
-      return this.#project(this.alternatives(write.get("right")), write.get("left"), id);
-    }
-    if (write.isVariableDeclarator()) return this.#declared(write, id);
-    if (write.isForOfStatement()) {
-      return this.#project(this.elementsOf(write.get("right")), write.get("left"), id);
-    }
-    return [UNKNOWN];
-  }
-  /** What the pattern `pattern` binds to the variable `id` when it destructures a value that may be any of `base`. */
-  #project(base, pattern, id) {
-    if (pattern.isIdentifier()) return pattern.node.name === id.name ? base : [UNKNOWN];
-    if (pattern.isAssignmentPattern()) {
-      const inner = [...base, ...this.alternatives(pattern.get("right"))];
-      return this.#project(inner, pattern.get("left"), id);
-    }
-    if (pattern.isObjectPattern()) {
-      for (const prop of pattern.get("properties")) {
-        if (!binds(prop.node, id.name)) continue;
-        if (!prop.isObjectProperty()) return [UNKNOWN];
-        const key2 = prop.node.computed && stringValue(prop.node.key) === null ? null : propertyKey(prop.node);
-        const next = base.flatMap((alt) => this.member(alt, key2));
-        return this.#project(next, prop.get("value"), id);
-      }
-    }
-    if (pattern.isArrayPattern()) {
-      const elements = pattern.get("elements");
-      for (let i = 0; i < elements.length; i++) {
-        const element = elements[i];
-        if (element.node === null || !binds(element.node, id.name)) continue;
-        if (element.isRestElement()) return [UNKNOWN];
-        return this.#project(
-          base.flatMap((alt) => this.member(alt, i)),
-          element,
-          id
-        );
-      }
-    }
-    return [UNKNOWN];
-  }
-  /** The value of property `key` (null: a key only known at run time) of a value that may be `alt`. */
-  member(alt, key2) {
-    const written = alt.kind === "object" || alt.kind === "unknown" ? this.#writesTo(alt.owners, key2) : [];
-    if (alt.kind === "unknown") return [UNKNOWN, ...written];
-    if (alt.kind !== "object") return [UNKNOWN];
-    const literal = alt.path;
-    if (literal.isArrayExpression()) {
-      const index = typeof key2 === "number" ? key2 : key2 !== null && /^\d+$/.test(key2) ? Number(key2) : null;
-      if (key2 !== null && index === null) return [UNKNOWN, ...written];
-      const out2 = [...written];
-      let position = 0;
-      for (const element of literal.get("elements")) {
-        if (element.isSpreadElement()) {
-          out2.push(...this.elementsOf(element.get("argument")));
-          position = null;
-          continue;
-        }
-        if (element.node !== null && (index === null || position === null || position === index)) {
-          out2.push(...this.alternatives(element));
-        }
-        if (position !== null) position++;
-      }
-      return out2.length > 0 ? out2 : [{ kind: "value", node: literal.node, value: void 0 }];
-    }
-    const out = [...written];
-    for (const prop of literal.get("properties")) {
-      if (prop.isSpreadElement()) {
-        out.push(...this.alternatives(prop.get("argument")).flatMap((a) => this.member(a, key2)));
-        continue;
-      }
-      const node = prop.node;
-      const name = node.computed && stringValue(node.key) === null ? null : propertyKey(node);
-      if (key2 !== null && name !== null && name !== String(key2)) continue;
-      if (prop.isObjectMethod() && prop.node.kind === "get") out.push(...this.returns(prop));
-      else if (prop.isObjectMethod()) out.push({ kind: "function", path: prop });
-      else out.push(...this.alternatives(prop.get("value")));
-    }
-    return out.length > 0 ? out : [{ kind: "value", node: literal.node, value: void 0 }];
-  }
-  /** Values assigned to `owner.key` (or any property, for a key known only at run time) of these variables. */
-  #writesTo(owners, key2) {
-    const out = [];
-    for (const owner of owners) {
-      for (const write of this.memberWritesOf(owner)) {
-        if (write.keys.length !== 1) continue;
-        const written = write.keys[0];
-        if (key2 === null || written === null || written === String(key2)) {
-          out.push(...this.alternatives(write.value));
-        }
-      }
-    }
-    return out;
-  }
-  /** Writes through the variable `binding` to what it holds (memoised). */
-  memberWritesOf(binding) {
-    let writes = this.#writes.get(binding);
-    if (writes === void 0) {
-      writes = memberWrites(binding);
-      this.#writes.set(binding, writes);
-    }
-    return writes;
-  }
-  /** The elements of an iterable, as far as literals show them; unknown for anything else. */
-  elementsOf(path) {
-    return this.alternatives(path).flatMap(
-      (alt) => alt.kind === "object" && alt.path.isArrayExpression() ? this.member(alt, null) : [UNKNOWN]
-    );
-  }
-  /** What a function written in the tool returns (undefined, never checked, when it falls off its end). */
-  returns(fn) {
-    if (fn.isArrowFunctionExpression() && !fn.get("body").isBlockStatement()) {
-      return this.alternatives(fn.get("body"));
-    }
-    const out = [];
-    fn.traverse({
-      Function(inner) {
-        inner.skip();
-      },
-      ReturnStatement: (ret) => {
-        const arg = ret.get("argument");
-        if (arg.node) out.push(...this.alternatives(arg));
-      }
-    });
-    return out.length > 0 ? out : [UNKNOWN];
-  }
-};
-
-// core/provenance-reach.ts
-var MAX_VISITS = 2e4;
-var LIMIT_MESSAGES = Object.freeze({
-  combinations: (where) => `builds more than ${MAX_ALTERNATIVES} possible values for ${where} from literals`,
-  depth: (where) => `reaches ${where} through more than ${MAX_DEPTH} nested steps from its literals`,
-  size: (where) => `passes more than ${MAX_VISITS} parts to ${where}`
-});
-var Reacher = class {
-  #folder;
-  /** Parts of the current call's arguments read so far, against MAX_VISITS. */
-  #visits = 0;
-  constructor(folder) {
-    this.#folder = folder;
-  }
-  /** Every checkable literal value that reaches the arguments expression `args`, with its path. */
-  reaching(args) {
-    const out = [];
-    this.#visits = 0;
-    this.#collect(args, "", out, /* @__PURE__ */ new Set());
-    if (this.#visits > MAX_VISITS) out.push({ kind: "limit", why: "size", node: args.node, path: "" });
-    return out;
-  }
-  #collect(path, at, out, walking) {
-    if (walking.size > MAX_DEPTH) {
-      out.push({ kind: "limit", why: "depth", node: path.node, path: at });
-      return;
-    }
-    for (const alt of this.#folder.alternatives(path)) this.#collectAlt(alt, at, out, walking);
-  }
-  #collectAlt(alt, at, out, walking) {
-    if (++this.#visits > MAX_VISITS) return;
-    switch (alt.kind) {
-      case "value":
-        if (isCheckable(alt.value)) out.push({ kind: "value", node: alt.node, value: alt.value, path: at });
-        return;
-      case "overflow":
-        out.push({ kind: "limit", why: alt.why, node: alt.node, path: at });
-        return;
-      case "function":
-        return;
-      case "object":
-        if (walking.has(alt.path.node)) return;
-        walking.add(alt.path.node);
-        this.#collectLiteral(alt.path, at, out, walking);
-        walking.delete(alt.path.node);
-        break;
-      case "unknown":
-        break;
-    }
-    for (const owner of alt.owners) {
-      if (walking.has(owner)) continue;
-      walking.add(owner);
-      for (const write of this.#folder.memberWritesOf(owner))
-        this.#collect(write.value, at + write.path, out, walking);
-      walking.delete(owner);
-    }
-  }
-  #collectReturns(functions, at, out, walking) {
-    for (const alt of functions) {
-      if (alt.kind !== "function") continue;
-      for (const value of this.#folder.returns(alt.path)) this.#collectAlt(value, at, out, walking);
-    }
-  }
-  /** The properties of an object literal, the elements of an array literal, spreads of literals included. */
-  #collectLiteral(literal, at, out, walking) {
-    if (literal.isObjectExpression()) {
-      for (const prop of literal.get("properties")) {
-        if (prop.isObjectProperty()) {
-          const key2 = prop.node.computed && stringValue(prop.node.key) === null ? null : propertyKey(prop.node);
-          const value = prop.get("value");
-          if (key2 === "toJSON") this.#collectReturns(this.#folder.alternatives(value), at, out, walking);
-          else this.#collect(value, at + pathStep(key2), out, walking);
-        } else if (prop.isObjectMethod()) {
-          const key2 = prop.node.computed && stringValue(prop.node.key) === null ? null : propertyKey(prop.node);
-          const fn = [{ kind: "function", path: prop }];
-          if (key2 === "toJSON" && prop.node.kind === "method") this.#collectReturns(fn, at, out, walking);
-          else if (prop.node.kind === "get") this.#collectReturns(fn, at + pathStep(key2), out, walking);
-        } else if (prop.isSpreadElement()) {
-          for (const alt of this.#folder.alternatives(prop.get("argument"))) {
-            if (alt.kind === "object" && !alt.path.isObjectExpression()) continue;
-            this.#collectAlt(alt, at, out, walking);
-          }
-        }
-      }
-      return;
-    }
-    let index = 0;
-    for (const element of literal.get("elements")) {
-      if (element.node === null) {
-        if (index !== null) index++;
-      } else if (element.isSpreadElement()) {
-        for (const alt of this.#folder.elementsOf(element.get("argument"))) {
-          this.#collectAlt(alt, at + pathStep(null), out, walking);
-        }
-        index = null;
-      } else {
-        this.#collect(element, at + pathStep(index), out, walking);
-        if (index !== null) index++;
-      }
-    }
-  }
-};
-
-// core/provenance-run.ts
-var MIN_SUBSTRING_CHARS = 4;
-var JOIN = "\0";
-var RunIndex = class {
-  #places = [];
-  #first = /* @__PURE__ */ new Map();
-  constructor(facts) {
-    this.#places.push({ seen: { kind: "task" }, data: null, text: facts.task });
-    for (const input of facts.inputs)
-      this.#places.push({ seen: { kind: "input" }, data: leaves(input), text: null });
-    for (const call of facts.calls) {
-      this.#places.push({
-        seen: { kind: "arguments", tool: call.tool },
-        data: leaves(call.args),
-        text: null
-      });
-      if (call.output !== void 0) {
-        this.#places.push({
-          seen: { kind: "response", tool: call.tool },
-          data: leaves(call.output),
-          text: null
-        });
-      }
-    }
-  }
-  /** Where the run first saw `value`, or null when it never did. */
-  firstSeen(value) {
-    const key2 = `${typeof value}:${value}`;
-    if (this.#first.has(key2)) return this.#first.get(key2) ?? null;
-    const place = this.#places.find((p) => appearsIn(value, p));
-    const seen = place?.seen ?? null;
-    this.#first.set(key2, seen);
-    return seen;
-  }
-  /** True when the task, a test input, a response or `tool`'s own recorded arguments have `value`. */
-  explains(value, tool) {
-    return this.#places.some(
-      (p) => (p.seen.kind !== "arguments" || p.seen.tool === tool) && appearsIn(value, p)
-    );
-  }
-};
-function appearsIn(value, place) {
-  if (place.text !== null) return appearsInText(value, place.text);
-  const data = place.data;
-  if (data === null) return false;
-  if (typeof value === "number") return data.numbers.has(value) || data.strings.has(String(value));
-  if (data.strings.has(value)) return true;
-  if (/^-?\d+(\.\d+)?$/.test(value) && data.numbers.has(Number(value)) && String(Number(value)) === value) {
-    return true;
-  }
-  if (value.length < MIN_SUBSTRING_CHARS) return false;
-  if (!value.includes(JOIN)) return data.joined.includes(value);
-  for (const leaf of data.strings) if (leaf.includes(value)) return true;
-  return false;
-}
-function appearsInText(value, text2) {
-  if (typeof value === "string" && value.length >= MIN_SUBSTRING_CHARS) return text2.includes(value);
-  const escaped = String(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = typeof value === "number" ? new RegExp(`(?<![\\d.])${escaped}(?!\\d|\\.\\d)`) : new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "u");
-  return pattern.test(text2);
-}
-function leaves(root) {
-  const strings = /* @__PURE__ */ new Set();
-  const numbers = /* @__PURE__ */ new Set();
-  const stack = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value === "string") strings.add(value);
-    else if (typeof value === "number") numbers.add(value);
-    else if (typeof value === "object" && value !== null) {
-      for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
-    }
-  }
-  return { strings, numbers, joined: [...strings].join(JOIN) };
-}
-
-// core/provenance.ts
-var MAX_SHOWN_CHARS = 80;
-function checkArgumentProvenance(source, facts, located = locateCallSites(source)) {
-  const reacher = new Reacher(new Folder());
-  const run = new RunIndex(facts);
-  const found = /* @__PURE__ */ new Map();
-  const warned = /* @__PURE__ */ new Map();
-  const checked = /* @__PURE__ */ new Set();
-  const report = (into, node, problem) => {
-    const key2 = `${problem.line}\0${problem.token}\0${problem.message}`;
-    if (!into.has(key2)) into.set(key2, { problem, start: node.start ?? 0 });
-  };
-  for (const site of located.sites) {
-    const tool = site.tool;
-    if (tool === null) continue;
-    const args = argumentsOf(site);
-    if (args === null) continue;
-    for (const reach of reacher.reaching(args)) {
-      const problemAt = (message) => {
-        const problem = { message };
-        if (reach.node.loc) problem.line = reach.node.loc.start.line;
-        problem.token = tokenOf(reach.node, source);
-        return problem;
-      };
-      const where = `${tool}${reach.path}`;
-      if (reach.kind === "limit") {
-        report(
-          found,
-          reach.node,
-          problemAt(`${LIMIT_MESSAGES[reach.why](where)}: simplify it so each value can be checked`)
-        );
-        continue;
-      }
-      const value = reach.value;
-      const key2 = `${site.id}\0${reach.path}\0${reach.node.start}\0${typeof value}:${value}`;
-      if (checked.has(key2)) continue;
-      checked.add(key2);
-      const first = run.firstSeen(value);
-      if (first !== null && first.kind === "response") {
-        report(
-          found,
-          reach.node,
-          problemAt(
-            `hard-codes ${show(value)}, which the source run read from ${first.tool}'s result: take it from that call's result`
-          )
-        );
-      } else if (first === null || !run.explains(value, tool)) {
-        report(
-          found,
-          reach.node,
-          problemAt(`passes ${show(value)} to ${where}, a value the source run never used`)
-        );
-      } else if (first.kind === "task" || first.kind === "input") {
-        const source2 = first.kind === "task" ? "the task text" : "a test input";
-        report(
-          warned,
-          reach.node,
-          problemAt(
-            `passes ${show(value)} to ${where}, a value of this task (${source2}): take it from the tool's input if it changes between tasks`
-          )
-        );
-      }
-    }
-  }
-  return { checked: checked.size, problems: inOrder(found), warnings: inOrder(warned) };
-}
-function inOrder(found) {
-  return [...found.values()].sort((a, b) => (a.problem.line ?? 0) - (b.problem.line ?? 0) || a.start - b.start).map((f) => f.problem);
-}
-function argumentsOf(site) {
-  const args = site.path.get("arguments");
-  const second = args[1];
-  if (second === void 0 || second.isSpreadElement()) return null;
-  return second;
-}
-function show(value) {
-  return typeof value === "number" ? String(value) : `'${oneLine(value, MAX_SHOWN_CHARS)}'`;
-}
-function tokenOf(node, source) {
-  const literal = node.type === "StringLiteral" || node.type === "TemplateLiteral" ? stringValue(node) : null;
-  if (literal !== null) return oneLine(literal, 40);
-  const text2 = source.slice(node.start ?? 0, node.end ?? 0);
-  return text2.length <= 40 && !text2.includes("\n") ? text2 : text2.match(/^\S+/)?.[0] ?? text2;
-}
-
-// core/replay.ts
-function fixturesFromCalls(calls) {
-  return calls.filter((c) => c.kind === "base" && c.status !== "started").map((c, i) => ({
-    index: i + 1,
-    tool: c.tool,
-    args: c.args,
-    ok: c.status === "ok",
-    output: c.output,
-    error: c.error,
-    clipped: c.clipped ? c.note ?? "clipped" : null
-  }));
-}
-var FixtureSet = class {
-  #fixtures;
-  #keys;
-  #used;
-  constructor(fixtures) {
-    this.#fixtures = fixtures;
-    this.#keys = fixtures.map((f) => key(f.tool, f.args));
-    this.#used = fixtures.map(() => false);
-  }
-  /** Consumes and returns the matching fixture, or null. `args` must be canonical. */
-  take(tool, args) {
-    const k = key(tool, args);
-    for (let i = 0; i < this.#fixtures.length; i++) {
-      if (!this.#used[i] && this.#keys[i] === k) {
-        this.#used[i] = true;
-        return this.#fixtures[i];
-      }
-    }
-    return null;
-  }
-  /** The fixtures no call of this replay took, in order. */
-  unused() {
-    return this.#fixtures.filter((_, i) => !this.#used[i]);
-  }
-  /**
-   * Says why a call matches nothing, naming the nearest recorded call and how the arguments differ; `run` names
-   * the run the fixtures come from.
-   */
-  explainMiss(step, tool, args, run = "the source run") {
-    const head = `call ${step} to '${tool}' with ${stableStringify(args)} matches no recorded call`;
-    const sameTool = this.#fixtures.filter((f) => f.tool === tool);
-    if (sameTool.length === 0) {
-      return `${head}: ${run} never called '${tool}'`;
-    }
-    let best = sameTool[0];
-    let bestScore = Number.POSITIVE_INFINITY;
-    for (const f of sameTool) {
-      const score = argDifferences(f.args, args).length;
-      if (score < bestScore) {
-        best = f;
-        bestScore = score;
-      }
-    }
-    const diffs = argDifferences(best.args, args);
-    const used = diffs.length === 0 ? " (already used by an earlier call of this replay)" : "";
-    const how = diffs.length === 0 ? "" : `; differs in ${diffs.join(", ")}`;
-    return `${head}; nearest recorded: call ${best.index} ${best.tool} ${stableStringify(best.args)}${used}${how}`;
-  }
-};
-function key(tool, args) {
-  return `${tool}\0${stableStringify(args)}`;
-}
-function argDifferences(recorded, actual) {
-  const out = [];
-  const keys = [.../* @__PURE__ */ new Set([...Object.keys(recorded), ...Object.keys(actual)])].sort();
-  for (const k of keys) {
-    const inRecorded = k in recorded;
-    const inActual = k in actual;
-    if (inRecorded && !inActual) out.push(`${k}: missing (recorded ${stableStringify(recorded[k])})`);
-    else if (!inRecorded && inActual)
-      out.push(`${k}: not in the recorded call (got ${stableStringify(actual[k])})`);
-    else if (stableStringify(recorded[k]) !== stableStringify(actual[k])) {
-      out.push(`${k}: ${stableStringify(actual[k])} \u2260 recorded ${stableStringify(recorded[k])}`);
-    }
-  }
-  return out;
-}
-async function replayInput(req) {
-  const fixtures = new FixtureSet(req.fixtures);
-  let step = 0;
-  const outcome = await req.sandbox.run({
-    source: req.code,
-    sites: req.sites,
-    input: req.input,
-    allow: req.allow,
-    runCheck: true,
-    call: async (tool, args) => {
-      step += 1;
-      const def = req.tools.get(tool);
-      if (!def) throw replayProblem(`call ${step} to '${tool}': no such base tool`);
-      const invalid = schemaProblems2(def.input_schema, args);
-      if (invalid.length) {
-        throw replayProblem(
-          `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`
-        );
-      }
-      return req.answer({ step, tool, args, canonical: canonicalArgs(args, def.input_schema) }, fixtures);
-    }
-  });
-  return { outcome, fixtures };
-}
-function replayProblem(message) {
-  return new DistillError("REPLAY", message);
-}
-function replayFailure(f, run) {
-  if (f.errorCode === "REPLAY") return f.message;
-  if (f.kind === "call_failed") {
-    return `call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in ${run}: ${f.message}; a distilled tool must follow calls that succeeded`;
-  }
-  if (f.kind === "check_failed") return `check(result) did not hold: ${f.message}`;
-  return `${f.kind.replaceAll("_", " ")}: ${f.message}`;
-}
-function sitesRun(outcome) {
-  return outcome.calls.flatMap((c) => c.site === void 0 ? [] : [c.site]);
-}
-
-// core/replay-inputs.ts
-async function replayTestInputs(ctx, version, code, sourceCalls, options) {
-  const out = { problems: [], calls: null, liveCalls: [], covered: [], runs: [] };
-  let inputs;
-  try {
-    inputs = testInputsOf(version.testInputs);
-  } catch (err) {
-    if (!(err instanceof DistillError)) throw err;
-    out.problems.push({ message: err.message });
-    return out;
-  }
-  if (inputs.length === 0) {
-    out.problems.push({ message: "test_inputs is empty: give at least one input taken from the source run" });
-    return out;
-  }
-  if (!version.sourceTrace && !options.live && inputs.every((t) => t.trace === null)) {
-    out.problems.push({ message: "no source run to replay against" });
-    return out;
-  }
-  let maxCalls = 0;
-  for (const [i, test] of inputs.entries()) {
-    const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
-    const problem = (message) => out.problems.push({ message: `${label}${message}` });
-    const inputProblems = schemaProblems2(code.meta.inputSchema, test.input);
-    if (inputProblems.length) {
-      problem(
-        `input ${JSON.stringify(test.input)} does not match the tool's inputSchema: ${inputProblems.join("; ")}`
-      );
-      continue;
-    }
-    const run = recordedRun(ctx, test, version.sourceTrace, sourceCalls, options);
-    if (typeof run === "string") {
-      problem(run);
-      continue;
-    }
-    const { outcome } = await replayInput({
-      sandbox: ctx.sandbox,
-      code: code.instrumented.source,
-      sites: code.instrumented.sites,
-      allow: code.meta.dependencies,
-      input: test.input,
-      fixtures: fixturesFromCalls(run.calls),
-      tools: code.tools,
-      answer: (call, fixtures) => answer(ctx, version, call, fixtures, run.name, options, out.liveCalls)
-    });
-    maxCalls = Math.max(maxCalls, outcome.calls.length);
-    const why = outcome.ok ? notApplicableProblem(outcome.notApplicable, run.name) : replayFailure(outcome.failure, run.name);
-    if (why !== null) problem(why);
-    else out.covered.push(...sitesRun(outcome));
-    if (!options.live && run.trace !== null) out.runs.push({ trace: run.trace, why });
-  }
-  out.calls = maxCalls;
-  return out;
-}
-function recordedRun(ctx, test, sourceTrace, sourceCalls, options) {
-  if (test.trace === null || test.trace === sourceTrace) {
-    if (sourceTrace === null && !options.live) {
-      return `no source run to replay against: name a recorded run as { "trace": "<id>", "input": {...} }`;
-    }
-    return { trace: sourceTrace, name: "the source run", calls: sourceCalls };
-  }
-  const trace = ctx.store.getTrace(test.trace);
-  if (trace === null) {
-    return `no recorded run '${test.trace}': name a successful recorded run by its id (tooldistill traces list)`;
-  }
-  if (trace.outcome !== true) {
-    const outcome = trace.outcome === null ? "not set" : "failed";
-    return `the run '${test.trace}' is not recorded as successful (outcome ${outcome}): replay only against runs that succeeded`;
-  }
-  return { trace: trace.id, name: `the run '${trace.id}'`, calls: ctx.store.getCalls(trace.id) };
-}
-async function answer(ctx, version, { step, tool, args, canonical }, fixtures, run, options, liveCalls) {
-  const live = async (why) => {
-    if (!ctx.executor) {
-      throw replayProblem(`call ${step} to '${tool}' ${why} and no executor is configured to run it live`);
-    }
-    liveCalls.push(`${tool} (call ${step})`);
-    return ctx.executor(tool, args);
-  };
-  const fixture = fixtures.take(tool, canonical);
-  if (options.live) {
-    const decision = options.livePolicy?.decide(step, tool, canonical, fixture) ?? { live: true };
-    if ("record" in decision) return decision.record;
-    if ("refuse" in decision) throw replayProblem(decision.refuse);
-    return live("runs live (verify --live)");
-  }
-  if (fixture) {
-    if (fixture.ok && fixture.clipped !== null) {
-      throw replayProblem(
-        `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`
-      );
-    }
-    if (fixture.ok) return structuredClone(fixture.output);
-    if (options.recovered?.includes(tool)) {
-      if (ctx.settings.allowLiveVerification)
-        return live("has only a failure recorded before the tool recovered");
-      throw replayProblem(
-        `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`
-      );
-    }
-    throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
-  }
-  if (ctx.settings.allowLiveVerification) return live("matches no recorded call");
-  throw replayProblem(fixtures.explainMiss(step, tool, canonical, run));
-}
-function notApplicableProblem(reason, run) {
-  if (reason === void 0) return null;
-  return `the tool answered notApplicable(${JSON.stringify(reason)}) for the input of ${run}, where the task was done: it must do the task for its test inputs (notApplicable is for inputs it does not cover)`;
-}
-
-// core/recorded-runs.ts
-var MAX_RECORDED_RUNS = 50;
-async function replayRecordedRuns(ctx, version, code, sourceCalls, options) {
-  const out = { problems: [], runs: [], covered: [], refs: [] };
-  let runs;
-  if (version.status === "draft") {
-    const replaced = replacedVersion(ctx, version, options);
-    runs = replaced ? ctx.store.liveRuns(replaced.name, replaced.version, MAX_RECORDED_RUNS) : [];
-  } else {
-    runs = ctx.store.liveRunsOf(version.replayRuns);
-    const found = new Set(runs.map((r) => r.call));
-    for (const ref of version.replayRuns) {
-      if (!found.has(ref.call)) out.runs.push({ trace: ref.trace, why: "it is no longer in the store" });
-    }
-  }
-  const changes = /* @__PURE__ */ new Map();
-  for (const run of runs) {
-    out.refs.push({ trace: run.trace, call: run.call });
-    let changed = changes.get(run.version);
-    if (!changed) {
-      changed = changedTools(ctx, version.name, run.version, version.sourceTrace, sourceCalls, options);
-      changes.set(run.version, changed);
-    }
-    const result = await replayRun(ctx, run, code, changed);
-    out.runs.push({ trace: run.trace, why: result.why });
-    if (result.why === null) out.covered.push(...result.covered);
-    else if (result.rejects) {
-      out.problems.push({
-        message: `recorded run ${run.trace} of v${run.version} not reproduced: ${result.why}: a version that replaces v${run.version} must do what it did in its recorded runs whose base calls still answer the same way`
-      });
-    }
-  }
-  return out;
-}
-function replacedVersion(ctx, version, options) {
-  const earlier = ctx.store.listVersions({ name: version.name }).filter((v) => v.version < version.version);
-  if (options.mustBeat) return earlier.find((v) => v.version === options.mustBeat?.version) ?? null;
-  return earlier.filter((v) => v.status === "active" || v.status === "suspect").at(-1) ?? null;
-}
-function changedTools(ctx, name, replaced, sourceTrace, sourceCalls, options) {
-  const changed = /* @__PURE__ */ new Map();
-  for (const dep of ctx.store.getDependencies(name, replaced)) {
-    const current = ctx.baseTool(dep.baseTool);
-    if (dep.avoided) {
-      changed.set(
-        dep.baseTool,
-        `'${dep.baseTool}' failed on every call of v${replaced}'s source run, so that run never asked it`
-      );
-    } else if (current && !sameFingerprint(dep.fingerprint, fingerprint(current))) {
-      changed.set(dep.baseTool, `'${dep.baseTool}' changed its definition since v${replaced} was verified`);
-    }
-  }
-  for (const tool of options.recovered ?? []) {
-    changed.set(tool, `'${tool}' recovered since v${replaced}'s runs, so they never asked it`);
-  }
-  const failedRuns = new Set(
-    sourceCalls.filter(
-      (c) => c.kind === "distilled" && c.tool === name && c.version === replaced && c.status === "error"
-    ).map((c) => c.id)
-  );
-  for (const c of sourceCalls) {
-    if (c.parentId !== null && failedRuns.has(c.parentId) && c.status === "error") {
-      changed.set(c.tool, `'${c.tool}' refused v${replaced}'s call in run ${sourceTrace}, after that run`);
-    }
-  }
-  return changed;
-}
-async function replayRun(ctx, run, code, changed) {
-  const skip2 = (why) => ({ why, rejects: false, covered: [] });
-  const invalid = schemaProblems2(code.meta.inputSchema, run.input);
-  if (invalid.length)
-    return skip2(`its input does not match this version's inputSchema: ${invalid.join("; ")}`);
-  const stopped = { at: null };
-  const { outcome, fixtures } = await replayInput({
-    sandbox: ctx.sandbox,
-    code: code.instrumented.source,
-    sites: code.instrumented.sites,
-    allow: code.meta.dependencies,
-    input: run.input,
-    fixtures: fixturesFromCalls(run.calls),
-    tools: code.tools,
-    answer: async ({ step, tool, canonical }, set) => {
-      const fixture = set.take(tool, canonical);
-      if (fixture?.ok && fixture.clipped === null) return structuredClone(fixture.output);
-      if (fixture && !fixture.ok) throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
-      const text2 = fixture ? `its recorded answer to call ${fixture.index} was clipped when it was recorded` : set.explainMiss(step, tool, canonical, "that run");
-      stopped.at = { clipped: fixture !== null, tool, text: text2 };
-      throw replayProblem(text2);
-    }
-  });
-  const stop = stopped.at;
-  if (!outcome.ok) {
-    if (stop?.clipped) return skip2(stop.text);
-    const why = stop === null ? void 0 : changed.get(stop.tool);
-    if (stop !== null && why !== void 0) return skip2(`${stop.text}, and ${why}`);
-    return { why: replayFailure(outcome.failure, "that run"), rejects: true, covered: [] };
-  }
-  const declined = notApplicableProblem(outcome.notApplicable, "that run");
-  if (declined !== null) return { why: declined, rejects: true, covered: [] };
-  for (const left of fixtures.unused()) {
-    if (ctx.baseTool(left.tool)?.annotations?.readOnlyHint === true) continue;
-    const what = `it left out call ${left.index} to '${left.tool}' ${stableStringify(left.args)}, which may change something`;
-    const why = changed.get(left.tool);
-    if (why !== void 0) return skip2(`${what}, and ${why}`);
-    return { why: what, rejects: true, covered: [] };
-  }
-  return { why: null, rejects: false, covered: sitesRun(outcome) };
-}
-
-// core/static-check.ts
-var import_parser3 = __toESM(require_lib(), 1);
-
-// core/source-tokens.ts
-var TOKEN = /^(?:[A-Za-z_$][\w$]*|\.\.\.|\S)/;
-function tokenAt(source, index) {
-  return source.slice(index).match(TOKEN)?.[0];
-}
-var SourceTokens = class {
-  #source;
-  constructor(source) {
-    this.#source = source;
-  }
-  /** The node's text when it is one line of at most 40 characters, otherwise its first token. */
-  of(node) {
-    const text2 = this.#text(node);
-    return text2.length <= 40 && !text2.includes("\n") ? text2 : this.first(node);
-  }
-  /** The node's first token (its whole text when it starts with none). */
-  first(node) {
-    const text2 = this.#text(node);
-    return text2.match(TOKEN)?.[0] ?? text2;
-  }
-  #text(node) {
-    return this.#source.slice(node.start ?? 0, node.end ?? 0);
-  }
-};
-
-// core/static-config.ts
-var CONFIG_KEYS = ["name", "description", "inputSchema", "run", "check"];
-var REQUIRED_CONFIG_KEYS = ["name", "description", "inputSchema", "run"];
-function readConfig(state, object) {
-  const props = checkConfigKeys(state, object);
-  const name = readName(state, props.get("name"));
-  const description = readDescription(state, props.get("description"));
-  const inputSchema = readInputSchema(state, props.get("inputSchema"));
-  checkRun(state, props.get("run"));
-  const check = props.get("check");
-  const checkFunction = readCheck(state, check);
-  return { name, description, inputSchema, hasCheck: check !== void 0, checkFunction };
-}
-function checkConfigKeys(state, object) {
-  const props = /* @__PURE__ */ new Map();
-  for (const prop of object.properties) {
-    const key2 = prop.type === "SpreadElement" || prop.computed ? null : propertyKey(prop);
-    if (key2 === null) {
-      state.add(
-        prop,
-        state.tokens.first(prop),
-        `distilledTool({...}) accepts only plain keys: ${CONFIG_KEYS.join(", ")}`
-      );
-    } else if (!isConfigKey(key2)) {
-      state.add(
-        prop,
-        key2,
-        `unknown key '${key2}' in distilledTool({...})${suggestion(key2, CONFIG_KEYS)}: allowed keys are ${CONFIG_KEYS.join(", ")}`
-      );
-    } else if (props.has(key2)) {
-      state.add(prop, key2, `duplicate key '${key2}' in distilledTool({...})`);
-    } else {
-      props.set(key2, prop);
-    }
-  }
-  for (const key2 of REQUIRED_CONFIG_KEYS) {
-    if (!props.has(key2)) state.add(object, void 0, `distilledTool({...}) has no '${key2}'`);
-  }
-  return props;
-}
-function isConfigKey(key2) {
-  return CONFIG_KEYS.includes(key2);
-}
-function readString(state, key2, prop) {
-  if (prop === void 0) return null;
-  const value = prop.type === "ObjectProperty" ? stringValue(prop.value) : null;
-  if (value === null) {
-    state.add(prop, key2, `'${key2}' must be a string literal so it can be read without running the tool`);
-  }
-  return value;
-}
-function readName(state, prop) {
-  const name = readString(state, "name", prop);
-  if (name === null || prop === void 0) return name;
-  const problem = toolNameProblem(name);
-  if (problem !== null) state.add(prop, name, problem);
-  if (state.baseByName.has(name)) {
-    state.add(
-      prop,
-      name,
-      `tool name '${name}' is a base tool's name: a distilled tool must not shadow a base tool`
-    );
-  }
-  return name;
-}
-function readDescription(state, prop) {
-  const description = readString(state, "description", prop);
-  if (description !== null && prop !== void 0 && description.trim() === "") {
-    state.add(prop, "description", "'description' must not be empty: say what the tool does");
-  }
-  return description;
-}
-function readInputSchema(state, prop) {
-  if (prop === void 0) return null;
-  const bad = [];
-  const value = prop.type === "ObjectProperty" ? literalValue(prop.value, bad) : void 0;
-  if (prop.type === "ObjectMethod") bad.push(prop);
-  for (const node of bad) {
-    state.add(
-      node,
-      state.tokens.of(node),
-      "'inputSchema' may contain only literals (strings, numbers, booleans, null, arrays and objects of those)"
-    );
-  }
-  if (bad.length > 0) return null;
-  if (!(isPlainObject(value) && value["type"] === "object")) {
-    state.add(prop, "inputSchema", `'inputSchema' must be an object with type: "object"`);
-  }
-  return isPlainObject(value) ? value : null;
-}
-function checkRun(state, prop) {
-  if (prop !== void 0 && !isFunction(prop, true)) {
-    state.add(prop, "run", "'run' must be an async function: async run(input) { ... }");
-  }
-}
-function readCheck(state, prop) {
-  if (prop === void 0) return null;
-  if (!isFunction(prop, false)) {
-    state.add(prop, "check", "'check' must be a function of the result: check: (result) => ...");
-    return null;
-  }
-  const fn = prop.type === "ObjectMethod" ? prop : unwrap(prop.value);
-  if ("async" in fn && fn.async) {
-    state.add(
-      prop,
-      "async",
-      "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function"
-    );
-  }
-  if ("generator" in fn && fn.generator) {
-    state.add(prop, "*", "'check' must return true or false, not be a generator");
-  }
-  return fn;
-}
-function isFunction(prop, mustBeAsync) {
-  if (prop.type === "ObjectMethod") return prop.kind === "method" && (prop.async || !mustBeAsync);
-  const value = unwrap(prop.value);
-  return (value.type === "ArrowFunctionExpression" || value.type === "FunctionExpression") && (value.async || !mustBeAsync);
-}
-
-// core/static-module.ts
-var MODULE2 = "tooldistill";
-var ONLY_IMPORT = `only { distilledTool, call, notApplicable } from "${MODULE2}"`;
-var TOP_LEVEL = "only imports and one export default distilledTool({...}) are allowed at top level";
-function checkTopLevel(state, body) {
-  let config = null;
-  let sawDefault = false;
-  for (const stmt of body) {
-    switch (stmt.type) {
-      case "ImportDeclaration":
-        checkImport(state, stmt);
-        break;
-      case "ExportDefaultDeclaration":
-        sawDefault = true;
-        config = checkDefaultExport(state, stmt);
-        break;
-      case "ExportNamedDeclaration":
-        if (stmt.exportKind !== "type" && stmt.declaration?.type !== "TSTypeAliasDeclaration" && stmt.declaration?.type !== "TSInterfaceDeclaration") {
-          state.add(stmt, "export", TOP_LEVEL);
-        }
-        break;
-      case "TSTypeAliasDeclaration":
-      case "TSInterfaceDeclaration":
-      case "EmptyStatement":
-        break;
-      default:
-        if (!state.bannedStatements.has(stmt.type)) state.add(stmt, state.tokens.first(stmt), TOP_LEVEL);
-    }
-  }
-  if (!sawDefault) {
-    state.add(
-      null,
-      void 0,
-      "missing export default distilledTool({ name, description, inputSchema, run })"
-    );
-  }
-  return config;
-}
-function checkDefaultExport(state, stmt) {
-  const decl = unwrap(stmt.declaration);
-  const arg = decl.type === "CallExpression" && decl.arguments.length === 1 ? decl.arguments[0] : void 0;
-  if (decl.type === "CallExpression" && decl.callee.type === "Identifier" && decl.callee.name === "distilledTool" && arg?.type === "ObjectExpression") {
-    return arg;
-  }
-  state.add(
-    decl,
-    state.tokens.of(decl),
-    "export default must be distilledTool({...}) with one object literal"
-  );
-  return null;
-}
-function checkImport(state, stmt) {
-  const from = stmt.source.value;
-  if (from !== MODULE2) {
-    state.add(stmt.source, from, `import from '${from}' is not allowed: ${ONLY_IMPORT}`);
-    return;
-  }
-  if (stmt.importKind === "type") return;
-  for (const spec of stmt.specifiers) {
-    const local = spec.local.name;
-    if (spec.type === "ImportDefaultSpecifier") {
-      state.add(spec, local, `default import '${local}' is not allowed: ${ONLY_IMPORT}`);
-    } else if (spec.type === "ImportNamespaceSpecifier") {
-      state.add(spec, local, `namespace import '${local}' is not allowed: ${ONLY_IMPORT}`);
-    } else if (spec.importKind !== "type") {
-      const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-      if (!LIBRARY_NAMES.includes(imported)) {
-        state.add(spec, imported, `import of '${imported}' is not allowed: ${ONLY_IMPORT}`);
-      } else if (local !== imported) {
-        state.add(
-          spec.local,
-          local,
-          `import of '${imported}' as '${local}' is not allowed: import it under its own name so base calls can be read`
-        );
-      }
-    }
-  }
-}
-
-// core/sandbox-guest.ts
-var NO_CLOCK = "a distilled tool has no clock: take the time as an input or from a base tool";
-var ABSENT_GLOBALS = Object.freeze({
-  setTimeout: "a distilled tool has no timers",
-  setInterval: "a distilled tool has no timers",
-  setImmediate: "a distilled tool has no timers",
-  clearTimeout: "a distilled tool has no timers",
-  clearInterval: "a distilled tool has no timers",
-  queueMicrotask: "a distilled tool has no timers",
-  performance: NO_CLOCK,
-  eval: "a distilled tool cannot generate code from strings",
-  Function: "a distilled tool cannot generate code from strings",
-  WebAssembly: "a distilled tool cannot load WebAssembly",
-  SharedArrayBuffer: "a distilled tool has no shared memory",
-  Atomics: "a distilled tool has no shared memory",
-  WeakRef: "a distilled tool cannot observe garbage collection",
-  FinalizationRegistry: "a distilled tool cannot observe garbage collection",
-  Proxy: "a distilled tool has no Proxy"
-});
-var ABSENT_MEMBERS = Object.freeze({
-  "Math.random": "a distilled tool has no randomness: take random values as an input or from a base tool",
-  "Date.now": NO_CLOCK
-});
-var TOOL_FILE2 = "tool.ts";
-var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
-  "use strict";
-  const G = globalThis;
-  const stringify = JSON.stringify;
-  const parse = JSON.parse;
-  const freeze = Object.freeze;
-  const defineProperty = Object.defineProperty;
-  const getPrototypeOf = Object.getPrototypeOf;
-  const StringCtor = String;
-  const TypeErrorCtor = TypeError;
-  const construct = Reflect.construct;
-
-  // No code generation from strings: eval goes, and so does every Function constructor reachable from a
-  // function's prototype chain (plain, async, generator, async generator).
-  const refuse = function () {
-    throw new EvalError("a distilled tool cannot generate code from strings");
-  };
-  for (const fn of [function () {}, async function () {}, function* () {}, async function* () {}]) {
-    defineProperty(getPrototypeOf(fn), "constructor", { value: refuse, writable: false, configurable: false });
-  }
-  for (const name of ["eval", "Function", "WeakRef", "FinalizationRegistry", "SharedArrayBuffer", "Atomics"]) {
-    delete G[name];
-  }
-  delete Math.random;
-
-  // Date without a clock: every use that would read the time throws; parsing and formatting stay.
-  const RealDate = Date;
-  const noClock = () => new TypeErrorCtor(${JSON.stringify(NO_CLOCK)});
-  const ClocklessDate = function Date(...args) {
-    if (new.target === undefined || args.length === 0) throw noClock();
-    return construct(RealDate, args, new.target);
-  };
-  defineProperty(ClocklessDate, "prototype", { value: RealDate.prototype, writable: false });
-  defineProperty(ClocklessDate, "parse", { value: RealDate.parse, writable: true, configurable: true });
-  defineProperty(ClocklessDate, "UTC", { value: RealDate.UTC, writable: true, configurable: true });
-  defineProperty(ClocklessDate, "now", {
-    value: function now() {
-      throw noClock();
-    },
-    writable: true,
-    configurable: true,
-  });
-  defineProperty(RealDate.prototype, "constructor", { value: ClocklessDate, writable: true, configurable: true });
-  defineProperty(G, "Date", { value: ClocklessDate, writable: true, configurable: true });
-
-  const call = inCheck
-    ? function call() {
-        throw new TypeErrorCtor("call() is not available in check(): check only looks at the result");
-      }
-    : function call(name, args, site) {
-        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name. The third argument
-        // is the call site's id that instrumentation put there; only a number crosses, and the host judges it.
-        return hostCall(
-          typeof name === "string" ? stringify(name) : undefined,
-          stringify(args === undefined ? {} : args),
-          typeof site === "number" ? site : undefined,
-        );
-      };
-  // The host records the outcome before the throw, which only unwinds the tool's code: whatever the code does
-  // next (a caught throw, a returned value, another call) the run has ended as not applicable.
-  const notApplicable = inCheck
-    ? function notApplicable() {
-        throw new TypeErrorCtor("notApplicable() is not available in check(): check only looks at the result");
-      }
-    : function notApplicable(reason) {
-        hostNotApplicable(stringify(typeof reason === "string" ? reason : StringCtor(reason)));
-        throw new TypeErrorCtor("notApplicable: the tool ended on purpose");
-      };
-  const lib = freeze({ distilledTool: (definition) => definition, call, notApplicable });
-
-  // The host reads strings only; "" separates the parts of one (a C string would stop at a NUL).
-  function describe(error) {
-    let text;
-    if (error !== null && typeof error === "object" && typeof error.message === "string") {
-      const name = typeof error.name === "string" ? error.name : "Error";
-      text = name === "Error" ? error.message : name + ": " + error.message;
-    } else {
-      text = StringCtor(error);
-    }
-    const stack = error !== null && typeof error === "object" && typeof error.stack === "string" ? error.stack : "";
-    return text + "" + stack;
-  }
-
-  return freeze({
-    parse,
-    describe,
-    define(factory) {
-      return factory(lib);
-    },
-    kind(definition) {
-      if (definition === null || typeof definition !== "object") return "not-object";
-      if (typeof definition.run !== "function") return "no-run";
-      const check = definition.check;
-      if (check !== undefined && typeof check !== "function") return "bad-check";
-      return check === undefined ? "no-check" : "ok";
-    },
-    // "R" and the result's JSON, or "U" and why it has none.
-    async run(definition, inputJson) {
-      const result = await definition.run(parse(inputJson));
-      let json;
-      try {
-        json = stringify(result);
-      } catch (error) {
-        return "U" + describe(error);
-      }
-      return "R" + (json === undefined ? "null" : json);
-    },
-    // "P" when it held, "A" when it answered with a promise, "F" and what it returned otherwise.
-    check(definition, resultJson) {
-      const verdict = definition.check(parse(resultJson));
-      if (verdict !== null && (typeof verdict === "object" || typeof verdict === "function")) {
-        if (typeof verdict.then === "function") return "A";
-      }
-      if (verdict) return "P";
-      return "F" + (typeof verdict === "string" ? stringify(verdict) : StringCtor(verdict));
-    },
-  });
-})`;
-
-// core/static-rules.ts
-var FAIL_FAST = "a failed base call must fail the tool so the agent can fall back";
-var BOUNDED = "use for\u2026of over a bounded list";
-var NON_ERASABLE = "non-erasable TypeScript";
-var ESCAPE_HATCHES = /* @__PURE__ */ new Set([
-  "globalThis",
-  "global",
-  "process",
-  "require",
-  "module",
-  "Buffer",
-  "fetch",
-  "constructor",
-  "prototype",
-  "Reflect",
-  "clearImmediate",
-  "arguments",
-  "import"
-]);
-function checkName(state, name, node, isObjectKey) {
-  if (name.startsWith("__")) {
-    state.add(node, name, `'${name}' is not allowed: names starting with __ are reserved`);
-  } else if (!isObjectKey && Object.hasOwn(ABSENT_GLOBALS, name)) {
-    state.add(node, name, `'${name}' is not available: ${ABSENT_GLOBALS[name]}`);
-  } else if (!isObjectKey && ESCAPE_HATCHES.has(name)) {
-    state.add(
-      node,
-      name,
-      name === "require" ? `'require' is not allowed: ${ONLY_IMPORT}` : `'${name}' is not allowed in a distilled tool`
-    );
-  }
-}
-function checkMember(state, node) {
-  const name = memberName(node);
-  if (name === null) return;
-  checkName(state, name, node.property, false);
-  const owner = node.object.type === "Identifier" ? node.object.name : null;
-  const absent = owner === null ? void 0 : ABSENT_MEMBERS[`${owner}.${name}`];
-  if (absent !== void 0) {
-    state.add(node, `${owner}.${name}`, `'${owner}.${name}' is not available: ${absent}`);
-  }
-  if (name === "catch") state.add(node.property, "catch", `'.catch' is not allowed: ${FAIL_FAST}`);
-}
-function checkPropertyKey(state, path) {
-  const node = path.node;
-  if (node.type === "ObjectProperty" && node.shorthand) return;
-  const name = propertyKey(node);
-  if (name !== null) checkName(state, name, node.key, path.parent.type !== "ObjectPattern");
-}
-function checkIdentifier(state, path) {
-  const { node, parent } = path;
-  const asKey = (parent.type === "ObjectProperty" || parent.type === "ObjectMethod") && path.key === "key";
-  const asProperty = isMember(parent) && path.key === "property";
-  const asLabel = (parent.type === "LabeledStatement" || parent.type === "BreakStatement" || parent.type === "ContinueStatement") && path.key === "label";
-  if ((asKey || asProperty) && !("computed" in parent && parent.computed) || asLabel) return;
-  checkName(state, node.name, node, false);
-  if (node.name === "call" || node.name === "distilledTool" || node.name === "notApplicable")
-    checkImportedUse(state, path);
-}
-function checkImportedUse(state, path) {
-  const { node, parent } = path;
-  const binding = path.scope.getBinding(node.name);
-  if (binding && binding.kind !== "module") {
-    if (binding.identifier === node) {
-      state.add(node, node.name, `'${node.name}' cannot be redeclared: it is imported from "${MODULE2}"`);
-    }
-    return;
-  }
-  if (node.name === "call" && !(parent.type === "CallExpression" && path.key === "callee")) {
-    state.add(node, "call", `'call' must be called directly: call("<base tool>", {...})`);
-  }
-  const inDefaultExport = path.key === "callee" && path.parentPath?.parent.type === "ExportDefaultDeclaration";
-  if (node.name === "distilledTool" && !inDefaultExport) {
-    state.add(
-      node,
-      "distilledTool",
-      "'distilledTool' may only be used as export default distilledTool({...})"
-    );
-  }
-}
-function checkClock(state, node) {
-  const { callee } = node;
-  if (callee.type !== "Identifier" || callee.name !== "Date") return;
-  if (node.type === "CallExpression") state.add(callee, "Date()", `'Date()' reads the clock: ${NO_CLOCK}`);
-  else if (node.arguments.length === 0) {
-    state.add(node, "new Date()", `'new Date()' reads the clock: ${NO_CLOCK}`);
-  }
-}
-function checkCall(state, path) {
-  const { callee } = path.node;
-  checkClock(state, path.node);
-  if (callee.type === "Import") {
-    state.add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
-  } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
-    if (!checkCallInCheck(state, path)) checkBaseCall(state, path.node);
-  } else if (callee.type === "Identifier" && callee.name === "notApplicable" && isImported(path, "notApplicable")) {
-    const checkFn = state.checkFunction;
-    if (checkFn !== null && path.findParent((p) => p.node === checkFn)) {
-      state.add(
-        path.node,
-        "notApplicable",
-        'notApplicable() inside check() is not allowed: check looks only at the result; end run() with return notApplicable("why") instead'
-      );
-    }
-  } else if (isMember(callee) && memberName(callee) === "then" && path.node.arguments.length >= 2) {
-    state.add(callee.property, "then", `'.then' with a rejection handler is not allowed: ${FAIL_FAST}`);
-  }
-}
-function checkCallInCheck(state, path) {
-  const checkFn = state.checkFunction;
-  if (checkFn === null || !path.findParent((p) => p.node === checkFn)) return false;
-  const first = path.node.arguments[0];
-  const tool = first ? stringValue(first) : null;
-  state.add(
-    path.node,
-    "call",
-    `call${tool === null ? "" : ` to '${tool}'`} inside check() is not allowed: check looks only at the result run() returned; make base calls in run()`
-  );
-  return true;
-}
-function checkBaseCall(state, node) {
-  state.baseCalls++;
-  const [first, second] = node.arguments;
-  const toolName = first ? stringValue(first) : null;
-  if (first === void 0 || toolName === null) {
-    state.add(
-      first ?? node,
-      first ? state.tokens.of(first) : "call",
-      "call needs a string-literal base tool name as its first argument so dependencies can be read"
-    );
-    return;
-  }
-  const tool = state.baseByName.get(toolName);
-  if (tool === void 0) {
-    const typed = toolName.startsWith("mcp__") ? toolName.slice("mcp__".length) : toolName;
-    state.add(
-      first,
-      toolName,
-      `call to '${toolName}' \u2014 no such base tool${suggestion(typed, state.baseByName.keys())}`
-    );
-    return;
-  }
-  state.dependencies.add(toolName);
-  if (second === void 0) checkArguments(state, tool, /* @__PURE__ */ new Map(), node);
-  else if (second.type === "ObjectExpression") {
-    const keys = literalKeys(second);
-    if (keys !== null) checkArguments(state, tool, keys, second);
-  }
-}
-function checkArguments(state, tool, keys, at) {
-  const schema = tool.input_schema;
-  const properties = schema["properties"];
-  const additional = schema["additionalProperties"];
-  const open = additional !== void 0 && additional !== false || schema["patternProperties"] !== void 0;
-  if (isPlainObject(properties) && !open) {
-    const known = Object.keys(properties);
-    for (const [key2, node] of keys) {
-      if (!Object.hasOwn(properties, key2)) {
-        state.add(node, key2, `call to '${tool.name}' \u2014 unknown property '${key2}'${suggestion(key2, known)}`);
-      }
-    }
-  }
-  const required = Array.isArray(schema["required"]) ? schema["required"] : [];
-  for (const key2 of required) {
-    if (typeof key2 === "string" && !keys.has(key2)) {
-      state.add(
-        at,
-        tool.name,
-        `call to '${tool.name}' \u2014 missing required property '${key2}' of '${tool.name}'`
-      );
-    }
-  }
-}
-function checkSomeBaseCall(state) {
-  if (state.baseCalls === 0) {
-    state.add(
-      null,
-      void 0,
-      "the tool calls no base tool: a distilled tool must call at least one base tool through call(...)"
-    );
-  }
-}
-function isImported(path, name) {
-  const binding = path.scope.getBinding(name);
-  return binding === void 0 || binding.kind === "module";
-}
-function banned(token, message) {
-  return (path, state) => state.add(path.node, token, message);
-}
-var NOT_WALKED = {
-  ImportDeclaration: skip,
-  TSTypeAnnotation: skip,
-  TSTypeParameterDeclaration: skip,
-  TSTypeParameterInstantiation: skip,
-  TSInterfaceDeclaration: skip,
-  TSTypeAliasDeclaration: skip,
-  TSDeclareFunction: skip,
-  TSType: skip
-};
-var BANNED_SYNTAX = {
-  TryStatement: banned("try", `'try' is not allowed: ${FAIL_FAST}`),
-  WhileStatement: banned("while", `'while' is not allowed: ${BOUNDED}`),
-  DoWhileStatement: banned("do", `'do' is not allowed: ${BOUNDED}`),
-  ForStatement: banned("for", `'for(;;)' is not allowed: ${BOUNDED}`),
-  ForInStatement: banned("for", "'for\u2026in' is not allowed: use for\u2026of over Object.keys(...)"),
-  Class: banned("class", "'class' is not allowed: use plain objects and functions"),
-  Function(path, state) {
-    if (path.node.generator) {
-      state.add(path.node, "*", "generator functions are not allowed: return an array instead");
-    }
-  },
-  YieldExpression: banned("yield", "'yield' is not allowed: return an array instead"),
-  ThisExpression: banned("this", "'this' is not allowed in a distilled tool"),
-  Super: banned("super", "'super' is not allowed in a distilled tool"),
-  LabeledStatement(path, state) {
-    const label = path.node.label.name;
-    state.add(path.node, label, `label '${label}' is not allowed: use for\u2026of with break or return`);
-  },
-  DebuggerStatement: banned("debugger", "'debugger' is not allowed in a distilled tool"),
-  TSEnumDeclaration(path, state) {
-    state.add(path.node, "enum", `'enum' is not allowed: ${NON_ERASABLE}; use an object literal`);
-    path.skip();
-  },
-  TSModuleDeclaration(path, state) {
-    const kind = path.node.kind ?? "namespace";
-    state.add(path.node, kind, `'${kind}' is not allowed: ${NON_ERASABLE}`);
-    path.skip();
-  },
-  TSImportEqualsDeclaration(path, state) {
-    state.add(path.node, "import", `'import ${path.node.id.name} =' is not allowed: ${ONLY_IMPORT}`);
-    path.skip();
-  },
-  TSParameterProperty(path, state) {
-    const param = path.node.parameter;
-    const name = param.type === "Identifier" ? param.name : state.tokens.of(param);
-    state.add(path.node, name, `parameter property '${name}' is not allowed: ${NON_ERASABLE}`);
-  },
-  Decorator(path, state) {
-    const token = state.tokens.of(path.node);
-    state.add(path.node, token, `decorator '${token}' is not allowed: ${NON_ERASABLE}`);
-    path.skip();
-  },
-  MetaProperty(path, state) {
-    if (path.node.meta.name === "import") {
-      state.add(path.node, "import.meta", "'import.meta' is not allowed in a distilled tool");
-    }
-    path.skip();
-  }
-};
-var BANNED_STATEMENTS = new Set(
-  Object.keys(BANNED_SYNTAX).map((type) => type === "Class" ? "ClassDeclaration" : type)
-);
-var BODY_RULES = {
-  ...NOT_WALKED,
-  ...BANNED_SYNTAX,
-  NewExpression(path, state) {
-    checkClock(state, path.node);
-  },
-  CallExpression(path, state) {
-    checkCall(state, path);
-  },
-  "MemberExpression|OptionalMemberExpression"(path, state) {
-    checkMember(state, path.node);
-  },
-  "ObjectProperty|ObjectMethod"(path, state) {
-    checkPropertyKey(state, path);
-  },
-  Identifier(path, state) {
-    checkIdentifier(state, path);
-  }
-};
-function skip(path) {
-  path.skip();
-}
-function reportWalkFailure(state, err, ast) {
-  const message = err instanceof Error ? err.message : String(err);
-  const duplicate = /^Duplicate declaration "([^"]+)"/.exec(message);
-  if (duplicate === null) {
-    state.add(null, void 0, `the code could not be analysed: ${message}`);
-    return;
-  }
-  const name = duplicate[1];
-  const declared = [];
-  traverse()(ast, {
-    noScope: true,
-    Identifier(path) {
-      if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
-    }
-  });
-  const why = name === "call" || name === "distilledTool" || name === "notApplicable" ? `it is imported from "${MODULE2}" and cannot be declared again` : "give each declaration its own name";
-  state.add(
-    declared[1] ?? declared[0] ?? null,
-    name,
-    `'${name}' is declared twice in the same scope: ${why}`
-  );
-}
-
-// core/static-check.ts
-function staticCheck(source, baseTools) {
-  const found = [];
-  const record = (start, token, message) => {
-    const problem = { message };
-    if (start) problem.line = start.line;
-    if (token !== void 0) problem.token = token;
-    found.push({ problem, line: start?.line ?? Number.POSITIVE_INFINITY, column: start?.column ?? 0 });
-  };
-  const finish = (meta) => {
-    found.sort((a, b) => a.line - b.line || a.column - b.column);
-    const problems = found.map((f) => f.problem);
-    return { ok: problems.length === 0, problems, meta };
-  };
-  let ast;
-  try {
-    ast = (0, import_parser3.parse)(source, {
-      sourceType: "module",
-      // decorators-legacy only so that a decorator is reported as banned rather than as a parse failure
-      plugins: ["typescript", "decorators-legacy"],
-      errorRecovery: false
-    });
-  } catch (err) {
-    const syntax = syntaxProblem(err, source);
-    record(syntax.at, syntax.token, syntax.message);
-    return finish(null);
-  }
-  const state = {
-    add: (node, token, message) => record(node?.loc?.start, token, message),
-    tokens: new SourceTokens(source),
-    baseByName: new Map(baseTools.map((t) => [t.name, t])),
-    dependencies: /* @__PURE__ */ new Set(),
-    baseCalls: 0,
-    checkFunction: null,
-    bannedStatements: BANNED_STATEMENTS
-  };
-  const object = checkTopLevel(state, ast.program.body);
-  const config = object ? readConfig(state, object) : null;
-  state.checkFunction = config?.checkFunction ?? null;
-  try {
-    traverse()(ast, BODY_RULES, void 0, state);
-    checkSomeBaseCall(state);
-  } catch (err) {
-    reportWalkFailure(state, err, ast);
-  }
-  if (config === null || config.name === null || config.description === null || config.inputSchema === null) {
-    return finish(null);
-  }
-  return finish({
-    name: config.name,
-    description: config.description,
-    inputSchema: config.inputSchema,
-    dependencies: [...state.dependencies].sort(),
-    hasCheck: config.hasCheck
-  });
-}
-function syntaxProblem(err, source) {
-  if (!(err instanceof SyntaxError)) throw err;
-  const loc = err.loc;
-  const message = `syntax error: ${err.message.replace(/\.? \(\d+:\d+\)$/, "")}`;
-  return { at: loc, token: loc === void 0 ? void 0 : tokenAt(source, loc.index), message };
-}
-
-// core/verification.ts
-var notRun = (why) => ({ ok: false, problems: [{ message: `not run: ${why}` }] });
-async function runChecks(ctx, version, code, options = {}) {
-  const tools = ctx.tools();
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const sourceCalls = version.sourceTrace ? ctx.store.getCalls(version.sourceTrace) : [];
-  const sourceTrace = version.sourceTrace ? ctx.store.getTrace(version.sourceTrace) : null;
-  const baseline = measureBaseline(ctx.store, version);
-  const limit = baseline === null ? null : roundLimit(baseline * (1 - ctx.settings.minCallReduction));
-  const baselineTokens = sourceTrace ? sourceTrace.usage.input_tokens + sourceTrace.usage.output_tokens + sourceTrace.usage.cache_creation_input_tokens + sourceTrace.usage.cache_read_input_tokens || null : null;
-  const statics = staticCheck(code, tools);
-  const report = {
-    checks: {
-      static: { ok: statics.ok, problems: statics.problems },
-      replay: notRun("the static check failed"),
-      efficiency: notRun("the static check failed")
-    },
-    passed: false,
-    calls: null,
-    baseline,
-    limit,
-    liveCalls: [],
-    evidence: noEvidence(),
-    baselineTokens,
-    meta: statics.meta,
-    dependencies: [],
-    replayRuns: []
-  };
-  if (!statics.ok || !statics.meta) return report;
-  const avoided = avoidedTools(sourceCalls);
-  const depNames = /* @__PURE__ */ new Set([...statics.meta.dependencies, ...avoided]);
-  report.dependencies = [...depNames].sort().map((baseTool) => ({
-    baseTool,
-    fingerprint: fingerprint(byName.get(baseTool)),
-    avoided: avoided.has(baseTool) && !statics.meta.dependencies.includes(baseTool)
-  }));
-  const source = { calls: sourceCalls, task: sourceTrace?.task ?? null };
-  const replay = await replayCheck(
-    ctx,
-    version,
-    { code, meta: statics.meta, tools: byName },
-    source,
-    options
-  );
-  report.checks.replay = replay.check;
-  report.calls = replay.calls;
-  report.liveCalls = replay.liveCalls;
-  report.evidence = { ...report.evidence, ...replay.evidence };
-  report.replayRuns = replay.replayRuns;
-  if (!replay.check.ok) {
-    report.checks.efficiency = notRun("the replay check failed");
-    return report;
-  }
-  report.checks.efficiency = efficiencyCheck(
-    replay.calls,
-    baseline,
-    limit,
-    ctx.settings.minCallReduction,
-    options.mustBeat
-  );
-  report.passed = report.checks.efficiency.ok;
-  return report;
-}
-async function replayCheck(ctx, version, { code, meta, tools }, source, options) {
-  const evidence = { callSites: null, literals: null, runs: null };
-  let located;
-  let instrumented;
-  try {
-    located = locateCallSites(code);
-    instrumented = instrumentCallSites(code, located);
-  } catch (err) {
-    if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
-    const check = { ok: false, problems: [{ message: err.message }] };
-    return { check, calls: null, liveCalls: [], evidence, replayRuns: [] };
-  }
-  const problems = [];
-  if (source.task !== null) {
-    const facts = provenanceFacts(source.task, version, source.calls);
-    const provenance = checkArgumentProvenance(code, facts, located);
-    problems.push(...provenance.problems);
-    evidence.literals = { checked: provenance.checked, warned: provenance.warnings.map(formatProblem) };
-  }
-  const replayCode = { instrumented, meta, tools };
-  const inputs = await replayTestInputs(ctx, version, replayCode, source.calls, options);
-  problems.push(...inputs.problems);
-  const recorded = await replayRecordedRuns(ctx, version, replayCode, source.calls, options);
-  problems.push(...recorded.problems);
-  if (inputs.calls !== null) {
-    const coverage = siteCoverage(instrumented.sites, [...inputs.covered, ...recorded.covered]);
-    evidence.callSites = coverage.callSites;
-    if (inputs.problems.length === 0) problems.push(...coverage.problems);
-  }
-  const runs = [...inputs.runs, ...recorded.runs];
-  if (runs.length > 0) {
-    evidence.runs = {
-      reproduced: runs.filter((r) => r.why === null).length,
-      total: runs.length,
-      notReproduced: runs.flatMap((r) => r.why === null ? [] : [{ trace: r.trace, why: r.why }])
-    };
-  }
-  return {
-    check: { ok: problems.length === 0, problems },
-    calls: inputs.calls,
-    liveCalls: inputs.liveCalls,
-    evidence,
-    replayRuns: recorded.refs
-  };
-}
-function provenanceFacts(task, version, calls) {
-  let inputs;
-  try {
-    inputs = testInputsOf(version.testInputs).map((t) => t.input);
-  } catch {
-    inputs = [];
-  }
-  return {
-    task,
-    inputs,
-    calls: calls.filter((c) => c.kind === "base" && c.status !== "started").map(
-      (c) => c.status === "ok" ? { tool: c.tool, args: c.args, output: c.output, ok: true } : { tool: c.tool, args: c.args, ok: false }
-    )
-  };
-}
-function roundLimit(x) {
-  return Math.round(x * 1e6) / 1e6;
-}
-function measureBaseline(store, version) {
-  let baseline = version.sourceTrace ? store.countTopLevelBaseCalls(version.sourceTrace) : null;
-  for (const earlier of store.listVersions({ name: version.name })) {
-    const unverified = earlier.status === "draft" || earlier.status === "rejected";
-    if (earlier.version >= version.version || unverified || earlier.baseline === null) continue;
-    if (baseline === null || earlier.baseline > baseline) baseline = earlier.baseline;
-  }
-  return baseline;
-}
-function avoidedTools(calls) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const c of calls) {
-    if (c.kind !== "base" || c.status === "started") continue;
-    seen.set(c.tool, (seen.get(c.tool) ?? false) || c.status === "ok");
-  }
-  return new Set([...seen].filter(([, anyOk]) => !anyOk).map(([tool]) => tool));
-}
-function efficiencyCheck(calls, baseline, limit, minCallReduction, mustBeat) {
-  if (calls === null) return notRun("no replayed call count");
-  if (baseline === null || limit === null) {
-    return {
-      ok: false,
-      problems: [{ message: "no baseline: the version has no source run to compare with" }]
-    };
-  }
-  const factor = Math.round((1 - minCallReduction) * 100) / 100;
-  const line = `${calls} base calls; limit ${limit} (baseline ${baseline} \xD7 ${factor})`;
-  const problems = [];
-  if (calls > limit) {
-    problems.push({
-      message: `${line}: use at least ${Math.round(minCallReduction * 100)}% fewer base calls than the source run`
-    });
-  }
-  if (mustBeat && mustBeat.calls !== null && calls >= mustBeat.calls) {
-    problems.push({
-      message: `${calls} base calls; the version it replaces (v${mustBeat.version}) needs ${mustBeat.calls}: a rebuild must use fewer`
-    });
-  }
-  return { ok: problems.length === 0, problems };
-}
-
-// core/versions.ts
-function commit(ctx, moves, also) {
-  for (const m of moves) if (m.v.status !== m.to) assertTransition(m.v.name, m.v.version, m.v.status, m.to);
-  ctx.store.transaction(() => {
-    for (const m of moves) {
-      const ok = ctx.store.setStatus({
-        name: m.v.name,
-        version: m.v.version,
-        expect: m.v.status,
-        to: m.to,
-        problems: m.problems,
-        reason: m.reason,
-        evidence: m.evidence
-      });
-      if (!ok) {
-        throw new DistillError(
-          "TRANSITION",
-          `${m.v.name} v${m.v.version} changed while this command ran; run it again`
-        );
-      }
-    }
-    also?.();
-  });
-  const changed = moves.some((m) => {
-    const was = isExposed(m.v.status, m.v.problems);
-    const now2 = isExposed(m.to, m.problems);
-    return was !== now2 || now2 && m.v.status !== m.to;
-  });
-  if (changed) ctx.exposureChanged();
-}
-function after(m) {
-  return { ...m.v, status: m.to, problems: [...m.problems] };
-}
-function activation(ctx, v, reason, evidence) {
-  const moves = [{ v, to: "active", problems: [], reason, evidence }];
-  for (const other of ctx.store.listVersions({ name: v.name })) {
-    if (other.version === v.version) continue;
-    if (other.status === "active" || other.status === "suspect") {
-      moves.push({
-        v: other,
-        to: "deprecated",
-        problems: other.problems,
-        reason: `replaced by v${v.version}`
-      });
-    } else if (other.status === "verified" && other.version < v.version) {
-      moves.push({ v: other, to: "superseded", problems: [], reason: `v${v.version} was promoted` });
-    }
-  }
-  return moves;
-}
-var running = /* @__PURE__ */ new WeakMap();
-function runningVerification(store, v) {
-  return running.get(store)?.get(`${v.name}\0${v.version}`);
-}
-function verifyVersion(ctx, v, options = {}) {
-  const key2 = `${v.name}\0${v.version}`;
-  let inFlight = running.get(ctx.store);
-  if (!inFlight) {
-    inFlight = /* @__PURE__ */ new Map();
-    running.set(ctx.store, inFlight);
-  }
-  const mine = inFlight;
-  const promise = verifyAndCommit(ctx, v, options).finally(() => {
-    if (mine.get(key2) === promise) mine.delete(key2);
-  });
-  mine.set(key2, promise);
-  return promise;
-}
-async function verifyAndCommit(ctx, v, options) {
-  const code = ctx.store.readCode(v.name, v.version);
-  const report = await runChecks(ctx, v, code, options);
-  const policy = options.livePolicy;
-  if (policy && policy.refused().length > 0) throw new DistillError("WRITE_REFUSED", policy.refusal(v));
-  report.evidence.writes = mayWrite(report.meta?.dependencies ?? [], ctx.baseTool);
-  const evidence = {
-    verdict: report.checks,
-    calls: report.calls,
-    baseline: report.baseline,
-    live: Boolean(options.live)
-  };
-  const moves = [];
-  const why = options.why ?? "re-verification";
-  report.evidence.promotion = v.verdict?.evidence.promotion ?? null;
-  if (report.passed) {
-    if (v.status === "draft" || v.status === "rejected") {
-      const verified = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
-      moves.push(verified);
-      const auto = autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
-      report.evidence.promotion = auto.text;
-      if (auto.activate) moves.push(...activation(ctx, after(verified), auto.text));
-    } else if (v.status === "suspect" || v.status === "active") {
-      const cleared = ["schema_changed", "dependency_missing", ...options.clears ?? []];
-      if (options.live && liveCoversFailures(ctx, v, options)) cleared.push("runtime_failure");
-      const left = withoutProblems(v.problems, cleared);
-      const to = left.length === 0 ? "active" : "suspect";
-      if (to !== v.status || left.length !== v.problems.length) {
-        const reason = `${why} passed${options.live ? " (live)" : ""}`;
-        if (to === "active") moves.push(...activation(ctx, v, reason, evidence));
-        else moves.push({ v, to, problems: left, reason, evidence });
-      }
-    }
-  } else if (v.status === "draft") {
-    moves.push({ v, to: "rejected", problems: [], reason: reportSummary(report), evidence });
-  } else if (v.status !== "deprecated" && v.status !== "rejected") {
-    moves.push({
-      v,
-      to: "deprecated",
-      problems: v.problems,
-      reason: `${why} failed: ${reportSummary(report)}`,
-      evidence
-    });
-  }
-  const own = moves.filter((m) => m.v.version === v.version).at(-1);
-  const final = own ? after(own) : v;
-  const verdict = toVerdict(final, final.status, report);
-  commit(ctx, moves, () => {
-    if (report.passed) storeVerified(ctx, v, report);
-    if (v.status === "draft") ctx.store.setReplayRuns(v.name, v.version, report.replayRuns);
-    ctx.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
-    const target = options.clearQueueOf;
-    if (report.passed && target) ctx.store.setQueuedRebuild(target.name, target.version, false, null);
-  });
-  return verdict;
-}
-function liveCoversFailures(ctx, v, options) {
-  const ran = options.livePolicy?.liveTools();
-  if (!ran) return true;
-  const failed = recordedFailures(ctx.store.getHistory(v.name, v.version));
-  return failed.every((f) => f.tool === null || ran.has(f.tool));
-}
-function storeVerified(ctx, v, report) {
-  ctx.store.setDependencies(v.name, v.version, report.dependencies);
-  const defs = report.dependencies.flatMap((d) => {
-    const def = ctx.baseTool(d.baseTool);
-    const fp = fingerprint(def);
-    return d.avoided || !def || fp === null ? [] : [{ baseTool: d.baseTool, fingerprint: fp, definition: def }];
-  });
-  ctx.store.addVerifiedDefinitions(v.name, v.version, defs);
-}
-async function promote(ctx, name, options = {}) {
-  const v = resolveVersion(ctx.store, name, options.version, "newest-verified");
-  if (v.status === "active") throw new DistillError("TRANSITION", `${name} v${v.version} is already active`);
-  if (v.status === "draft" || v.status === "rejected") {
-    throw new DistillError(
-      "TRANSITION",
-      `${name} v${v.version} is ${v.status === "draft" ? "a draft that has not passed" : "rejected: it failed"} verification: run tooldistill verify ${name} --version ${v.version}`
-    );
-  }
-  if (v.problems.includes("runtime_failure")) {
-    throw new DistillError(
-      "TRANSITION",
-      `${name} v${v.version} failed at run time: only tooldistill verify ${name} --version ${v.version} --live can clear that`
-    );
-  }
-  const byPerson = (verdict) => ({
-    ...verdict,
-    status: "active",
-    evidence: { ...verdict.evidence, promotion: PROMOTED_BY_A_PERSON }
-  });
-  if (v.status === "verified") {
-    commit(ctx, activation(ctx, v, "promoted"), () => {
-      if (v.verdict) ctx.store.setVerification(v.name, v.version, byPerson(v.verdict), v.baselineTokens);
-    });
-    return { ...v, status: "active", problems: [] };
-  }
-  const report = await runChecks(ctx, v, ctx.store.readCode(v.name, v.version));
-  if (!report.passed) {
-    throw new DistillError(
-      "TRANSITION",
-      `${name} v${v.version} cannot be promoted: ${reportSummary(report)}`
-    );
-  }
-  report.evidence.writes = mayWrite(report.meta?.dependencies ?? [], ctx.baseTool);
-  const reason = v.status === "suspect" ? "promoted after re-verification" : "rollback: re-verification passed";
-  commit(ctx, activation(ctx, v, reason), () => {
-    storeVerified(ctx, v, report);
-    ctx.store.setVerification(
-      v.name,
-      v.version,
-      byPerson(toVerdict(v, "active", report)),
-      report.baselineTokens
-    );
-  });
-  return { ...v, status: "active", problems: [] };
-}
-function deprecate(ctx, name, options = {}) {
-  const v = resolveVersion(ctx.store, name, options.version, "active");
-  if (v.status === "deprecated")
-    throw new DistillError("TRANSITION", `${name} v${v.version} is already deprecated`);
-  commit(ctx, [
-    { v, to: "deprecated", problems: v.problems, reason: options.reason ?? "deprecated by the user" }
-  ]);
-  return { ...v, status: "deprecated", queuedRebuild: false, rebuildNote: null };
-}
-function addProblem(ctx, v, problem, reason, evidence, also) {
-  const changes = v.status === "active" || v.status === "suspect";
-  const problems = changes ? withProblem(v.problems, problem) : v.problems;
-  const moves = changes && !(v.status === "suspect" && problems.length === v.problems.length) ? [{ v, to: "suspect", problems, reason, evidence }] : [];
-  if (moves.length === 0 && !also) return v;
-  commit(ctx, moves, also);
-  return moves[0] ? after(moves[0]) : v;
-}
-function prune(store, options = {}) {
-  const days = options.olderThanDays;
-  if (days !== void 0 && !(Number.isFinite(days) && days >= 0)) {
-    throw new DistillError("USAGE", `prune: the age must be a number of days \u2265 0 (got ${days})`);
-  }
-  const before = days === void 0 ? null : new Date(Date.now() - days * 864e5).toISOString();
-  return store.pruneVersions(PRUNABLE, before);
-}
-function resolveVersion(store, name, version, pick) {
-  const all = store.listVersions({ name });
-  if (all.length === 0) {
-    const names = [...new Set(store.listVersions().map((v) => v.name))];
-    throw new DistillError(
-      "NOT_FOUND",
-      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`
-    );
-  }
-  if (version !== void 0) {
-    const v = all.find((x) => x.version === version);
-    if (!v)
-      throw new DistillError(
-        "NOT_FOUND",
-        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`
-      );
-    return v;
-  }
-  if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1);
-  const wanted = pick === "active" ? "active" : "verified";
-  const found = all.filter((x) => x.status === wanted).at(-1);
-  if (!found) {
-    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
-    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
-  }
-  return found;
-}
-
-// core/distilled-run.ts
-function runExposed(ctx, trace, name, input, options = {}) {
-  if (ctx.baseTool(name)) return null;
-  const v = exposedVersions(ctx.store, ctx.settings.maxExposedTools).find((x) => x.name === name);
-  return v ? runDistilled(ctx, trace, v, input, options) : null;
-}
-async function runDistilled(ctx, trace, v, input, options = {}) {
-  const { store } = ctx;
-  const args = canonicalArgs(input, v.inputSchema);
-  let callId;
-  if (options.callId === void 0) {
-    callId = store.startCall({
-      traceId: trace.id,
-      tool: v.name,
-      kind: "distilled",
-      args,
-      version: v.version
-    });
-  } else {
-    callId = options.callId;
-    store.setCallKind(callId, "distilled", v.version);
-    store.setCallArgs(callId, args);
-  }
-  const started = performance.now();
-  const refuse = (message) => {
-    store.failCall(callId, message, performance.now() - started);
-    return { content: `Error: ${message}`, isError: true };
-  };
-  const invalid = schemaProblems2(v.inputSchema, input);
-  if (invalid.length)
-    return refuse(
-      `invalid input for '${v.name}': ${invalid.join("; ")}. Call it again with input that matches its schema.`
-    );
-  let code;
-  try {
-    code = store.readCode(v.name, v.version);
-  } catch (err) {
-    return refuse(errorMessage(err));
-  }
-  if (hashSource(code) !== v.sourceHash) {
-    ctx.logger.warn(
-      `tooldistill: ${store.toolFile(v.name, v.version)} was edited after verification; refusing to run it`
-    );
-    return refuse(
-      `the file of '${v.name}' v${v.version} was edited after it was verified, so it is not run. Propose the edited code as a new version (propose_distilled_tool) to have it verified. Complete the task with the base tools.`
-    );
-  }
-  const allow = store.getDependencies(v.name, v.version).filter((d) => !d.avoided).map((d) => d.baseTool);
-  const outcome = await ctx.sandbox.run({
-    source: code,
-    input,
-    allow,
-    call: async (tool, args2) => {
-      const def = ctx.baseTool(tool);
-      if (!def) throw new DistillError("NOT_FOUND", `no such base tool '${tool}'`);
-      const invalid2 = schemaProblems2(def.input_schema, args2);
-      if (invalid2.length) {
-        throw new DistillError(
-          "SCHEMA",
-          `the arguments do not match the current input schema of '${tool}', so the call was not made: ${invalid2.join("; ")}`
-        );
-      }
-      const r = await withTimeout(
-        recordBaseCall(ctx, trace.id, def, args2, callId, (what, err) => trace.warn(what, err)),
-        BASE_CALL_TIMEOUT_MS,
-        () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)
-      );
-      if (!r.ok) throw r.thrown;
-      return r.output;
-    }
-  });
-  const latency = performance.now() - started;
-  const run = {
-    name: v.name,
-    version: v.version,
-    traceId: trace.id,
-    callId,
-    innerCalls: outcome.calls.length
-  };
-  if (outcome.ok && outcome.notApplicable !== void 0) {
-    const reason = outcome.notApplicable;
-    store.transaction(() => {
-      store.finishCall(callId, { not_applicable: reason }, latency);
-      store.recordRun({ ...run, outcome: "not_applicable", evidence: { reason } });
-    });
-    return {
-      content: notApplicableContent(v, reason, outcome.calls, ctx),
-      isError: false,
-      notApplicable: reason
-    };
-  }
-  if (outcome.ok) {
-    store.transaction(() => {
-      store.finishCall(callId, outcome.result, latency);
-      store.recordRun({ ...run, outcome: "ok" });
-    });
-    return { content: resultContent(outcome.result), isError: false };
-  }
-  const f = outcome.failure;
-  const evidence = {
-    trace: trace.id,
-    call: callId,
-    kind: f.kind,
-    cause: f.cause,
-    message: f.message,
-    step: f.step ?? null,
-    tool: f.tool ?? null
-  };
-  const expected = v.verdict?.calls ?? null;
-  if (f.cause !== "tool") {
-    const text3 = structuredError(v, f, outcome.calls, expected, ctx, CONSEQUENCE[f.cause]);
-    store.transaction(() => {
-      store.failCall(callId, text3, latency);
-      store.recordRun({ ...run, outcome: f.cause, evidence });
-    });
-    return { content: text3, isError: true };
-  }
-  const rule = ctx.settings.demotion;
-  const earlier = store.recentRuns(v.name, v.version, Math.max(0, rule.window - 1), EVIDENCE_OUTCOMES);
-  const decision = decideDemotion(
-    rule,
-    ["tool", ...earlier.map((r) => r.outcome)],
-    store.getRunStats(v.name, v.version).successes
-  );
-  const consequence = decision.demote ? CONSEQUENCE.tool : `This run failed, but the tool stays available (${decision.reason}). Complete the task using the base tools directly.`;
-  const text2 = structuredError(v, f, outcome.calls, expected, ctx, consequence);
-  const record = () => {
-    store.failCall(callId, text2, latency);
-    store.recordRun({ ...run, outcome: "tool", evidence });
-  };
-  if (!decision.demote) {
-    store.transaction(record);
-    return { content: text2, isError: true };
-  }
-  const failures = [evidence, ...earlier.filter((r) => r.outcome === "tool").map((r) => r.evidence)];
-  const current = store.getVersion(v.name, v.version) ?? v;
-  addProblem(
-    ctx,
-    current,
-    "runtime_failure",
-    `runtime failure: ${f.message}; demoted: ${decision.reason}`,
-    { demotion: decision.reason, failures },
-    () => {
-      record();
-      store.setReplaceName(trace.id, v.name);
-    }
-  );
-  return { content: text2, isError: true };
-}
-function notApplicableContent(v, reason, calls, ctx) {
-  const done = calls.filter((c) => c.ok);
-  const body = {
-    status: "not_applicable",
-    tool: v.name,
-    reason,
-    next: `'${v.name}' does not cover this case, by design (this is not an error, and the tool stays available): complete the task with the base tools.`
-  };
-  if (done.some((c) => !isReadOnly(ctx.baseTool(c.tool)))) {
-    body["steps_completed"] = stepLines(done, ctx);
-    body["note"] = "some completed steps may have changed something: do not repeat them";
-  }
-  return JSON.stringify(body, null, 2);
-}
-var SUMMARY_CHARS = 160;
-var CONSEQUENCE = {
-  tool: "This distilled tool has been disabled. Complete the task using the base tools directly.",
-  infrastructure: "A base tool could not answer (an outage, not a fault of this distilled tool), so the tool stays available. Complete this task using the base tools directly, or call the tool again later.",
-  host: "The host was too busy to finish the run (not a fault of this distilled tool), so the tool stays available. Call it again, or complete the task using the base tools directly."
-};
-var BASE_CALL_TIMEOUT_MS = 3e5;
-function summarize(value) {
-  const s = resultContent(value);
-  return oneLine(s, SUMMARY_CHARS);
-}
-function structuredError(v, failure, calls, expectedSteps, ctx, consequence = CONSEQUENCE[failure.cause]) {
-  const failedStep = failure.kind === "call_failed" && failure.step !== void 0 ? failure.step : null;
-  const total = Math.max(expectedSteps ?? 0, calls.length, failedStep ?? 0);
-  const lines = [];
-  if (failedStep !== null) {
-    lines.push(`Distilled tool '${v.name}' (v${v.version}) failed at step ${failedStep} of ${total}.`);
-    lines.push(`Base tool: ${failure.tool ?? "?"}`);
-  } else {
-    lines.push(
-      `Distilled tool '${v.name}' (v${v.version}) failed after step ${calls.filter((c) => c.ok).length} of ${total}.`
-    );
-  }
-  lines.push(`Error: ${failure.message}`);
-  lines.push(consequence);
-  const done = calls.filter((c) => c.ok);
-  if (done.length) {
-    lines.push("", "Steps already completed (do not repeat the ones that changed something):");
-    lines.push(...stepLines(done, ctx));
-  } else {
-    lines.push("", "No step completed: nothing was changed by the tool.");
-  }
-  const left = total - done.length;
-  if (left > 0) {
-    const next = failure.tool ? ` starting with ${failure.tool}` : "";
-    lines.push(`Left to do: ${left} step${left > 1 ? "s" : ""}${next}.`);
-  }
-  return lines.join("\n");
-}
-function stepLines(done, ctx) {
-  return done.map((c, i) => {
-    const effect = isReadOnly(ctx.baseTool(c.tool)) ? "read-only" : "may have changed something";
-    return `${i + 1}. ${c.tool} ${JSON.stringify(c.args)} \u2192 ${summarize(c.output)} (${effect})`;
-  });
-}
-
-// core/proposal.ts
-async function handleProposal(ctx, traceId, input, options = {}) {
-  ctx.store.markProposed(traceId);
-  const id = options.callId ?? ctx.store.startCall({
-    traceId,
-    tool: PROPOSE_TOOL_NAME,
-    kind: "proposal",
-    args: { code: "(see tool file)" }
-  });
-  try {
-    const verdict = await ingestProposal(ctx, traceId, parseProposal(input));
-    ctx.store.finishCall(id, { name: verdict.name, version: verdict.version, status: verdict.status }, null);
-    const failed = !(verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok);
-    return { content: verdictText(verdict), isError: failed };
-  } catch (err) {
-    try {
-      ctx.store.failCall(id, errorMessage(err), null);
-    } catch {
-    }
-    if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
-    return {
-      content: `rejected: ${err.message}
-Fix it and call ${PROPOSE_TOOL_NAME} again.`,
-      isError: true
-    };
-  }
-}
-async function ingestProposal(ctx, sourceTrace, proposal, options = {}) {
-  const statics = staticCheck(proposal.code, ctx.tools());
-  const listed = (problems) => problems.map(formatProblem).join("\n");
-  if (!statics.meta) {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `the tool's name, description and inputSchema could not be read, so nothing was stored:
-${listed(statics.problems)}`
-    );
-  }
-  const meta = statics.meta;
-  if (toolNameProblem(meta.name) !== null) {
-    const named = statics.problems.filter((p) => p.token === meta.name);
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `the tool's name cannot be used, so nothing was stored:
-${listed(named.length ? named : [{ message: toolNameProblem(meta.name) }])}`
-    );
-  }
-  const { store } = ctx;
-  const found = store.transaction(() => {
-    const same = store.versionWithCode(meta.name, hashSource(proposal.code));
-    if (same) return { v: same, existing: true };
-    const created = store.createVersion({
-      name: meta.name,
-      code: proposal.code,
-      description: meta.description,
-      inputSchema: meta.inputSchema,
-      testInputs: proposal.test_inputs,
-      sourceTrace,
-      reason: options.reason ?? "proposed"
-    });
-    return { v: created, existing: false };
-  });
-  if (!found.existing) return verifyVersion(ctx, found.v, options);
-  if (options.mustBeat) {
-    return rejectedVerdict(
-      meta.name,
-      `the code is identical to ${meta.name} v${found.v.version}: a rebuild must change it to use fewer base calls`
-    );
-  }
-  return sameCodeVerdict(ctx, found.v);
-}
-async function sameCodeVerdict(ctx, v) {
-  await runningVerification(ctx.store, v)?.catch(() => {
-  });
-  const stored = () => {
-    const now2 = ctx.store.getVersion(v.name, v.version);
-    return now2?.verdict ? { ...now2.verdict, status: now2.status } : null;
-  };
-  const known = stored();
-  if (known) return known;
-  try {
-    return await verifyVersion(ctx, ctx.store.getVersion(v.name, v.version) ?? v);
-  } catch (err) {
-    const after2 = err instanceof DistillError && err.code === "TRANSITION" ? stored() : null;
-    if (after2) return after2;
-    throw err;
-  }
-}
-
-// core/distilling.ts
-function rebuildTarget(ctx, name) {
-  const versions = ctx.store.listVersions({ name });
-  if (versions.length === 0) throw new DistillError("NOT_FOUND", `no distilled tool named '${name}'`);
-  const target = versions.filter((v) => v.queuedRebuild && v.status !== "deprecated").at(-1) ?? versions.filter((v) => v.status === "active" || v.status === "suspect").at(-1);
-  if (!target) {
-    throw new DistillError(
-      "NOT_FOUND",
-      `${name} has no active or suspect version to rebuild (${versions.map((v) => `v${v.version} ${v.status}`).join(", ")})`
-    );
-  }
-  if (!target.sourceTrace)
-    throw new DistillError("NOT_FOUND", `${name} v${target.version} has no source run to rebuild from`);
-  return target;
-}
-async function rebuild(ctx, name) {
-  const target = rebuildTarget(ctx, name);
-  if (target.verdict?.calls == null) {
-    throw new DistillError(
-      "TRANSITION",
-      `${name} v${target.version} has no stored verdict, so a rebuild has nothing to beat: run tooldistill verify ${name} --version ${target.version} first`
-    );
-  }
-  const mustBeat = { version: target.version, calls: target.verdict.calls };
-  const trace = ctx.store.getTrace(target.sourceTrace);
-  const recovered = ctx.store.getDependencies(target.name, target.version).filter((d) => d.avoided).map((d) => d.baseTool);
-  const distiller = await ctx.distiller();
-  let last = null;
-  const verify = async (proposal2) => {
-    const parsed = parseProposal(proposal2);
-    const meta = staticCheck(parsed.code, ctx.tools()).meta;
-    if (meta && meta.name !== name) {
-      throw new DistillError(
-        "PROPOSAL_INVALID",
-        `the rebuild must keep the name '${name}' (the code names '${meta.name}')`
-      );
-    }
-    last = await ingestProposal(ctx, target.sourceTrace, parsed, {
-      recovered,
-      mustBeat,
-      reason: `rebuild of v${target.version}`,
-      clearQueueOf: { name: target.name, version: target.version }
-    });
-    return last;
-  };
-  const proposal = await distiller.distill(
-    {
-      trace,
-      calls: ctx.store.getCalls(trace.id),
-      tools: [...ctx.tools()],
-      reason: "rebuild",
-      note: target.rebuildNote ?? `a base tool that v${target.version} avoided has recovered`,
-      replacing: {
-        name: target.name,
-        version: target.version,
-        code: ctx.store.readCode(target.name, target.version)
-      }
-    },
-    async (p) => {
-      try {
-        return await verify(p);
-      } catch (err) {
-        if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
-        return rejectedVerdict(name, err.message);
-      }
-    }
-  );
-  if (!proposal)
-    throw new DistillError("DISTILLER", `the distiller declined to propose a rebuild of '${name}'`);
-  return last ?? await verify(proposal);
-}
-var FALLBACK_TIMEOUT_MS = 12e4;
-async function fallbackDistill(ctx, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
-  const store = ctx.store;
-  try {
-    const trace = store.getTrace(traceId);
-    if (!trace) return;
-    const flags = store.getTraceFlags(traceId);
-    let replacing;
-    if (flags.replaceName) {
-      const failed = store.listVersions({ name: flags.replaceName }).at(-1);
-      if (failed)
-        replacing = {
-          name: failed.name,
-          version: failed.version,
-          code: store.readCode(failed.name, failed.version)
-        };
-    }
-    const distiller = await ctx.distiller();
-    const proposal = await withTimeout(
-      distiller.distill({
-        trace,
-        calls: store.getCalls(traceId),
-        tools: [...ctx.tools()],
-        reason: replacing ? "replacement" : "fallback",
-        ...replacing ? { replacing, note: `'${replacing.name}' v${replacing.version} failed at run time in this run` } : {}
-      }),
-      timeoutMs,
-      () => new DistillError("DISTILLER", `the fallback distiller took longer than ${timeoutMs / 1e3} s`)
-    );
-    store.markProposed(traceId);
-    if (!proposal) {
-      store.setTraceNote(traceId, "fallback distiller: declined to propose a tool");
-      return;
-    }
-    const verdict = await ingestProposal(ctx, traceId, parseProposal(proposal), {
-      reason: "fallback distiller"
-    });
-    store.setTraceNote(traceId, `fallback distiller: ${verdict.name} v${verdict.version} ${verdict.status}`);
-    ctx.logger.info(
-      `tooldistill: fallback distiller proposed ${verdict.name} v${verdict.version}: ${verdict.status}`
-    );
-  } catch (err) {
-    const message = `fallback distiller failed: ${errorMessage(err)}`;
-    ctx.logger.error(`tooldistill: ${message}`);
-    try {
-      store.setTraceNote(traceId, message);
-    } catch {
-    }
-  }
-}
-
-// core/live-plan.ts
-var LivePolicy = class {
-  steps = [];
-  #allowWrites;
-  #dryRun;
-  #ctx;
-  constructor(ctx, options) {
-    this.#ctx = ctx;
-    this.#allowWrites = options.allowWrites;
-    this.#dryRun = options.dryRun;
-  }
-  /** Decides call `step` to `tool`; `fixture` is the recorded call it matches (already consumed), if any. */
-  decide(step, tool, args, fixture) {
-    const recorded = fixture?.ok && fixture.clipped === null ? { record: structuredClone(fixture.output) } : null;
-    const add = (how, why) => this.steps.push({ step, tool, args, how, why });
-    if (isReadOnly(this.#ctx.baseTool(tool))) {
-      add("live", "read-only (annotations.readOnlyHint)");
-      if (!this.#dryRun) return { live: true };
-      return recorded ?? {
-        refuse: `call ${step} to '${tool}' would run live and has no recorded answer: the plan stops here`
-      };
-    }
-    if (this.#allowWrites) {
-      add("live-write", "may write: runs live (--allow-writes)");
-      if (!this.#dryRun) return { live: true };
-      return recorded ?? {
-        refuse: `call ${step} to '${tool}' would write live and has no recorded answer: the plan stops here`
-      };
-    }
-    if (recorded) {
-      add("record", "may write: answered from the record of the source run");
-      return recorded;
-    }
-    add("refused", "may write and has no recorded answer: needs --allow-writes");
-    return {
-      refuse: `call ${step} to '${tool}' may write and the source run recorded no answer for it: refused without --allow-writes`
-    };
-  }
-  /** Tools that ran (or would run) live in this verification. */
-  liveTools() {
-    return new Set(this.steps.filter((s) => s.how === "live" || s.how === "live-write").map((s) => s.tool));
-  }
-  /** The calls refused for want of --allow-writes. */
-  refused() {
-    return this.steps.filter((s) => s.how === "refused");
-  }
-  /** Why the verification of `v` is refused, naming the calls and the two ways on. */
-  refusal(v) {
-    const calls = this.refused().map((s) => `call ${s.step} to '${s.tool}'`);
-    return `verify --live refused for ${v.name} v${v.version}: ${calls.join(", ")} may write and the source run recorded no answer, so it would run for real. Nothing was run. See the plan with tooldistill verify ${v.name} --version ${v.version} --live --dry-run, or pass --allow-writes to let those calls write.`;
-  }
-};
-async function planLive(ctx, v, options) {
-  const policy = new LivePolicy(ctx, { allowWrites: options.allowWrites, dryRun: true });
-  const report = await runChecks(ctx, v, ctx.store.readCode(v.name, v.version), {
-    live: true,
-    livePolicy: policy
-  });
-  const failed = [report.checks.static, report.checks.replay].find((c) => !c.ok);
-  return {
-    name: v.name,
-    version: v.version,
-    steps: policy.steps,
-    refused: policy.refused(),
-    problems: failed?.problems ?? []
-  };
-}
-function assertNoRefusedWrites(plan) {
-  if (plan.refused.length === 0) return;
-  const policy = new LivePolicy({ baseTool: () => void 0 }, { allowWrites: false, dryRun: true });
-  policy.steps.push(...plan.refused);
-  throw new DistillError("WRITE_REFUSED", policy.refusal(plan));
-}
-
-// core/logger.ts
-var stderrLogger = {
-  info() {
-  },
-  warn(message) {
-    process.stderr.write(`${message}
-`);
-  },
-  error(message) {
-    process.stderr.write(`${message}
-`);
-  }
-};
-
-// core/quickjs-engine.ts
-import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
-import { createRequire as createRequire2 } from "node:module";
-import { fileURLToPath } from "node:url";
-
-// node_modules/@jitl/quickjs-wasmfile-release-sync/dist/index.mjs
-var variant = { type: "sync", importFFI: () => import("./ffi-YHPLSZKO.js").then((mod) => mod.QuickJSFFI), importModuleLoader: () => import("./emscripten-module-IUTPQVPT.js").then((mod) => mod.default) };
-var src_default = variant;
-
-// node_modules/quickjs-emscripten-core/dist/index.mjs
-async function newQuickJSWASMModuleFromVariant(variantOrPromise) {
-  let variant3 = smartUnwrap(await variantOrPromise), [wasmModuleLoader, QuickJSFFI, { QuickJSWASMModule: QuickJSWASMModule2 }] = await Promise.all([variant3.importModuleLoader().then(smartUnwrap), variant3.importFFI(), import("./module-ES6BEMUI-YAGBML53.js").then(smartUnwrap)]), wasmModule = await wasmModuleLoader();
-  wasmModule.type = "sync";
-  let ffi = new QuickJSFFI(wasmModule);
-  return new QuickJSWASMModule2(wasmModule, ffi);
-}
-function smartUnwrap(val) {
-  return val && "default" in val && val.default ? val.default && "default" in val.default && val.default.default ? val.default.default : val.default : val;
-}
-function newVariant(baseVariant, options) {
-  return { ...baseVariant, async importModuleLoader() {
-    let moduleLoader = smartUnwrap(await baseVariant.importModuleLoader());
-    return async function() {
-      let moduleLoaderArg = options.emscriptenModule ? { ...options.emscriptenModule } : {}, log = options.log ?? ((...args) => debugLog("newVariant moduleLoader:", ...args)), tapValue = (message, val) => (log(...message, val), val), force = (val) => typeof val == "function" ? val() : val;
-      (options.wasmLocation || options.wasmSourceMapLocation || options.locateFile) && (moduleLoaderArg.locateFile = (fileName, relativeTo) => {
-        let args = { fileName, relativeTo };
-        if (fileName.endsWith(".wasm") && options.wasmLocation !== void 0) return tapValue(["locateFile .wasm: provide wasmLocation", args], options.wasmLocation);
-        if (fileName.endsWith(".map")) {
-          if (options.wasmSourceMapLocation !== void 0) return tapValue(["locateFile .map: provide wasmSourceMapLocation", args], options.wasmSourceMapLocation);
-          if (options.wasmLocation && !options.locateFile) return tapValue(["locateFile .map: infer from wasmLocation", args], options.wasmLocation + ".map");
-        }
-        return options.locateFile ? tapValue(["locateFile: use provided fn", args], options.locateFile(fileName, relativeTo)) : tapValue(["locateFile: unhandled, passthrough", args], fileName);
-      }), options.wasmBinary && (moduleLoaderArg.wasmBinary = await force(options.wasmBinary)), options.wasmMemory && (moduleLoaderArg.wasmMemory = await force(options.wasmMemory));
-      let optionsWasmModule = options.wasmModule, modulePromise;
-      optionsWasmModule && (moduleLoaderArg.instantiateWasm = async (imports, onSuccess) => {
-        modulePromise ?? (modulePromise = Promise.resolve(force(optionsWasmModule)));
-        let wasmModule = await modulePromise;
-        if (!wasmModule) throw new QuickJSEmscriptenModuleError(`options.wasmModule returned ${String(wasmModule)}`);
-        let instance = await WebAssembly.instantiate(wasmModule, imports);
-        return onSuccess(instance), instance.exports;
-      }), moduleLoaderArg.monitorRunDependencies = (left) => {
-        log("monitorRunDependencies:", left);
-      }, moduleLoaderArg.quickjsEmscriptenInit = () => newMockExtensions(log);
-      let resultPromise = moduleLoader(moduleLoaderArg), extensions = moduleLoaderArg.quickjsEmscriptenInit?.(log);
-      if (optionsWasmModule && extensions?.receiveWasmOffsetConverter && !extensions.existingWasmOffsetConverter) {
-        let wasmBinary = await force(options.wasmBinary) ?? new ArrayBuffer(0);
-        modulePromise ?? (modulePromise = Promise.resolve(force(optionsWasmModule)));
-        let wasmModule = await modulePromise;
-        if (!wasmModule) throw new QuickJSEmscriptenModuleError(`options.wasmModule returned ${String(wasmModule)}`);
-        extensions.receiveWasmOffsetConverter(wasmBinary, wasmModule);
-      }
-      if (extensions?.receiveSourceMapJSON) {
-        let loadedSourceMapData = await force(options.wasmSourceMapData);
-        typeof loadedSourceMapData == "string" ? extensions.receiveSourceMapJSON(JSON.parse(loadedSourceMapData)) : loadedSourceMapData ? extensions.receiveSourceMapJSON(loadedSourceMapData) : extensions.receiveSourceMapJSON({ version: 3, names: [], sources: [], mappings: "" });
-      }
-      return resultPromise;
-    };
-  } };
-}
-function newMockExtensions(log) {
-  let mockMessage = "mock called, emscripten module may not be initialized yet";
-  return { mock: true, removeRunDependency(name) {
-    log(`${mockMessage}: removeRunDependency called:`, name);
-  }, receiveSourceMapJSON(data) {
-    log(`${mockMessage}: receiveSourceMapJSON called:`, data);
-  }, WasmOffsetConverter: void 0, receiveWasmOffsetConverter(bytes, mod) {
-    log(`${mockMessage}: receiveWasmOffsetConverter called:`, bytes, mod);
-  } };
-}
-
-// core/quickjs-engine.ts
-var variant2 = src_default;
-var PAGE_BYTES = 65536;
-var ENGINE_BASE_MB = 16;
-var WASM_FILE = "quickjs.wasm";
-var wasm = globalThis.WebAssembly;
-var compiled2 = null;
-function engineWasmPath() {
-  const beside = fileURLToPath(new URL(`./${WASM_FILE}`, import.meta.url));
-  if (existsSync4(beside)) return beside;
-  try {
-    return createRequire2(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
-  } catch (err) {
-    throw new DistillError(
-      "USAGE",
-      `the sandbox engine (${WASM_FILE}) is missing: reinstall tooldistill, or keep ${WASM_FILE} next to a bundle`,
-      { cause: err }
-    );
-  }
-}
-function compiledModule() {
-  if (compiled2) return compiled2;
-  const path = engineWasmPath();
-  try {
-    compiled2 = new wasm.Module(readFileSync2(path));
-    return compiled2;
-  } catch (err) {
-    throw new DistillError("USAGE", `cannot load the sandbox engine from ${path}: ${errorMessage(err)}`, {
-      cause: err
-    });
-  }
-}
-async function newEngineInstance(memoryMb) {
-  const memory = new wasm.Memory({
-    initial: ENGINE_BASE_MB * 1024 * 1024 / PAGE_BYTES,
-    maximum: Math.max(ENGINE_BASE_MB, Math.ceil(memoryMb)) * (1024 * 1024 / PAGE_BYTES)
-  });
-  let refused = false;
-  const grow = memory.grow.bind(memory);
-  memory.grow = (delta) => {
-    try {
-      const pages = grow(delta);
-      refused = false;
-      return pages;
-    } catch (err) {
-      refused = true;
-      throw err;
-    }
-  };
-  const quiet = () => {
-  };
-  const output = { print: quiet, printErr: quiet };
-  const quickjs = await newQuickJSWASMModuleFromVariant(
-    newVariant(variant2, {
-      // The package types these with the DOM library's WebAssembly classes; they are those objects.
-      wasmModule: compiledModule(),
-      wasmMemory: memory,
-      emscriptenModule: output
-    })
-  );
-  return { quickjs, growthRefused: () => refused };
-}
-
-// core/sandbox-calls.ts
-var MAX_NAME_CHARS = 128;
-var CallGate = class {
-  /** Every call asked for, in order, with its outcome: the run's record. */
-  calls = [];
-  #limits;
-  #allow;
-  #host;
-  #sites;
-  constructor(limits, req) {
-    this.#limits = limits;
-    this.#allow = new Set(req.allow);
-    this.#host = req.call;
-    this.#sites = req.sites;
-  }
-  /**
-   * One call the code asked for, from the JSON texts the guest handed over (null: not a string) and the call
-   * site's id it carried (null: none, or not a number). Returns the admitted call, or the failure that stops the
-   * run (the call is recorded either way).
-   */
-  admit(nameJson, argsJson, site) {
-    const step = this.calls.length + 1;
-    const rawName = nameJson === null ? null : parseString(nameJson);
-    if (rawName === null) {
-      return { kind: "code_error", cause: "tool", message: `call ${step}: the tool name must be a string` };
-    }
-    const name = clip(rawName, MAX_NAME_CHARS);
-    const entry2 = { tool: name, args: {}, ok: false };
-    const bytes = argsJson === null ? 0 : Buffer.byteLength(argsJson);
-    const max = this.#limits.maxMessageBytes;
-    const args = argsJson === null || bytes > max ? null : parsePlainObject(argsJson);
-    if (args !== null) entry2.args = args;
-    const refuse = (failure, error) => {
-      entry2.error = error;
-      this.calls.push(entry2);
-      return { ...failure, step, tool: name };
-    };
-    if (this.#sites !== void 0) {
-      const known = site !== null && Number.isInteger(site) ? this.#sites[site - 1] : void 0;
-      if (known === void 0 || known.id !== site || known.tool !== null && known.tool !== rawName) {
-        const message = `call ${step} to '${name}' did not come from a call site of the tool's code: call base tools directly: call("<base tool>", {...})`;
-        return refuse(
-          { kind: "code_error", cause: "tool", message },
-          "not run: no call site of the code made it"
-        );
-      }
-      entry2.site = known.id;
-    }
-    if (step > this.#limits.maxCalls) {
-      const message = `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`;
-      return refuse(
-        { kind: "call_limit", cause: "tool", message },
-        `not run: more than ${this.#limits.maxCalls} base calls`
-      );
-    }
-    if (!this.#allow.has(rawName)) {
-      const allowed = [...this.#allow].map((t) => `'${t}'`).join(", ") || "none";
-      const message = `call ${step} to '${name}' is not allowed: this tool may call only ${allowed}`;
-      return refuse(
-        { kind: "not_allowed", cause: "tool", message },
-        `not allowed: this tool may call only ${allowed}`
-      );
-    }
-    if (bytes > max) {
-      const message = `the arguments of call ${step} to '${name}' are ${bytes} bytes, more than the ${max}-byte limit`;
-      return refuse(
-        { kind: "message_limit", cause: "tool", message },
-        `not run: its arguments are ${bytes} bytes, more than the ${max}-byte limit`
-      );
-    }
-    if (args === null) {
-      const message = `call ${step} to '${name}': the arguments must be a JSON object`;
-      return refuse(
-        { kind: "code_error", cause: "tool", message },
-        "not run: its arguments are not a JSON object"
-      );
-    }
-    this.calls.push(entry2);
-    return { call: entry2, step };
-  }
-  /**
-   * Runs an admitted call on the host. Returns the result's JSON text for the guest, or the failure (a base tool
-   * that could not answer is `infrastructure`; one that refused the call is evidence against the tool).
-   */
-  async perform({ call, step }) {
-    let output;
-    try {
-      output = await this.#host(call.tool, call.args);
-    } catch (err) {
-      call.error = errorMessage(err);
-      const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
-      const failure = {
-        kind: "call_failed",
-        cause,
-        message: call.error,
-        step,
-        tool: call.tool
-      };
-      if (err instanceof DistillError) failure.errorCode = err.code;
-      return failure;
-    }
-    let json2;
-    try {
-      json2 = JSON.stringify(output);
-    } catch (err) {
-      call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
-      return {
-        kind: "call_failed",
-        cause: "infrastructure",
-        message: `base tool '${call.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
-        step,
-        tool: call.tool
-      };
-    }
-    json2 ??= "null";
-    const bytes = Buffer.byteLength(json2);
-    const max = this.#limits.maxMessageBytes;
-    if (bytes > max) {
-      call.error = `its result is ${bytes} bytes, more than the ${max}-byte limit`;
-      return {
-        kind: "message_limit",
-        cause: "infrastructure",
-        message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${max}-byte limit`,
-        step,
-        tool: call.tool
-      };
-    }
-    call.ok = true;
-    call.output = JSON.parse(json2);
-    return { json: json2 };
-  }
-};
-var MAX_REASON_CHARS = 1e3;
-function readReason(json2) {
-  const value = json2 === null ? null : parseString(json2);
-  return clip(value?.trim() || "no reason given", MAX_REASON_CHARS);
-}
-function isFailure(value) {
-  return "kind" in value && "cause" in value;
-}
-function parseString(json2) {
-  try {
-    const value = JSON.parse(json2);
-    return typeof value === "string" ? value : null;
-  } catch {
-    return null;
-  }
-}
-function parsePlainObject(json2) {
-  try {
-    const value = JSON.parse(json2);
-    return isPlainObject(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-// core/sandbox-clock.ts
-var cpuNow = typeof process.threadCpuUsage === "function" ? () => {
-  const u = process.threadCpuUsage();
-  return (u.user + u.system) / 1e3;
-} : () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e3;
-};
-var RunClock = class {
-  #limits;
-  #cpuUsed = 0;
-  #wallUsed = 0;
-  #sliceWall = 0;
-  #sliceCpu = null;
-  constructor(limits) {
-    this.#limits = limits;
-  }
-  /** A slice of the code's execution starts. */
-  begin() {
-    this.#sliceWall = performance.now();
-    this.#sliceCpu = null;
-  }
-  /** The slice ends: its time is added to the run's. */
-  end() {
-    const wall = performance.now() - this.#sliceWall;
-    this.#wallUsed += wall;
-    this.#cpuUsed += this.#sliceCpuSoFar(wall);
-  }
-  /** Asked by the engine while code runs: the limit that has passed, or null to let it go on. */
-  check() {
-    const wall = performance.now() - this.#sliceWall;
-    this.#sliceCpu ??= { wall, cpu: cpuNow() };
-    if (this.#cpuUsed + wall > this.#limits.cpuMs) {
-      const cpu = this.#cpuUsed + this.#sliceCpuSoFar(wall);
-      if (cpu > this.#limits.cpuMs) {
-        return {
-          kind: "cpu",
-          cause: "tool",
-          message: `the tool's code ran for more than ${this.#limits.cpuMs} ms of its own time and was stopped`
-        };
-      }
-    }
-    if (this.#wallUsed + wall > this.#limits.wallMs) {
-      return {
-        kind: "deadline",
-        cause: "host",
-        message: `the tool's code took more than ${this.#limits.wallMs} ms of wall-clock time (base calls not counted) while using less than its ${this.#limits.cpuMs} ms of computing time: the host is overloaded`
-      };
-    }
-    return null;
-  }
-  /**
-   * The slice's computing time. Reading the CPU clock costs a system call, so it starts only at the slice's
-   * first interrupt check: what ran before it (never more than a few thousand instructions) is counted at its
-   * wall-clock time, which on one thread is never less than its CPU time.
-   */
-  #sliceCpuSoFar(wall) {
-    const started = this.#sliceCpu;
-    if (started === null) return wall;
-    return started.wall + (cpuNow() - started.cpu);
-  }
-};
-
-// core/sandbox-failures.ts
-var MAX_ERROR_CHARS = 1e3;
-var SEPARATOR = "";
-var TOOL_LINE = new RegExp(`\\(${TOOL_FILE2.replace(".", "\\.")}:(\\d+)`);
-function memoryFailure(limits) {
-  return {
-    kind: "memory",
-    cause: "tool",
-    message: `the tool used more than ${limits.memoryMb} MB of memory and was stopped`
-  };
-}
-function engineFailure(err, growthRefused, limits) {
-  if (growthRefused) return memoryFailure(limits);
-  if (err instanceof RangeError) {
-    return {
-      kind: "stack",
-      cause: "tool",
-      message: "the tool's code nested too deeply (the engine's stack is exhausted) and was stopped"
-    };
-  }
-  return {
-    kind: "crashed",
-    cause: "tool",
-    message: `the engine stopped running the tool's code: ${clip(errorMessage(err), MAX_ERROR_CHARS)}`
-  };
-}
-function guestFailure(text2, prefix, kind) {
-  if (text2.startsWith("InternalError: stack overflow")) {
-    return {
-      kind: "stack",
-      cause: "tool",
-      message: "the tool's code nested too deeply (the engine's stack limit) and was stopped"
-    };
-  }
-  return { kind, cause: "tool", message: prefix + text2 };
-}
-function describedError(described) {
-  const [text2 = "", stack = ""] = described.split(SEPARATOR);
-  const line = TOOL_LINE.exec(stack)?.[1];
-  return clip(text2, MAX_ERROR_CHARS) + (line ? ` (line ${line})` : "");
-}
-function unknownFailure() {
-  return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
-}
-
-// core/sandbox-run.ts
-function codeError(message) {
-  return { kind: "code_error", cause: "tool", message };
-}
-var INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false };
-var SandboxRun = class {
-  #instance;
-  #limits;
-  #gate;
-  #clock;
-  #rt = null;
-  #ctx = null;
-  #api = null;
-  #failure = null;
-  /** The reason the code gave through the prelude's host function: the run ended as not applicable. */
-  #notApplicable = null;
-  #inflight = 0;
-  #batch = [];
-  #wake = null;
-  #closed = false;
-  constructor(instance, req, limits) {
-    this.#instance = instance;
-    this.#limits = limits;
-    this.#gate = new CallGate(limits, req);
-    this.#clock = new RunClock(limits);
-  }
-  /** Every base call the code asked for, in order, with its outcome. */
-  get calls() {
-    return this.#gate.calls;
-  }
-  /** Ends the run from outside (the sandbox is closing): it fails at once, without waiting for calls. */
-  abort(failure) {
-    this.#closed = true;
-    this.#fail(failure);
-    this.#wake?.();
-  }
-  /** Runs the tool with `inputJson`; the result is the tool's result as the host parsed it. */
-  async run(body, inputJson) {
-    const loaded2 = this.#load(body, false);
-    if (loaded2 === null) return this.#finish(null);
-    const promise = this.#slice(() => this.#guest("run", "", loaded2.definition, this.#newString(inputJson)));
-    const tagged = promise === null ? null : await this.#settle(promise);
-    if (tagged === null) return this.#finish(null);
-    if (tagged.startsWith("U")) {
-      const why = describedError(tagged.slice(1));
-      this.#fail(codeError(`the tool's result is not JSON-serialisable: ${why}`));
-      return this.#finish(null);
-    }
-    const json2 = tagged.slice(1);
-    const bytes = Buffer.byteLength(json2);
-    if (bytes > this.#limits.maxMessageBytes) {
-      this.#fail({
-        kind: "message_limit",
-        cause: "tool",
-        message: `the tool's result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`
-      });
-      return this.#finish(null);
-    }
-    try {
-      return this.#finish({ result: JSON.parse(json2) });
-    } catch (err) {
-      this.#fail(codeError(`the tool's result is not JSON: ${errorMessage(err)}`));
-      return this.#finish(null);
-    }
-  }
-  /** Runs the module's `check` on `resultJson` in this instance, which never ran the tool. */
-  async check(body, resultJson) {
-    const loaded2 = this.#load(body, true);
-    if (loaded2 === null) return this.#failure ?? unknownFailure();
-    if (!loaded2.hasCheck) return "absent";
-    const verdict = this.#read(
-      this.#slice(
-        () => this.#guest("check", "check(result) threw: ", loaded2.definition, this.#newString(resultJson))
-      )
-    );
-    if (verdict === "P" && !this.#instance.growthRefused()) return "passed";
-    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
-    const failure = this.#failure;
-    if (failure) return failure.kind === "code_error" ? { ...failure, kind: "check_failed" } : failure;
-    const message = verdict === "A" ? "check(result) returned a promise: check must answer at once (not async, no await)" : `check(result) returned ${clip(verdict?.slice(1) ?? "nothing", MAX_NAME_CHARS)}`;
-    return { kind: "check_failed", cause: "tool", message };
-  }
-  /** Makes the context, the prelude and the tool's definition; null (with a failure) when it cannot. */
-  #load(body, inCheck) {
-    const factory = this.#slice(() => {
-      const rt = this.#instance.quickjs.newRuntime();
-      this.#rt = rt;
-      rt.setMaxStackSize(this.#limits.stackKb * 1024);
-      rt.setInterruptHandler(() => this.#interrupt());
-      const ctx = rt.newContext({ intrinsics: INTRINSICS });
-      this.#ctx = ctx;
-      const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
-      const hostCall = ctx.newFunction("call", (name, args, site) => this.#hostCall(name, args, site));
-      const hostNotApplicable = ctx.newFunction("notApplicable", (reason) => this.#hostNotApplicable(reason));
-      const flag = inCheck ? ctx.true : ctx.false;
-      const api = prelude.error ? prelude : ctx.callFunction(prelude.value, ctx.undefined, hostCall, flag, hostNotApplicable);
-      if (api.error) {
-        this.#fail({ kind: "engine", cause: "host", message: "the sandbox prelude failed to start" });
-        return null;
-      }
-      this.#api = {
-        define: ctx.getProp(api.value, "define"),
-        kind: ctx.getProp(api.value, "kind"),
-        run: ctx.getProp(api.value, "run"),
-        check: ctx.getProp(api.value, "check"),
-        describe: ctx.getProp(api.value, "describe"),
-        parse: ctx.getProp(api.value, "parse")
-      };
-      const made = ctx.evalCode(`(function (${LIBRARY_PARAM}) {"use strict";${body}
-})`, TOOL_FILE2, {
-        type: "global",
-        strict: true
-      });
-      if (made.error) {
-        this.#failFromGuest(made.error, "", "bad_module");
-        return null;
-      }
-      return made.value;
-    });
-    if (factory === null) return null;
-    const definition = this.#slice(() => this.#guest("define", "the module threw while loading: ", factory));
-    if (definition === null) return null;
-    const kind = this.#read(this.#slice(() => this.#guest("kind", "", definition)));
-    if (kind === "ok" || kind === "no-check") return { definition, hasCheck: kind === "ok" };
-    const message = kind === "no-run" ? "the tool has no run function" : kind === "bad-check" ? "the tool's check must be a function" : "the module's default export must be distilledTool({ name, description, inputSchema, run, check? })";
-    this.#fail({ kind: "bad_module", cause: "tool", message });
-    return null;
-  }
-  /** Calls a prelude function; a guest exception fails the run as a code error with `prefix`. */
-  #guest(name, prefix, ...args) {
-    const ctx = this.#ctx;
-    const api = this.#api;
-    if (!ctx || !api) return null;
-    const r = ctx.callFunction(api[name], ctx.undefined, ...args);
-    if (r.error) {
-      this.#failFromGuest(r.error, prefix, "code_error");
-      return null;
-    }
-    return r.value;
-  }
-  #newString(text2) {
-    return this.#ctx.newString(text2);
-  }
-  #read(handle) {
-    const ctx = this.#ctx;
-    if (!ctx || handle === null || this.#failure) return null;
-    return ctx.typeof(handle) === "string" ? ctx.getString(handle) : null;
-  }
-  /** Runs `fn` as a slice of the tool's execution (time and CPU counted); an engine exception ends the run. */
-  #slice(fn) {
-    if (this.#failure) return null;
-    this.#clock.begin();
-    const exitCode = process.exitCode;
-    try {
-      return fn();
-    } catch (err) {
-      this.#engineThrew(err);
-      return null;
-    } finally {
-      if (process.exitCode !== exitCode) process.exitCode = exitCode;
-      this.#clock.end();
-    }
-  }
-  /** Called by the engine while code runs: true stops the code (an error it cannot catch). */
-  #interrupt() {
-    if (this.#failure || this.#notApplicable !== null) return true;
-    const passed = this.#clock.check();
-    if (passed) this.#fail(passed);
-    return passed !== null;
-  }
-  /** The engine itself threw (not the guest): classified by what the host saw. */
-  #engineThrew(err) {
-    this.#fail(engineFailure(err, this.#instance.growthRefused(), this.#limits));
-  }
-  /** A guest exception ended a slice: the host's own observations first, then the error's text. */
-  #failFromGuest(error, prefix, kind) {
-    if (this.#failure) return;
-    const observed = this.#instance.growthRefused() ? memoryFailure(this.#limits) : null;
-    this.#fail(observed ?? guestFailure(this.#describe(error), prefix, kind));
-  }
-  /** The error's text with the tool's line where its stack has one; guest text, so clipped. */
-  #describe(error) {
-    const ctx = this.#ctx;
-    const api = this.#api;
-    if (!ctx || !api) return "the tool's code failed";
-    const r = ctx.callFunction(api.describe, ctx.undefined, error);
-    if (r.error || ctx.typeof(r.value) !== "string")
-      return "the tool's code threw a value that cannot be described";
-    return describedError(ctx.getString(r.value));
-  }
-  /** The guest's `call(name, argsJson, site)`: admitted by the gate (which judges `site`), answered by promise. */
-  #hostCall(nameHandle, argsHandle, siteHandle) {
-    const ctx = this.#ctx;
-    const deferred = ctx.newPromise();
-    if (this.#failure || this.#notApplicable !== null) return deferred.handle;
-    const text2 = (h) => h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
-    const site = siteHandle && ctx.typeof(siteHandle) === "number" ? ctx.getNumber(siteHandle) : null;
-    const admitted = this.#gate.admit(text2(nameHandle), text2(argsHandle), site);
-    if (isFailure(admitted)) this.#fail(admitted);
-    else this.#batch.push({ ...admitted, deferred });
-    return deferred.handle;
-  }
-  /** The guest's `notApplicable(reasonJson)`: the first ends the run (unless it already failed). */
-  #hostNotApplicable(reasonHandle) {
-    const ctx = this.#ctx;
-    if (this.#failure || this.#notApplicable !== null) return;
-    const isText = reasonHandle && ctx.typeof(reasonHandle) === "string";
-    this.#notApplicable = readReason(isText ? ctx.getString(reasonHandle) : null);
-  }
-  /** Sends the calls the code made in the slice that just ended, unless that slice ended the run. */
-  #dispatchBatch() {
-    const batch = this.#batch;
-    this.#batch = [];
-    if (this.#failure || this.#notApplicable !== null) {
-      const at = this.#failure?.step ?? this.#gate.calls.length;
-      const why = this.#failure ? `the tool was stopped at step ${at}` : "the tool ended with notApplicable";
-      for (const p of batch) p.call.error ??= `not run: ${why}`;
-      return;
-    }
-    for (const p of batch) void this.#dispatch(p);
-  }
-  async #dispatch(pending) {
-    this.#inflight++;
-    try {
-      const done = await this.#gate.perform(pending);
-      if (isFailure(done)) {
-        this.#fail(done);
-        return;
-      }
-      if (this.#failure || this.#closed) return;
-      this.#slice(() => {
-        const value = this.#guest("parse", "", this.#newString(done.json));
-        if (value !== null) pending.deferred.resolve(value);
-        return null;
-      });
-    } finally {
-      this.#inflight--;
-      this.#wake?.();
-    }
-  }
-  /** Pumps the engine's jobs until the run's promise settles; the JSON text of its result, or null. */
-  async #settle(promise) {
-    const ctx = this.#ctx;
-    const rt = this.#rt;
-    for (; ; ) {
-      this.#dispatchBatch();
-      this.#slice(() => {
-        const jobs = rt.executePendingJobs();
-        if (jobs.error) this.#failFromGuest(jobs.error, "", "code_error");
-        return null;
-      });
-      this.#dispatchBatch();
-      if (this.#failure || this.#notApplicable !== null) return null;
-      const state = ctx.getPromiseState(promise);
-      if (state.type === "fulfilled") {
-        const json2 = ctx.typeof(state.value) === "string" ? ctx.getString(state.value) : null;
-        if (json2 === null) this.#fail(codeError("the tool gave no result"));
-        return json2;
-      }
-      if (state.type === "rejected") {
-        this.#failFromGuest(state.error, "", "code_error");
-        return null;
-      }
-      if (this.#inflight === 0 && !rt.hasPendingJob()) {
-        this.#fail(
-          codeError("the tool's promise never settled: its code is waiting, but not on any base call")
-        );
-        return null;
-      }
-      await new Promise((resolve5) => {
-        this.#wake = resolve5;
-      });
-      this.#wake = null;
-    }
-  }
-  /** Waits for every dispatched call (their outcomes belong to the record), then gives the outcome. */
-  async #finish(done) {
-    if (!this.#closed) {
-      while (this.#inflight > 0) {
-        await new Promise((resolve5) => {
-          this.#wake = resolve5;
-        });
-        this.#wake = null;
-      }
-    }
-    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
-    this.#drop();
-    const reason = this.#notApplicable;
-    if (!this.#failure && reason !== null)
-      return { ok: true, result: null, check: "skipped", calls: this.calls, notApplicable: reason };
-    if (this.#failure || done === null)
-      return { ok: false, failure: this.#failure ?? unknownFailure(), calls: this.calls };
-    return { ok: true, result: done.result, check: "skipped", calls: this.calls };
-  }
-  /** The instance is never reused: the references go, and with them its memory. */
-  #drop() {
-    this.#api = null;
-    this.#ctx = null;
-    this.#rt = null;
-  }
-  #fail(failure) {
-    if (!this.#failure) this.#failure = failure;
-  }
-};
-
-// core/sandbox.ts
-var DEFAULT_LIMITS = Object.freeze({
-  cpuMs: 2e3,
-  wallMs: 1e4,
-  memoryMb: 64,
-  stackKb: 256,
-  maxCalls: 200,
-  maxMessageBytes: 1024 * 1024
-});
-var Sandbox = class {
-  #limits;
-  #poolSize;
-  #maxConcurrent;
-  #spares = [];
-  #queue = [];
-  #running = /* @__PURE__ */ new Set();
-  /** Prepared bodies by source: a tool runs the same source many times, and preparing it parses it twice. */
-  #bodies = /* @__PURE__ */ new Map();
-  #busy = 0;
-  #spawned = 0;
-  #closed = false;
-  constructor(options = {}) {
-    this.#limits = resolveLimits(DEFAULT_LIMITS, options.limits);
-    this.#poolSize = wholeNumber("poolSize", options.poolSize ?? 2, 0);
-    this.#maxConcurrent = wholeNumber("maxConcurrent", options.maxConcurrent ?? 16, 1);
-  }
-  /** Runs one tool module; every failure of the tool is an outcome, never a throw. */
-  async run(req) {
-    if (this.#closed)
-      throw new DistillError("USAGE", "the sandbox is closed: make a new Sandbox to run more tools");
-    const limits = resolveLimits(this.#limits, req.limits);
-    let body;
-    try {
-      body = this.#body(req.source);
-    } catch (err) {
-      if (err instanceof DistillError)
-        return { ok: false, failure: { kind: "bad_module", cause: "tool", message: err.message }, calls: [] };
-      throw err;
-    }
-    let input;
-    try {
-      input = JSON.stringify(req.input ?? {});
-    } catch (err) {
-      throw new DistillError("USAGE", `the tool's input is not JSON-serialisable: ${errorMessage(err)}`, {
-        cause: err
-      });
-    }
-    await this.#turn();
-    try {
-      const outcome = await this.#execute(limits, (run) => run.run(body, input), req);
-      if (!outcome.ok || req.runCheck !== true || outcome.notApplicable !== void 0) return outcome;
-      const checked = await this.#execute(
-        limits,
-        async (run) => {
-          const verdict = await run.check(body, JSON.stringify(outcome.result));
-          return verdict === "passed" || verdict === "absent" ? { ...outcome, check: verdict } : { ok: false, failure: verdict, calls: outcome.calls };
-        },
-        { allow: [], call: refuseCall }
-      );
-      return { ...checked, calls: outcome.calls };
-    } finally {
-      this.#endTurn();
-    }
-  }
-  /** Ends every run in progress with a `closed` failure; later runs are refused. */
-  async close() {
-    this.#closed = true;
-    this.#spares.length = 0;
-    for (const run of this.#running) {
-      run.abort({
-        kind: "closed",
-        cause: "host",
-        message: "the sandbox was closed while the tool was running"
-      });
-    }
-    for (const waiting of this.#queue.splice(0)) waiting();
-  }
-  /** Counters, for diagnostics and tests. */
-  stats() {
-    return {
-      spawned: this.#spawned,
-      idle: this.#spares.length,
-      busy: this.#busy,
-      queued: this.#queue.length
-    };
-  }
-  async #execute(limits, body, req) {
-    if (this.#closed) return closedOutcome();
-    let instance;
-    try {
-      instance = await this.#instance(limits.memoryMb);
-    } catch (err) {
-      return {
-        ok: false,
-        failure: {
-          kind: "engine",
-          cause: "host",
-          message: `the sandbox engine could not start: ${errorMessage(err)}`
-        },
-        calls: []
-      };
-    }
-    if (this.#closed) return closedOutcome();
-    const run = new SandboxRun(instance, req, limits);
-    this.#running.add(run);
-    try {
-      return await body(run);
-    } finally {
-      this.#running.delete(run);
-    }
-  }
-  #body(source) {
-    const cached = this.#bodies.get(source);
-    if (cached !== void 0) return cached;
-    const body = toFunctionBody(source);
-    if (this.#bodies.size >= BODY_CACHE_SIZE) {
-      const oldest = this.#bodies.keys().next();
-      if (!oldest.done) this.#bodies.delete(oldest.value);
-    }
-    this.#bodies.set(source, body);
-    return body;
-  }
-  /** A fresh instance: a spare made ahead of time when the memory cap matches, else a new one. */
-  #instance(memoryMb) {
-    const spare = memoryMb === this.#limits.memoryMb ? this.#spares.shift() : void 0;
-    setImmediate(() => this.#topUp());
-    if (spare) return spare;
-    this.#spawned++;
-    return newEngineInstance(memoryMb);
-  }
-  #topUp() {
-    while (!this.#closed && this.#spares.length < this.#poolSize) {
-      this.#spawned++;
-      const made = newEngineInstance(this.#limits.memoryMb);
-      made.catch(() => {
-      });
-      this.#spares.push(made);
-    }
-  }
-  /** Waits for one of the `maxConcurrent` places; a closed sandbox lets everyone through to fail. */
-  async #turn() {
-    if (this.#busy < this.#maxConcurrent || this.#closed) {
-      this.#busy++;
-      return;
-    }
-    await new Promise((resolve5) => this.#queue.push(resolve5));
-    this.#busy++;
-  }
-  #endTurn() {
-    this.#busy--;
-    this.#queue.shift()?.();
-  }
-};
-var BODY_CACHE_SIZE = 64;
-async function refuseCall() {
-  throw new DistillError("USAGE", "call() is not available in check()");
-}
-function closedOutcome() {
-  return {
-    ok: false,
-    failure: { kind: "closed", cause: "host", message: "the sandbox was closed while the tool was starting" },
-    calls: []
-  };
-}
-function wholeNumber(name, value, min) {
-  if (!Number.isInteger(value) || value < min) {
-    throw new DistillError("USAGE", `sandbox ${name} must be a whole number \u2265 ${min} (got ${value})`);
-  }
-  return value;
-}
-function resolveLimits(base, override) {
-  const limits = { ...base };
-  for (const key2 of Object.keys(DEFAULT_LIMITS)) {
-    const value = override?.[key2];
-    if (value === void 0) continue;
-    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-      throw new DistillError(
-        "USAGE",
-        `sandbox limits: ${key2} must be a positive number (got ${String(value)})`
-      );
-    }
-    limits[key2] = key2 === "memoryMb" || key2 === "maxCalls" || key2 === "stackKb" ? Math.ceil(value) : value;
-  }
-  if (limits.memoryMb < ENGINE_BASE_MB * 2) {
-    throw new DistillError(
-      "USAGE",
-      `sandbox limits: memoryMb must be at least ${ENGINE_BASE_MB * 2} (the engine itself takes ${ENGINE_BASE_MB}); got ${limits.memoryMb}`
-    );
-  }
-  return limits;
-}
-
-// core/store.ts
-import { rmSync } from "node:fs";
-import { join as join4 } from "node:path";
 
 // core/store-access.ts
 var databases = /* @__PURE__ */ new WeakMap();
@@ -56674,170 +52023,524 @@ function databaseOf(store) {
 function adapterSql(store, statement) {
   return databaseOf(store).stmt(statement);
 }
+function storeDatabase(store) {
+  return databaseOf(store);
+}
 
-// core/store-rows.ts
-function now() {
-  return (/* @__PURE__ */ new Date()).toISOString();
+// core/sqlite-change-feed.ts
+var POLL_MS = 250;
+var SqliteChangeFeed = class {
+  #store;
+  #busy;
+  #logger;
+  #listeners = /* @__PURE__ */ new Set();
+  #timer = null;
+  #last = 0;
+  #failing = false;
+  /** `busy`: this process holds a transaction open, whose rows must not be heard before they commit. */
+  constructor(store, busy, logger) {
+    this.#store = store;
+    this.#busy = busy;
+    this.#logger = logger;
+  }
+  subscribe(listener) {
+    if (this.#timer === null) {
+      this.#last = Number(
+        storeDatabase(this.#store).stmt("SELECT COALESCE(MAX(id), 0) AS id FROM status_history").get()?.["id"]
+      );
+      this.#timer = setInterval(() => this.#poll(), POLL_MS);
+      this.#timer.unref();
+    }
+    this.#listeners.add(listener);
+    return async () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) this.stop();
+    };
+  }
+  stop() {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#listeners.clear();
+  }
+  #poll() {
+    if (this.#busy()) return;
+    let rows;
+    try {
+      rows = storeDatabase(this.#store).stmt("SELECT id, name, version, from_status, to_status FROM status_history WHERE id > ? ORDER BY id").all(this.#last);
+      this.#failing = false;
+    } catch (err) {
+      if (!this.#failing)
+        this.#logger.warn(`tooldistill: cannot read the store's changes: ${errorMessage(err)}`);
+      this.#failing = true;
+      return;
+    }
+    for (const r of rows) {
+      this.#last = Number(r["id"]);
+      const change = {
+        type: "status",
+        name: String(r["name"]),
+        version: Number(r["version"]),
+        from: r["from_status"] ?? null,
+        to: r["to_status"]
+      };
+      for (const listener of this.#listeners) {
+        try {
+          listener(change);
+        } catch (err) {
+          this.#logger.warn(`tooldistill: a store change listener failed: ${errorMessage(err)}`);
+        }
+      }
+    }
+  }
+};
+
+// core/sqlite-registry-data.ts
+var SqliteRegistryData = class {
+  #store;
+  #enter;
+  constructor(store, enter) {
+    this.#store = store;
+    this.#enter = enter;
+  }
+  async createTrace(id, task, source) {
+    await this.#enter();
+    this.#store.createTrace(id, task, source);
+  }
+  async getTrace(id) {
+    await this.#enter();
+    return this.#store.getTrace(id);
+  }
+  async traceIdsStartingWith(prefix, limit) {
+    await this.#enter();
+    return this.#store.traceIdsStartingWith(prefix, limit);
+  }
+  async listTraces(limit) {
+    await this.#enter();
+    return this.#store.listTraces(limit);
+  }
+  async setTask(id, task) {
+    await this.#enter();
+    this.#store.setTask(id, task);
+  }
+  async setOutcome(id, success) {
+    await this.#enter();
+    this.#store.setOutcome(id, success);
+  }
+  async addUsage(id, usage) {
+    await this.#enter();
+    this.#store.addUsage(id, usage);
+  }
+  async endTrace(id) {
+    await this.#enter();
+    this.#store.endTrace(id);
+  }
+  async setTraceNote(id, note) {
+    await this.#enter();
+    this.#store.setTraceNote(id, note);
+  }
+  async getTraceFlags(id) {
+    await this.#enter();
+    return this.#store.getTraceFlags(id);
+  }
+  async claimNudge(id) {
+    await this.#enter();
+    return this.#store.claimNudge(id);
+  }
+  async markProposed(id) {
+    await this.#enter();
+    this.#store.markProposed(id);
+  }
+  async setReplaceName(id, name) {
+    await this.#enter();
+    this.#store.setReplaceName(id, name);
+  }
+  async startCall(call) {
+    await this.#enter();
+    return this.#store.startCall(call);
+  }
+  async appendCall(call, outcome, latencyMs) {
+    await this.#enter();
+    return this.#store.appendCall(call, outcome, latencyMs);
+  }
+  async finishCall(id, output, latencyMs) {
+    await this.#enter();
+    this.#store.finishCall(id, output, latencyMs);
+  }
+  async failCall(id, error, latencyMs) {
+    await this.#enter();
+    this.#store.failCall(id, error, latencyMs);
+  }
+  async setCallKind(id, kind, version) {
+    await this.#enter();
+    this.#store.setCallKind(id, kind, version);
+  }
+  async getCallByExternalId(externalId, traceIdPrefix) {
+    await this.#enter();
+    return this.#store.getCallByExternalId(externalId, traceIdPrefix);
+  }
+  async startedCallsByExternalId(externalId) {
+    await this.#enter();
+    return this.#store.startedCallsByExternalId(externalId);
+  }
+  async getCalls(traceId) {
+    await this.#enter();
+    return this.#store.getCalls(traceId);
+  }
+  async countTopLevelBaseCalls(traceId) {
+    await this.#enter();
+    return this.#store.countTopLevelBaseCalls(traceId);
+  }
+  async setCallArgs(id, args) {
+    await this.#enter();
+    this.#store.setCallArgs(id, args);
+  }
+  async getMeta(key3) {
+    await this.#enter();
+    return this.#store.getMeta(key3);
+  }
+  async setMeta(key3, value) {
+    await this.#enter();
+    this.#store.setMeta(key3, value);
+  }
+  async readCode(name, version) {
+    await this.#enter();
+    return this.#store.readCode(name, version);
+  }
+  async createVersion(v) {
+    await this.#enter();
+    return this.#store.createVersion(v);
+  }
+  async getVersion(name, version) {
+    await this.#enter();
+    return this.#store.getVersion(name, version);
+  }
+  async listVersions(filter) {
+    await this.#enter();
+    return this.#store.listVersions(filter);
+  }
+  async setStatus(change) {
+    await this.#enter();
+    return this.#store.setStatus(change);
+  }
+  async setVerification(name, version, verdict, baselineTokens) {
+    await this.#enter();
+    this.#store.setVerification(name, version, verdict, baselineTokens);
+  }
+  async setQueuedRebuild(name, version, queued, note) {
+    await this.#enter();
+    this.#store.setQueuedRebuild(name, version, queued, note);
+  }
+  async getHistory(name, version) {
+    await this.#enter();
+    return this.#store.getHistory(name, version);
+  }
+  async latestHistory() {
+    await this.#enter();
+    return this.#store.latestHistory();
+  }
+  async lastActivation(name, version) {
+    await this.#enter();
+    return this.#store.lastActivation(name, version);
+  }
+  async addHistory(h) {
+    await this.#enter();
+    this.#store.addHistory(h);
+  }
+  async setDependencies(name, version, deps) {
+    await this.#enter();
+    this.#store.setDependencies(name, version, deps);
+  }
+  async getDependencies(name, version) {
+    await this.#enter();
+    return this.#store.getDependencies(name, version);
+  }
+  async recordRun(run) {
+    await this.#enter();
+    this.#store.recordRun(run);
+  }
+  async getRunStats(name, version) {
+    await this.#enter();
+    return this.#store.getRunStats(name, version);
+  }
+  async versionWithCode(name, sourceHash) {
+    await this.#enter();
+    return this.#store.versionWithCode(name, sourceHash);
+  }
+  async pruneVersions(statuses, before) {
+    await this.#enter();
+    return this.#store.pruneVersions(statuses, before);
+  }
+  async addVerifiedDefinitions(name, version, defs) {
+    await this.#enter();
+    this.#store.addVerifiedDefinitions(name, version, defs);
+  }
+  async verifiedDefinitions(name, version) {
+    await this.#enter();
+    return this.#store.verifiedDefinitions(name, version);
+  }
+  async setReplayRuns(name, version, runs) {
+    await this.#enter();
+    this.#store.setReplayRuns(name, version, runs);
+  }
+  async liveRuns(name, version, limit) {
+    await this.#enter();
+    return this.#store.liveRuns(name, version, limit);
+  }
+  async liveRunsOf(refs) {
+    await this.#enter();
+    return this.#store.liveRunsOf(refs);
+  }
+  async recentRuns(name, version, limit, outcomes) {
+    await this.#enter();
+    return this.#store.recentRuns(name, version, limit, outcomes);
+  }
+  async recordBaseHealth(tool, ok, error = null) {
+    await this.#enter();
+    this.#store.recordBaseHealth(tool, ok, error);
+  }
+  async recordProbe(tool, ok) {
+    await this.#enter();
+    this.#store.recordProbe(tool, ok);
+  }
+  async baseHealth() {
+    await this.#enter();
+    return this.#store.baseHealth();
+  }
+};
+
+// core/sqlite-registry-transfer.ts
+var PAGE = 200;
+function key(last, column, start) {
+  return last === void 0 ? start : last[column];
 }
-function json(value) {
-  return value === void 0 ? null : JSON.stringify(value);
+function* pages(next) {
+  let last;
+  for (; ; ) {
+    const rows = next(last);
+    if (rows.length > 0) yield rows;
+    if (rows.length < PAGE) return;
+    last = rows.at(-1);
+  }
 }
-function parse4(text2) {
-  return typeof text2 === "string" ? JSON.parse(text2) : null;
+function* exportSqlite(db, root) {
+  for (const rows of pages(
+    (last) => db.stmt("SELECT rowid AS row_order, * FROM traces WHERE rowid > ? ORDER BY rowid LIMIT ?").all(key(last, "row_order", 0), PAGE)
+  )) {
+    yield { table: "traces", rows: rows.map(traceRow) };
+  }
+  for (const rows of pages(
+    (last) => db.stmt("SELECT * FROM calls WHERE id > ? ORDER BY id LIMIT ?").all(key(last, "id", 0), PAGE)
+  )) {
+    yield { table: "calls", rows: rows.map(callRow) };
+  }
+  for (const rows of pages(
+    (last) => db.stmt("SELECT * FROM versions WHERE (name, version) > (?, ?) ORDER BY name, version LIMIT ?").all(key(last, "name", ""), key(last, "version", 0), PAGE)
+  )) {
+    yield {
+      table: "versions",
+      rows: rows.map((r) => versionRow(r, readToolCode(root, String(r["name"]), Number(r["version"]))))
+    };
+  }
+  for (const rows of pages(
+    (last) => db.stmt("SELECT * FROM status_history WHERE id > ? ORDER BY id LIMIT ?").all(key(last, "id", 0), PAGE)
+  )) {
+    yield { table: "history", rows: rows.map(historyRow) };
+  }
+  for (const rows of pages(
+    (last) => db.stmt(
+      "SELECT * FROM dependencies WHERE (name, version, base_tool) > (?, ?, ?) ORDER BY name, version, base_tool LIMIT ?"
+    ).all(key(last, "name", ""), key(last, "version", 0), key(last, "base_tool", ""), PAGE)
+  )) {
+    yield { table: "dependencies", rows: rows.map(dependencyFromRow) };
+  }
+  for (const rows of pages(
+    (last) => db.stmt("SELECT * FROM run_stats WHERE (name, version) > (?, ?) ORDER BY name, version LIMIT ?").all(key(last, "name", ""), key(last, "version", 0), PAGE)
+  )) {
+    yield { table: "runStats", rows: rows.map(runStatsRow) };
+  }
+  for (const rows of pages(
+    (last) => db.stmt("SELECT * FROM meta WHERE key > ? AND substr(key, 1, ?) != ? ORDER BY key LIMIT ?").all(key(last, "key", ""), INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX, PAGE)
+  )) {
+    yield { table: "meta", rows: rows.map(metaRow) };
+  }
 }
-function text(r, column) {
-  return r[column];
+function sqliteIsEmpty(db) {
+  const row = db.stmt(
+    `SELECT EXISTS (SELECT 1 FROM traces) OR EXISTS (SELECT 1 FROM calls) OR EXISTS (SELECT 1 FROM versions)
+       OR EXISTS (SELECT 1 FROM status_history) OR EXISTS (SELECT 1 FROM dependencies)
+       OR EXISTS (SELECT 1 FROM run_stats) OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?) AS used`
+  ).get(INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX);
+  return !row?.["used"];
 }
-function textOrNull(r, column) {
-  return r[column] ?? null;
+var bit = (b) => b ? 1 : 0;
+function importSqlite(db, root, batch) {
+  switch (batch.table) {
+    case "traces": {
+      const insert = db.stmt(
+        `INSERT INTO traces (id, task, source, outcome, input_tokens, output_tokens, cache_creation_input_tokens,
+         cache_read_input_tokens, started_at, ended_at, nudged, proposed, replace_name, note)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      );
+      for (const t of batch.rows) {
+        insert.run(
+          t.id,
+          t.task,
+          t.source,
+          t.outcome === null ? null : bit(t.outcome),
+          t.usage.input_tokens,
+          t.usage.output_tokens,
+          t.usage.cache_creation_input_tokens,
+          t.usage.cache_read_input_tokens,
+          t.startedAt,
+          t.endedAt,
+          bit(t.nudged),
+          bit(t.proposed),
+          t.replaceName,
+          t.note
+        );
+      }
+      return;
+    }
+    case "calls": {
+      const insert = db.stmt(
+        `INSERT INTO calls (id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
+         version, external_id, started_at, note, clipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      );
+      for (const c of batch.rows) {
+        insert.run(
+          c.id,
+          c.traceId,
+          c.seq,
+          c.parentId,
+          c.tool,
+          c.kind,
+          c.args,
+          c.status,
+          c.output,
+          c.error,
+          c.latencyMs,
+          c.version,
+          c.externalId,
+          c.startedAt,
+          c.note,
+          bit(c.clipped)
+        );
+      }
+      return;
+    }
+    case "versions": {
+      const insert = db.stmt(
+        `INSERT INTO versions (name, version, status, problems, baseline, baseline_tokens, source_trace, description,
+         input_schema, test_inputs, source_hash, verdict, queued_rebuild, rebuild_note, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      );
+      for (const v of batch.rows) {
+        writeToolCode(root, toolFilePath(root, v.name, v.version), v.code);
+        insert.run(
+          v.name,
+          v.version,
+          v.status,
+          v.problems,
+          v.baseline,
+          v.baselineTokens,
+          v.sourceTrace,
+          v.description,
+          v.inputSchema,
+          v.testInputs,
+          v.sourceHash,
+          v.verdict,
+          bit(v.queuedRebuild),
+          v.rebuildNote,
+          v.createdAt
+        );
+      }
+      return;
+    }
+    case "history": {
+      const insert = db.stmt(
+        "INSERT INTO status_history (id, name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+      );
+      for (const h of batch.rows)
+        insert.run(h.id, h.name, h.version, h.from, h.to, h.reason, h.evidence, h.at);
+      return;
+    }
+    case "dependencies": {
+      const insert = db.stmt(
+        "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)"
+      );
+      for (const d of batch.rows) insert.run(d.name, d.version, d.baseTool, d.fingerprint, bit(d.avoided));
+      return;
+    }
+    case "runStats": {
+      const insert = db.stmt(
+        "INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+      );
+      for (const s of batch.rows) {
+        insert.run(s.name, s.version, s.runs, s.successes, s.failures, s.innerCalls, s.lastRunAt);
+      }
+      return;
+    }
+    case "meta": {
+      const insert = db.stmt("INSERT INTO meta (key, value) VALUES (?, ?)");
+      for (const m of batch.rows) insert.run(m.key, m.value);
+      return;
+    }
+  }
 }
-function numberOrNull(r, column) {
-  const v = r[column];
-  return v === null || v === void 0 ? null : Number(v);
+
+// core/sqlite-tool-lease.ts
+import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+var LEASE_FOREIGN_MS = 15 * 6e4;
+function stale(text) {
+  let lease;
+  try {
+    lease = JSON.parse(text);
+  } catch {
+    return true;
+  }
+  if (typeof lease.pid !== "number") return true;
+  if (lease.host !== hostname()) return Date.now() - Date.parse(String(lease.at)) > LEASE_FOREIGN_MS;
+  return !isRunning(lease.pid);
 }
-function versionFromRow(r) {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    status: r["status"],
-    problems: parse4(r["problems"]),
-    baseline: numberOrNull(r, "baseline"),
-    baselineTokens: numberOrNull(r, "baseline_tokens"),
-    sourceTrace: textOrNull(r, "source_trace"),
-    description: text(r, "description"),
-    inputSchema: parse4(r["input_schema"]),
-    testInputs: parse4(r["test_inputs"]),
-    sourceHash: text(r, "source_hash"),
-    verdict: withEvidence(parse4(r["verdict"])),
-    queuedRebuild: Boolean(r["queued_rebuild"]),
-    rebuildNote: textOrNull(r, "rebuild_note"),
-    createdAt: text(r, "created_at"),
-    replayRuns: parse4(r["replay_runs"]) ?? []
+async function takeLease(store, name, idle, logger) {
+  const key3 = INTERNAL_META_PREFIX + name;
+  const { randomUUID: randomUUID2 } = process.getBuiltinModule("node:crypto");
+  const mine = JSON.stringify({ token: randomUUID2(), pid: process.pid, host: hostname(), at: now() });
+  for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+    await idle();
+    const taken = store.transaction(() => {
+      const held = store.getMeta(key3);
+      if (held !== null && !stale(held)) return false;
+      store.setMeta(key3, mine);
+      return true;
+    });
+    if (taken) break;
+    await sleep(delay);
+  }
+  return async () => {
+    await idle();
+    try {
+      storeDatabase(store).stmt("DELETE FROM meta WHERE key = ? AND value = ?").run(key3, mine);
+    } catch (err) {
+      logger.warn(`tooldistill: could not release the lock of ${name}: ${errorMessage(err)}`);
+    }
   };
 }
-function historyFromRow(r) {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    from: textOrNull(r, "from_status"),
-    to: r["to_status"],
-    reason: text(r, "reason"),
-    evidence: parse4(r["evidence"]),
-    at: text(r, "at")
-  };
-}
-function dependencyFromRow(r) {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    baseTool: text(r, "base_tool"),
-    fingerprint: textOrNull(r, "fingerprint"),
-    avoided: Boolean(r["avoided"])
-  };
-}
-function runStatsFromRow(name, version, r) {
-  return {
-    name,
-    version,
-    runs: Number(r?.["runs"] ?? 0),
-    successes: Number(r?.["successes"] ?? 0),
-    failures: Number(r?.["failures"] ?? 0),
-    notApplicable: Number(r?.["not_applicable"] ?? 0),
-    innerCalls: Number(r?.["inner_calls"] ?? 0),
-    lastRunAt: r === void 0 ? null : textOrNull(r, "last_run_at")
-  };
-}
-function runFromRow(r) {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    outcome: r["outcome"],
-    traceId: textOrNull(r, "trace_id"),
-    callId: numberOrNull(r, "call_id"),
-    innerCalls: Number(r["inner_calls"]),
-    evidence: parse4(r["evidence"]),
-    at: text(r, "at")
-  };
-}
-function baseHealthFromRow(r) {
-  const probe = r["probe_ok"];
-  return {
-    tool: text(r, "tool"),
-    failures: Number(r["failures"]),
-    consecutive: Number(r["consecutive"]),
-    lastError: textOrNull(r, "last_error"),
-    lastFailureAt: textOrNull(r, "last_failure_at"),
-    lastOkAt: textOrNull(r, "last_ok_at"),
-    probeOk: probe === null || probe === void 0 ? null : Boolean(probe),
-    probedAt: textOrNull(r, "probed_at")
-  };
-}
-function verifiedDefinitionFromRow(r) {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    baseTool: text(r, "base_tool"),
-    fingerprint: text(r, "fingerprint"),
-    definition: parse4(r["definition"]),
-    verifiedAt: text(r, "verified_at")
-  };
-}
-function traceFromRow(r) {
-  const outcome = r["outcome"];
-  return {
-    id: text(r, "id"),
-    task: text(r, "task"),
-    source: r["source"],
-    outcome: outcome === null || outcome === void 0 ? null : Boolean(outcome),
-    usage: {
-      input_tokens: Number(r["input_tokens"]),
-      output_tokens: Number(r["output_tokens"]),
-      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
-      cache_read_input_tokens: Number(r["cache_read_input_tokens"])
-    },
-    startedAt: text(r, "started_at"),
-    endedAt: textOrNull(r, "ended_at"),
-    note: textOrNull(r, "note")
-  };
-}
-function traceFlagsFromRow(r) {
-  return {
-    nudged: Boolean(r?.["nudged"]),
-    proposed: Boolean(r?.["proposed"]),
-    replaceName: r === void 0 ? null : textOrNull(r, "replace_name")
-  };
-}
-function callFromRow(r) {
-  return {
-    id: Number(r["id"]),
-    traceId: text(r, "trace_id"),
-    seq: Number(r["seq"]),
-    parentId: numberOrNull(r, "parent_id"),
-    tool: text(r, "tool"),
-    kind: r["kind"],
-    args: parse4(r["args"]),
-    status: r["status"],
-    output: parse4(r["output"]),
-    error: textOrNull(r, "error"),
-    latencyMs: numberOrNull(r, "latency_ms"),
-    version: numberOrNull(r, "version"),
-    note: textOrNull(r, "note"),
-    clipped: Boolean(r["clipped"])
-  };
-}
-function withEvidence(v) {
-  return v === null || v.evidence !== void 0 ? v : { ...v, evidence: { ...NO_EVIDENCE, writes: [] } };
-}
+
+// core/store.ts
+import { rmSync } from "node:fs";
+import { join as join3 } from "node:path";
 
 // core/store-bookkeeping.ts
-function getMeta(db, key2) {
-  const row = db.stmt("SELECT value FROM meta WHERE key = ?").get(key2);
+function getMeta(db, key3) {
+  const row = db.stmt("SELECT value FROM meta WHERE key = ?").get(key3);
   return row?.["value"] ?? null;
 }
-function setMeta(db, key2, value) {
+function setMeta(db, key3, value) {
   db.stmt(
     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-  ).run(key2, value);
+  ).run(key3, value);
 }
 function spillApplied(db, eventId) {
   return db.stmt("SELECT 1 AS x FROM spill_applied WHERE event_id = ?").get(eventId) !== void 0;
@@ -56847,116 +52550,6 @@ function markSpillApplied(db, eventId) {
 }
 function pruneSpillApplied(db, before) {
   db.stmt("DELETE FROM spill_applied WHERE applied_at < ?").run(before);
-}
-
-// core/store-calls.ts
-function joinNotes(...notes) {
-  const kept = notes.filter((n) => n !== null && n !== "");
-  return kept.length === 0 ? null : kept.join("; ");
-}
-function recordedOutcome(call, outcome, maxOutputBytes) {
-  const status = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
-  const out = outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
-  const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
-  return {
-    status,
-    output: out?.text ?? null,
-    error: err?.text ?? null,
-    note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
-    clipped: out?.clipped ?? false
-  };
-}
-function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
-  const kept = recordedOutcome(call, outcome, maxOutputBytes);
-  return db.transaction(() => {
-    const row = db.stmt(
-      `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING id`
-    ).get(
-      call.traceId,
-      call.traceId,
-      call.parentId ?? null,
-      call.tool,
-      call.kind,
-      JSON.stringify(call.args),
-      kept.status,
-      kept.output,
-      kept.error,
-      latencyMs,
-      call.version ?? null,
-      call.externalId ?? null,
-      now(),
-      kept.note,
-      kept.clipped ? 1 : 0
-    );
-    return Number(row?.["id"]);
-  });
-}
-function finishCall(db, id, output, latencyMs, maxOutputBytes) {
-  const out = recordableOutput(output, maxOutputBytes);
-  db.stmt(
-    `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
-     note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`
-  ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
-}
-function failCall(db, id, error, latencyMs, maxOutputBytes) {
-  const err = recordableError(error, maxOutputBytes);
-  db.stmt(
-    `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
-     note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`
-  ).run(err.text, latencyMs, err.note, id);
-}
-function setCallKind(db, id, kind, version) {
-  db.stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
-}
-function setCallArgs(db, id, args) {
-  db.stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
-}
-function getCallByExternalId(db, externalId, traceIdPrefix) {
-  const row = db.stmt("SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1").get(externalId, traceIdPrefix.length, traceIdPrefix);
-  return row ? callFromRow(row) : null;
-}
-function startedCallsByExternalId(db, externalId) {
-  const rows = db.stmt("SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC").all(externalId);
-  return rows.map(callFromRow);
-}
-function getCalls(db, traceId) {
-  return db.stmt("SELECT * FROM calls WHERE trace_id = ? ORDER BY seq").all(traceId).map(callFromRow);
-}
-function countTopLevelBaseCalls(db, traceId) {
-  const row = db.stmt(
-    "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
-  ).get(traceId);
-  return Number(row?.["n"]);
-}
-function liveRuns(db, name, version, limit) {
-  const rows = db.stmt(
-    "SELECT * FROM calls WHERE kind = 'distilled' AND tool = ? AND version = ? AND status = 'ok' ORDER BY id DESC LIMIT ?"
-  ).all(name, version, limit);
-  return rows.map((row) => liveRun(db, row));
-}
-function liveRunsOf(db, refs) {
-  const get = db.stmt(
-    "SELECT * FROM calls WHERE id = ? AND trace_id = ? AND kind = 'distilled' AND status = 'ok'"
-  );
-  return refs.flatMap((ref) => {
-    const row = get.get(ref.call, ref.trace);
-    return row ? [liveRun(db, row)] : [];
-  });
-}
-function liveRun(db, row) {
-  const call = callFromRow(row);
-  const inner = db.stmt("SELECT * FROM calls WHERE parent_id = ? ORDER BY seq").all(call.id).map(callFromRow);
-  return {
-    trace: call.traceId,
-    call: call.id,
-    version: call.version ?? 0,
-    input: call.args,
-    output: call.output,
-    at: String(row["started_at"]),
-    calls: inner
-  };
 }
 
 // core/store-invariants.ts
@@ -57089,8 +52682,8 @@ function checkOnOpen(store, logger) {
 }
 
 // core/store-open.ts
-import { existsSync as existsSync5, mkdirSync as mkdirSync3, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join3 } from "node:path";
+import { existsSync as existsSync4, mkdirSync as mkdirSync2, statSync as statSync4, writeFileSync } from "node:fs";
+import { join as join2 } from "node:path";
 
 // core/store-database.ts
 var StoreStatement = class {
@@ -57416,22 +53009,22 @@ var SQLITE = {
   notadb: 26
 };
 function openDatabase(root, options) {
-  const dbPath = join3(root, "registry.db");
+  const dbPath = join2(root, "registry.db");
   const { DatabaseSync } = sqlite();
-  if (existsSync5(root) && !statSync4(root).isDirectory()) {
+  if (existsSync4(root) && !statSync4(root).isDirectory()) {
     throw new DistillError(
       "STORE",
       `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
     );
   }
-  if (options.readOnly && !existsSync5(dbPath)) {
+  if (options.readOnly && !existsSync4(dbPath)) {
     throw new DistillError(
       "NOT_FOUND",
       `no store at ${root}: nothing has been recorded there yet. Check the store path (store: in tooldistill.yaml, or --config), or record a run first.`
     );
   }
   refuseEmptyRegistry(root, fileIsEmpty(dbPath));
-  const walMissingAtOpen = !existsSync5(`${dbPath}-wal`) && existsSync5(`${dbPath}-shm`);
+  const walMissingAtOpen = !existsSync4(`${dbPath}-wal`) && existsSync4(`${dbPath}-shm`);
   const explain = explainer(root, options.busyTimeoutMs, walMissingAtOpen);
   let db;
   try {
@@ -57468,25 +53061,25 @@ function refuseEmptyRegistry(root, empty) {
   if (!empty) return;
   const files = countToolFiles(root);
   if (files === 0) return;
-  const dbPath = join3(root, "registry.db");
-  const what = existsSync5(dbPath) ? `${dbPath} is empty (${statSync4(dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${dbPath} is missing`;
+  const dbPath = join2(root, "registry.db");
+  const what = existsSync4(dbPath) ? `${dbPath} is empty (${statSync4(dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${dbPath} is missing`;
   throw new DistillError(
     "STORE",
-    `${what} while ${join3(root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join3(root, "orphaned")} and creates a new registry.`
+    `${what} while ${join2(root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join2(root, "orphaned")} and creates a new registry.`
   );
 }
 function prepareFolder(root) {
-  mkdirSync3(join3(root, "tools"), { recursive: true });
-  const ignore = join3(root, ".gitignore");
-  if (!existsSync5(ignore)) {
-    writeFileSync2(
+  mkdirSync2(join2(root, "tools"), { recursive: true });
+  const ignore = join2(root, ".gitignore");
+  if (!existsSync4(ignore)) {
+    writeFileSync(
       ignore,
       "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n"
     );
   }
 }
 function explainer(root, busyTimeoutMs, walMissingAtOpen) {
-  const db = join3(root, "registry.db");
+  const db = join2(root, "registry.db");
   return (err, when) => {
     if (err instanceof DistillError) return err;
     const e = err;
@@ -57856,7 +53449,7 @@ var Store = class {
   #maxOutputBytes;
   constructor(root, options = {}) {
     this.root = root;
-    this.dbPath = join4(root, "registry.db");
+    this.dbPath = join3(root, "registry.db");
     this.readOnly = options.readOnly === true;
     this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.#db = openDatabase(root, {
@@ -57991,12 +53584,12 @@ var Store = class {
   }
   // Small cached values and spilled hook events (store-bookkeeping.ts).
   /** A small cached value (JSON text), or null. */
-  getMeta(key2) {
-    return getMeta(this.#db, key2);
+  getMeta(key3) {
+    return getMeta(this.#db, key3);
   }
   /** Stores a small cached value. */
-  setMeta(key2, value) {
-    setMeta(this.#db, key2, value);
+  setMeta(key3, value) {
+    setMeta(this.#db, key3, value);
   }
   /** True when a spilled hook event was already applied (its file may outlive the commit by a crash). */
   spillApplied(eventId) {
@@ -58116,6 +53709,3888 @@ var Store = class {
   }
 };
 
+// core/sqlite-registry-store.ts
+var Gate = class {
+  #busy = null;
+  /** Undefined when free (the common case, so a call costs no wait), else resolves once it is. */
+  idle() {
+    return this.#busy ? this.#wait() : void 0;
+  }
+  get busy() {
+    return this.#busy !== null;
+  }
+  async #wait() {
+    while (this.#busy) await this.#busy;
+  }
+  async acquire() {
+    while (this.#busy) await this.#busy;
+    let resolve4;
+    this.#busy = new Promise((r) => {
+      resolve4 = r;
+    });
+    return () => {
+      this.#busy = null;
+      resolve4();
+    };
+  }
+};
+var SqliteTransaction = class extends SqliteRegistryData {
+  #state;
+  constructor(store) {
+    const state = { open: true };
+    super(store, () => {
+      if (!state.open) {
+        throw new DistillError(
+          "USAGE",
+          "this transaction has ended: use the store, or open a new transaction"
+        );
+      }
+      return void 0;
+    });
+    this.#state = state;
+  }
+  end() {
+    this.#state.open = false;
+  }
+  transaction(fn) {
+    return fn(this);
+  }
+};
+var SqliteRegistryStore = class _SqliteRegistryStore extends SqliteRegistryData {
+  kind = "sqlite";
+  /** The synchronous store underneath: the hooks' path, `doctor`, spill files, the session tables. */
+  store;
+  location;
+  readOnly;
+  #gate;
+  #locks = new ToolLocks();
+  #logger;
+  #changes;
+  /** Opens (creating and migrating unless read-only) the store in folder `root`. */
+  static open(root, options = {}) {
+    return new _SqliteRegistryStore(new Store(root, options), { logger: options.logger ?? stderrLogger });
+  }
+  /** Wraps an open store; the adapter owns it from now on (`close` closes it). */
+  constructor(store, options = {}) {
+    const gate = new Gate();
+    super(store, () => {
+      assertOutsideTransaction(gate);
+      return gate.idle();
+    });
+    this.store = store;
+    this.location = store.root;
+    this.readOnly = store.readOnly;
+    this.#gate = gate;
+    this.#logger = options.logger ?? stderrLogger;
+    this.#changes = new SqliteChangeFeed(store, () => gate.busy, this.#logger);
+  }
+  codeLocation(name, version) {
+    return this.store.toolFile(name, version);
+  }
+  /** One `BEGIN IMMEDIATE` transaction (the write lock, taken up front) around `fn`, committed once. */
+  async transaction(fn) {
+    assertOutsideTransaction(this.#gate, "transaction()");
+    const release = await this.#gate.acquire();
+    const db = storeDatabase(this.store);
+    const tx = new SqliteTransaction(this.store);
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await runInTransaction(this.#gate, () => fn(tx));
+        db.exec("COMMIT");
+        return result;
+      } catch (err) {
+        if (db.inTransaction) db.exec("ROLLBACK");
+        throw err;
+      }
+    } finally {
+      tx.end();
+      release();
+    }
+  }
+  /**
+   * Runs `fn` on the synchronous `Store` underneath while no transaction of this adapter is open, so its writes
+   * are never folded into another flow's transaction (the plugin's session tables and spill files, which only the
+   * embedded store has).
+   */
+  async exclusive(fn) {
+    assertOutsideTransaction(this.#gate, "exclusive()");
+    const release = await this.#gate.acquire();
+    try {
+      return fn(this.store);
+    } finally {
+      release();
+    }
+  }
+  async withToolLock(name, fn) {
+    assertOutsideTransaction(this.#gate, "withToolLock()");
+    return this.#locks.run(name, () => takeLease(this.store, name, () => this.#idle(), this.#logger), fn);
+  }
+  async onChange(listener) {
+    await this.#idle();
+    return this.#changes.subscribe(listener);
+  }
+  /** Resolves when no transaction, export or import of this process holds the connection. */
+  async #idle() {
+    while (this.#gate.busy) await this.#gate.idle();
+  }
+  async isEmpty() {
+    assertOutsideTransaction(this.#gate, "isEmpty()");
+    await this.#idle();
+    return sqliteIsEmpty(storeDatabase(this.store));
+  }
+  async *exportRegistry() {
+    assertOutsideTransaction(this.#gate, "exportRegistry()");
+    const release = await this.#gate.acquire();
+    const db = storeDatabase(this.store);
+    try {
+      db.exec("BEGIN");
+      yield* exportSqlite(db, this.store.root);
+    } finally {
+      if (db.inTransaction) db.exec("COMMIT");
+      release();
+    }
+  }
+  async importRegistry(batches) {
+    assertOutsideTransaction(this.#gate, "importRegistry()");
+    const release = await this.#gate.acquire();
+    const db = storeDatabase(this.store);
+    const counts = emptyCounts();
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        db.exec("PRAGMA defer_foreign_keys = ON");
+        if (!sqliteIsEmpty(db)) {
+          throw new DistillError(
+            "USAGE",
+            `the store at ${this.location} is not empty: importing into it would mix two registries, so nothing was written. Import into a new store (a new folder, or an empty PostgreSQL database), or move this one aside first.`
+          );
+        }
+        for await (const batch of batches) {
+          importSqlite(db, this.store.root, batch);
+          counts[batch.table] += batch.rows.length;
+        }
+        db.exec("COMMIT");
+        return counts;
+      } catch (err) {
+        if (db.inTransaction) db.exec("ROLLBACK");
+        throw constraintError(err, this.location);
+      }
+    } finally {
+      release();
+    }
+  }
+  async close() {
+    this.#changes.stop();
+    this.store.close();
+  }
+};
+function constraintError(err, location) {
+  const e = err;
+  if (typeof e.errcode !== "number" || (e.errcode & 255) !== 19) return err;
+  return new DistillError(
+    "STORE",
+    `the registry copied into ${location} breaks one of its constraints (${e.message}), so nothing was written: the source holds rows that refer to missing ones. Run \`tooldistill doctor\` on the source.`,
+    { cause: err }
+  );
+}
+function embeddedStore(store, what) {
+  if (store instanceof SqliteRegistryStore) return store;
+  throw new DistillError(
+    "USAGE",
+    `${what} needs the embedded SQLite store, and store: is a PostgreSQL database (${store.location}): point store: at a folder for it.`
+  );
+}
+
+// core/tool-distill.ts
+import { randomUUID } from "node:crypto";
+
+// core/distill-options.ts
+import { dirname as dirname3 } from "node:path";
+function toolDef(t) {
+  const def = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
+  if (t.annotations !== void 0) def.annotations = t.annotations;
+  return def;
+}
+function proposeToolDefinition() {
+  return {
+    name: PROPOSE_TOOL_NAME,
+    description: "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, so the next run of this kind of task needs one call. The library checks the code statically, replays it against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
+    input_schema: PROPOSE_INPUT_SCHEMA
+  };
+}
+async function optionsFromConfig(config, overrides, startup) {
+  const options = { ...config.settings, store: config.store };
+  if (config.executor) options.executor = await importRef(config.executor);
+  if (config.tools) options.tools = await importRef(config.tools);
+  if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
+  if (config.distiller) options.distiller = await importRef(config.distiller);
+  if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
+    const { MCPToolkit } = await import("./mcp-toolkit-NYPLFXX4.js");
+    const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-UCUXFTI3.js");
+    const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
+    const toolkit = await MCPToolkit.connect({
+      servers,
+      cwd: config.path ? dirname3(config.path) : config.dir,
+      ...overrides.logger ? { logger: overrides.logger } : {},
+      ...startup.signal ? { signal: startup.signal } : {},
+      ...startup.onSpawn ? { onSpawn: startup.onSpawn } : {}
+    });
+    options.executor = toolkit.executor;
+    options.tools = toolkit.tools;
+    options.healthProbe ??= toolkit.probe;
+    options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
+  }
+  return options;
+}
+
+// core/base-failure.ts
+function baseCallTimeout(tool, ms) {
+  return new DistillError("TIMEOUT", `base tool '${tool}' did not answer within ${ms / 1e3} s`);
+}
+var NETWORK_CODES = /* @__PURE__ */ new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT"
+]);
+var INFRASTRUCTURE_TEXT = /\b(50[0-4]|429|408)\b|service unavailable|bad gateway|gateway time-?out|too many requests|rate.?limit|\btimed out\b|request timeout|socket hang up|connection (?:closed|reset|refused|lost)|not connected|fetch failed|server (?:gone|exited|closed|unavailable)|unavailable|\bis down\b|\boutage\b|message too large|payload too large/i;
+function classifyBaseFailure(err) {
+  for (let e = err, depth = 0; e !== void 0 && e !== null && depth < 4; depth++) {
+    if (e instanceof DistillError && (e.code === "TIMEOUT" || e.code === "MCP")) return "infrastructure";
+    if (e instanceof DistillError && e.code === "MCP_TOOL") break;
+    if (typeof e !== "object") break;
+    const { status, statusCode, code } = e;
+    const http = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : null;
+    if (http !== null) return http >= 500 || http === 429 || http === 408 ? "infrastructure" : "rejected";
+    if (typeof code === "string" && NETWORK_CODES.has(code)) return "infrastructure";
+    e = e.cause;
+  }
+  const text = err instanceof Error ? err.message : typeof err === "string" ? err : "";
+  return INFRASTRUCTURE_TEXT.test(text) ? "infrastructure" : "rejected";
+}
+
+// core/demotion.ts
+var EVIDENCE_OUTCOMES = ["ok", "not_applicable", "tool"];
+function decideDemotion(rule, recent, successes) {
+  const window2 = recent.slice(0, rule.window);
+  const failures = window2.filter((o) => o === "tool").length;
+  const tally = `${failures} failure${failures === 1 ? "" : "s"} of its own in its last ${window2.length} run${window2.length === 1 ? "" : "s"}`;
+  if (successes < rule.probation) {
+    return {
+      demote: true,
+      reason: `it failed with only ${successes} successful run${successes === 1 ? "" : "s"} (fewer than the ${rule.probation} of demotion.probation)`
+    };
+  }
+  if (failures >= rule.failures) {
+    return { demote: true, reason: `${tally} (demotion: ${rule.failures} in ${rule.window})` };
+  }
+  return {
+    demote: false,
+    reason: `${tally}; it is demoted at ${rule.failures} in ${rule.window} (demotion setting)`
+  };
+}
+
+// core/lifecycle.ts
+var TRANSITIONS = {
+  draft: ["verified", "rejected", "deprecated"],
+  verified: ["active", "superseded", "deprecated"],
+  active: ["suspect", "deprecated"],
+  suspect: ["active", "deprecated"],
+  deprecated: ["active"],
+  rejected: ["verified"],
+  superseded: ["active", "deprecated"]
+};
+var PRUNABLE = ["rejected", "superseded"];
+function canTransition(from, to) {
+  return TRANSITIONS[from].includes(to);
+}
+function assertTransition(name, version, from, to) {
+  if (canTransition(from, to)) return;
+  const allowed = TRANSITIONS[from];
+  throw new DistillError(
+    "TRANSITION",
+    `${name} v${version} is ${from}: it cannot become ${to} (from ${from} it can become ${allowed.join(" or ")})`
+  );
+}
+function isExposed(status, problems) {
+  if (status === "active") return true;
+  return status === "suspect" && problems.length === 1 && problems[0] === "avoided_tool_recovered";
+}
+function withProblem(problems, problem) {
+  return [.../* @__PURE__ */ new Set([...problems, problem])].sort();
+}
+function withoutProblems(problems, remove) {
+  return problems.filter((p) => !remove.includes(p));
+}
+
+// core/exposure.ts
+var IN_USE_ONCE = ["verified", "active", "suspect", "deprecated"];
+async function exposedCandidates(store) {
+  const exposed = (await store.listVersions()).filter((v) => isExposed(v.status, v.problems));
+  const stats = await Promise.all(exposed.map((v) => store.getRunStats(v.name, v.version)));
+  return exposed.map((v, i) => ({ v, runs: stats[i].successes }));
+}
+function exposedCandidatesSync(store) {
+  return store.listVersions().filter((v) => isExposed(v.status, v.problems)).map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
+}
+function pickExposed(candidates, max) {
+  const byName = /* @__PURE__ */ new Map();
+  for (const c of candidates) {
+    const prev = byName.get(c.v.name);
+    if (!prev || c.v.version > prev.v.version) byName.set(c.v.name, c);
+  }
+  return [...byName.values()].sort((a, b) => b.runs - a.runs || a.v.name.localeCompare(b.v.name)).slice(0, Math.max(0, max)).map((c) => c.v);
+}
+async function exposedVersions(store, max) {
+  return pickExposed(await exposedCandidates(store), max);
+}
+function exposedVersionsSync(store, max) {
+  return pickExposed(exposedCandidatesSync(store), max);
+}
+async function unavailableReason(store, name, maxExposed) {
+  const versions = await store.listVersions({ name });
+  if (versions.length === 0) return null;
+  if (versions.some((v) => isExposed(v.status, v.problems))) {
+    return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers only the most used distilled tools. Complete the task with the base tools.`;
+  }
+  const last = async (v) => (await store.getHistory(v.name, v.version)).at(-1)?.reason ?? "no reason recorded";
+  const newest = (status) => versions.filter((v) => v.status === status).at(-1);
+  const suspect = newest("suspect");
+  const verified = newest("verified");
+  const deprecated = newest("deprecated");
+  let why;
+  if (suspect) {
+    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${await last(suspect)}) until it passes verification again`;
+  } else if (verified) {
+    why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
+  } else if (deprecated && deprecated === versions.filter((v) => IN_USE_ONCE.includes(v.status)).at(-1)) {
+    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${await last(deprecated)})`;
+  } else {
+    const draft = newest("draft");
+    const rejected = newest("rejected");
+    why = draft ? `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft` : rejected ? `the distilled tool '${name}' has not passed verification: v${rejected.version} was rejected (${await last(rejected)})` : `the distilled tool '${name}' has no version in use (${versions.map((v) => `v${v.version} ${v.status}`).join(", ")})`;
+  }
+  return `${why}. Complete the task with the base tools.`;
+}
+function toolDefinition(v) {
+  return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
+}
+
+// core/schema.ts
+var import_ajv3 = __toESM(require_ajv(), 1);
+var ajv = new import_ajv3.Ajv({ allErrors: true, strict: false, validateFormats: false });
+var cache = /* @__PURE__ */ new Map();
+function schemaProblems2(schema, value) {
+  let validate;
+  try {
+    const key3 = JSON.stringify(schema);
+    validate = cache.get(key3) ?? ajv.compile(schema);
+    cache.set(key3, validate);
+  } catch (err) {
+    return [`the schema itself is invalid: ${err.message}`];
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(describeError);
+}
+function describeError(e) {
+  const where = e.instancePath ? e.instancePath.slice(1).replaceAll("/", ".") : "";
+  const params = e.params;
+  switch (e.keyword) {
+    case "required":
+      return `missing required property '${where ? `${where}.` : ""}${String(params["missingProperty"])}'`;
+    case "additionalProperties":
+      return `unknown property '${where ? `${where}.` : ""}${String(params["additionalProperty"])}'`;
+    case "enum":
+      return `${where || "value"} must be one of ${JSON.stringify(params["allowedValues"])}`;
+    default:
+      return `${where || "value"} ${e.message ?? "is invalid"}`;
+  }
+}
+
+// core/timeout.ts
+async function withTimeout(promise, ms, onTimeout) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// core/tool-effects.ts
+function isReadOnly(tool) {
+  return tool?.annotations?.readOnlyHint === true;
+}
+function mayWrite(names, baseTool) {
+  return [...new Set(names)].filter((n) => !isReadOnly(baseTool(n))).sort();
+}
+function autoPromotion(setting2, writes) {
+  if (setting2 === "all") return { activate: true, text: "auto_promote: all" };
+  if (setting2 === false)
+    return { activate: false, text: "waits for tooldistill promote (auto_promote: false)" };
+  if (writes.length === 0) return { activate: true, text: "auto_promote (read-only tools only)" };
+  return {
+    activate: false,
+    text: `waits for tooldistill promote: it calls tools that may write (${writes.join(", ")}); auto_promote: true promotes read-only tools only (auto_promote: all promotes every tool)`
+  };
+}
+var PROMOTED_BY_A_PERSON = "promoted by a person (tooldistill promote)";
+
+// core/trace.ts
+async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
+  const safe = clipDepth(args);
+  const call = {
+    traceId,
+    tool: tool.name,
+    kind: "base",
+    args: canonicalArgs(safe.value, tool.input_schema),
+    parentId,
+    note: safe.note === null ? null : `arguments: ${safe.note}`
+  };
+  const started = performance.now();
+  let outcome;
+  try {
+    if (!ctx.executor) {
+      throw new DistillError(
+        "EXECUTOR",
+        "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml"
+      );
+    }
+    outcome = { ok: true, output: await ctx.executor(tool.name, args) };
+  } catch (err) {
+    outcome = { ok: false, error: errorMessage(err), thrown: err };
+  }
+  try {
+    await ctx.store.appendCall(
+      call,
+      outcome.ok ? { output: outcome.output } : { error: outcome.error },
+      performance.now() - started
+    );
+  } catch (err) {
+    warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
+  }
+  const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
+  if (outcome.ok || down) {
+    await ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error).catch(
+      (err) => ctx.logger.warn(`tooldistill: recording the health of '${tool.name}' failed: ${errorMessage(err)}`)
+    );
+  }
+  return outcome;
+}
+function resultContent(value) {
+  if (typeof value === "string") return value;
+  if (value === void 0) return "null";
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    try {
+      return JSON.stringify(clipDepth(value).value) ?? "null";
+    } catch (err) {
+      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
+    }
+  }
+}
+function newTraceState() {
+  return {
+    outcome: null,
+    usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    proposed: false,
+    nudged: false,
+    replaceName: null,
+    baseCalls: 0
+  };
+}
+async function loadTrace(ctx, id) {
+  const [t, flags, baseCalls] = await Promise.all([
+    ctx.store.getTrace(id),
+    ctx.store.getTraceFlags(id),
+    ctx.store.countTopLevelBaseCalls(id)
+  ]);
+  if (!t) return null;
+  const state = {
+    outcome: t.outcome,
+    usage: { ...t.usage },
+    proposed: flags.proposed,
+    nudged: flags.nudged,
+    replaceName: flags.replaceName,
+    baseCalls
+  };
+  return { task: t.task, state };
+}
+var markReplacing;
+var queueWrite;
+function queueTraceWrite(trace, write, onError) {
+  queueWrite(trace, write, onError);
+}
+function noteReplacement(trace, name) {
+  markReplacing(trace, name);
+}
+var Trace = class {
+  id;
+  task;
+  #host;
+  #state;
+  #writes = Promise.resolve();
+  #finished = false;
+  static {
+    markReplacing = (trace, name) => {
+      trace.#state.replaceName = name;
+    };
+    queueWrite = (trace, write, onError) => trace.#enqueue("", write, onError);
+  }
+  /** `state`: what the store holds of the run (a new run's when omitted). */
+  constructor(host, id, task, state = newTraceState()) {
+    this.#host = host;
+    this.id = id;
+    this.task = task;
+    this.#state = state;
+  }
+  /** The caller's verdict on the run; null until `setOutcome`. */
+  get outcome() {
+    return this.#state.outcome;
+  }
+  /** The stored trace row, once the writes queued so far are made. */
+  async record() {
+    await this.flush();
+    const t = await this.#host.ctx.store.getTrace(this.id);
+    if (!t) throw new DistillError("STORE", `trace ${this.id} vanished from the store`);
+    return t;
+  }
+  /** Resolves once every write queued so far (usage, outcome, nudge) is made or warned about. Never rejects. */
+  flush() {
+    return this.#writes;
+  }
+  /** Queues a write after the ones before it; a failure is told to `onError` (default: warned as `what`). */
+  #enqueue(what, write, onError) {
+    this.#writes = this.#writes.then(write).then(
+      () => {
+      },
+      (err) => onError ? onError(err) : this.warn(what, err)
+    );
+  }
+  /**
+   * Runs one tool call of the agent and records it. Never throws: a malformed proposal, a failing tool, a store
+   * that cannot be written (permissions, a read-only disk, a lock) all become an error result for the model and,
+   * for store problems, a warning on the logger, so the agent keeps running.
+   */
+  async execute(name, input, options = {}) {
+    try {
+      await this.#writes;
+      await this.#host.ready();
+      const args = isPlainObject(input) ? input : {};
+      if (name === PROPOSE_TOOL_NAME) {
+        this.#state.proposed = true;
+        return await this.#host.propose(this, args, options);
+      }
+      const distilled = await this.#host.runDistilled(this, name, args, options);
+      if (distilled) return distilled;
+      const tool = this.#host.ctx.baseTool(name);
+      if (!tool) return await this.#unknownTool(name, args);
+      return await this.#runBaseCall(tool, args);
+    } catch (err) {
+      this.warn(`the call of '${name}'`, err);
+      const message = errorMessage(err);
+      return name === PROPOSE_TOOL_NAME ? { content: `rejected: tooldistill could not handle the proposal: ${message}`, isError: true } : { content: `Error: tooldistill could not run '${name}': ${message}`, isError: true };
+    }
+  }
+  /** Reports a problem of this trace on the logger (the agent runs on). */
+  warn(what, err) {
+    this.#host.ctx.logger.warn(`tooldistill: ${what} in trace ${this.id} failed: ${errorMessage(err)}`);
+  }
+  /** Runs and records one top-level base call. */
+  async #runBaseCall(tool, args) {
+    let recorded = true;
+    const r = await recordBaseCall(this.#host.ctx, this.id, tool, args, null, (what, err) => {
+      recorded = false;
+      this.warn(what, err);
+    });
+    if (recorded) this.#state.baseCalls += 1;
+    return r.ok ? { content: resultContent(r.output), isError: false } : { content: `Error: ${r.error}`, isError: true };
+  }
+  async #unknownTool(name, args) {
+    const { store } = this.#host.ctx;
+    const names = this.#host.ctx.tools().map((t) => t.name);
+    const message = await this.#host.unavailableReason(name) ?? `no such tool '${name}'${suggestion(name, names)}`;
+    const id = await store.startCall({
+      traceId: this.id,
+      tool: name,
+      kind: "other",
+      args: canonicalArgs(args)
+    });
+    await store.failCall(id, message, 0);
+    return { content: `Error: ${message}`, isError: true };
+  }
+  /** Adds one Anthropic usage object to the run's totals (cache token fields included); a store problem is warned. */
+  recordUsage(usage) {
+    if (!usage) return;
+    const add = {
+      input_tokens: usage.input_tokens ?? 0,
+      output_tokens: usage.output_tokens ?? 0,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
+    };
+    const total = this.#state.usage;
+    total.input_tokens += add.input_tokens;
+    total.output_tokens += add.output_tokens;
+    total.cache_creation_input_tokens += add.cache_creation_input_tokens;
+    total.cache_read_input_tokens += add.cache_read_input_tokens;
+    this.#enqueue("recording usage", () => this.#host.ctx.store.addUsage(this.id, add));
+  }
+  /**
+   * Records whether the task succeeded: the caller's own check, never inferred from the model stopping. A store
+   * problem is warned, not thrown.
+   */
+  setOutcome(outcome) {
+    this.#state.outcome = outcome.success;
+    this.#enqueue("recording the outcome", () => this.#host.ctx.store.setOutcome(this.id, outcome.success));
+  }
+  /** Top-level base calls of the run (failed ones included): the unit of baselines. */
+  baseCallCount() {
+    return this.#state.baseCalls;
+  }
+  /**
+   * True when the run succeeded, nobody proposed yet, and it took at least `min_calls_to_distill`
+   * top-level base calls (waived after a distilled tool failed in it).
+   */
+  worthDistilling() {
+    return isWorthDistilling(this.#state, this.#host.ctx.settings.minCallsToDistill);
+  }
+  /**
+   * A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws.
+   *
+   * The decision is this trace's own (its state in memory); the claim is still made atomically in the store,
+   * through the write queue. In the rare case that another process holds the same trace (the plugin's server and
+   * a hook on one Claude Code span) and claims the nudge between this trace's load and its own claim, both may
+   * show it once: the store records one claim, and the agent reads the same request twice.
+   */
+  distillNudge() {
+    if (!this.worthDistilling() || this.#state.nudged) return null;
+    this.#state.nudged = true;
+    this.#enqueue("claiming the nudge", () => this.#host.ctx.store.claimNudge(this.id));
+    return nudgeText({ baseCalls: this.#state.baseCalls, replaceName: this.#state.replaceName });
+  }
+  /** Ends the run; may run the fallback distiller. Never throws: problems are logged and kept on the trace. */
+  async finish() {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#enqueue("ending the run", () => this.#host.ctx.store.endTrace(this.id));
+    await this.#writes;
+    try {
+      if (this.#host.ctx.settings.fallbackDistiller && this.worthDistilling()) {
+        this.#state.proposed = true;
+        await this.#host.fallbackDistill(this);
+      }
+    } catch (err) {
+      this.#host.ctx.logger.error(`tooldistill: finishing trace ${this.id} failed: ${errorMessage(err)}`);
+    }
+  }
+};
+function isWorthDistilling(state, minCallsToDistill) {
+  if (state.outcome !== true || state.proposed) return false;
+  if (state.replaceName) return true;
+  return state.baseCalls >= minCallsToDistill;
+}
+
+// core/failure-evidence.ts
+function recordedFailures(history) {
+  const lastActive = history.findLastIndex((h) => h.to === "active");
+  const out = [];
+  for (const h of history.slice(lastActive + 1)) {
+    const e = h.evidence;
+    if (e === null || typeof e !== "object") continue;
+    const failures = Array.isArray(e.failures) ? e.failures : e.failure ? [e.failure] : [];
+    for (const f of failures) {
+      const tool = typeof f.tool === "string" ? f.tool : null;
+      if (f.cause === "tool" || f.cause === "infrastructure" || f.cause === "host") {
+        out.push({ cause: f.cause, tool });
+        continue;
+      }
+      const text = typeof f.message === "string" ? f.message : "";
+      out.push({ cause: classifyBaseFailure(text) === "infrastructure" ? "infrastructure" : "tool", tool });
+    }
+  }
+  return out;
+}
+
+// core/fingerprint.ts
+import { createHash } from "node:crypto";
+function fingerprint(tool) {
+  if (!tool || typeof tool.name !== "string" || typeof tool.input_schema !== "object" || tool.input_schema === null) {
+    return null;
+  }
+  try {
+    const definition = {
+      name: tool.name,
+      description: tool.description ?? "",
+      input_schema: tool.input_schema,
+      annotations: tool.annotations ?? null
+    };
+    return createHash("sha256").update(stableStringify(definition)).digest("hex").slice(0, 32);
+  } catch {
+    return null;
+  }
+}
+function sameFingerprint(stored, current) {
+  return stored !== null && current !== null && stored === current;
+}
+
+// core/call-sites.ts
+var import_parser2 = __toESM(require_lib(), 1);
+
+// core/babel-traverse.ts
+import { createRequire } from "node:module";
+var loaded;
+function traverse() {
+  loaded ??= (typeof __require === "function" ? require_lib8() : createRequire(import.meta.url)("@babel/traverse")).default;
+  return loaded;
+}
+
+// core/module-body.ts
+var import_parser = __toESM(require_lib(), 1);
+import { stripTypeScriptTypes } from "node:module";
+var LIBRARY_PARAM = "__tooldistill";
+var LIBRARY_NAMES = ["distilledTool", "call", "notApplicable"];
+var DEFAULT_BINDING = "__tooldistill_default";
+function toFunctionBody(source) {
+  const js = stripTypes(source);
+  let program;
+  try {
+    program = (0, import_parser.parse)(js, { sourceType: "module" }).program;
+  } catch (err) {
+    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+  const edits = [];
+  let exported = null;
+  for (const node of program.body) {
+    const start = node.start ?? 0;
+    const end = node.end ?? start;
+    const line = node.loc?.start.line ?? 0;
+    if (node.type === "ImportDeclaration") {
+      if (node.source.value !== "tooldistill") {
+        throw new DistillError(
+          "PROPOSAL_INVALID",
+          `line ${line}: a tool module may import only from "tooldistill" (found "${node.source.value}")`
+        );
+      }
+      edits.push({ start, end, text: keepLines(importBinding(node.specifiers, line), js.slice(start, end)) });
+    } else if (node.type === "ExportDefaultDeclaration") {
+      const decl = node.declaration;
+      const declStart = decl.start ?? start;
+      const named = (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") && decl.id ? decl.id.name : null;
+      if (named !== null) {
+        edits.push({ start, end: declStart, text: "" });
+        exported = named;
+      } else {
+        edits.push({ start, end: declStart, text: `const ${DEFAULT_BINDING} = ` });
+        if (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") {
+          edits.push({ start: decl.end ?? end, end: decl.end ?? end, text: ";" });
+        }
+        exported = DEFAULT_BINDING;
+      }
+    } else if (node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") {
+      const empty = node.type === "ExportNamedDeclaration" && !node.declaration && node.specifiers.length === 0;
+      if (!empty || node.source) {
+        throw new DistillError(
+          "PROPOSAL_INVALID",
+          `line ${line}: a tool module exports only its default (export default distilledTool({...}))`
+        );
+      }
+      edits.push({ start, end, text: "" });
+    }
+  }
+  if (exported === null) {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      "the tool's code has no `export default distilledTool({...})`"
+    );
+  }
+  let body = "";
+  let at = 0;
+  for (const edit of edits.sort((a, b) => a.start - b.start)) {
+    body += js.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  body += `${js.slice(at)}
+return ${exported};
+`;
+  let script;
+  try {
+    script = (0, import_parser.parse)(body, {
+      sourceType: "script",
+      strictMode: true,
+      allowReturnOutsideFunction: true,
+      allowNewTargetOutsideFunction: true
+    }).program;
+  } catch (err) {
+    throw new DistillError("PROPOSAL_INVALID", `the tool's code cannot run as a tool: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+  const dynamicImport = findNode(script, (n) => n.type === "Import" || n.type === "ImportExpression");
+  if (dynamicImport) {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `line ${dynamicImport.loc?.start.line ?? "?"}: import() is not available in a distilled tool`
+    );
+  }
+  return body;
+}
+function findNode(root, test) {
+  const stack = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    const node = value;
+    if (typeof node["type"] === "string" && test(node))
+      return node;
+    for (const [key3, child] of Object.entries(node)) {
+      if (key3 !== "loc" && key3 !== "leadingComments" && key3 !== "trailingComments" && key3 !== "innerComments") {
+        stack.push(child);
+      }
+    }
+  }
+  return null;
+}
+function importBinding(specifiers, line) {
+  const props = [];
+  const statements = [];
+  for (const spec of specifiers) {
+    if (spec.type === "ImportNamespaceSpecifier") {
+      statements.push(`const ${spec.local.name} = ${LIBRARY_PARAM};`);
+    } else if (spec.type === "ImportDefaultSpecifier") {
+      throw new DistillError(
+        "PROPOSAL_INVALID",
+        `line ${line}: "tooldistill" has no default export; import { distilledTool, call } from "tooldistill"`
+      );
+    } else {
+      const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
+      if (!LIBRARY_NAMES.includes(imported)) {
+        throw new DistillError(
+          "PROPOSAL_INVALID",
+          `line ${line}: "tooldistill" exports only distilledTool, call and notApplicable (found '${imported}')`
+        );
+      }
+      props.push(imported === spec.local.name ? imported : `${imported}: ${spec.local.name}`);
+    }
+  }
+  if (props.length > 0) statements.unshift(`const { ${props.join(", ")} } = ${LIBRARY_PARAM};`);
+  return statements.join(" ");
+}
+function keepLines(text, replaced) {
+  const newlines = replaced.split("\n").length - 1;
+  return text + "\n".repeat(newlines);
+}
+function stripTypes(source) {
+  const original = process.emitWarning;
+  const filtered = function(warning, ...rest) {
+    if (isTypeStrippingWarning(warning, rest[0])) return;
+    Reflect.apply(original, this, [warning, ...rest]);
+  };
+  process.emitWarning = filtered;
+  try {
+    return stripTypeScriptTypes(source, { mode: "strip" });
+  } catch (err) {
+    const unsupported = err?.code === "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX";
+    const message = unsupported ? `the tool's code uses TypeScript that is not erasable (use only erasable syntax): ${errorMessage(err)}` : `the tool's code does not parse: ${errorMessage(err)}`;
+    throw new DistillError("PROPOSAL_INVALID", message, { cause: err });
+  } finally {
+    process.emitWarning = original;
+  }
+}
+function isTypeStrippingWarning(warning, typeOrOptions) {
+  const message = typeof warning === "string" ? warning : warning.message;
+  const type = typeof warning !== "string" ? warning.name : typeof typeOrOptions === "string" ? typeOrOptions : typeof typeOrOptions === "object" && typeOrOptions !== null ? typeOrOptions.type : void 0;
+  return type === "ExperimentalWarning" && /strip ?TypeScript ?Types|type stripping/i.test(message);
+}
+
+// core/static-values.ts
+function unwrap(node) {
+  let current = node;
+  while (current.type === "TSAsExpression" || current.type === "TSSatisfiesExpression" || current.type === "TSNonNullExpression" || current.type === "ParenthesizedExpression") {
+    current = current.expression;
+  }
+  return current;
+}
+function stringValue(input) {
+  const node = unwrap(input);
+  if (node.type === "StringLiteral") return node.value;
+  if (node.type === "TemplateLiteral" && node.expressions.length === 0) {
+    const quasi = node.quasis[0];
+    return quasi ? quasi.value.cooked ?? quasi.value.raw : "";
+  }
+  return null;
+}
+function propertyKey(prop) {
+  const key3 = prop.key;
+  if (!prop.computed && key3.type === "Identifier") return key3.name;
+  if (key3.type === "NumericLiteral") return String(key3.value);
+  return stringValue(key3);
+}
+function isMember(node) {
+  return node.type === "MemberExpression" || node.type === "OptionalMemberExpression";
+}
+function memberName(node) {
+  const prop = node.property;
+  if (!node.computed) return prop.type === "Identifier" ? prop.name : null;
+  return stringValue(prop);
+}
+function literalKeys(object) {
+  const keys = /* @__PURE__ */ new Map();
+  for (const prop of object.properties) {
+    if (prop.type === "SpreadElement") return null;
+    const key3 = propertyKey(prop);
+    if (key3 === null) return null;
+    keys.set(key3, prop.key);
+  }
+  return keys;
+}
+function literalValue(input, bad) {
+  const node = unwrap(input);
+  switch (node.type) {
+    case "StringLiteral":
+    case "NumericLiteral":
+    case "BooleanLiteral":
+      return node.value;
+    case "NullLiteral":
+      return null;
+    case "TemplateLiteral": {
+      const value = stringValue(node);
+      if (value === null) bad.push(node);
+      return value;
+    }
+    case "UnaryExpression":
+      if (node.operator === "-" && node.argument.type === "NumericLiteral") return -node.argument.value;
+      break;
+    case "ArrayExpression":
+      return node.elements.map((el) => {
+        if (el === null || el.type === "SpreadElement") {
+          bad.push(el ?? node);
+          return null;
+        }
+        return literalValue(el, bad);
+      });
+    case "ObjectExpression": {
+      const out = {};
+      for (const prop of node.properties) {
+        const key3 = prop.type === "ObjectProperty" && !prop.computed ? propertyKey(prop) : null;
+        if (prop.type !== "ObjectProperty" || key3 === null) {
+          bad.push(prop);
+          continue;
+        }
+        Object.defineProperty(out, key3, {
+          value: literalValue(prop.value, bad),
+          enumerable: true,
+          writable: true,
+          configurable: true
+        });
+      }
+      return out;
+    }
+  }
+  bad.push(node);
+  return void 0;
+}
+
+// core/call-sites.ts
+var CALL_SITE_ARG_INDEX = 2;
+var MODULE = "tooldistill";
+var ABSENT = "void 0";
+var CALL_DIRECTLY = `call base tools directly: call("<base tool>", {...})`;
+function instrumentCallSites(source, located = locateCallSites(source)) {
+  const { sites, unsupported } = located;
+  if (unsupported.length > 0) {
+    const list = unsupported.map((p) => `line ${p.line ?? "?"}: ${p.message}`).join("; ");
+    throw new DistillError("PROPOSAL_INVALID", `the tool's base calls cannot be counted: ${list}`);
+  }
+  const inserts = sites.map((site) => ({ at: insertionPoint(site.path.node, source), site }));
+  inserts.sort((a, b) => a.at.index - b.at.index);
+  let out = "";
+  let from = 0;
+  for (const { at, site } of inserts) {
+    out += source.slice(from, at.index) + at.text(site.id);
+    from = at.index;
+  }
+  out += source.slice(from);
+  return { source: out, sites: sites.map(({ id, line, tool }) => ({ id, line, tool })) };
+}
+function locateCallSites(source) {
+  const program = parseProgram(source);
+  const found = [];
+  const unsupported = [];
+  const refuse = (node, message) => {
+    const problem = { message };
+    if (node.loc) problem.line = node.loc.start.line;
+    problem.token = source.slice(node.start ?? 0, node.end ?? 0).split("\n")[0] ?? "";
+    unsupported.push({ problem, start: node.start ?? 0 });
+  };
+  const asSite = (callee, token) => {
+    const outer = outermost(callee);
+    const parent = outer.parentPath;
+    if (parent !== null && (parent.isCallExpression() || parent.isOptionalCallExpression()) && outer.key === "callee") {
+      const spread = parent.node.arguments.slice(0, CALL_SITE_ARG_INDEX).find((arg) => arg.type === "SpreadElement");
+      if (spread) {
+        refuse(
+          spread,
+          `a spread argument in call(...) hides the base tool's name or arguments: ${CALL_DIRECTLY}`
+        );
+      }
+      found.push({ path: parent, start: token.start ?? 0 });
+    } else {
+      refuse(
+        token,
+        `'call' is used without being called, so its calls could not be counted: ${CALL_DIRECTLY}`
+      );
+    }
+  };
+  for (const { binding, namespace } of libraryBindings(program)) {
+    for (const ref of binding.referencePaths) {
+      if (inTypePosition(ref)) continue;
+      if (!namespace) {
+        asSite(ref, ref.node);
+        continue;
+      }
+      const member = ref.parentPath;
+      const isObject = member !== null && (member.isMemberExpression() || member.isOptionalMemberExpression()) && ref.key === "object";
+      const name = isObject ? staticMemberName(member.node) : null;
+      if (name === "call") asSite(member, member.node);
+      else if (name === null) {
+        refuse(
+          ref.node,
+          `the namespace of "${MODULE}" is used as a value, which hides its calls: ${CALL_DIRECTLY}`
+        );
+      }
+    }
+  }
+  program.traverse({
+    Identifier(path) {
+      const name = path.node.name;
+      if (name !== LIBRARY_PARAM && name !== "arguments" || !path.isReferencedIdentifier()) return;
+      if (path.scope.getBinding(name) !== void 0) return;
+      if (name === LIBRARY_PARAM) {
+        refuse(path.node, `'${name}' is the sandbox's own name for the library: ${CALL_DIRECTLY}`);
+      } else if (path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression()) === null) {
+        refuse(
+          path.node,
+          `'arguments' outside a function reaches the library, which hides its calls: ${CALL_DIRECTLY}`
+        );
+      }
+    }
+  });
+  found.sort((a, b) => a.start - b.start);
+  const sites = found.map(({ path }, i) => {
+    const first = path.node.arguments[0];
+    const tool = first !== void 0 && first.type !== "SpreadElement" ? stringValue(first) : null;
+    return { id: i + 1, line: path.node.loc?.start.line ?? 0, tool, path };
+  });
+  unsupported.sort((a, b) => a.start - b.start);
+  return { sites, unsupported: unsupported.map((u) => u.problem) };
+}
+function parseProgram(source) {
+  let ast;
+  try {
+    ast = (0, import_parser2.parse)(source, {
+      sourceType: "module",
+      plugins: ["typescript"],
+      createParenthesizedExpressions: true
+    });
+  } catch (err) {
+    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+  let program = null;
+  traverse()(ast, {
+    Program(path) {
+      program = path;
+      path.stop();
+    }
+  });
+  if (program === null) throw new DistillError("PROPOSAL_INVALID", "the tool's code has no program");
+  return program;
+}
+function libraryBindings(program) {
+  const out = [];
+  for (const stmt of program.node.body) {
+    if (stmt.type !== "ImportDeclaration" || stmt.source.value !== MODULE || stmt.importKind === "type") {
+      continue;
+    }
+    for (const spec of stmt.specifiers) {
+      let namespace;
+      if (spec.type === "ImportNamespaceSpecifier") namespace = true;
+      else if (spec.type === "ImportSpecifier" && spec.importKind !== "type") {
+        const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
+        if (imported !== "call") continue;
+        namespace = false;
+      } else continue;
+      const binding = program.scope.getBinding(spec.local.name);
+      if (binding !== void 0) out.push({ binding, namespace });
+    }
+  }
+  return out;
+}
+var TRANSPARENT = /* @__PURE__ */ new Set([
+  "ParenthesizedExpression",
+  "TSAsExpression",
+  "TSSatisfiesExpression",
+  "TSNonNullExpression",
+  "TSTypeAssertion",
+  "TSInstantiationExpression"
+]);
+function outermost(path) {
+  let current = path;
+  while (current.parentPath !== null && TRANSPARENT.has(current.parentPath.node.type)) {
+    current = current.parentPath;
+  }
+  return current;
+}
+function inTypePosition(path) {
+  let current = path.parentPath;
+  while (current !== null && current.node.type === "TSQualifiedName") current = current.parentPath;
+  return current !== null && current.node.type === "TSTypeQuery";
+}
+function staticMemberName(node) {
+  if (!node.computed) return node.property.type === "Identifier" ? node.property.name : null;
+  return stringValue(node.property);
+}
+function insertionPoint(node, source) {
+  const args = node.arguments;
+  const last = args[Math.min(args.length, CALL_SITE_ARG_INDEX) - 1];
+  if (last !== void 0) {
+    const missing = CALL_SITE_ARG_INDEX - Math.min(args.length, CALL_SITE_ARG_INDEX);
+    return { index: last.end ?? 0, text: (id) => `, ${`${ABSENT}, `.repeat(missing)}${id}` };
+  }
+  const close = (node.end ?? 0) - 1;
+  if (source[close] !== ")") {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `line ${node.loc?.start.line ?? "?"}: cannot find the end of a call`
+    );
+  }
+  return { index: close, text: (id) => `${`${ABSENT}, `.repeat(CALL_SITE_ARG_INDEX)}${id}` };
+}
+
+// core/coverage.ts
+function siteCoverage(sites, ran) {
+  const covered = new Set(ran);
+  const uncovered = sites.filter((s) => !covered.has(s.id));
+  return {
+    callSites: {
+      covered: sites.length - uncovered.length,
+      total: sites.length,
+      uncovered: uncovered.map((s) => ({ line: s.line, tool: s.tool }))
+    },
+    problems: uncovered.map((s) => ({
+      line: s.line,
+      token: s.tool ?? "call",
+      message: `call to '${s.tool ?? "?"}' never ran in replay: give a test input from a recorded run that takes this path, or remove it`
+    }))
+  };
+}
+
+// core/provenance-values.ts
+var MAX_ALTERNATIVES = 256;
+var MAX_DEPTH = 100;
+var UNKNOWN = Object.freeze({ kind: "unknown", owners: [] });
+var NOT_FOLDED = /* @__PURE__ */ Symbol("not folded");
+function combine(node, parts, fold) {
+  let combos = [[]];
+  let unknown = false;
+  for (const part of parts) {
+    const overflow = part.find((a) => a.kind === "overflow");
+    if (overflow) return [overflow];
+    const values = part.flatMap((a) => a.kind === "value" ? [a.value] : []);
+    if (values.length < part.length) unknown = true;
+    if (combos.length * values.length > MAX_ALTERNATIVES)
+      return [{ kind: "overflow", node, why: "combinations" }];
+    combos = combos.flatMap((combo) => values.map((v) => [...combo, v]));
+  }
+  const out = unknown ? [UNKNOWN] : [];
+  for (const combo of combos) {
+    const value = fold(combo);
+    out.push(value === NOT_FOLDED ? UNKNOWN : { kind: "value", node, value });
+  }
+  return out;
+}
+function dedupe(alts) {
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  let unknownOwners = null;
+  for (const alt of alts) {
+    if (alt.kind === "overflow") return [alt];
+    if (alt.kind === "unknown") {
+      unknownOwners = [...unknownOwners ?? [], ...alt.owners.filter((o) => !unknownOwners?.includes(o))];
+      continue;
+    }
+    const key3 = alt.kind === "value" ? `v${alt.node.start}:${alt.node.end}:${typeof alt.value}:${String(alt.value)}` : `${alt.kind}${alt.path.node.start}:${alt.path.node.end}`;
+    if (seen.has(key3)) continue;
+    seen.add(key3);
+    out.push(alt);
+  }
+  if (unknownOwners !== null) {
+    out.push(unknownOwners.length === 0 ? UNKNOWN : { kind: "unknown", owners: unknownOwners });
+  }
+  return out;
+}
+function isGlobal(path, name) {
+  return path.isIdentifier() && path.node.name === name && path.scope.getBinding(name) === void 0;
+}
+function isFoldable(value) {
+  return typeof value === "string" || typeof value === "number";
+}
+function isCheckable(value) {
+  return typeof value === "string" && value !== "" || typeof value === "number" && Number.isFinite(value);
+}
+function pathStep(key3) {
+  if (key3 === null) return "[\u2026]";
+  if (typeof key3 === "number" || /^\d+$/.test(key3)) return `[${key3}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key3) ? `.${key3}` : `[${JSON.stringify(key3)}]`;
+}
+function memberKey(path) {
+  const node = path.node;
+  if (!node.computed) return node.property.type === "Identifier" ? node.property.name : null;
+  if (node.property.type === "NumericLiteral") return node.property.value;
+  return stringValue(node.property);
+}
+function binds(node, name) {
+  switch (node.type) {
+    case "Identifier":
+      return node.name === name;
+    case "ObjectPattern":
+      return node.properties.some((p) => binds(p, name));
+    case "ObjectProperty":
+      return binds(node.value, name);
+    case "ArrayPattern":
+      return node.elements.some((e) => e !== null && binds(e, name));
+    case "AssignmentPattern":
+      return binds(node.left, name);
+    case "RestElement":
+      return binds(node.argument, name);
+    default:
+      return false;
+  }
+}
+function memberWrites(binding) {
+  const out = [];
+  for (const ref of binding.referencePaths) {
+    const keys = [];
+    let current = ref;
+    let parent = current.parentPath;
+    while (parent !== null && (parent.isMemberExpression() || parent.isOptionalMemberExpression()) && current.key === "object") {
+      const key3 = memberKey(parent);
+      keys.push(key3 === null ? null : String(key3));
+      current = parent;
+      parent = current.parentPath;
+    }
+    if (keys.length === 0 || parent === null) continue;
+    const steps = keys.map((k) => pathStep(k)).join("");
+    if (parent.isAssignmentExpression() && current.key === "left" && parent.node.operator === "=") {
+      out.push({ keys, path: steps, value: parent.get("right") });
+    } else if ((parent.isCallExpression() || parent.isOptionalCallExpression()) && current.key === "callee") {
+      const method = keys[keys.length - 1];
+      if (method === "push" || method === "unshift") {
+        const container = keys.slice(0, -1);
+        for (const arg of parent.get("arguments")) {
+          const value = arg.isSpreadElement() ? arg.get("argument") : arg;
+          out.push({
+            keys: container,
+            path: container.map((k) => pathStep(k)).join("") + pathStep(null),
+            value
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// core/provenance-calls.ts
+function foldCall(folder, path) {
+  const node = path.node;
+  const callee = path.get("callee");
+  const args = path.get("arguments");
+  if (args.some((a) => a.isSpreadElement())) return [UNKNOWN];
+  const argAlts = args.map((a) => folder.alternatives(a));
+  const out = [];
+  if (isGlobal(callee, "String")) {
+    return combine(node, argAlts.slice(0, 1), ([v]) => isFoldable(v) ? String(v) : NOT_FOLDED);
+  }
+  if (callee.isMemberExpression() || callee.isOptionalMemberExpression()) {
+    const method = memberKey(callee);
+    const object = callee.get("object");
+    if (method === "freeze" && isGlobal(object, "Object")) return argAlts[0] ?? [UNKNOWN];
+    const objects = folder.alternatives(object);
+    if (method === "join") {
+      out.push(...objects.flatMap((alt) => foldJoin(folder, node, alt, argAlts[0])));
+    } else if (typeof method === "string" && Object.hasOwn(STRING_METHODS, method)) {
+      const fold = STRING_METHODS[method];
+      out.push(
+        ...combine(
+          node,
+          [objects, ...argAlts],
+          ([self2, ...rest]) => typeof self2 === "string" ? fold(self2, rest) : NOT_FOLDED
+        )
+      );
+    }
+  }
+  for (const alt of folder.alternatives(callee)) {
+    out.push(...alt.kind === "function" ? folder.returns(alt.path) : [UNKNOWN]);
+  }
+  return out;
+}
+function foldJoin(folder, node, alt, separator) {
+  if (alt.kind !== "object" || !alt.path.isArrayExpression()) return [UNKNOWN];
+  const elements = alt.path.get("elements");
+  if (elements.some((e) => e.node === null || e.isSpreadElement())) return [UNKNOWN];
+  const parts = [separator ?? [{ kind: "value", node, value: "," }]];
+  for (const e of elements) parts.push(folder.alternatives(e));
+  return combine(node, parts, ([sep, ...items]) => {
+    if (typeof sep !== "string" || !items.every((i) => isFoldable(i) || i === null || i === void 0)) {
+      return NOT_FOLDED;
+    }
+    return items.map((i) => i === null || i === void 0 ? "" : String(i)).join(sep);
+  });
+}
+var STRING_METHODS = Object.freeze({
+  toLowerCase: (s) => s.toLowerCase(),
+  toUpperCase: (s) => s.toUpperCase(),
+  toLocaleLowerCase: (s) => s.toLowerCase(),
+  toLocaleUpperCase: (s) => s.toUpperCase(),
+  trim: (s) => s.trim(),
+  trimStart: (s) => s.trimStart(),
+  trimEnd: (s) => s.trimEnd(),
+  normalize: (s) => s.normalize(),
+  concat: (s, args) => args.every(isFoldable) ? s + args.map(String).join("") : NOT_FOLDED,
+  slice: (s, args) => args.every((a) => typeof a === "number") ? s.slice(...args) : NOT_FOLDED,
+  substring: (s, args) => args.every((a) => typeof a === "number") ? s.substring(...args) : NOT_FOLDED,
+  replace: (s, [from, to]) => typeof from === "string" && typeof to === "string" ? s.replace(from, to) : NOT_FOLDED,
+  replaceAll: (s, [from, to]) => typeof from === "string" && typeof to === "string" && s.length * (to.length + 1) <= 1e4 ? s.replaceAll(from, to) : NOT_FOLDED,
+  repeat: (s, [n]) => typeof n === "number" && n >= 0 && s.length * n <= 1e4 ? s.repeat(n) : NOT_FOLDED,
+  padStart: (s, [n, fill]) => typeof n === "number" && n <= 1e4 && (fill === void 0 || typeof fill === "string") ? s.padStart(n, fill) : NOT_FOLDED,
+  padEnd: (s, [n, fill]) => typeof n === "number" && n <= 1e4 && (fill === void 0 || typeof fill === "string") ? s.padEnd(n, fill) : NOT_FOLDED
+});
+
+// core/provenance-fold.ts
+var ELEMENT_CALLBACKS = /* @__PURE__ */ new Set([
+  "map",
+  "flatMap",
+  "forEach",
+  "filter",
+  "find",
+  "findLast",
+  "some",
+  "every"
+]);
+var Folder = class {
+  #memo = /* @__PURE__ */ new Map();
+  #active = /* @__PURE__ */ new Set();
+  /** Variables being evaluated, with the values found for them so far. */
+  #sofar = /* @__PURE__ */ new Map();
+  #writes = /* @__PURE__ */ new Map();
+  #depth = 0;
+  /** What `path` may evaluate to. Memoised per node: the bindings it follows do not change. */
+  alternatives(path) {
+    const node = path.node;
+    const memo = this.#memo.get(node);
+    if (memo !== void 0) return memo;
+    if (this.#active.has(node)) return [UNKNOWN];
+    if (this.#depth >= MAX_DEPTH) return [{ kind: "overflow", node, why: "depth" }];
+    this.#active.add(node);
+    this.#depth++;
+    try {
+      const alts = dedupe(this.#evaluate(path));
+      this.#memo.set(node, alts);
+      return alts;
+    } finally {
+      this.#depth--;
+      this.#active.delete(node);
+    }
+  }
+  #evaluate(path) {
+    const node = path.node;
+    switch (node.type) {
+      case "ParenthesizedExpression":
+      case "TSAsExpression":
+      case "TSSatisfiesExpression":
+      case "TSNonNullExpression":
+      case "TSTypeAssertion":
+      case "TSInstantiationExpression":
+      case "AwaitExpression":
+        return this.alternatives(
+          path.get(node.type === "AwaitExpression" ? "argument" : "expression")
+        );
+      case "StringLiteral":
+      case "NumericLiteral":
+      case "BooleanLiteral":
+        return [{ kind: "value", node, value: node.value }];
+      case "NullLiteral":
+        return [{ kind: "value", node, value: null }];
+      case "TemplateLiteral": {
+        const parts = path.get("expressions").map((e) => this.alternatives(e));
+        return combine(node, parts, (values) => {
+          let text = node.quasis[0]?.value.cooked ?? "";
+          for (let i = 0; i < values.length; i++) {
+            text += String(values[i]) + (node.quasis[i + 1]?.value.cooked ?? "");
+          }
+          return text;
+        });
+      }
+      case "BinaryExpression":
+        return this.#binary(path);
+      case "UnaryExpression": {
+        if (node.operator === "void") return [{ kind: "value", node, value: void 0 }];
+        if (node.operator !== "-" && node.operator !== "+") return [UNKNOWN];
+        const sign = node.operator === "-" ? -1 : 1;
+        return combine(
+          node,
+          [this.alternatives(path.get("argument"))],
+          ([v]) => typeof v === "number" ? sign * v : NOT_FOLDED
+        );
+      }
+      case "ConditionalExpression":
+        return [
+          ...this.alternatives(path.get("consequent")),
+          ...this.alternatives(path.get("alternate"))
+        ];
+      case "LogicalExpression":
+        return [
+          ...this.alternatives(path.get("left")),
+          ...this.alternatives(path.get("right"))
+        ];
+      case "SequenceExpression": {
+        const expressions = path.get("expressions");
+        const last = expressions[expressions.length - 1];
+        return last === void 0 ? [UNKNOWN] : this.alternatives(last);
+      }
+      case "AssignmentExpression":
+        return node.operator === "=" ? this.alternatives(path.get("right")) : [UNKNOWN];
+      case "Identifier":
+        return this.#identifier(path);
+      case "MemberExpression":
+      case "OptionalMemberExpression": {
+        const key3 = memberKey(path);
+        return this.alternatives(path.get("object")).flatMap((alt) => this.member(alt, key3));
+      }
+      case "CallExpression":
+      case "OptionalCallExpression":
+        return foldCall(this, path);
+      case "ObjectExpression":
+      case "ArrayExpression":
+        return [
+          {
+            kind: "object",
+            path,
+            owners: []
+          }
+        ];
+      case "ArrowFunctionExpression":
+      case "FunctionExpression":
+      case "FunctionDeclaration":
+        return [{ kind: "function", path }];
+      default:
+        return [UNKNOWN];
+    }
+  }
+  #binary(path) {
+    const node = path.node;
+    const op = node.operator;
+    if (!["+", "-", "*", "/", "%", "**"].includes(op)) return [UNKNOWN];
+    const parts = [this.alternatives(path.get("left")), this.alternatives(path.get("right"))];
+    return combine(node, parts, ([a, b]) => {
+      const operands = typeof a === "string" || typeof b === "string" ? "string" : "number";
+      if (!isFoldable(a) || !isFoldable(b)) return NOT_FOLDED;
+      if (op === "+") return operands === "string" ? String(a) + String(b) : a + b;
+      if (typeof a !== "number" || typeof b !== "number") return NOT_FOLDED;
+      const result = op === "-" ? a - b : op === "*" ? a * b : op === "/" ? a / b : op === "%" ? a % b : a ** b;
+      return Number.isFinite(result) ? result : NOT_FOLDED;
+    });
+  }
+  /**
+   * A variable's value: its initialiser (or the elements a for…of or an array callback gives it), and every
+   * value assigned to it later. Read inside one of its own assignments (`to = to + "x"`), it is its value so far.
+   */
+  #identifier(path) {
+    const name = path.node.name;
+    const binding = path.scope.getBinding(name);
+    if (binding === void 0) {
+      return name === "undefined" ? [{ kind: "value", node: path.node, value: void 0 }] : [UNKNOWN];
+    }
+    const sofar = this.#sofar.get(binding);
+    if (sofar !== void 0) return [...sofar, UNKNOWN];
+    const alts = [];
+    this.#sofar.set(binding, alts);
+    try {
+      if (binding.kind === "hoisted" && binding.path.isFunctionDeclaration()) {
+        alts.push({ kind: "function", path: binding.path });
+      } else if (binding.kind === "const" || binding.kind === "let" || binding.kind === "var") {
+        alts.push(...this.#declared(binding.path, binding.identifier));
+      } else if (binding.kind === "param") {
+        alts.push(...this.#parameter(binding.path, binding.identifier));
+      } else {
+        alts.push(UNKNOWN);
+      }
+      for (const write of binding.constantViolations)
+        alts.push(...this.#reassigned(write, binding.identifier));
+      return alts.map(
+        (alt) => alt.kind === "object" || alt.kind === "unknown" ? { ...alt, owners: [...alt.owners, binding] } : alt
+      );
+    } finally {
+      this.#sofar.delete(binding);
+    }
+  }
+  #declared(declarator, id) {
+    if (!declarator.isVariableDeclarator()) return [UNKNOWN];
+    const declaration = declarator.parentPath;
+    const loop = declaration?.parentPath;
+    let base;
+    if (loop?.isForOfStatement() && declaration?.node === loop.node.left) {
+      base = this.elementsOf(loop.get("right"));
+    } else {
+      const init = declarator.get("init");
+      base = init.node ? this.alternatives(init) : [{ kind: "value", node: id, value: void 0 }];
+    }
+    return this.#project(base, declarator.get("id"), id);
+  }
+  #parameter(param, id) {
+    const fn = param.parentPath;
+    let base = [UNKNOWN];
+    const call = fn?.parentPath;
+    if (fn?.isFunction() && param.key === 0 && call !== null && call !== void 0 && (call.isCallExpression() || call.isOptionalCallExpression()) && fn.key === 0) {
+      const callee = call.get("callee");
+      if (callee.isMemberExpression() || callee.isOptionalMemberExpression()) {
+        const method = memberKey(callee);
+        if (method !== null && ELEMENT_CALLBACKS.has(String(method))) {
+          base = [UNKNOWN, ...this.elementsOf(callee.get("object"))];
+        }
+      }
+    }
+    return this.#project(base, param, id);
+  }
+  #reassigned(write, id) {
+    if (write.isAssignmentExpression()) {
+      if (write.node.operator !== "=") return [UNKNOWN];
+      return this.#project(this.alternatives(write.get("right")), write.get("left"), id);
+    }
+    if (write.isVariableDeclarator()) return this.#declared(write, id);
+    if (write.isForOfStatement()) {
+      return this.#project(this.elementsOf(write.get("right")), write.get("left"), id);
+    }
+    return [UNKNOWN];
+  }
+  /** What the pattern `pattern` binds to the variable `id` when it destructures a value that may be any of `base`. */
+  #project(base, pattern, id) {
+    if (pattern.isIdentifier()) return pattern.node.name === id.name ? base : [UNKNOWN];
+    if (pattern.isAssignmentPattern()) {
+      const inner = [...base, ...this.alternatives(pattern.get("right"))];
+      return this.#project(inner, pattern.get("left"), id);
+    }
+    if (pattern.isObjectPattern()) {
+      for (const prop of pattern.get("properties")) {
+        if (!binds(prop.node, id.name)) continue;
+        if (!prop.isObjectProperty()) return [UNKNOWN];
+        const key3 = prop.node.computed && stringValue(prop.node.key) === null ? null : propertyKey(prop.node);
+        const next = base.flatMap((alt) => this.member(alt, key3));
+        return this.#project(next, prop.get("value"), id);
+      }
+    }
+    if (pattern.isArrayPattern()) {
+      const elements = pattern.get("elements");
+      for (let i = 0; i < elements.length; i++) {
+        const element = elements[i];
+        if (element.node === null || !binds(element.node, id.name)) continue;
+        if (element.isRestElement()) return [UNKNOWN];
+        return this.#project(
+          base.flatMap((alt) => this.member(alt, i)),
+          element,
+          id
+        );
+      }
+    }
+    return [UNKNOWN];
+  }
+  /** The value of property `key` (null: a key only known at run time) of a value that may be `alt`. */
+  member(alt, key3) {
+    const written = alt.kind === "object" || alt.kind === "unknown" ? this.#writesTo(alt.owners, key3) : [];
+    if (alt.kind === "unknown") return [UNKNOWN, ...written];
+    if (alt.kind !== "object") return [UNKNOWN];
+    const literal = alt.path;
+    if (literal.isArrayExpression()) {
+      const index = typeof key3 === "number" ? key3 : key3 !== null && /^\d+$/.test(key3) ? Number(key3) : null;
+      if (key3 !== null && index === null) return [UNKNOWN, ...written];
+      const out2 = [...written];
+      let position = 0;
+      for (const element of literal.get("elements")) {
+        if (element.isSpreadElement()) {
+          out2.push(...this.elementsOf(element.get("argument")));
+          position = null;
+          continue;
+        }
+        if (element.node !== null && (index === null || position === null || position === index)) {
+          out2.push(...this.alternatives(element));
+        }
+        if (position !== null) position++;
+      }
+      return out2.length > 0 ? out2 : [{ kind: "value", node: literal.node, value: void 0 }];
+    }
+    const out = [...written];
+    for (const prop of literal.get("properties")) {
+      if (prop.isSpreadElement()) {
+        out.push(...this.alternatives(prop.get("argument")).flatMap((a) => this.member(a, key3)));
+        continue;
+      }
+      const node = prop.node;
+      const name = node.computed && stringValue(node.key) === null ? null : propertyKey(node);
+      if (key3 !== null && name !== null && name !== String(key3)) continue;
+      if (prop.isObjectMethod() && prop.node.kind === "get") out.push(...this.returns(prop));
+      else if (prop.isObjectMethod()) out.push({ kind: "function", path: prop });
+      else out.push(...this.alternatives(prop.get("value")));
+    }
+    return out.length > 0 ? out : [{ kind: "value", node: literal.node, value: void 0 }];
+  }
+  /** Values assigned to `owner.key` (or any property, for a key known only at run time) of these variables. */
+  #writesTo(owners, key3) {
+    const out = [];
+    for (const owner of owners) {
+      for (const write of this.memberWritesOf(owner)) {
+        if (write.keys.length !== 1) continue;
+        const written = write.keys[0];
+        if (key3 === null || written === null || written === String(key3)) {
+          out.push(...this.alternatives(write.value));
+        }
+      }
+    }
+    return out;
+  }
+  /** Writes through the variable `binding` to what it holds (memoised). */
+  memberWritesOf(binding) {
+    let writes = this.#writes.get(binding);
+    if (writes === void 0) {
+      writes = memberWrites(binding);
+      this.#writes.set(binding, writes);
+    }
+    return writes;
+  }
+  /** The elements of an iterable, as far as literals show them; unknown for anything else. */
+  elementsOf(path) {
+    return this.alternatives(path).flatMap(
+      (alt) => alt.kind === "object" && alt.path.isArrayExpression() ? this.member(alt, null) : [UNKNOWN]
+    );
+  }
+  /** What a function written in the tool returns (undefined, never checked, when it falls off its end). */
+  returns(fn) {
+    if (fn.isArrowFunctionExpression() && !fn.get("body").isBlockStatement()) {
+      return this.alternatives(fn.get("body"));
+    }
+    const out = [];
+    fn.traverse({
+      Function(inner) {
+        inner.skip();
+      },
+      ReturnStatement: (ret) => {
+        const arg = ret.get("argument");
+        if (arg.node) out.push(...this.alternatives(arg));
+      }
+    });
+    return out.length > 0 ? out : [UNKNOWN];
+  }
+};
+
+// core/provenance-reach.ts
+var MAX_VISITS = 2e4;
+var LIMIT_MESSAGES = Object.freeze({
+  combinations: (where) => `builds more than ${MAX_ALTERNATIVES} possible values for ${where} from literals`,
+  depth: (where) => `reaches ${where} through more than ${MAX_DEPTH} nested steps from its literals`,
+  size: (where) => `passes more than ${MAX_VISITS} parts to ${where}`
+});
+var Reacher = class {
+  #folder;
+  /** Parts of the current call's arguments read so far, against MAX_VISITS. */
+  #visits = 0;
+  constructor(folder) {
+    this.#folder = folder;
+  }
+  /** Every checkable literal value that reaches the arguments expression `args`, with its path. */
+  reaching(args) {
+    const out = [];
+    this.#visits = 0;
+    this.#collect(args, "", out, /* @__PURE__ */ new Set());
+    if (this.#visits > MAX_VISITS) out.push({ kind: "limit", why: "size", node: args.node, path: "" });
+    return out;
+  }
+  #collect(path, at, out, walking) {
+    if (walking.size > MAX_DEPTH) {
+      out.push({ kind: "limit", why: "depth", node: path.node, path: at });
+      return;
+    }
+    for (const alt of this.#folder.alternatives(path)) this.#collectAlt(alt, at, out, walking);
+  }
+  #collectAlt(alt, at, out, walking) {
+    if (++this.#visits > MAX_VISITS) return;
+    switch (alt.kind) {
+      case "value":
+        if (isCheckable(alt.value)) out.push({ kind: "value", node: alt.node, value: alt.value, path: at });
+        return;
+      case "overflow":
+        out.push({ kind: "limit", why: alt.why, node: alt.node, path: at });
+        return;
+      case "function":
+        return;
+      case "object":
+        if (walking.has(alt.path.node)) return;
+        walking.add(alt.path.node);
+        this.#collectLiteral(alt.path, at, out, walking);
+        walking.delete(alt.path.node);
+        break;
+      case "unknown":
+        break;
+    }
+    for (const owner of alt.owners) {
+      if (walking.has(owner)) continue;
+      walking.add(owner);
+      for (const write of this.#folder.memberWritesOf(owner))
+        this.#collect(write.value, at + write.path, out, walking);
+      walking.delete(owner);
+    }
+  }
+  #collectReturns(functions, at, out, walking) {
+    for (const alt of functions) {
+      if (alt.kind !== "function") continue;
+      for (const value of this.#folder.returns(alt.path)) this.#collectAlt(value, at, out, walking);
+    }
+  }
+  /** The properties of an object literal, the elements of an array literal, spreads of literals included. */
+  #collectLiteral(literal, at, out, walking) {
+    if (literal.isObjectExpression()) {
+      for (const prop of literal.get("properties")) {
+        if (prop.isObjectProperty()) {
+          const key3 = prop.node.computed && stringValue(prop.node.key) === null ? null : propertyKey(prop.node);
+          const value = prop.get("value");
+          if (key3 === "toJSON") this.#collectReturns(this.#folder.alternatives(value), at, out, walking);
+          else this.#collect(value, at + pathStep(key3), out, walking);
+        } else if (prop.isObjectMethod()) {
+          const key3 = prop.node.computed && stringValue(prop.node.key) === null ? null : propertyKey(prop.node);
+          const fn = [{ kind: "function", path: prop }];
+          if (key3 === "toJSON" && prop.node.kind === "method") this.#collectReturns(fn, at, out, walking);
+          else if (prop.node.kind === "get") this.#collectReturns(fn, at + pathStep(key3), out, walking);
+        } else if (prop.isSpreadElement()) {
+          for (const alt of this.#folder.alternatives(prop.get("argument"))) {
+            if (alt.kind === "object" && !alt.path.isObjectExpression()) continue;
+            this.#collectAlt(alt, at, out, walking);
+          }
+        }
+      }
+      return;
+    }
+    let index = 0;
+    for (const element of literal.get("elements")) {
+      if (element.node === null) {
+        if (index !== null) index++;
+      } else if (element.isSpreadElement()) {
+        for (const alt of this.#folder.elementsOf(element.get("argument"))) {
+          this.#collectAlt(alt, at + pathStep(null), out, walking);
+        }
+        index = null;
+      } else {
+        this.#collect(element, at + pathStep(index), out, walking);
+        if (index !== null) index++;
+      }
+    }
+  }
+};
+
+// core/provenance-run.ts
+var MIN_SUBSTRING_CHARS = 4;
+var JOIN = "\0";
+var RunIndex = class {
+  #places = [];
+  #first = /* @__PURE__ */ new Map();
+  constructor(facts) {
+    this.#places.push({ seen: { kind: "task" }, data: null, text: facts.task });
+    for (const input of facts.inputs)
+      this.#places.push({ seen: { kind: "input" }, data: leaves(input), text: null });
+    for (const call of facts.calls) {
+      this.#places.push({
+        seen: { kind: "arguments", tool: call.tool },
+        data: leaves(call.args),
+        text: null
+      });
+      if (call.output !== void 0) {
+        this.#places.push({
+          seen: { kind: "response", tool: call.tool },
+          data: leaves(call.output),
+          text: null
+        });
+      }
+    }
+  }
+  /** Where the run first saw `value`, or null when it never did. */
+  firstSeen(value) {
+    const key3 = `${typeof value}:${value}`;
+    if (this.#first.has(key3)) return this.#first.get(key3) ?? null;
+    const place = this.#places.find((p) => appearsIn(value, p));
+    const seen = place?.seen ?? null;
+    this.#first.set(key3, seen);
+    return seen;
+  }
+  /** True when the task, a test input, a response or `tool`'s own recorded arguments have `value`. */
+  explains(value, tool) {
+    return this.#places.some(
+      (p) => (p.seen.kind !== "arguments" || p.seen.tool === tool) && appearsIn(value, p)
+    );
+  }
+};
+function appearsIn(value, place) {
+  if (place.text !== null) return appearsInText(value, place.text);
+  const data = place.data;
+  if (data === null) return false;
+  if (typeof value === "number") return data.numbers.has(value) || data.strings.has(String(value));
+  if (data.strings.has(value)) return true;
+  if (/^-?\d+(\.\d+)?$/.test(value) && data.numbers.has(Number(value)) && String(Number(value)) === value) {
+    return true;
+  }
+  if (value.length < MIN_SUBSTRING_CHARS) return false;
+  if (!value.includes(JOIN)) return data.joined.includes(value);
+  for (const leaf of data.strings) if (leaf.includes(value)) return true;
+  return false;
+}
+function appearsInText(value, text) {
+  if (typeof value === "string" && value.length >= MIN_SUBSTRING_CHARS) return text.includes(value);
+  const escaped = String(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = typeof value === "number" ? new RegExp(`(?<![\\d.])${escaped}(?!\\d|\\.\\d)`) : new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "u");
+  return pattern.test(text);
+}
+function leaves(root) {
+  const strings = /* @__PURE__ */ new Set();
+  const numbers = /* @__PURE__ */ new Set();
+  const stack = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === "string") strings.add(value);
+    else if (typeof value === "number") numbers.add(value);
+    else if (typeof value === "object" && value !== null) {
+      for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
+    }
+  }
+  return { strings, numbers, joined: [...strings].join(JOIN) };
+}
+
+// core/provenance.ts
+var MAX_SHOWN_CHARS = 80;
+function checkArgumentProvenance(source, facts, located = locateCallSites(source)) {
+  const reacher = new Reacher(new Folder());
+  const run = new RunIndex(facts);
+  const found = /* @__PURE__ */ new Map();
+  const warned = /* @__PURE__ */ new Map();
+  const checked = /* @__PURE__ */ new Set();
+  const report = (into, node, problem) => {
+    const key3 = `${problem.line}\0${problem.token}\0${problem.message}`;
+    if (!into.has(key3)) into.set(key3, { problem, start: node.start ?? 0 });
+  };
+  for (const site of located.sites) {
+    const tool = site.tool;
+    if (tool === null) continue;
+    const args = argumentsOf(site);
+    if (args === null) continue;
+    for (const reach of reacher.reaching(args)) {
+      const problemAt = (message) => {
+        const problem = { message };
+        if (reach.node.loc) problem.line = reach.node.loc.start.line;
+        problem.token = tokenOf(reach.node, source);
+        return problem;
+      };
+      const where = `${tool}${reach.path}`;
+      if (reach.kind === "limit") {
+        report(
+          found,
+          reach.node,
+          problemAt(`${LIMIT_MESSAGES[reach.why](where)}: simplify it so each value can be checked`)
+        );
+        continue;
+      }
+      const value = reach.value;
+      const key3 = `${site.id}\0${reach.path}\0${reach.node.start}\0${typeof value}:${value}`;
+      if (checked.has(key3)) continue;
+      checked.add(key3);
+      const first = run.firstSeen(value);
+      if (first !== null && first.kind === "response") {
+        report(
+          found,
+          reach.node,
+          problemAt(
+            `hard-codes ${show(value)}, which the source run read from ${first.tool}'s result: take it from that call's result`
+          )
+        );
+      } else if (first === null || !run.explains(value, tool)) {
+        report(
+          found,
+          reach.node,
+          problemAt(`passes ${show(value)} to ${where}, a value the source run never used`)
+        );
+      } else if (first.kind === "task" || first.kind === "input") {
+        const source2 = first.kind === "task" ? "the task text" : "a test input";
+        report(
+          warned,
+          reach.node,
+          problemAt(
+            `passes ${show(value)} to ${where}, a value of this task (${source2}): take it from the tool's input if it changes between tasks`
+          )
+        );
+      }
+    }
+  }
+  return { checked: checked.size, problems: inOrder(found), warnings: inOrder(warned) };
+}
+function inOrder(found) {
+  return [...found.values()].sort((a, b) => (a.problem.line ?? 0) - (b.problem.line ?? 0) || a.start - b.start).map((f) => f.problem);
+}
+function argumentsOf(site) {
+  const args = site.path.get("arguments");
+  const second = args[1];
+  if (second === void 0 || second.isSpreadElement()) return null;
+  return second;
+}
+function show(value) {
+  return typeof value === "number" ? String(value) : `'${oneLine(value, MAX_SHOWN_CHARS)}'`;
+}
+function tokenOf(node, source) {
+  const literal = node.type === "StringLiteral" || node.type === "TemplateLiteral" ? stringValue(node) : null;
+  if (literal !== null) return oneLine(literal, 40);
+  const text = source.slice(node.start ?? 0, node.end ?? 0);
+  return text.length <= 40 && !text.includes("\n") ? text : text.match(/^\S+/)?.[0] ?? text;
+}
+
+// core/replay.ts
+function fixturesFromCalls(calls) {
+  return calls.filter((c) => c.kind === "base" && c.status !== "started").map((c, i) => ({
+    index: i + 1,
+    tool: c.tool,
+    args: c.args,
+    ok: c.status === "ok",
+    output: c.output,
+    error: c.error,
+    clipped: c.clipped ? c.note ?? "clipped" : null
+  }));
+}
+var FixtureSet = class {
+  #fixtures;
+  #keys;
+  #used;
+  constructor(fixtures) {
+    this.#fixtures = fixtures;
+    this.#keys = fixtures.map((f) => key2(f.tool, f.args));
+    this.#used = fixtures.map(() => false);
+  }
+  /** Consumes and returns the matching fixture, or null. `args` must be canonical. */
+  take(tool, args) {
+    const k = key2(tool, args);
+    for (let i = 0; i < this.#fixtures.length; i++) {
+      if (!this.#used[i] && this.#keys[i] === k) {
+        this.#used[i] = true;
+        return this.#fixtures[i];
+      }
+    }
+    return null;
+  }
+  /** The fixtures no call of this replay took, in order. */
+  unused() {
+    return this.#fixtures.filter((_, i) => !this.#used[i]);
+  }
+  /**
+   * Says why a call matches nothing, naming the nearest recorded call and how the arguments differ; `run` names
+   * the run the fixtures come from.
+   */
+  explainMiss(step, tool, args, run = "the source run") {
+    const head = `call ${step} to '${tool}' with ${stableStringify(args)} matches no recorded call`;
+    const sameTool = this.#fixtures.filter((f) => f.tool === tool);
+    if (sameTool.length === 0) {
+      return `${head}: ${run} never called '${tool}'`;
+    }
+    let best = sameTool[0];
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (const f of sameTool) {
+      const score = argDifferences(f.args, args).length;
+      if (score < bestScore) {
+        best = f;
+        bestScore = score;
+      }
+    }
+    const diffs = argDifferences(best.args, args);
+    const used = diffs.length === 0 ? " (already used by an earlier call of this replay)" : "";
+    const how = diffs.length === 0 ? "" : `; differs in ${diffs.join(", ")}`;
+    return `${head}; nearest recorded: call ${best.index} ${best.tool} ${stableStringify(best.args)}${used}${how}`;
+  }
+};
+function key2(tool, args) {
+  return `${tool}\0${stableStringify(args)}`;
+}
+function argDifferences(recorded, actual) {
+  const out = [];
+  const keys = [.../* @__PURE__ */ new Set([...Object.keys(recorded), ...Object.keys(actual)])].sort();
+  for (const k of keys) {
+    const inRecorded = k in recorded;
+    const inActual = k in actual;
+    if (inRecorded && !inActual) out.push(`${k}: missing (recorded ${stableStringify(recorded[k])})`);
+    else if (!inRecorded && inActual)
+      out.push(`${k}: not in the recorded call (got ${stableStringify(actual[k])})`);
+    else if (stableStringify(recorded[k]) !== stableStringify(actual[k])) {
+      out.push(`${k}: ${stableStringify(actual[k])} \u2260 recorded ${stableStringify(recorded[k])}`);
+    }
+  }
+  return out;
+}
+async function replayInput(req) {
+  const fixtures = new FixtureSet(req.fixtures);
+  let step = 0;
+  const outcome = await req.sandbox.run({
+    source: req.code,
+    sites: req.sites,
+    input: req.input,
+    allow: req.allow,
+    runCheck: true,
+    call: async (tool, args) => {
+      step += 1;
+      const def = req.tools.get(tool);
+      if (!def) throw replayProblem(`call ${step} to '${tool}': no such base tool`);
+      const invalid = schemaProblems2(def.input_schema, args);
+      if (invalid.length) {
+        throw replayProblem(
+          `call ${step} to '${tool}': arguments do not match its current input schema: ${invalid.join("; ")}`
+        );
+      }
+      return req.answer({ step, tool, args, canonical: canonicalArgs(args, def.input_schema) }, fixtures);
+    }
+  });
+  return { outcome, fixtures };
+}
+function replayProblem(message) {
+  return new DistillError("REPLAY", message);
+}
+function replayFailure(f, run) {
+  if (f.errorCode === "REPLAY") return f.message;
+  if (f.kind === "call_failed") {
+    return `call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in ${run}: ${f.message}; a distilled tool must follow calls that succeeded`;
+  }
+  if (f.kind === "check_failed") return `check(result) did not hold: ${f.message}`;
+  return `${f.kind.replaceAll("_", " ")}: ${f.message}`;
+}
+function sitesRun(outcome) {
+  return outcome.calls.flatMap((c) => c.site === void 0 ? [] : [c.site]);
+}
+
+// core/replay-inputs.ts
+async function replayTestInputs(ctx, version, code, sourceCalls, options) {
+  const out = { problems: [], calls: null, liveCalls: [], covered: [], runs: [] };
+  let inputs;
+  try {
+    inputs = testInputsOf(version.testInputs);
+  } catch (err) {
+    if (!(err instanceof DistillError)) throw err;
+    out.problems.push({ message: err.message });
+    return out;
+  }
+  if (inputs.length === 0) {
+    out.problems.push({ message: "test_inputs is empty: give at least one input taken from the source run" });
+    return out;
+  }
+  if (!version.sourceTrace && !options.live && inputs.every((t) => t.trace === null)) {
+    out.problems.push({ message: "no source run to replay against" });
+    return out;
+  }
+  let maxCalls = 0;
+  for (const [i, test] of inputs.entries()) {
+    const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
+    const problem = (message) => out.problems.push({ message: `${label}${message}` });
+    const inputProblems = schemaProblems2(code.meta.inputSchema, test.input);
+    if (inputProblems.length) {
+      problem(
+        `input ${JSON.stringify(test.input)} does not match the tool's inputSchema: ${inputProblems.join("; ")}`
+      );
+      continue;
+    }
+    const run = await recordedRun(ctx, test, version.sourceTrace, sourceCalls, options);
+    if (typeof run === "string") {
+      problem(run);
+      continue;
+    }
+    const { outcome } = await replayInput({
+      sandbox: ctx.sandbox,
+      code: code.instrumented.source,
+      sites: code.instrumented.sites,
+      allow: code.meta.dependencies,
+      input: test.input,
+      fixtures: fixturesFromCalls(run.calls),
+      tools: code.tools,
+      answer: (call, fixtures) => answer(ctx, version, call, fixtures, run.name, options, out.liveCalls)
+    });
+    maxCalls = Math.max(maxCalls, outcome.calls.length);
+    const why = outcome.ok ? notApplicableProblem(outcome.notApplicable, run.name) : replayFailure(outcome.failure, run.name);
+    if (why !== null) problem(why);
+    else out.covered.push(...sitesRun(outcome));
+    if (!options.live && run.trace !== null) out.runs.push({ trace: run.trace, why });
+  }
+  out.calls = maxCalls;
+  return out;
+}
+async function recordedRun(ctx, test, sourceTrace, sourceCalls, options) {
+  if (test.trace === null || test.trace === sourceTrace) {
+    if (sourceTrace === null && !options.live) {
+      return `no source run to replay against: name a recorded run as { "trace": "<id>", "input": {...} }`;
+    }
+    return { trace: sourceTrace, name: "the source run", calls: sourceCalls };
+  }
+  const trace = await ctx.store.getTrace(test.trace);
+  if (trace === null) {
+    return `no recorded run '${test.trace}': name a successful recorded run by its id (tooldistill traces list)`;
+  }
+  if (trace.outcome !== true) {
+    const outcome = trace.outcome === null ? "not set" : "failed";
+    return `the run '${test.trace}' is not recorded as successful (outcome ${outcome}): replay only against runs that succeeded`;
+  }
+  return { trace: trace.id, name: `the run '${trace.id}'`, calls: await ctx.store.getCalls(trace.id) };
+}
+async function answer(ctx, version, { step, tool, args, canonical }, fixtures, run, options, liveCalls) {
+  const live = async (why) => {
+    if (!ctx.executor) {
+      throw replayProblem(`call ${step} to '${tool}' ${why} and no executor is configured to run it live`);
+    }
+    liveCalls.push(`${tool} (call ${step})`);
+    return ctx.executor(tool, args);
+  };
+  const fixture = fixtures.take(tool, canonical);
+  if (options.live) {
+    const decision = options.livePolicy?.decide(step, tool, canonical, fixture) ?? { live: true };
+    if ("record" in decision) return decision.record;
+    if ("refuse" in decision) throw replayProblem(decision.refuse);
+    return live("runs live (verify --live)");
+  }
+  if (fixture) {
+    if (fixture.ok && fixture.clipped !== null) {
+      throw replayProblem(
+        `call ${step} to '${tool}': its recorded output was clipped when it was recorded (${fixture.clipped}), so replay cannot answer with it: raise max_output_bytes in tooldistill.yaml and record the run again`
+      );
+    }
+    if (fixture.ok) return structuredClone(fixture.output);
+    if (options.recovered?.includes(tool)) {
+      if (ctx.settings.allowLiveVerification)
+        return live("has only a failure recorded before the tool recovered");
+      throw replayProblem(
+        `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`
+      );
+    }
+    throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
+  }
+  if (ctx.settings.allowLiveVerification) return live("matches no recorded call");
+  throw replayProblem(fixtures.explainMiss(step, tool, canonical, run));
+}
+function notApplicableProblem(reason, run) {
+  if (reason === void 0) return null;
+  return `the tool answered notApplicable(${JSON.stringify(reason)}) for the input of ${run}, where the task was done: it must do the task for its test inputs (notApplicable is for inputs it does not cover)`;
+}
+
+// core/recorded-runs.ts
+var MAX_RECORDED_RUNS = 50;
+async function replayRecordedRuns(ctx, version, code, sourceCalls, options) {
+  const out = { problems: [], runs: [], covered: [], refs: [] };
+  let runs;
+  if (version.status === "draft") {
+    const replaced = await replacedVersion(ctx, version, options);
+    runs = replaced ? await ctx.store.liveRuns(replaced.name, replaced.version, MAX_RECORDED_RUNS) : [];
+  } else {
+    runs = await ctx.store.liveRunsOf(version.replayRuns);
+    const found = new Set(runs.map((r) => r.call));
+    for (const ref of version.replayRuns) {
+      if (!found.has(ref.call)) out.runs.push({ trace: ref.trace, why: "it is no longer in the store" });
+    }
+  }
+  const changes = /* @__PURE__ */ new Map();
+  for (const run of runs) {
+    out.refs.push({ trace: run.trace, call: run.call });
+    let changed = changes.get(run.version);
+    if (!changed) {
+      changed = await changedTools(ctx, version.name, run.version, version.sourceTrace, sourceCalls, options);
+      changes.set(run.version, changed);
+    }
+    const result = await replayRun(ctx, run, code, changed);
+    out.runs.push({ trace: run.trace, why: result.why });
+    if (result.why === null) out.covered.push(...result.covered);
+    else if (result.rejects) {
+      out.problems.push({
+        message: `recorded run ${run.trace} of v${run.version} not reproduced: ${result.why}: a version that replaces v${run.version} must do what it did in its recorded runs whose base calls still answer the same way`
+      });
+    }
+  }
+  return out;
+}
+async function replacedVersion(ctx, version, options) {
+  const earlier = (await ctx.store.listVersions({ name: version.name })).filter(
+    (v) => v.version < version.version
+  );
+  if (options.mustBeat) return earlier.find((v) => v.version === options.mustBeat?.version) ?? null;
+  return earlier.filter((v) => v.status === "active" || v.status === "suspect").at(-1) ?? null;
+}
+async function changedTools(ctx, name, replaced, sourceTrace, sourceCalls, options) {
+  const changed = /* @__PURE__ */ new Map();
+  for (const dep of await ctx.store.getDependencies(name, replaced)) {
+    const current = ctx.baseTool(dep.baseTool);
+    if (dep.avoided) {
+      changed.set(
+        dep.baseTool,
+        `'${dep.baseTool}' failed on every call of v${replaced}'s source run, so that run never asked it`
+      );
+    } else if (current && !sameFingerprint(dep.fingerprint, fingerprint(current))) {
+      changed.set(dep.baseTool, `'${dep.baseTool}' changed its definition since v${replaced} was verified`);
+    }
+  }
+  for (const tool of options.recovered ?? []) {
+    changed.set(tool, `'${tool}' recovered since v${replaced}'s runs, so they never asked it`);
+  }
+  const failedRuns = new Set(
+    sourceCalls.filter(
+      (c) => c.kind === "distilled" && c.tool === name && c.version === replaced && c.status === "error"
+    ).map((c) => c.id)
+  );
+  for (const c of sourceCalls) {
+    if (c.parentId !== null && failedRuns.has(c.parentId) && c.status === "error") {
+      changed.set(c.tool, `'${c.tool}' refused v${replaced}'s call in run ${sourceTrace}, after that run`);
+    }
+  }
+  return changed;
+}
+async function replayRun(ctx, run, code, changed) {
+  const skip2 = (why) => ({ why, rejects: false, covered: [] });
+  const invalid = schemaProblems2(code.meta.inputSchema, run.input);
+  if (invalid.length)
+    return skip2(`its input does not match this version's inputSchema: ${invalid.join("; ")}`);
+  const stopped = { at: null };
+  const { outcome, fixtures } = await replayInput({
+    sandbox: ctx.sandbox,
+    code: code.instrumented.source,
+    sites: code.instrumented.sites,
+    allow: code.meta.dependencies,
+    input: run.input,
+    fixtures: fixturesFromCalls(run.calls),
+    tools: code.tools,
+    answer: async ({ step, tool, canonical }, set) => {
+      const fixture = set.take(tool, canonical);
+      if (fixture?.ok && fixture.clipped === null) return structuredClone(fixture.output);
+      if (fixture && !fixture.ok) throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
+      const text = fixture ? `its recorded answer to call ${fixture.index} was clipped when it was recorded` : set.explainMiss(step, tool, canonical, "that run");
+      stopped.at = { clipped: fixture !== null, tool, text };
+      throw replayProblem(text);
+    }
+  });
+  const stop = stopped.at;
+  if (!outcome.ok) {
+    if (stop?.clipped) return skip2(stop.text);
+    const why = stop === null ? void 0 : changed.get(stop.tool);
+    if (stop !== null && why !== void 0) return skip2(`${stop.text}, and ${why}`);
+    return { why: replayFailure(outcome.failure, "that run"), rejects: true, covered: [] };
+  }
+  const declined = notApplicableProblem(outcome.notApplicable, "that run");
+  if (declined !== null) return { why: declined, rejects: true, covered: [] };
+  for (const left of fixtures.unused()) {
+    if (ctx.baseTool(left.tool)?.annotations?.readOnlyHint === true) continue;
+    const what = `it left out call ${left.index} to '${left.tool}' ${stableStringify(left.args)}, which may change something`;
+    const why = changed.get(left.tool);
+    if (why !== void 0) return skip2(`${what}, and ${why}`);
+    return { why: what, rejects: true, covered: [] };
+  }
+  return { why: null, rejects: false, covered: sitesRun(outcome) };
+}
+
+// core/static-check.ts
+var import_parser3 = __toESM(require_lib(), 1);
+
+// core/source-tokens.ts
+var TOKEN = /^(?:[A-Za-z_$][\w$]*|\.\.\.|\S)/;
+function tokenAt(source, index) {
+  return source.slice(index).match(TOKEN)?.[0];
+}
+var SourceTokens = class {
+  #source;
+  constructor(source) {
+    this.#source = source;
+  }
+  /** The node's text when it is one line of at most 40 characters, otherwise its first token. */
+  of(node) {
+    const text = this.#text(node);
+    return text.length <= 40 && !text.includes("\n") ? text : this.first(node);
+  }
+  /** The node's first token (its whole text when it starts with none). */
+  first(node) {
+    const text = this.#text(node);
+    return text.match(TOKEN)?.[0] ?? text;
+  }
+  #text(node) {
+    return this.#source.slice(node.start ?? 0, node.end ?? 0);
+  }
+};
+
+// core/static-config.ts
+var CONFIG_KEYS = ["name", "description", "inputSchema", "run", "check"];
+var REQUIRED_CONFIG_KEYS = ["name", "description", "inputSchema", "run"];
+function readConfig(state, object) {
+  const props = checkConfigKeys(state, object);
+  const name = readName(state, props.get("name"));
+  const description = readDescription(state, props.get("description"));
+  const inputSchema = readInputSchema(state, props.get("inputSchema"));
+  checkRun(state, props.get("run"));
+  const check = props.get("check");
+  const checkFunction = readCheck(state, check);
+  return { name, description, inputSchema, hasCheck: check !== void 0, checkFunction };
+}
+function checkConfigKeys(state, object) {
+  const props = /* @__PURE__ */ new Map();
+  for (const prop of object.properties) {
+    const key3 = prop.type === "SpreadElement" || prop.computed ? null : propertyKey(prop);
+    if (key3 === null) {
+      state.add(
+        prop,
+        state.tokens.first(prop),
+        `distilledTool({...}) accepts only plain keys: ${CONFIG_KEYS.join(", ")}`
+      );
+    } else if (!isConfigKey(key3)) {
+      state.add(
+        prop,
+        key3,
+        `unknown key '${key3}' in distilledTool({...})${suggestion(key3, CONFIG_KEYS)}: allowed keys are ${CONFIG_KEYS.join(", ")}`
+      );
+    } else if (props.has(key3)) {
+      state.add(prop, key3, `duplicate key '${key3}' in distilledTool({...})`);
+    } else {
+      props.set(key3, prop);
+    }
+  }
+  for (const key3 of REQUIRED_CONFIG_KEYS) {
+    if (!props.has(key3)) state.add(object, void 0, `distilledTool({...}) has no '${key3}'`);
+  }
+  return props;
+}
+function isConfigKey(key3) {
+  return CONFIG_KEYS.includes(key3);
+}
+function readString(state, key3, prop) {
+  if (prop === void 0) return null;
+  const value = prop.type === "ObjectProperty" ? stringValue(prop.value) : null;
+  if (value === null) {
+    state.add(prop, key3, `'${key3}' must be a string literal so it can be read without running the tool`);
+  }
+  return value;
+}
+function readName(state, prop) {
+  const name = readString(state, "name", prop);
+  if (name === null || prop === void 0) return name;
+  const problem = toolNameProblem(name);
+  if (problem !== null) state.add(prop, name, problem);
+  if (state.baseByName.has(name)) {
+    state.add(
+      prop,
+      name,
+      `tool name '${name}' is a base tool's name: a distilled tool must not shadow a base tool`
+    );
+  }
+  return name;
+}
+function readDescription(state, prop) {
+  const description = readString(state, "description", prop);
+  if (description !== null && prop !== void 0 && description.trim() === "") {
+    state.add(prop, "description", "'description' must not be empty: say what the tool does");
+  }
+  return description;
+}
+function readInputSchema(state, prop) {
+  if (prop === void 0) return null;
+  const bad = [];
+  const value = prop.type === "ObjectProperty" ? literalValue(prop.value, bad) : void 0;
+  if (prop.type === "ObjectMethod") bad.push(prop);
+  for (const node of bad) {
+    state.add(
+      node,
+      state.tokens.of(node),
+      "'inputSchema' may contain only literals (strings, numbers, booleans, null, arrays and objects of those)"
+    );
+  }
+  if (bad.length > 0) return null;
+  if (!(isPlainObject(value) && value["type"] === "object")) {
+    state.add(prop, "inputSchema", `'inputSchema' must be an object with type: "object"`);
+  }
+  return isPlainObject(value) ? value : null;
+}
+function checkRun(state, prop) {
+  if (prop !== void 0 && !isFunction(prop, true)) {
+    state.add(prop, "run", "'run' must be an async function: async run(input) { ... }");
+  }
+}
+function readCheck(state, prop) {
+  if (prop === void 0) return null;
+  if (!isFunction(prop, false)) {
+    state.add(prop, "check", "'check' must be a function of the result: check: (result) => ...");
+    return null;
+  }
+  const fn = prop.type === "ObjectMethod" ? prop : unwrap(prop.value);
+  if ("async" in fn && fn.async) {
+    state.add(
+      prop,
+      "async",
+      "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function"
+    );
+  }
+  if ("generator" in fn && fn.generator) {
+    state.add(prop, "*", "'check' must return true or false, not be a generator");
+  }
+  return fn;
+}
+function isFunction(prop, mustBeAsync) {
+  if (prop.type === "ObjectMethod") return prop.kind === "method" && (prop.async || !mustBeAsync);
+  const value = unwrap(prop.value);
+  return (value.type === "ArrowFunctionExpression" || value.type === "FunctionExpression") && (value.async || !mustBeAsync);
+}
+
+// core/static-module.ts
+var MODULE2 = "tooldistill";
+var ONLY_IMPORT = `only { distilledTool, call, notApplicable } from "${MODULE2}"`;
+var TOP_LEVEL = "only imports and one export default distilledTool({...}) are allowed at top level";
+function checkTopLevel(state, body) {
+  let config = null;
+  let sawDefault = false;
+  for (const stmt of body) {
+    switch (stmt.type) {
+      case "ImportDeclaration":
+        checkImport(state, stmt);
+        break;
+      case "ExportDefaultDeclaration":
+        sawDefault = true;
+        config = checkDefaultExport(state, stmt);
+        break;
+      case "ExportNamedDeclaration":
+        if (stmt.exportKind !== "type" && stmt.declaration?.type !== "TSTypeAliasDeclaration" && stmt.declaration?.type !== "TSInterfaceDeclaration") {
+          state.add(stmt, "export", TOP_LEVEL);
+        }
+        break;
+      case "TSTypeAliasDeclaration":
+      case "TSInterfaceDeclaration":
+      case "EmptyStatement":
+        break;
+      default:
+        if (!state.bannedStatements.has(stmt.type)) state.add(stmt, state.tokens.first(stmt), TOP_LEVEL);
+    }
+  }
+  if (!sawDefault) {
+    state.add(
+      null,
+      void 0,
+      "missing export default distilledTool({ name, description, inputSchema, run })"
+    );
+  }
+  return config;
+}
+function checkDefaultExport(state, stmt) {
+  const decl = unwrap(stmt.declaration);
+  const arg = decl.type === "CallExpression" && decl.arguments.length === 1 ? decl.arguments[0] : void 0;
+  if (decl.type === "CallExpression" && decl.callee.type === "Identifier" && decl.callee.name === "distilledTool" && arg?.type === "ObjectExpression") {
+    return arg;
+  }
+  state.add(
+    decl,
+    state.tokens.of(decl),
+    "export default must be distilledTool({...}) with one object literal"
+  );
+  return null;
+}
+function checkImport(state, stmt) {
+  const from = stmt.source.value;
+  if (from !== MODULE2) {
+    state.add(stmt.source, from, `import from '${from}' is not allowed: ${ONLY_IMPORT}`);
+    return;
+  }
+  if (stmt.importKind === "type") return;
+  for (const spec of stmt.specifiers) {
+    const local = spec.local.name;
+    if (spec.type === "ImportDefaultSpecifier") {
+      state.add(spec, local, `default import '${local}' is not allowed: ${ONLY_IMPORT}`);
+    } else if (spec.type === "ImportNamespaceSpecifier") {
+      state.add(spec, local, `namespace import '${local}' is not allowed: ${ONLY_IMPORT}`);
+    } else if (spec.importKind !== "type") {
+      const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
+      if (!LIBRARY_NAMES.includes(imported)) {
+        state.add(spec, imported, `import of '${imported}' is not allowed: ${ONLY_IMPORT}`);
+      } else if (local !== imported) {
+        state.add(
+          spec.local,
+          local,
+          `import of '${imported}' as '${local}' is not allowed: import it under its own name so base calls can be read`
+        );
+      }
+    }
+  }
+}
+
+// core/sandbox-guest.ts
+var NO_CLOCK = "a distilled tool has no clock: take the time as an input or from a base tool";
+var ABSENT_GLOBALS = Object.freeze({
+  setTimeout: "a distilled tool has no timers",
+  setInterval: "a distilled tool has no timers",
+  setImmediate: "a distilled tool has no timers",
+  clearTimeout: "a distilled tool has no timers",
+  clearInterval: "a distilled tool has no timers",
+  queueMicrotask: "a distilled tool has no timers",
+  performance: NO_CLOCK,
+  eval: "a distilled tool cannot generate code from strings",
+  Function: "a distilled tool cannot generate code from strings",
+  WebAssembly: "a distilled tool cannot load WebAssembly",
+  SharedArrayBuffer: "a distilled tool has no shared memory",
+  Atomics: "a distilled tool has no shared memory",
+  WeakRef: "a distilled tool cannot observe garbage collection",
+  FinalizationRegistry: "a distilled tool cannot observe garbage collection",
+  Proxy: "a distilled tool has no Proxy"
+});
+var ABSENT_MEMBERS = Object.freeze({
+  "Math.random": "a distilled tool has no randomness: take random values as an input or from a base tool",
+  "Date.now": NO_CLOCK
+});
+var TOOL_FILE = "tool.ts";
+var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
+  "use strict";
+  const G = globalThis;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const freeze = Object.freeze;
+  const defineProperty = Object.defineProperty;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const StringCtor = String;
+  const TypeErrorCtor = TypeError;
+  const construct = Reflect.construct;
+
+  // No code generation from strings: eval goes, and so does every Function constructor reachable from a
+  // function's prototype chain (plain, async, generator, async generator).
+  const refuse = function () {
+    throw new EvalError("a distilled tool cannot generate code from strings");
+  };
+  for (const fn of [function () {}, async function () {}, function* () {}, async function* () {}]) {
+    defineProperty(getPrototypeOf(fn), "constructor", { value: refuse, writable: false, configurable: false });
+  }
+  for (const name of ["eval", "Function", "WeakRef", "FinalizationRegistry", "SharedArrayBuffer", "Atomics"]) {
+    delete G[name];
+  }
+  delete Math.random;
+
+  // Date without a clock: every use that would read the time throws; parsing and formatting stay.
+  const RealDate = Date;
+  const noClock = () => new TypeErrorCtor(${JSON.stringify(NO_CLOCK)});
+  const ClocklessDate = function Date(...args) {
+    if (new.target === undefined || args.length === 0) throw noClock();
+    return construct(RealDate, args, new.target);
+  };
+  defineProperty(ClocklessDate, "prototype", { value: RealDate.prototype, writable: false });
+  defineProperty(ClocklessDate, "parse", { value: RealDate.parse, writable: true, configurable: true });
+  defineProperty(ClocklessDate, "UTC", { value: RealDate.UTC, writable: true, configurable: true });
+  defineProperty(ClocklessDate, "now", {
+    value: function now() {
+      throw noClock();
+    },
+    writable: true,
+    configurable: true,
+  });
+  defineProperty(RealDate.prototype, "constructor", { value: ClocklessDate, writable: true, configurable: true });
+  defineProperty(G, "Date", { value: ClocklessDate, writable: true, configurable: true });
+
+  const call = inCheck
+    ? function call() {
+        throw new TypeErrorCtor("call() is not available in check(): check only looks at the result");
+      }
+    : function call(name, args, site) {
+        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name. The third argument
+        // is the call site's id that instrumentation put there; only a number crosses, and the host judges it.
+        return hostCall(
+          typeof name === "string" ? stringify(name) : undefined,
+          stringify(args === undefined ? {} : args),
+          typeof site === "number" ? site : undefined,
+        );
+      };
+  // The host records the outcome before the throw, which only unwinds the tool's code: whatever the code does
+  // next (a caught throw, a returned value, another call) the run has ended as not applicable.
+  const notApplicable = inCheck
+    ? function notApplicable() {
+        throw new TypeErrorCtor("notApplicable() is not available in check(): check only looks at the result");
+      }
+    : function notApplicable(reason) {
+        hostNotApplicable(stringify(typeof reason === "string" ? reason : StringCtor(reason)));
+        throw new TypeErrorCtor("notApplicable: the tool ended on purpose");
+      };
+  const lib = freeze({ distilledTool: (definition) => definition, call, notApplicable });
+
+  // The host reads strings only; "" separates the parts of one (a C string would stop at a NUL).
+  function describe(error) {
+    let text;
+    if (error !== null && typeof error === "object" && typeof error.message === "string") {
+      const name = typeof error.name === "string" ? error.name : "Error";
+      text = name === "Error" ? error.message : name + ": " + error.message;
+    } else {
+      text = StringCtor(error);
+    }
+    const stack = error !== null && typeof error === "object" && typeof error.stack === "string" ? error.stack : "";
+    return text + "" + stack;
+  }
+
+  return freeze({
+    parse,
+    describe,
+    define(factory) {
+      return factory(lib);
+    },
+    kind(definition) {
+      if (definition === null || typeof definition !== "object") return "not-object";
+      if (typeof definition.run !== "function") return "no-run";
+      const check = definition.check;
+      if (check !== undefined && typeof check !== "function") return "bad-check";
+      return check === undefined ? "no-check" : "ok";
+    },
+    // "R" and the result's JSON, or "U" and why it has none.
+    async run(definition, inputJson) {
+      const result = await definition.run(parse(inputJson));
+      let json;
+      try {
+        json = stringify(result);
+      } catch (error) {
+        return "U" + describe(error);
+      }
+      return "R" + (json === undefined ? "null" : json);
+    },
+    // "P" when it held, "A" when it answered with a promise, "F" and what it returned otherwise.
+    check(definition, resultJson) {
+      const verdict = definition.check(parse(resultJson));
+      if (verdict !== null && (typeof verdict === "object" || typeof verdict === "function")) {
+        if (typeof verdict.then === "function") return "A";
+      }
+      if (verdict) return "P";
+      return "F" + (typeof verdict === "string" ? stringify(verdict) : StringCtor(verdict));
+    },
+  });
+})`;
+
+// core/static-rules.ts
+var FAIL_FAST = "a failed base call must fail the tool so the agent can fall back";
+var BOUNDED = "use for\u2026of over a bounded list";
+var NON_ERASABLE = "non-erasable TypeScript";
+var ESCAPE_HATCHES = /* @__PURE__ */ new Set([
+  "globalThis",
+  "global",
+  "process",
+  "require",
+  "module",
+  "Buffer",
+  "fetch",
+  "constructor",
+  "prototype",
+  "Reflect",
+  "clearImmediate",
+  "arguments",
+  "import"
+]);
+function checkName(state, name, node, isObjectKey) {
+  if (name.startsWith("__")) {
+    state.add(node, name, `'${name}' is not allowed: names starting with __ are reserved`);
+  } else if (!isObjectKey && Object.hasOwn(ABSENT_GLOBALS, name)) {
+    state.add(node, name, `'${name}' is not available: ${ABSENT_GLOBALS[name]}`);
+  } else if (!isObjectKey && ESCAPE_HATCHES.has(name)) {
+    state.add(
+      node,
+      name,
+      name === "require" ? `'require' is not allowed: ${ONLY_IMPORT}` : `'${name}' is not allowed in a distilled tool`
+    );
+  }
+}
+function checkMember(state, node) {
+  const name = memberName(node);
+  if (name === null) return;
+  checkName(state, name, node.property, false);
+  const owner = node.object.type === "Identifier" ? node.object.name : null;
+  const absent = owner === null ? void 0 : ABSENT_MEMBERS[`${owner}.${name}`];
+  if (absent !== void 0) {
+    state.add(node, `${owner}.${name}`, `'${owner}.${name}' is not available: ${absent}`);
+  }
+  if (name === "catch") state.add(node.property, "catch", `'.catch' is not allowed: ${FAIL_FAST}`);
+}
+function checkPropertyKey(state, path) {
+  const node = path.node;
+  if (node.type === "ObjectProperty" && node.shorthand) return;
+  const name = propertyKey(node);
+  if (name !== null) checkName(state, name, node.key, path.parent.type !== "ObjectPattern");
+}
+function checkIdentifier(state, path) {
+  const { node, parent } = path;
+  const asKey = (parent.type === "ObjectProperty" || parent.type === "ObjectMethod") && path.key === "key";
+  const asProperty = isMember(parent) && path.key === "property";
+  const asLabel = (parent.type === "LabeledStatement" || parent.type === "BreakStatement" || parent.type === "ContinueStatement") && path.key === "label";
+  if ((asKey || asProperty) && !("computed" in parent && parent.computed) || asLabel) return;
+  checkName(state, node.name, node, false);
+  if (node.name === "call" || node.name === "distilledTool" || node.name === "notApplicable")
+    checkImportedUse(state, path);
+}
+function checkImportedUse(state, path) {
+  const { node, parent } = path;
+  const binding = path.scope.getBinding(node.name);
+  if (binding && binding.kind !== "module") {
+    if (binding.identifier === node) {
+      state.add(node, node.name, `'${node.name}' cannot be redeclared: it is imported from "${MODULE2}"`);
+    }
+    return;
+  }
+  if (node.name === "call" && !(parent.type === "CallExpression" && path.key === "callee")) {
+    state.add(node, "call", `'call' must be called directly: call("<base tool>", {...})`);
+  }
+  const inDefaultExport = path.key === "callee" && path.parentPath?.parent.type === "ExportDefaultDeclaration";
+  if (node.name === "distilledTool" && !inDefaultExport) {
+    state.add(
+      node,
+      "distilledTool",
+      "'distilledTool' may only be used as export default distilledTool({...})"
+    );
+  }
+}
+function checkClock(state, node) {
+  const { callee } = node;
+  if (callee.type !== "Identifier" || callee.name !== "Date") return;
+  if (node.type === "CallExpression") state.add(callee, "Date()", `'Date()' reads the clock: ${NO_CLOCK}`);
+  else if (node.arguments.length === 0) {
+    state.add(node, "new Date()", `'new Date()' reads the clock: ${NO_CLOCK}`);
+  }
+}
+function checkCall(state, path) {
+  const { callee } = path.node;
+  checkClock(state, path.node);
+  if (callee.type === "Import") {
+    state.add(callee, "import", `dynamic import() is not allowed: ${ONLY_IMPORT}`);
+  } else if (callee.type === "Identifier" && callee.name === "call" && isImported(path, "call")) {
+    if (!checkCallInCheck(state, path)) checkBaseCall(state, path.node);
+  } else if (callee.type === "Identifier" && callee.name === "notApplicable" && isImported(path, "notApplicable")) {
+    const checkFn = state.checkFunction;
+    if (checkFn !== null && path.findParent((p) => p.node === checkFn)) {
+      state.add(
+        path.node,
+        "notApplicable",
+        'notApplicable() inside check() is not allowed: check looks only at the result; end run() with return notApplicable("why") instead'
+      );
+    }
+  } else if (isMember(callee) && memberName(callee) === "then" && path.node.arguments.length >= 2) {
+    state.add(callee.property, "then", `'.then' with a rejection handler is not allowed: ${FAIL_FAST}`);
+  }
+}
+function checkCallInCheck(state, path) {
+  const checkFn = state.checkFunction;
+  if (checkFn === null || !path.findParent((p) => p.node === checkFn)) return false;
+  const first = path.node.arguments[0];
+  const tool = first ? stringValue(first) : null;
+  state.add(
+    path.node,
+    "call",
+    `call${tool === null ? "" : ` to '${tool}'`} inside check() is not allowed: check looks only at the result run() returned; make base calls in run()`
+  );
+  return true;
+}
+function checkBaseCall(state, node) {
+  state.baseCalls++;
+  const [first, second] = node.arguments;
+  const toolName = first ? stringValue(first) : null;
+  if (first === void 0 || toolName === null) {
+    state.add(
+      first ?? node,
+      first ? state.tokens.of(first) : "call",
+      "call needs a string-literal base tool name as its first argument so dependencies can be read"
+    );
+    return;
+  }
+  const tool = state.baseByName.get(toolName);
+  if (tool === void 0) {
+    const typed = toolName.startsWith("mcp__") ? toolName.slice("mcp__".length) : toolName;
+    state.add(
+      first,
+      toolName,
+      `call to '${toolName}' \u2014 no such base tool${suggestion(typed, state.baseByName.keys())}`
+    );
+    return;
+  }
+  state.dependencies.add(toolName);
+  if (second === void 0) checkArguments(state, tool, /* @__PURE__ */ new Map(), node);
+  else if (second.type === "ObjectExpression") {
+    const keys = literalKeys(second);
+    if (keys !== null) checkArguments(state, tool, keys, second);
+  }
+}
+function checkArguments(state, tool, keys, at) {
+  const schema = tool.input_schema;
+  const properties = schema["properties"];
+  const additional = schema["additionalProperties"];
+  const open = additional !== void 0 && additional !== false || schema["patternProperties"] !== void 0;
+  if (isPlainObject(properties) && !open) {
+    const known = Object.keys(properties);
+    for (const [key3, node] of keys) {
+      if (!Object.hasOwn(properties, key3)) {
+        state.add(node, key3, `call to '${tool.name}' \u2014 unknown property '${key3}'${suggestion(key3, known)}`);
+      }
+    }
+  }
+  const required = Array.isArray(schema["required"]) ? schema["required"] : [];
+  for (const key3 of required) {
+    if (typeof key3 === "string" && !keys.has(key3)) {
+      state.add(
+        at,
+        tool.name,
+        `call to '${tool.name}' \u2014 missing required property '${key3}' of '${tool.name}'`
+      );
+    }
+  }
+}
+function checkSomeBaseCall(state) {
+  if (state.baseCalls === 0) {
+    state.add(
+      null,
+      void 0,
+      "the tool calls no base tool: a distilled tool must call at least one base tool through call(...)"
+    );
+  }
+}
+function isImported(path, name) {
+  const binding = path.scope.getBinding(name);
+  return binding === void 0 || binding.kind === "module";
+}
+function banned(token, message) {
+  return (path, state) => state.add(path.node, token, message);
+}
+var NOT_WALKED = {
+  ImportDeclaration: skip,
+  TSTypeAnnotation: skip,
+  TSTypeParameterDeclaration: skip,
+  TSTypeParameterInstantiation: skip,
+  TSInterfaceDeclaration: skip,
+  TSTypeAliasDeclaration: skip,
+  TSDeclareFunction: skip,
+  TSType: skip
+};
+var BANNED_SYNTAX = {
+  TryStatement: banned("try", `'try' is not allowed: ${FAIL_FAST}`),
+  WhileStatement: banned("while", `'while' is not allowed: ${BOUNDED}`),
+  DoWhileStatement: banned("do", `'do' is not allowed: ${BOUNDED}`),
+  ForStatement: banned("for", `'for(;;)' is not allowed: ${BOUNDED}`),
+  ForInStatement: banned("for", "'for\u2026in' is not allowed: use for\u2026of over Object.keys(...)"),
+  Class: banned("class", "'class' is not allowed: use plain objects and functions"),
+  Function(path, state) {
+    if (path.node.generator) {
+      state.add(path.node, "*", "generator functions are not allowed: return an array instead");
+    }
+  },
+  YieldExpression: banned("yield", "'yield' is not allowed: return an array instead"),
+  ThisExpression: banned("this", "'this' is not allowed in a distilled tool"),
+  Super: banned("super", "'super' is not allowed in a distilled tool"),
+  LabeledStatement(path, state) {
+    const label = path.node.label.name;
+    state.add(path.node, label, `label '${label}' is not allowed: use for\u2026of with break or return`);
+  },
+  DebuggerStatement: banned("debugger", "'debugger' is not allowed in a distilled tool"),
+  TSEnumDeclaration(path, state) {
+    state.add(path.node, "enum", `'enum' is not allowed: ${NON_ERASABLE}; use an object literal`);
+    path.skip();
+  },
+  TSModuleDeclaration(path, state) {
+    const kind = path.node.kind ?? "namespace";
+    state.add(path.node, kind, `'${kind}' is not allowed: ${NON_ERASABLE}`);
+    path.skip();
+  },
+  TSImportEqualsDeclaration(path, state) {
+    state.add(path.node, "import", `'import ${path.node.id.name} =' is not allowed: ${ONLY_IMPORT}`);
+    path.skip();
+  },
+  TSParameterProperty(path, state) {
+    const param = path.node.parameter;
+    const name = param.type === "Identifier" ? param.name : state.tokens.of(param);
+    state.add(path.node, name, `parameter property '${name}' is not allowed: ${NON_ERASABLE}`);
+  },
+  Decorator(path, state) {
+    const token = state.tokens.of(path.node);
+    state.add(path.node, token, `decorator '${token}' is not allowed: ${NON_ERASABLE}`);
+    path.skip();
+  },
+  MetaProperty(path, state) {
+    if (path.node.meta.name === "import") {
+      state.add(path.node, "import.meta", "'import.meta' is not allowed in a distilled tool");
+    }
+    path.skip();
+  }
+};
+var BANNED_STATEMENTS = new Set(
+  Object.keys(BANNED_SYNTAX).map((type) => type === "Class" ? "ClassDeclaration" : type)
+);
+var BODY_RULES = {
+  ...NOT_WALKED,
+  ...BANNED_SYNTAX,
+  NewExpression(path, state) {
+    checkClock(state, path.node);
+  },
+  CallExpression(path, state) {
+    checkCall(state, path);
+  },
+  "MemberExpression|OptionalMemberExpression"(path, state) {
+    checkMember(state, path.node);
+  },
+  "ObjectProperty|ObjectMethod"(path, state) {
+    checkPropertyKey(state, path);
+  },
+  Identifier(path, state) {
+    checkIdentifier(state, path);
+  }
+};
+function skip(path) {
+  path.skip();
+}
+function reportWalkFailure(state, err, ast) {
+  const message = err instanceof Error ? err.message : String(err);
+  const duplicate = /^Duplicate declaration "([^"]+)"/.exec(message);
+  if (duplicate === null) {
+    state.add(null, void 0, `the code could not be analysed: ${message}`);
+    return;
+  }
+  const name = duplicate[1];
+  const declared = [];
+  traverse()(ast, {
+    noScope: true,
+    Identifier(path) {
+      if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
+    }
+  });
+  const why = name === "call" || name === "distilledTool" || name === "notApplicable" ? `it is imported from "${MODULE2}" and cannot be declared again` : "give each declaration its own name";
+  state.add(
+    declared[1] ?? declared[0] ?? null,
+    name,
+    `'${name}' is declared twice in the same scope: ${why}`
+  );
+}
+
+// core/static-check.ts
+function staticCheck(source, baseTools) {
+  const found = [];
+  const record = (start, token, message) => {
+    const problem = { message };
+    if (start) problem.line = start.line;
+    if (token !== void 0) problem.token = token;
+    found.push({ problem, line: start?.line ?? Number.POSITIVE_INFINITY, column: start?.column ?? 0 });
+  };
+  const finish = (meta) => {
+    found.sort((a, b) => a.line - b.line || a.column - b.column);
+    const problems = found.map((f) => f.problem);
+    return { ok: problems.length === 0, problems, meta };
+  };
+  let ast;
+  try {
+    ast = (0, import_parser3.parse)(source, {
+      sourceType: "module",
+      // decorators-legacy only so that a decorator is reported as banned rather than as a parse failure
+      plugins: ["typescript", "decorators-legacy"],
+      errorRecovery: false
+    });
+  } catch (err) {
+    const syntax = syntaxProblem(err, source);
+    record(syntax.at, syntax.token, syntax.message);
+    return finish(null);
+  }
+  const state = {
+    add: (node, token, message) => record(node?.loc?.start, token, message),
+    tokens: new SourceTokens(source),
+    baseByName: new Map(baseTools.map((t) => [t.name, t])),
+    dependencies: /* @__PURE__ */ new Set(),
+    baseCalls: 0,
+    checkFunction: null,
+    bannedStatements: BANNED_STATEMENTS
+  };
+  const object = checkTopLevel(state, ast.program.body);
+  const config = object ? readConfig(state, object) : null;
+  state.checkFunction = config?.checkFunction ?? null;
+  try {
+    traverse()(ast, BODY_RULES, void 0, state);
+    checkSomeBaseCall(state);
+  } catch (err) {
+    reportWalkFailure(state, err, ast);
+  }
+  if (config === null || config.name === null || config.description === null || config.inputSchema === null) {
+    return finish(null);
+  }
+  return finish({
+    name: config.name,
+    description: config.description,
+    inputSchema: config.inputSchema,
+    dependencies: [...state.dependencies].sort(),
+    hasCheck: config.hasCheck
+  });
+}
+function syntaxProblem(err, source) {
+  if (!(err instanceof SyntaxError)) throw err;
+  const loc = err.loc;
+  const message = `syntax error: ${err.message.replace(/\.? \(\d+:\d+\)$/, "")}`;
+  return { at: loc, token: loc === void 0 ? void 0 : tokenAt(source, loc.index), message };
+}
+
+// core/verification.ts
+var notRun = (why) => ({ ok: false, problems: [{ message: `not run: ${why}` }] });
+async function runChecks(ctx, version, code, options = {}) {
+  const tools = ctx.tools();
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const sourceCalls = version.sourceTrace ? await ctx.store.getCalls(version.sourceTrace) : [];
+  const sourceTrace = version.sourceTrace ? await ctx.store.getTrace(version.sourceTrace) : null;
+  const baseline = await measureBaseline(ctx.store, version);
+  const limit = baseline === null ? null : roundLimit(baseline * (1 - ctx.settings.minCallReduction));
+  const baselineTokens = sourceTrace ? sourceTrace.usage.input_tokens + sourceTrace.usage.output_tokens + sourceTrace.usage.cache_creation_input_tokens + sourceTrace.usage.cache_read_input_tokens || null : null;
+  const statics = staticCheck(code, tools);
+  const report = {
+    checks: {
+      static: { ok: statics.ok, problems: statics.problems },
+      replay: notRun("the static check failed"),
+      efficiency: notRun("the static check failed")
+    },
+    passed: false,
+    calls: null,
+    baseline,
+    limit,
+    liveCalls: [],
+    evidence: noEvidence(),
+    baselineTokens,
+    meta: statics.meta,
+    dependencies: [],
+    replayRuns: []
+  };
+  if (!statics.ok || !statics.meta) return report;
+  const avoided = avoidedTools(sourceCalls);
+  const depNames = /* @__PURE__ */ new Set([...statics.meta.dependencies, ...avoided]);
+  report.dependencies = [...depNames].sort().map((baseTool) => ({
+    baseTool,
+    fingerprint: fingerprint(byName.get(baseTool)),
+    avoided: avoided.has(baseTool) && !statics.meta.dependencies.includes(baseTool)
+  }));
+  const source = { calls: sourceCalls, task: sourceTrace?.task ?? null };
+  const replay = await replayCheck(
+    ctx,
+    version,
+    { code, meta: statics.meta, tools: byName },
+    source,
+    options
+  );
+  report.checks.replay = replay.check;
+  report.calls = replay.calls;
+  report.liveCalls = replay.liveCalls;
+  report.evidence = { ...report.evidence, ...replay.evidence };
+  report.replayRuns = replay.replayRuns;
+  if (!replay.check.ok) {
+    report.checks.efficiency = notRun("the replay check failed");
+    return report;
+  }
+  report.checks.efficiency = efficiencyCheck(
+    replay.calls,
+    baseline,
+    limit,
+    ctx.settings.minCallReduction,
+    options.mustBeat
+  );
+  report.passed = report.checks.efficiency.ok;
+  return report;
+}
+async function replayCheck(ctx, version, { code, meta, tools }, source, options) {
+  const evidence = { callSites: null, literals: null, runs: null };
+  let located;
+  let instrumented;
+  try {
+    located = locateCallSites(code);
+    instrumented = instrumentCallSites(code, located);
+  } catch (err) {
+    if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
+    const check = { ok: false, problems: [{ message: err.message }] };
+    return { check, calls: null, liveCalls: [], evidence, replayRuns: [] };
+  }
+  const problems = [];
+  if (source.task !== null) {
+    const facts = provenanceFacts(source.task, version, source.calls);
+    const provenance = checkArgumentProvenance(code, facts, located);
+    problems.push(...provenance.problems);
+    evidence.literals = { checked: provenance.checked, warned: provenance.warnings.map(formatProblem) };
+  }
+  const replayCode = { instrumented, meta, tools };
+  const inputs = await replayTestInputs(ctx, version, replayCode, source.calls, options);
+  problems.push(...inputs.problems);
+  const recorded = await replayRecordedRuns(ctx, version, replayCode, source.calls, options);
+  problems.push(...recorded.problems);
+  if (inputs.calls !== null) {
+    const coverage = siteCoverage(instrumented.sites, [...inputs.covered, ...recorded.covered]);
+    evidence.callSites = coverage.callSites;
+    if (inputs.problems.length === 0) problems.push(...coverage.problems);
+  }
+  const runs = [...inputs.runs, ...recorded.runs];
+  if (runs.length > 0) {
+    evidence.runs = {
+      reproduced: runs.filter((r) => r.why === null).length,
+      total: runs.length,
+      notReproduced: runs.flatMap((r) => r.why === null ? [] : [{ trace: r.trace, why: r.why }])
+    };
+  }
+  return {
+    check: { ok: problems.length === 0, problems },
+    calls: inputs.calls,
+    liveCalls: inputs.liveCalls,
+    evidence,
+    replayRuns: recorded.refs
+  };
+}
+function provenanceFacts(task, version, calls) {
+  let inputs;
+  try {
+    inputs = testInputsOf(version.testInputs).map((t) => t.input);
+  } catch {
+    inputs = [];
+  }
+  return {
+    task,
+    inputs,
+    calls: calls.filter((c) => c.kind === "base" && c.status !== "started").map(
+      (c) => c.status === "ok" ? { tool: c.tool, args: c.args, output: c.output, ok: true } : { tool: c.tool, args: c.args, ok: false }
+    )
+  };
+}
+function roundLimit(x) {
+  return Math.round(x * 1e6) / 1e6;
+}
+async function measureBaseline(store, version) {
+  let baseline = version.sourceTrace ? await store.countTopLevelBaseCalls(version.sourceTrace) : null;
+  for (const earlier of await store.listVersions({ name: version.name })) {
+    const unverified = earlier.status === "draft" || earlier.status === "rejected";
+    if (earlier.version >= version.version || unverified || earlier.baseline === null) continue;
+    if (baseline === null || earlier.baseline > baseline) baseline = earlier.baseline;
+  }
+  return baseline;
+}
+function avoidedTools(calls) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const c of calls) {
+    if (c.kind !== "base" || c.status === "started") continue;
+    seen.set(c.tool, (seen.get(c.tool) ?? false) || c.status === "ok");
+  }
+  return new Set([...seen].filter(([, anyOk]) => !anyOk).map(([tool]) => tool));
+}
+function efficiencyCheck(calls, baseline, limit, minCallReduction, mustBeat) {
+  if (calls === null) return notRun("no replayed call count");
+  if (baseline === null || limit === null) {
+    return {
+      ok: false,
+      problems: [{ message: "no baseline: the version has no source run to compare with" }]
+    };
+  }
+  const factor = Math.round((1 - minCallReduction) * 100) / 100;
+  const line = `${calls} base calls; limit ${limit} (baseline ${baseline} \xD7 ${factor})`;
+  const problems = [];
+  if (calls > limit) {
+    problems.push({
+      message: `${line}: use at least ${Math.round(minCallReduction * 100)}% fewer base calls than the source run`
+    });
+  }
+  if (mustBeat && mustBeat.calls !== null && calls >= mustBeat.calls) {
+    problems.push({
+      message: `${calls} base calls; the version it replaces (v${mustBeat.version}) needs ${mustBeat.calls}: a rebuild must use fewer`
+    });
+  }
+  return { ok: problems.length === 0, problems };
+}
+
+// core/version-lookup.ts
+async function resolveVersion(store, name, version, pick) {
+  const all = await store.listVersions({ name });
+  if (all.length === 0) {
+    const names = [...new Set((await store.listVersions()).map((v) => v.name))];
+    throw new DistillError(
+      "NOT_FOUND",
+      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`
+    );
+  }
+  if (version !== void 0) {
+    const v = all.find((x) => x.version === version);
+    if (!v)
+      throw new DistillError(
+        "NOT_FOUND",
+        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`
+      );
+    return v;
+  }
+  if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1);
+  const wanted = pick === "active" ? "active" : "verified";
+  const found = all.filter((x) => x.status === wanted).at(-1);
+  if (!found) {
+    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
+    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
+  }
+  return found;
+}
+
+// core/versions.ts
+async function commit(ctx, moves, also) {
+  for (const m of moves) if (m.v.status !== m.to) assertTransition(m.v.name, m.v.version, m.v.status, m.to);
+  await ctx.store.transaction(async (tx) => {
+    for (const m of moves) {
+      const ok = await tx.setStatus({
+        name: m.v.name,
+        version: m.v.version,
+        expect: m.v.status,
+        to: m.to,
+        problems: m.problems,
+        reason: m.reason,
+        evidence: m.evidence
+      });
+      if (!ok) {
+        throw new DistillError(
+          "TRANSITION",
+          `${m.v.name} v${m.v.version} changed while this command ran; run it again`
+        );
+      }
+    }
+    await also?.(tx);
+  });
+  const changed = moves.some((m) => {
+    const was = isExposed(m.v.status, m.v.problems);
+    const now2 = isExposed(m.to, m.problems);
+    return was !== now2 || now2 && m.v.status !== m.to;
+  });
+  if (changed) await ctx.exposureChanged();
+}
+function after(m) {
+  return { ...m.v, status: m.to, problems: [...m.problems] };
+}
+async function activation(ctx, v, reason, evidence) {
+  const moves = [{ v, to: "active", problems: [], reason, evidence }];
+  for (const other of await ctx.store.listVersions({ name: v.name })) {
+    if (other.version === v.version) continue;
+    if (other.status === "active" || other.status === "suspect") {
+      moves.push({
+        v: other,
+        to: "deprecated",
+        problems: other.problems,
+        reason: `replaced by v${v.version}`
+      });
+    } else if (other.status === "verified" && other.version < v.version) {
+      moves.push({ v: other, to: "superseded", problems: [], reason: `v${v.version} was promoted` });
+    }
+  }
+  return moves;
+}
+var running = /* @__PURE__ */ new WeakMap();
+function runningVerification(store, v) {
+  return running.get(store)?.get(`${v.name}\0${v.version}`);
+}
+function verifyVersion(ctx, v, options = {}) {
+  const key3 = `${v.name}\0${v.version}`;
+  let inFlight = running.get(ctx.store);
+  if (!inFlight) {
+    inFlight = /* @__PURE__ */ new Map();
+    running.set(ctx.store, inFlight);
+  }
+  const mine = inFlight;
+  const promise = verifyAndCommit(ctx, v, options).finally(() => {
+    if (mine.get(key3) === promise) mine.delete(key3);
+  });
+  mine.set(key3, promise);
+  return promise;
+}
+async function verifyAndCommit(ctx, v, options) {
+  const code = await ctx.store.readCode(v.name, v.version);
+  const report = await runChecks(ctx, v, code, options);
+  const policy = options.livePolicy;
+  if (policy && policy.refused().length > 0) throw new DistillError("WRITE_REFUSED", policy.refusal(v));
+  report.evidence.writes = mayWrite(report.meta?.dependencies ?? [], ctx.baseTool);
+  const evidence = {
+    verdict: report.checks,
+    calls: report.calls,
+    baseline: report.baseline,
+    live: Boolean(options.live)
+  };
+  return ctx.store.withToolLock(v.name, () => commitVerification(ctx, v, report, evidence, options));
+}
+async function commitVerification(ctx, v, report, evidence, options) {
+  const moves = [];
+  const why = options.why ?? "re-verification";
+  report.evidence.promotion = v.verdict?.evidence.promotion ?? null;
+  if (report.passed) {
+    if (v.status === "draft" || v.status === "rejected") {
+      const verified = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
+      moves.push(verified);
+      const auto = autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
+      report.evidence.promotion = auto.text;
+      if (auto.activate) moves.push(...await activation(ctx, after(verified), auto.text));
+    } else if (v.status === "suspect" || v.status === "active") {
+      const cleared = ["schema_changed", "dependency_missing", ...options.clears ?? []];
+      if (options.live && await liveCoversFailures(ctx, v, options)) cleared.push("runtime_failure");
+      const left = withoutProblems(v.problems, cleared);
+      const to = left.length === 0 ? "active" : "suspect";
+      if (to !== v.status || left.length !== v.problems.length) {
+        const reason = `${why} passed${options.live ? " (live)" : ""}`;
+        if (to === "active") moves.push(...await activation(ctx, v, reason, evidence));
+        else moves.push({ v, to, problems: left, reason, evidence });
+      }
+    }
+  } else if (v.status === "draft") {
+    moves.push({ v, to: "rejected", problems: [], reason: reportSummary(report), evidence });
+  } else if (v.status !== "deprecated" && v.status !== "rejected") {
+    moves.push({
+      v,
+      to: "deprecated",
+      problems: v.problems,
+      reason: `${why} failed: ${reportSummary(report)}`,
+      evidence
+    });
+  }
+  const own = moves.filter((m) => m.v.version === v.version).at(-1);
+  const final = own ? after(own) : v;
+  const verdict = toVerdict(final, final.status, report);
+  await commit(ctx, moves, async (tx) => {
+    if (report.passed) await storeVerified(ctx, tx, v, report);
+    if (v.status === "draft") await tx.setReplayRuns(v.name, v.version, report.replayRuns);
+    await tx.setVerification(v.name, v.version, verdict, report.baselineTokens);
+    const target = options.clearQueueOf;
+    if (report.passed && target) await tx.setQueuedRebuild(target.name, target.version, false, null);
+  });
+  return verdict;
+}
+async function liveCoversFailures(ctx, v, options) {
+  const ran = options.livePolicy?.liveTools();
+  if (!ran) return true;
+  const failed = recordedFailures(await ctx.store.getHistory(v.name, v.version));
+  return failed.every((f) => f.tool === null || ran.has(f.tool));
+}
+async function storeVerified(ctx, tx, v, report) {
+  await tx.setDependencies(v.name, v.version, report.dependencies);
+  const defs = report.dependencies.flatMap((d) => {
+    const def = ctx.baseTool(d.baseTool);
+    const fp = fingerprint(def);
+    return d.avoided || !def || fp === null ? [] : [{ baseTool: d.baseTool, fingerprint: fp, definition: def }];
+  });
+  await tx.addVerifiedDefinitions(v.name, v.version, defs);
+}
+async function promote(ctx, name, options = {}) {
+  return ctx.store.withToolLock(name, () => promoteLocked(ctx, name, options));
+}
+async function promoteLocked(ctx, name, options) {
+  const v = await resolveVersion(ctx.store, name, options.version, "newest-verified");
+  if (v.status === "active") throw new DistillError("TRANSITION", `${name} v${v.version} is already active`);
+  if (v.status === "draft" || v.status === "rejected") {
+    throw new DistillError(
+      "TRANSITION",
+      `${name} v${v.version} is ${v.status === "draft" ? "a draft that has not passed" : "rejected: it failed"} verification: run tooldistill verify ${name} --version ${v.version}`
+    );
+  }
+  if (v.problems.includes("runtime_failure")) {
+    throw new DistillError(
+      "TRANSITION",
+      `${name} v${v.version} failed at run time: only tooldistill verify ${name} --version ${v.version} --live can clear that`
+    );
+  }
+  const byPerson = (verdict) => ({
+    ...verdict,
+    status: "active",
+    evidence: { ...verdict.evidence, promotion: PROMOTED_BY_A_PERSON }
+  });
+  if (v.status === "verified") {
+    await commit(ctx, await activation(ctx, v, "promoted"), async (tx) => {
+      if (v.verdict) await tx.setVerification(v.name, v.version, byPerson(v.verdict), v.baselineTokens);
+    });
+    return { ...v, status: "active", problems: [] };
+  }
+  const report = await runChecks(ctx, v, await ctx.store.readCode(v.name, v.version));
+  if (!report.passed) {
+    throw new DistillError(
+      "TRANSITION",
+      `${name} v${v.version} cannot be promoted: ${reportSummary(report)}`
+    );
+  }
+  report.evidence.writes = mayWrite(report.meta?.dependencies ?? [], ctx.baseTool);
+  const reason = v.status === "suspect" ? "promoted after re-verification" : "rollback: re-verification passed";
+  await commit(ctx, await activation(ctx, v, reason), async (tx) => {
+    await storeVerified(ctx, tx, v, report);
+    await tx.setVerification(
+      v.name,
+      v.version,
+      byPerson(toVerdict(v, "active", report)),
+      report.baselineTokens
+    );
+  });
+  return { ...v, status: "active", problems: [] };
+}
+async function deprecate(ctx, name, options = {}) {
+  const v = await resolveVersion(ctx.store, name, options.version, "active");
+  if (v.status === "deprecated")
+    throw new DistillError("TRANSITION", `${name} v${v.version} is already deprecated`);
+  await commit(ctx, [
+    { v, to: "deprecated", problems: v.problems, reason: options.reason ?? "deprecated by the user" }
+  ]);
+  return { ...v, status: "deprecated", queuedRebuild: false, rebuildNote: null };
+}
+async function addProblem(ctx, v, problem, reason, evidence, also) {
+  const changes = v.status === "active" || v.status === "suspect";
+  const problems = changes ? withProblem(v.problems, problem) : v.problems;
+  const moves = changes && !(v.status === "suspect" && problems.length === v.problems.length) ? [{ v, to: "suspect", problems, reason, evidence }] : [];
+  if (moves.length === 0 && !also) return v;
+  await commit(ctx, moves, also);
+  return moves[0] ? after(moves[0]) : v;
+}
+async function prune(store, options = {}) {
+  const days = options.olderThanDays;
+  if (days !== void 0 && !(Number.isFinite(days) && days >= 0)) {
+    throw new DistillError("USAGE", `prune: the age must be a number of days \u2265 0 (got ${days})`);
+  }
+  const before = days === void 0 ? null : new Date(Date.now() - days * 864e5).toISOString();
+  return store.pruneVersions(PRUNABLE, before);
+}
+
+// core/distilled-run.ts
+async function runExposed(ctx, exposed, trace, name, input, options = {}) {
+  if (ctx.baseTool(name)) return null;
+  const offered = exposed.find((x) => x.name === name) ?? (await exposedVersions(ctx.store, ctx.settings.maxExposedTools)).find((x) => x.name === name);
+  if (!offered) return null;
+  const v = await ctx.store.getVersion(offered.name, offered.version);
+  return v && isExposed(v.status, v.problems) ? runDistilled(ctx, trace, v, input, options) : null;
+}
+async function runDistilled(ctx, trace, v, input, options = {}) {
+  const { store } = ctx;
+  const args = canonicalArgs(input, v.inputSchema);
+  let callId;
+  if (options.callId === void 0) {
+    callId = await store.startCall({
+      traceId: trace.id,
+      tool: v.name,
+      kind: "distilled",
+      args,
+      version: v.version
+    });
+  } else {
+    callId = options.callId;
+    await store.setCallKind(callId, "distilled", v.version);
+    await store.setCallArgs(callId, args);
+  }
+  const started = performance.now();
+  const refuse = async (message) => {
+    await store.failCall(callId, message, performance.now() - started);
+    return { content: `Error: ${message}`, isError: true };
+  };
+  const invalid = schemaProblems2(v.inputSchema, input);
+  if (invalid.length)
+    return refuse(
+      `invalid input for '${v.name}': ${invalid.join("; ")}. Call it again with input that matches its schema.`
+    );
+  let code;
+  try {
+    code = await store.readCode(v.name, v.version);
+  } catch (err) {
+    return refuse(errorMessage(err));
+  }
+  if (hashSource(code) !== v.sourceHash) {
+    ctx.logger.warn(
+      `tooldistill: ${store.codeLocation(v.name, v.version)} was edited after verification; refusing to run it`
+    );
+    return refuse(
+      `the file of '${v.name}' v${v.version} was edited after it was verified, so it is not run. Propose the edited code as a new version (propose_distilled_tool) to have it verified. Complete the task with the base tools.`
+    );
+  }
+  const allow = (await store.getDependencies(v.name, v.version)).filter((d) => !d.avoided).map((d) => d.baseTool);
+  const outcome = await ctx.sandbox.run({
+    source: code,
+    input,
+    allow,
+    call: async (tool, args2) => {
+      const def = ctx.baseTool(tool);
+      if (!def) throw new DistillError("NOT_FOUND", `no such base tool '${tool}'`);
+      const invalid2 = schemaProblems2(def.input_schema, args2);
+      if (invalid2.length) {
+        throw new DistillError(
+          "SCHEMA",
+          `the arguments do not match the current input schema of '${tool}', so the call was not made: ${invalid2.join("; ")}`
+        );
+      }
+      const r = await withTimeout(
+        recordBaseCall(ctx, trace.id, def, args2, callId, (what, err) => trace.warn(what, err)),
+        BASE_CALL_TIMEOUT_MS,
+        () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)
+      );
+      if (!r.ok) throw r.thrown;
+      return r.output;
+    }
+  });
+  const latency = performance.now() - started;
+  const run = {
+    name: v.name,
+    version: v.version,
+    traceId: trace.id,
+    callId,
+    innerCalls: outcome.calls.length
+  };
+  if (outcome.ok && outcome.notApplicable !== void 0) {
+    const reason = outcome.notApplicable;
+    await store.transaction(async (tx) => {
+      await tx.finishCall(callId, { not_applicable: reason }, latency);
+      await tx.recordRun({ ...run, outcome: "not_applicable", evidence: { reason } });
+    });
+    return {
+      content: notApplicableContent(v, reason, outcome.calls, ctx),
+      isError: false,
+      notApplicable: reason
+    };
+  }
+  if (outcome.ok) {
+    await store.transaction(async (tx) => {
+      await tx.finishCall(callId, outcome.result, latency);
+      await tx.recordRun({ ...run, outcome: "ok" });
+    });
+    return { content: resultContent(outcome.result), isError: false };
+  }
+  const f = outcome.failure;
+  const evidence = {
+    trace: trace.id,
+    call: callId,
+    kind: f.kind,
+    cause: f.cause,
+    message: f.message,
+    step: f.step ?? null,
+    tool: f.tool ?? null
+  };
+  const expected = v.verdict?.calls ?? null;
+  if (f.cause !== "tool") {
+    const text2 = structuredError(v, f, outcome.calls, expected, ctx, CONSEQUENCE[f.cause]);
+    await store.transaction(async (tx) => {
+      await tx.failCall(callId, text2, latency);
+      await tx.recordRun({ ...run, outcome: f.cause, evidence });
+    });
+    return { content: text2, isError: true };
+  }
+  const rule = ctx.settings.demotion;
+  const earlier = await store.recentRuns(v.name, v.version, Math.max(0, rule.window - 1), EVIDENCE_OUTCOMES);
+  const decision = decideDemotion(
+    rule,
+    ["tool", ...earlier.map((r) => r.outcome)],
+    (await store.getRunStats(v.name, v.version)).successes
+  );
+  const consequence = decision.demote ? CONSEQUENCE.tool : `This run failed, but the tool stays available (${decision.reason}). Complete the task using the base tools directly.`;
+  const text = structuredError(v, f, outcome.calls, expected, ctx, consequence);
+  const record = async (tx) => {
+    await tx.failCall(callId, text, latency);
+    await tx.recordRun({ ...run, outcome: "tool", evidence });
+  };
+  if (!decision.demote) {
+    await store.transaction(record);
+    return { content: text, isError: true };
+  }
+  const failures = [evidence, ...earlier.filter((r) => r.outcome === "tool").map((r) => r.evidence)];
+  const current = await store.getVersion(v.name, v.version) ?? v;
+  await addProblem(
+    ctx,
+    current,
+    "runtime_failure",
+    `runtime failure: ${f.message}; demoted: ${decision.reason}`,
+    { demotion: decision.reason, failures },
+    async (tx) => {
+      await record(tx);
+      await tx.setReplaceName(trace.id, v.name);
+    }
+  );
+  noteReplacement(trace, v.name);
+  return { content: text, isError: true };
+}
+function notApplicableContent(v, reason, calls, ctx) {
+  const done = calls.filter((c) => c.ok);
+  const body = {
+    status: "not_applicable",
+    tool: v.name,
+    reason,
+    next: `'${v.name}' does not cover this case, by design (this is not an error, and the tool stays available): complete the task with the base tools.`
+  };
+  if (done.some((c) => !isReadOnly(ctx.baseTool(c.tool)))) {
+    body["steps_completed"] = stepLines(done, ctx);
+    body["note"] = "some completed steps may have changed something: do not repeat them";
+  }
+  return JSON.stringify(body, null, 2);
+}
+var SUMMARY_CHARS = 160;
+var CONSEQUENCE = {
+  tool: "This distilled tool has been disabled. Complete the task using the base tools directly.",
+  infrastructure: "A base tool could not answer (an outage, not a fault of this distilled tool), so the tool stays available. Complete this task using the base tools directly, or call the tool again later.",
+  host: "The host was too busy to finish the run (not a fault of this distilled tool), so the tool stays available. Call it again, or complete the task using the base tools directly."
+};
+var BASE_CALL_TIMEOUT_MS = 3e5;
+function summarize(value) {
+  const s = resultContent(value);
+  return oneLine(s, SUMMARY_CHARS);
+}
+function structuredError(v, failure, calls, expectedSteps, ctx, consequence = CONSEQUENCE[failure.cause]) {
+  const failedStep = failure.kind === "call_failed" && failure.step !== void 0 ? failure.step : null;
+  const total = Math.max(expectedSteps ?? 0, calls.length, failedStep ?? 0);
+  const lines = [];
+  if (failedStep !== null) {
+    lines.push(`Distilled tool '${v.name}' (v${v.version}) failed at step ${failedStep} of ${total}.`);
+    lines.push(`Base tool: ${failure.tool ?? "?"}`);
+  } else {
+    lines.push(
+      `Distilled tool '${v.name}' (v${v.version}) failed after step ${calls.filter((c) => c.ok).length} of ${total}.`
+    );
+  }
+  lines.push(`Error: ${failure.message}`);
+  lines.push(consequence);
+  const done = calls.filter((c) => c.ok);
+  if (done.length) {
+    lines.push("", "Steps already completed (do not repeat the ones that changed something):");
+    lines.push(...stepLines(done, ctx));
+  } else {
+    lines.push("", "No step completed: nothing was changed by the tool.");
+  }
+  const left = total - done.length;
+  if (left > 0) {
+    const next = failure.tool ? ` starting with ${failure.tool}` : "";
+    lines.push(`Left to do: ${left} step${left > 1 ? "s" : ""}${next}.`);
+  }
+  return lines.join("\n");
+}
+function stepLines(done, ctx) {
+  return done.map((c, i) => {
+    const effect = isReadOnly(ctx.baseTool(c.tool)) ? "read-only" : "may have changed something";
+    return `${i + 1}. ${c.tool} ${JSON.stringify(c.args)} \u2192 ${summarize(c.output)} (${effect})`;
+  });
+}
+
+// core/proposal.ts
+async function handleProposal(ctx, traceId, input, options = {}) {
+  await ctx.store.markProposed(traceId);
+  const id = options.callId ?? await ctx.store.startCall({
+    traceId,
+    tool: PROPOSE_TOOL_NAME,
+    kind: "proposal",
+    args: { code: "(see tool file)" }
+  });
+  try {
+    const verdict = await ingestProposal(ctx, traceId, parseProposal(input));
+    await ctx.store.finishCall(
+      id,
+      { name: verdict.name, version: verdict.version, status: verdict.status },
+      null
+    );
+    const failed = !(verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok);
+    return { content: verdictText(verdict), isError: failed };
+  } catch (err) {
+    try {
+      await ctx.store.failCall(id, errorMessage(err), null);
+    } catch {
+    }
+    if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
+    return {
+      content: `rejected: ${err.message}
+Fix it and call ${PROPOSE_TOOL_NAME} again.`,
+      isError: true
+    };
+  }
+}
+async function ingestProposal(ctx, sourceTrace, proposal, options = {}) {
+  const statics = staticCheck(proposal.code, ctx.tools());
+  const listed = (problems) => problems.map(formatProblem).join("\n");
+  if (!statics.meta) {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `the tool's name, description and inputSchema could not be read, so nothing was stored:
+${listed(statics.problems)}`
+    );
+  }
+  const meta = statics.meta;
+  if (toolNameProblem(meta.name) !== null) {
+    const named = statics.problems.filter((p) => p.token === meta.name);
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `the tool's name cannot be used, so nothing was stored:
+${listed(named.length ? named : [{ message: toolNameProblem(meta.name) }])}`
+    );
+  }
+  const found = await ctx.store.transaction(async (tx) => {
+    const same = await tx.versionWithCode(meta.name, hashSource(proposal.code));
+    if (same) return { v: same, existing: true };
+    const created = await tx.createVersion({
+      name: meta.name,
+      code: proposal.code,
+      description: meta.description,
+      inputSchema: meta.inputSchema,
+      testInputs: proposal.test_inputs,
+      sourceTrace,
+      reason: options.reason ?? "proposed"
+    });
+    return { v: created, existing: false };
+  });
+  if (!found.existing) return verifyVersion(ctx, found.v, options);
+  if (options.mustBeat) {
+    return rejectedVerdict(
+      meta.name,
+      `the code is identical to ${meta.name} v${found.v.version}: a rebuild must change it to use fewer base calls`
+    );
+  }
+  return sameCodeVerdict(ctx, found.v);
+}
+async function sameCodeVerdict(ctx, v) {
+  await runningVerification(ctx.store, v)?.catch(() => {
+  });
+  const stored = async () => {
+    const now2 = await ctx.store.getVersion(v.name, v.version);
+    return now2?.verdict ? { ...now2.verdict, status: now2.status } : null;
+  };
+  const known = await stored();
+  if (known) return known;
+  try {
+    return await verifyVersion(ctx, await ctx.store.getVersion(v.name, v.version) ?? v);
+  } catch (err) {
+    const after2 = err instanceof DistillError && err.code === "TRANSITION" ? await stored() : null;
+    if (after2) return after2;
+    throw err;
+  }
+}
+
+// core/distilling.ts
+async function rebuildTarget(ctx, name) {
+  const versions = await ctx.store.listVersions({ name });
+  if (versions.length === 0) throw new DistillError("NOT_FOUND", `no distilled tool named '${name}'`);
+  const target = versions.filter((v) => v.queuedRebuild && v.status !== "deprecated").at(-1) ?? versions.filter((v) => v.status === "active" || v.status === "suspect").at(-1);
+  if (!target) {
+    throw new DistillError(
+      "NOT_FOUND",
+      `${name} has no active or suspect version to rebuild (${versions.map((v) => `v${v.version} ${v.status}`).join(", ")})`
+    );
+  }
+  if (!target.sourceTrace)
+    throw new DistillError("NOT_FOUND", `${name} v${target.version} has no source run to rebuild from`);
+  return target;
+}
+async function rebuild(ctx, name) {
+  return ctx.store.withToolLock(name, () => rebuildLocked(ctx, name));
+}
+async function rebuildLocked(ctx, name) {
+  const target = await rebuildTarget(ctx, name);
+  if (target.verdict?.calls == null) {
+    throw new DistillError(
+      "TRANSITION",
+      `${name} v${target.version} has no stored verdict, so a rebuild has nothing to beat: run tooldistill verify ${name} --version ${target.version} first`
+    );
+  }
+  const mustBeat = { version: target.version, calls: target.verdict.calls };
+  const trace = await ctx.store.getTrace(target.sourceTrace);
+  const recovered = (await ctx.store.getDependencies(target.name, target.version)).filter((d) => d.avoided).map((d) => d.baseTool);
+  const distiller = await ctx.distiller();
+  let last = null;
+  const verify = async (proposal2) => {
+    const parsed = parseProposal(proposal2);
+    const meta = staticCheck(parsed.code, ctx.tools()).meta;
+    if (meta && meta.name !== name) {
+      throw new DistillError(
+        "PROPOSAL_INVALID",
+        `the rebuild must keep the name '${name}' (the code names '${meta.name}')`
+      );
+    }
+    last = await ingestProposal(ctx, target.sourceTrace, parsed, {
+      recovered,
+      mustBeat,
+      reason: `rebuild of v${target.version}`,
+      clearQueueOf: { name: target.name, version: target.version }
+    });
+    return last;
+  };
+  const proposal = await distiller.distill(
+    {
+      trace,
+      calls: await ctx.store.getCalls(trace.id),
+      tools: [...ctx.tools()],
+      reason: "rebuild",
+      note: target.rebuildNote ?? `a base tool that v${target.version} avoided has recovered`,
+      replacing: {
+        name: target.name,
+        version: target.version,
+        code: await ctx.store.readCode(target.name, target.version)
+      }
+    },
+    async (p) => {
+      try {
+        return await verify(p);
+      } catch (err) {
+        if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
+        return rejectedVerdict(name, err.message);
+      }
+    }
+  );
+  if (!proposal)
+    throw new DistillError("DISTILLER", `the distiller declined to propose a rebuild of '${name}'`);
+  return last ?? await verify(proposal);
+}
+var FALLBACK_TIMEOUT_MS = 12e4;
+async function fallbackDistill(ctx, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
+  const store = ctx.store;
+  try {
+    const trace = await store.getTrace(traceId);
+    if (!trace) return;
+    const flags = await store.getTraceFlags(traceId);
+    let replacing;
+    if (flags.replaceName) {
+      const failed = (await store.listVersions({ name: flags.replaceName })).at(-1);
+      if (failed)
+        replacing = {
+          name: failed.name,
+          version: failed.version,
+          code: await store.readCode(failed.name, failed.version)
+        };
+    }
+    const distiller = await ctx.distiller();
+    const proposal = await withTimeout(
+      distiller.distill({
+        trace,
+        calls: await store.getCalls(traceId),
+        tools: [...ctx.tools()],
+        reason: replacing ? "replacement" : "fallback",
+        ...replacing ? { replacing, note: `'${replacing.name}' v${replacing.version} failed at run time in this run` } : {}
+      }),
+      timeoutMs,
+      () => new DistillError("DISTILLER", `the fallback distiller took longer than ${timeoutMs / 1e3} s`)
+    );
+    await store.markProposed(traceId);
+    if (!proposal) {
+      await store.setTraceNote(traceId, "fallback distiller: declined to propose a tool");
+      return;
+    }
+    const verdict = await ingestProposal(ctx, traceId, parseProposal(proposal), {
+      reason: "fallback distiller"
+    });
+    await store.setTraceNote(
+      traceId,
+      `fallback distiller: ${verdict.name} v${verdict.version} ${verdict.status}`
+    );
+    ctx.logger.info(
+      `tooldistill: fallback distiller proposed ${verdict.name} v${verdict.version}: ${verdict.status}`
+    );
+  } catch (err) {
+    const message = `fallback distiller failed: ${errorMessage(err)}`;
+    ctx.logger.error(`tooldistill: ${message}`);
+    try {
+      await store.setTraceNote(traceId, message);
+    } catch {
+    }
+  }
+}
+
 // core/schema-change.ts
 var ORDER = ["same", "cosmetic", "compatible", "breaking"];
 var TEXT_KEYWORDS = /* @__PURE__ */ new Set(["description", "title", "examples", "$comment", "deprecated"]);
@@ -58151,11 +57626,11 @@ var Found = class {
   }
 };
 function compareAnnotations(before, after2, found) {
-  for (const key2 of /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)])) {
-    if (stableStringify(before[key2]) === stableStringify(after2[key2])) continue;
-    if (key2 === "title") found.add("cosmetic", "the annotations' title changed");
+  for (const key3 of /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)])) {
+    if (stableStringify(before[key3]) === stableStringify(after2[key3])) continue;
+    if (key3 === "title") found.add("cosmetic", "the annotations' title changed");
     else
-      found.add("compatible", `annotation ${key2} changed from ${show2(before[key2])} to ${show2(after2[key2])}`);
+      found.add("compatible", `annotation ${key3} changed from ${show2(before[key3])} to ${show2(after2[key3])}`);
   }
 }
 function compareSchema(before, after2, at, found) {
@@ -58165,16 +57640,16 @@ function compareSchema(before, after2, at, found) {
     return;
   }
   const keys = /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)]);
-  for (const key2 of keys) {
-    const a = before[key2];
-    const b = after2[key2];
+  for (const key3 of keys) {
+    const a = before[key3];
+    const b = after2[key3];
     if (stableStringify(a) === stableStringify(b)) continue;
-    if (TEXT_KEYWORDS.has(key2)) {
-      found.add("cosmetic", `${at}: ${key2} changed`);
-    } else if (UPPER_BOUNDS.has(key2) || LOWER_BOUNDS.has(key2)) {
-      compareBound(key2, a, b, at, found);
-    } else if (!STRUCTURAL.has(key2)) {
-      found.add("breaking", `${at}: '${key2}' changed from ${show2(a)} to ${show2(b)}`);
+    if (TEXT_KEYWORDS.has(key3)) {
+      found.add("cosmetic", `${at}: ${key3} changed`);
+    } else if (UPPER_BOUNDS.has(key3) || LOWER_BOUNDS.has(key3)) {
+      compareBound(key3, a, b, at, found);
+    } else if (!STRUCTURAL.has(key3)) {
+      found.add("breaking", `${at}: '${key3}' changed from ${show2(a)} to ${show2(b)}`);
     }
   }
   compareType(before["type"], after2["type"], at, found);
@@ -58195,9 +57670,9 @@ function compareSchema(before, after2, at, found) {
     );
   }
 }
-function compareBound(key2, a, b, at, found) {
-  const looser = b === void 0 || typeof a === "number" && typeof b === "number" && (UPPER_BOUNDS.has(key2) ? b > a : b < a);
-  found.add(looser ? "compatible" : "breaking", `${at}: ${key2} changed from ${show2(a)} to ${show2(b)}`);
+function compareBound(key3, a, b, at, found) {
+  const looser = b === void 0 || typeof a === "number" && typeof b === "number" && (UPPER_BOUNDS.has(key3) ? b > a : b < a);
+  found.add(looser ? "compatible" : "breaking", `${at}: ${key3} changed from ${show2(a)} to ${show2(b)}`);
 }
 function types(value) {
   if (value === void 0) return null;
@@ -58270,8 +57745,8 @@ function compareAdditional(a, b, at, found) {
   else found.add("breaking", `${at}: additionalProperties changed`);
 }
 function show2(value) {
-  const text2 = value === void 0 ? "nothing" : JSON.stringify(value);
-  return text2.length > 60 ? `${text2.slice(0, 59)}\u2026` : text2;
+  const text = value === void 0 ? "nothing" : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 59)}\u2026` : text;
 }
 
 // core/definitions.ts
@@ -58298,38 +57773,40 @@ function checkDefinition(known, current) {
 }
 
 // core/recovery.ts
-function outageSuspects(ctx) {
-  return ctx.store.listVersions({ status: "suspect" }).filter((v) => {
-    if (!v.problems.includes("runtime_failure")) return false;
-    const failures = recordedFailures(ctx.store.getHistory(v.name, v.version));
-    return failures.length > 0 && failures.every((f) => f.cause !== "tool");
-  });
+async function outageSuspects(ctx) {
+  const out = [];
+  for (const v of await ctx.store.listVersions({ status: "suspect" })) {
+    if (!v.problems.includes("runtime_failure")) continue;
+    const failures = recordedFailures(await ctx.store.getHistory(v.name, v.version));
+    if (failures.length > 0 && failures.every((f) => f.cause !== "tool")) out.push(v);
+  }
+  return out;
 }
 async function probeAndRecover(ctx, report, recovered) {
   const probe = ctx.healthProbe;
   if (!probe) return;
   const watched2 = new Set(
-    ctx.store.listVersions().filter((v) => v.status === "active" || v.status === "suspect").map((v) => `${v.name}\0${v.version}`)
+    (await ctx.store.listVersions()).filter((v) => v.status === "active" || v.status === "suspect").map((v) => `${v.name}\0${v.version}`)
   );
-  const deps = ctx.store.getDependencies();
+  const deps = await ctx.store.getDependencies();
   const avoided = new Set(
     deps.filter((d) => d.avoided && watched2.has(`${d.name}\0${d.version}`)).map((d) => d.baseTool)
   );
-  const suspects = outageSuspects(ctx);
+  const suspects = await outageSuspects(ctx);
   const needed = (v) => deps.filter((d) => d.name === v.name && d.version === v.version && !d.avoided).map((d) => d.baseTool);
   const tools = /* @__PURE__ */ new Set([
     ...avoided,
-    ...ctx.store.baseHealth().filter((h) => h.consecutive > 0).map((h) => h.tool),
+    ...(await ctx.store.baseHealth()).filter((h) => h.consecutive > 0).map((h) => h.tool),
     ...suspects.flatMap(needed)
   ]);
   const healthy = /* @__PURE__ */ new Set();
   for (const tool of [...tools].sort()) {
     try {
       const ok = Boolean(await probe(tool));
-      ctx.store.recordProbe(tool, ok);
+      await ctx.store.recordProbe(tool, ok);
       report.probed.push({ tool, recovered: ok });
       if (ok) healthy.add(tool);
-      if (ok && avoided.has(tool)) recovered(tool, "the health probe reports it reachable again");
+      if (ok && avoided.has(tool)) await recovered(tool, "the health probe reports it reachable again");
     } catch (err) {
       report.probed.push({ tool, recovered: false, error: errorMessage(err) });
     }
@@ -58349,14 +57826,23 @@ async function probeAndRecover(ctx, report, recovered) {
       change: null
     };
     try {
-      const verdict = await verifyVersion(ctx, v, {
-        clears: ["runtime_failure"],
-        why: "re-verification after its base tools recovered"
+      await ctx.store.withToolLock(v.name, async () => {
+        const now2 = await ctx.store.getVersion(v.name, v.version);
+        if (now2?.status !== "suspect" || !now2.problems.includes("runtime_failure")) {
+          e.to = now2?.status ?? v.status;
+          e.problems = now2?.problems ?? v.problems;
+          e.reason += "; already re-verified by another process";
+          return;
+        }
+        const verdict = await verifyVersion(ctx, now2, {
+          clears: ["runtime_failure"],
+          why: "re-verification after its base tools recovered"
+        });
+        const after2 = await ctx.store.getVersion(v.name, v.version) ?? now2;
+        e.to = after2.status;
+        e.problems = after2.problems;
+        e.reason += `; replay: ${reportSummary(verdict)}`;
       });
-      const after2 = ctx.store.getVersion(v.name, v.version) ?? v;
-      e.to = after2.status;
-      e.problems = after2.problems;
-      e.reason += `; replay: ${reportSummary(verdict)}`;
     } catch (err) {
       e.reason += `; re-verification could not run: ${errorMessage(err)}`;
     }
@@ -58365,8 +57851,28 @@ async function probeAndRecover(ctx, report, recovered) {
 }
 
 // core/tool-changes.ts
-function watched(ctx, statuses) {
-  return ctx.store.listVersions().filter((v) => statuses.includes(v.status));
+async function watched(ctx, statuses) {
+  return (await ctx.store.listVersions()).filter((v) => statuses.includes(v.status));
+}
+function classifyVersion(v, deps, known, baseTool, onlyTool) {
+  let status = "known";
+  const reasons = [];
+  const changed = [];
+  for (const d of deps) {
+    if (d.name !== v.name || d.version !== v.version || d.avoided) continue;
+    if (onlyTool !== void 0 && d.baseTool !== onlyTool) continue;
+    const mine = known.filter(
+      (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool
+    );
+    const check = checkDefinition(mine, baseTool(d.baseTool));
+    if (check.status === "known") continue;
+    status = worse(status, check.status);
+    changed.push(d.baseTool);
+    reasons.push(
+      `base tool '${d.baseTool}' ${check.status === "missing" ? "" : `changed (${check.status}): `}${check.reasons.join("; ")}`
+    );
+  }
+  return { status, changed, why: reasons.join("; ") };
 }
 function entry(before, after2, reason, change) {
   return {
@@ -58380,51 +57886,49 @@ function entry(before, after2, reason, change) {
     change
   };
 }
-function reviewDefinitions(ctx, options = {}) {
+async function reviewDefinitions(ctx, options = {}) {
   const report = { changes: [], messages: [] };
   const jobs = [];
-  const versions = watched(ctx, options.statuses ?? ["active", "suspect"]);
+  const statuses = options.statuses ?? ["active", "suspect"];
+  const versions = await watched(ctx, statuses);
   if (versions.length === 0) return { report, jobs };
-  const deps = ctx.store.getDependencies();
-  const known = ctx.store.verifiedDefinitions();
-  for (const v of versions) {
-    let status = "known";
-    const reasons = [];
-    const changed = [];
-    for (const d of deps) {
-      if (d.name !== v.name || d.version !== v.version || d.avoided) continue;
-      if (options.onlyTool !== void 0 && d.baseTool !== options.onlyTool) continue;
-      const mine = known.filter(
-        (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool
-      );
-      const check = checkDefinition(mine, ctx.baseTool(d.baseTool));
-      if (check.status === "known") continue;
-      status = worse(status, check.status);
-      changed.push(d.baseTool);
-      reasons.push(
-        `base tool '${d.baseTool}' ${check.status === "missing" ? "" : `changed (${check.status}): `}${check.reasons.join("; ")}`
-      );
-    }
-    if (status === "known") continue;
-    const why = reasons.join("; ");
+  const deps = await ctx.store.getDependencies();
+  const known = await ctx.store.verifiedDefinitions();
+  for (const first of versions) {
+    if (classifyVersion(first, deps, known, ctx.baseTool, options.onlyTool).status === "known") continue;
     try {
-      if (status === "cosmetic") {
-        ctx.store.addVerifiedDefinitions(v.name, v.version, definitionsOf(ctx, changed));
-        report.changes.push(entry(v, v, `${why}: nothing to re-verify`, "cosmetic"));
-      } else if (status === "missing") {
-        const after2 = addProblem(ctx, v, "dependency_missing", why, { baseTools: changed });
-        report.changes.push(entry(v, after2, why, "missing"));
-      } else {
-        const after2 = status === "breaking" ? addProblem(ctx, v, "schema_changed", why, { baseTools: changed }) : v;
-        const e = entry(v, after2, why, status);
-        report.changes.push(e);
-        jobs.push({ v: after2, entry: e, tools: changed });
-      }
+      await ctx.store.withToolLock(first.name, async () => {
+        const v = await ctx.store.getVersion(first.name, first.version);
+        if (!v || !statuses.includes(v.status)) return;
+        const review = classifyVersion(
+          v,
+          await ctx.store.getDependencies(v.name, v.version),
+          await ctx.store.verifiedDefinitions(v.name, v.version),
+          ctx.baseTool,
+          options.onlyTool
+        );
+        await applyReview(ctx, v, review, report, jobs);
+      });
     } catch (err) {
-      report.messages.push(`${v.name} v${v.version}: not reviewed now: ${errorMessage(err)}`);
+      report.messages.push(`${first.name} v${first.version}: not reviewed now: ${errorMessage(err)}`);
     }
   }
   return { report, jobs };
+}
+async function applyReview(ctx, v, { status, changed, why }, report, jobs) {
+  if (status === "known") return;
+  if (status === "cosmetic") {
+    await ctx.store.addVerifiedDefinitions(v.name, v.version, definitionsOf(ctx, changed));
+    report.changes.push(entry(v, v, `${why}: nothing to re-verify`, "cosmetic"));
+  } else if (status === "missing") {
+    const after2 = await addProblem(ctx, v, "dependency_missing", why, { baseTools: changed });
+    report.changes.push(entry(v, after2, why, "missing"));
+  } else {
+    const after2 = status === "breaking" ? await addProblem(ctx, v, "schema_changed", why, { baseTools: changed }) : v;
+    const e = entry(v, after2, why, status);
+    report.changes.push(e);
+    jobs.push({ v: after2, entry: e, tools: changed });
+  }
 }
 function definitionsOf(ctx, tools) {
   return tools.flatMap((tool) => {
@@ -58435,34 +57939,52 @@ function definitionsOf(ctx, tools) {
 }
 async function reverify(ctx, jobs) {
   for (const job of jobs) {
-    const tools = job.tools.map((t) => `'${t}'`).join(", ");
     try {
-      const current = ctx.store.getVersion(job.v.name, job.v.version) ?? job.v;
-      const verdict = await verifyVersion(ctx, current, { why: `re-verification after ${tools} changed` });
-      const after2 = ctx.store.getVersion(job.v.name, job.v.version) ?? current;
-      const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
-      job.entry.to = after2.status;
-      job.entry.problems = after2.problems;
-      job.entry.queuedRebuild = after2.queuedRebuild;
-      job.entry.reason += passed ? "; re-verified: passed" : `; re-verified: ${reportSummary(verdict)}`;
+      await ctx.store.withToolLock(job.v.name, () => reverifyLocked(ctx, job));
     } catch (err) {
       job.entry.reason += `; re-verification could not run: ${errorMessage(err)}`;
     }
   }
 }
-function markRecovered(ctx, tool, report, how) {
-  const avoiders = ctx.store.getDependencies().filter((d) => d.baseTool === tool && d.avoided);
+async function reverifyLocked(ctx, job) {
+  const current = await ctx.store.getVersion(job.v.name, job.v.version) ?? job.v;
+  const known = await ctx.store.verifiedDefinitions(current.name, current.version);
+  const settled = job.tools.every(
+    (t) => checkDefinition(
+      known.filter((k) => k.baseTool === t),
+      ctx.baseTool(t)
+    ).status === "known"
+  );
+  const watching = ["active", "suspect", "verified"].includes(current.status);
+  if (!watching || settled && !current.problems.includes("schema_changed")) {
+    job.entry.to = current.status;
+    job.entry.problems = current.problems;
+    job.entry.queuedRebuild = current.queuedRebuild;
+    job.entry.reason += "; already re-verified by another process";
+    return;
+  }
+  const tools = job.tools.map((t) => `'${t}'`).join(", ");
+  const verdict = await verifyVersion(ctx, current, { why: `re-verification after ${tools} changed` });
+  const after2 = await ctx.store.getVersion(job.v.name, job.v.version) ?? current;
+  const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
+  job.entry.to = after2.status;
+  job.entry.problems = after2.problems;
+  job.entry.queuedRebuild = after2.queuedRebuild;
+  job.entry.reason += passed ? "; re-verified: passed" : `; re-verified: ${reportSummary(verdict)}`;
+}
+async function markRecovered(ctx, tool, report, how) {
+  const avoiders = (await ctx.store.getDependencies()).filter((d) => d.baseTool === tool && d.avoided);
   for (const dep of avoiders) {
-    const v = ctx.store.getVersion(dep.name, dep.version);
+    const v = await ctx.store.getVersion(dep.name, dep.version);
     if (!v || v.status !== "active" && v.status !== "suspect") continue;
     const note = `'${tool}' failed on every call in the source run, so this version worked around it; ${how}. A version that uses it may need fewer calls.`;
-    const after2 = addProblem(
+    const after2 = await addProblem(
       ctx,
       v,
       "avoided_tool_recovered",
       `avoided tool '${tool}' recovered`,
       { baseTool: tool },
-      () => ctx.store.setQueuedRebuild(v.name, v.version, true, note)
+      (tx) => tx.setQueuedRebuild(v.name, v.version, true, note)
     );
     report.changes.push(
       entry(
@@ -58481,12 +58003,12 @@ async function onToolUpdated(ctx, tool) {
       `no base tool '${tool}' among the current tools: check the name (tooldistill mcp tools lists MCP tools)`
     );
   }
-  const { report, jobs } = reviewDefinitions(ctx, {
+  const { report, jobs } = await reviewDefinitions(ctx, {
     statuses: ["active", "suspect", "verified"],
     onlyTool: tool
   });
   await reverify(ctx, jobs);
-  markRecovered(ctx, tool, report, "it has been reported updated (tooldistill tool-updated)");
+  await markRecovered(ctx, tool, report, "it has been reported updated (tooldistill tool-updated)");
   if (report.changes.length === 0)
     report.messages.push(
       `no distilled tool depends on '${tool}' with a definition it was not verified with, or avoided it`
@@ -58494,7 +58016,7 @@ async function onToolUpdated(ctx, tool) {
   return report;
 }
 async function health(ctx, options) {
-  const { report: changes, jobs } = reviewDefinitions(ctx);
+  const { report: changes, jobs } = await reviewDefinitions(ctx);
   await reverify(ctx, jobs);
   const report = { ...changes, probed: [], baseTools: [] };
   if (options.probe && !ctx.healthProbe) {
@@ -58502,9 +58024,9 @@ async function health(ctx, options) {
   } else if (options.probe) {
     await probeAndRecover(ctx, report, (tool, how) => markRecovered(ctx, tool, report, how));
   }
-  report.baseTools = ctx.store.baseHealth();
+  report.baseTools = await ctx.store.baseHealth();
   if (report.changes.length === 0) {
-    const suspect = ctx.store.listVersions({ status: "suspect" });
+    const suspect = await ctx.store.listVersions({ status: "suspect" });
     if (suspect.length === 0) report.messages.push("all distilled tools match their base tools");
     else {
       report.messages.push("no new change found, but these versions are still suspect:");
@@ -58519,20 +58041,1102 @@ async function health(ctx, options) {
   return report;
 }
 
-// core/tool-distill.ts
-function toolDef(t) {
-  const def = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
-  if (t.annotations !== void 0) def.annotations = t.annotations;
-  return def;
+// core/exposure-cache.ts
+function startupCandidates(store, baseTool) {
+  const candidates = exposedCandidatesSync(store);
+  if (!baseTool || candidates.length === 0) return candidates;
+  const deps = store.getDependencies();
+  const known = store.verifiedDefinitions();
+  return candidates.filter((c) => {
+    const status = classifyVersion(c.v, deps, known, baseTool).status;
+    return status !== "missing" && status !== "breaking";
+  });
 }
-function proposeToolDefinition() {
+function signatureOf(versions) {
+  return versions.map((v) => `${v.name}@${v.version}:${v.status}:${v.problems.join("+")}:${v.description}`).sort().join("\n");
+}
+var ExposureCache = class {
+  #store;
+  #max;
+  #logger;
+  #changed;
+  #candidates = [];
+  #signature = "";
+  /** A re-read requested and not started yet: later requests share it. */
+  #queued = null;
+  #tail = Promise.resolve();
+  #unfollow = null;
+  #closed = false;
+  /** `changed` hears every change of the set, whichever process made it. */
+  constructor(store, max, logger, changed) {
+    this.#store = store;
+    this.#max = max;
+    this.#logger = logger;
+    this.#changed = changed;
+  }
+  /** The versions offered now. */
+  versions() {
+    return pickExposed(this.#candidates, this.#max);
+  }
+  /** Sets the first contents (read synchronously by the SQLite constructor), telling no one. */
+  seed(candidates) {
+    this.#candidates = candidates;
+    this.#signature = signatureOf(this.versions());
+  }
+  /** Counts a successful run of the offered version of `name` (the set is ordered by successful runs). */
+  ran(name) {
+    const offered = this.versions().find((v) => v.name === name);
+    const c = offered && this.#candidates.find((x) => x.v.name === name && x.v.version === offered.version);
+    if (!c) return;
+    c.runs += 1;
+    this.#settle();
+  }
+  /**
+   * Re-reads the set from the store; resolves once a read that started after this call has ended. A read that
+   * fails is warned (the set stays as it was; the next change re-reads it).
+   */
+  refresh() {
+    if (this.#queued) return this.#queued;
+    const next = this.#tail.then(() => {
+      this.#queued = null;
+      return this.#load();
+    });
+    this.#queued = next;
+    this.#tail = next;
+    return next;
+  }
+  /** Follows the store's change feed: every status change (and every resync) re-reads the set. */
+  async follow() {
+    if (this.#closed || this.#unfollow) return;
+    this.#unfollow = await this.#store.onChange(() => {
+      void this.refresh();
+    });
+  }
+  /** Stops following the feed; reads still running end quietly. */
+  async close() {
+    this.#closed = true;
+    const stop = this.#unfollow;
+    this.#unfollow = null;
+    await stop?.();
+  }
+  async #load() {
+    if (this.#closed) return;
+    try {
+      this.#candidates = await exposedCandidates(this.#store);
+    } catch (err) {
+      if (!this.#closed)
+        this.#logger.warn(`tooldistill: cannot re-read the exposed distilled tools: ${errorMessage(err)}`);
+      return;
+    }
+    this.#settle();
+  }
+  #settle() {
+    const signature = signatureOf(this.versions());
+    if (signature === this.#signature) return;
+    this.#signature = signature;
+    try {
+      this.#changed();
+    } catch (err) {
+      this.#logger.warn(`tooldistill: an onExposureChange listener failed: ${errorMessage(err)}`);
+    }
+  }
+};
+
+// core/live-plan.ts
+var LivePolicy = class {
+  steps = [];
+  #allowWrites;
+  #dryRun;
+  #ctx;
+  constructor(ctx, options) {
+    this.#ctx = ctx;
+    this.#allowWrites = options.allowWrites;
+    this.#dryRun = options.dryRun;
+  }
+  /** Decides call `step` to `tool`; `fixture` is the recorded call it matches (already consumed), if any. */
+  decide(step, tool, args, fixture) {
+    const recorded = fixture?.ok && fixture.clipped === null ? { record: structuredClone(fixture.output) } : null;
+    const add = (how, why) => this.steps.push({ step, tool, args, how, why });
+    if (isReadOnly(this.#ctx.baseTool(tool))) {
+      add("live", "read-only (annotations.readOnlyHint)");
+      if (!this.#dryRun) return { live: true };
+      return recorded ?? {
+        refuse: `call ${step} to '${tool}' would run live and has no recorded answer: the plan stops here`
+      };
+    }
+    if (this.#allowWrites) {
+      add("live-write", "may write: runs live (--allow-writes)");
+      if (!this.#dryRun) return { live: true };
+      return recorded ?? {
+        refuse: `call ${step} to '${tool}' would write live and has no recorded answer: the plan stops here`
+      };
+    }
+    if (recorded) {
+      add("record", "may write: answered from the record of the source run");
+      return recorded;
+    }
+    add("refused", "may write and has no recorded answer: needs --allow-writes");
+    return {
+      refuse: `call ${step} to '${tool}' may write and the source run recorded no answer for it: refused without --allow-writes`
+    };
+  }
+  /** Tools that ran (or would run) live in this verification. */
+  liveTools() {
+    return new Set(this.steps.filter((s) => s.how === "live" || s.how === "live-write").map((s) => s.tool));
+  }
+  /** The calls refused for want of --allow-writes. */
+  refused() {
+    return this.steps.filter((s) => s.how === "refused");
+  }
+  /** Why the verification of `v` is refused, naming the calls and the two ways on. */
+  refusal(v) {
+    const calls = this.refused().map((s) => `call ${s.step} to '${s.tool}'`);
+    return `verify --live refused for ${v.name} v${v.version}: ${calls.join(", ")} may write and the source run recorded no answer, so it would run for real. Nothing was run. See the plan with tooldistill verify ${v.name} --version ${v.version} --live --dry-run, or pass --allow-writes to let those calls write.`;
+  }
+};
+async function planLive(ctx, v, options) {
+  const policy = new LivePolicy(ctx, { allowWrites: options.allowWrites, dryRun: true });
+  const report = await runChecks(ctx, v, await ctx.store.readCode(v.name, v.version), {
+    live: true,
+    livePolicy: policy
+  });
+  const failed = [report.checks.static, report.checks.replay].find((c) => !c.ok);
   return {
-    name: PROPOSE_TOOL_NAME,
-    description: "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, so the next run of this kind of task needs one call. The library checks the code statically, replays it against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
-    input_schema: PROPOSE_INPUT_SCHEMA
+    name: v.name,
+    version: v.version,
+    steps: policy.steps,
+    refused: policy.refused(),
+    problems: failed?.problems ?? []
   };
 }
+function assertNoRefusedWrites(plan) {
+  if (plan.refused.length === 0) return;
+  const policy = new LivePolicy({ baseTool: () => void 0 }, { allowWrites: false, dryRun: true });
+  policy.steps.push(...plan.refused);
+  throw new DistillError("WRITE_REFUSED", policy.refusal(plan));
+}
+
+// core/registry-open.ts
+async function openRegistryStore(location, options = {}) {
+  if (isPostgresUrl(location)) {
+    const { PostgresStore } = await import("./postgres-store-BKW2UTBG.js");
+    const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
+    return PostgresStore.open(location, {
+      ...readOnly !== void 0 && { readOnly },
+      ...maxOutputBytes !== void 0 && { maxOutputBytes },
+      ...poolSize !== void 0 && { poolSize },
+      ...connectTimeoutMs !== void 0 && { connectTimeoutMs },
+      ...logger !== void 0 && { logger }
+    });
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location.trim());
+  if (scheme) {
+    throw new DistillError(
+      "CONFIG_INVALID",
+      `store: in tooldistill.yaml is a ${scheme[1]}:// URL, which tooldistill cannot use: give a folder (e.g. .tooldistill) for the embedded SQLite store, or a postgres://user:password@host:5432/database URL.`
+    );
+  }
+  return SqliteRegistryStore.open(location, options);
+}
+
+// core/quickjs-engine.ts
+import { existsSync as existsSync5, readFileSync } from "node:fs";
+import { createRequire as createRequire2 } from "node:module";
+import { fileURLToPath } from "node:url";
+
+// node_modules/@jitl/quickjs-wasmfile-release-sync/dist/index.mjs
+var variant = { type: "sync", importFFI: () => import("./ffi-YHPLSZKO.js").then((mod) => mod.QuickJSFFI), importModuleLoader: () => import("./emscripten-module-IUTPQVPT.js").then((mod) => mod.default) };
+var src_default = variant;
+
+// node_modules/quickjs-emscripten-core/dist/index.mjs
+async function newQuickJSWASMModuleFromVariant(variantOrPromise) {
+  let variant3 = smartUnwrap(await variantOrPromise), [wasmModuleLoader, QuickJSFFI, { QuickJSWASMModule: QuickJSWASMModule2 }] = await Promise.all([variant3.importModuleLoader().then(smartUnwrap), variant3.importFFI(), import("./module-ES6BEMUI-YAGBML53.js").then(smartUnwrap)]), wasmModule = await wasmModuleLoader();
+  wasmModule.type = "sync";
+  let ffi = new QuickJSFFI(wasmModule);
+  return new QuickJSWASMModule2(wasmModule, ffi);
+}
+function smartUnwrap(val) {
+  return val && "default" in val && val.default ? val.default && "default" in val.default && val.default.default ? val.default.default : val.default : val;
+}
+function newVariant(baseVariant, options) {
+  return { ...baseVariant, async importModuleLoader() {
+    let moduleLoader = smartUnwrap(await baseVariant.importModuleLoader());
+    return async function() {
+      let moduleLoaderArg = options.emscriptenModule ? { ...options.emscriptenModule } : {}, log = options.log ?? ((...args) => debugLog("newVariant moduleLoader:", ...args)), tapValue = (message, val) => (log(...message, val), val), force = (val) => typeof val == "function" ? val() : val;
+      (options.wasmLocation || options.wasmSourceMapLocation || options.locateFile) && (moduleLoaderArg.locateFile = (fileName, relativeTo) => {
+        let args = { fileName, relativeTo };
+        if (fileName.endsWith(".wasm") && options.wasmLocation !== void 0) return tapValue(["locateFile .wasm: provide wasmLocation", args], options.wasmLocation);
+        if (fileName.endsWith(".map")) {
+          if (options.wasmSourceMapLocation !== void 0) return tapValue(["locateFile .map: provide wasmSourceMapLocation", args], options.wasmSourceMapLocation);
+          if (options.wasmLocation && !options.locateFile) return tapValue(["locateFile .map: infer from wasmLocation", args], options.wasmLocation + ".map");
+        }
+        return options.locateFile ? tapValue(["locateFile: use provided fn", args], options.locateFile(fileName, relativeTo)) : tapValue(["locateFile: unhandled, passthrough", args], fileName);
+      }), options.wasmBinary && (moduleLoaderArg.wasmBinary = await force(options.wasmBinary)), options.wasmMemory && (moduleLoaderArg.wasmMemory = await force(options.wasmMemory));
+      let optionsWasmModule = options.wasmModule, modulePromise;
+      optionsWasmModule && (moduleLoaderArg.instantiateWasm = async (imports, onSuccess) => {
+        modulePromise ?? (modulePromise = Promise.resolve(force(optionsWasmModule)));
+        let wasmModule = await modulePromise;
+        if (!wasmModule) throw new QuickJSEmscriptenModuleError(`options.wasmModule returned ${String(wasmModule)}`);
+        let instance = await WebAssembly.instantiate(wasmModule, imports);
+        return onSuccess(instance), instance.exports;
+      }), moduleLoaderArg.monitorRunDependencies = (left) => {
+        log("monitorRunDependencies:", left);
+      }, moduleLoaderArg.quickjsEmscriptenInit = () => newMockExtensions(log);
+      let resultPromise = moduleLoader(moduleLoaderArg), extensions = moduleLoaderArg.quickjsEmscriptenInit?.(log);
+      if (optionsWasmModule && extensions?.receiveWasmOffsetConverter && !extensions.existingWasmOffsetConverter) {
+        let wasmBinary = await force(options.wasmBinary) ?? new ArrayBuffer(0);
+        modulePromise ?? (modulePromise = Promise.resolve(force(optionsWasmModule)));
+        let wasmModule = await modulePromise;
+        if (!wasmModule) throw new QuickJSEmscriptenModuleError(`options.wasmModule returned ${String(wasmModule)}`);
+        extensions.receiveWasmOffsetConverter(wasmBinary, wasmModule);
+      }
+      if (extensions?.receiveSourceMapJSON) {
+        let loadedSourceMapData = await force(options.wasmSourceMapData);
+        typeof loadedSourceMapData == "string" ? extensions.receiveSourceMapJSON(JSON.parse(loadedSourceMapData)) : loadedSourceMapData ? extensions.receiveSourceMapJSON(loadedSourceMapData) : extensions.receiveSourceMapJSON({ version: 3, names: [], sources: [], mappings: "" });
+      }
+      return resultPromise;
+    };
+  } };
+}
+function newMockExtensions(log) {
+  let mockMessage = "mock called, emscripten module may not be initialized yet";
+  return { mock: true, removeRunDependency(name) {
+    log(`${mockMessage}: removeRunDependency called:`, name);
+  }, receiveSourceMapJSON(data) {
+    log(`${mockMessage}: receiveSourceMapJSON called:`, data);
+  }, WasmOffsetConverter: void 0, receiveWasmOffsetConverter(bytes, mod) {
+    log(`${mockMessage}: receiveWasmOffsetConverter called:`, bytes, mod);
+  } };
+}
+
+// core/quickjs-engine.ts
+var variant2 = src_default;
+var PAGE_BYTES = 65536;
+var ENGINE_BASE_MB = 16;
+var WASM_FILE = "quickjs.wasm";
+var wasm = globalThis.WebAssembly;
+var compiled2 = null;
+function engineWasmPath() {
+  const beside = fileURLToPath(new URL(`./${WASM_FILE}`, import.meta.url));
+  if (existsSync5(beside)) return beside;
+  try {
+    return createRequire2(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
+  } catch (err) {
+    throw new DistillError(
+      "USAGE",
+      `the sandbox engine (${WASM_FILE}) is missing: reinstall tooldistill, or keep ${WASM_FILE} next to a bundle`,
+      { cause: err }
+    );
+  }
+}
+function compiledModule() {
+  if (compiled2) return compiled2;
+  const path = engineWasmPath();
+  try {
+    compiled2 = new wasm.Module(readFileSync(path));
+    return compiled2;
+  } catch (err) {
+    throw new DistillError("USAGE", `cannot load the sandbox engine from ${path}: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+}
+async function newEngineInstance(memoryMb) {
+  const memory = new wasm.Memory({
+    initial: ENGINE_BASE_MB * 1024 * 1024 / PAGE_BYTES,
+    maximum: Math.max(ENGINE_BASE_MB, Math.ceil(memoryMb)) * (1024 * 1024 / PAGE_BYTES)
+  });
+  let refused = false;
+  const grow = memory.grow.bind(memory);
+  memory.grow = (delta) => {
+    try {
+      const pages2 = grow(delta);
+      refused = false;
+      return pages2;
+    } catch (err) {
+      refused = true;
+      throw err;
+    }
+  };
+  const quiet = () => {
+  };
+  const output = { print: quiet, printErr: quiet };
+  const quickjs = await newQuickJSWASMModuleFromVariant(
+    newVariant(variant2, {
+      // The package types these with the DOM library's WebAssembly classes; they are those objects.
+      wasmModule: compiledModule(),
+      wasmMemory: memory,
+      emscriptenModule: output
+    })
+  );
+  return { quickjs, growthRefused: () => refused };
+}
+
+// core/sandbox-calls.ts
+var MAX_NAME_CHARS = 128;
+var CallGate = class {
+  /** Every call asked for, in order, with its outcome: the run's record. */
+  calls = [];
+  #limits;
+  #allow;
+  #host;
+  #sites;
+  constructor(limits, req) {
+    this.#limits = limits;
+    this.#allow = new Set(req.allow);
+    this.#host = req.call;
+    this.#sites = req.sites;
+  }
+  /**
+   * One call the code asked for, from the JSON texts the guest handed over (null: not a string) and the call
+   * site's id it carried (null: none, or not a number). Returns the admitted call, or the failure that stops the
+   * run (the call is recorded either way).
+   */
+  admit(nameJson, argsJson, site) {
+    const step = this.calls.length + 1;
+    const rawName = nameJson === null ? null : parseString(nameJson);
+    if (rawName === null) {
+      return { kind: "code_error", cause: "tool", message: `call ${step}: the tool name must be a string` };
+    }
+    const name = clip(rawName, MAX_NAME_CHARS);
+    const entry2 = { tool: name, args: {}, ok: false };
+    const bytes = argsJson === null ? 0 : Buffer.byteLength(argsJson);
+    const max = this.#limits.maxMessageBytes;
+    const args = argsJson === null || bytes > max ? null : parsePlainObject(argsJson);
+    if (args !== null) entry2.args = args;
+    const refuse = (failure, error) => {
+      entry2.error = error;
+      this.calls.push(entry2);
+      return { ...failure, step, tool: name };
+    };
+    if (this.#sites !== void 0) {
+      const known = site !== null && Number.isInteger(site) ? this.#sites[site - 1] : void 0;
+      if (known === void 0 || known.id !== site || known.tool !== null && known.tool !== rawName) {
+        const message = `call ${step} to '${name}' did not come from a call site of the tool's code: call base tools directly: call("<base tool>", {...})`;
+        return refuse(
+          { kind: "code_error", cause: "tool", message },
+          "not run: no call site of the code made it"
+        );
+      }
+      entry2.site = known.id;
+    }
+    if (step > this.#limits.maxCalls) {
+      const message = `the tool made more than ${this.#limits.maxCalls} base calls and was stopped`;
+      return refuse(
+        { kind: "call_limit", cause: "tool", message },
+        `not run: more than ${this.#limits.maxCalls} base calls`
+      );
+    }
+    if (!this.#allow.has(rawName)) {
+      const allowed = [...this.#allow].map((t) => `'${t}'`).join(", ") || "none";
+      const message = `call ${step} to '${name}' is not allowed: this tool may call only ${allowed}`;
+      return refuse(
+        { kind: "not_allowed", cause: "tool", message },
+        `not allowed: this tool may call only ${allowed}`
+      );
+    }
+    if (bytes > max) {
+      const message = `the arguments of call ${step} to '${name}' are ${bytes} bytes, more than the ${max}-byte limit`;
+      return refuse(
+        { kind: "message_limit", cause: "tool", message },
+        `not run: its arguments are ${bytes} bytes, more than the ${max}-byte limit`
+      );
+    }
+    if (args === null) {
+      const message = `call ${step} to '${name}': the arguments must be a JSON object`;
+      return refuse(
+        { kind: "code_error", cause: "tool", message },
+        "not run: its arguments are not a JSON object"
+      );
+    }
+    this.calls.push(entry2);
+    return { call: entry2, step };
+  }
+  /**
+   * Runs an admitted call on the host. Returns the result's JSON text for the guest, or the failure (a base tool
+   * that could not answer is `infrastructure`; one that refused the call is evidence against the tool).
+   */
+  async perform({ call, step }) {
+    let output;
+    try {
+      output = await this.#host(call.tool, call.args);
+    } catch (err) {
+      call.error = errorMessage(err);
+      const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
+      const failure = {
+        kind: "call_failed",
+        cause,
+        message: call.error,
+        step,
+        tool: call.tool
+      };
+      if (err instanceof DistillError) failure.errorCode = err.code;
+      return failure;
+    }
+    let json2;
+    try {
+      json2 = JSON.stringify(output);
+    } catch (err) {
+      call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
+      return {
+        kind: "call_failed",
+        cause: "infrastructure",
+        message: `base tool '${call.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
+        step,
+        tool: call.tool
+      };
+    }
+    json2 ??= "null";
+    const bytes = Buffer.byteLength(json2);
+    const max = this.#limits.maxMessageBytes;
+    if (bytes > max) {
+      call.error = `its result is ${bytes} bytes, more than the ${max}-byte limit`;
+      return {
+        kind: "message_limit",
+        cause: "infrastructure",
+        message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${max}-byte limit`,
+        step,
+        tool: call.tool
+      };
+    }
+    call.ok = true;
+    call.output = JSON.parse(json2);
+    return { json: json2 };
+  }
+};
+var MAX_REASON_CHARS = 1e3;
+function readReason(json2) {
+  const value = json2 === null ? null : parseString(json2);
+  return clip(value?.trim() || "no reason given", MAX_REASON_CHARS);
+}
+function isFailure(value) {
+  return "kind" in value && "cause" in value;
+}
+function parseString(json2) {
+  try {
+    const value = JSON.parse(json2);
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+function parsePlainObject(json2) {
+  try {
+    const value = JSON.parse(json2);
+    return isPlainObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+// core/sandbox-clock.ts
+var cpuNow = typeof process.threadCpuUsage === "function" ? () => {
+  const u = process.threadCpuUsage();
+  return (u.user + u.system) / 1e3;
+} : () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e3;
+};
+var RunClock = class {
+  #limits;
+  #cpuUsed = 0;
+  #wallUsed = 0;
+  #sliceWall = 0;
+  #sliceCpu = null;
+  constructor(limits) {
+    this.#limits = limits;
+  }
+  /** A slice of the code's execution starts. */
+  begin() {
+    this.#sliceWall = performance.now();
+    this.#sliceCpu = null;
+  }
+  /** The slice ends: its time is added to the run's. */
+  end() {
+    const wall = performance.now() - this.#sliceWall;
+    this.#wallUsed += wall;
+    this.#cpuUsed += this.#sliceCpuSoFar(wall);
+  }
+  /** Asked by the engine while code runs: the limit that has passed, or null to let it go on. */
+  check() {
+    const wall = performance.now() - this.#sliceWall;
+    this.#sliceCpu ??= { wall, cpu: cpuNow() };
+    if (this.#cpuUsed + wall > this.#limits.cpuMs) {
+      const cpu = this.#cpuUsed + this.#sliceCpuSoFar(wall);
+      if (cpu > this.#limits.cpuMs) {
+        return {
+          kind: "cpu",
+          cause: "tool",
+          message: `the tool's code ran for more than ${this.#limits.cpuMs} ms of its own time and was stopped`
+        };
+      }
+    }
+    if (this.#wallUsed + wall > this.#limits.wallMs) {
+      return {
+        kind: "deadline",
+        cause: "host",
+        message: `the tool's code took more than ${this.#limits.wallMs} ms of wall-clock time (base calls not counted) while using less than its ${this.#limits.cpuMs} ms of computing time: the host is overloaded`
+      };
+    }
+    return null;
+  }
+  /**
+   * The slice's computing time. Reading the CPU clock costs a system call, so it starts only at the slice's
+   * first interrupt check: what ran before it (never more than a few thousand instructions) is counted at its
+   * wall-clock time, which on one thread is never less than its CPU time.
+   */
+  #sliceCpuSoFar(wall) {
+    const started = this.#sliceCpu;
+    if (started === null) return wall;
+    return started.wall + (cpuNow() - started.cpu);
+  }
+};
+
+// core/sandbox-failures.ts
+var MAX_ERROR_CHARS = 1e3;
+var SEPARATOR = "";
+var TOOL_LINE = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+)`);
+function memoryFailure(limits) {
+  return {
+    kind: "memory",
+    cause: "tool",
+    message: `the tool used more than ${limits.memoryMb} MB of memory and was stopped`
+  };
+}
+function engineFailure(err, growthRefused, limits) {
+  if (growthRefused) return memoryFailure(limits);
+  if (err instanceof RangeError) {
+    return {
+      kind: "stack",
+      cause: "tool",
+      message: "the tool's code nested too deeply (the engine's stack is exhausted) and was stopped"
+    };
+  }
+  return {
+    kind: "crashed",
+    cause: "tool",
+    message: `the engine stopped running the tool's code: ${clip(errorMessage(err), MAX_ERROR_CHARS)}`
+  };
+}
+function guestFailure(text, prefix, kind) {
+  if (text.startsWith("InternalError: stack overflow")) {
+    return {
+      kind: "stack",
+      cause: "tool",
+      message: "the tool's code nested too deeply (the engine's stack limit) and was stopped"
+    };
+  }
+  return { kind, cause: "tool", message: prefix + text };
+}
+function describedError(described) {
+  const [text = "", stack = ""] = described.split(SEPARATOR);
+  const line = TOOL_LINE.exec(stack)?.[1];
+  return clip(text, MAX_ERROR_CHARS) + (line ? ` (line ${line})` : "");
+}
+function unknownFailure() {
+  return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
+}
+
+// core/sandbox-run.ts
+function codeError(message) {
+  return { kind: "code_error", cause: "tool", message };
+}
+var INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false };
+var SandboxRun = class {
+  #instance;
+  #limits;
+  #gate;
+  #clock;
+  #rt = null;
+  #ctx = null;
+  #api = null;
+  #failure = null;
+  /** The reason the code gave through the prelude's host function: the run ended as not applicable. */
+  #notApplicable = null;
+  #inflight = 0;
+  #batch = [];
+  #wake = null;
+  #closed = false;
+  constructor(instance, req, limits) {
+    this.#instance = instance;
+    this.#limits = limits;
+    this.#gate = new CallGate(limits, req);
+    this.#clock = new RunClock(limits);
+  }
+  /** Every base call the code asked for, in order, with its outcome. */
+  get calls() {
+    return this.#gate.calls;
+  }
+  /** Ends the run from outside (the sandbox is closing): it fails at once, without waiting for calls. */
+  abort(failure) {
+    this.#closed = true;
+    this.#fail(failure);
+    this.#wake?.();
+  }
+  /** Runs the tool with `inputJson`; the result is the tool's result as the host parsed it. */
+  async run(body, inputJson) {
+    const loaded2 = this.#load(body, false);
+    if (loaded2 === null) return this.#finish(null);
+    const promise = this.#slice(() => this.#guest("run", "", loaded2.definition, this.#newString(inputJson)));
+    const tagged = promise === null ? null : await this.#settle(promise);
+    if (tagged === null) return this.#finish(null);
+    if (tagged.startsWith("U")) {
+      const why = describedError(tagged.slice(1));
+      this.#fail(codeError(`the tool's result is not JSON-serialisable: ${why}`));
+      return this.#finish(null);
+    }
+    const json2 = tagged.slice(1);
+    const bytes = Buffer.byteLength(json2);
+    if (bytes > this.#limits.maxMessageBytes) {
+      this.#fail({
+        kind: "message_limit",
+        cause: "tool",
+        message: `the tool's result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`
+      });
+      return this.#finish(null);
+    }
+    try {
+      return this.#finish({ result: JSON.parse(json2) });
+    } catch (err) {
+      this.#fail(codeError(`the tool's result is not JSON: ${errorMessage(err)}`));
+      return this.#finish(null);
+    }
+  }
+  /** Runs the module's `check` on `resultJson` in this instance, which never ran the tool. */
+  async check(body, resultJson) {
+    const loaded2 = this.#load(body, true);
+    if (loaded2 === null) return this.#failure ?? unknownFailure();
+    if (!loaded2.hasCheck) return "absent";
+    const verdict = this.#read(
+      this.#slice(
+        () => this.#guest("check", "check(result) threw: ", loaded2.definition, this.#newString(resultJson))
+      )
+    );
+    if (verdict === "P" && !this.#instance.growthRefused()) return "passed";
+    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
+    const failure = this.#failure;
+    if (failure) return failure.kind === "code_error" ? { ...failure, kind: "check_failed" } : failure;
+    const message = verdict === "A" ? "check(result) returned a promise: check must answer at once (not async, no await)" : `check(result) returned ${clip(verdict?.slice(1) ?? "nothing", MAX_NAME_CHARS)}`;
+    return { kind: "check_failed", cause: "tool", message };
+  }
+  /** Makes the context, the prelude and the tool's definition; null (with a failure) when it cannot. */
+  #load(body, inCheck) {
+    const factory = this.#slice(() => {
+      const rt = this.#instance.quickjs.newRuntime();
+      this.#rt = rt;
+      rt.setMaxStackSize(this.#limits.stackKb * 1024);
+      rt.setInterruptHandler(() => this.#interrupt());
+      const ctx = rt.newContext({ intrinsics: INTRINSICS });
+      this.#ctx = ctx;
+      const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
+      const hostCall = ctx.newFunction("call", (name, args, site) => this.#hostCall(name, args, site));
+      const hostNotApplicable = ctx.newFunction("notApplicable", (reason) => this.#hostNotApplicable(reason));
+      const flag = inCheck ? ctx.true : ctx.false;
+      const api = prelude.error ? prelude : ctx.callFunction(prelude.value, ctx.undefined, hostCall, flag, hostNotApplicable);
+      if (api.error) {
+        this.#fail({ kind: "engine", cause: "host", message: "the sandbox prelude failed to start" });
+        return null;
+      }
+      this.#api = {
+        define: ctx.getProp(api.value, "define"),
+        kind: ctx.getProp(api.value, "kind"),
+        run: ctx.getProp(api.value, "run"),
+        check: ctx.getProp(api.value, "check"),
+        describe: ctx.getProp(api.value, "describe"),
+        parse: ctx.getProp(api.value, "parse")
+      };
+      const made = ctx.evalCode(`(function (${LIBRARY_PARAM}) {"use strict";${body}
+})`, TOOL_FILE, {
+        type: "global",
+        strict: true
+      });
+      if (made.error) {
+        this.#failFromGuest(made.error, "", "bad_module");
+        return null;
+      }
+      return made.value;
+    });
+    if (factory === null) return null;
+    const definition = this.#slice(() => this.#guest("define", "the module threw while loading: ", factory));
+    if (definition === null) return null;
+    const kind = this.#read(this.#slice(() => this.#guest("kind", "", definition)));
+    if (kind === "ok" || kind === "no-check") return { definition, hasCheck: kind === "ok" };
+    const message = kind === "no-run" ? "the tool has no run function" : kind === "bad-check" ? "the tool's check must be a function" : "the module's default export must be distilledTool({ name, description, inputSchema, run, check? })";
+    this.#fail({ kind: "bad_module", cause: "tool", message });
+    return null;
+  }
+  /** Calls a prelude function; a guest exception fails the run as a code error with `prefix`. */
+  #guest(name, prefix, ...args) {
+    const ctx = this.#ctx;
+    const api = this.#api;
+    if (!ctx || !api) return null;
+    const r = ctx.callFunction(api[name], ctx.undefined, ...args);
+    if (r.error) {
+      this.#failFromGuest(r.error, prefix, "code_error");
+      return null;
+    }
+    return r.value;
+  }
+  #newString(text) {
+    return this.#ctx.newString(text);
+  }
+  #read(handle) {
+    const ctx = this.#ctx;
+    if (!ctx || handle === null || this.#failure) return null;
+    return ctx.typeof(handle) === "string" ? ctx.getString(handle) : null;
+  }
+  /** Runs `fn` as a slice of the tool's execution (time and CPU counted); an engine exception ends the run. */
+  #slice(fn) {
+    if (this.#failure) return null;
+    this.#clock.begin();
+    const exitCode = process.exitCode;
+    try {
+      return fn();
+    } catch (err) {
+      this.#engineThrew(err);
+      return null;
+    } finally {
+      if (process.exitCode !== exitCode) process.exitCode = exitCode;
+      this.#clock.end();
+    }
+  }
+  /** Called by the engine while code runs: true stops the code (an error it cannot catch). */
+  #interrupt() {
+    if (this.#failure || this.#notApplicable !== null) return true;
+    const passed = this.#clock.check();
+    if (passed) this.#fail(passed);
+    return passed !== null;
+  }
+  /** The engine itself threw (not the guest): classified by what the host saw. */
+  #engineThrew(err) {
+    this.#fail(engineFailure(err, this.#instance.growthRefused(), this.#limits));
+  }
+  /** A guest exception ended a slice: the host's own observations first, then the error's text. */
+  #failFromGuest(error, prefix, kind) {
+    if (this.#failure) return;
+    const observed = this.#instance.growthRefused() ? memoryFailure(this.#limits) : null;
+    this.#fail(observed ?? guestFailure(this.#describe(error), prefix, kind));
+  }
+  /** The error's text with the tool's line where its stack has one; guest text, so clipped. */
+  #describe(error) {
+    const ctx = this.#ctx;
+    const api = this.#api;
+    if (!ctx || !api) return "the tool's code failed";
+    const r = ctx.callFunction(api.describe, ctx.undefined, error);
+    if (r.error || ctx.typeof(r.value) !== "string")
+      return "the tool's code threw a value that cannot be described";
+    return describedError(ctx.getString(r.value));
+  }
+  /** The guest's `call(name, argsJson, site)`: admitted by the gate (which judges `site`), answered by promise. */
+  #hostCall(nameHandle, argsHandle, siteHandle) {
+    const ctx = this.#ctx;
+    const deferred = ctx.newPromise();
+    if (this.#failure || this.#notApplicable !== null) return deferred.handle;
+    const text = (h) => h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
+    const site = siteHandle && ctx.typeof(siteHandle) === "number" ? ctx.getNumber(siteHandle) : null;
+    const admitted = this.#gate.admit(text(nameHandle), text(argsHandle), site);
+    if (isFailure(admitted)) this.#fail(admitted);
+    else this.#batch.push({ ...admitted, deferred });
+    return deferred.handle;
+  }
+  /** The guest's `notApplicable(reasonJson)`: the first ends the run (unless it already failed). */
+  #hostNotApplicable(reasonHandle) {
+    const ctx = this.#ctx;
+    if (this.#failure || this.#notApplicable !== null) return;
+    const isText = reasonHandle && ctx.typeof(reasonHandle) === "string";
+    this.#notApplicable = readReason(isText ? ctx.getString(reasonHandle) : null);
+  }
+  /** Sends the calls the code made in the slice that just ended, unless that slice ended the run. */
+  #dispatchBatch() {
+    const batch = this.#batch;
+    this.#batch = [];
+    if (this.#failure || this.#notApplicable !== null) {
+      const at = this.#failure?.step ?? this.#gate.calls.length;
+      const why = this.#failure ? `the tool was stopped at step ${at}` : "the tool ended with notApplicable";
+      for (const p of batch) p.call.error ??= `not run: ${why}`;
+      return;
+    }
+    for (const p of batch) void this.#dispatch(p);
+  }
+  async #dispatch(pending) {
+    this.#inflight++;
+    try {
+      const done = await this.#gate.perform(pending);
+      if (isFailure(done)) {
+        this.#fail(done);
+        return;
+      }
+      if (this.#failure || this.#closed) return;
+      this.#slice(() => {
+        const value = this.#guest("parse", "", this.#newString(done.json));
+        if (value !== null) pending.deferred.resolve(value);
+        return null;
+      });
+    } finally {
+      this.#inflight--;
+      this.#wake?.();
+    }
+  }
+  /** Pumps the engine's jobs until the run's promise settles; the JSON text of its result, or null. */
+  async #settle(promise) {
+    const ctx = this.#ctx;
+    const rt = this.#rt;
+    for (; ; ) {
+      this.#dispatchBatch();
+      this.#slice(() => {
+        const jobs = rt.executePendingJobs();
+        if (jobs.error) this.#failFromGuest(jobs.error, "", "code_error");
+        return null;
+      });
+      this.#dispatchBatch();
+      if (this.#failure || this.#notApplicable !== null) return null;
+      const state = ctx.getPromiseState(promise);
+      if (state.type === "fulfilled") {
+        const json2 = ctx.typeof(state.value) === "string" ? ctx.getString(state.value) : null;
+        if (json2 === null) this.#fail(codeError("the tool gave no result"));
+        return json2;
+      }
+      if (state.type === "rejected") {
+        this.#failFromGuest(state.error, "", "code_error");
+        return null;
+      }
+      if (this.#inflight === 0 && !rt.hasPendingJob()) {
+        this.#fail(
+          codeError("the tool's promise never settled: its code is waiting, but not on any base call")
+        );
+        return null;
+      }
+      await new Promise((resolve4) => {
+        this.#wake = resolve4;
+      });
+      this.#wake = null;
+    }
+  }
+  /** Waits for every dispatched call (their outcomes belong to the record), then gives the outcome. */
+  async #finish(done) {
+    if (!this.#closed) {
+      while (this.#inflight > 0) {
+        await new Promise((resolve4) => {
+          this.#wake = resolve4;
+        });
+        this.#wake = null;
+      }
+    }
+    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
+    this.#drop();
+    const reason = this.#notApplicable;
+    if (!this.#failure && reason !== null)
+      return { ok: true, result: null, check: "skipped", calls: this.calls, notApplicable: reason };
+    if (this.#failure || done === null)
+      return { ok: false, failure: this.#failure ?? unknownFailure(), calls: this.calls };
+    return { ok: true, result: done.result, check: "skipped", calls: this.calls };
+  }
+  /** The instance is never reused: the references go, and with them its memory. */
+  #drop() {
+    this.#api = null;
+    this.#ctx = null;
+    this.#rt = null;
+  }
+  #fail(failure) {
+    if (!this.#failure) this.#failure = failure;
+  }
+};
+
+// core/sandbox.ts
+var DEFAULT_LIMITS = Object.freeze({
+  cpuMs: 2e3,
+  wallMs: 1e4,
+  memoryMb: 64,
+  stackKb: 256,
+  maxCalls: 200,
+  maxMessageBytes: 1024 * 1024
+});
+var Sandbox = class {
+  #limits;
+  #poolSize;
+  #maxConcurrent;
+  #spares = [];
+  #queue = [];
+  #running = /* @__PURE__ */ new Set();
+  /** Prepared bodies by source: a tool runs the same source many times, and preparing it parses it twice. */
+  #bodies = /* @__PURE__ */ new Map();
+  #busy = 0;
+  #spawned = 0;
+  #closed = false;
+  constructor(options = {}) {
+    this.#limits = resolveLimits(DEFAULT_LIMITS, options.limits);
+    this.#poolSize = wholeNumber("poolSize", options.poolSize ?? 2, 0);
+    this.#maxConcurrent = wholeNumber("maxConcurrent", options.maxConcurrent ?? 16, 1);
+  }
+  /** Runs one tool module; every failure of the tool is an outcome, never a throw. */
+  async run(req) {
+    if (this.#closed)
+      throw new DistillError("USAGE", "the sandbox is closed: make a new Sandbox to run more tools");
+    const limits = resolveLimits(this.#limits, req.limits);
+    let body;
+    try {
+      body = this.#body(req.source);
+    } catch (err) {
+      if (err instanceof DistillError)
+        return { ok: false, failure: { kind: "bad_module", cause: "tool", message: err.message }, calls: [] };
+      throw err;
+    }
+    let input;
+    try {
+      input = JSON.stringify(req.input ?? {});
+    } catch (err) {
+      throw new DistillError("USAGE", `the tool's input is not JSON-serialisable: ${errorMessage(err)}`, {
+        cause: err
+      });
+    }
+    await this.#turn();
+    try {
+      const outcome = await this.#execute(limits, (run) => run.run(body, input), req);
+      if (!outcome.ok || req.runCheck !== true || outcome.notApplicable !== void 0) return outcome;
+      const checked = await this.#execute(
+        limits,
+        async (run) => {
+          const verdict = await run.check(body, JSON.stringify(outcome.result));
+          return verdict === "passed" || verdict === "absent" ? { ...outcome, check: verdict } : { ok: false, failure: verdict, calls: outcome.calls };
+        },
+        { allow: [], call: refuseCall }
+      );
+      return { ...checked, calls: outcome.calls };
+    } finally {
+      this.#endTurn();
+    }
+  }
+  /** Ends every run in progress with a `closed` failure; later runs are refused. */
+  async close() {
+    this.#closed = true;
+    this.#spares.length = 0;
+    for (const run of this.#running) {
+      run.abort({
+        kind: "closed",
+        cause: "host",
+        message: "the sandbox was closed while the tool was running"
+      });
+    }
+    for (const waiting of this.#queue.splice(0)) waiting();
+  }
+  /** Counters, for diagnostics and tests. */
+  stats() {
+    return {
+      spawned: this.#spawned,
+      idle: this.#spares.length,
+      busy: this.#busy,
+      queued: this.#queue.length
+    };
+  }
+  async #execute(limits, body, req) {
+    if (this.#closed) return closedOutcome();
+    let instance;
+    try {
+      instance = await this.#instance(limits.memoryMb);
+    } catch (err) {
+      return {
+        ok: false,
+        failure: {
+          kind: "engine",
+          cause: "host",
+          message: `the sandbox engine could not start: ${errorMessage(err)}`
+        },
+        calls: []
+      };
+    }
+    if (this.#closed) return closedOutcome();
+    const run = new SandboxRun(instance, req, limits);
+    this.#running.add(run);
+    try {
+      return await body(run);
+    } finally {
+      this.#running.delete(run);
+    }
+  }
+  #body(source) {
+    const cached = this.#bodies.get(source);
+    if (cached !== void 0) return cached;
+    const body = toFunctionBody(source);
+    if (this.#bodies.size >= BODY_CACHE_SIZE) {
+      const oldest = this.#bodies.keys().next();
+      if (!oldest.done) this.#bodies.delete(oldest.value);
+    }
+    this.#bodies.set(source, body);
+    return body;
+  }
+  /** A fresh instance: a spare made ahead of time when the memory cap matches, else a new one. */
+  #instance(memoryMb) {
+    const spare = memoryMb === this.#limits.memoryMb ? this.#spares.shift() : void 0;
+    setImmediate(() => this.#topUp());
+    if (spare) return spare;
+    this.#spawned++;
+    return newEngineInstance(memoryMb);
+  }
+  #topUp() {
+    while (!this.#closed && this.#spares.length < this.#poolSize) {
+      this.#spawned++;
+      const made = newEngineInstance(this.#limits.memoryMb);
+      made.catch(() => {
+      });
+      this.#spares.push(made);
+    }
+  }
+  /** Waits for one of the `maxConcurrent` places; a closed sandbox lets everyone through to fail. */
+  async #turn() {
+    if (this.#busy < this.#maxConcurrent || this.#closed) {
+      this.#busy++;
+      return;
+    }
+    await new Promise((resolve4) => this.#queue.push(resolve4));
+    this.#busy++;
+  }
+  #endTurn() {
+    this.#busy--;
+    this.#queue.shift()?.();
+  }
+};
+var BODY_CACHE_SIZE = 64;
+async function refuseCall() {
+  throw new DistillError("USAGE", "call() is not available in check()");
+}
+function closedOutcome() {
+  return {
+    ok: false,
+    failure: { kind: "closed", cause: "host", message: "the sandbox was closed while the tool was starting" },
+    calls: []
+  };
+}
+function wholeNumber(name, value, min) {
+  if (!Number.isInteger(value) || value < min) {
+    throw new DistillError("USAGE", `sandbox ${name} must be a whole number \u2265 ${min} (got ${value})`);
+  }
+  return value;
+}
+function resolveLimits(base, override) {
+  const limits = { ...base };
+  for (const key3 of Object.keys(DEFAULT_LIMITS)) {
+    const value = override?.[key3];
+    if (value === void 0) continue;
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+      throw new DistillError(
+        "USAGE",
+        `sandbox limits: ${key3} must be a positive number (got ${String(value)})`
+      );
+    }
+    limits[key3] = key3 === "memoryMb" || key3 === "maxCalls" || key3 === "stackKb" ? Math.ceil(value) : value;
+  }
+  if (limits.memoryMb < ENGINE_BASE_MB * 2) {
+    throw new DistillError(
+      "USAGE",
+      `sandbox limits: memoryMb must be at least ${ENGINE_BASE_MB * 2} (the engine itself takes ${ENGINE_BASE_MB}); got ${limits.memoryMb}`
+    );
+  }
+  return limits;
+}
+
+// core/tool-distill.ts
 var ToolDistill = class _ToolDistill {
+  /** The registry (SQLite or PostgreSQL): the library's async store interface. */
   store;
   settings;
   logger;
@@ -58548,15 +59152,21 @@ var ToolDistill = class _ToolDistill {
   #ctx;
   /** The traces' way back in: the operations the recorder must not import itself. */
   #host;
+  /** What `activeTools()` serves. */
+  #exposure;
   /**
    * What the start-up review of base tool definitions (`check_schemas_on_start`) found and did, per version: a
    * cosmetic change (nothing to do), a compatible or breaking one (re-verified), a tool that is gone. Complete once
-   * `ready()` resolves (re-verification is asynchronous); null when the review did not run. Each entry is also
-   * logged when its re-verification ends.
+   * `ready()` resolves (the review and re-verification run once the store is open); null when the review does not
+   * run. Each entry is also logged when its re-verification ends.
    */
   startupReport;
-  /** The start-up re-verifications; never rejects. */
+  /** The start-up review and the change feed's start; never rejects. */
   #ready;
+  /**
+   * Opens the registry and starts. A folder store opens synchronously; a `postgres://` URL cannot: use
+   * `await ToolDistill.open({...})` or `await ToolDistill.fromConfig()` for it.
+   */
   constructor(options) {
     const settings = settingsFromOptions(options);
     this.settings = settings;
@@ -58569,26 +59179,88 @@ var ToolDistill = class _ToolDistill {
     this.#sandbox = options.sandbox ?? null;
     this.#ownsSandbox = !options.sandbox;
     this.#onClose = options.onClose;
-    this.store = new Store(options.store, { maxOutputBytes: settings.maxOutputBytes, logger: this.logger });
-    this.#ctx = this.#makeContext(options.onExposureChange ?? (() => {
-    }));
+    if (typeof options.store === "string" && isPostgresUrl(options.store)) {
+      throw new DistillError(
+        "USAGE",
+        "new ToolDistill({ store }) cannot open a postgres:// store: connecting takes time. Use `await ToolDistill.open({ store, ... })` (same options) or `await ToolDistill.fromConfig()`."
+      );
+    }
+    this.store = typeof options.store === "string" ? SqliteRegistryStore.open(options.store, {
+      maxOutputBytes: settings.maxOutputBytes,
+      logger: this.logger
+    }) : options.store;
+    this.#ctx = this.#makeContext();
+    this.#exposure = new ExposureCache(
+      this.store,
+      settings.maxExposedTools,
+      this.logger,
+      options.onExposureChange ?? (() => {
+      })
+    );
     this.#host = {
       ctx: this.#ctx,
       // A call waits for the start-up re-verification, which may still change what is exposed.
       ready: () => this.#ready,
-      runDistilled: (trace, name, input, opts) => runExposed(this.#ctx, trace, name, input, opts),
+      runDistilled: async (trace, name, input, opts) => {
+        const r = await runExposed(this.#ctx, this.#exposure.versions(), trace, name, input, opts);
+        if (r && !r.isError && r.notApplicable === void 0) this.#exposure.ran(name);
+        return r;
+      },
       propose: (trace, input, opts) => handleProposal(this.#ctx, trace.id, input, opts),
       unavailableReason: (name) => unavailableReason(this.store, name, this.settings.maxExposedTools),
       fallbackDistill: (trace) => fallbackDistill(this.#ctx, trace.id)
     };
-    const review = settings.checkSchemasOnStart && options.tools ? reviewDefinitions(this.#ctx) : null;
-    this.startupReport = review?.report ?? null;
-    this.#ready = review ? reverify(this.#ctx, review.jobs).then(() => {
-      for (const c of review.report.changes) {
+    const review = settings.checkSchemasOnStart && options.tools !== void 0;
+    this.startupReport = review ? { changes: [], messages: [] } : null;
+    if (this.store instanceof SqliteRegistryStore) {
+      this.#exposure.seed(startupCandidates(this.store.store, review ? this.#ctx.baseTool : null));
+    }
+    this.#ready = this.#start();
+  }
+  /** Follows the change feed, reads the exposed set, and runs the start-up review. Never rejects. */
+  async #start() {
+    try {
+      await this.#exposure.follow();
+      await this.#exposure.refresh();
+      const report = this.startupReport;
+      if (!report) return;
+      const review = await reviewDefinitions(this.#ctx);
+      report.changes.push(...review.report.changes);
+      report.messages.push(...review.report.messages);
+      await reverify(this.#ctx, review.jobs);
+      await this.#exposure.refresh();
+      for (const c of report.changes) {
         const change = c.from === c.to ? `stays ${c.to}` : `${c.from} \u2192 ${c.to}`;
         this.logger.warn(`tooldistill: at start-up, ${c.name} v${c.version} ${change}: ${c.reason}`);
       }
-    }) : Promise.resolve();
+    } catch (err) {
+      this.logger.error(`tooldistill: the start-up review could not run: ${errorMessage(err)}`);
+    }
+  }
+  /**
+   * Opens the registry `options.store` names (a folder or a `postgres://` URL; see `new ToolDistill`) and waits
+   * until the library is ready (the start-up review has ended).
+   */
+  static async open(options) {
+    if (typeof options.store !== "string") {
+      const td2 = new _ToolDistill(options);
+      await td2.ready();
+      return td2;
+    }
+    const settings = settingsFromOptions(options);
+    const store = await openRegistryStore(options.store, {
+      maxOutputBytes: settings.maxOutputBytes,
+      logger: options.logger ?? stderrLogger
+    });
+    let td;
+    try {
+      td = new _ToolDistill({ ...options, store });
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    await td.ready();
+    return td;
   }
   /**
    * Resolves when the start-up review has finished re-verifying what changed, with its report (null when it did
@@ -58608,30 +59280,13 @@ var ToolDistill = class _ToolDistill {
    * (servers still starting are killed and this rejects), `onSpawn` hears each stdio server's pid.
    */
   static async fromLoadedConfig(config, overrides = {}, startup = {}) {
-    const options = { ...config.settings, store: config.store };
-    if (config.executor) options.executor = await importRef(config.executor);
-    if (config.tools) options.tools = await importRef(config.tools);
-    if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
-    if (config.distiller) options.distiller = await importRef(config.distiller);
-    if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-NSDAYXJQ.js");
-      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-UCUXFTI3.js");
-      const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
-      const toolkit = await MCPToolkit.connect({
-        servers,
-        cwd: config.path ? dirname3(config.path) : config.dir,
-        ...overrides.logger ? { logger: overrides.logger } : {},
-        ...startup.signal ? { signal: startup.signal } : {},
-        ...startup.onSpawn ? { onSpawn: startup.onSpawn } : {}
-      });
-      options.executor = toolkit.executor;
-      options.tools = toolkit.tools;
-      options.healthProbe ??= toolkit.probe;
-      options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
+    const options = await optionsFromConfig(config, overrides, startup);
+    try {
+      return await _ToolDistill.open({ ...options, ...overrides });
+    } catch (err) {
+      await options.onClose?.();
+      throw err;
     }
-    const td = new _ToolDistill({ ...options, ...overrides });
-    await td.ready();
-    return td;
   }
   /**
    * Starts recording a run of `task`. A store that cannot be written is warned, not thrown: the agent runs on,
@@ -58639,22 +59294,28 @@ var ToolDistill = class _ToolDistill {
    */
   startTrace(task, options = {}) {
     const id = options.id ?? randomUUID();
-    try {
-      this.store.createTrace(id, task, options.source ?? "sdk");
-    } catch (err) {
-      this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`);
-    }
-    return new Trace(this.#host, id, task);
+    const trace = new Trace(this.#host, id, task);
+    const source = options.source ?? "sdk";
+    queueTraceWrite(
+      trace,
+      () => this.store.createTrace(id, task, source),
+      (err) => this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`)
+    );
+    return trace;
   }
-  /** Re-attaches to a stored trace (e.g. a Claude Code span recorded by another process). */
-  openTrace(id) {
-    const t = this.store.getTrace(id);
+  /** Re-attaches to a stored trace (e.g. a Claude Code span recorded by another process), reading its state. */
+  async openTrace(id) {
+    const t = await loadTrace(this.#ctx, id);
     if (!t) throw new DistillError("NOT_FOUND", `no trace '${id}': see tooldistill traces list`);
-    return new Trace(this.#host, id, t.task);
+    return new Trace(this.#host, id, t.task, t.state);
   }
-  /** The exposed distilled tools in Anthropic format, by successful runs, capped by `max_exposed_tools`. */
+  /**
+   * The exposed distilled tools in Anthropic format, by successful runs, capped by `max_exposed_tools`. Served
+   * from memory: kept in step with this process's changes and, through the store's change feed, with every other
+   * process's.
+   */
   activeTools() {
-    return exposedVersions(this.store, this.settings.maxExposedTools).map(toolDefinition);
+    return this.#exposure.versions().map(toolDefinition);
   }
   /** The `propose_distilled_tool` definition to offer next to the base tools. */
   proposeTool() {
@@ -58686,7 +59347,7 @@ var ToolDistill = class _ToolDistill {
    */
   async verify(name, options = {}) {
     await this.#ready;
-    const v = resolveVersion(this.store, name, options.version, "active");
+    const v = await resolveVersion(this.store, name, options.version, "active");
     if (!options.live) return verifyVersion(this.#ctx, v);
     if (!this.executor) {
       throw new DistillError(
@@ -58702,7 +59363,7 @@ var ToolDistill = class _ToolDistill {
   /** What `verify --live` would do, call by call (live, from the record, refused), without running anything. */
   async planLiveVerification(name, options = {}) {
     await this.#ready;
-    const v = resolveVersion(this.store, name, options.version, "active");
+    const v = await resolveVersion(this.store, name, options.version, "active");
     return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false });
   }
   /**
@@ -58734,7 +59395,8 @@ var ToolDistill = class _ToolDistill {
       await this.#onClose?.();
     } finally {
       if (this.#ownsSandbox) await this.#sandbox?.close();
-      this.store.close();
+      await this.#exposure.close();
+      await this.store.close();
     }
   }
   // ---- internals --------------------------------------------------------------------------------
@@ -58744,12 +59406,12 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-KGP2Y3R5.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-WVBHLSL4.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
   }
-  #makeContext(exposureChanged) {
+  #makeContext() {
     const self2 = this;
     return {
       store: this.store,
@@ -58763,7 +59425,7 @@ var ToolDistill = class _ToolDistill {
       tools: () => this.#tools,
       baseTool: (name) => this.#byName.get(name),
       distiller: () => this.#getDistiller(),
-      exposureChanged
+      exposureChanged: () => this.#exposure.refresh()
     };
   }
 };
@@ -58772,21 +59434,21 @@ var ToolDistill = class _ToolDistill {
 import {
   closeSync,
   fstatSync,
-  mkdirSync as mkdirSync4,
+  mkdirSync as mkdirSync3,
   openSync,
-  readdirSync as readdirSync2,
-  readFileSync as readFileSync3,
+  readdirSync,
+  readFileSync as readFileSync2,
   renameSync as renameSync2,
   statSync as statSync5,
   unlinkSync,
   writeSync
 } from "node:fs";
-import { join as join5 } from "node:path";
+import { join as join4 } from "node:path";
 var KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
 var LIVE = ".jsonl";
 var CLAIMED = ".claimed";
 function spillDir(storeRoot) {
-  return join5(storeRoot, "spill");
+  return join4(storeRoot, "spill");
 }
 function fileKey(sessionId) {
   if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
@@ -58800,13 +59462,13 @@ function fileKey(sessionId) {
 function pendingSpills(storeRoot) {
   let names;
   try {
-    names = readdirSync2(spillDir(storeRoot));
+    names = readdirSync(spillDir(storeRoot));
   } catch {
     return { sessions: [], files: [] };
   }
   const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
   const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
-  return { sessions, files: files.map((n) => join5(spillDir(storeRoot), n)) };
+  return { sessions, files: files.map((n) => join4(spillDir(storeRoot), n)) };
 }
 function applySpills(store, sessionId, apply) {
   const report = { applied: 0, skipped: 0, failed: [] };
@@ -58816,10 +59478,10 @@ function applySpills(store, sessionId, apply) {
   if (keys.length === 0) return report;
   const claimed = [];
   store.transaction(() => {
-    for (const key2 of keys) {
-      const files = readdirSync2(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join5(dir, n));
-      const live = join5(dir, `${key2}${LIVE}`);
-      const claim = join5(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+    for (const key3 of keys) {
+      const files = readdirSync(dir).filter((n) => n.startsWith(`${key3}.`) && n.endsWith(CLAIMED)).sort().map((n) => join4(dir, n));
+      const live = join4(dir, `${key3}${LIVE}`);
+      const claim = join4(dir, `${key3}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
       try {
         renameSync2(live, claim);
         files.push(claim);
@@ -58827,7 +59489,7 @@ function applySpills(store, sessionId, apply) {
       }
       for (const file of files) {
         claimed.push(file);
-        for (const line of readFileSync3(file, "utf8").split("\n")) {
+        for (const line of readFileSync2(file, "utf8").split("\n")) {
           if (line.trim() === "") continue;
           let event;
           try {
@@ -58867,16 +59529,17 @@ assertNodeVersion();
 export {
   findConfig,
   importRef,
-  clipDepth,
   hookSettings,
   loadConfig,
   applySpills,
   adapterSql,
   Store,
   exposedVersions,
+  exposedVersionsSync,
   unavailableReason,
   toolDefinition,
   appendLog,
+  embeddedStore,
   proposeToolDefinition,
   ToolDistill
 };

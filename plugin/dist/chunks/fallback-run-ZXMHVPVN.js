@@ -4,18 +4,21 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-5NQZ6V3M.js";
+} from "./chunk-DQQ6XVR6.js";
 import {
   ToolDistill,
   appendLog,
+  embeddedStore,
   importRef
-} from "./chunk-2KPU2NPO.js";
-import "./chunk-HOGTD3KB.js";
+} from "./chunk-CBJJVY32.js";
+import "./chunk-74LWTRFU.js";
+import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-LMZH4FWR.js";
-import "./chunk-PK6ICO7V.js";
-import "./chunk-DIPQWG65.js";
-import "./chunk-NV5JO7FK.js";
+import "./chunk-YEWZFQW2.js";
+import "./chunk-RYYHHNJW.js";
+import "./chunk-3ZMD7MHL.js";
+import "./chunk-J2PGGSMV.js";
 import "./chunk-RYZN5VFB.js";
 import "./chunk-QQAY244P.js";
 import "./chunk-XLRDCVB2.js";
@@ -41,9 +44,13 @@ async function runFallback(configPath, traceId) {
     ...distiller ? { distiller } : {}
   });
   try {
-    applySpilledEvents(td.store, sessionOfTrace(traceId), baseServers);
-    td.setTools(cachedBaseTools(td.store));
-    await td.openTrace(traceId).finish();
+    const sqlite = embeddedStore(td.store, "the plugin's fallback distiller");
+    const tools = await sqlite.exclusive((store) => {
+      applySpilledEvents(store, sessionOfTrace(traceId), baseServers);
+      return cachedBaseTools(store);
+    });
+    td.setTools(tools);
+    await (await td.openTrace(traceId)).finish();
   } catch (err) {
     logger.error(err instanceof Error ? err.stack ?? err.message : String(err));
   } finally {

@@ -2,15 +2,17 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   adapterSql,
-  applySpills,
-  clipDepth
-} from "./chunk-2KPU2NPO.js";
+  applySpills
+} from "./chunk-CBJJVY32.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-HOGTD3KB.js";
+} from "./chunk-74LWTRFU.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-PK6ICO7V.js";
+} from "./chunk-YEWZFQW2.js";
+import {
+  clipDepth
+} from "./chunk-3ZMD7MHL.js";
 import {
   canonicalArgs,
   isPlainObject
