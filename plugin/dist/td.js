@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-V2O3Y64R.js");
+  const { main } = await import("./chunks/main-HVZBDIME.js");
   await main();
 }

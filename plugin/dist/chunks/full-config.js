@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-CBJJVY32.js";
+} from "./chunk-P3OHT2DP.js";
 import "./chunk-74LWTRFU.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";

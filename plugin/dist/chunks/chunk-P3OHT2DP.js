@@ -54150,6 +54150,35 @@ function autoPromotion(setting2, writes) {
 }
 var PROMOTED_BY_A_PERSON = "promoted by a person (tooldistill promote)";
 
+// core/trace-state.ts
+function newTraceState() {
+  return {
+    outcome: null,
+    usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    proposed: false,
+    nudged: false,
+    replaceName: null,
+    baseCalls: 0
+  };
+}
+async function loadTrace(ctx, id) {
+  const [t, flags, baseCalls] = await Promise.all([
+    ctx.store.getTrace(id),
+    ctx.store.getTraceFlags(id),
+    ctx.store.countTopLevelBaseCalls(id)
+  ]);
+  if (!t) return null;
+  const state = {
+    outcome: t.outcome,
+    usage: { ...t.usage },
+    proposed: flags.proposed,
+    nudged: flags.nudged,
+    replaceName: flags.replaceName,
+    baseCalls
+  };
+  return { task: t.task, state };
+}
+
 // core/trace.ts
 async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
   const safe = clipDepth(args);
@@ -54203,33 +54232,6 @@ function resultContent(value) {
       return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
     }
   }
-}
-function newTraceState() {
-  return {
-    outcome: null,
-    usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    proposed: false,
-    nudged: false,
-    replaceName: null,
-    baseCalls: 0
-  };
-}
-async function loadTrace(ctx, id) {
-  const [t, flags, baseCalls] = await Promise.all([
-    ctx.store.getTrace(id),
-    ctx.store.getTraceFlags(id),
-    ctx.store.countTopLevelBaseCalls(id)
-  ]);
-  if (!t) return null;
-  const state = {
-    outcome: t.outcome,
-    usage: { ...t.usage },
-    proposed: flags.proposed,
-    nudged: flags.nudged,
-    replaceName: flags.replaceName,
-    baseCalls
-  };
-  return { task: t.task, state };
 }
 var markReplacing;
 var queueWrite;

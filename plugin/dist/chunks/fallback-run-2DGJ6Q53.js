@@ -4,13 +4,13 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-DQQ6XVR6.js";
+} from "./chunk-PIRBD6K6.js";
 import {
   ToolDistill,
   appendLog,
   embeddedStore,
   importRef
-} from "./chunk-CBJJVY32.js";
+} from "./chunk-P3OHT2DP.js";
 import "./chunk-74LWTRFU.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";

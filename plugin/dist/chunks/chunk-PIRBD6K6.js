@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   adapterSql,
   applySpills
-} from "./chunk-CBJJVY32.js";
+} from "./chunk-P3OHT2DP.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-74LWTRFU.js";

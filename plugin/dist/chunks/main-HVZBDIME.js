@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-DQQ6XVR6.js";
+} from "./chunk-PIRBD6K6.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -28,7 +28,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-CBJJVY32.js";
+} from "./chunk-P3OHT2DP.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-74LWTRFU.js";
