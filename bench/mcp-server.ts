@@ -15,6 +15,7 @@ import { PLUGIN_TOOL_PREFIX } from "../claude-code/plugin-names.ts";
 import { spanPrefix } from "../claude-code/session.ts";
 import { recordToolStart } from "../claude-code/tool-calls.ts";
 import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
+import { embeddedStore } from "../core/sqlite-registry-store.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
 import { createTdServer } from "../server/td-server.ts";
@@ -104,10 +105,11 @@ export const mcpServer: Benchmark = {
       const ctx = { baseServers: ["crm"], baseTools: TOOLS };
       let n = 0;
       // Each call completes a row recorded first, as the PreToolUse hook records it in Claude Code (not timed).
+      const sync = embeddedStore(lib.store, "the bench").store;
       const started = () => {
         const toolUseId = `toolu_bench_${++n}`;
         const id = recordToolStart(
-          lib.store,
+          sync,
           {
             sessionId: SESSION,
             toolName: `${PLUGIN_TOOL_PREFIX}note_for_contact`,
@@ -119,7 +121,7 @@ export const mcpServer: Benchmark = {
         return {
           toolUseId,
           id,
-          traceId: lib.store.getCallByExternalId(toolUseId, spanPrefix(SESSION))!.traceId,
+          traceId: sync.getCallByExternalId(toolUseId, spanPrefix(SESSION))!.traceId,
         };
       };
       const viaServer = async () => {
@@ -136,7 +138,7 @@ export const mcpServer: Benchmark = {
       };
       const inProcess = async () => {
         const { id, traceId } = started();
-        const trace = lib.openTrace(traceId);
+        const trace = await lib.openTrace(traceId);
         const t0 = performance.now();
         const r = await trace.execute("note_for_contact", ARGS, { callId: id });
         const elapsed = performance.now() - t0;

@@ -77,7 +77,7 @@ export const recordedRuns: Benchmark = {
         replacing.push(await proposeTimed(trace, source("runs_tool", k)));
         alone.push(await proposeTimed(trace, source(`alone_${k}`, k)));
       }
-      const reproduced = td.store.getVersion("runs_tool", ROUNDS + 1)?.verdict?.evidence.runs;
+      const reproduced = (await td.store.getVersion("runs_tool", ROUNDS + 1))?.verdict?.evidence.runs;
       if (reproduced?.reproduced !== RUNS + 1) {
         throw new Error(`the replacement reproduced ${JSON.stringify(reproduced)}, not ${RUNS + 1} runs`);
       }

@@ -92,7 +92,8 @@ export const schemaCheck: Benchmark = {
         );
       }
       store.close();
-      const open = (check: boolean) => {
+      // Opened and ready: the review runs once the store is open, and ready() waits for it.
+      const open = async (check: boolean) => {
         const t0 = performance.now();
         const td = new ToolDistill({
           store: storeDir,
@@ -100,20 +101,21 @@ export const schemaCheck: Benchmark = {
           checkSchemasOnStart: check,
           fallbackDistiller: false,
         });
+        await td.ready();
         const elapsed = performance.now() - t0;
         if (check && td.startupReport?.changes.length) throw new Error("bench store unexpectedly changed");
-        td.store.close();
+        await td.close();
         return elapsed;
       };
       for (let i = 0; i < 5; i++) {
-        open(true);
-        open(false);
+        await open(true);
+        await open(false);
       }
       const withCheck: number[] = [];
       const without: number[] = [];
       for (let i = 0; i < 21; i++) {
-        withCheck.push(open(true));
-        without.push(open(false));
+        withCheck.push(await open(true));
+        without.push(await open(false));
       }
       const a = median(withCheck);
       const b = median(without);

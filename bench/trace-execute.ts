@@ -49,8 +49,9 @@ export const traceExecute: Benchmark = {
       const recorded = (i: number) => trace.execute("noop", { n: i });
       // The store's share alone: the one commit every recorded call makes.
       const storeTrace = td.startTrace("bench: store writes only");
+      await storeTrace.flush();
       const storeOnly = async (i: number) => {
-        td.store.appendCall(
+        await td.store.appendCall(
           { traceId: storeTrace.id, tool: "noop", kind: "base", args: { n: i } },
           { output: null },
           0,
@@ -72,7 +73,7 @@ export const traceExecute: Benchmark = {
       const e = median(recordedMs);
       const s = median(storeMs);
       const overheadUs = (e - d) * 1000;
-      const recordedCalls = td.store.countTopLevelBaseCalls(trace.id);
+      const recordedCalls = await td.store.countTopLevelBaseCalls(trace.id);
       return {
         columns: ["measure", "µs per call"],
         rows: [

@@ -10,7 +10,6 @@ import {
   type HistoryRecord,
   type RunRecord,
   type RunStats,
-  type Store,
   type ToolDef,
   type TraceRecord,
   type UsageTotals,
@@ -94,7 +93,7 @@ export function outputVerdict(ctx: { io: CliIO; json: boolean }, verdict: Verdic
 // ---- versions ---------------------------------------------------------------------------------------
 
 /** One version as `list --json`, `promote --json` and `deprecate --json` print it (a stable shape). */
-export function versionRow(store: Store, v: VersionRecord) {
+export function versionRow(v: VersionRecord, successes: number) {
   const { callSites, runs } = v.verdict?.evidence ?? { callSites: null, runs: null };
   return {
     name: v.name,
@@ -102,7 +101,7 @@ export function versionRow(store: Store, v: VersionRecord) {
     status: v.status,
     problems: v.problems,
     baseline: v.baseline,
-    successful_runs: store.getRunStats(v.name, v.version).successes,
+    successful_runs: successes,
     queued_rebuild: v.queuedRebuild,
     coverage: callSites ? { covered: callSites.covered, total: callSites.total } : null,
     runs_reproduced: runs ? { reproduced: runs.reproduced, total: runs.total } : null,

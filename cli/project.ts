@@ -4,13 +4,22 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Config, DistillError, type Logger, loadConfig, Store, ToolDistill } from "../core/index.ts";
+import {
+  type Config,
+  DistillError,
+  type Logger,
+  loadConfig,
+  type RegistryStore,
+  Store,
+  ToolDistill,
+} from "../core/index.ts";
 import {
   CONFIG_FILE_NAME,
   countToolFiles,
   defaultConfig,
   findConfig,
   refusePostgresUrl,
+  SqliteRegistryStore,
 } from "../core/internal.ts";
 import type { CliIO, CommandContext } from "./commands.ts";
 
@@ -40,6 +49,18 @@ export async function withStore<T>(
     return await fn(store);
   } finally {
     store.close();
+  }
+}
+
+/** Runs `fn` with the config's registry opened for writing (the library's async store), closing it afterwards. */
+export async function withRegistry<T>(where: Where, fn: (store: RegistryStore) => Promise<T>): Promise<T> {
+  const config = await projectConfig(where);
+  requireStore(config);
+  const store = SqliteRegistryStore.open(config.store, { logger: ioLogger(where.io) });
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
   }
 }
 

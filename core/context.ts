@@ -5,14 +5,14 @@
  */
 
 import type { Distiller } from "./distiller.ts";
+import type { RegistryStore } from "./registry-store.ts";
 import type { Sandbox } from "./sandbox.ts";
 import type { Settings } from "./settings.ts";
-import type { Store } from "./store.ts";
 import type { Executor, HealthProbe, Logger, ToolDef } from "./types.ts";
 
 /** What the library's operations share. */
 export interface DistillContext {
-  readonly store: Store;
+  readonly store: RegistryStore;
   readonly settings: Settings;
   readonly logger: Logger;
   /** Runs base tools live; null when only the store is available (the read-only CLI verbs). */
@@ -27,6 +27,9 @@ export interface DistillContext {
   baseTool(name: string): ToolDef | undefined;
   /** The distiller (ClaudeDistiller unless one was given), made on first use. */
   distiller(): Promise<Distiller>;
-  /** Told of every change of the set of exposed tools (the plugin announces it to Claude Code). */
-  exposureChanged(): void;
+  /**
+   * Told after this process committed a change that may change the set of exposed tools: re-reads the set
+   * `activeTools()` serves (resolves once it has) and tells `onExposureChange` when the set changed.
+   */
+  exposureChanged(): Promise<void> | void;
 }

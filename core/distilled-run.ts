@@ -4,6 +4,8 @@ import type { DistillContext } from "./context.ts";
 import { decideDemotion, EVIDENCE_OUTCOMES } from "./demotion.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { exposedVersions } from "./exposure.ts";
+import { isExposed } from "./lifecycle.ts";
+import type { RegistryData } from "./registry-store.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
 import { schemaProblems } from "./schema.ts";
 import type { VersionRecord } from "./store.ts";
@@ -14,6 +16,7 @@ import { hashSource } from "./tool-files.ts";
 import {
   type ExecuteOptions,
   type ExecuteResult,
+  noteReplacement,
   recordBaseCall,
   resultContent,
   type Trace,
@@ -21,19 +24,26 @@ import {
 import { addProblem } from "./versions.ts";
 
 /**
- * Runs the exposed distilled tool called `name`, or returns null when there is none of that name (a base tool's
- * name always means the base tool).
+ * Runs the exposed distilled tool called `name` (one of `exposed`, the set `activeTools()` offers), or returns
+ * null when there is none of that name (a base tool's name always means the base tool). The version is read
+ * again first: another process may have demoted it since the set was read.
  */
-export function runExposed(
+export async function runExposed(
   ctx: DistillContext,
+  exposed: readonly VersionRecord[],
   trace: Trace,
   name: string,
   input: Record<string, unknown>,
   options: ExecuteOptions = {},
-): Promise<ExecuteResult> | null {
+): Promise<ExecuteResult | null> {
   if (ctx.baseTool(name)) return null;
-  const v = exposedVersions(ctx.store, ctx.settings.maxExposedTools).find((x) => x.name === name);
-  return v ? runDistilled(ctx, trace, v, input, options) : null;
+  // A tool another process promoted a moment ago may not be in the set in memory yet: read the store then.
+  const offered =
+    exposed.find((x) => x.name === name) ??
+    (await exposedVersions(ctx.store, ctx.settings.maxExposedTools)).find((x) => x.name === name);
+  if (!offered) return null;
+  const v = await ctx.store.getVersion(offered.name, offered.version);
+  return v && isExposed(v.status, v.problems) ? runDistilled(ctx, trace, v, input, options) : null;
 }
 
 /**
@@ -52,7 +62,7 @@ export async function runDistilled(
   const args = canonicalArgs(input, v.inputSchema);
   let callId: number;
   if (options.callId === undefined) {
-    callId = store.startCall({
+    callId = await store.startCall({
       traceId: trace.id,
       tool: v.name,
       kind: "distilled",
@@ -62,12 +72,12 @@ export async function runDistilled(
   } else {
     // Claude Code's PreToolUse hook already recorded this call (with its tool_use_id): complete that row.
     callId = options.callId;
-    store.setCallKind(callId, "distilled", v.version);
-    store.setCallArgs(callId, args);
+    await store.setCallKind(callId, "distilled", v.version);
+    await store.setCallArgs(callId, args);
   }
   const started = performance.now();
-  const refuse = (message: string): ExecuteResult => {
-    store.failCall(callId, message, performance.now() - started);
+  const refuse = async (message: string): Promise<ExecuteResult> => {
+    await store.failCall(callId, message, performance.now() - started);
     return { content: `Error: ${message}`, isError: true };
   };
 
@@ -80,13 +90,13 @@ export async function runDistilled(
 
   let code: string;
   try {
-    code = store.readCode(v.name, v.version);
+    code = await store.readCode(v.name, v.version);
   } catch (err) {
     return refuse(errorMessage(err));
   }
   if (hashSource(code) !== v.sourceHash) {
     ctx.logger.warn(
-      `tooldistill: ${store.toolFile(v.name, v.version)} was edited after verification; refusing to run it`,
+      `tooldistill: ${store.codeLocation(v.name, v.version)} was edited after verification; refusing to run it`,
     );
     return refuse(
       `the file of '${v.name}' v${v.version} was edited after it was verified, so it is not run. ` +
@@ -94,8 +104,7 @@ export async function runDistilled(
     );
   }
 
-  const allow = store
-    .getDependencies(v.name, v.version)
+  const allow = (await store.getDependencies(v.name, v.version))
     .filter((d) => !d.avoided)
     .map((d) => d.baseTool);
   const outcome = await ctx.sandbox.run({
@@ -134,9 +143,9 @@ export async function runDistilled(
   };
   if (outcome.ok && outcome.notApplicable !== undefined) {
     const reason = outcome.notApplicable;
-    store.transaction(() => {
-      store.finishCall(callId, { not_applicable: reason }, latency);
-      store.recordRun({ ...run, outcome: "not_applicable", evidence: { reason } });
+    await store.transaction(async (tx) => {
+      await tx.finishCall(callId, { not_applicable: reason }, latency);
+      await tx.recordRun({ ...run, outcome: "not_applicable", evidence: { reason } });
     });
     return {
       content: notApplicableContent(v, reason, outcome.calls, ctx),
@@ -145,9 +154,9 @@ export async function runDistilled(
     };
   }
   if (outcome.ok) {
-    store.transaction(() => {
-      store.finishCall(callId, outcome.result, latency);
-      store.recordRun({ ...run, outcome: "ok" });
+    await store.transaction(async (tx) => {
+      await tx.finishCall(callId, outcome.result, latency);
+      await tx.recordRun({ ...run, outcome: "ok" });
     });
     return { content: resultContent(outcome.result), isError: false };
   }
@@ -166,46 +175,47 @@ export async function runDistilled(
   // An outage of a base tool or an overloaded host says nothing against the distilled tool: it stays.
   if (f.cause !== "tool") {
     const text = structuredError(v, f, outcome.calls, expected, ctx, CONSEQUENCE[f.cause]);
-    store.transaction(() => {
-      store.failCall(callId, text, latency);
-      store.recordRun({ ...run, outcome: f.cause, evidence });
+    await store.transaction(async (tx) => {
+      await tx.failCall(callId, text, latency);
+      await tx.recordRun({ ...run, outcome: f.cause, evidence });
     });
     return { content: text, isError: true };
   }
   // One failure of its own is a data point: the demotion rule decides on the tool's last runs.
   const rule = ctx.settings.demotion;
-  const earlier = store.recentRuns(v.name, v.version, Math.max(0, rule.window - 1), EVIDENCE_OUTCOMES);
+  const earlier = await store.recentRuns(v.name, v.version, Math.max(0, rule.window - 1), EVIDENCE_OUTCOMES);
   const decision = decideDemotion(
     rule,
     ["tool", ...earlier.map((r) => r.outcome)],
-    store.getRunStats(v.name, v.version).successes,
+    (await store.getRunStats(v.name, v.version)).successes,
   );
   const consequence = decision.demote
     ? CONSEQUENCE.tool
     : `This run failed, but the tool stays available (${decision.reason}). Complete the task using the base tools directly.`;
   const text = structuredError(v, f, outcome.calls, expected, ctx, consequence);
-  const record = () => {
-    store.failCall(callId, text, latency);
-    store.recordRun({ ...run, outcome: "tool", evidence });
+  const record = async (tx: RegistryData) => {
+    await tx.failCall(callId, text, latency);
+    await tx.recordRun({ ...run, outcome: "tool", evidence });
   };
   if (!decision.demote) {
-    store.transaction(record);
+    await store.transaction(record);
     return { content: text, isError: true };
   }
   const failures = [evidence, ...earlier.filter((r) => r.outcome === "tool").map((r) => r.evidence)];
-  const current = store.getVersion(v.name, v.version) ?? v;
+  const current = (await store.getVersion(v.name, v.version)) ?? v;
   // The failed call, the run and the demotion are one write: the version is never left exposed after it.
-  addProblem(
+  await addProblem(
     ctx,
     current,
     "runtime_failure",
     `runtime failure: ${f.message}; demoted: ${decision.reason}`,
     { demotion: decision.reason, failures },
-    () => {
-      record();
-      store.setReplaceName(trace.id, v.name);
+    async (tx) => {
+      await record(tx);
+      await tx.setReplaceName(trace.id, v.name);
     },
   );
+  noteReplacement(trace, v.name);
   return { content: text, isError: true };
 }
 

@@ -13,8 +13,8 @@ import type { Verdict } from "./types.ts";
 import { parseProposal, rejectedVerdict } from "./verdict.ts";
 
 /** The version a rebuild replaces: the queued one, else the exposed or suspect one. */
-function rebuildTarget(ctx: DistillContext, name: string): VersionRecord {
-  const versions = ctx.store.listVersions({ name });
+async function rebuildTarget(ctx: DistillContext, name: string): Promise<VersionRecord> {
+  const versions = await ctx.store.listVersions({ name });
   if (versions.length === 0) throw new DistillError("NOT_FOUND", `no distilled tool named '${name}'`);
   const target =
     versions.filter((v) => v.queuedRebuild && v.status !== "deprecated").at(-1) ??
@@ -36,7 +36,13 @@ function rebuildTarget(ctx: DistillContext, name: string): VersionRecord {
  * retry twice with the verdict of a rejected attempt.
  */
 export async function rebuild(ctx: DistillContext, name: string): Promise<Verdict> {
-  const target = rebuildTarget(ctx, name);
+  // One rebuild of a tool at a time across processes; the target is read under the lock, so a rebuild another
+  // process finished meanwhile (its queue flag cleared) is seen.
+  return ctx.store.withToolLock(name, () => rebuildLocked(ctx, name));
+}
+
+async function rebuildLocked(ctx: DistillContext, name: string): Promise<Verdict> {
+  const target = await rebuildTarget(ctx, name);
   if (target.verdict?.calls == null) {
     // Without the replaced version's call count a rebuild could accept a longer version than the one it replaces.
     throw new DistillError(
@@ -45,9 +51,8 @@ export async function rebuild(ctx: DistillContext, name: string): Promise<Verdic
     );
   }
   const mustBeat = { version: target.version, calls: target.verdict.calls };
-  const trace = ctx.store.getTrace(target.sourceTrace!)!;
-  const recovered = ctx.store
-    .getDependencies(target.name, target.version)
+  const trace = (await ctx.store.getTrace(target.sourceTrace!))!;
+  const recovered = (await ctx.store.getDependencies(target.name, target.version))
     .filter((d) => d.avoided)
     .map((d) => d.baseTool);
   const distiller = await ctx.distiller();
@@ -72,14 +77,14 @@ export async function rebuild(ctx: DistillContext, name: string): Promise<Verdic
   const proposal = await distiller.distill(
     {
       trace,
-      calls: ctx.store.getCalls(trace.id),
+      calls: await ctx.store.getCalls(trace.id),
       tools: [...ctx.tools()],
       reason: "rebuild",
       note: target.rebuildNote ?? `a base tool that v${target.version} avoided has recovered`,
       replacing: {
         name: target.name,
         version: target.version,
-        code: ctx.store.readCode(target.name, target.version),
+        code: await ctx.store.readCode(target.name, target.version),
       },
     },
     async (p) => {
@@ -113,24 +118,24 @@ export async function fallbackDistill(
 ): Promise<void> {
   const store = ctx.store;
   try {
-    const trace = store.getTrace(traceId);
+    const trace = await store.getTrace(traceId);
     if (!trace) return;
-    const flags = store.getTraceFlags(traceId);
+    const flags = await store.getTraceFlags(traceId);
     let replacing: { name: string; version: number; code: string } | undefined;
     if (flags.replaceName) {
-      const failed = store.listVersions({ name: flags.replaceName }).at(-1);
+      const failed = (await store.listVersions({ name: flags.replaceName })).at(-1);
       if (failed)
         replacing = {
           name: failed.name,
           version: failed.version,
-          code: store.readCode(failed.name, failed.version),
+          code: await store.readCode(failed.name, failed.version),
         };
     }
     const distiller = await ctx.distiller();
     const proposal = await withTimeout(
       distiller.distill({
         trace,
-        calls: store.getCalls(traceId),
+        calls: await store.getCalls(traceId),
         tools: [...ctx.tools()],
         reason: replacing ? "replacement" : "fallback",
         ...(replacing
@@ -140,15 +145,18 @@ export async function fallbackDistill(
       timeoutMs,
       () => new DistillError("DISTILLER", `the fallback distiller took longer than ${timeoutMs / 1000} s`),
     );
-    store.markProposed(traceId);
+    await store.markProposed(traceId);
     if (!proposal) {
-      store.setTraceNote(traceId, "fallback distiller: declined to propose a tool");
+      await store.setTraceNote(traceId, "fallback distiller: declined to propose a tool");
       return;
     }
     const verdict = await ingestProposal(ctx, traceId, parseProposal(proposal), {
       reason: "fallback distiller",
     });
-    store.setTraceNote(traceId, `fallback distiller: ${verdict.name} v${verdict.version} ${verdict.status}`);
+    await store.setTraceNote(
+      traceId,
+      `fallback distiller: ${verdict.name} v${verdict.version} ${verdict.status}`,
+    );
     ctx.logger.info(
       `tooldistill: fallback distiller proposed ${verdict.name} v${verdict.version}: ${verdict.status}`,
     );
@@ -156,7 +164,7 @@ export async function fallbackDistill(
     const message = `fallback distiller failed: ${errorMessage(err)}`;
     ctx.logger.error(`tooldistill: ${message}`);
     try {
-      store.setTraceNote(traceId, message);
+      await store.setTraceNote(traceId, message);
     } catch {
       // The store itself failing is already reported by the line above.
     }

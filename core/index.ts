@@ -26,6 +26,20 @@ export { MIN_NODE_VERSION } from "./node-version.ts";
 export { PROPOSE_TOOL_NAME } from "./prompts.ts";
 export type { BaseToolHealth } from "./recovery.ts";
 export type {
+  CallRow,
+  HistoryRow,
+  MetaRow,
+  RegistryBatch,
+  RegistryChange,
+  RegistryChangeListener,
+  RegistryData,
+  RegistryStore,
+  StoreKind,
+  TraceRow,
+  TransferCounts,
+  VersionRow,
+} from "./registry-store.ts";
+export type {
   FailureCause,
   SandboxCall,
   SandboxFailure,

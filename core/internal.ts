@@ -11,7 +11,12 @@ export type { DoctorReport } from "./doctor.ts";
 export { doctor } from "./doctor.ts";
 export { expandVars } from "./env-vars.ts";
 export { errorMessage } from "./errors.ts";
-export { exposedVersions, toolDefinition, unavailableReason } from "./exposure.ts";
+export {
+  exposedVersions,
+  exposedVersionsSync,
+  toolDefinition,
+  unavailableReason,
+} from "./exposure.ts";
 export { lineDiff } from "./line-diff.ts";
 export { planText } from "./live-plan.ts";
 export { appendLog } from "./log-file.ts";
@@ -34,6 +39,8 @@ export { hookSettings } from "./settings.ts";
 export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
 export { applySpillsToRegistry } from "./spill-registry.ts";
+// The embedded store behind a registry, for what only SQLite has (the plugin's session tables, spill files).
+export { embeddedStore, SqliteRegistryStore } from "./sqlite-registry-store.ts";
 export type { SessionSpan } from "./store-sessions.ts";
 export { advanceSpan, findSessionSpan, markSpanConfirmed, sessionSpan } from "./store-sessions.ts";
 export { clip, oneLine } from "./text.ts";
@@ -43,5 +50,6 @@ export { baseToolName, splitBaseToolName } from "./tool-names.ts";
 export { resultContent, worthDistilling } from "./trace.ts";
 export { Statuses } from "./types.ts";
 export { evidenceLines } from "./verdict.ts";
-export type { PromotionPreview } from "./versions.ts";
-export { deprecate, promotionPreview, prune, resolveVersion } from "./versions.ts";
+export type { PromotionPreview } from "./version-lookup.ts";
+export { promotionPreview, resolveVersion } from "./version-lookup.ts";
+export { deprecate, prune } from "./versions.ts";

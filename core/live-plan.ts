@@ -116,7 +116,7 @@ export async function planLive(
   options: { allowWrites: boolean },
 ): Promise<LivePlan> {
   const policy = new LivePolicy(ctx, { allowWrites: options.allowWrites, dryRun: true });
-  const report = await runChecks(ctx, v, ctx.store.readCode(v.name, v.version), {
+  const report = await runChecks(ctx, v, await ctx.store.readCode(v.name, v.version), {
     live: true,
     livePolicy: policy,
   });

@@ -24,24 +24,28 @@ export async function handleProposal(
   input: Record<string, unknown>,
   options: ExecuteOptions = {},
 ): Promise<ExecuteResult> {
-  ctx.store.markProposed(traceId);
+  await ctx.store.markProposed(traceId);
   // The plugin's PreToolUse hook may already have recorded this call: complete that row instead of a second one.
   const id =
     options.callId ??
-    ctx.store.startCall({
+    (await ctx.store.startCall({
       traceId,
       tool: PROPOSE_TOOL_NAME,
       kind: "proposal",
       args: { code: "(see tool file)" },
-    });
+    }));
   try {
     const verdict = await ingestProposal(ctx, traceId, parseProposal(input));
-    ctx.store.finishCall(id, { name: verdict.name, version: verdict.version, status: verdict.status }, null);
+    await ctx.store.finishCall(
+      id,
+      { name: verdict.name, version: verdict.version, status: verdict.status },
+      null,
+    );
     const failed = !(verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok);
     return { content: verdictText(verdict), isError: failed };
   } catch (err) {
     try {
-      ctx.store.failCall(id, errorMessage(err), null);
+      await ctx.store.failCall(id, errorMessage(err), null);
     } catch {
       // The store itself failing is what the caller reports.
     }
@@ -82,11 +86,10 @@ export async function ingestProposal(
       `the tool's name cannot be used, so nothing was stored:\n${listed(named.length ? named : [{ message: toolNameProblem(meta.name)! }])}`,
     );
   }
-  const { store } = ctx;
-  const found = store.transaction(() => {
-    const same = store.versionWithCode(meta.name, hashSource(proposal.code));
+  const found = await ctx.store.transaction(async (tx) => {
+    const same = await tx.versionWithCode(meta.name, hashSource(proposal.code));
     if (same) return { v: same, existing: true };
-    const created = store.createVersion({
+    const created = await tx.createVersion({
       name: meta.name,
       code: proposal.code,
       description: meta.description,
@@ -115,16 +118,16 @@ export async function ingestProposal(
  */
 async function sameCodeVerdict(ctx: DistillContext, v: VersionRecord): Promise<Verdict> {
   await runningVerification(ctx.store, v)?.catch(() => {});
-  const stored = () => {
-    const now = ctx.store.getVersion(v.name, v.version);
+  const stored = async () => {
+    const now = await ctx.store.getVersion(v.name, v.version);
     return now?.verdict ? { ...now.verdict, status: now.status } : null;
   };
-  const known = stored();
+  const known = await stored();
   if (known) return known;
   try {
-    return await verifyVersion(ctx, ctx.store.getVersion(v.name, v.version) ?? v);
+    return await verifyVersion(ctx, (await ctx.store.getVersion(v.name, v.version)) ?? v);
   } catch (err) {
-    const after = err instanceof DistillError && err.code === "TRANSITION" ? stored() : null;
+    const after = err instanceof DistillError && err.code === "TRANSITION" ? await stored() : null;
     if (after) return after;
     throw err;
   }

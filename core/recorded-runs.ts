@@ -49,10 +49,10 @@ export async function replayRecordedRuns(
   const out: RecordedReplays = { problems: [], runs: [], covered: [], refs: [] };
   let runs: LiveRun[];
   if (version.status === "draft") {
-    const replaced = replacedVersion(ctx, version, options);
-    runs = replaced ? ctx.store.liveRuns(replaced.name, replaced.version, MAX_RECORDED_RUNS) : [];
+    const replaced = await replacedVersion(ctx, version, options);
+    runs = replaced ? await ctx.store.liveRuns(replaced.name, replaced.version, MAX_RECORDED_RUNS) : [];
   } else {
-    runs = ctx.store.liveRunsOf(version.replayRuns);
+    runs = await ctx.store.liveRunsOf(version.replayRuns);
     const found = new Set(runs.map((r) => r.call));
     for (const ref of version.replayRuns) {
       if (!found.has(ref.call)) out.runs.push({ trace: ref.trace, why: "it is no longer in the store" });
@@ -63,7 +63,7 @@ export async function replayRecordedRuns(
     out.refs.push({ trace: run.trace, call: run.call });
     let changed = changes.get(run.version);
     if (!changed) {
-      changed = changedTools(ctx, version.name, run.version, version.sourceTrace, sourceCalls, options);
+      changed = await changedTools(ctx, version.name, run.version, version.sourceTrace, sourceCalls, options);
       changes.set(run.version, changed);
     }
     const result = await replayRun(ctx, run, code, changed);
@@ -79,12 +79,14 @@ export async function replayRecordedRuns(
 }
 
 /** The version a draft replaces: a rebuild's target, else the newest active or suspect one of its name before it. */
-function replacedVersion(
+async function replacedVersion(
   ctx: DistillContext,
   version: VersionRecord,
   options: VerifyOptions,
-): VersionRecord | null {
-  const earlier = ctx.store.listVersions({ name: version.name }).filter((v) => v.version < version.version);
+): Promise<VersionRecord | null> {
+  const earlier = (await ctx.store.listVersions({ name: version.name })).filter(
+    (v) => v.version < version.version,
+  );
   if (options.mustBeat) return earlier.find((v) => v.version === options.mustBeat?.version) ?? null;
   return earlier.filter((v) => v.status === "active" || v.status === "suspect").at(-1) ?? null;
 }
@@ -95,16 +97,16 @@ function replacedVersion(
  * changed since it was verified, the recovered ones, and the ones that refused its calls in this version's source
  * run (the run-time failure a replacement is written after).
  */
-function changedTools(
+async function changedTools(
   ctx: DistillContext,
   name: string,
   replaced: number,
   sourceTrace: string | null,
   sourceCalls: readonly CallRecord[],
   options: VerifyOptions,
-): Map<string, string> {
+): Promise<Map<string, string>> {
   const changed = new Map<string, string>();
-  for (const dep of ctx.store.getDependencies(name, replaced)) {
+  for (const dep of await ctx.store.getDependencies(name, replaced)) {
     const current = ctx.baseTool(dep.baseTool);
     if (dep.avoided) {
       changed.set(

@@ -16,12 +16,14 @@ import { verifyVersion } from "./versions.ts";
 export type BaseToolHealth = BaseHealthRecord;
 
 /** Suspect versions whose runtime failures were all outages: the ones a healthy probe may bring back. */
-function outageSuspects(ctx: DistillContext): VersionRecord[] {
-  return ctx.store.listVersions({ status: "suspect" }).filter((v) => {
-    if (!v.problems.includes("runtime_failure")) return false;
-    const failures = recordedFailures(ctx.store.getHistory(v.name, v.version));
-    return failures.length > 0 && failures.every((f) => f.cause !== "tool");
-  });
+async function outageSuspects(ctx: DistillContext): Promise<VersionRecord[]> {
+  const out: VersionRecord[] = [];
+  for (const v of await ctx.store.listVersions({ status: "suspect" })) {
+    if (!v.problems.includes("runtime_failure")) continue;
+    const failures = recordedFailures(await ctx.store.getHistory(v.name, v.version));
+    if (failures.length > 0 && failures.every((f) => f.cause !== "tool")) out.push(v);
+  }
+  return out;
 }
 
 /**
@@ -32,39 +34,35 @@ function outageSuspects(ctx: DistillContext): VersionRecord[] {
 export async function probeAndRecover(
   ctx: DistillContext,
   report: HealthReport,
-  recovered: (tool: string, how: string) => void,
+  recovered: (tool: string, how: string) => Promise<void>,
 ): Promise<void> {
   const probe = ctx.healthProbe;
   if (!probe) return;
   const watched = new Set(
-    ctx.store
-      .listVersions()
+    (await ctx.store.listVersions())
       .filter((v) => v.status === "active" || v.status === "suspect")
       .map((v) => `${v.name}\u0000${v.version}`),
   );
-  const deps = ctx.store.getDependencies();
+  const deps = await ctx.store.getDependencies();
   const avoided = new Set(
     deps.filter((d) => d.avoided && watched.has(`${d.name}\u0000${d.version}`)).map((d) => d.baseTool),
   );
-  const suspects = outageSuspects(ctx);
+  const suspects = await outageSuspects(ctx);
   const needed = (v: VersionRecord) =>
     deps.filter((d) => d.name === v.name && d.version === v.version && !d.avoided).map((d) => d.baseTool);
   const tools = new Set([
     ...avoided,
-    ...ctx.store
-      .baseHealth()
-      .filter((h) => h.consecutive > 0)
-      .map((h) => h.tool),
+    ...(await ctx.store.baseHealth()).filter((h) => h.consecutive > 0).map((h) => h.tool),
     ...suspects.flatMap(needed),
   ]);
   const healthy = new Set<string>();
   for (const tool of [...tools].sort()) {
     try {
       const ok = Boolean(await probe(tool));
-      ctx.store.recordProbe(tool, ok);
+      await ctx.store.recordProbe(tool, ok);
       report.probed.push({ tool, recovered: ok });
       if (ok) healthy.add(tool);
-      if (ok && avoided.has(tool)) recovered(tool, "the health probe reports it reachable again");
+      if (ok && avoided.has(tool)) await recovered(tool, "the health probe reports it reachable again");
     } catch (err) {
       report.probed.push({ tool, recovered: false, error: errorMessage(err) });
     }
@@ -84,14 +82,24 @@ export async function probeAndRecover(
       change: null,
     };
     try {
-      const verdict = await verifyVersion(ctx, v, {
-        clears: ["runtime_failure"],
-        why: "re-verification after its base tools recovered",
+      // Under the tool's lock, re-read: another process that saw the same recovery may have re-verified it.
+      await ctx.store.withToolLock(v.name, async () => {
+        const now = await ctx.store.getVersion(v.name, v.version);
+        if (now?.status !== "suspect" || !now.problems.includes("runtime_failure")) {
+          e.to = now?.status ?? v.status;
+          e.problems = now?.problems ?? v.problems;
+          e.reason += "; already re-verified by another process";
+          return;
+        }
+        const verdict = await verifyVersion(ctx, now, {
+          clears: ["runtime_failure"],
+          why: "re-verification after its base tools recovered",
+        });
+        const after = (await ctx.store.getVersion(v.name, v.version)) ?? now;
+        e.to = after.status;
+        e.problems = after.problems;
+        e.reason += `; replay: ${reportSummary(verdict)}`;
       });
-      const after = ctx.store.getVersion(v.name, v.version) ?? v;
-      e.to = after.status;
-      e.problems = after.problems;
-      e.reason += `; replay: ${reportSummary(verdict)}`;
     } catch (err) {
       e.reason += `; re-verification could not run: ${errorMessage(err)}`;
     }

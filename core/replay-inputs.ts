@@ -84,7 +84,7 @@ export async function replayTestInputs(
       );
       continue;
     }
-    const run = recordedRun(ctx, test, version.sourceTrace, sourceCalls, options);
+    const run = await recordedRun(ctx, test, version.sourceTrace, sourceCalls, options);
     if (typeof run === "string") {
       problem(run);
       continue;
@@ -112,20 +112,20 @@ export async function replayTestInputs(
 }
 
 /** The run a test input is replayed against: its calls and how messages name it, or why there is none. */
-function recordedRun(
+async function recordedRun(
   ctx: DistillContext,
   test: TestInput,
   sourceTrace: string | null,
   sourceCalls: readonly CallRecord[],
   options: VerifyOptions,
-): { trace: string | null; name: string; calls: readonly CallRecord[] } | string {
+): Promise<{ trace: string | null; name: string; calls: readonly CallRecord[] } | string> {
   if (test.trace === null || test.trace === sourceTrace) {
     if (sourceTrace === null && !options.live) {
       return `no source run to replay against: name a recorded run as { "trace": "<id>", "input": {...} }`;
     }
     return { trace: sourceTrace, name: "the source run", calls: sourceCalls };
   }
-  const trace = ctx.store.getTrace(test.trace);
+  const trace = await ctx.store.getTrace(test.trace);
   if (trace === null) {
     return `no recorded run '${test.trace}': name a successful recorded run by its id (tooldistill traces list)`;
   }
@@ -133,7 +133,7 @@ function recordedRun(
     const outcome = trace.outcome === null ? "not set" : "failed";
     return `the run '${test.trace}' is not recorded as successful (outcome ${outcome}): replay only against runs that succeeded`;
   }
-  return { trace: trace.id, name: `the run '${trace.id}'`, calls: ctx.store.getCalls(trace.id) };
+  return { trace: trace.id, name: `the run '${trace.id}'`, calls: await ctx.store.getCalls(trace.id) };
 }
 
 /** Answers one call of a test input's replay from the recording, or live where that is allowed. */

@@ -162,6 +162,21 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
     }
   }
 
+  /**
+   * Runs `fn` on the synchronous `Store` underneath while no transaction of this adapter is open, so its writes
+   * are never folded into another flow's transaction (the plugin's session tables and spill files, which only the
+   * embedded store has).
+   */
+  async exclusive<T>(fn: (store: Store) => T): Promise<T> {
+    assertOutsideTransaction(this.#gate, "exclusive()");
+    const release = await this.#gate.acquire();
+    try {
+      return fn(this.store);
+    } finally {
+      release();
+    }
+  }
+
   async withToolLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     assertOutsideTransaction(this.#gate, "withToolLock()");
     return this.#locks.run(name, () => takeLease(this.store, name, () => this.#idle(), this.#logger), fn);
@@ -258,5 +273,17 @@ function constraintError(err: unknown, location: string): unknown {
     "STORE",
     `the registry copied into ${location} breaks one of its constraints (${e.message}), so nothing was written: the source holds rows that refer to missing ones. Run \`tooldistill doctor\` on the source.`,
     { cause: err },
+  );
+}
+
+/**
+ * The embedded SQLite store behind `store`, for what only it has (the plugin's session tables and spill files,
+ * `doctor`); `what` names the caller for the error a PostgreSQL registry gets.
+ */
+export function embeddedStore(store: RegistryStore, what: string): SqliteRegistryStore {
+  if (store instanceof SqliteRegistryStore) return store;
+  throw new DistillError(
+    "USAGE",
+    `${what} needs the embedded SQLite store, and store: is a PostgreSQL database (${store.location}): point store: at a folder for it.`,
   );
 }

@@ -9,7 +9,7 @@ import { checkDefinition, type DefinitionStatus, worse } from "./definitions.ts"
 import { DistillError, errorMessage } from "./errors.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { type BaseToolHealth, probeAndRecover } from "./recovery.ts";
-import type { NewDefinition, VersionRecord } from "./store.ts";
+import type { DependencyRecord, NewDefinition, VerifiedDefinition, VersionRecord } from "./store.ts";
 import type { OpenProblem, Status } from "./types.ts";
 import { reportSummary } from "./verdict.ts";
 import { addProblem, verifyVersion } from "./versions.ts";
@@ -47,8 +47,47 @@ export interface Reverification {
 }
 
 /** Versions whose dependencies are watched: the ones agents use or may use again without a new proposal. */
-function watched(ctx: DistillContext, statuses: readonly Status[]): VersionRecord[] {
-  return ctx.store.listVersions().filter((v) => statuses.includes(v.status));
+async function watched(ctx: DistillContext, statuses: readonly Status[]): Promise<VersionRecord[]> {
+  return (await ctx.store.listVersions()).filter((v) => statuses.includes(v.status));
+}
+
+/** How a version's dependencies stand against the current base tool definitions. */
+export interface VersionReview {
+  status: DefinitionStatus;
+  /** The base tools whose definition is not one the version was verified with. */
+  changed: string[];
+  why: string;
+}
+
+/**
+ * Classifies `v`'s dependencies (only `onlyTool`'s, when given) against the current definitions and the ones it
+ * was verified with (pure: `deps` and `known` may hold other versions' rows too).
+ */
+export function classifyVersion(
+  v: VersionRecord,
+  deps: readonly DependencyRecord[],
+  known: readonly VerifiedDefinition[],
+  baseTool: DistillContext["baseTool"],
+  onlyTool?: string,
+): VersionReview {
+  let status: DefinitionStatus = "known";
+  const reasons: string[] = [];
+  const changed: string[] = [];
+  for (const d of deps) {
+    if (d.name !== v.name || d.version !== v.version || d.avoided) continue;
+    if (onlyTool !== undefined && d.baseTool !== onlyTool) continue;
+    const mine = known.filter(
+      (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool,
+    );
+    const check = checkDefinition(mine, baseTool(d.baseTool));
+    if (check.status === "known") continue;
+    status = worse(status, check.status);
+    changed.push(d.baseTool);
+    reasons.push(
+      `base tool '${d.baseTool}' ${check.status === "missing" ? "" : `changed (${check.status}): `}${check.reasons.join("; ")}`,
+    );
+  }
+  return { status, changed, why: reasons.join("; ") };
 }
 
 function entry(
@@ -70,62 +109,69 @@ function entry(
 }
 
 /**
- * The synchronous half of a review (start-up, `health`, `tool-updated`): every watched version's dependencies
- * (only `onlyTool`'s, when given) against the current definitions. A gone tool or a breaking change makes the
- * version suspect now; compatible and breaking changes are returned for re-verification; cosmetic ones are
- * reported and change nothing; definitions the version was verified with are not touched at all.
+ * The first half of a review (start-up, `health`, `tool-updated`): every watched version's dependencies (only
+ * `onlyTool`'s, when given) against the current definitions. A gone tool or a breaking change makes the version
+ * suspect now; compatible and breaking changes are returned for re-verification; cosmetic ones are reported and
+ * change nothing; definitions the version was verified with are not touched at all. A version found changed is
+ * looked at again under its tool's lock, so of several processes noticing one change only the first acts on it.
  */
-export function reviewDefinitions(
+export async function reviewDefinitions(
   ctx: DistillContext,
   options: { statuses?: readonly Status[]; onlyTool?: string } = {},
-): { report: ChangeReport; jobs: Reverification[] } {
+): Promise<{ report: ChangeReport; jobs: Reverification[] }> {
   const report: ChangeReport = { changes: [], messages: [] };
   const jobs: Reverification[] = [];
-  const versions = watched(ctx, options.statuses ?? ["active", "suspect"]);
+  const statuses = options.statuses ?? ["active", "suspect"];
+  const versions = await watched(ctx, statuses);
   if (versions.length === 0) return { report, jobs };
-  const deps = ctx.store.getDependencies();
-  const known = ctx.store.verifiedDefinitions();
-  for (const v of versions) {
-    let status: DefinitionStatus = "known";
-    const reasons: string[] = [];
-    const changed: string[] = [];
-    for (const d of deps) {
-      if (d.name !== v.name || d.version !== v.version || d.avoided) continue;
-      if (options.onlyTool !== undefined && d.baseTool !== options.onlyTool) continue;
-      const mine = known.filter(
-        (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool,
-      );
-      const check = checkDefinition(mine, ctx.baseTool(d.baseTool));
-      if (check.status === "known") continue;
-      status = worse(status, check.status);
-      changed.push(d.baseTool);
-      reasons.push(
-        `base tool '${d.baseTool}' ${check.status === "missing" ? "" : `changed (${check.status}): `}${check.reasons.join("; ")}`,
-      );
-    }
-    if (status === "known") continue;
-    const why = reasons.join("; ");
+  const deps = await ctx.store.getDependencies();
+  const known = await ctx.store.verifiedDefinitions();
+  for (const first of versions) {
+    if (classifyVersion(first, deps, known, ctx.baseTool, options.onlyTool).status === "known") continue;
     try {
-      if (status === "cosmetic") {
-        // Text cannot change a run: the definition joins the known set, so the next start says nothing.
-        ctx.store.addVerifiedDefinitions(v.name, v.version, definitionsOf(ctx, changed));
-        report.changes.push(entry(v, v, `${why}: nothing to re-verify`, "cosmetic"));
-      } else if (status === "missing") {
-        const after = addProblem(ctx, v, "dependency_missing", why, { baseTools: changed });
-        report.changes.push(entry(v, after, why, "missing"));
-      } else {
-        const after =
-          status === "breaking" ? addProblem(ctx, v, "schema_changed", why, { baseTools: changed }) : v;
-        const e = entry(v, after, why, status);
-        report.changes.push(e);
-        jobs.push({ v: after, entry: e, tools: changed });
-      }
+      await ctx.store.withToolLock(first.name, async () => {
+        const v = await ctx.store.getVersion(first.name, first.version);
+        if (!v || !statuses.includes(v.status)) return;
+        const review = classifyVersion(
+          v,
+          await ctx.store.getDependencies(v.name, v.version),
+          await ctx.store.verifiedDefinitions(v.name, v.version),
+          ctx.baseTool,
+          options.onlyTool,
+        );
+        await applyReview(ctx, v, review, report, jobs);
+      });
     } catch (err) {
       // Another process moved the version meanwhile: its change stands, this review reports it.
-      report.messages.push(`${v.name} v${v.version}: not reviewed now: ${errorMessage(err)}`);
+      report.messages.push(`${first.name} v${first.version}: not reviewed now: ${errorMessage(err)}`);
     }
   }
   return { report, jobs };
+}
+
+/** Acts on one version's review: records a cosmetic change, flags a missing tool or a breaking change. */
+async function applyReview(
+  ctx: DistillContext,
+  v: VersionRecord,
+  { status, changed, why }: VersionReview,
+  report: ChangeReport,
+  jobs: Reverification[],
+): Promise<void> {
+  if (status === "known") return;
+  if (status === "cosmetic") {
+    // Text cannot change a run: the definition joins the known set, so the next start says nothing.
+    await ctx.store.addVerifiedDefinitions(v.name, v.version, definitionsOf(ctx, changed));
+    report.changes.push(entry(v, v, `${why}: nothing to re-verify`, "cosmetic"));
+  } else if (status === "missing") {
+    const after = await addProblem(ctx, v, "dependency_missing", why, { baseTools: changed });
+    report.changes.push(entry(v, after, why, "missing"));
+  } else {
+    const after =
+      status === "breaking" ? await addProblem(ctx, v, "schema_changed", why, { baseTools: changed }) : v;
+    const e = entry(v, after, why, status);
+    report.changes.push(e);
+    jobs.push({ v: after, entry: e, tools: changed });
+  }
 }
 
 /** The current definitions of `tools` with their fingerprints, for a version's set of known definitions. */
@@ -143,37 +189,67 @@ function definitionsOf(ctx: DistillContext, tools: readonly string[]): NewDefini
  */
 export async function reverify(ctx: DistillContext, jobs: readonly Reverification[]): Promise<void> {
   for (const job of jobs) {
-    const tools = job.tools.map((t) => `'${t}'`).join(", ");
     try {
-      const current = ctx.store.getVersion(job.v.name, job.v.version) ?? job.v;
-      const verdict = await verifyVersion(ctx, current, { why: `re-verification after ${tools} changed` });
-      const after = ctx.store.getVersion(job.v.name, job.v.version) ?? current;
-      const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
-      job.entry.to = after.status;
-      job.entry.problems = after.problems;
-      job.entry.queuedRebuild = after.queuedRebuild;
-      job.entry.reason += passed ? "; re-verified: passed" : `; re-verified: ${reportSummary(verdict)}`;
+      await ctx.store.withToolLock(job.v.name, () => reverifyLocked(ctx, job));
     } catch (err) {
       job.entry.reason += `; re-verification could not run: ${errorMessage(err)}`;
     }
   }
 }
 
+/**
+ * One re-verification, under the tool's lock: re-read, and skipped when another process already re-verified the
+ * version against the current definitions (or its re-verification failed and took it out of use), so a change
+ * noticed by many workers is re-verified once.
+ */
+async function reverifyLocked(ctx: DistillContext, job: Reverification): Promise<void> {
+  const current = (await ctx.store.getVersion(job.v.name, job.v.version)) ?? job.v;
+  const known = await ctx.store.verifiedDefinitions(current.name, current.version);
+  const settled = job.tools.every(
+    (t) =>
+      checkDefinition(
+        known.filter((k) => k.baseTool === t),
+        ctx.baseTool(t),
+      ).status === "known",
+  );
+  const watching = ["active", "suspect", "verified"].includes(current.status);
+  if (!watching || (settled && !current.problems.includes("schema_changed"))) {
+    job.entry.to = current.status;
+    job.entry.problems = current.problems;
+    job.entry.queuedRebuild = current.queuedRebuild;
+    job.entry.reason += "; already re-verified by another process";
+    return;
+  }
+  const tools = job.tools.map((t) => `'${t}'`).join(", ");
+  const verdict = await verifyVersion(ctx, current, { why: `re-verification after ${tools} changed` });
+  const after = (await ctx.store.getVersion(job.v.name, job.v.version)) ?? current;
+  const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
+  job.entry.to = after.status;
+  job.entry.problems = after.problems;
+  job.entry.queuedRebuild = after.queuedRebuild;
+  job.entry.reason += passed ? "; re-verified: passed" : `; re-verified: ${reportSummary(verdict)}`;
+}
+
 /** Marks versions that avoided `tool` as improvable (suspect(avoided_tool_recovered)) and queues their rebuild. */
-export function markRecovered(ctx: DistillContext, tool: string, report: ChangeReport, how: string): void {
-  const avoiders = ctx.store.getDependencies().filter((d) => d.baseTool === tool && d.avoided);
+export async function markRecovered(
+  ctx: DistillContext,
+  tool: string,
+  report: ChangeReport,
+  how: string,
+): Promise<void> {
+  const avoiders = (await ctx.store.getDependencies()).filter((d) => d.baseTool === tool && d.avoided);
   for (const dep of avoiders) {
-    const v = ctx.store.getVersion(dep.name, dep.version);
+    const v = await ctx.store.getVersion(dep.name, dep.version);
     if (!v || (v.status !== "active" && v.status !== "suspect")) continue;
     const note = `'${tool}' failed on every call in the source run, so this version worked around it; ${how}. A version that uses it may need fewer calls.`;
     // The problem and the queue flag are one write: a rebuild is never queued for a version still unflagged.
-    const after = addProblem(
+    const after = await addProblem(
       ctx,
       v,
       "avoided_tool_recovered",
       `avoided tool '${tool}' recovered`,
       { baseTool: tool },
-      () => ctx.store.setQueuedRebuild(v.name, v.version, true, note),
+      (tx) => tx.setQueuedRebuild(v.name, v.version, true, note),
     );
     report.changes.push(
       entry(
@@ -198,12 +274,12 @@ export async function onToolUpdated(ctx: DistillContext, tool: string): Promise<
       `no base tool '${tool}' among the current tools: check the name (tooldistill mcp tools lists MCP tools)`,
     );
   }
-  const { report, jobs } = reviewDefinitions(ctx, {
+  const { report, jobs } = await reviewDefinitions(ctx, {
     statuses: ["active", "suspect", "verified"],
     onlyTool: tool,
   });
   await reverify(ctx, jobs);
-  markRecovered(ctx, tool, report, "it has been reported updated (tooldistill tool-updated)");
+  await markRecovered(ctx, tool, report, "it has been reported updated (tooldistill tool-updated)");
   if (report.changes.length === 0)
     report.messages.push(
       `no distilled tool depends on '${tool}' with a definition it was not verified with, or avoided it`,
@@ -217,7 +293,7 @@ export async function onToolUpdated(ctx: DistillContext, tool: string): Promise<
  * tools answer again and replay passes. It never calls the executor itself.
  */
 export async function health(ctx: DistillContext, options: { probe: boolean }): Promise<HealthReport> {
-  const { report: changes, jobs } = reviewDefinitions(ctx);
+  const { report: changes, jobs } = await reviewDefinitions(ctx);
   await reverify(ctx, jobs);
   const report: HealthReport = { ...changes, probed: [], baseTools: [] };
   if (options.probe && !ctx.healthProbe) {
@@ -225,9 +301,9 @@ export async function health(ctx: DistillContext, options: { probe: boolean }): 
   } else if (options.probe) {
     await probeAndRecover(ctx, report, (tool, how) => markRecovered(ctx, tool, report, how));
   }
-  report.baseTools = ctx.store.baseHealth();
+  report.baseTools = await ctx.store.baseHealth();
   if (report.changes.length === 0) {
-    const suspect = ctx.store.listVersions({ status: "suspect" });
+    const suspect = await ctx.store.listVersions({ status: "suspect" });
     if (suspect.length === 0) report.messages.push("all distilled tools match their base tools");
     else {
       report.messages.push("no new change found, but these versions are still suspect:");

@@ -4,23 +4,30 @@
  * each verb to its module; every CLI verb is a thin call of one of its methods.
  */
 import { randomUUID } from "node:crypto";
-import { dirname } from "node:path";
 import { type Config, loadConfig } from "./config.ts";
 import type { DistillContext } from "./context.ts";
+import {
+  optionsFromConfig,
+  proposeToolDefinition,
+  type ToolDistillOptions,
+  toolDef,
+} from "./distill-options.ts";
 import { runExposed } from "./distilled-run.ts";
-import { type Distiller, PROPOSE_INPUT_SCHEMA } from "./distiller.ts";
+import type { Distiller } from "./distiller.ts";
 import { fallbackDistill, rebuild } from "./distilling.ts";
 import { DistillError, errorMessage } from "./errors.ts";
-import { exposedVersions, toolDefinition, unavailableReason } from "./exposure.ts";
+import { toolDefinition, unavailableReason } from "./exposure.ts";
+import { ExposureCache, startupCandidates } from "./exposure-cache.ts";
 import { assertNoRefusedWrites, type LivePlan, LivePolicy, planLive } from "./live-plan.ts";
 import { stderrLogger } from "./logger.ts";
-import { importRef } from "./module-ref.ts";
-import { PROPOSE_TOOL_NAME } from "./prompts.ts";
+import { isPostgresUrl } from "./postgres-connect.ts";
 import { handleProposal } from "./proposal.ts";
+import { openRegistryStore } from "./registry-open.ts";
+import type { RegistryStore } from "./registry-store.ts";
 import { Sandbox } from "./sandbox.ts";
 import { type Settings, settingsFromOptions } from "./settings.ts";
-import type { PrunedVersion } from "./store.ts";
-import { Store, type VersionRecord } from "./store.ts";
+import { SqliteRegistryStore } from "./sqlite-registry-store.ts";
+import type { PrunedVersion, VersionRecord } from "./store.ts";
 import {
   type ChangeReport,
   type HealthReport,
@@ -29,60 +36,22 @@ import {
   reverify,
   reviewDefinitions,
 } from "./tool-changes.ts";
-import { Trace, type TraceHost } from "./trace.ts";
+import { queueTraceWrite, Trace, type TraceHost } from "./trace.ts";
+import { loadTrace } from "./trace-state.ts";
 import type { Executor, HealthProbe, Logger, ToolDef, ToolInput, TraceSource, Verdict } from "./types.ts";
-import { deprecate, promote, prune, resolveVersion, verifyVersion } from "./versions.ts";
+import { resolveVersion } from "./version-lookup.ts";
+import { deprecate, promote, prune, verifyVersion } from "./versions.ts";
 
-/** Options of `new ToolDistill(...)`: the config file's keys in camelCase, plus the objects themselves. */
-export interface ToolDistillOptions extends Partial<Settings> {
-  /** The store folder (`.tooldistill`). */
-  store: string;
-  /** Runs a base tool; required to record runs and run distilled tools. */
-  executor?: Executor;
-  /** Anthropic-format base tool definitions (`Anthropic.Tool[]` as you pass them to the Messages API). */
-  tools?: ToolInput[];
-  /** Says whether an avoided tool has recovered; used only by `health()`. */
-  healthProbe?: HealthProbe;
-  /** A custom distiller; by default ClaudeDistiller with `distillerModel`. */
-  distiller?: Distiller;
-  /**
-   * Where warnings and errors go: start-up changes of `check_schemas_on_start`, fallback distiller failures,
-   * store problems met while recording. Default: stderr (`stderrLogger`); `silentLogger` drops them.
-   */
-  logger?: Logger;
-  /** Share a sandbox pool between instances (e.g. tests); by default one is made on first use. */
-  sandbox?: Sandbox;
-  /** Hears every change of the set `activeTools()` returns (the plugin announces it to Claude Code). */
-  onExposureChange?: () => void;
-  /** Releases what `fromConfig` opened (e.g. MCP connections) on `close()`. */
-  onClose?: () => Promise<void> | void;
-}
-
-/** A caller's tool as the library keeps it: a missing description is "" (the Anthropic SDK makes it optional). */
-function toolDef(t: ToolInput): ToolDef {
-  const def: ToolDef = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
-  if (t.annotations !== undefined) def.annotations = t.annotations;
-  return def;
-}
-
-/** The `propose_distilled_tool` definition (the same for every ToolDistill). */
-export function proposeToolDefinition(): ToolDef {
-  return {
-    name: PROPOSE_TOOL_NAME,
-    description:
-      "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, " +
-      "so the next run of this kind of task needs one call. The library checks the code statically, replays it " +
-      "against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
-    input_schema: PROPOSE_INPUT_SCHEMA,
-  };
-}
+export type { ToolDistillOptions } from "./distill-options.ts";
+export { proposeToolDefinition } from "./distill-options.ts";
 
 /**
  * The library's entry point: records runs, runs distilled tools, ingests and verifies proposals, and keeps
  * distilled tools in step with their base tools. Every CLI verb is a thin call of one of its methods.
  */
 export class ToolDistill {
-  readonly store: Store;
+  /** The registry (SQLite or PostgreSQL): the library's async store interface. */
+  readonly store: RegistryStore;
   readonly settings: Settings;
   readonly logger: Logger;
   readonly executor: Executor | null;
@@ -97,16 +66,22 @@ export class ToolDistill {
   readonly #ctx: DistillContext;
   /** The traces' way back in: the operations the recorder must not import itself. */
   readonly #host: TraceHost;
+  /** What `activeTools()` serves. */
+  readonly #exposure: ExposureCache;
   /**
    * What the start-up review of base tool definitions (`check_schemas_on_start`) found and did, per version: a
    * cosmetic change (nothing to do), a compatible or breaking one (re-verified), a tool that is gone. Complete once
-   * `ready()` resolves (re-verification is asynchronous); null when the review did not run. Each entry is also
-   * logged when its re-verification ends.
+   * `ready()` resolves (the review and re-verification run once the store is open); null when the review does not
+   * run. Each entry is also logged when its re-verification ends.
    */
   readonly startupReport: ChangeReport | null;
-  /** The start-up re-verifications; never rejects. */
+  /** The start-up review and the change feed's start; never rejects. */
   readonly #ready: Promise<void>;
 
+  /**
+   * Opens the registry and starts. A folder store opens synchronously; a `postgres://` URL cannot: use
+   * `await ToolDistill.open({...})` or `await ToolDistill.fromConfig()` for it.
+   */
   constructor(options: ToolDistillOptions) {
     // The same schemas as the file's keys: a wrong option gets the message a wrong line of the file gets.
     const settings = settingsFromOptions(options);
@@ -120,29 +95,96 @@ export class ToolDistill {
     this.#sandbox = options.sandbox ?? null;
     this.#ownsSandbox = !options.sandbox;
     this.#onClose = options.onClose;
-    this.store = new Store(options.store, { maxOutputBytes: settings.maxOutputBytes, logger: this.logger });
-    this.#ctx = this.#makeContext(options.onExposureChange ?? (() => {}));
+    if (typeof options.store === "string" && isPostgresUrl(options.store)) {
+      throw new DistillError(
+        "USAGE",
+        "new ToolDistill({ store }) cannot open a postgres:// store: connecting takes time. Use `await ToolDistill.open({ store, ... })` (same options) or `await ToolDistill.fromConfig()`.",
+      );
+    }
+    this.store =
+      typeof options.store === "string"
+        ? SqliteRegistryStore.open(options.store, {
+            maxOutputBytes: settings.maxOutputBytes,
+            logger: this.logger,
+          })
+        : options.store;
+    this.#ctx = this.#makeContext();
+    this.#exposure = new ExposureCache(
+      this.store,
+      settings.maxExposedTools,
+      this.logger,
+      options.onExposureChange ?? (() => {}),
+    );
     this.#host = {
       ctx: this.#ctx,
       // A call waits for the start-up re-verification, which may still change what is exposed.
       ready: () => this.#ready,
-      runDistilled: (trace, name, input, opts) => runExposed(this.#ctx, trace, name, input, opts),
+      runDistilled: async (trace, name, input, opts) => {
+        const r = await runExposed(this.#ctx, this.#exposure.versions(), trace, name, input, opts);
+        if (r && !r.isError && r.notApplicable === undefined) this.#exposure.ran(name);
+        return r;
+      },
       propose: (trace, input, opts) => handleProposal(this.#ctx, trace.id, input, opts),
       unavailableReason: (name) => unavailableReason(this.store, name, this.settings.maxExposedTools),
       fallbackDistill: (trace) => fallbackDistill(this.#ctx, trace.id),
     };
-    const review = settings.checkSchemasOnStart && options.tools ? reviewDefinitions(this.#ctx) : null;
-    this.startupReport = review?.report ?? null;
-    // The constructor is synchronous: versions a breaking change or a gone tool affects are suspect (not offered)
-    // before it returns; their re-verification runs now and ready() (awaited by fromConfig) waits for it.
-    this.#ready = review
-      ? reverify(this.#ctx, review.jobs).then(() => {
-          for (const c of review.report.changes) {
-            const change = c.from === c.to ? `stays ${c.to}` : `${c.from} → ${c.to}`;
-            this.logger.warn(`tooldistill: at start-up, ${c.name} v${c.version} ${change}: ${c.reason}`);
-          }
-        })
-      : Promise.resolve();
+    const review = settings.checkSchemasOnStart && options.tools !== undefined;
+    this.startupReport = review ? { changes: [], messages: [] } : null;
+    // The embedded store is read now, so `activeTools()` answers as soon as the constructor returns; versions a
+    // breaking change or a gone base tool affects are left out until the review has re-verified them.
+    if (this.store instanceof SqliteRegistryStore) {
+      this.#exposure.seed(startupCandidates(this.store.store, review ? this.#ctx.baseTool : null));
+    }
+    this.#ready = this.#start();
+  }
+
+  /** Follows the change feed, reads the exposed set, and runs the start-up review. Never rejects. */
+  async #start(): Promise<void> {
+    try {
+      // Following first: a change committed while the set is read is heard, not lost.
+      await this.#exposure.follow();
+      await this.#exposure.refresh();
+      const report = this.startupReport;
+      if (!report) return;
+      const review = await reviewDefinitions(this.#ctx);
+      report.changes.push(...review.report.changes);
+      report.messages.push(...review.report.messages);
+      await reverify(this.#ctx, review.jobs);
+      // Versions left out while the review ran come back when it found nothing to do.
+      await this.#exposure.refresh();
+      for (const c of report.changes) {
+        const change = c.from === c.to ? `stays ${c.to}` : `${c.from} → ${c.to}`;
+        this.logger.warn(`tooldistill: at start-up, ${c.name} v${c.version} ${change}: ${c.reason}`);
+      }
+    } catch (err) {
+      this.logger.error(`tooldistill: the start-up review could not run: ${errorMessage(err)}`);
+    }
+  }
+
+  /**
+   * Opens the registry `options.store` names (a folder or a `postgres://` URL; see `new ToolDistill`) and waits
+   * until the library is ready (the start-up review has ended).
+   */
+  static async open(options: ToolDistillOptions): Promise<ToolDistill> {
+    if (typeof options.store !== "string") {
+      const td = new ToolDistill(options);
+      await td.ready();
+      return td;
+    }
+    const settings = settingsFromOptions(options);
+    const store = await openRegistryStore(options.store, {
+      maxOutputBytes: settings.maxOutputBytes,
+      logger: options.logger ?? stderrLogger,
+    });
+    let td: ToolDistill;
+    try {
+      td = new ToolDistill({ ...options, store });
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    await td.ready();
+    return td;
   }
 
   /**
@@ -169,30 +211,13 @@ export class ToolDistill {
     overrides: Partial<ToolDistillOptions> = {},
     startup: { signal?: AbortSignal; onSpawn?: (pid: number) => void } = {},
   ): Promise<ToolDistill> {
-    const options: ToolDistillOptions = { ...config.settings, store: config.store };
-    if (config.executor) options.executor = await importRef<Executor>(config.executor);
-    if (config.tools) options.tools = await importRef<ToolInput[]>(config.tools);
-    if (config.healthProbe) options.healthProbe = await importRef<HealthProbe>(config.healthProbe);
-    if (config.distiller) options.distiller = await importRef<Distiller>(config.distiller);
-    if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit.ts");
-      const { loadMcpServers } = await import("./mcp-config.ts");
-      const servers = await loadMcpServers({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
-      const toolkit = await MCPToolkit.connect({
-        servers,
-        cwd: config.path ? dirname(config.path) : config.dir,
-        ...(overrides.logger ? { logger: overrides.logger } : {}),
-        ...(startup.signal ? { signal: startup.signal } : {}),
-        ...(startup.onSpawn ? { onSpawn: startup.onSpawn } : {}),
-      });
-      options.executor = toolkit.executor;
-      options.tools = toolkit.tools;
-      options.healthProbe ??= toolkit.probe;
-      options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
+    const options = await optionsFromConfig(config, overrides, startup);
+    try {
+      return await ToolDistill.open({ ...options, ...overrides });
+    } catch (err) {
+      await options.onClose?.();
+      throw err;
     }
-    const td = new ToolDistill({ ...options, ...overrides });
-    await td.ready();
-    return td;
   }
 
   /**
@@ -201,24 +226,31 @@ export class ToolDistill {
    */
   startTrace(task: string, options: { id?: string; source?: TraceSource } = {}): Trace {
     const id = options.id ?? randomUUID();
-    try {
-      this.store.createTrace(id, task, options.source ?? "sdk");
-    } catch (err) {
-      this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`);
-    }
-    return new Trace(this.#host, id, task);
+    const trace = new Trace(this.#host, id, task);
+    // The row is written first in the trace's write queue; everything the trace does next waits for it.
+    const source = options.source ?? "sdk";
+    queueTraceWrite(
+      trace,
+      () => this.store.createTrace(id, task, source),
+      (err) => this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`),
+    );
+    return trace;
   }
 
-  /** Re-attaches to a stored trace (e.g. a Claude Code span recorded by another process). */
-  openTrace(id: string): Trace {
-    const t = this.store.getTrace(id);
+  /** Re-attaches to a stored trace (e.g. a Claude Code span recorded by another process), reading its state. */
+  async openTrace(id: string): Promise<Trace> {
+    const t = await loadTrace(this.#ctx, id);
     if (!t) throw new DistillError("NOT_FOUND", `no trace '${id}': see tooldistill traces list`);
-    return new Trace(this.#host, id, t.task);
+    return new Trace(this.#host, id, t.task, t.state);
   }
 
-  /** The exposed distilled tools in Anthropic format, by successful runs, capped by `max_exposed_tools`. */
+  /**
+   * The exposed distilled tools in Anthropic format, by successful runs, capped by `max_exposed_tools`. Served
+   * from memory: kept in step with this process's changes and, through the store's change feed, with every other
+   * process's.
+   */
   activeTools(): ToolDef[] {
-    return exposedVersions(this.store, this.settings.maxExposedTools).map(toolDefinition);
+    return this.#exposure.versions().map(toolDefinition);
   }
 
   /** The `propose_distilled_tool` definition to offer next to the base tools. */
@@ -246,7 +278,7 @@ export class ToolDistill {
   }
 
   /** Deprecates a version (default: the active one). */
-  deprecate(name: string, options: { version?: number } = {}): VersionRecord {
+  deprecate(name: string, options: { version?: number } = {}): Promise<VersionRecord> {
     return deprecate(this.#ctx, name, options);
   }
 
@@ -260,7 +292,7 @@ export class ToolDistill {
     options: { version?: number; live?: boolean; allowWrites?: boolean } = {},
   ): Promise<Verdict> {
     await this.#ready;
-    const v = resolveVersion(this.store, name, options.version, "active");
+    const v = await resolveVersion(this.store, name, options.version, "active");
     if (!options.live) return verifyVersion(this.#ctx, v);
     if (!this.executor) {
       throw new DistillError(
@@ -280,7 +312,7 @@ export class ToolDistill {
     options: { version?: number; allowWrites?: boolean } = {},
   ): Promise<LivePlan> {
     await this.#ready;
-    const v = resolveVersion(this.store, name, options.version, "active");
+    const v = await resolveVersion(this.store, name, options.version, "active");
     return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false });
   }
 
@@ -288,7 +320,7 @@ export class ToolDistill {
    * Removes rejected and superseded versions (only those whose status is older than `olderThanDays`, when given)
    * with their history and files; the traces they came from are kept. Needs only the store.
    */
-  prune(options: { olderThanDays?: number } = {}): PrunedVersion[] {
+  prune(options: { olderThanDays?: number } = {}): Promise<PrunedVersion[]> {
     return prune(this.store, options);
   }
 
@@ -317,7 +349,8 @@ export class ToolDistill {
       await this.#onClose?.();
     } finally {
       if (this.#ownsSandbox) await this.#sandbox?.close();
-      this.store.close();
+      await this.#exposure.close();
+      await this.store.close();
     }
   }
 
@@ -336,7 +369,7 @@ export class ToolDistill {
     return this.#distiller;
   }
 
-  #makeContext(exposureChanged: () => void): DistillContext {
+  #makeContext(): DistillContext {
     const self = this;
     return {
       store: this.store,
@@ -350,7 +383,7 @@ export class ToolDistill {
       tools: () => this.#tools,
       baseTool: (name) => this.#byName.get(name),
       distiller: () => this.#getDistiller(),
-      exposureChanged,
+      exposureChanged: () => this.#exposure.refresh(),
     };
   }
 }

@@ -6,7 +6,8 @@ import { DistillError, errorMessage } from "./errors.ts";
 import { nudgeText, PROPOSE_TOOL_NAME } from "./prompts.ts";
 import { clipDepth } from "./recordable.ts";
 import type { Store } from "./store.ts";
-import type { ToolDef, TraceRecord } from "./types.ts";
+import { newTraceState, type TraceState } from "./trace-state.ts";
+import type { ToolDef, TraceRecord, UsageTotals } from "./types.ts";
 
 /** What `trace.execute` returns: the text for the model's tool_result and whether it is an error. */
 export interface ExecuteResult {
@@ -37,17 +38,17 @@ export interface TraceHost {
   readonly ctx: DistillContext;
   /** Resolves when the library is ready for calls (the start-up re-verification has ended). */
   ready(): Promise<void>;
-  /** Handles a call of a distilled tool, or returns null when `name` is not an exposed distilled tool. */
+  /** Handles a call of a distilled tool, or resolves to null when `name` is not an exposed distilled tool. */
   runDistilled(
     trace: Trace,
     name: string,
     input: Record<string, unknown>,
     options?: ExecuteOptions,
-  ): Promise<ExecuteResult> | null;
+  ): Promise<ExecuteResult | null>;
   /** Handles a `propose_distilled_tool` call. */
   propose(trace: Trace, input: Record<string, unknown>, options?: ExecuteOptions): Promise<ExecuteResult>;
   /** Why a distilled tool of that name cannot be called now, or null when there is none of that name. */
-  unavailableReason(name: string): string | null;
+  unavailableReason(name: string): Promise<string | null>;
   /** Called by `finish()` for a worth-distilling run without a proposal. Never throws. */
   fallbackDistill(trace: Trace): Promise<void>;
 }
@@ -61,7 +62,7 @@ export type BaseCallOutcome = { ok: true; output: unknown } | { ok: false; error
  * does not turn it into an error the agent would retry; `warn` hears about it instead.
  */
 export async function recordBaseCall(
-  ctx: Pick<DistillContext, "store" | "executor">,
+  ctx: Pick<DistillContext, "store" | "executor" | "logger">,
   traceId: string,
   tool: ToolDef,
   args: Record<string, unknown>,
@@ -91,17 +92,22 @@ export async function recordBaseCall(
     outcome = { ok: false, error: errorMessage(err), thrown: err };
   }
   try {
-    // An outage counts against the base tool's health (never against a distilled tool); an answer ends it.
-    const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
-    if (outcome.ok || down)
-      ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error);
-    ctx.store.appendCall(
+    await ctx.store.appendCall(
       call,
       outcome.ok ? { output: outcome.output } : { error: outcome.error },
       performance.now() - started,
     );
   } catch (err) {
     warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
+  }
+  // An outage counts against the base tool's health (never against a distilled tool); an answer ends it.
+  const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
+  if (outcome.ok || down) {
+    await ctx.store
+      .recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error)
+      .catch((err: unknown) =>
+        ctx.logger.warn(`tooldistill: recording the health of '${tool.name}' failed: ${errorMessage(err)}`),
+      );
   }
   return outcome;
 }
@@ -124,38 +130,82 @@ export function resultContent(value: unknown): string {
   }
 }
 
+/** Sets the name a replacement is asked under (distilled-run.ts, after demoting a tool that failed in this run). */
+let markReplacing: (trace: Trace, name: string) => void;
+let queueWrite: (trace: Trace, write: () => Promise<unknown>, onError: (err: unknown) => void) => void;
+
+/** Queues a write of `trace` before anything it does next (ToolDistill queues the trace's creation). */
+export function queueTraceWrite(
+  trace: Trace,
+  write: () => Promise<unknown>,
+  onError: (err: unknown) => void,
+): void {
+  queueWrite(trace, write, onError);
+}
+
+/** Records on `trace` that the distilled tool `name` failed in it and was demoted: the nudge asks for a replacement. */
+export function noteReplacement(trace: Trace, name: string): void {
+  markReplacing(trace, name);
+}
+
 /**
  * One recorded run. Every tool call of the agent goes through `execute`, so the library sees base calls,
  * runs distilled tools and ingests proposals. Errors never throw out of `execute`: they become an error
  * result for the model, as a tool_result with `is_error` expects.
+ *
+ * A trace keeps its own state in memory (outcome, usage, whether it was proposed from or nudged, the name a
+ * replacement is asked under, its top-level base call count), updated by its own operations, so `outcome`,
+ * `recordUsage`, `setOutcome`, `worthDistilling`, `baseCallCount` and `distillNudge` are synchronous on any store.
+ * Their writes go to the store through one ordered queue; `execute` first waits for the writes queued before it
+ * and awaits its own, `finish` and `flush` drain the queue, and a write that fails is warned on the logger.
  */
 export class Trace {
   readonly id: string;
   readonly task: string;
   readonly #host: TraceHost;
+  readonly #state: TraceState;
+  #writes: Promise<void> = Promise.resolve();
   #finished = false;
 
-  constructor(host: TraceHost, id: string, task: string) {
+  static {
+    markReplacing = (trace, name) => {
+      trace.#state.replaceName = name;
+    };
+    queueWrite = (trace, write, onError) => trace.#enqueue("", write, onError);
+  }
+
+  /** `state`: what the store holds of the run (a new run's when omitted). */
+  constructor(host: TraceHost, id: string, task: string, state: TraceState = newTraceState()) {
     this.#host = host;
     this.id = id;
     this.task = task;
+    this.#state = state;
   }
 
-  /** The caller's verdict on the run; null until `setOutcome` (or when the store cannot be read). */
+  /** The caller's verdict on the run; null until `setOutcome`. */
   get outcome(): boolean | null {
-    try {
-      return this.record().outcome;
-    } catch (err) {
-      this.warn("reading the outcome", err);
-      return null;
-    }
+    return this.#state.outcome;
   }
 
-  /** The stored trace row. */
-  record(): TraceRecord {
-    const t = this.#host.ctx.store.getTrace(this.id);
+  /** The stored trace row, once the writes queued so far are made. */
+  async record(): Promise<TraceRecord> {
+    await this.flush();
+    const t = await this.#host.ctx.store.getTrace(this.id);
     if (!t) throw new DistillError("STORE", `trace ${this.id} vanished from the store`);
     return t;
+  }
+
+  /** Resolves once every write queued so far (usage, outcome, nudge) is made or warned about. Never rejects. */
+  flush(): Promise<void> {
+    return this.#writes;
+  }
+
+  /** Queues a write after the ones before it; a failure is told to `onError` (default: warned as `what`). */
+  #enqueue(what: string, write: () => Promise<unknown>, onError?: (err: unknown) => void): void {
+    this.#writes = this.#writes.then(write).then(
+      () => {},
+      (err: unknown) => (onError ? onError(err) : this.warn(what, err)),
+    );
   }
 
   /**
@@ -165,13 +215,18 @@ export class Trace {
    */
   async execute(name: string, input: unknown, options: ExecuteOptions = {}): Promise<ExecuteResult> {
     try {
+      // The trace row and the writes queued before this call land first.
+      await this.#writes;
       await this.#host.ready();
       const args = isPlainObject(input) ? input : {};
-      if (name === PROPOSE_TOOL_NAME) return await this.#host.propose(this, args, options);
-      const distilled = this.#host.runDistilled(this, name, args, options);
-      if (distilled) return await distilled;
+      if (name === PROPOSE_TOOL_NAME) {
+        this.#state.proposed = true;
+        return await this.#host.propose(this, args, options);
+      }
+      const distilled = await this.#host.runDistilled(this, name, args, options);
+      if (distilled) return distilled;
       const tool = this.#host.ctx.baseTool(name);
-      if (!tool) return this.#unknownTool(name, args);
+      if (!tool) return await this.#unknownTool(name, args);
       return await this.#runBaseCall(tool, args);
     } catch (err) {
       this.warn(`the call of '${name}'`, err);
@@ -189,36 +244,47 @@ export class Trace {
 
   /** Runs and records one top-level base call. */
   async #runBaseCall(tool: ToolDef, args: Record<string, unknown>): Promise<ExecuteResult> {
-    const r = await recordBaseCall(this.#host.ctx, this.id, tool, args, null, (what, err) =>
-      this.warn(what, err),
-    );
+    let recorded = true;
+    const r = await recordBaseCall(this.#host.ctx, this.id, tool, args, null, (what, err) => {
+      recorded = false;
+      this.warn(what, err);
+    });
+    if (recorded) this.#state.baseCalls += 1;
     return r.ok
       ? { content: resultContent(r.output), isError: false }
       : { content: `Error: ${r.error}`, isError: true };
   }
 
-  #unknownTool(name: string, args: Record<string, unknown>): ExecuteResult {
+  async #unknownTool(name: string, args: Record<string, unknown>): Promise<ExecuteResult> {
     const { store } = this.#host.ctx;
     const names = this.#host.ctx.tools().map((t) => t.name);
-    const message = this.#host.unavailableReason(name) ?? `no such tool '${name}'${suggestion(name, names)}`;
-    const id = store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
-    store.failCall(id, message, 0);
+    const message =
+      (await this.#host.unavailableReason(name)) ?? `no such tool '${name}'${suggestion(name, names)}`;
+    const id = await store.startCall({
+      traceId: this.id,
+      tool: name,
+      kind: "other",
+      args: canonicalArgs(args),
+    });
+    await store.failCall(id, message, 0);
     return { content: `Error: ${message}`, isError: true };
   }
 
   /** Adds one Anthropic usage object to the run's totals (cache token fields included); a store problem is warned. */
   recordUsage(usage: UsageLike | null | undefined): void {
     if (!usage) return;
-    try {
-      this.#host.ctx.store.addUsage(this.id, {
-        input_tokens: usage.input_tokens ?? 0,
-        output_tokens: usage.output_tokens ?? 0,
-        cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-        cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
-      });
-    } catch (err) {
-      this.warn("recording usage", err);
-    }
+    const add: UsageTotals = {
+      input_tokens: usage.input_tokens ?? 0,
+      output_tokens: usage.output_tokens ?? 0,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+    };
+    const total = this.#state.usage;
+    total.input_tokens += add.input_tokens;
+    total.output_tokens += add.output_tokens;
+    total.cache_creation_input_tokens += add.cache_creation_input_tokens;
+    total.cache_read_input_tokens += add.cache_read_input_tokens;
+    this.#enqueue("recording usage", () => this.#host.ctx.store.addUsage(this.id, add));
   }
 
   /**
@@ -226,16 +292,13 @@ export class Trace {
    * problem is warned, not thrown.
    */
   setOutcome(outcome: { success: boolean }): void {
-    try {
-      this.#host.ctx.store.setOutcome(this.id, outcome.success);
-    } catch (err) {
-      this.warn("recording the outcome", err);
-    }
+    this.#state.outcome = outcome.success;
+    this.#enqueue("recording the outcome", () => this.#host.ctx.store.setOutcome(this.id, outcome.success));
   }
 
   /** Top-level base calls of the run (failed ones included): the unit of baselines. */
   baseCallCount(): number {
-    return this.#host.ctx.store.countTopLevelBaseCalls(this.id);
+    return this.#state.baseCalls;
   }
 
   /**
@@ -243,35 +306,46 @@ export class Trace {
    * top-level base calls (waived after a distilled tool failed in it).
    */
   worthDistilling(): boolean {
-    return worthDistilling(this.#host.ctx.store, this.id, this.#host.ctx.settings.minCallsToDistill);
+    return isWorthDistilling(this.#state, this.#host.ctx.settings.minCallsToDistill);
   }
 
-  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws. */
+  /**
+   * A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws.
+   *
+   * The decision is this trace's own (its state in memory); the claim is still made atomically in the store,
+   * through the write queue. In the rare case that another process holds the same trace (the plugin's server and
+   * a hook on one Claude Code span) and claims the nudge between this trace's load and its own claim, both may
+   * show it once: the store records one claim, and the agent reads the same request twice.
+   */
   distillNudge(): string | null {
-    try {
-      if (!this.worthDistilling()) return null;
-      if (!this.#host.ctx.store.claimNudge(this.id)) return null;
-      const flags = this.#host.ctx.store.getTraceFlags(this.id);
-      return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
-    } catch (err) {
-      this.warn("deciding on the nudge", err);
-      return null;
-    }
+    if (!this.worthDistilling() || this.#state.nudged) return null;
+    this.#state.nudged = true;
+    this.#enqueue("claiming the nudge", () => this.#host.ctx.store.claimNudge(this.id));
+    return nudgeText({ baseCalls: this.#state.baseCalls, replaceName: this.#state.replaceName });
   }
 
   /** Ends the run; may run the fallback distiller. Never throws: problems are logged and kept on the trace. */
   async finish(): Promise<void> {
     if (this.#finished) return;
     this.#finished = true;
+    this.#enqueue("ending the run", () => this.#host.ctx.store.endTrace(this.id));
+    await this.#writes;
     try {
-      this.#host.ctx.store.endTrace(this.id);
       if (this.#host.ctx.settings.fallbackDistiller && this.worthDistilling()) {
+        this.#state.proposed = true;
         await this.#host.fallbackDistill(this);
       }
     } catch (err) {
       this.#host.ctx.logger.error(`tooldistill: finishing trace ${this.id} failed: ${errorMessage(err)}`);
     }
   }
+}
+
+/** The "worth distilling" rule over a run's state. */
+function isWorthDistilling(state: TraceState, minCallsToDistill: number): boolean {
+  if (state.outcome !== true || state.proposed) return false;
+  if (state.replaceName) return true;
+  return state.baseCalls >= minCallsToDistill;
 }
 
 /** The shared "worth distilling" rule, for the SDK trace and the plugin's spans alike. */

@@ -18,9 +18,10 @@ import { fingerprint } from "./fingerprint.ts";
 import type { LivePolicy } from "./live-plan.ts";
 import { checkArgumentProvenance, type RunFacts } from "./provenance.ts";
 import { replayRecordedRuns } from "./recorded-runs.ts";
+import type { RegistryData } from "./registry-store.ts";
 import { type ReplayCode, replayTestInputs } from "./replay-inputs.ts";
 import { staticCheck, type ToolMeta } from "./static-check.ts";
-import type { DependencyRecord, Store, VersionRecord } from "./store.ts";
+import type { DependencyRecord, VersionRecord } from "./store.ts";
 import type { RunRef } from "./store-rows.ts";
 import type { CallRecord, CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "./types.ts";
 import { formatProblem, noEvidence, testInputsOf } from "./verdict.ts";
@@ -64,9 +65,9 @@ export async function runChecks(
 ): Promise<CheckReport> {
   const tools = ctx.tools();
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const sourceCalls = version.sourceTrace ? ctx.store.getCalls(version.sourceTrace) : [];
-  const sourceTrace = version.sourceTrace ? ctx.store.getTrace(version.sourceTrace) : null;
-  const baseline = measureBaseline(ctx.store, version);
+  const sourceCalls = version.sourceTrace ? await ctx.store.getCalls(version.sourceTrace) : [];
+  const sourceTrace = version.sourceTrace ? await ctx.store.getTrace(version.sourceTrace) : null;
+  const baseline = await measureBaseline(ctx.store, version);
   const limit = baseline === null ? null : roundLimit(baseline * (1 - ctx.settings.minCallReduction));
   const baselineTokens = sourceTrace
     ? sourceTrace.usage.input_tokens +
@@ -230,9 +231,9 @@ function roundLimit(x: number): number {
  * The source run's top-level base calls, or the larger baseline of an earlier non-draft version of the same
  * name (a replacement must not get easier to pass than what it replaces).
  */
-export function measureBaseline(store: Store, version: VersionRecord): number | null {
-  let baseline = version.sourceTrace ? store.countTopLevelBaseCalls(version.sourceTrace) : null;
-  for (const earlier of store.listVersions({ name: version.name })) {
+export async function measureBaseline(store: RegistryData, version: VersionRecord): Promise<number | null> {
+  let baseline = version.sourceTrace ? await store.countTopLevelBaseCalls(version.sourceTrace) : null;
+  for (const earlier of await store.listVersions({ name: version.name })) {
     const unverified = earlier.status === "draft" || earlier.status === "rejected";
     if (earlier.version >= version.version || unverified || earlier.baseline === null) continue;
     if (baseline === null || earlier.baseline > baseline) baseline = earlier.baseline;

@@ -8,12 +8,13 @@ import { DistillError } from "./errors.ts";
 import { recordedFailures } from "./failure-evidence.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { assertTransition, isExposed, PRUNABLE, withoutProblems, withProblem } from "./lifecycle.ts";
-import { lineDiff } from "./line-diff.ts";
-import type { PrunedVersion, Store, VersionRecord } from "./store.ts";
+import type { RegistryData, RegistryStore } from "./registry-store.ts";
+import type { PrunedVersion, VersionRecord } from "./store.ts";
 import { autoPromotion, mayWrite, PROMOTED_BY_A_PERSON } from "./tool-effects.ts";
 import type { OpenProblem, Status, Verdict } from "./types.ts";
 import { reportSummary, toVerdict } from "./verdict.ts";
 import { type CheckReport, runChecks, type VerifyOptions } from "./verification.ts";
+import { resolveVersion } from "./version-lookup.ts";
 
 /** One status change of a version, from the status it had when the command read it. */
 export interface Move {
@@ -30,15 +31,15 @@ export interface Move {
  * only if the version still has the status the command read; otherwise nothing is written and the command is
  * asked to run again. Exposure changes are announced after the commit.
  */
-export function commit(
+export async function commit(
   ctx: Pick<DistillContext, "store" | "exposureChanged">,
   moves: readonly Move[],
-  also?: () => void,
-): void {
+  also?: (tx: RegistryData) => Promise<void>,
+): Promise<void> {
   for (const m of moves) if (m.v.status !== m.to) assertTransition(m.v.name, m.v.version, m.v.status, m.to);
-  ctx.store.transaction(() => {
+  await ctx.store.transaction(async (tx) => {
     for (const m of moves) {
-      const ok = ctx.store.setStatus({
+      const ok = await tx.setStatus({
         name: m.v.name,
         version: m.v.version,
         expect: m.v.status,
@@ -54,14 +55,14 @@ export function commit(
         );
       }
     }
-    also?.();
+    await also?.(tx);
   });
   const changed = moves.some((m) => {
     const was = isExposed(m.v.status, m.v.problems);
     const now = isExposed(m.to, m.problems);
     return was !== now || (now && m.v.status !== m.to);
   });
-  if (changed) ctx.exposureChanged();
+  if (changed) await ctx.exposureChanged();
 }
 
 /** The version after a move, for chaining moves of one version (draft → verified → active). */
@@ -73,9 +74,14 @@ function after(m: Move): VersionRecord {
  * Moves that make `v` active: itself; every other active or suspect version of its name deprecated (a rollback
  * target); every older verified one superseded (it was never used, and is no longer the newest).
  */
-function activation(ctx: DistillContext, v: VersionRecord, reason: string, evidence?: unknown): Move[] {
+async function activation(
+  ctx: DistillContext,
+  v: VersionRecord,
+  reason: string,
+  evidence?: unknown,
+): Promise<Move[]> {
   const moves: Move[] = [{ v, to: "active", problems: [], reason, evidence }];
-  for (const other of ctx.store.listVersions({ name: v.name })) {
+  for (const other of await ctx.store.listVersions({ name: v.name })) {
     if (other.version === v.version) continue;
     if (other.status === "active" || other.status === "suspect") {
       moves.push({
@@ -102,10 +108,10 @@ export interface VerifyVersionOptions extends VerifyOptions {
 }
 
 /** Verifications running in this process, so an identical proposal waits for the first instead of racing it. */
-const running = new WeakMap<Store, Map<string, Promise<Verdict>>>();
+const running = new WeakMap<RegistryStore, Map<string, Promise<Verdict>>>();
 
 /** The verification of `v` running in this process, if any. */
-export function runningVerification(store: Store, v: VersionRecord): Promise<Verdict> | undefined {
+export function runningVerification(store: RegistryStore, v: VersionRecord): Promise<Verdict> | undefined {
   return running.get(store)?.get(`${v.name}\u0000${v.version}`);
 }
 
@@ -139,7 +145,7 @@ async function verifyAndCommit(
   v: VersionRecord,
   options: VerifyVersionOptions,
 ): Promise<Verdict> {
-  const code = ctx.store.readCode(v.name, v.version);
+  const code = await ctx.store.readCode(v.name, v.version);
   const report = await runChecks(ctx, v, code, options);
   const policy = options.livePolicy;
   // The live reads led to a write the record cannot answer: nothing ran for real, and nothing is stored.
@@ -151,6 +157,18 @@ async function verifyAndCommit(
     baseline: report.baseline,
     live: Boolean(options.live),
   };
+  // The lifecycle is decided and written under the tool's lock, against the version as stored now: a process
+  // that changed it meanwhile wins, and this one is asked to run again (commit's check).
+  return ctx.store.withToolLock(v.name, () => commitVerification(ctx, v, report, evidence, options));
+}
+
+async function commitVerification(
+  ctx: DistillContext,
+  v: VersionRecord,
+  report: CheckReport,
+  evidence: unknown,
+  options: VerifyVersionOptions,
+): Promise<Verdict> {
   const moves: Move[] = [];
   const why = options.why ?? "re-verification";
   report.evidence.promotion = v.verdict?.evidence.promotion ?? null;
@@ -160,15 +178,15 @@ async function verifyAndCommit(
       moves.push(verified);
       const auto = autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
       report.evidence.promotion = auto.text;
-      if (auto.activate) moves.push(...activation(ctx, after(verified), auto.text));
+      if (auto.activate) moves.push(...(await activation(ctx, after(verified), auto.text)));
     } else if (v.status === "suspect" || v.status === "active") {
       const cleared: OpenProblem[] = ["schema_changed", "dependency_missing", ...(options.clears ?? [])];
-      if (options.live && liveCoversFailures(ctx, v, options)) cleared.push("runtime_failure");
+      if (options.live && (await liveCoversFailures(ctx, v, options))) cleared.push("runtime_failure");
       const left = withoutProblems(v.problems, cleared);
       const to: Status = left.length === 0 ? "active" : "suspect";
       if (to !== v.status || left.length !== v.problems.length) {
         const reason = `${why} passed${options.live ? " (live)" : ""}`;
-        if (to === "active") moves.push(...activation(ctx, v, reason, evidence));
+        if (to === "active") moves.push(...(await activation(ctx, v, reason, evidence)));
         else moves.push({ v, to, problems: left, reason, evidence });
       }
     }
@@ -186,13 +204,13 @@ async function verifyAndCommit(
   const own = moves.filter((m) => m.v.version === v.version).at(-1);
   const final = own ? after(own) : v;
   const verdict = toVerdict(final, final.status, report);
-  commit(ctx, moves, () => {
-    if (report.passed) storeVerified(ctx, v, report);
+  await commit(ctx, moves, async (tx) => {
+    if (report.passed) await storeVerified(ctx, tx, v, report);
     // A draft's recorded runs are chosen now (the replaced version's); later verifications replay the same ones.
-    if (v.status === "draft") ctx.store.setReplayRuns(v.name, v.version, report.replayRuns);
-    ctx.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
+    if (v.status === "draft") await tx.setReplayRuns(v.name, v.version, report.replayRuns);
+    await tx.setVerification(v.name, v.version, verdict, report.baselineTokens);
     const target = options.clearQueueOf;
-    if (report.passed && target) ctx.store.setQueuedRebuild(target.name, target.version, false, null);
+    if (report.passed && target) await tx.setQueuedRebuild(target.name, target.version, false, null);
   });
   return verdict;
 }
@@ -201,10 +219,14 @@ async function verifyAndCommit(
  * A live pass clears a runtime failure only when the calls that failed ran live this time: a failure at a write
  * that was answered from the record is not shown fixed (`--allow-writes` runs it for real).
  */
-function liveCoversFailures(ctx: DistillContext, v: VersionRecord, options: VerifyVersionOptions): boolean {
+async function liveCoversFailures(
+  ctx: DistillContext,
+  v: VersionRecord,
+  options: VerifyVersionOptions,
+): Promise<boolean> {
   const ran = options.livePolicy?.liveTools();
   if (!ran) return true;
-  const failed = recordedFailures(ctx.store.getHistory(v.name, v.version));
+  const failed = recordedFailures(await ctx.store.getHistory(v.name, v.version));
   return failed.every((f) => f.tool === null || ran.has(f.tool));
 }
 
@@ -212,8 +234,13 @@ function liveCoversFailures(ctx: DistillContext, v: VersionRecord, options: Veri
  * What a pass records besides the verdict: the dependencies as read from the code, and the current definition of
  * each base tool it calls added to the set of definitions the version was verified against.
  */
-function storeVerified(ctx: DistillContext, v: VersionRecord, report: CheckReport): void {
-  ctx.store.setDependencies(v.name, v.version, report.dependencies);
+async function storeVerified(
+  ctx: DistillContext,
+  tx: RegistryData,
+  v: VersionRecord,
+  report: CheckReport,
+): Promise<void> {
+  await tx.setDependencies(v.name, v.version, report.dependencies);
   const defs = report.dependencies.flatMap((d) => {
     const def = ctx.baseTool(d.baseTool);
     const fp = fingerprint(def);
@@ -221,7 +248,7 @@ function storeVerified(ctx: DistillContext, v: VersionRecord, report: CheckRepor
       ? []
       : [{ baseTool: d.baseTool, fingerprint: fp, definition: def }];
   });
-  ctx.store.addVerifiedDefinitions(v.name, v.version, defs);
+  await tx.addVerifiedDefinitions(v.name, v.version, defs);
 }
 
 /**
@@ -235,7 +262,16 @@ export async function promote(
   name: string,
   options: { version?: number } = {},
 ): Promise<VersionRecord> {
-  const v = resolveVersion(ctx.store, name, options.version, "newest-verified");
+  // Under the tool's lock, with the versions read inside it: two promotions of one tool never interleave.
+  return ctx.store.withToolLock(name, () => promoteLocked(ctx, name, options));
+}
+
+async function promoteLocked(
+  ctx: DistillContext,
+  name: string,
+  options: { version?: number },
+): Promise<VersionRecord> {
+  const v = await resolveVersion(ctx.store, name, options.version, "newest-verified");
   if (v.status === "active") throw new DistillError("TRANSITION", `${name} v${v.version} is already active`);
   if (v.status === "draft" || v.status === "rejected") {
     throw new DistillError(
@@ -255,13 +291,13 @@ export async function promote(
     evidence: { ...verdict.evidence, promotion: PROMOTED_BY_A_PERSON },
   });
   if (v.status === "verified") {
-    commit(ctx, activation(ctx, v, "promoted"), () => {
-      if (v.verdict) ctx.store.setVerification(v.name, v.version, byPerson(v.verdict), v.baselineTokens);
+    await commit(ctx, await activation(ctx, v, "promoted"), async (tx) => {
+      if (v.verdict) await tx.setVerification(v.name, v.version, byPerson(v.verdict), v.baselineTokens);
     });
     return { ...v, status: "active", problems: [] };
   }
   // Rollback or recovery: re-pass verification against the current base tools first.
-  const report = await runChecks(ctx, v, ctx.store.readCode(v.name, v.version));
+  const report = await runChecks(ctx, v, await ctx.store.readCode(v.name, v.version));
   if (!report.passed) {
     throw new DistillError(
       "TRANSITION",
@@ -271,9 +307,9 @@ export async function promote(
   report.evidence.writes = mayWrite(report.meta?.dependencies ?? [], ctx.baseTool);
   const reason =
     v.status === "suspect" ? "promoted after re-verification" : "rollback: re-verification passed";
-  commit(ctx, activation(ctx, v, reason), () => {
-    storeVerified(ctx, v, report);
-    ctx.store.setVerification(
+  await commit(ctx, await activation(ctx, v, reason), async (tx) => {
+    await storeVerified(ctx, tx, v, report);
+    await tx.setVerification(
       v.name,
       v.version,
       byPerson(toVerdict(v, "active", report)),
@@ -284,15 +320,15 @@ export async function promote(
 }
 
 /** `deprecate`: legal from any status that can still be used or promoted; needs only the store. */
-export function deprecate(
+export async function deprecate(
   ctx: Pick<DistillContext, "store" | "exposureChanged">,
   name: string,
   options: { version?: number; reason?: string } = {},
-): VersionRecord {
-  const v = resolveVersion(ctx.store, name, options.version, "active");
+): Promise<VersionRecord> {
+  const v = await resolveVersion(ctx.store, name, options.version, "active");
   if (v.status === "deprecated")
     throw new DistillError("TRANSITION", `${name} v${v.version} is already deprecated`);
-  commit(ctx, [
+  await commit(ctx, [
     { v, to: "deprecated", problems: v.problems, reason: options.reason ?? "deprecated by the user" },
   ]);
   return { ...v, status: "deprecated", queuedRebuild: false, rebuildNote: null };
@@ -302,14 +338,14 @@ export function deprecate(
  * Adds an open problem: an active version becomes suspect; a suspect one gains the problem. `also` is written in
  * the same transaction (a runtime failure's call record, a rebuild's queue flag).
  */
-export function addProblem(
+export async function addProblem(
   ctx: DistillContext,
   v: VersionRecord,
   problem: OpenProblem,
   reason: string,
   evidence?: unknown,
-  also?: () => void,
-): VersionRecord {
+  also?: (tx: RegistryData) => Promise<void>,
+): Promise<VersionRecord> {
   const changes = v.status === "active" || v.status === "suspect";
   const problems = changes ? withProblem(v.problems, problem) : v.problems;
   const moves: Move[] =
@@ -317,7 +353,7 @@ export function addProblem(
       ? [{ v, to: "suspect", problems, reason, evidence }]
       : [];
   if (moves.length === 0 && !also) return v;
-  commit(ctx, moves, also);
+  await commit(ctx, moves, also);
   return moves[0] ? after(moves[0]) : v;
 }
 
@@ -325,66 +361,14 @@ export function addProblem(
  * `prune`: removes rejected and superseded versions (only those that got their status more than `olderThanDays`
  * days ago, when given) with their rows and files, keeping the traces they came from. Needs only the store.
  */
-export function prune(store: Store, options: { olderThanDays?: number } = {}): PrunedVersion[] {
+export async function prune(
+  store: RegistryData,
+  options: { olderThanDays?: number } = {},
+): Promise<PrunedVersion[]> {
   const days = options.olderThanDays;
   if (days !== undefined && !(Number.isFinite(days) && days >= 0)) {
     throw new DistillError("USAGE", `prune: the age must be a number of days ≥ 0 (got ${days})`);
   }
   const before = days === undefined ? null : new Date(Date.now() - days * 86_400_000).toISOString();
   return store.pruneVersions(PRUNABLE, before);
-}
-
-/** What `promote` is about to make active: its code and, when it replaces an active version, the diff. */
-export interface PromotionPreview {
-  version: number;
-  code: string;
-  replaces: { version: number; diff: string } | null;
-}
-
-/** The code `promote` would activate and its diff against the active version (store reads only). */
-export function promotionPreview(store: Store, name: string, version: number | undefined): PromotionPreview {
-  const v = resolveVersion(store, name, version, "newest-verified");
-  const code = store.readCode(v.name, v.version);
-  const active = store.listVersions({ name, status: "active" }).find((x) => x.version !== v.version);
-  if (!active) return { version: v.version, code, replaces: null };
-  const labels = { before: `${name} v${active.version} (active)`, after: `${name} v${v.version}` };
-  return {
-    version: v.version,
-    code,
-    replaces: { version: active.version, diff: lineDiff(store.readCode(name, active.version), code, labels) },
-  };
-}
-
-/** Finds the version a command means: the given number, or the one `pick` chooses (store reads only). */
-export function resolveVersion(
-  store: Store,
-  name: string,
-  version: number | undefined,
-  pick: "active" | "newest-verified" | "active-or-newest",
-): VersionRecord {
-  const all = store.listVersions({ name });
-  if (all.length === 0) {
-    const names = [...new Set(store.listVersions().map((v) => v.name))];
-    throw new DistillError(
-      "NOT_FOUND",
-      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`,
-    );
-  }
-  if (version !== undefined) {
-    const v = all.find((x) => x.version === version);
-    if (!v)
-      throw new DistillError(
-        "NOT_FOUND",
-        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`,
-      );
-    return v;
-  }
-  if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1)!;
-  const wanted: Status = pick === "active" ? "active" : "verified";
-  const found = all.filter((x) => x.status === wanted).at(-1);
-  if (!found) {
-    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
-    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
-  }
-  return found;
 }

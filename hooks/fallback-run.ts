@@ -5,7 +5,7 @@ import { sessionOfTrace } from "../claude-code/session.ts";
 import { applySpilledEvents } from "../claude-code/session-events.ts";
 import type { Distiller, Logger } from "../core/index.ts";
 import { ToolDistill } from "../core/index.ts";
-import { appendLog, importRef } from "../core/internal.ts";
+import { appendLog, embeddedStore, importRef } from "../core/internal.ts";
 
 /** Runs the fallback distiller for one finished span of a session. */
 export async function runFallback(configPath: string, traceId: string): Promise<void> {
@@ -25,9 +25,13 @@ export async function runFallback(configPath: string, traceId: string): Promise<
   });
   try {
     // Events of the span that hooks spilled while the store was locked belong to the run being distilled.
-    applySpilledEvents(td.store, sessionOfTrace(traceId), baseServers);
-    td.setTools(cachedBaseTools(td.store));
-    await td.openTrace(traceId).finish();
+    const sqlite = embeddedStore(td.store, "the plugin's fallback distiller");
+    const tools = await sqlite.exclusive((store) => {
+      applySpilledEvents(store, sessionOfTrace(traceId), baseServers);
+      return cachedBaseTools(store);
+    });
+    td.setTools(tools);
+    await (await td.openTrace(traceId)).finish();
   } catch (err) {
     logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   } finally {

@@ -26,8 +26,10 @@ import {
   type ToolDistillOptions,
 } from "../core/index.ts";
 import {
+  embeddedStore,
   errorMessage,
   exposedVersions,
+  exposedVersionsSync,
   findConfig,
   loadMcpServers,
   proposeToolDefinition,
@@ -42,7 +44,7 @@ export interface TdServerOptions {
   /** Claude Code's session id from the environment: only a fallback, it goes stale after /clear. */
   sessionId?: string | undefined;
   logger: Logger;
-  /** How often the store is polled for exposure changes made by other processes (default 1000 ms). */
+  /** How often spill files of hooks are looked for (default 1000 ms); exposure changes come by the change feed. */
   pollMs?: number;
   /** Extra ToolDistill options (tests inject an executor and tools instead of MCP servers). */
   overrides?: Partial<ToolDistillOptions>;
@@ -76,12 +78,19 @@ function mcpTool(t: ToolDef): {
   return { name: t.name, description: t.description, inputSchema: { ...t.input_schema, type: "object" } };
 }
 
-/** A cheap fingerprint of the exposed set: names, versions and statuses of the exposed versions. */
-function exposureSignature(store: Store, maxExposed: number): string {
-  return exposedVersions(store, maxExposed)
-    .map((v) => `${v.name}@${v.version}:${v.status}:${v.description.length}`)
+/** A fingerprint of a tool list as Claude Code sees it: names and descriptions. */
+function listSignature(tools: readonly ToolDef[]): string {
+  return tools
+    .map((t) => `${t.name}:${t.description}`)
     .sort()
-    .join(",");
+    .join("\n");
+}
+
+/** A new trace for a call that names no session, once its row is written. */
+async function startedTrace(td: ToolDistill): Promise<string> {
+  const trace = td.startTrace("", { source: "claude-code" });
+  await trace.flush();
+  return trace.id;
 }
 
 /** Creates the `td` server for a project. Loading the config and the base servers starts at once, in the background. */
@@ -107,17 +116,19 @@ export function createTdServer(options: TdServerOptions): TdServer {
 
   const announce = () => {
     if (!td || closed) return;
-    signature = exposureSignature(td.store, td.settings.maxExposedTools);
+    signature = listSignature(td.activeTools());
     server
       .sendToolListChanged()
       .catch((err: unknown) => logger.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
   };
 
   /** Hook events spilled while the store was locked: applied before a call and on every poll. */
-  const applySpills = () => {
+  const applySpills = async () => {
     if (!td) return;
     try {
-      const report = applySpilledEvents(td.store, null, baseServers);
+      const report = await embeddedStore(td.store, "the plugin").exclusive((store) =>
+        applySpilledEvents(store, null, baseServers),
+      );
       for (const failed of report.failed)
         logger.warn(`tooldistill td: a spilled hook event could not be applied: ${failed}`);
     } catch (err) {
@@ -176,18 +187,12 @@ export function createTdServer(options: TdServerOptions): TdServer {
       const own = td;
       closeEarly();
       // The hooks never start MCP servers: they read base tool schemas (for defaults) from this cache.
-      cacheBaseTools(own.store, own.tools());
-      applySpills();
-      // The set listed early may have changed while the base servers connected.
-      if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
-      timer = setInterval(() => {
-        applySpills();
-        try {
-          if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
-        } catch (err) {
-          logger.warn(`tooldistill td: polling the store failed: ${errorMessage(err)}`);
-        }
-      }, options.pollMs ?? 1000);
+      await embeddedStore(own.store, "the plugin").exclusive((store) => cacheBaseTools(store, own.tools()));
+      await applySpills();
+      // The set listed early may have changed while the base servers connected; later changes, by this process or
+      // any other, reach `announce` through the library's change feed (onExposureChange).
+      if (listSignature(own.activeTools()) !== signature) announce();
+      timer = setInterval(() => void applySpills(), options.pollMs ?? 1000);
       timer.unref();
     } catch (err) {
       problem = `tooldistill could not start: ${errorMessage(err)}`;
@@ -198,15 +203,16 @@ export function createTdServer(options: TdServerOptions): TdServer {
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     await configured;
     if (td) {
-      signature = exposureSignature(td.store, td.settings.maxExposedTools);
-      return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+      const active = td.activeTools();
+      signature = listSignature(active);
+      return { tools: [td.proposeTool(), ...active].map(mcpTool) };
     }
     const loaded = config as Config | null;
     if (loaded === null) return { tools: [] };
     const max = loaded.settings.maxExposedTools;
-    const exposed = early ? exposedVersions(early, max) : [];
-    signature = early ? exposureSignature(early, max) : "";
-    return { tools: [proposeToolDefinition(), ...exposed.map(toolDefinition)].map(mcpTool) };
+    const exposed = early ? exposedVersionsSync(early, max).map(toolDefinition) : [];
+    signature = listSignature(exposed);
+    return { tools: [proposeToolDefinition(), ...exposed].map(mcpTool) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -215,28 +221,35 @@ export function createTdServer(options: TdServerOptions): TdServer {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     // The PreToolUse hook of this very call may have spilled its record.
-    applySpills();
+    await applySpills();
     const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
+    const sqlite = embeddedStore(td.store, "the plugin");
     // The PreToolUse hook recorded this call under its tool_use_id: that row names the calling session's span,
     // which the server's own CLAUDE_CODE_SESSION_ID cannot (it goes stale after /clear).
     const recorded =
-      typeof toolUseId === "string" ? callForToolUse(td.store, toolUseId, name, options.sessionId) : null;
+      typeof toolUseId === "string"
+        ? await sqlite.exclusive((store) => callForToolUse(store, toolUseId, name, options.sessionId))
+        : null;
+    const sessionId = options.sessionId;
     const traceId =
       recorded?.traceId ??
-      (options.sessionId
-        ? currentSpan(td.store, options.sessionId).traceId
-        : td.startTrace("", { source: "claude-code" }).id);
+      (sessionId
+        ? await sqlite.exclusive((store) => currentSpan(store, sessionId).traceId)
+        : await startedTrace(td));
     const callOptions = recorded ? { callId: recorded.id } : {};
-    const trace = td.openTrace(traceId);
     try {
+      const trace = await td.openTrace(traceId);
       if (name === PROPOSE_TOOL_NAME) {
-        canonicalizeTrace(td.store, traceId, td.tools());
+        const tools = td.tools();
+        await sqlite.exclusive((store) => canonicalizeTrace(store, traceId, tools));
         const r = await trace.execute(name, args, callOptions);
         return text(r.content, r.isError);
       }
-      if (!td.activeTools().some((t) => t.name === name)) {
+      // Read now, not from the set in memory: another process may have changed it a moment ago.
+      const exposed = await exposedVersions(td.store, td.settings.maxExposedTools);
+      if (!exposed.some((v) => v.name === name)) {
         return text(
-          unavailableReason(td.store, name, td.settings.maxExposedTools) ??
+          (await unavailableReason(td.store, name, td.settings.maxExposedTools)) ??
             `there is no distilled tool '${name}' in this project; complete the task with the base tools`,
           true,
         );

@@ -94,7 +94,7 @@ test("a disabled distilled tool answers with why it is disabled, not 'no such to
       "Error: the distilled tool 'find_customer_once' is disabled: v1 is suspect (runtime_failure: runtime failure: no customer named Nobody; demoted: it failed with only 0 successful runs (fewer than the 3 of demotion.probation)) until it passes verification again. Complete the task with the base tools.",
     isError: true,
   });
-  td.deprecate("find_customer_once", { version: 1 });
+  await td.deprecate("find_customer_once", { version: 1 });
   assert.equal(
     (await trace.execute("find_customer_once", { name: "ACME" })).content,
     "Error: the distilled tool 'find_customer_once' was taken out of use: v1 is deprecated (deprecated by the user). Complete the task with the base tools.",

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ToolDistill } from "../core/tool-distill.ts";
-import { tempDir } from "./helpers.ts";
+import { sqliteOf, tempDir } from "./helpers.ts";
 
 const TOOLS_MODULE = `
 export const TOOLS = [
@@ -60,7 +60,7 @@ test("fromConfig imports a .ts executor, tools, health probe and custom distille
   );
   const td = await ToolDistill.fromConfig(join(dir, "tooldistill.yaml"));
   t.after(() => td.close());
-  assert.equal(td.store.root, join(dir, "state"));
+  assert.equal(sqliteOf(td).root, join(dir, "state"));
   assert.equal(td.settings.minCallsToDistill, 3);
   const trace = td.startTrace("copy a to b");
   await trace.execute("lookup", { key: "a" });
@@ -71,7 +71,7 @@ test("fromConfig imports a .ts executor, tools, health probe and custom distille
   await trace.finish();
   const mod = (await import(join(dir, "distill.ts"))) as { DISTILLER: { calls: number } };
   assert.equal(mod.DISTILLER.calls, 1);
-  assert.equal(trace.record().note, "fallback distiller: copy_value v1 active");
+  assert.equal((await trace.record()).note, "fallback distiller: copy_value v1 active");
   assert.deepEqual(
     td.activeTools().map((x) => x.name),
     ["copy_value"],

@@ -2,10 +2,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
+import type { RegistryStore, Store } from "../core/index.ts";
+import { embeddedStore } from "../core/internal.ts";
 
 /** A temp folder removed when the test ends. */
 export function tempDir(t: TestContext, prefix = "td-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/**
+ * The embedded SQLite store under a ToolDistill (or anything holding a registry), read synchronously: how tests
+ * look at what the library stored. Use it between operations, never while one is running.
+ */
+export function sqliteOf(holder: { store: RegistryStore }): Store {
+  return embeddedStore(holder.store, "this test").store;
 }

@@ -9,7 +9,7 @@ import { after, type TestContext, test } from "node:test";
 import { Sandbox, silentLogger, ToolDistill, type ToolDistillOptions } from "../core/index.ts";
 import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { REFUND_TOOL, SOURCE_RUN, type SupportWorld, supportWorld } from "./fakes/support-tools.ts";
-import { tempDir } from "./helpers.ts";
+import { sqliteOf, tempDir } from "./helpers.ts";
 
 const sandbox = new Sandbox({ poolSize: 2 });
 after(() => sandbox.close());
@@ -46,8 +46,8 @@ async function activeTool(t: TestContext, options: Partial<ToolDistillOptions> =
   const td = library(t, world, options);
   const { out } = await distil(td);
   assert.equal(out.isError, false, out.content);
-  if (td.store.getVersion("refund_ticket", 1)?.status === "verified") await td.promote("refund_ticket");
-  assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "active");
+  if (sqliteOf(td).getVersion("refund_ticket", 1)?.status === "verified") await td.promote("refund_ticket");
+  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
   world.log.length = 0;
   return { td, world };
 }
@@ -69,13 +69,15 @@ test("notApplicable: the tool ends on purpose, stays active, and the agent is to
     ["tickets_find"],
     "nothing after notApplicable ran",
   );
-  const v = td.store.getVersion("refund_ticket", 1);
+  const v = sqliteOf(td).getVersion("refund_ticket", 1);
   assert.equal(v?.status, "active");
   assert.deepEqual(v?.problems, []);
-  const stats = td.store.getRunStats("refund_ticket", 1);
+  const stats = sqliteOf(td).getRunStats("refund_ticket", 1);
   assert.deepEqual([stats.runs, stats.successes, stats.failures, stats.notApplicable], [1, 0, 0, 1]);
   assert.deepEqual(
-    td.store.recentRuns("refund_ticket", 1, 5).map((r) => [r.outcome, r.evidence]),
+    sqliteOf(td)
+      .recentRuns("refund_ticket", 1, 5)
+      .map((r) => [r.outcome, r.evidence]),
     [["not_applicable", { reason: "no open ticket for Globex" }]],
   );
 });
@@ -93,7 +95,7 @@ test("notApplicable on an input of the recorded run fails replay, saying why", a
     out.content,
     /the tool answered notApplicable\("no open ticket for ACME"\) for the input of the source run, where the task was done/,
   );
-  assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "rejected");
+  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "rejected");
 });
 
 test("one 503 leaves the tool active and returns the structured error with the resume packet; the base tool's health counts it", async (t) => {
@@ -113,13 +115,15 @@ test("one 503 leaves the tool active and returns the structured error with the r
       "Left to do: 4 steps starting with tickets_find.",
     ].join("\n"),
   );
-  assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
   assert.deepEqual(
     td.activeTools().map((x) => x.name),
     ["refund_ticket"],
   );
   assert.deepEqual(
-    td.store.recentRuns("refund_ticket", 1, 5).map((r) => r.outcome),
+    sqliteOf(td)
+      .recentRuns("refund_ticket", 1, 5)
+      .map((r) => r.outcome),
     ["infrastructure"],
   );
   const health = await td.health({ probe: false });
@@ -131,7 +135,7 @@ test("one 503 leaves the tool active and returns the structured error with the r
   world.outage = false;
   const ok = await td.startTrace("Refund Initech").execute("refund_ticket", { customer: "Initech" });
   assert.equal(ok.isError, false, ok.content);
-  assert.equal(td.store.baseHealth()[0]?.consecutive, 0);
+  assert.equal(sqliteOf(td).baseHealth()[0]?.consecutive, 0);
 });
 
 test("two argument errors in five runs demote the tool; one does not; each failure's evidence is kept", async (t) => {
@@ -147,17 +151,17 @@ test("two argument errors in five runs demote the tool; one does not; each failu
     first.content,
     /^This run failed, but the tool stays available \(1 failure of its own in its last 4 runs; it is demoted at 2 in 5 \(demotion setting\)\)\. Complete the task using the base tools directly\.$/m,
   );
-  assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
   assert.equal((await run("Hooli")).isError, false);
   const second = await run("Globex");
   assert.match(
     second.content,
     /^This distilled tool has been disabled\. Complete the task using the base tools directly\.$/m,
   );
-  const v = td.store.getVersion("refund_ticket", 1);
+  const v = sqliteOf(td).getVersion("refund_ticket", 1);
   assert.equal(v?.status, "suspect");
   assert.deepEqual(v?.problems, ["runtime_failure"]);
-  const demotion = td.store.getHistory("refund_ticket", 1).at(-1);
+  const demotion = sqliteOf(td).getHistory("refund_ticket", 1).at(-1);
   assert.equal(
     demotion?.reason,
     "runtime failure: 422 order O-Globex was already refunded; demoted: 2 failures of its own in its last 5 runs (demotion: 2 in 5)",
@@ -175,7 +179,7 @@ test("two argument errors in five runs demote the tool; one does not; each failu
 test("the demotion rule is a setting: demotion { failures: 1 } demotes at the first failure", async (t) => {
   const { td } = await activeTool(t, { demotion: { failures: 1, window: 5, probation: 0 } });
   await td.startTrace("again").execute("refund_ticket", { customer: "ACME" });
-  assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "suspect");
+  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "suspect");
   assert.throws(
     () =>
       new ToolDistill({ store: join(tempDir(t), "x"), demotion: { failures: 0, window: 5, probation: 3 } }),
@@ -202,7 +206,7 @@ test("a failure caused by the host (the sandbox closing mid-run) never demotes",
     return executor(name, args);
   };
   const td2 = new ToolDistill({
-    store: td.store.root,
+    store: sqliteOf(td).root,
     executor: (n, a) => world.executor(n, a),
     tools: world.tools,
     sandbox: own,
@@ -215,9 +219,11 @@ test("a failure caused by the host (the sandbox closing mid-run) never demotes",
   release();
   const out = await pending;
   assert.match(out.content, /The host was too busy to finish the run/);
-  assert.equal(td2.store.getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal(sqliteOf(td2).getVersion("refund_ticket", 1)?.status, "active");
   assert.deepEqual(
-    td2.store.recentRuns("refund_ticket", 1, 5).map((r) => r.outcome),
+    sqliteOf(td2)
+      .recentRuns("refund_ticket", 1, 5)
+      .map((r) => r.outcome),
     ["host"],
   );
 });
@@ -225,8 +231,8 @@ test("a failure caused by the host (the sandbox closing mid-run) never demotes",
 test("a suspect tool whose failures were outages comes back when its base tools answer the probe, without any live write", async (t) => {
   const { td, world } = await activeTool(t);
   // An older build demoted on any failure: its evidence is one failure, without a cause.
-  const v = td.store.getVersion("refund_ticket", 1)!;
-  td.store.setStatus({
+  const v = sqliteOf(td).getVersion("refund_ticket", 1)!;
+  sqliteOf(td).setStatus({
     name: "refund_ticket",
     version: 1,
     expect: "active",
@@ -242,7 +248,7 @@ test("a suspect tool whose failures were outages comes back when its base tools 
   assert.equal(v.status, "active");
   const probed: string[] = [];
   const healthy = new ToolDistill({
-    store: td.store.root,
+    store: sqliteOf(td).root,
     executor: world.executor,
     tools: world.tools,
     sandbox,
@@ -270,9 +276,9 @@ test("a suspect tool whose failures were outages comes back when its base tools 
   await distil(td3);
   await td3.promote("refund_ticket");
   await td3.startTrace("again").execute("refund_ticket", { customer: "ACME" });
-  assert.equal(td3.store.getVersion("refund_ticket", 1)?.status, "suspect");
+  assert.equal(sqliteOf(td3).getVersion("refund_ticket", 1)?.status, "suspect");
   const probe = new ToolDistill({
-    store: td3.store.root,
+    store: sqliteOf(td3).root,
     executor: own.executor,
     tools: own.tools,
     sandbox,
@@ -280,7 +286,7 @@ test("a suspect tool whose failures were outages comes back when its base tools 
   });
   t.after(() => probe.close());
   await probe.health();
-  assert.equal(probe.store.getVersion("refund_ticket", 1)?.status, "suspect");
+  assert.equal(sqliteOf(probe).getVersion("refund_ticket", 1)?.status, "suspect");
 });
 
 test("verify --live runs reads live and answers writes from the record: no second refund", async (t) => {
@@ -320,7 +326,7 @@ test("verify --live on a tool with a write the record cannot answer refuses with
   });
   assert.equal(out.isError, false, out.content);
   await td.promote("refund_ticket");
-  const before = td.store.getHistory("refund_ticket", 1).length;
+  const before = sqliteOf(td).getHistory("refund_ticket", 1).length;
   world.log.length = 0;
   const plan = await td.planLiveVerification("refund_ticket");
   assert.deepEqual(
@@ -339,7 +345,7 @@ test("verify --live on a tool with a write the record cannot answer refuses with
       "verify --live refused for refund_ticket v1: call 4 to 'tickets_close' may write and the source run recorded no answer, so it would run for real. Nothing was run. See the plan with tooldistill verify refund_ticket --version 1 --live --dry-run, or pass --allow-writes to let those calls write.",
   });
   assert.deepEqual(world.log, [], "refused before anything ran");
-  assert.equal(td.store.getHistory("refund_ticket", 1).length, before, "nothing stored");
+  assert.equal(sqliteOf(td).getHistory("refund_ticket", 1).length, before, "nothing stored");
   // With --allow-writes every call runs for real: the refund too (the source run's refund is undone first).
   world.refunded.clear();
   const allowed = await td.verify("refund_ticket", { live: true, allowWrites: true });
@@ -365,10 +371,16 @@ test("six identical concurrent proposals give one version, and each gets its ver
   );
   for (const a of answers) assert.match(a.content, /^verified: refund_ticket v1\n/);
   assert.deepEqual(
-    td.store.listVersions().map((v) => [v.version, v.status]),
+    sqliteOf(td)
+      .listVersions()
+      .map((v) => [v.version, v.status]),
     [[1, "verified"]],
   );
-  assert.equal(td.store.getHistory("refund_ticket", 1).length, 2, "one verification: draft, then verified");
+  assert.equal(
+    sqliteOf(td).getHistory("refund_ticket", 1).length,
+    2,
+    "one verification: draft, then verified",
+  );
 });
 
 test("rejected proposals use up no version number; promoting supersedes older verified ones; prune removes both", async (t) => {
@@ -379,13 +391,17 @@ test("rejected proposals use up no version number; promoting supersedes older ve
     assert.match(out.content, /^rejected: refund_ticket v1: static check failed/);
   }
   assert.deepEqual(
-    td.store.listVersions().map((v) => [v.version, v.status]),
+    sqliteOf(td)
+      .listVersions()
+      .map((v) => [v.version, v.status]),
     [[1, "rejected"]],
   );
   await distil(td, REFUND_TOOL, world);
   await distil(td, REFUND_TOOL.replace("and close the ticket.", "and close the ticket (v2)."), world);
   assert.deepEqual(
-    td.store.listVersions().map((v) => [v.version, v.status]),
+    sqliteOf(td)
+      .listVersions()
+      .map((v) => [v.version, v.status]),
     [
       [1, "verified"],
       [2, "verified"],
@@ -393,7 +409,9 @@ test("rejected proposals use up no version number; promoting supersedes older ve
   );
   await td.promote("refund_ticket");
   assert.deepEqual(
-    td.store.listVersions().map((v) => [v.version, v.status]),
+    sqliteOf(td)
+      .listVersions()
+      .map((v) => [v.version, v.status]),
     [
       [1, "superseded"],
       [2, "active"],
@@ -401,8 +419,8 @@ test("rejected proposals use up no version number; promoting supersedes older ve
   );
   const { out } = await distil(td, REFUND_TOOL.replace("orders_get", "orders_gett"), world);
   assert.match(out.content, /^rejected: refund_ticket v3/);
-  assert.deepEqual(td.prune({ olderThanDays: 1 }), [], "nothing is a day old");
-  const pruned = td.prune();
+  assert.deepEqual(await td.prune({ olderThanDays: 1 }), [], "nothing is a day old");
+  const pruned = await td.prune();
   assert.deepEqual(
     pruned.map((p) => [p.version, p.status]),
     [
@@ -411,11 +429,13 @@ test("rejected proposals use up no version number; promoting supersedes older ve
     ],
   );
   assert.deepEqual(
-    td.store.listVersions().map((v) => [v.version, v.status]),
+    sqliteOf(td)
+      .listVersions()
+      .map((v) => [v.version, v.status]),
     [[2, "active"]],
   );
   assert.ok(
-    td.store.getTrace(td.store.getVersion("refund_ticket", 2)!.sourceTrace!),
+    sqliteOf(td).getTrace(sqliteOf(td).getVersion("refund_ticket", 2)!.sourceTrace!),
     "source traces are kept",
   );
 });
@@ -429,7 +449,7 @@ test("auto_promote: true promotes tools that only read; a tool that may write wa
     out.content,
     /\npromotion: waits for tooldistill promote: it calls tools that may write \(refunds_create, tickets_close\); auto_promote: true promotes read-only tools only/,
   );
-  assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "verified");
+  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "verified");
   const lookup = `import { distilledTool, call } from "tooldistill";
 
 export default distilledTool({
@@ -444,12 +464,12 @@ export default distilledTool({
 `;
   const read = await distil(td, lookup, world);
   assert.match(read.out.content, /\npromotion: auto_promote \(read-only tools only\)\n/);
-  assert.equal(td.store.getVersion("ticket_order", 1)?.status, "active");
-  assert.deepEqual(td.store.getVersion("ticket_order", 1)?.verdict?.evidence.writes, []);
+  assert.equal(sqliteOf(td).getVersion("ticket_order", 1)?.status, "active");
+  assert.deepEqual(sqliteOf(td).getVersion("ticket_order", 1)?.verdict?.evidence.writes, []);
   const all = library(t, supportWorld(), { autoPromote: "all" });
   const written = await distil(all);
   assert.match(written.out.content, /\npromotion: auto_promote: all\n/);
-  assert.equal(all.store.getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal(sqliteOf(all).getVersion("refund_ticket", 1)?.status, "active");
 });
 
 /** The support tools with tickets_find changed by `change` (a copy; the world's tools are left as they are). */
@@ -472,8 +492,8 @@ async function start(root: string, world: SupportWorld, tools: SupportWorld["too
   });
   try {
     const report = await td.ready();
-    const v = td.store.getVersion("refund_ticket", 1)!;
-    return { report, status: v.status, history: td.store.getHistory("refund_ticket", 1).length };
+    const v = sqliteOf(td).getVersion("refund_ticket", 1)!;
+    return { report, status: v.status, history: sqliteOf(td).getHistory("refund_ticket", 1).length };
   } finally {
     await td.close();
   }
@@ -481,8 +501,8 @@ async function start(root: string, world: SupportWorld, tools: SupportWorld["too
 
 test("no flapping: two instances with different definitions of a base tool, started alternately 10 times, leave the status unchanged", async (t) => {
   const { td, world } = await activeTool(t);
-  const root = td.store.root;
-  const before = td.store.getHistory("refund_ticket", 1).length;
+  const root = sqliteOf(td).root;
+  const before = sqliteOf(td).getHistory("refund_ticket", 1).length;
   // The newer deploy adds an optional filter to tickets_find (compatible): one re-verification, then known.
   const newer = withTicketsFind(world, (s) => {
     (s["properties"] as Record<string, unknown>)["include_closed"] = { type: "boolean" };
@@ -513,20 +533,22 @@ test("no flapping: two instances with different definitions of a base tool, star
     "status and history unchanged",
   );
   assert.equal(
-    td.store.verifiedDefinitions("refund_ticket", 1).filter((d) => d.baseTool === "tickets_find").length,
+    sqliteOf(td)
+      .verifiedDefinitions("refund_ticket", 1)
+      .filter((d) => d.baseTool === "tickets_find").length,
     2,
     "both definitions are in the version's set",
   );
   // Either deploy uses the tool without touching its status.
   const out = await td.startTrace("Refund Globex").execute("refund_ticket", { customer: "Globex" });
   assert.equal(out.isError, false, out.content);
-  assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
 });
 
 test("no flapping after a breaking difference: one suspect-and-back at the first start of the new definition, then stable", async (t) => {
   const { td, world } = await activeTool(t);
-  const root = td.store.root;
-  const before = td.store.getHistory("refund_ticket", 1).length;
+  const root = sqliteOf(td).root;
+  const before = sqliteOf(td).getHistory("refund_ticket", 1).length;
   // A tightened constraint is breaking; every recorded call still satisfies it, so re-verification passes.
   const newer = withTicketsFind(world, (s) => {
     (s["properties"] as Record<string, unknown>)["customer"] = { type: "string", minLength: 1 };
@@ -537,7 +559,7 @@ test("no flapping after a breaking difference: one suspect-and-back at the first
     [["breaking", "active", "active", []]],
   );
   assert.deepEqual(
-    td.store
+    sqliteOf(td)
       .getHistory("refund_ticket", 1)
       .slice(before)
       .map((h) => [h.from, h.to]),
@@ -550,6 +572,10 @@ test("no flapping after a breaking difference: one suspect-and-back at the first
     assert.deepEqual((await start(root, world, world.tools)).report?.changes, []);
     assert.deepEqual((await start(root, world, newer)).report?.changes, []);
   }
-  assert.equal(td.store.getHistory("refund_ticket", 1).length, before + 2, "nothing moved after the first");
-  assert.equal(td.store.getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal(
+    sqliteOf(td).getHistory("refund_ticket", 1).length,
+    before + 2,
+    "nothing moved after the first",
+  );
+  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
 });

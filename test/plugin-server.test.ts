@@ -15,7 +15,7 @@ import { ToolDistill } from "../core/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
 import { handleHookInput } from "../hooks/run.ts";
 import { createTdServer } from "../server/td-server.ts";
-import { tempDir } from "./helpers.ts";
+import { sqliteOf, tempDir } from "./helpers.ts";
 
 const SESSION = "11111111-2222-3333-4444-555555555555";
 const TOOLS: ToolDef[] = [
@@ -139,10 +139,12 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   const cli = new ToolDistill({ store: join(dir, ".tooldistill"), tools: TOOLS });
   t.after(() => cli.close());
   const span = spanTraceId(SESSION, 1);
-  const proposals = cli.store.getCalls(span).filter((c) => c.kind === "proposal");
+  const proposals = sqliteOf(cli)
+    .getCalls(span)
+    .filter((c) => c.kind === "proposal");
   assert.equal(proposals.length, 1, "the proposal was recorded twice");
   assert.equal(proposals[0]?.status, "ok");
-  assert.equal(cli.store.getVersion("note_for_contact", 1)?.sourceTrace, span);
+  assert.equal(sqliteOf(cli).getVersion("note_for_contact", 1)?.sourceTrace, span);
 
   // `tooldistill promote` in another process: announced within the polling interval (the spec allows 5 s).
   const before = changes.length;
@@ -171,7 +173,7 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
     contact_id: "c-3",
     text: "send slides",
   });
-  const span2 = cli.store.getCalls(spanTraceId(SESSION, 2));
+  const span2 = sqliteOf(cli).getCalls(spanTraceId(SESSION, 2));
   assert.deepEqual(
     span2.map((c) => [
       c.seq,
@@ -208,7 +210,7 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
     (await client.listTools()).tools.map((x) => x.name),
     ["propose_distilled_tool"],
   );
-  assert.deepEqual(cli.store.getVersion("note_for_contact", 1)?.problems, ["runtime_failure"]);
+  assert.deepEqual(sqliteOf(cli).getVersion("note_for_contact", 1)?.problems, ["runtime_failure"]);
 
   // Another session reuses tool-use id u6 (a fake API numbers per session): the server completes that session's
   // row, never the finished one of the first session.
@@ -221,7 +223,7 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   const live = await user.verify("note_for_contact", { version: 1, live: true, allowWrites: true });
   assert.equal(live.status, "active", "verify --live --allow-writes clears the runtime failure");
   const second = "99999999-2222-3333-4444-555555555555";
-  const firstSessionBefore = cli.store.getCalls(spanTraceId(SESSION, 2));
+  const firstSessionBefore = sqliteOf(cli).getCalls(spanTraceId(SESSION, 2));
   await handleHookInput(
     "UserPromptSubmit",
     JSON.stringify({ session_id: second, cwd: dir, prompt: "Add a note to Grace" }),
@@ -244,7 +246,7 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
     _meta: { "claudecode/toolUseId": "u6" },
   });
   assert.equal(again.isError, false, JSON.stringify(again.content));
-  const secondCalls = cli.store.getCalls(spanTraceId(second, 1));
+  const secondCalls = sqliteOf(cli).getCalls(spanTraceId(second, 1));
   assert.deepEqual(
     secondCalls.map((c) => [c.tool, c.kind, c.status]),
     [
@@ -254,12 +256,12 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
     ],
   );
   assert.deepEqual(
-    cli.store.getCalls(spanTraceId(SESSION, 2)),
+    sqliteOf(cli).getCalls(spanTraceId(SESSION, 2)),
     firstSessionBefore,
     "the first session's span is untouched",
   );
   broken = true;
-  cli.deprecate("note_for_contact", { version: 1 });
+  await cli.deprecate("note_for_contact", { version: 1 });
 
   // A call of a tool that is no longer exposed is refused without running anything.
   const gone = await client.callTool({ name: "note_for_contact", arguments: input });

@@ -14,7 +14,7 @@ import { MAX_RECORDED_DEPTH } from "../core/recordable.ts";
 import { Store } from "../core/store.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import { silentLogger } from "../core/types.ts";
-import { tempDir } from "./helpers.ts";
+import { sqliteOf, tempDir } from "./helpers.ts";
 
 const HOOKS = fileURLToPath(new URL("../hooks/", import.meta.url));
 const PAYLOADS = fileURLToPath(new URL("./fixtures/claude-code-payloads/", import.meta.url));
@@ -151,7 +151,7 @@ test("trace.execute records a cyclic or 10,000-level result without throwing, an
   assert.equal(loop.isError, false);
   assert.deepEqual(JSON.parse(loop.content), { name: "loop", self: "[clipped: circular reference]" });
   assert.equal(depthOf(JSON.parse(deep.content)).depth, MAX_RECORDED_DEPTH);
-  const [d, c] = td.store.getCalls(trace.id);
+  const [d, c] = sqliteOf(td).getCalls(trace.id);
   assert.equal(d?.status, "ok");
   assert.match(
     d?.note ?? "",

@@ -20,7 +20,7 @@ import {
 import { ABSENT_GLOBALS, ABSENT_MEMBERS } from "../core/sandbox-guest.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import { PAY_VENDOR, paymentsWorld } from "./fakes/payments-world.ts";
-import { tempDir } from "./helpers.ts";
+import { sqliteOf, tempDir } from "./helpers.ts";
 import { failureOf, fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";
 
 const sandbox = new Sandbox({ poolSize: 2, limits: { cpuMs: 1000 } });
@@ -633,7 +633,7 @@ ${body}
       payments.payments.map((p) => p.to),
       ["acct-ACME", "acct-ACME"],
     );
-    assert.equal(td.store.getVersion("pay_vendor", 1)?.status, "active");
+    assert.equal(sqliteOf(td).getVersion("pay_vendor", 1)?.status, "active");
     assert.equal(Function.prototype.apply, hostApply);
     assert.equal(JSON.parse, JSON.parse);
     assert.deepEqual(Object.getOwnPropertyNames(globalThis).sort(), hostGlobals);
@@ -684,7 +684,7 @@ ${body}
     const failed = outs.filter((o) => o.isError).map((o) => o.content);
     assert.deepEqual(failed, []);
     assert.equal(payments.payments.length, 201, "200 payments besides the source run's own");
-    assert.equal(td.store.getVersion("pay_vendor", 1)?.status, "active");
+    assert.equal(sqliteOf(td).getVersion("pay_vendor", 1)?.status, "active");
   });
 
   test("an outage of a base tool or an overloaded host never demotes the tool", async (t) => {
@@ -698,7 +698,7 @@ ${body}
       /could not answer \(an outage, not a fault of this distilled tool\), so the tool stays available/,
     );
     assert.match(outage.content, /1\. vendors_lookup .* \(read-only\)/);
-    assert.equal(td.store.getVersion("pay_vendor", 1)?.status, "active");
+    assert.equal(sqliteOf(td).getVersion("pay_vendor", 1)?.status, "active");
     payments.down = false;
     assert.equal(
       (await td.startTrace("Pay").execute("pay_vendor", { vendor: "ACME", amount: 2 })).isError,

@@ -8,7 +8,7 @@ import { Sandbox } from "../core/sandbox.ts";
 import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
 import { invoiceWorld } from "./fakes/invoice-tools.ts";
-import { tempDir } from "./helpers.ts";
+import { sqliteOf, tempDir } from "./helpers.ts";
 
 const sandbox = new Sandbox({ poolSize: 2 });
 after(() => sandbox.close());
@@ -142,7 +142,7 @@ test("check_schemas_on_start: a description-only change keeps the tool active an
     td.activeTools().map((x) => x.name),
     ["invoice_from_email"],
   );
-  assert.equal(td.store.getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
+  assert.equal(sqliteOf(td).getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
   // The new text joins the definitions the version is known to work with: the next start says nothing.
   assert.deepEqual((await reopen(t, store, tools).ready())?.changes, []);
   // An unchanged start changes nothing.
@@ -161,8 +161,8 @@ test("check_schemas_on_start: a breaking change is re-verified at start-up with 
     return x;
   });
   const td = reopen(t, store, tools);
-  // Suspect (not offered) as soon as the constructor returns, before the re-verification ends.
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "suspect");
+  // Not offered as soon as the constructor returns, before the review (which makes it suspect once the store is
+  // open) and its re-verification end.
   assert.deepEqual(td.activeTools(), []);
   const report = await td.ready();
   assert.deepEqual(
@@ -177,7 +177,7 @@ test("check_schemas_on_start: a breaking change is re-verified at start-up with 
     ],
   );
   assert.deepEqual(
-    td.store
+    sqliteOf(td)
       .getHistory("invoice_from_email", 1)
       .slice(-2)
       .map((h) => `${h.from}→${h.to}: ${h.reason}`),
@@ -202,14 +202,14 @@ test("check_schemas_on_start: a compatible change is re-verified with the status
     return x;
   });
   const td = reopen(t, store, tools);
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "active", "still offered meanwhile");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "active", "still offered meanwhile");
   const report = await td.ready();
   assert.deepEqual(
     report?.changes.map((c) => [c.from, c.to, c.change]),
     [["active", "active", "compatible"]],
   );
   assert.match(report?.changes[0]?.reason ?? "", /region was added \(optional\); re-verified: passed$/);
-  assert.equal(td.store.getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
+  assert.equal(sqliteOf(td).getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
 });
 
 test("check_schemas_on_start: a missing tool is dependency_missing; the check can be switched off", async (t) => {
@@ -217,10 +217,13 @@ test("check_schemas_on_start: a missing tool is dependency_missing; the check ca
   const without = world.tools.filter((x) => x.name !== "billing_find_customer");
   const off = reopen(t, store, without, { checkSchemasOnStart: false });
   assert.equal(off.startupReport, null);
-  assert.equal(off.store.getVersion("invoice_from_email", 1)?.status, "active");
+  assert.equal(sqliteOf(off).getVersion("invoice_from_email", 1)?.status, "active");
   await off.close();
   const on = reopen(t, store, without);
-  assert.deepEqual(on.store.getVersion("invoice_from_email", 1)?.problems, ["dependency_missing"]);
+  assert.deepEqual(on.activeTools(), [], "not offered from the start");
+  await on.ready();
+  assert.deepEqual(sqliteOf(on).getVersion("invoice_from_email", 1)?.problems, ["dependency_missing"]);
+  assert.deepEqual(on.activeTools(), []);
 });
 
 test("onToolUpdated: a compatible change is re-verified at once and the status never moves", async (t) => {
@@ -246,7 +249,7 @@ test("onToolUpdated: a compatible change is re-verified at once and the status n
       ],
     ],
   );
-  assert.equal(td.store.getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
+  assert.equal(sqliteOf(td).getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
   // The definition joined the verified set: a second report finds nothing to do.
   const again = await td.onToolUpdated("billing_find_customer");
   assert.deepEqual(again.changes, []);
@@ -274,14 +277,14 @@ test("onToolUpdated: a breaking change makes the version suspect, fails re-verif
     [["active", "deprecated", "breaking"]],
   );
   assert.deepEqual(
-    td.store
+    sqliteOf(td)
       .getHistory("invoice_from_email", 1)
       .slice(-2)
       .map((h) => `${h.from}→${h.to}`),
     ["active→suspect", "suspect→deprecated"],
   );
   assert.match(
-    td.store.getHistory("invoice_from_email", 1).at(-1)?.reason ?? "",
+    sqliteOf(td).getHistory("invoice_from_email", 1).at(-1)?.reason ?? "",
     /^re-verification after 'billing_create_invoice' changed failed: static check failed: call to 'billing_create_invoice' — missing required property 'currency'/,
   );
 });
@@ -300,7 +303,7 @@ test("onToolUpdated on an avoided tool: suspect(avoided_tool_recovered), still e
     ["invoice_from_email"],
     "it still works: still exposed",
   );
-  assert.equal(td.store.listVersions()[0]?.queuedRebuild, true);
+  assert.equal(sqliteOf(td).listVersions()[0]?.queuedRebuild, true);
 
   const verdict = await td.rebuild("invoice_from_email");
   assert.equal(verdict.status, "verified");
@@ -312,12 +315,12 @@ test("onToolUpdated on an avoided tool: suspect(avoided_tool_recovered), still e
   assert.equal(request?.replacing?.version, 1);
   assert.match(request?.note ?? "", /'billing_import_from_email' failed on every call in the source run/);
   assert.equal(
-    td.store.getVersion("invoice_from_email", 1)?.queuedRebuild,
+    sqliteOf(td).getVersion("invoice_from_email", 1)?.queuedRebuild,
     false,
     "unqueued after a verified rebuild",
   );
   await td.promote("invoice_from_email");
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "deprecated");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "deprecated");
 });
 
 test("rebuild: without live verification the recovered tool's recorded failure names the setting", async (t) => {
@@ -331,7 +334,7 @@ test("rebuild: without live verification the recovered tool's recorded failure n
     verdict.checks.replay.problems[0]?.message ?? "",
     /call 2 to 'billing_import_from_email' has only a failure recorded before 'billing_import_from_email' recovered: set allow_live_verification: true in tooldistill.yaml/,
   );
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.queuedRebuild, true, "still queued");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.queuedRebuild, true, "still queued");
 });
 
 test("rebuild: a version that does not beat the one it replaces is rejected", async (t) => {
@@ -420,8 +423,8 @@ test("fallback distiller: exactly one call for a worth-distilling run without a 
   assert.equal(distiller.requests.length, 1);
   assert.equal(distiller.requests[0]?.reason, "fallback");
   assert.equal(distiller.requests[0]?.calls.length, 6);
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "verified");
-  assert.equal(trace.record().note, "fallback distiller: invoice_from_email v1 verified");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "verified");
+  assert.equal((await trace.record()).note, "fallback distiller: invoice_from_email v1 verified");
 });
 
 test("fallback distiller: not called when the agent proposed, the run failed, or the setting is off", async (t) => {
@@ -466,9 +469,9 @@ test("fallback distiller: a failure never escapes finish() and is recorded on th
   await trace.execute("gmail_search", { query: "a" });
   trace.setOutcome({ success: true });
   await trace.finish();
-  assert.equal(trace.record().note, "fallback distiller failed: network down");
+  assert.equal((await trace.record()).note, "fallback distiller failed: network down");
   assert.deepEqual(errors, ["tooldistill: fallback distiller failed: network down"]);
-  assert.deepEqual(td.store.listVersions(), []);
+  assert.deepEqual(sqliteOf(td).listVersions(), []);
 });
 
 test("fallback distiller: bounded in time", async (t) => {
@@ -502,7 +505,7 @@ test("fallback distiller: bounded in time", async (t) => {
     50,
   );
   assert.equal(
-    trace.record().note,
+    (await trace.record()).note,
     "fallback distiller failed: the fallback distiller took longer than 0.05 s",
   );
 });

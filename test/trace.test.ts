@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
 import { invoiceWorld } from "./fakes/invoice-tools.ts";
-import { tempDir } from "./helpers.ts";
+import { sqliteOf, tempDir } from "./helpers.ts";
 
 function setup(t: import("node:test").TestContext, options: { minCallsToDistill?: number } = {}) {
   const world = invoiceWorld();
@@ -27,7 +27,7 @@ test("execute records a successful base call with canonical args, output and lat
   assert.equal(out.isError, false);
   assert.deepEqual(JSON.parse(out.content), [{ id: "msg-from-ACME-order", subject: "Order" }]);
   assert.deepEqual(world.log, [{ name: "gmail_search", args: { query: "from:ACME order" } }]);
-  const [call] = td.store.getCalls(trace.id);
+  const [call] = sqliteOf(td).getCalls(trace.id);
   assert.ok(call);
   assert.equal(call.tool, "gmail_search");
   assert.equal(call.kind, "base");
@@ -46,7 +46,7 @@ test("an executor that throws becomes an error result, recorded with its message
   const trace = td.startTrace("find nobody");
   const out = await trace.execute("billing_find_customer", { name: "Nobody" });
   assert.deepEqual(out, { content: "Error: no customer named Nobody", isError: true });
-  const [call] = td.store.getCalls(trace.id);
+  const [call] = sqliteOf(td).getCalls(trace.id);
   assert.equal(call?.status, "error");
   assert.equal(call?.error, "no customer named Nobody");
   assert.equal(call?.output, null);
@@ -61,7 +61,7 @@ test("an unknown tool name is an error result with a did-you-mean, never counted
     isError: true,
   });
   assert.equal(trace.baseCallCount(), 0);
-  assert.equal(td.store.getCalls(trace.id)[0]?.kind, "other");
+  assert.equal(sqliteOf(td).getCalls(trace.id)[0]?.kind, "other");
 });
 
 test("string results pass through; other values are JSON", async (t) => {
@@ -83,7 +83,7 @@ test("string results pass through; other values are JSON", async (t) => {
   });
 });
 
-test("recordUsage sums every usage object, cache token fields included, and tolerates nulls", (t) => {
+test("recordUsage sums every usage object, cache token fields included, and tolerates nulls", async (t) => {
   const { td } = setup(t);
   const trace = td.startTrace("usage");
   trace.recordUsage({
@@ -99,7 +99,7 @@ test("recordUsage sums every usage object, cache token fields included, and tole
     cache_read_input_tokens: 3,
   });
   trace.recordUsage(undefined);
-  assert.deepEqual(trace.record().usage, {
+  assert.deepEqual((await trace.record()).usage, {
     input_tokens: 101,
     output_tokens: 22,
     cache_creation_input_tokens: 5,
@@ -193,7 +193,7 @@ test("finish ends the trace and never throws", async (t) => {
   const { td } = setup(t);
   const trace = td.startTrace("f");
   await trace.finish();
-  assert.ok(trace.record().endedAt);
+  assert.ok((await trace.record()).endedAt);
   await trace.finish();
 });
 
@@ -232,7 +232,7 @@ export default distilledTool({
     out.content,
     "rejected: the tool's name cannot be used, so nothing was stored:\nline 3: tool name '../../../x' must match ^[a-z][a-z0-9_]{2,35}$ (lowercase letters, digits and _, 3 to 36 characters)\nFix it and call propose_distilled_tool again.",
   );
-  assert.deepEqual(td.store.listVersions(), [], "no draft is listed");
+  assert.deepEqual(sqliteOf(td).listVersions(), [], "no draft is listed");
   assert.deepEqual(readdirSync(join(dir, "project", ".tooldistill", "tools")), []);
   assert.deepEqual(readdirSync(dir), ["project"], "nothing was written outside the store");
   assert.deepEqual(readdirSync(join(dir, "project")), [".tooldistill"]);

@@ -7,7 +7,7 @@ import { Sandbox } from "../core/sandbox.ts";
 import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
 import type { Trace } from "../core/trace.ts";
 import { invoiceWorld } from "./fakes/invoice-tools.ts";
-import { tempDir } from "./helpers.ts";
+import { sqliteOf, tempDir } from "./helpers.ts";
 
 const sandbox = new Sandbox({ poolSize: 2 });
 after(() => sandbox.close());
@@ -101,16 +101,20 @@ test("a good proposal is stored as a draft, passes all three checks and becomes 
       "invoice_from_email v1 is verified and waits for promote (tooldistill promote invoice_from_email).",
     ].join("\n"),
   );
-  const v = td.store.getVersion("invoice_from_email", 1);
+  const v = sqliteOf(td).getVersion("invoice_from_email", 1);
   assert.equal(v?.status, "verified");
   assert.equal(v?.baseline, 9);
   assert.equal(v?.sourceTrace, trace.id);
-  assert.equal(td.store.readCode("invoice_from_email", 1), GOOD_TOOL);
+  assert.equal(sqliteOf(td).readCode("invoice_from_email", 1), GOOD_TOOL);
   assert.ok(
-    td.store.toolFile("invoice_from_email", 1).startsWith(join(store, "tools", "invoice_from_email")),
+    sqliteOf(td)
+      .toolFile("invoice_from_email", 1)
+      .startsWith(join(store, "tools", "invoice_from_email")),
   );
   assert.deepEqual(
-    td.store.getHistory("invoice_from_email", 1).map((h) => [h.from, h.to, h.reason]),
+    sqliteOf(td)
+      .getHistory("invoice_from_email", 1)
+      .map((h) => [h.from, h.to, h.reason]),
     [
       [null, "draft", "proposed"],
       ["draft", "verified", "all three checks passed"],
@@ -118,7 +122,7 @@ test("a good proposal is stored as a draft, passes all three checks and becomes 
   );
   // Dependencies are read from the source; the tool that failed on every call is an avoided dependency.
   assert.deepEqual(
-    td.store
+    sqliteOf(td)
       .getDependencies("invoice_from_email", 1)
       .map((d) => [d.baseTool, d.avoided, typeof d.fingerprint]),
     [
@@ -158,12 +162,14 @@ test("the static check runs first: a typo is rejected with line and did-you-mean
     ),
     out.content,
   );
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "rejected");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "rejected");
   // The corrected proposal takes the number the rejected attempt held: rejections never use up version numbers.
   const fixed = await propose(trace, GOOD_TOOL);
   assert.match(fixed.content, /^verified: invoice_from_email v1/);
   assert.deepEqual(
-    td.store.listVersions().map((v) => [v.version, v.status]),
+    sqliteOf(td)
+      .listVersions()
+      .map((v) => [v.version, v.status]),
     [[1, "verified"]],
   );
 });
@@ -285,10 +291,12 @@ test("auto_promote activates at once and deprecates the previous active version"
   assert.match(a.content, /invoice_from_email v1 is active: agents can call it now\./);
   const b = await propose(trace, GOOD_TOOL.replace("latest order email.", "latest order email (v2)."));
   assert.equal(b.isError, false, b.content);
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "deprecated");
-  assert.equal(td.store.getVersion("invoice_from_email", 2)?.status, "active");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "deprecated");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 2)?.status, "active");
   assert.deepEqual(
-    td.store.getHistory("invoice_from_email", 1).map((h) => `${h.from}→${h.to}: ${h.reason}`),
+    sqliteOf(td)
+      .getHistory("invoice_from_email", 1)
+      .map((h) => `${h.from}→${h.to}: ${h.reason}`),
     [
       "null→draft: proposed",
       "draft→verified: all three checks passed",
@@ -315,7 +323,7 @@ test("a distilled tool runs live in one call, with inner calls recorded under it
     world.log.map((c) => c.name),
     ["gmail_search", "gmail_get_message", "billing_find_customer", "billing_create_invoice"],
   );
-  const calls = td.store.getCalls(reuse.id);
+  const calls = sqliteOf(td).getCalls(reuse.id);
   assert.equal(calls[0]?.kind, "distilled");
   assert.equal(calls[0]?.version, 1);
   assert.deepEqual(
@@ -328,7 +336,7 @@ test("a distilled tool runs live in one call, with inner calls recorded under it
     ],
   );
   assert.equal(reuse.baseCallCount(), 0, "inner calls are not top-level");
-  assert.deepEqual(td.store.getRunStats("invoice_from_email", 1).successes, 1);
+  assert.deepEqual(sqliteOf(td).getRunStats("invoice_from_email", 1).successes, 1);
   // Invalid input is the caller's error: an error result, no demotion.
   const bad = await reuse.execute("invoice_from_email", { customer: 7 });
   assert.deepEqual(bad, {
@@ -336,7 +344,7 @@ test("a distilled tool runs live in one call, with inner calls recorded under it
       "Error: invalid input for 'invoice_from_email': customer must be string. Call it again with input that matches its schema.",
     isError: true,
   });
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "active");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "active");
 });
 
 test("runtime failure: structured error with resume packet, demotion, waived threshold, nudge for a replacement", async (t) => {
@@ -361,13 +369,13 @@ test("runtime failure: structured error with resume packet, demotion, waived thr
       "Left to do: 1 step starting with billing_create_invoice.",
     ].join("\n"),
   );
-  const v = td.store.getVersion("invoice_from_email", 1);
+  const v = sqliteOf(td).getVersion("invoice_from_email", 1);
   assert.equal(v?.status, "suspect");
   assert.deepEqual(v?.problems, ["runtime_failure"]);
   assert.deepEqual(td.activeTools(), [], "a suspect(runtime_failure) version is not exposed");
   // The demotion rule: a failure of its own while it has fewer than 3 successful runs demotes it at once.
   assert.equal(
-    td.store.getHistory("invoice_from_email", 1).at(-1)?.reason,
+    sqliteOf(td).getHistory("invoice_from_email", 1).at(-1)?.reason,
     "runtime failure: missing required property 'currency'; demoted: it failed with only 0 successful runs (fewer than the 3 of demotion.probation)",
   );
   // The agent falls back with two base calls: far below min_calls_to_distill = 8, but the failure waives it.
@@ -390,7 +398,7 @@ test("verify --live clears a runtime failure once the tool works again; a failed
   await propose(await sourceRun(td, world), GOOD_TOOL);
   world.requireCurrency = true;
   await td.startTrace("x").execute("invoice_from_email", { customer: "ACME" });
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "suspect");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "suspect");
   world.requireCurrency = false;
   const replayOnly = await td.verify("invoice_from_email", { version: 1 });
   assert.equal(replayOnly.status, "suspect", "replay alone does not clear a runtime failure");
@@ -402,7 +410,10 @@ test("verify --live clears a runtime failure once the tool works again; a failed
   const live = await td.verify("invoice_from_email", { version: 1, live: true, allowWrites: true });
   assert.equal(live.status, "active");
   assert.equal(live.liveCalls.length, 4);
-  assert.equal(td.store.getHistory("invoice_from_email", 1).at(-1)?.reason, "re-verification passed (live)");
+  assert.equal(
+    sqliteOf(td).getHistory("invoice_from_email", 1).at(-1)?.reason,
+    "re-verification passed (live)",
+  );
 });
 
 test("promote and deprecate: newest verified, refusals, superseded, rollback re-verifies", async (t) => {
@@ -423,7 +434,7 @@ test("promote and deprecate: newest verified, refusals, superseded, rollback re-
   const active = await td.promote("invoice_from_email");
   assert.equal(active.version, 2, "the newest verified version");
   assert.equal(
-    td.store.getVersion("invoice_from_email", 1)?.status,
+    sqliteOf(td).getVersion("invoice_from_email", 1)?.status,
     "superseded",
     "older verified: superseded",
   );
@@ -432,25 +443,25 @@ test("promote and deprecate: newest verified, refusals, superseded, rollback re-
   });
   // A superseded version can still be promoted by a person, after re-passing verification.
   await td.promote("invoice_from_email", { version: 1 });
-  assert.equal(td.store.getVersion("invoice_from_email", 2)?.status, "deprecated");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 2)?.status, "deprecated");
   // Rollback: v2 re-passes verification first.
   const back = await td.promote("invoice_from_email", { version: 2 });
   assert.equal(back.status, "active");
   assert.equal(
-    td.store.getHistory("invoice_from_email", 2).at(-1)?.reason,
+    sqliteOf(td).getHistory("invoice_from_email", 2).at(-1)?.reason,
     "rollback: re-verification passed",
   );
-  assert.equal(td.store.getVersion("invoice_from_email", 1)?.status, "deprecated");
+  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "deprecated");
   assert.equal(
-    td.store.getVersion("invoice_from_email", 2)?.verdict?.evidence.promotion,
+    sqliteOf(td).getVersion("invoice_from_email", 2)?.verdict?.evidence.promotion,
     "promoted by a person (tooldistill promote)",
   );
-  const dep = td.deprecate("invoice_from_email");
+  const dep = await td.deprecate("invoice_from_email");
   assert.equal(dep.version, 2);
-  assert.throws(() => td.deprecate("invoice_from_email", { version: 2 }), {
+  await assert.rejects(() => td.deprecate("invoice_from_email", { version: 2 }), {
     message: "invoice_from_email v2 is already deprecated",
   });
-  assert.throws(() => td.deprecate("invoice_from_email"), {
+  await assert.rejects(() => td.deprecate("invoice_from_email"), {
     message: "invoice_from_email has no active version (v1 deprecated, v2 deprecated): pass --version N",
   });
   // A rollback whose re-verification fails is refused: the tool it needs no longer exists.
@@ -493,7 +504,7 @@ test("exposure is ranked by successful runs and capped by max_exposed_tools", as
 test("a tool file edited by hand after verification is refused at run time", async (t) => {
   const { td, world } = setup(t, { autoPromote: "all" });
   await propose(await sourceRun(td, world), GOOD_TOOL);
-  appendFileSync(td.store.toolFile("invoice_from_email", 1), "\n// tweak\n");
+  appendFileSync(sqliteOf(td).toolFile("invoice_from_email", 1), "\n// tweak\n");
   const out = await td.startTrace("x").execute("invoice_from_email", { customer: "ACME" });
   assert.equal(out.isError, true);
   assert.equal(
@@ -501,7 +512,7 @@ test("a tool file edited by hand after verification is refused at run time", asy
     "Error: the file of 'invoice_from_email' v1 was edited after it was verified, so it is not run. Propose the edited code as a new version (propose_distilled_tool) to have it verified. Complete the task with the base tools.",
   );
   assert.equal(
-    td.store.getVersion("invoice_from_email", 1)?.status,
+    sqliteOf(td).getVersion("invoice_from_email", 1)?.status,
     "active",
     "a hand edit is not a runtime failure",
   );
@@ -516,5 +527,5 @@ test("a proposal whose name cannot be read stores nothing", async (t) => {
     out.content,
     /^rejected: the tool's name, description and inputSchema could not be read, so nothing was stored:/,
   );
-  assert.deepEqual(td.store.listVersions(), []);
+  assert.deepEqual(sqliteOf(td).listVersions(), []);
 });

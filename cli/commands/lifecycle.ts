@@ -7,7 +7,7 @@ import {
 } from "../../core/internal.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import { output, outputVerdict, promotionText, versionRow } from "../format.ts";
-import { withLibrary, withStore } from "../project.ts";
+import { withLibrary, withRegistry } from "../project.ts";
 
 /**
  * Makes a version active (default: the newest verified one); a rollback re-verifies first. Prints the code that
@@ -15,9 +15,10 @@ import { withLibrary, withStore } from "../project.ts";
  */
 export async function promote(ctx: ContextOf<"promote">): Promise<number> {
   return withLibrary(ctx, async (td) => {
-    const preview = promotionPreview(td.store, ctx.args.name, ctx.options.version);
+    const preview = await promotionPreview(td.store, ctx.args.name, ctx.options.version);
     const v = await td.promote(ctx.args.name, ctx.options);
-    output(ctx, { ...versionRow(td.store, v), ...preview }, () => promotionText(v, preview));
+    const { successes } = await td.store.getRunStats(v.name, v.version);
+    output(ctx, { ...versionRow(v, successes), ...preview }, () => promotionText(v, preview));
     return EXIT.ok;
   });
 }
@@ -25,9 +26,10 @@ export async function promote(ctx: ContextOf<"promote">): Promise<number> {
 /** Deprecates a version (default: the active one). */
 export async function deprecate(ctx: ContextOf<"deprecate">): Promise<number> {
   // Deprecating needs no executor or tools: the store alone, through the lifecycle's own rule.
-  return withStore(ctx, "write", (store) => {
-    const v = deprecateVersion({ store, exposureChanged: () => {} }, ctx.args.name, ctx.options);
-    output(ctx, versionRow(store, v), () => `${v.name} v${v.version}: deprecated`);
+  return withRegistry(ctx, async (store) => {
+    const v = await deprecateVersion({ store, exposureChanged: () => {} }, ctx.args.name, ctx.options);
+    const { successes } = await store.getRunStats(v.name, v.version);
+    output(ctx, versionRow(v, successes), () => `${v.name} v${v.version}: deprecated`);
     return EXIT.ok;
   });
 }
@@ -51,8 +53,8 @@ export async function verify(ctx: ContextOf<"verify">): Promise<number> {
 /** Removes rejected and superseded versions (older than N days with --older-than). */
 export async function prune(ctx: ContextOf<"prune">): Promise<number> {
   const days = ctx.options["older-than"];
-  return withStore(ctx, "write", (store) => {
-    const pruned = pruneVersions(store, days === undefined ? {} : { olderThanDays: days });
+  return withRegistry(ctx, async (store) => {
+    const pruned = await pruneVersions(store, days === undefined ? {} : { olderThanDays: days });
     output(ctx, pruned, () =>
       pruned.length === 0
         ? `nothing to prune${days === undefined ? "" : ` older than ${days} days`}`

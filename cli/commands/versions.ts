@@ -22,7 +22,9 @@ const RECENT_RUNS = 10;
 export async function list(ctx: ContextOf<"list">): Promise<number> {
   const { status } = ctx.options;
   return withStore(ctx, "read", (store) => {
-    const rows = store.listVersions(status === undefined ? {} : { status }).map((v) => versionRow(store, v));
+    const rows = store
+      .listVersions(status === undefined ? {} : { status })
+      .map((v) => versionRow(v, store.getRunStats(v.name, v.version).successes));
     outputRows(ctx, rows, {
       empty: status === undefined ? "no distilled tools yet" : `no distilled tools with status ${status}`,
       ...VERSION_TABLE,
@@ -34,8 +36,8 @@ export async function list(ctx: ContextOf<"list">): Promise<number> {
 /** One version (default: the active one, else the newest) with everything the store knows of it. */
 export async function show(ctx: ContextOf<"show">): Promise<number> {
   const { name } = ctx.args;
-  const shown = await withStore(ctx, "read", (store): ShownVersion => {
-    const v = resolveVersion(store, name, ctx.options.version, "active-or-newest");
+  const shown = await withStore(ctx, "read", async (store): Promise<ShownVersion> => {
+    const v = await resolveVersion(store, name, ctx.options.version, "active-or-newest");
     const file = store.toolFile(v.name, v.version);
     const stats = store.getRunStats(v.name, v.version);
     return {

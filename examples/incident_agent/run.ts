@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
   });
   try {
     console.log(`model: ${model.describe}`);
-    console.log(`store: ${td.store.root}`);
+    console.log(`store: ${td.store.location}`);
     console.log(
       `switches: outage ${values.outage ? "on" : "off"}, schema_reason ${values["schema-reason"] ? "on" : "off"}`,
     );
@@ -79,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
       taskSucceeded: () => incidentMitigated(values.alert),
     });
     console.log("");
-    for (const line of summaryLines(td.store, traceId)) console.log(line);
+    for (const line of await summaryLines(td.store, traceId)) console.log(line);
     return 0;
   } finally {
     await model.close();

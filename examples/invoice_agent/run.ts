@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
   });
   try {
     console.log(`model: ${model.describe}`);
-    console.log(`store: ${td.store.root}`);
+    console.log(`store: ${td.store.location}`);
     console.log(
       `switches: outage ${values.outage ? "on" : "off"}, schema_currency ${values["schema-currency"] ? "on" : "off"}`,
     );
@@ -78,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
       taskSucceeded: () => invoiceCreated(values.customer),
     });
     console.log("");
-    for (const line of summaryLines(td.store, traceId)) console.log(line);
+    for (const line of await summaryLines(td.store, traceId)) console.log(line);
     return 0;
   } finally {
     await model.close();

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 import Anthropic from "@anthropic-ai/sdk";
-import type { Store, ToolDistill } from "../../core/index.ts";
+import { type RegistryStore, Store, type ToolDistill } from "../../core/index.ts";
 import { type ScriptPolicy, startScriptedModel } from "./scripted-model.ts";
 
 /** The repository root (where `.env` may hold ANTHROPIC_API_KEY). */
@@ -149,7 +149,17 @@ export function versionLines(store: Store): string[] {
 }
 
 /** The summary a runner prints after a run. */
-export function summaryLines(store: Store, traceId: string): string[] {
+export async function summaryLines(registry: RegistryStore, traceId: string): Promise<string[]> {
+  // The examples keep the embedded store: read the run back from its folder, read-only, once the writes are in.
+  const store = new Store(registry.location, { readOnly: true, checkInvariants: false });
+  try {
+    return summaryOf(store, traceId);
+  } finally {
+    store.close();
+  }
+}
+
+function summaryOf(store: Store, traceId: string): string[] {
   const n = runNumbers(store, traceId);
   const distilled = n.distilledCalls
     .map((d) => `${d.tool} v${d.version} ${d.ok ? "ok" : "FAILED"} with ${d.innerCalls} inner calls`)

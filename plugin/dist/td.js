@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-WIKVSG5D.js");
+  const { main } = await import("./chunks/main-UI33Q6MX.js");
   await main();
 }

@@ -3,16 +3,16 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-7B5GOSLC.js";
+} from "./chunk-ZTHGE247.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
-import "./chunk-CIV4GLSN.js";
+import "./chunk-MJG5SF24.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MSS64Y6Z.js";
+import "./chunk-MWG6DU3D.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

@@ -283,6 +283,60 @@ var stderrLogger = {
   }
 };
 
+// core/registry-scope.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+var transactions = new AsyncLocalStorage();
+async function runInTransaction(owner, fn) {
+  const scope = { owner, open: true };
+  try {
+    return await transactions.run(scope, fn);
+  } finally {
+    scope.open = false;
+  }
+}
+function assertOutsideTransaction(owner, what = "a registry store method") {
+  const scope = transactions.getStore();
+  if (scope?.open && scope.owner === owner) {
+    throw new DistillError(
+      "USAGE",
+      `${what} was called on the store inside its own transaction(): use the transaction's \`tx\` argument instead (or take tool locks before opening the transaction).`
+    );
+  }
+}
+function noTransaction() {
+  return new DistillError(
+    "USAGE",
+    "savepoint() needs an open transaction: call it on the `tx` that transaction() passes to its function"
+  );
+}
+var ToolLocks = class {
+  #tails = /* @__PURE__ */ new Map();
+  #held = new AsyncLocalStorage();
+  async run(name, acquire, fn) {
+    const held = this.#held.getStore();
+    if (held?.has(name)) return fn();
+    const before = this.#tails.get(name);
+    let done;
+    const mine = new Promise((resolve2) => {
+      done = resolve2;
+    });
+    const tail = before ? before.then(() => mine) : mine;
+    this.#tails.set(name, tail);
+    try {
+      if (before) await before;
+      const release = await acquire();
+      try {
+        return await this.#held.run(/* @__PURE__ */ new Set([...held ?? [], name]), fn);
+      } finally {
+        await release();
+      }
+    } finally {
+      done();
+      if (this.#tails.get(name) === tail) this.#tails.delete(name);
+    }
+  }
+};
+
 // core/store-rows.ts
 function now() {
   return (/* @__PURE__ */ new Date()).toISOString();
@@ -509,6 +563,72 @@ function countToolFiles(root) {
   return listToolFiles(root).length;
 }
 
+// core/registry-store.ts
+function emptyCounts() {
+  return {
+    traces: 0,
+    calls: 0,
+    versions: 0,
+    history: 0,
+    dependencies: 0,
+    runStats: 0,
+    runs: 0,
+    verifiedDefinitions: 0,
+    baseHealth: 0,
+    meta: 0,
+    sessions: 0
+  };
+}
+var INTERNAL_META_PREFIX = "tooldistill.lock:";
+
+// core/registry-rows.ts
+function traceRow(r) {
+  return { ...traceFromRow(r), ...traceFlagsFromRow(r) };
+}
+function callRow(r) {
+  return {
+    ...callFromRow(r),
+    args: text(r, "args"),
+    output: textOrNull(r, "output"),
+    externalId: textOrNull(r, "external_id"),
+    startedAt: text(r, "started_at")
+  };
+}
+function versionRow(r, code) {
+  return {
+    ...versionFromRow(r),
+    problems: text(r, "problems"),
+    inputSchema: text(r, "input_schema"),
+    testInputs: text(r, "test_inputs"),
+    verdict: textOrNull(r, "verdict"),
+    replayRuns: text(r, "replay_runs"),
+    code
+  };
+}
+function historyRow(r) {
+  return { ...historyFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
+}
+function runStatsRow(r) {
+  return runStatsFromRow(text(r, "name"), Number(r["version"]), r);
+}
+function metaRow(r) {
+  return { key: text(r, "key"), value: text(r, "value") };
+}
+function sessionRow(r) {
+  return {
+    sessionId: text(r, "session_id"),
+    span: Number(r["span"]),
+    confirmed: Boolean(r["confirmed"]),
+    updatedAt: text(r, "updated_at")
+  };
+}
+function runRow(r) {
+  return { ...runFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
+}
+function verifiedDefinitionRow(r) {
+  return { ...verifiedDefinitionFromRow(r), definition: textOrNull(r, "definition") };
+}
+
 // core/store-calls.ts
 function joinNotes(...notes) {
   const kept = notes.filter((n) => n !== null && n !== "");
@@ -634,8 +754,6 @@ export {
   stderrLogger,
   now,
   json,
-  text,
-  textOrNull,
   versionFromRow,
   historyFromRow,
   dependencyFromRow,
@@ -662,5 +780,20 @@ export {
   toolFilePath,
   readToolCode,
   writeToolCode,
-  countToolFiles
+  countToolFiles,
+  emptyCounts,
+  INTERNAL_META_PREFIX,
+  runInTransaction,
+  assertOutsideTransaction,
+  noTransaction,
+  ToolLocks,
+  traceRow,
+  callRow,
+  versionRow,
+  historyRow,
+  runStatsRow,
+  metaRow,
+  sessionRow,
+  runRow,
+  verifiedDefinitionRow
 };

@@ -1,46 +1,44 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  DEFAULT_MAX_OUTPUT_BYTES,
   INTERNAL_META_PREFIX,
   ToolLocks,
   assertOutsideTransaction,
-  callRow,
-  emptyCounts,
-  historyRow,
-  metaRow,
-  noTransaction,
-  runInTransaction,
-  runRow,
-  runStatsRow,
-  sessionRow,
-  traceRow,
-  verifiedDefinitionRow,
-  versionRow
-} from "./chunk-VX7VE3UV.js";
-import {
-  DEFAULT_MAX_OUTPUT_BYTES,
   baseHealthFromRow,
   callFromRow,
+  callRow,
   clientConfig,
   dependencyFromRow,
+  emptyCounts,
   explainPgError,
   hashSource,
   historyFromRow,
+  historyRow,
   json,
   loadPg,
+  metaRow,
+  noTransaction,
   parseStoreUrl,
   poolConfig,
   recordableError,
   recordableOutput,
   recordedOutcome,
   runFromRow,
+  runInTransaction,
+  runRow,
   runStatsFromRow,
+  runStatsRow,
+  sessionRow,
   stderrLogger,
   traceFlagsFromRow,
   traceFromRow,
+  traceRow,
   verifiedDefinitionFromRow,
-  versionFromRow
-} from "./chunk-MSS64Y6Z.js";
+  verifiedDefinitionRow,
+  versionFromRow,
+  versionRow
+} from "./chunk-MWG6DU3D.js";
 import {
   Statuses
 } from "./chunk-J2PGGSMV.js";

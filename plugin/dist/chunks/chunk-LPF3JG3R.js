@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-7B5GOSLC.js";
+} from "./chunk-ZTHGE247.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-N2N6NAZD.js";
@@ -14,10 +14,10 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-CIV4GLSN.js";
+} from "./chunk-MJG5SF24.js";
 import {
   clipDepth
-} from "./chunk-MSS64Y6Z.js";
+} from "./chunk-MWG6DU3D.js";
 import {
   canonicalArgs,
   isPlainObject

@@ -26,8 +26,9 @@ import {
   debugLog
 } from "./chunk-GNLRVJN4.js";
 import {
-  Store
-} from "./chunk-CIV4GLSN.js";
+  SqliteRegistryStore,
+  openRegistryStore
+} from "./chunk-MJG5SF24.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,
@@ -35,7 +36,7 @@ import {
   isPostgresUrl,
   parseStoreUrl,
   stderrLogger
-} from "./chunk-MSS64Y6Z.js";
+} from "./chunk-MWG6DU3D.js";
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
@@ -52044,7 +52045,45 @@ function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
 
 // core/tool-distill.ts
 import { randomUUID } from "node:crypto";
+
+// core/distill-options.ts
 import { dirname as dirname3 } from "node:path";
+function toolDef(t) {
+  const def = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
+  if (t.annotations !== void 0) def.annotations = t.annotations;
+  return def;
+}
+function proposeToolDefinition() {
+  return {
+    name: PROPOSE_TOOL_NAME,
+    description: "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, so the next run of this kind of task needs one call. The library checks the code statically, replays it against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
+    input_schema: PROPOSE_INPUT_SCHEMA
+  };
+}
+async function optionsFromConfig(config, overrides, startup) {
+  const options = { ...config.settings, store: config.store };
+  if (config.executor) options.executor = await importRef(config.executor);
+  if (config.tools) options.tools = await importRef(config.tools);
+  if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
+  if (config.distiller) options.distiller = await importRef(config.distiller);
+  if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
+    const { MCPToolkit } = await import("./mcp-toolkit-F5NWZSXA.js");
+    const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-LJOSQ7QG.js");
+    const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
+    const toolkit = await MCPToolkit.connect({
+      servers,
+      cwd: config.path ? dirname3(config.path) : config.dir,
+      ...overrides.logger ? { logger: overrides.logger } : {},
+      ...startup.signal ? { signal: startup.signal } : {},
+      ...startup.onSpawn ? { onSpawn: startup.onSpawn } : {}
+    });
+    options.executor = toolkit.executor;
+    options.tools = toolkit.tools;
+    options.healthProbe ??= toolkit.probe;
+    options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
+  }
+  return options;
+}
 
 // core/base-failure.ts
 function baseCallTimeout(tool, ms) {
@@ -52137,8 +52176,15 @@ function withoutProblems(problems, remove) {
 
 // core/exposure.ts
 var IN_USE_ONCE = ["verified", "active", "suspect", "deprecated"];
-function exposedVersions(store, max) {
-  const candidates = store.listVersions().filter((v) => isExposed(v.status, v.problems)).map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
+async function exposedCandidates(store) {
+  const exposed = (await store.listVersions()).filter((v) => isExposed(v.status, v.problems));
+  const stats = await Promise.all(exposed.map((v) => store.getRunStats(v.name, v.version)));
+  return exposed.map((v, i) => ({ v, runs: stats[i].successes }));
+}
+function exposedCandidatesSync(store) {
+  return store.listVersions().filter((v) => isExposed(v.status, v.problems)).map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
+}
+function pickExposed(candidates, max) {
   const byName = /* @__PURE__ */ new Map();
   for (const c of candidates) {
     const prev = byName.get(c.v.name);
@@ -52146,28 +52192,34 @@ function exposedVersions(store, max) {
   }
   return [...byName.values()].sort((a, b) => b.runs - a.runs || a.v.name.localeCompare(b.v.name)).slice(0, Math.max(0, max)).map((c) => c.v);
 }
-function unavailableReason(store, name, maxExposed) {
-  const versions = store.listVersions({ name });
+async function exposedVersions(store, max) {
+  return pickExposed(await exposedCandidates(store), max);
+}
+function exposedVersionsSync(store, max) {
+  return pickExposed(exposedCandidatesSync(store), max);
+}
+async function unavailableReason(store, name, maxExposed) {
+  const versions = await store.listVersions({ name });
   if (versions.length === 0) return null;
   if (versions.some((v) => isExposed(v.status, v.problems))) {
     return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers only the most used distilled tools. Complete the task with the base tools.`;
   }
-  const last = (v) => store.getHistory(v.name, v.version).at(-1)?.reason ?? "no reason recorded";
+  const last = async (v) => (await store.getHistory(v.name, v.version)).at(-1)?.reason ?? "no reason recorded";
   const newest = (status) => versions.filter((v) => v.status === status).at(-1);
   const suspect = newest("suspect");
   const verified = newest("verified");
   const deprecated = newest("deprecated");
   let why;
   if (suspect) {
-    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${last(suspect)}) until it passes verification again`;
+    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${await last(suspect)}) until it passes verification again`;
   } else if (verified) {
     why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
   } else if (deprecated && deprecated === versions.filter((v) => IN_USE_ONCE.includes(v.status)).at(-1)) {
-    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${last(deprecated)})`;
+    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${await last(deprecated)})`;
   } else {
     const draft = newest("draft");
     const rejected = newest("rejected");
-    why = draft ? `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft` : rejected ? `the distilled tool '${name}' has not passed verification: v${rejected.version} was rejected (${last(rejected)})` : `the distilled tool '${name}' has no version in use (${versions.map((v) => `v${v.version} ${v.status}`).join(", ")})`;
+    why = draft ? `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft` : rejected ? `the distilled tool '${name}' has not passed verification: v${rejected.version} was rejected (${await last(rejected)})` : `the distilled tool '${name}' has no version in use (${versions.map((v) => `v${v.version} ${v.status}`).join(", ")})`;
   }
   return `${why}. Complete the task with the base tools.`;
 }
@@ -52239,6 +52291,35 @@ function autoPromotion(setting2, writes) {
 }
 var PROMOTED_BY_A_PERSON = "promoted by a person (tooldistill promote)";
 
+// core/trace-state.ts
+function newTraceState() {
+  return {
+    outcome: null,
+    usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    proposed: false,
+    nudged: false,
+    replaceName: null,
+    baseCalls: 0
+  };
+}
+async function loadTrace(ctx, id) {
+  const [t, flags, baseCalls] = await Promise.all([
+    ctx.store.getTrace(id),
+    ctx.store.getTraceFlags(id),
+    ctx.store.countTopLevelBaseCalls(id)
+  ]);
+  if (!t) return null;
+  const state = {
+    outcome: t.outcome,
+    usage: { ...t.usage },
+    proposed: flags.proposed,
+    nudged: flags.nudged,
+    replaceName: flags.replaceName,
+    baseCalls
+  };
+  return { task: t.task, state };
+}
+
 // core/trace.ts
 async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
   const safe = clipDepth(args);
@@ -52264,16 +52345,19 @@ async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
     outcome = { ok: false, error: errorMessage(err), thrown: err };
   }
   try {
-    const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
-    if (outcome.ok || down)
-      ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error);
-    ctx.store.appendCall(
+    await ctx.store.appendCall(
       call,
       outcome.ok ? { output: outcome.output } : { error: outcome.error },
       performance.now() - started
     );
   } catch (err) {
     warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
+  }
+  const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
+  if (outcome.ok || down) {
+    await ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error).catch(
+      (err) => ctx.logger.warn(`tooldistill: recording the health of '${tool.name}' failed: ${errorMessage(err)}`)
+    );
   }
   return outcome;
 }
@@ -52290,30 +52374,56 @@ function resultContent(value) {
     }
   }
 }
+var markReplacing;
+var queueWrite;
+function queueTraceWrite(trace, write, onError) {
+  queueWrite(trace, write, onError);
+}
+function noteReplacement(trace, name) {
+  markReplacing(trace, name);
+}
 var Trace = class {
   id;
   task;
   #host;
+  #state;
+  #writes = Promise.resolve();
   #finished = false;
-  constructor(host, id, task) {
+  static {
+    markReplacing = (trace, name) => {
+      trace.#state.replaceName = name;
+    };
+    queueWrite = (trace, write, onError) => trace.#enqueue("", write, onError);
+  }
+  /** `state`: what the store holds of the run (a new run's when omitted). */
+  constructor(host, id, task, state = newTraceState()) {
     this.#host = host;
     this.id = id;
     this.task = task;
+    this.#state = state;
   }
-  /** The caller's verdict on the run; null until `setOutcome` (or when the store cannot be read). */
+  /** The caller's verdict on the run; null until `setOutcome`. */
   get outcome() {
-    try {
-      return this.record().outcome;
-    } catch (err) {
-      this.warn("reading the outcome", err);
-      return null;
-    }
+    return this.#state.outcome;
   }
-  /** The stored trace row. */
-  record() {
-    const t = this.#host.ctx.store.getTrace(this.id);
+  /** The stored trace row, once the writes queued so far are made. */
+  async record() {
+    await this.flush();
+    const t = await this.#host.ctx.store.getTrace(this.id);
     if (!t) throw new DistillError("STORE", `trace ${this.id} vanished from the store`);
     return t;
+  }
+  /** Resolves once every write queued so far (usage, outcome, nudge) is made or warned about. Never rejects. */
+  flush() {
+    return this.#writes;
+  }
+  /** Queues a write after the ones before it; a failure is told to `onError` (default: warned as `what`). */
+  #enqueue(what, write, onError) {
+    this.#writes = this.#writes.then(write).then(
+      () => {
+      },
+      (err) => onError ? onError(err) : this.warn(what, err)
+    );
   }
   /**
    * Runs one tool call of the agent and records it. Never throws: a malformed proposal, a failing tool, a store
@@ -52322,13 +52432,17 @@ var Trace = class {
    */
   async execute(name, input, options = {}) {
     try {
+      await this.#writes;
       await this.#host.ready();
       const args = isPlainObject(input) ? input : {};
-      if (name === PROPOSE_TOOL_NAME) return await this.#host.propose(this, args, options);
-      const distilled = this.#host.runDistilled(this, name, args, options);
-      if (distilled) return await distilled;
+      if (name === PROPOSE_TOOL_NAME) {
+        this.#state.proposed = true;
+        return await this.#host.propose(this, args, options);
+      }
+      const distilled = await this.#host.runDistilled(this, name, args, options);
+      if (distilled) return distilled;
       const tool = this.#host.ctx.baseTool(name);
-      if (!tool) return this.#unknownTool(name, args);
+      if (!tool) return await this.#unknownTool(name, args);
       return await this.#runBaseCall(tool, args);
     } catch (err) {
       this.warn(`the call of '${name}'`, err);
@@ -52342,79 +52456,85 @@ var Trace = class {
   }
   /** Runs and records one top-level base call. */
   async #runBaseCall(tool, args) {
-    const r = await recordBaseCall(
-      this.#host.ctx,
-      this.id,
-      tool,
-      args,
-      null,
-      (what, err) => this.warn(what, err)
-    );
+    let recorded = true;
+    const r = await recordBaseCall(this.#host.ctx, this.id, tool, args, null, (what, err) => {
+      recorded = false;
+      this.warn(what, err);
+    });
+    if (recorded) this.#state.baseCalls += 1;
     return r.ok ? { content: resultContent(r.output), isError: false } : { content: `Error: ${r.error}`, isError: true };
   }
-  #unknownTool(name, args) {
+  async #unknownTool(name, args) {
     const { store } = this.#host.ctx;
     const names = this.#host.ctx.tools().map((t) => t.name);
-    const message = this.#host.unavailableReason(name) ?? `no such tool '${name}'${suggestion(name, names)}`;
-    const id = store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
-    store.failCall(id, message, 0);
+    const message = await this.#host.unavailableReason(name) ?? `no such tool '${name}'${suggestion(name, names)}`;
+    const id = await store.startCall({
+      traceId: this.id,
+      tool: name,
+      kind: "other",
+      args: canonicalArgs(args)
+    });
+    await store.failCall(id, message, 0);
     return { content: `Error: ${message}`, isError: true };
   }
   /** Adds one Anthropic usage object to the run's totals (cache token fields included); a store problem is warned. */
   recordUsage(usage) {
     if (!usage) return;
-    try {
-      this.#host.ctx.store.addUsage(this.id, {
-        input_tokens: usage.input_tokens ?? 0,
-        output_tokens: usage.output_tokens ?? 0,
-        cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-        cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
-      });
-    } catch (err) {
-      this.warn("recording usage", err);
-    }
+    const add = {
+      input_tokens: usage.input_tokens ?? 0,
+      output_tokens: usage.output_tokens ?? 0,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
+    };
+    const total = this.#state.usage;
+    total.input_tokens += add.input_tokens;
+    total.output_tokens += add.output_tokens;
+    total.cache_creation_input_tokens += add.cache_creation_input_tokens;
+    total.cache_read_input_tokens += add.cache_read_input_tokens;
+    this.#enqueue("recording usage", () => this.#host.ctx.store.addUsage(this.id, add));
   }
   /**
    * Records whether the task succeeded: the caller's own check, never inferred from the model stopping. A store
    * problem is warned, not thrown.
    */
   setOutcome(outcome) {
-    try {
-      this.#host.ctx.store.setOutcome(this.id, outcome.success);
-    } catch (err) {
-      this.warn("recording the outcome", err);
-    }
+    this.#state.outcome = outcome.success;
+    this.#enqueue("recording the outcome", () => this.#host.ctx.store.setOutcome(this.id, outcome.success));
   }
   /** Top-level base calls of the run (failed ones included): the unit of baselines. */
   baseCallCount() {
-    return this.#host.ctx.store.countTopLevelBaseCalls(this.id);
+    return this.#state.baseCalls;
   }
   /**
    * True when the run succeeded, nobody proposed yet, and it took at least `min_calls_to_distill`
    * top-level base calls (waived after a distilled tool failed in it).
    */
   worthDistilling() {
-    return worthDistilling(this.#host.ctx.store, this.id, this.#host.ctx.settings.minCallsToDistill);
+    return isWorthDistilling(this.#state, this.#host.ctx.settings.minCallsToDistill);
   }
-  /** A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws. */
+  /**
+   * A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws.
+   *
+   * The decision is this trace's own (its state in memory); the claim is still made atomically in the store,
+   * through the write queue. In the rare case that another process holds the same trace (the plugin's server and
+   * a hook on one Claude Code span) and claims the nudge between this trace's load and its own claim, both may
+   * show it once: the store records one claim, and the agent reads the same request twice.
+   */
   distillNudge() {
-    try {
-      if (!this.worthDistilling()) return null;
-      if (!this.#host.ctx.store.claimNudge(this.id)) return null;
-      const flags = this.#host.ctx.store.getTraceFlags(this.id);
-      return nudgeText({ baseCalls: this.baseCallCount(), replaceName: flags.replaceName });
-    } catch (err) {
-      this.warn("deciding on the nudge", err);
-      return null;
-    }
+    if (!this.worthDistilling() || this.#state.nudged) return null;
+    this.#state.nudged = true;
+    this.#enqueue("claiming the nudge", () => this.#host.ctx.store.claimNudge(this.id));
+    return nudgeText({ baseCalls: this.#state.baseCalls, replaceName: this.#state.replaceName });
   }
   /** Ends the run; may run the fallback distiller. Never throws: problems are logged and kept on the trace. */
   async finish() {
     if (this.#finished) return;
     this.#finished = true;
+    this.#enqueue("ending the run", () => this.#host.ctx.store.endTrace(this.id));
+    await this.#writes;
     try {
-      this.#host.ctx.store.endTrace(this.id);
       if (this.#host.ctx.settings.fallbackDistiller && this.worthDistilling()) {
+        this.#state.proposed = true;
         await this.#host.fallbackDistill(this);
       }
     } catch (err) {
@@ -52422,13 +52542,10 @@ var Trace = class {
     }
   }
 };
-function worthDistilling(store, traceId, minCallsToDistill) {
-  const trace = store.getTrace(traceId);
-  if (trace?.outcome !== true) return false;
-  const flags = store.getTraceFlags(traceId);
-  if (flags.proposed) return false;
-  if (flags.replaceName) return true;
-  return store.countTopLevelBaseCalls(traceId) >= minCallsToDistill;
+function isWorthDistilling(state, minCallsToDistill) {
+  if (state.outcome !== true || state.proposed) return false;
+  if (state.replaceName) return true;
+  return state.baseCalls >= minCallsToDistill;
 }
 
 // core/failure-evidence.ts
@@ -53852,7 +53969,7 @@ async function replayTestInputs(ctx, version, code, sourceCalls, options) {
       );
       continue;
     }
-    const run = recordedRun(ctx, test, version.sourceTrace, sourceCalls, options);
+    const run = await recordedRun(ctx, test, version.sourceTrace, sourceCalls, options);
     if (typeof run === "string") {
       problem(run);
       continue;
@@ -53876,14 +53993,14 @@ async function replayTestInputs(ctx, version, code, sourceCalls, options) {
   out.calls = maxCalls;
   return out;
 }
-function recordedRun(ctx, test, sourceTrace, sourceCalls, options) {
+async function recordedRun(ctx, test, sourceTrace, sourceCalls, options) {
   if (test.trace === null || test.trace === sourceTrace) {
     if (sourceTrace === null && !options.live) {
       return `no source run to replay against: name a recorded run as { "trace": "<id>", "input": {...} }`;
     }
     return { trace: sourceTrace, name: "the source run", calls: sourceCalls };
   }
-  const trace = ctx.store.getTrace(test.trace);
+  const trace = await ctx.store.getTrace(test.trace);
   if (trace === null) {
     return `no recorded run '${test.trace}': name a successful recorded run by its id (tooldistill traces list)`;
   }
@@ -53891,7 +54008,7 @@ function recordedRun(ctx, test, sourceTrace, sourceCalls, options) {
     const outcome = trace.outcome === null ? "not set" : "failed";
     return `the run '${test.trace}' is not recorded as successful (outcome ${outcome}): replay only against runs that succeeded`;
   }
-  return { trace: trace.id, name: `the run '${trace.id}'`, calls: ctx.store.getCalls(trace.id) };
+  return { trace: trace.id, name: `the run '${trace.id}'`, calls: await ctx.store.getCalls(trace.id) };
 }
 async function answer(ctx, version, { step, tool, args, canonical }, fixtures, run, options, liveCalls) {
   const live = async (why) => {
@@ -53938,10 +54055,10 @@ async function replayRecordedRuns(ctx, version, code, sourceCalls, options) {
   const out = { problems: [], runs: [], covered: [], refs: [] };
   let runs;
   if (version.status === "draft") {
-    const replaced = replacedVersion(ctx, version, options);
-    runs = replaced ? ctx.store.liveRuns(replaced.name, replaced.version, MAX_RECORDED_RUNS) : [];
+    const replaced = await replacedVersion(ctx, version, options);
+    runs = replaced ? await ctx.store.liveRuns(replaced.name, replaced.version, MAX_RECORDED_RUNS) : [];
   } else {
-    runs = ctx.store.liveRunsOf(version.replayRuns);
+    runs = await ctx.store.liveRunsOf(version.replayRuns);
     const found = new Set(runs.map((r) => r.call));
     for (const ref of version.replayRuns) {
       if (!found.has(ref.call)) out.runs.push({ trace: ref.trace, why: "it is no longer in the store" });
@@ -53952,7 +54069,7 @@ async function replayRecordedRuns(ctx, version, code, sourceCalls, options) {
     out.refs.push({ trace: run.trace, call: run.call });
     let changed = changes.get(run.version);
     if (!changed) {
-      changed = changedTools(ctx, version.name, run.version, version.sourceTrace, sourceCalls, options);
+      changed = await changedTools(ctx, version.name, run.version, version.sourceTrace, sourceCalls, options);
       changes.set(run.version, changed);
     }
     const result = await replayRun(ctx, run, code, changed);
@@ -53966,14 +54083,16 @@ async function replayRecordedRuns(ctx, version, code, sourceCalls, options) {
   }
   return out;
 }
-function replacedVersion(ctx, version, options) {
-  const earlier = ctx.store.listVersions({ name: version.name }).filter((v) => v.version < version.version);
+async function replacedVersion(ctx, version, options) {
+  const earlier = (await ctx.store.listVersions({ name: version.name })).filter(
+    (v) => v.version < version.version
+  );
   if (options.mustBeat) return earlier.find((v) => v.version === options.mustBeat?.version) ?? null;
   return earlier.filter((v) => v.status === "active" || v.status === "suspect").at(-1) ?? null;
 }
-function changedTools(ctx, name, replaced, sourceTrace, sourceCalls, options) {
+async function changedTools(ctx, name, replaced, sourceTrace, sourceCalls, options) {
   const changed = /* @__PURE__ */ new Map();
-  for (const dep of ctx.store.getDependencies(name, replaced)) {
+  for (const dep of await ctx.store.getDependencies(name, replaced)) {
     const current = ctx.baseTool(dep.baseTool);
     if (dep.avoided) {
       changed.set(
@@ -54776,9 +54895,9 @@ var notRun = (why) => ({ ok: false, problems: [{ message: `not run: ${why}` }] }
 async function runChecks(ctx, version, code, options = {}) {
   const tools = ctx.tools();
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const sourceCalls = version.sourceTrace ? ctx.store.getCalls(version.sourceTrace) : [];
-  const sourceTrace = version.sourceTrace ? ctx.store.getTrace(version.sourceTrace) : null;
-  const baseline = measureBaseline(ctx.store, version);
+  const sourceCalls = version.sourceTrace ? await ctx.store.getCalls(version.sourceTrace) : [];
+  const sourceTrace = version.sourceTrace ? await ctx.store.getTrace(version.sourceTrace) : null;
+  const baseline = await measureBaseline(ctx.store, version);
   const limit = baseline === null ? null : roundLimit(baseline * (1 - ctx.settings.minCallReduction));
   const baselineTokens = sourceTrace ? sourceTrace.usage.input_tokens + sourceTrace.usage.output_tokens + sourceTrace.usage.cache_creation_input_tokens + sourceTrace.usage.cache_read_input_tokens || null : null;
   const statics = staticCheck(code, tools);
@@ -54897,9 +55016,9 @@ function provenanceFacts(task, version, calls) {
 function roundLimit(x) {
   return Math.round(x * 1e6) / 1e6;
 }
-function measureBaseline(store, version) {
-  let baseline = version.sourceTrace ? store.countTopLevelBaseCalls(version.sourceTrace) : null;
-  for (const earlier of store.listVersions({ name: version.name })) {
+async function measureBaseline(store, version) {
+  let baseline = version.sourceTrace ? await store.countTopLevelBaseCalls(version.sourceTrace) : null;
+  for (const earlier of await store.listVersions({ name: version.name })) {
     const unverified = earlier.status === "draft" || earlier.status === "rejected";
     if (earlier.version >= version.version || unverified || earlier.baseline === null) continue;
     if (baseline === null || earlier.baseline > baseline) baseline = earlier.baseline;
@@ -54938,12 +55057,41 @@ function efficiencyCheck(calls, baseline, limit, minCallReduction, mustBeat) {
   return { ok: problems.length === 0, problems };
 }
 
+// core/version-lookup.ts
+async function resolveVersion(store, name, version, pick) {
+  const all = await store.listVersions({ name });
+  if (all.length === 0) {
+    const names = [...new Set((await store.listVersions()).map((v) => v.name))];
+    throw new DistillError(
+      "NOT_FOUND",
+      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`
+    );
+  }
+  if (version !== void 0) {
+    const v = all.find((x) => x.version === version);
+    if (!v)
+      throw new DistillError(
+        "NOT_FOUND",
+        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`
+      );
+    return v;
+  }
+  if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1);
+  const wanted = pick === "active" ? "active" : "verified";
+  const found = all.filter((x) => x.status === wanted).at(-1);
+  if (!found) {
+    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
+    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
+  }
+  return found;
+}
+
 // core/versions.ts
-function commit(ctx, moves, also) {
+async function commit(ctx, moves, also) {
   for (const m of moves) if (m.v.status !== m.to) assertTransition(m.v.name, m.v.version, m.v.status, m.to);
-  ctx.store.transaction(() => {
+  await ctx.store.transaction(async (tx) => {
     for (const m of moves) {
-      const ok = ctx.store.setStatus({
+      const ok = await tx.setStatus({
         name: m.v.name,
         version: m.v.version,
         expect: m.v.status,
@@ -54959,21 +55107,21 @@ function commit(ctx, moves, also) {
         );
       }
     }
-    also?.();
+    await also?.(tx);
   });
   const changed = moves.some((m) => {
     const was = isExposed(m.v.status, m.v.problems);
     const now = isExposed(m.to, m.problems);
     return was !== now || now && m.v.status !== m.to;
   });
-  if (changed) ctx.exposureChanged();
+  if (changed) await ctx.exposureChanged();
 }
 function after(m) {
   return { ...m.v, status: m.to, problems: [...m.problems] };
 }
-function activation(ctx, v, reason, evidence) {
+async function activation(ctx, v, reason, evidence) {
   const moves = [{ v, to: "active", problems: [], reason, evidence }];
-  for (const other of ctx.store.listVersions({ name: v.name })) {
+  for (const other of await ctx.store.listVersions({ name: v.name })) {
     if (other.version === v.version) continue;
     if (other.status === "active" || other.status === "suspect") {
       moves.push({
@@ -55007,7 +55155,7 @@ function verifyVersion(ctx, v, options = {}) {
   return promise;
 }
 async function verifyAndCommit(ctx, v, options) {
-  const code = ctx.store.readCode(v.name, v.version);
+  const code = await ctx.store.readCode(v.name, v.version);
   const report = await runChecks(ctx, v, code, options);
   const policy = options.livePolicy;
   if (policy && policy.refused().length > 0) throw new DistillError("WRITE_REFUSED", policy.refusal(v));
@@ -55018,6 +55166,9 @@ async function verifyAndCommit(ctx, v, options) {
     baseline: report.baseline,
     live: Boolean(options.live)
   };
+  return ctx.store.withToolLock(v.name, () => commitVerification(ctx, v, report, evidence, options));
+}
+async function commitVerification(ctx, v, report, evidence, options) {
   const moves = [];
   const why = options.why ?? "re-verification";
   report.evidence.promotion = v.verdict?.evidence.promotion ?? null;
@@ -55027,15 +55178,15 @@ async function verifyAndCommit(ctx, v, options) {
       moves.push(verified);
       const auto = autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
       report.evidence.promotion = auto.text;
-      if (auto.activate) moves.push(...activation(ctx, after(verified), auto.text));
+      if (auto.activate) moves.push(...await activation(ctx, after(verified), auto.text));
     } else if (v.status === "suspect" || v.status === "active") {
       const cleared = ["schema_changed", "dependency_missing", ...options.clears ?? []];
-      if (options.live && liveCoversFailures(ctx, v, options)) cleared.push("runtime_failure");
+      if (options.live && await liveCoversFailures(ctx, v, options)) cleared.push("runtime_failure");
       const left = withoutProblems(v.problems, cleared);
       const to = left.length === 0 ? "active" : "suspect";
       if (to !== v.status || left.length !== v.problems.length) {
         const reason = `${why} passed${options.live ? " (live)" : ""}`;
-        if (to === "active") moves.push(...activation(ctx, v, reason, evidence));
+        if (to === "active") moves.push(...await activation(ctx, v, reason, evidence));
         else moves.push({ v, to, problems: left, reason, evidence });
       }
     }
@@ -55053,32 +55204,35 @@ async function verifyAndCommit(ctx, v, options) {
   const own = moves.filter((m) => m.v.version === v.version).at(-1);
   const final = own ? after(own) : v;
   const verdict = toVerdict(final, final.status, report);
-  commit(ctx, moves, () => {
-    if (report.passed) storeVerified(ctx, v, report);
-    if (v.status === "draft") ctx.store.setReplayRuns(v.name, v.version, report.replayRuns);
-    ctx.store.setVerification(v.name, v.version, verdict, report.baselineTokens);
+  await commit(ctx, moves, async (tx) => {
+    if (report.passed) await storeVerified(ctx, tx, v, report);
+    if (v.status === "draft") await tx.setReplayRuns(v.name, v.version, report.replayRuns);
+    await tx.setVerification(v.name, v.version, verdict, report.baselineTokens);
     const target = options.clearQueueOf;
-    if (report.passed && target) ctx.store.setQueuedRebuild(target.name, target.version, false, null);
+    if (report.passed && target) await tx.setQueuedRebuild(target.name, target.version, false, null);
   });
   return verdict;
 }
-function liveCoversFailures(ctx, v, options) {
+async function liveCoversFailures(ctx, v, options) {
   const ran = options.livePolicy?.liveTools();
   if (!ran) return true;
-  const failed = recordedFailures(ctx.store.getHistory(v.name, v.version));
+  const failed = recordedFailures(await ctx.store.getHistory(v.name, v.version));
   return failed.every((f) => f.tool === null || ran.has(f.tool));
 }
-function storeVerified(ctx, v, report) {
-  ctx.store.setDependencies(v.name, v.version, report.dependencies);
+async function storeVerified(ctx, tx, v, report) {
+  await tx.setDependencies(v.name, v.version, report.dependencies);
   const defs = report.dependencies.flatMap((d) => {
     const def = ctx.baseTool(d.baseTool);
     const fp = fingerprint(def);
     return d.avoided || !def || fp === null ? [] : [{ baseTool: d.baseTool, fingerprint: fp, definition: def }];
   });
-  ctx.store.addVerifiedDefinitions(v.name, v.version, defs);
+  await tx.addVerifiedDefinitions(v.name, v.version, defs);
 }
 async function promote(ctx, name, options = {}) {
-  const v = resolveVersion(ctx.store, name, options.version, "newest-verified");
+  return ctx.store.withToolLock(name, () => promoteLocked(ctx, name, options));
+}
+async function promoteLocked(ctx, name, options) {
+  const v = await resolveVersion(ctx.store, name, options.version, "newest-verified");
   if (v.status === "active") throw new DistillError("TRANSITION", `${name} v${v.version} is already active`);
   if (v.status === "draft" || v.status === "rejected") {
     throw new DistillError(
@@ -55098,12 +55252,12 @@ async function promote(ctx, name, options = {}) {
     evidence: { ...verdict.evidence, promotion: PROMOTED_BY_A_PERSON }
   });
   if (v.status === "verified") {
-    commit(ctx, activation(ctx, v, "promoted"), () => {
-      if (v.verdict) ctx.store.setVerification(v.name, v.version, byPerson(v.verdict), v.baselineTokens);
+    await commit(ctx, await activation(ctx, v, "promoted"), async (tx) => {
+      if (v.verdict) await tx.setVerification(v.name, v.version, byPerson(v.verdict), v.baselineTokens);
     });
     return { ...v, status: "active", problems: [] };
   }
-  const report = await runChecks(ctx, v, ctx.store.readCode(v.name, v.version));
+  const report = await runChecks(ctx, v, await ctx.store.readCode(v.name, v.version));
   if (!report.passed) {
     throw new DistillError(
       "TRANSITION",
@@ -55112,9 +55266,9 @@ async function promote(ctx, name, options = {}) {
   }
   report.evidence.writes = mayWrite(report.meta?.dependencies ?? [], ctx.baseTool);
   const reason = v.status === "suspect" ? "promoted after re-verification" : "rollback: re-verification passed";
-  commit(ctx, activation(ctx, v, reason), () => {
-    storeVerified(ctx, v, report);
-    ctx.store.setVerification(
+  await commit(ctx, await activation(ctx, v, reason), async (tx) => {
+    await storeVerified(ctx, tx, v, report);
+    await tx.setVerification(
       v.name,
       v.version,
       byPerson(toVerdict(v, "active", report)),
@@ -55123,24 +55277,24 @@ async function promote(ctx, name, options = {}) {
   });
   return { ...v, status: "active", problems: [] };
 }
-function deprecate(ctx, name, options = {}) {
-  const v = resolveVersion(ctx.store, name, options.version, "active");
+async function deprecate(ctx, name, options = {}) {
+  const v = await resolveVersion(ctx.store, name, options.version, "active");
   if (v.status === "deprecated")
     throw new DistillError("TRANSITION", `${name} v${v.version} is already deprecated`);
-  commit(ctx, [
+  await commit(ctx, [
     { v, to: "deprecated", problems: v.problems, reason: options.reason ?? "deprecated by the user" }
   ]);
   return { ...v, status: "deprecated", queuedRebuild: false, rebuildNote: null };
 }
-function addProblem(ctx, v, problem, reason, evidence, also) {
+async function addProblem(ctx, v, problem, reason, evidence, also) {
   const changes = v.status === "active" || v.status === "suspect";
   const problems = changes ? withProblem(v.problems, problem) : v.problems;
   const moves = changes && !(v.status === "suspect" && problems.length === v.problems.length) ? [{ v, to: "suspect", problems, reason, evidence }] : [];
   if (moves.length === 0 && !also) return v;
-  commit(ctx, moves, also);
+  await commit(ctx, moves, also);
   return moves[0] ? after(moves[0]) : v;
 }
-function prune(store, options = {}) {
+async function prune(store, options = {}) {
   const days = options.olderThanDays;
   if (days !== void 0 && !(Number.isFinite(days) && days >= 0)) {
     throw new DistillError("USAGE", `prune: the age must be a number of days \u2265 0 (got ${days})`);
@@ -55148,46 +55302,21 @@ function prune(store, options = {}) {
   const before = days === void 0 ? null : new Date(Date.now() - days * 864e5).toISOString();
   return store.pruneVersions(PRUNABLE, before);
 }
-function resolveVersion(store, name, version, pick) {
-  const all = store.listVersions({ name });
-  if (all.length === 0) {
-    const names = [...new Set(store.listVersions().map((v) => v.name))];
-    throw new DistillError(
-      "NOT_FOUND",
-      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`
-    );
-  }
-  if (version !== void 0) {
-    const v = all.find((x) => x.version === version);
-    if (!v)
-      throw new DistillError(
-        "NOT_FOUND",
-        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`
-      );
-    return v;
-  }
-  if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1);
-  const wanted = pick === "active" ? "active" : "verified";
-  const found = all.filter((x) => x.status === wanted).at(-1);
-  if (!found) {
-    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
-    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
-  }
-  return found;
-}
 
 // core/distilled-run.ts
-function runExposed(ctx, trace, name, input, options = {}) {
+async function runExposed(ctx, exposed, trace, name, input, options = {}) {
   if (ctx.baseTool(name)) return null;
-  const v = exposedVersions(ctx.store, ctx.settings.maxExposedTools).find((x) => x.name === name);
-  return v ? runDistilled(ctx, trace, v, input, options) : null;
+  const offered = exposed.find((x) => x.name === name) ?? (await exposedVersions(ctx.store, ctx.settings.maxExposedTools)).find((x) => x.name === name);
+  if (!offered) return null;
+  const v = await ctx.store.getVersion(offered.name, offered.version);
+  return v && isExposed(v.status, v.problems) ? runDistilled(ctx, trace, v, input, options) : null;
 }
 async function runDistilled(ctx, trace, v, input, options = {}) {
   const { store } = ctx;
   const args = canonicalArgs(input, v.inputSchema);
   let callId;
   if (options.callId === void 0) {
-    callId = store.startCall({
+    callId = await store.startCall({
       traceId: trace.id,
       tool: v.name,
       kind: "distilled",
@@ -55196,12 +55325,12 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     });
   } else {
     callId = options.callId;
-    store.setCallKind(callId, "distilled", v.version);
-    store.setCallArgs(callId, args);
+    await store.setCallKind(callId, "distilled", v.version);
+    await store.setCallArgs(callId, args);
   }
   const started = performance.now();
-  const refuse = (message) => {
-    store.failCall(callId, message, performance.now() - started);
+  const refuse = async (message) => {
+    await store.failCall(callId, message, performance.now() - started);
     return { content: `Error: ${message}`, isError: true };
   };
   const invalid = schemaProblems2(v.inputSchema, input);
@@ -55211,19 +55340,19 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     );
   let code;
   try {
-    code = store.readCode(v.name, v.version);
+    code = await store.readCode(v.name, v.version);
   } catch (err) {
     return refuse(errorMessage(err));
   }
   if (hashSource(code) !== v.sourceHash) {
     ctx.logger.warn(
-      `tooldistill: ${store.toolFile(v.name, v.version)} was edited after verification; refusing to run it`
+      `tooldistill: ${store.codeLocation(v.name, v.version)} was edited after verification; refusing to run it`
     );
     return refuse(
       `the file of '${v.name}' v${v.version} was edited after it was verified, so it is not run. Propose the edited code as a new version (propose_distilled_tool) to have it verified. Complete the task with the base tools.`
     );
   }
-  const allow = store.getDependencies(v.name, v.version).filter((d) => !d.avoided).map((d) => d.baseTool);
+  const allow = (await store.getDependencies(v.name, v.version)).filter((d) => !d.avoided).map((d) => d.baseTool);
   const outcome = await ctx.sandbox.run({
     source: code,
     input,
@@ -55257,9 +55386,9 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
   };
   if (outcome.ok && outcome.notApplicable !== void 0) {
     const reason = outcome.notApplicable;
-    store.transaction(() => {
-      store.finishCall(callId, { not_applicable: reason }, latency);
-      store.recordRun({ ...run, outcome: "not_applicable", evidence: { reason } });
+    await store.transaction(async (tx) => {
+      await tx.finishCall(callId, { not_applicable: reason }, latency);
+      await tx.recordRun({ ...run, outcome: "not_applicable", evidence: { reason } });
     });
     return {
       content: notApplicableContent(v, reason, outcome.calls, ctx),
@@ -55268,9 +55397,9 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     };
   }
   if (outcome.ok) {
-    store.transaction(() => {
-      store.finishCall(callId, outcome.result, latency);
-      store.recordRun({ ...run, outcome: "ok" });
+    await store.transaction(async (tx) => {
+      await tx.finishCall(callId, outcome.result, latency);
+      await tx.recordRun({ ...run, outcome: "ok" });
     });
     return { content: resultContent(outcome.result), isError: false };
   }
@@ -55287,42 +55416,43 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
   const expected = v.verdict?.calls ?? null;
   if (f.cause !== "tool") {
     const text2 = structuredError(v, f, outcome.calls, expected, ctx, CONSEQUENCE[f.cause]);
-    store.transaction(() => {
-      store.failCall(callId, text2, latency);
-      store.recordRun({ ...run, outcome: f.cause, evidence });
+    await store.transaction(async (tx) => {
+      await tx.failCall(callId, text2, latency);
+      await tx.recordRun({ ...run, outcome: f.cause, evidence });
     });
     return { content: text2, isError: true };
   }
   const rule = ctx.settings.demotion;
-  const earlier = store.recentRuns(v.name, v.version, Math.max(0, rule.window - 1), EVIDENCE_OUTCOMES);
+  const earlier = await store.recentRuns(v.name, v.version, Math.max(0, rule.window - 1), EVIDENCE_OUTCOMES);
   const decision = decideDemotion(
     rule,
     ["tool", ...earlier.map((r) => r.outcome)],
-    store.getRunStats(v.name, v.version).successes
+    (await store.getRunStats(v.name, v.version)).successes
   );
   const consequence = decision.demote ? CONSEQUENCE.tool : `This run failed, but the tool stays available (${decision.reason}). Complete the task using the base tools directly.`;
   const text = structuredError(v, f, outcome.calls, expected, ctx, consequence);
-  const record = () => {
-    store.failCall(callId, text, latency);
-    store.recordRun({ ...run, outcome: "tool", evidence });
+  const record = async (tx) => {
+    await tx.failCall(callId, text, latency);
+    await tx.recordRun({ ...run, outcome: "tool", evidence });
   };
   if (!decision.demote) {
-    store.transaction(record);
+    await store.transaction(record);
     return { content: text, isError: true };
   }
   const failures = [evidence, ...earlier.filter((r) => r.outcome === "tool").map((r) => r.evidence)];
-  const current = store.getVersion(v.name, v.version) ?? v;
-  addProblem(
+  const current = await store.getVersion(v.name, v.version) ?? v;
+  await addProblem(
     ctx,
     current,
     "runtime_failure",
     `runtime failure: ${f.message}; demoted: ${decision.reason}`,
     { demotion: decision.reason, failures },
-    () => {
-      record();
-      store.setReplaceName(trace.id, v.name);
+    async (tx) => {
+      await record(tx);
+      await tx.setReplaceName(trace.id, v.name);
     }
   );
+  noteReplacement(trace, v.name);
   return { content: text, isError: true };
 }
 function notApplicableContent(v, reason, calls, ctx) {
@@ -55387,8 +55517,8 @@ function stepLines(done, ctx) {
 
 // core/proposal.ts
 async function handleProposal(ctx, traceId, input, options = {}) {
-  ctx.store.markProposed(traceId);
-  const id = options.callId ?? ctx.store.startCall({
+  await ctx.store.markProposed(traceId);
+  const id = options.callId ?? await ctx.store.startCall({
     traceId,
     tool: PROPOSE_TOOL_NAME,
     kind: "proposal",
@@ -55396,12 +55526,16 @@ async function handleProposal(ctx, traceId, input, options = {}) {
   });
   try {
     const verdict = await ingestProposal(ctx, traceId, parseProposal(input));
-    ctx.store.finishCall(id, { name: verdict.name, version: verdict.version, status: verdict.status }, null);
+    await ctx.store.finishCall(
+      id,
+      { name: verdict.name, version: verdict.version, status: verdict.status },
+      null
+    );
     const failed = !(verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok);
     return { content: verdictText(verdict), isError: failed };
   } catch (err) {
     try {
-      ctx.store.failCall(id, errorMessage(err), null);
+      await ctx.store.failCall(id, errorMessage(err), null);
     } catch {
     }
     if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
@@ -55431,11 +55565,10 @@ ${listed(statics.problems)}`
 ${listed(named.length ? named : [{ message: toolNameProblem(meta.name) }])}`
     );
   }
-  const { store } = ctx;
-  const found = store.transaction(() => {
-    const same = store.versionWithCode(meta.name, hashSource(proposal.code));
+  const found = await ctx.store.transaction(async (tx) => {
+    const same = await tx.versionWithCode(meta.name, hashSource(proposal.code));
     if (same) return { v: same, existing: true };
-    const created = store.createVersion({
+    const created = await tx.createVersion({
       name: meta.name,
       code: proposal.code,
       description: meta.description,
@@ -55458,24 +55591,24 @@ ${listed(named.length ? named : [{ message: toolNameProblem(meta.name) }])}`
 async function sameCodeVerdict(ctx, v) {
   await runningVerification(ctx.store, v)?.catch(() => {
   });
-  const stored = () => {
-    const now = ctx.store.getVersion(v.name, v.version);
+  const stored = async () => {
+    const now = await ctx.store.getVersion(v.name, v.version);
     return now?.verdict ? { ...now.verdict, status: now.status } : null;
   };
-  const known = stored();
+  const known = await stored();
   if (known) return known;
   try {
-    return await verifyVersion(ctx, ctx.store.getVersion(v.name, v.version) ?? v);
+    return await verifyVersion(ctx, await ctx.store.getVersion(v.name, v.version) ?? v);
   } catch (err) {
-    const after2 = err instanceof DistillError && err.code === "TRANSITION" ? stored() : null;
+    const after2 = err instanceof DistillError && err.code === "TRANSITION" ? await stored() : null;
     if (after2) return after2;
     throw err;
   }
 }
 
 // core/distilling.ts
-function rebuildTarget(ctx, name) {
-  const versions = ctx.store.listVersions({ name });
+async function rebuildTarget(ctx, name) {
+  const versions = await ctx.store.listVersions({ name });
   if (versions.length === 0) throw new DistillError("NOT_FOUND", `no distilled tool named '${name}'`);
   const target = versions.filter((v) => v.queuedRebuild && v.status !== "deprecated").at(-1) ?? versions.filter((v) => v.status === "active" || v.status === "suspect").at(-1);
   if (!target) {
@@ -55489,7 +55622,10 @@ function rebuildTarget(ctx, name) {
   return target;
 }
 async function rebuild(ctx, name) {
-  const target = rebuildTarget(ctx, name);
+  return ctx.store.withToolLock(name, () => rebuildLocked(ctx, name));
+}
+async function rebuildLocked(ctx, name) {
+  const target = await rebuildTarget(ctx, name);
   if (target.verdict?.calls == null) {
     throw new DistillError(
       "TRANSITION",
@@ -55497,8 +55633,8 @@ async function rebuild(ctx, name) {
     );
   }
   const mustBeat = { version: target.version, calls: target.verdict.calls };
-  const trace = ctx.store.getTrace(target.sourceTrace);
-  const recovered = ctx.store.getDependencies(target.name, target.version).filter((d) => d.avoided).map((d) => d.baseTool);
+  const trace = await ctx.store.getTrace(target.sourceTrace);
+  const recovered = (await ctx.store.getDependencies(target.name, target.version)).filter((d) => d.avoided).map((d) => d.baseTool);
   const distiller = await ctx.distiller();
   let last = null;
   const verify = async (proposal2) => {
@@ -55521,14 +55657,14 @@ async function rebuild(ctx, name) {
   const proposal = await distiller.distill(
     {
       trace,
-      calls: ctx.store.getCalls(trace.id),
+      calls: await ctx.store.getCalls(trace.id),
       tools: [...ctx.tools()],
       reason: "rebuild",
       note: target.rebuildNote ?? `a base tool that v${target.version} avoided has recovered`,
       replacing: {
         name: target.name,
         version: target.version,
-        code: ctx.store.readCode(target.name, target.version)
+        code: await ctx.store.readCode(target.name, target.version)
       }
     },
     async (p) => {
@@ -55548,24 +55684,24 @@ var FALLBACK_TIMEOUT_MS = 12e4;
 async function fallbackDistill(ctx, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
   const store = ctx.store;
   try {
-    const trace = store.getTrace(traceId);
+    const trace = await store.getTrace(traceId);
     if (!trace) return;
-    const flags = store.getTraceFlags(traceId);
+    const flags = await store.getTraceFlags(traceId);
     let replacing;
     if (flags.replaceName) {
-      const failed = store.listVersions({ name: flags.replaceName }).at(-1);
+      const failed = (await store.listVersions({ name: flags.replaceName })).at(-1);
       if (failed)
         replacing = {
           name: failed.name,
           version: failed.version,
-          code: store.readCode(failed.name, failed.version)
+          code: await store.readCode(failed.name, failed.version)
         };
     }
     const distiller = await ctx.distiller();
     const proposal = await withTimeout(
       distiller.distill({
         trace,
-        calls: store.getCalls(traceId),
+        calls: await store.getCalls(traceId),
         tools: [...ctx.tools()],
         reason: replacing ? "replacement" : "fallback",
         ...replacing ? { replacing, note: `'${replacing.name}' v${replacing.version} failed at run time in this run` } : {}
@@ -55573,15 +55709,18 @@ async function fallbackDistill(ctx, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
       timeoutMs,
       () => new DistillError("DISTILLER", `the fallback distiller took longer than ${timeoutMs / 1e3} s`)
     );
-    store.markProposed(traceId);
+    await store.markProposed(traceId);
     if (!proposal) {
-      store.setTraceNote(traceId, "fallback distiller: declined to propose a tool");
+      await store.setTraceNote(traceId, "fallback distiller: declined to propose a tool");
       return;
     }
     const verdict = await ingestProposal(ctx, traceId, parseProposal(proposal), {
       reason: "fallback distiller"
     });
-    store.setTraceNote(traceId, `fallback distiller: ${verdict.name} v${verdict.version} ${verdict.status}`);
+    await store.setTraceNote(
+      traceId,
+      `fallback distiller: ${verdict.name} v${verdict.version} ${verdict.status}`
+    );
     ctx.logger.info(
       `tooldistill: fallback distiller proposed ${verdict.name} v${verdict.version}: ${verdict.status}`
     );
@@ -55589,11 +55728,562 @@ async function fallbackDistill(ctx, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
     const message = `fallback distiller failed: ${errorMessage(err)}`;
     ctx.logger.error(`tooldistill: ${message}`);
     try {
-      store.setTraceNote(traceId, message);
+      await store.setTraceNote(traceId, message);
     } catch {
     }
   }
 }
+
+// core/schema-change.ts
+var ORDER = ["same", "cosmetic", "compatible", "breaking"];
+var TEXT_KEYWORDS = /* @__PURE__ */ new Set(["description", "title", "examples", "$comment", "deprecated"]);
+var UPPER_BOUNDS = /* @__PURE__ */ new Set(["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"]);
+var LOWER_BOUNDS = /* @__PURE__ */ new Set(["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"]);
+var STRUCTURAL = /* @__PURE__ */ new Set([
+  "type",
+  "properties",
+  "required",
+  "enum",
+  "const",
+  "items",
+  "additionalProperties",
+  "default"
+]);
+function classifySchemaChange(before, after2) {
+  const found = new Found();
+  if ((before.description ?? "") !== (after2.description ?? ""))
+    found.add("cosmetic", "the tool's description changed");
+  compareAnnotations({ ...before.annotations }, { ...after2.annotations }, found);
+  compareSchema(before.input_schema, after2.input_schema, "input", found);
+  return found.result();
+}
+var Found = class {
+  kind = "same";
+  reasons = [];
+  add(kind, reason) {
+    if (ORDER.indexOf(kind) > ORDER.indexOf(this.kind)) this.kind = kind;
+    this.reasons.push(reason);
+  }
+  result() {
+    return { kind: this.kind, reasons: this.reasons };
+  }
+};
+function compareAnnotations(before, after2, found) {
+  for (const key2 of /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)])) {
+    if (stableStringify(before[key2]) === stableStringify(after2[key2])) continue;
+    if (key2 === "title") found.add("cosmetic", "the annotations' title changed");
+    else
+      found.add("compatible", `annotation ${key2} changed from ${show2(before[key2])} to ${show2(after2[key2])}`);
+  }
+}
+function compareSchema(before, after2, at, found) {
+  if (stableStringify(before) === stableStringify(after2)) return;
+  if (!isPlainObject(before) || !isPlainObject(after2)) {
+    found.add("breaking", `${at}: the schema changed shape`);
+    return;
+  }
+  const keys = /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)]);
+  for (const key2 of keys) {
+    const a = before[key2];
+    const b = after2[key2];
+    if (stableStringify(a) === stableStringify(b)) continue;
+    if (TEXT_KEYWORDS.has(key2)) {
+      found.add("cosmetic", `${at}: ${key2} changed`);
+    } else if (UPPER_BOUNDS.has(key2) || LOWER_BOUNDS.has(key2)) {
+      compareBound(key2, a, b, at, found);
+    } else if (!STRUCTURAL.has(key2)) {
+      found.add("breaking", `${at}: '${key2}' changed from ${show2(a)} to ${show2(b)}`);
+    }
+  }
+  compareType(before["type"], after2["type"], at, found);
+  compareRequired(before, after2, at, found);
+  compareProperties(before, after2, at, found);
+  compareEnum(before, after2, at, found);
+  if (stableStringify(before["const"]) !== stableStringify(after2["const"])) {
+    found.add(after2["const"] === void 0 ? "compatible" : "breaking", `${at}: const changed`);
+  }
+  if (stableStringify(before["items"]) !== stableStringify(after2["items"])) {
+    compareSchema(before["items"] ?? {}, after2["items"] ?? {}, `${at}[]`, found);
+  }
+  compareAdditional(before["additionalProperties"], after2["additionalProperties"], at, found);
+  if (stableStringify(before["default"]) !== stableStringify(after2["default"])) {
+    found.add(
+      "compatible",
+      `${at}: default changed from ${show2(before["default"])} to ${show2(after2["default"])}`
+    );
+  }
+}
+function compareBound(key2, a, b, at, found) {
+  const looser = b === void 0 || typeof a === "number" && typeof b === "number" && (UPPER_BOUNDS.has(key2) ? b > a : b < a);
+  found.add(looser ? "compatible" : "breaking", `${at}: ${key2} changed from ${show2(a)} to ${show2(b)}`);
+}
+function types(value) {
+  if (value === void 0) return null;
+  if (typeof value === "string") return /* @__PURE__ */ new Set([value]);
+  if (Array.isArray(value) && value.every((t) => typeof t === "string")) return new Set(value);
+  return /* @__PURE__ */ new Set(["?"]);
+}
+function compareType(a, b, at, found) {
+  if (stableStringify(a) === stableStringify(b)) return;
+  const before = types(a);
+  const after2 = types(b);
+  const widened = after2 === null || before !== null && [...before].every((t) => after2.has(t) || t === "integer" && after2.has("number"));
+  found.add(widened ? "compatible" : "breaking", `${at}: type changed from ${show2(a)} to ${show2(b)}`);
+}
+function requiredOf(schema) {
+  const r = schema["required"];
+  return new Set(Array.isArray(r) ? r.filter((x) => typeof x === "string") : []);
+}
+function compareRequired(before, after2, at, found) {
+  const a = requiredOf(before);
+  const b = requiredOf(after2);
+  for (const name of b) if (!a.has(name)) found.add("breaking", `${at}: '${name}' is now required`);
+  for (const name of a) {
+    if (!b.has(name)) found.add("compatible", `${at}: '${name}' is no longer required`);
+  }
+}
+function compareProperties(before, after2, at, found) {
+  const a = isPlainObject(before["properties"]) ? before["properties"] : {};
+  const b = isPlainObject(after2["properties"]) ? after2["properties"] : {};
+  const requiredAfter = requiredOf(after2);
+  for (const name of /* @__PURE__ */ new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const where = at === "input" ? name : `${at}.${name}`;
+    if (!(name in b)) {
+      found.add("breaking", `${where} was removed`);
+    } else if (!(name in a)) {
+      found.add(
+        requiredAfter.has(name) ? "breaking" : "compatible",
+        `${where} was added${requiredAfter.has(name) ? " (required)" : " (optional)"}`
+      );
+    } else {
+      compareSchema(a[name], b[name], where, found);
+    }
+  }
+}
+function compareEnum(before, after2, at, found) {
+  const a = before["enum"];
+  const b = after2["enum"];
+  if (stableStringify(a) === stableStringify(b)) return;
+  if (!Array.isArray(b)) {
+    found.add("compatible", `${at}: enum removed`);
+    return;
+  }
+  if (!Array.isArray(a)) {
+    found.add("breaking", `${at}: enum added`);
+    return;
+  }
+  const allowed = new Set(b.map((x) => stableStringify(x)));
+  const removed = a.filter((x) => !allowed.has(stableStringify(x)));
+  found.add(
+    removed.length ? "breaking" : "compatible",
+    removed.length ? `${at}: enum no longer allows ${removed.map(show2).join(", ")}` : `${at}: enum allows more values`
+  );
+}
+function compareAdditional(a, b, at, found) {
+  if (stableStringify(a) === stableStringify(b)) return;
+  const closedBefore = a === false;
+  const closedAfter = b === false;
+  if (closedAfter && !closedBefore) found.add("breaking", `${at}: extra properties are no longer allowed`);
+  else if (closedBefore && !closedAfter) found.add("compatible", `${at}: extra properties are now allowed`);
+  else found.add("breaking", `${at}: additionalProperties changed`);
+}
+function show2(value) {
+  const text = value === void 0 ? "nothing" : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 59)}\u2026` : text;
+}
+
+// core/definitions.ts
+var ORDER2 = ["known", "cosmetic", "compatible", "breaking", "missing"];
+function worse(a, b) {
+  return ORDER2.indexOf(a) >= ORDER2.indexOf(b) ? a : b;
+}
+function checkDefinition(known, current) {
+  if (current === void 0) return { status: "missing", reasons: ["is no longer offered"] };
+  const fp = fingerprint(current);
+  if (fp !== null && known.some((k) => k.fingerprint === fp)) return { status: "known", reasons: [] };
+  const newest = known.filter((k) => k.definition !== null).at(-1);
+  if (!newest?.definition) {
+    return {
+      status: "breaking",
+      reasons: [
+        "its definition changed, and the one the version was verified against was not kept (stored by an older tooldistill), so the change cannot be judged"
+      ]
+    };
+  }
+  const change = classifySchemaChange(newest.definition, current);
+  if (change.kind === "same") return { status: "cosmetic", reasons: ["its definition changed only in form"] };
+  return { status: change.kind, reasons: change.reasons };
+}
+
+// core/recovery.ts
+async function outageSuspects(ctx) {
+  const out = [];
+  for (const v of await ctx.store.listVersions({ status: "suspect" })) {
+    if (!v.problems.includes("runtime_failure")) continue;
+    const failures = recordedFailures(await ctx.store.getHistory(v.name, v.version));
+    if (failures.length > 0 && failures.every((f) => f.cause !== "tool")) out.push(v);
+  }
+  return out;
+}
+async function probeAndRecover(ctx, report, recovered) {
+  const probe = ctx.healthProbe;
+  if (!probe) return;
+  const watched2 = new Set(
+    (await ctx.store.listVersions()).filter((v) => v.status === "active" || v.status === "suspect").map((v) => `${v.name}\0${v.version}`)
+  );
+  const deps = await ctx.store.getDependencies();
+  const avoided = new Set(
+    deps.filter((d) => d.avoided && watched2.has(`${d.name}\0${d.version}`)).map((d) => d.baseTool)
+  );
+  const suspects = await outageSuspects(ctx);
+  const needed = (v) => deps.filter((d) => d.name === v.name && d.version === v.version && !d.avoided).map((d) => d.baseTool);
+  const tools = /* @__PURE__ */ new Set([
+    ...avoided,
+    ...(await ctx.store.baseHealth()).filter((h) => h.consecutive > 0).map((h) => h.tool),
+    ...suspects.flatMap(needed)
+  ]);
+  const healthy = /* @__PURE__ */ new Set();
+  for (const tool of [...tools].sort()) {
+    try {
+      const ok = Boolean(await probe(tool));
+      await ctx.store.recordProbe(tool, ok);
+      report.probed.push({ tool, recovered: ok });
+      if (ok) healthy.add(tool);
+      if (ok && avoided.has(tool)) await recovered(tool, "the health probe reports it reachable again");
+    } catch (err) {
+      report.probed.push({ tool, recovered: false, error: errorMessage(err) });
+    }
+  }
+  for (const v of suspects) {
+    const calls = needed(v);
+    if (!calls.every((t) => healthy.has(t))) continue;
+    const why = `its runtime failures were outages and ${calls.map((t) => `'${t}'`).join(", ")} answer the probe again`;
+    const e = {
+      name: v.name,
+      version: v.version,
+      from: v.status,
+      to: v.status,
+      problems: v.problems,
+      reason: why,
+      queuedRebuild: v.queuedRebuild,
+      change: null
+    };
+    try {
+      await ctx.store.withToolLock(v.name, async () => {
+        const now = await ctx.store.getVersion(v.name, v.version);
+        if (now?.status !== "suspect" || !now.problems.includes("runtime_failure")) {
+          e.to = now?.status ?? v.status;
+          e.problems = now?.problems ?? v.problems;
+          e.reason += "; already re-verified by another process";
+          return;
+        }
+        const verdict = await verifyVersion(ctx, now, {
+          clears: ["runtime_failure"],
+          why: "re-verification after its base tools recovered"
+        });
+        const after2 = await ctx.store.getVersion(v.name, v.version) ?? now;
+        e.to = after2.status;
+        e.problems = after2.problems;
+        e.reason += `; replay: ${reportSummary(verdict)}`;
+      });
+    } catch (err) {
+      e.reason += `; re-verification could not run: ${errorMessage(err)}`;
+    }
+    report.changes.push(e);
+  }
+}
+
+// core/tool-changes.ts
+async function watched(ctx, statuses) {
+  return (await ctx.store.listVersions()).filter((v) => statuses.includes(v.status));
+}
+function classifyVersion(v, deps, known, baseTool, onlyTool) {
+  let status = "known";
+  const reasons = [];
+  const changed = [];
+  for (const d of deps) {
+    if (d.name !== v.name || d.version !== v.version || d.avoided) continue;
+    if (onlyTool !== void 0 && d.baseTool !== onlyTool) continue;
+    const mine = known.filter(
+      (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool
+    );
+    const check = checkDefinition(mine, baseTool(d.baseTool));
+    if (check.status === "known") continue;
+    status = worse(status, check.status);
+    changed.push(d.baseTool);
+    reasons.push(
+      `base tool '${d.baseTool}' ${check.status === "missing" ? "" : `changed (${check.status}): `}${check.reasons.join("; ")}`
+    );
+  }
+  return { status, changed, why: reasons.join("; ") };
+}
+function entry(before, after2, reason, change) {
+  return {
+    name: before.name,
+    version: before.version,
+    from: before.status,
+    to: after2.status,
+    problems: after2.problems,
+    reason,
+    queuedRebuild: after2.queuedRebuild,
+    change
+  };
+}
+async function reviewDefinitions(ctx, options = {}) {
+  const report = { changes: [], messages: [] };
+  const jobs = [];
+  const statuses = options.statuses ?? ["active", "suspect"];
+  const versions = await watched(ctx, statuses);
+  if (versions.length === 0) return { report, jobs };
+  const deps = await ctx.store.getDependencies();
+  const known = await ctx.store.verifiedDefinitions();
+  for (const first of versions) {
+    if (classifyVersion(first, deps, known, ctx.baseTool, options.onlyTool).status === "known") continue;
+    try {
+      await ctx.store.withToolLock(first.name, async () => {
+        const v = await ctx.store.getVersion(first.name, first.version);
+        if (!v || !statuses.includes(v.status)) return;
+        const review = classifyVersion(
+          v,
+          await ctx.store.getDependencies(v.name, v.version),
+          await ctx.store.verifiedDefinitions(v.name, v.version),
+          ctx.baseTool,
+          options.onlyTool
+        );
+        await applyReview(ctx, v, review, report, jobs);
+      });
+    } catch (err) {
+      report.messages.push(`${first.name} v${first.version}: not reviewed now: ${errorMessage(err)}`);
+    }
+  }
+  return { report, jobs };
+}
+async function applyReview(ctx, v, { status, changed, why }, report, jobs) {
+  if (status === "known") return;
+  if (status === "cosmetic") {
+    await ctx.store.addVerifiedDefinitions(v.name, v.version, definitionsOf(ctx, changed));
+    report.changes.push(entry(v, v, `${why}: nothing to re-verify`, "cosmetic"));
+  } else if (status === "missing") {
+    const after2 = await addProblem(ctx, v, "dependency_missing", why, { baseTools: changed });
+    report.changes.push(entry(v, after2, why, "missing"));
+  } else {
+    const after2 = status === "breaking" ? await addProblem(ctx, v, "schema_changed", why, { baseTools: changed }) : v;
+    const e = entry(v, after2, why, status);
+    report.changes.push(e);
+    jobs.push({ v: after2, entry: e, tools: changed });
+  }
+}
+function definitionsOf(ctx, tools) {
+  return tools.flatMap((tool) => {
+    const def = ctx.baseTool(tool);
+    const fp = fingerprint(def);
+    return def && fp !== null ? [{ baseTool: tool, fingerprint: fp, definition: def }] : [];
+  });
+}
+async function reverify(ctx, jobs) {
+  for (const job of jobs) {
+    try {
+      await ctx.store.withToolLock(job.v.name, () => reverifyLocked(ctx, job));
+    } catch (err) {
+      job.entry.reason += `; re-verification could not run: ${errorMessage(err)}`;
+    }
+  }
+}
+async function reverifyLocked(ctx, job) {
+  const current = await ctx.store.getVersion(job.v.name, job.v.version) ?? job.v;
+  const known = await ctx.store.verifiedDefinitions(current.name, current.version);
+  const settled = job.tools.every(
+    (t) => checkDefinition(
+      known.filter((k) => k.baseTool === t),
+      ctx.baseTool(t)
+    ).status === "known"
+  );
+  const watching = ["active", "suspect", "verified"].includes(current.status);
+  if (!watching || settled && !current.problems.includes("schema_changed")) {
+    job.entry.to = current.status;
+    job.entry.problems = current.problems;
+    job.entry.queuedRebuild = current.queuedRebuild;
+    job.entry.reason += "; already re-verified by another process";
+    return;
+  }
+  const tools = job.tools.map((t) => `'${t}'`).join(", ");
+  const verdict = await verifyVersion(ctx, current, { why: `re-verification after ${tools} changed` });
+  const after2 = await ctx.store.getVersion(job.v.name, job.v.version) ?? current;
+  const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
+  job.entry.to = after2.status;
+  job.entry.problems = after2.problems;
+  job.entry.queuedRebuild = after2.queuedRebuild;
+  job.entry.reason += passed ? "; re-verified: passed" : `; re-verified: ${reportSummary(verdict)}`;
+}
+async function markRecovered(ctx, tool, report, how) {
+  const avoiders = (await ctx.store.getDependencies()).filter((d) => d.baseTool === tool && d.avoided);
+  for (const dep of avoiders) {
+    const v = await ctx.store.getVersion(dep.name, dep.version);
+    if (!v || v.status !== "active" && v.status !== "suspect") continue;
+    const note = `'${tool}' failed on every call in the source run, so this version worked around it; ${how}. A version that uses it may need fewer calls.`;
+    const after2 = await addProblem(
+      ctx,
+      v,
+      "avoided_tool_recovered",
+      `avoided tool '${tool}' recovered`,
+      { baseTool: tool },
+      (tx) => tx.setQueuedRebuild(v.name, v.version, true, note)
+    );
+    report.changes.push(
+      entry(
+        v,
+        { ...after2, queuedRebuild: true },
+        `avoided tool '${tool}' recovered: queued for a rebuild`,
+        null
+      )
+    );
+  }
+}
+async function onToolUpdated(ctx, tool) {
+  if (!ctx.baseTool(tool)) {
+    throw new DistillError(
+      "NOT_FOUND",
+      `no base tool '${tool}' among the current tools: check the name (tooldistill mcp tools lists MCP tools)`
+    );
+  }
+  const { report, jobs } = await reviewDefinitions(ctx, {
+    statuses: ["active", "suspect", "verified"],
+    onlyTool: tool
+  });
+  await reverify(ctx, jobs);
+  await markRecovered(ctx, tool, report, "it has been reported updated (tooldistill tool-updated)");
+  if (report.changes.length === 0)
+    report.messages.push(
+      `no distilled tool depends on '${tool}' with a definition it was not verified with, or avoided it`
+    );
+  return report;
+}
+async function health(ctx, options) {
+  const { report: changes, jobs } = await reviewDefinitions(ctx);
+  await reverify(ctx, jobs);
+  const report = { ...changes, probed: [], baseTools: [] };
+  if (options.probe && !ctx.healthProbe) {
+    report.messages.push("no health_probe configured: recoveries of base tools are not looked for");
+  } else if (options.probe) {
+    await probeAndRecover(ctx, report, (tool, how) => markRecovered(ctx, tool, report, how));
+  }
+  report.baseTools = await ctx.store.baseHealth();
+  if (report.changes.length === 0) {
+    const suspect = await ctx.store.listVersions({ status: "suspect" });
+    if (suspect.length === 0) report.messages.push("all distilled tools match their base tools");
+    else {
+      report.messages.push("no new change found, but these versions are still suspect:");
+      for (const v of suspect) {
+        const live = v.problems.includes("runtime_failure") ? " --live" : "";
+        report.messages.push(
+          `  ${v.name} v${v.version} [${v.problems.join(", ")}]: tooldistill verify ${v.name} --version ${v.version}${live}`
+        );
+      }
+    }
+  }
+  return report;
+}
+
+// core/exposure-cache.ts
+function startupCandidates(store, baseTool) {
+  const candidates = exposedCandidatesSync(store);
+  if (!baseTool || candidates.length === 0) return candidates;
+  const deps = store.getDependencies();
+  const known = store.verifiedDefinitions();
+  return candidates.filter((c) => {
+    const status = classifyVersion(c.v, deps, known, baseTool).status;
+    return status !== "missing" && status !== "breaking";
+  });
+}
+function signatureOf(versions) {
+  return versions.map((v) => `${v.name}@${v.version}:${v.status}:${v.problems.join("+")}:${v.description}`).sort().join("\n");
+}
+var ExposureCache = class {
+  #store;
+  #max;
+  #logger;
+  #changed;
+  #candidates = [];
+  #signature = "";
+  /** A re-read requested and not started yet: later requests share it. */
+  #queued = null;
+  #tail = Promise.resolve();
+  #unfollow = null;
+  #closed = false;
+  /** `changed` hears every change of the set, whichever process made it. */
+  constructor(store, max, logger, changed) {
+    this.#store = store;
+    this.#max = max;
+    this.#logger = logger;
+    this.#changed = changed;
+  }
+  /** The versions offered now. */
+  versions() {
+    return pickExposed(this.#candidates, this.#max);
+  }
+  /** Sets the first contents (read synchronously by the SQLite constructor), telling no one. */
+  seed(candidates) {
+    this.#candidates = candidates;
+    this.#signature = signatureOf(this.versions());
+  }
+  /** Counts a successful run of the offered version of `name` (the set is ordered by successful runs). */
+  ran(name) {
+    const offered = this.versions().find((v) => v.name === name);
+    const c = offered && this.#candidates.find((x) => x.v.name === name && x.v.version === offered.version);
+    if (!c) return;
+    c.runs += 1;
+    this.#settle();
+  }
+  /**
+   * Re-reads the set from the store; resolves once a read that started after this call has ended. A read that
+   * fails is warned (the set stays as it was; the next change re-reads it).
+   */
+  refresh() {
+    if (this.#queued) return this.#queued;
+    const next = this.#tail.then(() => {
+      this.#queued = null;
+      return this.#load();
+    });
+    this.#queued = next;
+    this.#tail = next;
+    return next;
+  }
+  /** Follows the store's change feed: every status change (and every resync) re-reads the set. */
+  async follow() {
+    if (this.#closed || this.#unfollow) return;
+    this.#unfollow = await this.#store.onChange(() => {
+      void this.refresh();
+    });
+  }
+  /** Stops following the feed; reads still running end quietly. */
+  async close() {
+    this.#closed = true;
+    const stop = this.#unfollow;
+    this.#unfollow = null;
+    await stop?.();
+  }
+  async #load() {
+    if (this.#closed) return;
+    try {
+      this.#candidates = await exposedCandidates(this.#store);
+    } catch (err) {
+      if (!this.#closed)
+        this.#logger.warn(`tooldistill: cannot re-read the exposed distilled tools: ${errorMessage(err)}`);
+      return;
+    }
+    this.#settle();
+  }
+  #settle() {
+    const signature = signatureOf(this.versions());
+    if (signature === this.#signature) return;
+    this.#signature = signature;
+    try {
+      this.#changed();
+    } catch (err) {
+      this.#logger.warn(`tooldistill: an onExposureChange listener failed: ${errorMessage(err)}`);
+    }
+  }
+};
 
 // core/live-plan.ts
 var LivePolicy = class {
@@ -55649,7 +56339,7 @@ var LivePolicy = class {
 };
 async function planLive(ctx, v, options) {
   const policy = new LivePolicy(ctx, { allowWrites: options.allowWrites, dryRun: true });
-  const report = await runChecks(ctx, v, ctx.store.readCode(v.name, v.version), {
+  const report = await runChecks(ctx, v, await ctx.store.readCode(v.name, v.version), {
     live: true,
     livePolicy: policy
   });
@@ -56564,423 +57254,9 @@ function resolveLimits(base, override) {
   return limits;
 }
 
-// core/schema-change.ts
-var ORDER = ["same", "cosmetic", "compatible", "breaking"];
-var TEXT_KEYWORDS = /* @__PURE__ */ new Set(["description", "title", "examples", "$comment", "deprecated"]);
-var UPPER_BOUNDS = /* @__PURE__ */ new Set(["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"]);
-var LOWER_BOUNDS = /* @__PURE__ */ new Set(["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"]);
-var STRUCTURAL = /* @__PURE__ */ new Set([
-  "type",
-  "properties",
-  "required",
-  "enum",
-  "const",
-  "items",
-  "additionalProperties",
-  "default"
-]);
-function classifySchemaChange(before, after2) {
-  const found = new Found();
-  if ((before.description ?? "") !== (after2.description ?? ""))
-    found.add("cosmetic", "the tool's description changed");
-  compareAnnotations({ ...before.annotations }, { ...after2.annotations }, found);
-  compareSchema(before.input_schema, after2.input_schema, "input", found);
-  return found.result();
-}
-var Found = class {
-  kind = "same";
-  reasons = [];
-  add(kind, reason) {
-    if (ORDER.indexOf(kind) > ORDER.indexOf(this.kind)) this.kind = kind;
-    this.reasons.push(reason);
-  }
-  result() {
-    return { kind: this.kind, reasons: this.reasons };
-  }
-};
-function compareAnnotations(before, after2, found) {
-  for (const key2 of /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)])) {
-    if (stableStringify(before[key2]) === stableStringify(after2[key2])) continue;
-    if (key2 === "title") found.add("cosmetic", "the annotations' title changed");
-    else
-      found.add("compatible", `annotation ${key2} changed from ${show2(before[key2])} to ${show2(after2[key2])}`);
-  }
-}
-function compareSchema(before, after2, at, found) {
-  if (stableStringify(before) === stableStringify(after2)) return;
-  if (!isPlainObject(before) || !isPlainObject(after2)) {
-    found.add("breaking", `${at}: the schema changed shape`);
-    return;
-  }
-  const keys = /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)]);
-  for (const key2 of keys) {
-    const a = before[key2];
-    const b = after2[key2];
-    if (stableStringify(a) === stableStringify(b)) continue;
-    if (TEXT_KEYWORDS.has(key2)) {
-      found.add("cosmetic", `${at}: ${key2} changed`);
-    } else if (UPPER_BOUNDS.has(key2) || LOWER_BOUNDS.has(key2)) {
-      compareBound(key2, a, b, at, found);
-    } else if (!STRUCTURAL.has(key2)) {
-      found.add("breaking", `${at}: '${key2}' changed from ${show2(a)} to ${show2(b)}`);
-    }
-  }
-  compareType(before["type"], after2["type"], at, found);
-  compareRequired(before, after2, at, found);
-  compareProperties(before, after2, at, found);
-  compareEnum(before, after2, at, found);
-  if (stableStringify(before["const"]) !== stableStringify(after2["const"])) {
-    found.add(after2["const"] === void 0 ? "compatible" : "breaking", `${at}: const changed`);
-  }
-  if (stableStringify(before["items"]) !== stableStringify(after2["items"])) {
-    compareSchema(before["items"] ?? {}, after2["items"] ?? {}, `${at}[]`, found);
-  }
-  compareAdditional(before["additionalProperties"], after2["additionalProperties"], at, found);
-  if (stableStringify(before["default"]) !== stableStringify(after2["default"])) {
-    found.add(
-      "compatible",
-      `${at}: default changed from ${show2(before["default"])} to ${show2(after2["default"])}`
-    );
-  }
-}
-function compareBound(key2, a, b, at, found) {
-  const looser = b === void 0 || typeof a === "number" && typeof b === "number" && (UPPER_BOUNDS.has(key2) ? b > a : b < a);
-  found.add(looser ? "compatible" : "breaking", `${at}: ${key2} changed from ${show2(a)} to ${show2(b)}`);
-}
-function types(value) {
-  if (value === void 0) return null;
-  if (typeof value === "string") return /* @__PURE__ */ new Set([value]);
-  if (Array.isArray(value) && value.every((t) => typeof t === "string")) return new Set(value);
-  return /* @__PURE__ */ new Set(["?"]);
-}
-function compareType(a, b, at, found) {
-  if (stableStringify(a) === stableStringify(b)) return;
-  const before = types(a);
-  const after2 = types(b);
-  const widened = after2 === null || before !== null && [...before].every((t) => after2.has(t) || t === "integer" && after2.has("number"));
-  found.add(widened ? "compatible" : "breaking", `${at}: type changed from ${show2(a)} to ${show2(b)}`);
-}
-function requiredOf(schema) {
-  const r = schema["required"];
-  return new Set(Array.isArray(r) ? r.filter((x) => typeof x === "string") : []);
-}
-function compareRequired(before, after2, at, found) {
-  const a = requiredOf(before);
-  const b = requiredOf(after2);
-  for (const name of b) if (!a.has(name)) found.add("breaking", `${at}: '${name}' is now required`);
-  for (const name of a) {
-    if (!b.has(name)) found.add("compatible", `${at}: '${name}' is no longer required`);
-  }
-}
-function compareProperties(before, after2, at, found) {
-  const a = isPlainObject(before["properties"]) ? before["properties"] : {};
-  const b = isPlainObject(after2["properties"]) ? after2["properties"] : {};
-  const requiredAfter = requiredOf(after2);
-  for (const name of /* @__PURE__ */ new Set([...Object.keys(a), ...Object.keys(b)])) {
-    const where = at === "input" ? name : `${at}.${name}`;
-    if (!(name in b)) {
-      found.add("breaking", `${where} was removed`);
-    } else if (!(name in a)) {
-      found.add(
-        requiredAfter.has(name) ? "breaking" : "compatible",
-        `${where} was added${requiredAfter.has(name) ? " (required)" : " (optional)"}`
-      );
-    } else {
-      compareSchema(a[name], b[name], where, found);
-    }
-  }
-}
-function compareEnum(before, after2, at, found) {
-  const a = before["enum"];
-  const b = after2["enum"];
-  if (stableStringify(a) === stableStringify(b)) return;
-  if (!Array.isArray(b)) {
-    found.add("compatible", `${at}: enum removed`);
-    return;
-  }
-  if (!Array.isArray(a)) {
-    found.add("breaking", `${at}: enum added`);
-    return;
-  }
-  const allowed = new Set(b.map((x) => stableStringify(x)));
-  const removed = a.filter((x) => !allowed.has(stableStringify(x)));
-  found.add(
-    removed.length ? "breaking" : "compatible",
-    removed.length ? `${at}: enum no longer allows ${removed.map(show2).join(", ")}` : `${at}: enum allows more values`
-  );
-}
-function compareAdditional(a, b, at, found) {
-  if (stableStringify(a) === stableStringify(b)) return;
-  const closedBefore = a === false;
-  const closedAfter = b === false;
-  if (closedAfter && !closedBefore) found.add("breaking", `${at}: extra properties are no longer allowed`);
-  else if (closedBefore && !closedAfter) found.add("compatible", `${at}: extra properties are now allowed`);
-  else found.add("breaking", `${at}: additionalProperties changed`);
-}
-function show2(value) {
-  const text = value === void 0 ? "nothing" : JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 59)}\u2026` : text;
-}
-
-// core/definitions.ts
-var ORDER2 = ["known", "cosmetic", "compatible", "breaking", "missing"];
-function worse(a, b) {
-  return ORDER2.indexOf(a) >= ORDER2.indexOf(b) ? a : b;
-}
-function checkDefinition(known, current) {
-  if (current === void 0) return { status: "missing", reasons: ["is no longer offered"] };
-  const fp = fingerprint(current);
-  if (fp !== null && known.some((k) => k.fingerprint === fp)) return { status: "known", reasons: [] };
-  const newest = known.filter((k) => k.definition !== null).at(-1);
-  if (!newest?.definition) {
-    return {
-      status: "breaking",
-      reasons: [
-        "its definition changed, and the one the version was verified against was not kept (stored by an older tooldistill), so the change cannot be judged"
-      ]
-    };
-  }
-  const change = classifySchemaChange(newest.definition, current);
-  if (change.kind === "same") return { status: "cosmetic", reasons: ["its definition changed only in form"] };
-  return { status: change.kind, reasons: change.reasons };
-}
-
-// core/recovery.ts
-function outageSuspects(ctx) {
-  return ctx.store.listVersions({ status: "suspect" }).filter((v) => {
-    if (!v.problems.includes("runtime_failure")) return false;
-    const failures = recordedFailures(ctx.store.getHistory(v.name, v.version));
-    return failures.length > 0 && failures.every((f) => f.cause !== "tool");
-  });
-}
-async function probeAndRecover(ctx, report, recovered) {
-  const probe = ctx.healthProbe;
-  if (!probe) return;
-  const watched2 = new Set(
-    ctx.store.listVersions().filter((v) => v.status === "active" || v.status === "suspect").map((v) => `${v.name}\0${v.version}`)
-  );
-  const deps = ctx.store.getDependencies();
-  const avoided = new Set(
-    deps.filter((d) => d.avoided && watched2.has(`${d.name}\0${d.version}`)).map((d) => d.baseTool)
-  );
-  const suspects = outageSuspects(ctx);
-  const needed = (v) => deps.filter((d) => d.name === v.name && d.version === v.version && !d.avoided).map((d) => d.baseTool);
-  const tools = /* @__PURE__ */ new Set([
-    ...avoided,
-    ...ctx.store.baseHealth().filter((h) => h.consecutive > 0).map((h) => h.tool),
-    ...suspects.flatMap(needed)
-  ]);
-  const healthy = /* @__PURE__ */ new Set();
-  for (const tool of [...tools].sort()) {
-    try {
-      const ok = Boolean(await probe(tool));
-      ctx.store.recordProbe(tool, ok);
-      report.probed.push({ tool, recovered: ok });
-      if (ok) healthy.add(tool);
-      if (ok && avoided.has(tool)) recovered(tool, "the health probe reports it reachable again");
-    } catch (err) {
-      report.probed.push({ tool, recovered: false, error: errorMessage(err) });
-    }
-  }
-  for (const v of suspects) {
-    const calls = needed(v);
-    if (!calls.every((t) => healthy.has(t))) continue;
-    const why = `its runtime failures were outages and ${calls.map((t) => `'${t}'`).join(", ")} answer the probe again`;
-    const e = {
-      name: v.name,
-      version: v.version,
-      from: v.status,
-      to: v.status,
-      problems: v.problems,
-      reason: why,
-      queuedRebuild: v.queuedRebuild,
-      change: null
-    };
-    try {
-      const verdict = await verifyVersion(ctx, v, {
-        clears: ["runtime_failure"],
-        why: "re-verification after its base tools recovered"
-      });
-      const after2 = ctx.store.getVersion(v.name, v.version) ?? v;
-      e.to = after2.status;
-      e.problems = after2.problems;
-      e.reason += `; replay: ${reportSummary(verdict)}`;
-    } catch (err) {
-      e.reason += `; re-verification could not run: ${errorMessage(err)}`;
-    }
-    report.changes.push(e);
-  }
-}
-
-// core/tool-changes.ts
-function watched(ctx, statuses) {
-  return ctx.store.listVersions().filter((v) => statuses.includes(v.status));
-}
-function entry(before, after2, reason, change) {
-  return {
-    name: before.name,
-    version: before.version,
-    from: before.status,
-    to: after2.status,
-    problems: after2.problems,
-    reason,
-    queuedRebuild: after2.queuedRebuild,
-    change
-  };
-}
-function reviewDefinitions(ctx, options = {}) {
-  const report = { changes: [], messages: [] };
-  const jobs = [];
-  const versions = watched(ctx, options.statuses ?? ["active", "suspect"]);
-  if (versions.length === 0) return { report, jobs };
-  const deps = ctx.store.getDependencies();
-  const known = ctx.store.verifiedDefinitions();
-  for (const v of versions) {
-    let status = "known";
-    const reasons = [];
-    const changed = [];
-    for (const d of deps) {
-      if (d.name !== v.name || d.version !== v.version || d.avoided) continue;
-      if (options.onlyTool !== void 0 && d.baseTool !== options.onlyTool) continue;
-      const mine = known.filter(
-        (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool
-      );
-      const check = checkDefinition(mine, ctx.baseTool(d.baseTool));
-      if (check.status === "known") continue;
-      status = worse(status, check.status);
-      changed.push(d.baseTool);
-      reasons.push(
-        `base tool '${d.baseTool}' ${check.status === "missing" ? "" : `changed (${check.status}): `}${check.reasons.join("; ")}`
-      );
-    }
-    if (status === "known") continue;
-    const why = reasons.join("; ");
-    try {
-      if (status === "cosmetic") {
-        ctx.store.addVerifiedDefinitions(v.name, v.version, definitionsOf(ctx, changed));
-        report.changes.push(entry(v, v, `${why}: nothing to re-verify`, "cosmetic"));
-      } else if (status === "missing") {
-        const after2 = addProblem(ctx, v, "dependency_missing", why, { baseTools: changed });
-        report.changes.push(entry(v, after2, why, "missing"));
-      } else {
-        const after2 = status === "breaking" ? addProblem(ctx, v, "schema_changed", why, { baseTools: changed }) : v;
-        const e = entry(v, after2, why, status);
-        report.changes.push(e);
-        jobs.push({ v: after2, entry: e, tools: changed });
-      }
-    } catch (err) {
-      report.messages.push(`${v.name} v${v.version}: not reviewed now: ${errorMessage(err)}`);
-    }
-  }
-  return { report, jobs };
-}
-function definitionsOf(ctx, tools) {
-  return tools.flatMap((tool) => {
-    const def = ctx.baseTool(tool);
-    const fp = fingerprint(def);
-    return def && fp !== null ? [{ baseTool: tool, fingerprint: fp, definition: def }] : [];
-  });
-}
-async function reverify(ctx, jobs) {
-  for (const job of jobs) {
-    const tools = job.tools.map((t) => `'${t}'`).join(", ");
-    try {
-      const current = ctx.store.getVersion(job.v.name, job.v.version) ?? job.v;
-      const verdict = await verifyVersion(ctx, current, { why: `re-verification after ${tools} changed` });
-      const after2 = ctx.store.getVersion(job.v.name, job.v.version) ?? current;
-      const passed = verdict.checks.static.ok && verdict.checks.replay.ok && verdict.checks.efficiency.ok;
-      job.entry.to = after2.status;
-      job.entry.problems = after2.problems;
-      job.entry.queuedRebuild = after2.queuedRebuild;
-      job.entry.reason += passed ? "; re-verified: passed" : `; re-verified: ${reportSummary(verdict)}`;
-    } catch (err) {
-      job.entry.reason += `; re-verification could not run: ${errorMessage(err)}`;
-    }
-  }
-}
-function markRecovered(ctx, tool, report, how) {
-  const avoiders = ctx.store.getDependencies().filter((d) => d.baseTool === tool && d.avoided);
-  for (const dep of avoiders) {
-    const v = ctx.store.getVersion(dep.name, dep.version);
-    if (!v || v.status !== "active" && v.status !== "suspect") continue;
-    const note = `'${tool}' failed on every call in the source run, so this version worked around it; ${how}. A version that uses it may need fewer calls.`;
-    const after2 = addProblem(
-      ctx,
-      v,
-      "avoided_tool_recovered",
-      `avoided tool '${tool}' recovered`,
-      { baseTool: tool },
-      () => ctx.store.setQueuedRebuild(v.name, v.version, true, note)
-    );
-    report.changes.push(
-      entry(
-        v,
-        { ...after2, queuedRebuild: true },
-        `avoided tool '${tool}' recovered: queued for a rebuild`,
-        null
-      )
-    );
-  }
-}
-async function onToolUpdated(ctx, tool) {
-  if (!ctx.baseTool(tool)) {
-    throw new DistillError(
-      "NOT_FOUND",
-      `no base tool '${tool}' among the current tools: check the name (tooldistill mcp tools lists MCP tools)`
-    );
-  }
-  const { report, jobs } = reviewDefinitions(ctx, {
-    statuses: ["active", "suspect", "verified"],
-    onlyTool: tool
-  });
-  await reverify(ctx, jobs);
-  markRecovered(ctx, tool, report, "it has been reported updated (tooldistill tool-updated)");
-  if (report.changes.length === 0)
-    report.messages.push(
-      `no distilled tool depends on '${tool}' with a definition it was not verified with, or avoided it`
-    );
-  return report;
-}
-async function health(ctx, options) {
-  const { report: changes, jobs } = reviewDefinitions(ctx);
-  await reverify(ctx, jobs);
-  const report = { ...changes, probed: [], baseTools: [] };
-  if (options.probe && !ctx.healthProbe) {
-    report.messages.push("no health_probe configured: recoveries of base tools are not looked for");
-  } else if (options.probe) {
-    await probeAndRecover(ctx, report, (tool, how) => markRecovered(ctx, tool, report, how));
-  }
-  report.baseTools = ctx.store.baseHealth();
-  if (report.changes.length === 0) {
-    const suspect = ctx.store.listVersions({ status: "suspect" });
-    if (suspect.length === 0) report.messages.push("all distilled tools match their base tools");
-    else {
-      report.messages.push("no new change found, but these versions are still suspect:");
-      for (const v of suspect) {
-        const live = v.problems.includes("runtime_failure") ? " --live" : "";
-        report.messages.push(
-          `  ${v.name} v${v.version} [${v.problems.join(", ")}]: tooldistill verify ${v.name} --version ${v.version}${live}`
-        );
-      }
-    }
-  }
-  return report;
-}
-
 // core/tool-distill.ts
-function toolDef(t) {
-  const def = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
-  if (t.annotations !== void 0) def.annotations = t.annotations;
-  return def;
-}
-function proposeToolDefinition() {
-  return {
-    name: PROPOSE_TOOL_NAME,
-    description: "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, so the next run of this kind of task needs one call. The library checks the code statically, replays it against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
-    input_schema: PROPOSE_INPUT_SCHEMA
-  };
-}
 var ToolDistill = class _ToolDistill {
+  /** The registry (SQLite or PostgreSQL): the library's async store interface. */
   store;
   settings;
   logger;
@@ -56996,15 +57272,21 @@ var ToolDistill = class _ToolDistill {
   #ctx;
   /** The traces' way back in: the operations the recorder must not import itself. */
   #host;
+  /** What `activeTools()` serves. */
+  #exposure;
   /**
    * What the start-up review of base tool definitions (`check_schemas_on_start`) found and did, per version: a
    * cosmetic change (nothing to do), a compatible or breaking one (re-verified), a tool that is gone. Complete once
-   * `ready()` resolves (re-verification is asynchronous); null when the review did not run. Each entry is also
-   * logged when its re-verification ends.
+   * `ready()` resolves (the review and re-verification run once the store is open); null when the review does not
+   * run. Each entry is also logged when its re-verification ends.
    */
   startupReport;
-  /** The start-up re-verifications; never rejects. */
+  /** The start-up review and the change feed's start; never rejects. */
   #ready;
+  /**
+   * Opens the registry and starts. A folder store opens synchronously; a `postgres://` URL cannot: use
+   * `await ToolDistill.open({...})` or `await ToolDistill.fromConfig()` for it.
+   */
   constructor(options) {
     const settings = settingsFromOptions(options);
     this.settings = settings;
@@ -57017,26 +57299,88 @@ var ToolDistill = class _ToolDistill {
     this.#sandbox = options.sandbox ?? null;
     this.#ownsSandbox = !options.sandbox;
     this.#onClose = options.onClose;
-    this.store = new Store(options.store, { maxOutputBytes: settings.maxOutputBytes, logger: this.logger });
-    this.#ctx = this.#makeContext(options.onExposureChange ?? (() => {
-    }));
+    if (typeof options.store === "string" && isPostgresUrl(options.store)) {
+      throw new DistillError(
+        "USAGE",
+        "new ToolDistill({ store }) cannot open a postgres:// store: connecting takes time. Use `await ToolDistill.open({ store, ... })` (same options) or `await ToolDistill.fromConfig()`."
+      );
+    }
+    this.store = typeof options.store === "string" ? SqliteRegistryStore.open(options.store, {
+      maxOutputBytes: settings.maxOutputBytes,
+      logger: this.logger
+    }) : options.store;
+    this.#ctx = this.#makeContext();
+    this.#exposure = new ExposureCache(
+      this.store,
+      settings.maxExposedTools,
+      this.logger,
+      options.onExposureChange ?? (() => {
+      })
+    );
     this.#host = {
       ctx: this.#ctx,
       // A call waits for the start-up re-verification, which may still change what is exposed.
       ready: () => this.#ready,
-      runDistilled: (trace, name, input, opts) => runExposed(this.#ctx, trace, name, input, opts),
+      runDistilled: async (trace, name, input, opts) => {
+        const r = await runExposed(this.#ctx, this.#exposure.versions(), trace, name, input, opts);
+        if (r && !r.isError && r.notApplicable === void 0) this.#exposure.ran(name);
+        return r;
+      },
       propose: (trace, input, opts) => handleProposal(this.#ctx, trace.id, input, opts),
       unavailableReason: (name) => unavailableReason(this.store, name, this.settings.maxExposedTools),
       fallbackDistill: (trace) => fallbackDistill(this.#ctx, trace.id)
     };
-    const review = settings.checkSchemasOnStart && options.tools ? reviewDefinitions(this.#ctx) : null;
-    this.startupReport = review?.report ?? null;
-    this.#ready = review ? reverify(this.#ctx, review.jobs).then(() => {
-      for (const c of review.report.changes) {
+    const review = settings.checkSchemasOnStart && options.tools !== void 0;
+    this.startupReport = review ? { changes: [], messages: [] } : null;
+    if (this.store instanceof SqliteRegistryStore) {
+      this.#exposure.seed(startupCandidates(this.store.store, review ? this.#ctx.baseTool : null));
+    }
+    this.#ready = this.#start();
+  }
+  /** Follows the change feed, reads the exposed set, and runs the start-up review. Never rejects. */
+  async #start() {
+    try {
+      await this.#exposure.follow();
+      await this.#exposure.refresh();
+      const report = this.startupReport;
+      if (!report) return;
+      const review = await reviewDefinitions(this.#ctx);
+      report.changes.push(...review.report.changes);
+      report.messages.push(...review.report.messages);
+      await reverify(this.#ctx, review.jobs);
+      await this.#exposure.refresh();
+      for (const c of report.changes) {
         const change = c.from === c.to ? `stays ${c.to}` : `${c.from} \u2192 ${c.to}`;
         this.logger.warn(`tooldistill: at start-up, ${c.name} v${c.version} ${change}: ${c.reason}`);
       }
-    }) : Promise.resolve();
+    } catch (err) {
+      this.logger.error(`tooldistill: the start-up review could not run: ${errorMessage(err)}`);
+    }
+  }
+  /**
+   * Opens the registry `options.store` names (a folder or a `postgres://` URL; see `new ToolDistill`) and waits
+   * until the library is ready (the start-up review has ended).
+   */
+  static async open(options) {
+    if (typeof options.store !== "string") {
+      const td2 = new _ToolDistill(options);
+      await td2.ready();
+      return td2;
+    }
+    const settings = settingsFromOptions(options);
+    const store = await openRegistryStore(options.store, {
+      maxOutputBytes: settings.maxOutputBytes,
+      logger: options.logger ?? stderrLogger
+    });
+    let td;
+    try {
+      td = new _ToolDistill({ ...options, store });
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    await td.ready();
+    return td;
   }
   /**
    * Resolves when the start-up review has finished re-verifying what changed, with its report (null when it did
@@ -57056,30 +57400,13 @@ var ToolDistill = class _ToolDistill {
    * (servers still starting are killed and this rejects), `onSpawn` hears each stdio server's pid.
    */
   static async fromLoadedConfig(config, overrides = {}, startup = {}) {
-    const options = { ...config.settings, store: config.store };
-    if (config.executor) options.executor = await importRef(config.executor);
-    if (config.tools) options.tools = await importRef(config.tools);
-    if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
-    if (config.distiller) options.distiller = await importRef(config.distiller);
-    if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-F5NWZSXA.js");
-      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-LJOSQ7QG.js");
-      const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
-      const toolkit = await MCPToolkit.connect({
-        servers,
-        cwd: config.path ? dirname3(config.path) : config.dir,
-        ...overrides.logger ? { logger: overrides.logger } : {},
-        ...startup.signal ? { signal: startup.signal } : {},
-        ...startup.onSpawn ? { onSpawn: startup.onSpawn } : {}
-      });
-      options.executor = toolkit.executor;
-      options.tools = toolkit.tools;
-      options.healthProbe ??= toolkit.probe;
-      options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
+    const options = await optionsFromConfig(config, overrides, startup);
+    try {
+      return await _ToolDistill.open({ ...options, ...overrides });
+    } catch (err) {
+      await options.onClose?.();
+      throw err;
     }
-    const td = new _ToolDistill({ ...options, ...overrides });
-    await td.ready();
-    return td;
   }
   /**
    * Starts recording a run of `task`. A store that cannot be written is warned, not thrown: the agent runs on,
@@ -57087,22 +57414,28 @@ var ToolDistill = class _ToolDistill {
    */
   startTrace(task, options = {}) {
     const id = options.id ?? randomUUID();
-    try {
-      this.store.createTrace(id, task, options.source ?? "sdk");
-    } catch (err) {
-      this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`);
-    }
-    return new Trace(this.#host, id, task);
+    const trace = new Trace(this.#host, id, task);
+    const source = options.source ?? "sdk";
+    queueTraceWrite(
+      trace,
+      () => this.store.createTrace(id, task, source),
+      (err) => this.logger.warn(`tooldistill: the run '${task}' is not recorded: ${errorMessage(err)}`)
+    );
+    return trace;
   }
-  /** Re-attaches to a stored trace (e.g. a Claude Code span recorded by another process). */
-  openTrace(id) {
-    const t = this.store.getTrace(id);
+  /** Re-attaches to a stored trace (e.g. a Claude Code span recorded by another process), reading its state. */
+  async openTrace(id) {
+    const t = await loadTrace(this.#ctx, id);
     if (!t) throw new DistillError("NOT_FOUND", `no trace '${id}': see tooldistill traces list`);
-    return new Trace(this.#host, id, t.task);
+    return new Trace(this.#host, id, t.task, t.state);
   }
-  /** The exposed distilled tools in Anthropic format, by successful runs, capped by `max_exposed_tools`. */
+  /**
+   * The exposed distilled tools in Anthropic format, by successful runs, capped by `max_exposed_tools`. Served
+   * from memory: kept in step with this process's changes and, through the store's change feed, with every other
+   * process's.
+   */
   activeTools() {
-    return exposedVersions(this.store, this.settings.maxExposedTools).map(toolDefinition);
+    return this.#exposure.versions().map(toolDefinition);
   }
   /** The `propose_distilled_tool` definition to offer next to the base tools. */
   proposeTool() {
@@ -57134,7 +57467,7 @@ var ToolDistill = class _ToolDistill {
    */
   async verify(name, options = {}) {
     await this.#ready;
-    const v = resolveVersion(this.store, name, options.version, "active");
+    const v = await resolveVersion(this.store, name, options.version, "active");
     if (!options.live) return verifyVersion(this.#ctx, v);
     if (!this.executor) {
       throw new DistillError(
@@ -57150,7 +57483,7 @@ var ToolDistill = class _ToolDistill {
   /** What `verify --live` would do, call by call (live, from the record, refused), without running anything. */
   async planLiveVerification(name, options = {}) {
     await this.#ready;
-    const v = resolveVersion(this.store, name, options.version, "active");
+    const v = await resolveVersion(this.store, name, options.version, "active");
     return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false });
   }
   /**
@@ -57182,7 +57515,8 @@ var ToolDistill = class _ToolDistill {
       await this.#onClose?.();
     } finally {
       if (this.#ownsSandbox) await this.#sandbox?.close();
-      this.store.close();
+      await this.#exposure.close();
+      await this.store.close();
     }
   }
   // ---- internals --------------------------------------------------------------------------------
@@ -57197,7 +57531,7 @@ var ToolDistill = class _ToolDistill {
     }
     return this.#distiller;
   }
-  #makeContext(exposureChanged) {
+  #makeContext() {
     const self2 = this;
     return {
       store: this.store,
@@ -57211,7 +57545,7 @@ var ToolDistill = class _ToolDistill {
       tools: () => this.#tools,
       baseTool: (name) => this.#byName.get(name),
       distiller: () => this.#getDistiller(),
-      exposureChanged
+      exposureChanged: () => this.#exposure.refresh()
     };
   }
 };
@@ -57335,6 +57669,7 @@ export {
   loadConfig,
   applySpills,
   exposedVersions,
+  exposedVersionsSync,
   unavailableReason,
   toolDefinition,
   appendLog,

@@ -4,21 +4,23 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-RK2EUUC3.js";
+} from "./chunk-LPF3JG3R.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-7B5GOSLC.js";
+} from "./chunk-ZTHGE247.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
-import "./chunk-CIV4GLSN.js";
+import {
+  embeddedStore
+} from "./chunk-MJG5SF24.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MSS64Y6Z.js";
+import "./chunk-MWG6DU3D.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
@@ -45,9 +47,13 @@ async function runFallback(configPath, traceId) {
     ...distiller ? { distiller } : {}
   });
   try {
-    applySpilledEvents(td.store, sessionOfTrace(traceId), baseServers);
-    td.setTools(cachedBaseTools(td.store));
-    await td.openTrace(traceId).finish();
+    const sqlite = embeddedStore(td.store, "the plugin's fallback distiller");
+    const tools = await sqlite.exclusive((store) => {
+      applySpilledEvents(store, sessionOfTrace(traceId), baseServers);
+      return cachedBaseTools(store);
+    });
+    td.setTools(tools);
+    await (await td.openTrace(traceId)).finish();
   } catch (err) {
     logger.error(err instanceof Error ? err.stack ?? err.message : String(err));
   } finally {

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-RK2EUUC3.js";
+} from "./chunk-LPF3JG3R.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -20,12 +20,13 @@ import {
 import {
   ToolDistill,
   exposedVersions,
+  exposedVersionsSync,
   findConfig,
   loadConfig,
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-7B5GOSLC.js";
+} from "./chunk-ZTHGE247.js";
 import "./chunk-N2N6NAZD.js";
 import {
   PROPOSE_TOOL_NAME
@@ -35,10 +36,11 @@ import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
-  Store
-} from "./chunk-CIV4GLSN.js";
+  Store,
+  embeddedStore
+} from "./chunk-MJG5SF24.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MSS64Y6Z.js";
+import "./chunk-MWG6DU3D.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
@@ -796,8 +798,13 @@ function text(content, isError) {
 function mcpTool(t) {
   return { name: t.name, description: t.description, inputSchema: { ...t.input_schema, type: "object" } };
 }
-function exposureSignature(store, maxExposed) {
-  return exposedVersions(store, maxExposed).map((v) => `${v.name}@${v.version}:${v.status}:${v.description.length}`).sort().join(",");
+function listSignature(tools) {
+  return tools.map((t) => `${t.name}:${t.description}`).sort().join("\n");
+}
+async function startedTrace(td) {
+  const trace = td.startTrace("", { source: "claude-code" });
+  await trace.flush();
+  return trace.id;
 }
 function createTdServer(options) {
   const { logger: logger2 } = options;
@@ -818,13 +825,15 @@ function createTdServer(options) {
   const pids = /* @__PURE__ */ new Set();
   const announce = () => {
     if (!td || closed) return;
-    signature = exposureSignature(td.store, td.settings.maxExposedTools);
+    signature = listSignature(td.activeTools());
     server.sendToolListChanged().catch((err) => logger2.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
   };
-  const applySpills = () => {
+  const applySpills = async () => {
     if (!td) return;
     try {
-      const report = applySpilledEvents(td.store, null, baseServers);
+      const report = await embeddedStore(td.store, "the plugin").exclusive(
+        (store) => applySpilledEvents(store, null, baseServers)
+      );
       for (const failed of report.failed)
         logger2.warn(`tooldistill td: a spilled hook event could not be applied: ${failed}`);
     } catch (err) {
@@ -876,17 +885,10 @@ function createTdServer(options) {
       if (closed) return;
       const own = td;
       closeEarly();
-      cacheBaseTools(own.store, own.tools());
-      applySpills();
-      if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
-      timer = setInterval(() => {
-        applySpills();
-        try {
-          if (exposureSignature(own.store, own.settings.maxExposedTools) !== signature) announce();
-        } catch (err) {
-          logger2.warn(`tooldistill td: polling the store failed: ${errorMessage(err)}`);
-        }
-      }, options.pollMs ?? 1e3);
+      await embeddedStore(own.store, "the plugin").exclusive((store) => cacheBaseTools(store, own.tools()));
+      await applySpills();
+      if (listSignature(own.activeTools()) !== signature) announce();
+      timer = setInterval(() => void applySpills(), options.pollMs ?? 1e3);
       timer.unref();
     } catch (err) {
       problem = `tooldistill could not start: ${errorMessage(err)}`;
@@ -896,36 +898,41 @@ function createTdServer(options) {
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     await configured;
     if (td) {
-      signature = exposureSignature(td.store, td.settings.maxExposedTools);
-      return { tools: [td.proposeTool(), ...td.activeTools()].map(mcpTool) };
+      const active = td.activeTools();
+      signature = listSignature(active);
+      return { tools: [td.proposeTool(), ...active].map(mcpTool) };
     }
     const loaded = config;
     if (loaded === null) return { tools: [] };
     const max = loaded.settings.maxExposedTools;
-    const exposed = early ? exposedVersions(early, max) : [];
-    signature = early ? exposureSignature(early, max) : "";
-    return { tools: [proposeToolDefinition(), ...exposed.map(toolDefinition)].map(mcpTool) };
+    const exposed = early ? exposedVersionsSync(early, max).map(toolDefinition) : [];
+    signature = listSignature(exposed);
+    return { tools: [proposeToolDefinition(), ...exposed].map(mcpTool) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     await ready;
     if (!td) return text(problem ?? "tooldistill is not configured in this project", true);
     const { name } = request.params;
     const args = request.params.arguments ?? {};
-    applySpills();
+    await applySpills();
     const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
-    const recorded = typeof toolUseId === "string" ? callForToolUse(td.store, toolUseId, name, options.sessionId) : null;
-    const traceId = recorded?.traceId ?? (options.sessionId ? currentSpan(td.store, options.sessionId).traceId : td.startTrace("", { source: "claude-code" }).id);
+    const sqlite = embeddedStore(td.store, "the plugin");
+    const recorded = typeof toolUseId === "string" ? await sqlite.exclusive((store) => callForToolUse(store, toolUseId, name, options.sessionId)) : null;
+    const sessionId = options.sessionId;
+    const traceId = recorded?.traceId ?? (sessionId ? await sqlite.exclusive((store) => currentSpan(store, sessionId).traceId) : await startedTrace(td));
     const callOptions = recorded ? { callId: recorded.id } : {};
-    const trace = td.openTrace(traceId);
     try {
+      const trace = await td.openTrace(traceId);
       if (name === PROPOSE_TOOL_NAME) {
-        canonicalizeTrace(td.store, traceId, td.tools());
+        const tools = td.tools();
+        await sqlite.exclusive((store) => canonicalizeTrace(store, traceId, tools));
         const r2 = await trace.execute(name, args, callOptions);
         return text(r2.content, r2.isError);
       }
-      if (!td.activeTools().some((t) => t.name === name)) {
+      const exposed = await exposedVersions(td.store, td.settings.maxExposedTools);
+      if (!exposed.some((v) => v.name === name)) {
         return text(
-          unavailableReason(td.store, name, td.settings.maxExposedTools) ?? `there is no distilled tool '${name}' in this project; complete the task with the base tools`,
+          await unavailableReason(td.store, name, td.settings.maxExposedTools) ?? `there is no distilled tool '${name}' in this project; complete the task with the base tools`,
           true
         );
       }
