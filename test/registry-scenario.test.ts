@@ -7,31 +7,16 @@
 import assert from "node:assert/strict";
 import { after, type TestContext, test } from "node:test";
 import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import type { StoreKind } from "../core/registry-store.ts";
 import { Sandbox } from "../core/sandbox.ts";
 import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
 import { silentLogger, type ToolDef } from "../core/types.ts";
 import { bookingRun, input, TOOL, travelWorld } from "./fakes/travel-world.ts";
-import { freshLocation, KINDS, openStore } from "./registry-helpers.ts";
+import { freshLocation, KINDS } from "./registry-helpers.ts";
 
 const sandbox = new Sandbox({ poolSize: 2 });
 after(() => sandbox.close());
 
 const NAME = "book_cheapest_flight";
-
-/**
- * The PostgreSQL store's methods of issues 12 and 13 are placeholders on this branch (they reject with
- * "PENDING-PG" until the parity work merges): the PostgreSQL runs are then marked todo, and still run and report.
- */
-async function markPendingPostgres(t: TestContext, kind: StoreKind, location: string): Promise<void> {
-  if (kind !== "postgres") return;
-  const store = await openStore(t, location);
-  const pending = await store.baseHealth().then(
-    () => null,
-    (err: unknown) => (err instanceof Error && err.message.startsWith("PENDING-PG") ? err.message : null),
-  );
-  if (pending) t.todo(`PostgreSQL store methods of issues 12/13 pending: ${pending}`);
-}
 
 async function open(t: TestContext, location: string, options: Partial<ToolDistillOptions> = {}) {
   const world = travelWorld();
@@ -67,7 +52,6 @@ function withCabin(tools: readonly ToolDef[]): ToolDef[] {
 for (const kind of KINDS) {
   test(`travel scenario on ${kind}: propose, verify, promote, reuse, and a schema change re-verified`, async (t) => {
     const location = await freshLocation(t, kind);
-    await markPendingPostgres(t, kind, location);
     const { td, world } = await open(t, location);
 
     // The source run: five base calls, a success, worth distilling; the nudge is given once.
@@ -140,7 +124,6 @@ for (const kind of KINDS) {
 
   test(`two ToolDistill instances on one ${kind} registry see each other's promotion without a restart`, async (t) => {
     const location = await freshLocation(t, kind);
-    await markPendingPostgres(t, kind, location);
     let heard!: () => void;
     const changed = new Promise<void>((resolve) => {
       heard = resolve;
