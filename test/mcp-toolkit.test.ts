@@ -287,10 +287,11 @@ describe("MCPToolkit over stdio", () => {
   });
 
   test("a call that exceeds the per-call timeout throws, and the server keeps working", async () => {
-    const tk = await connect({ local: stdio() }, { callTimeoutMs: 200 });
+    // A timeout long enough that the quick call after it never meets it on a loaded machine.
+    const tk = await connect({ local: stdio() }, { callTimeoutMs: 1500 });
     await assert.rejects(
-      async () => tk.executor("local__slow", { ms: 1000 }),
-      distillError("'local__slow' timed out after 200 ms"),
+      async () => tk.executor("local__slow", { ms: 20_000 }),
+      distillError("'local__slow' timed out after 1500 ms"),
     );
     assert.equal(await tk.executor("local__greet", { name: "Ada" }), "hello Ada");
   });
