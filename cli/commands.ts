@@ -199,6 +199,35 @@ export const COMMANDS = {
     options: { fix: { type: "flag", help: "apply the repairs that lose nothing" } },
     positionals: [],
   },
+  export: {
+    synopsis: "export <file> [--force]",
+    summary: "write the whole registry to a file (backup, or to move stores)",
+    details:
+      "Writes every trace, call, version with its code, verdict, status history, dependency, run counter, cached\nvalue and Claude Code session of the store (a folder or a PostgreSQL database) into <file>, from one\nconsistent snapshot while other processes keep writing: JSON lines, a header line then one page of rows per\nline. The file appears only once complete. Read it back with tooldistill import.",
+    options: { force: { type: "flag", help: "replace <file> if it exists" } },
+    positionals: ["file"],
+  },
+  import: {
+    synopsis: "import <file>",
+    summary: "load an exported registry into an empty store",
+    details:
+      "Loads a file written by tooldistill export into the store of tooldistill.yaml (a new folder, or an empty\nPostgreSQL database), in one transaction: a damaged or cut-short file, or a store that is not empty, writes\nnothing. Ids, times and version numbers are kept, so the store goes on where the export left off.",
+    options: {},
+    positionals: ["file"],
+  },
+  copy: {
+    synopsis: "copy --to <location>",
+    summary: "copy the whole registry into another, empty store",
+    details: `Copies the store of tooldistill.yaml into <location> (a folder, or a postgres:// URL; \${VAR} expands from\nthe environment), in one transaction on the target: all of it, or nothing when the target is not empty or\nthe copy fails. Then point store: at the new location.`,
+    options: {
+      to: {
+        type: "text",
+        metavar: "<location>",
+        help: "the target: a folder, or postgres://user:password@host:5432/database",
+      },
+    },
+    positionals: [],
+  },
   "mcp tools": {
     synopsis: "mcp tools",
     summary: "list the base tools the configured MCP servers expose",
@@ -243,6 +272,9 @@ const LOADERS: { [N in CommandName]: () => Promise<Body<N>> } = {
   health: () => import("./commands/changes.ts").then((m) => m.health),
   rebuild: () => import("./commands/changes.ts").then((m) => m.rebuild),
   doctor: () => import("./commands/doctor.ts").then((m) => m.doctor),
+  export: () => import("./commands/transfer.ts").then((m) => m.exportRegistry),
+  import: () => import("./commands/transfer.ts").then((m) => m.importRegistry),
+  copy: () => import("./commands/transfer.ts").then((m) => m.copy),
   "mcp tools": () => import("./commands/mcp.ts").then((m) => m.mcpTools),
 };
 

@@ -18,7 +18,13 @@ import {
   type VersionRecord,
   verdictReport,
 } from "../core/index.ts";
-import { type DoctorReport, evidenceLines, oneLine, type PromotionPreview } from "../core/internal.ts";
+import {
+  type DoctorReport,
+  evidenceLines,
+  oneLine,
+  type PromotionPreview,
+  type TransferCounts,
+} from "../core/internal.ts";
 import type { CliIO } from "./commands.ts";
 
 /** Prints `text` on stdout, ending it with one newline. */
@@ -366,4 +372,11 @@ export function doctorText(report: DoctorReport, fix: boolean): string {
     );
   }
   return out.join("\n");
+}
+
+/** What export, import and copy moved: one line, then the rows of each table. */
+export function transferText(verb: string, counts: TransferCounts, where: string): string {
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const tables = Object.entries(counts).map(([table, n]) => `  ${table.padEnd(13)}${n}`);
+  return [`${verb} ${total} rows: ${where}`, ...tables].join("\n");
 }

@@ -18,6 +18,7 @@ import {
   countToolFiles,
   defaultConfig,
   findConfig,
+  refusePostgresUrl,
   SqliteRegistryStore,
 } from "../core/internal.ts";
 import type { CliIO, CommandContext } from "./commands.ts";
@@ -77,6 +78,7 @@ export async function withLibrary<T>(where: Where, fn: (td: ToolDistill) => Prom
 
 /** A store that does not exist is named with how to get one, instead of being created empty. */
 function requireStore(config: Config): void {
+  refusePostgresUrl(config.store, "this command");
   // A path that is there but is no store folder (a file, a broken store) is for the store itself to explain.
   if (
     existsSync(config.store) &&
@@ -96,7 +98,7 @@ function requireStore(config: Config): void {
 }
 
 /** Library messages go to stderr, info included: stdout stays the command's output. */
-function ioLogger(io: CliIO): Logger {
+export function ioLogger(io: CliIO): Logger {
   return {
     info: (m) => io.stderr(`${m}\n`),
     warn: (m) => io.stderr(`${m}\n`),

@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { isPlainObject } from "./canonical.ts";
 import { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
+import { storeLocation, storeProblems } from "./config-store.ts";
 import { type KeyPath, parseYaml } from "./config-yaml.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { DistillError, errorMessage } from "./errors.ts";
@@ -31,6 +32,10 @@ export interface Config {
   path: string | null;
   /** Folder the relative paths of the file resolve against. */
   dir: string;
+  /**
+   * Where the registry is, `${VAR}`s expanded: an absolute folder (the embedded SQLite store) or a
+   * `postgres://` URL. `openConfiguredStore` (registry-open.ts) opens either.
+   */
   store: string;
   executor: ModuleRef | null;
   tools: ModuleRef | null;
@@ -61,6 +66,11 @@ const MODULE_REF_HINT = "must be 'path#export', e.g. ./tools.ts#executeTool";
 
 const moduleRefSchema = { type: "string", pattern: "^[^#]+#[^#\\s]+$", description: MODULE_REF_HINT };
 const pathSchema = { type: "string", minLength: 1, description: "must be a path (a non-empty string)" };
+const storeSchema = {
+  type: "string",
+  minLength: 1,
+  description: "must be a folder or a postgres:// URL (a non-empty string)",
+};
 const _booleanSchema = { type: "boolean", description: "must be a boolean" };
 const stringMapSchema = (of: string) => ({
   type: "object",
@@ -92,7 +102,7 @@ const configSchema = {
   type: "object",
   description: "must be a mapping of keys to values",
   properties: {
-    store: pathSchema,
+    store: storeSchema,
     executor: moduleRefSchema,
     tools: moduleRefSchema,
     health_probe: moduleRefSchema,
@@ -224,10 +234,10 @@ function crossFieldProblems(data: Record<string, unknown>): { keyPath: KeyPath; 
 }
 
 /** Snake-case file keys → the resolved object; only called once the schema has passed. */
-function normalise(data: Record<string, unknown>, file: string, dir: string): Config {
+function normalise(data: Record<string, unknown>, file: string, dir: string, env: NodeJS.ProcessEnv): Config {
   const config = defaultConfig(dir);
   config.path = resolve(file);
-  if (typeof data["store"] === "string") config.store = resolve(dir, data["store"]);
+  if (typeof data["store"] === "string") config.store = storeLocation(data["store"], dir, env);
   for (const [key, field] of MODULE_REF_KEYS) {
     const raw = data[key];
     if (typeof raw === "string") config[field] = parseModuleRef(key, raw, dir);
@@ -246,19 +256,26 @@ function normalise(data: Record<string, unknown>, file: string, dir: string): Co
  */
 export function validateConfig(
   data: unknown,
-  options: { file: string; dir: string; lineOf?: (keyPath: KeyPath) => number | null },
+  options: {
+    file: string;
+    dir: string;
+    lineOf?: (keyPath: KeyPath) => number | null;
+    /** Where `${VAR}` in `store:` expands from (default process.env). */
+    env?: NodeJS.ProcessEnv;
+  },
 ): { config: Config | null; problems: ConfigProblem[] } {
+  const env = options.env ?? process.env;
   // An empty file parses to null: it means "all defaults", not "wrong type".
   const value = data === null || data === undefined ? {} : data;
   const validate = schemaValidator();
   const found = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
-  if (isPlainObject(value)) found.push(...crossFieldProblems(value));
+  if (isPlainObject(value)) found.push(...crossFieldProblems(value), ...storeProblems(value, env));
   const lineOf = options.lineOf ?? (() => null);
   const problems = found
     .map(({ keyPath, message }) => ({ path: keyPath.join("."), line: lineOf(keyPath), message }))
     .sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
   if (problems.length > 0 || !isPlainObject(value)) return { config: null, problems };
-  return { config: normalise(value, options.file, options.dir), problems };
+  return { config: normalise(value, options.file, options.dir, env), problems };
 }
 
 /** One problem as printed: `tooldistill.yaml:LINE: key: message`. */
@@ -336,7 +353,8 @@ export async function loadConfig(path?: string): Promise<Config> {
 export const SAMPLE_CONFIG: string = `# tooldistill.yaml: read by the tooldistill CLI and ToolDistill.fromConfig().
 # Paths are relative to this file. Module references are path#export (no space before the #).
 
-# Where the registry database and the distilled tool files live.
+# Where the registry lives: a folder (the embedded SQLite database and the tool files), or a PostgreSQL
+# database that many processes and machines share: store: \${DATABASE_URL} (postgres://user:password@host/db).
 store: .tooldistill
 
 # Your base tools: executor(name, args) runs one of them and returns a JSON-serialisable value

@@ -9,6 +9,7 @@ export { defaultConfig, SAMPLE_CONFIG } from "./config.ts";
 export { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 export type { DoctorReport } from "./doctor.ts";
 export { doctor } from "./doctor.ts";
+export { expandVars } from "./env-vars.ts";
 export { errorMessage } from "./errors.ts";
 export {
   exposedVersions,
@@ -23,19 +24,25 @@ export { loadMcpServers } from "./mcp-config.ts";
 export { mcpHookResponseToValue } from "./mcp-result.ts";
 export { importRef } from "./module-ref.ts";
 export { nodeVersionProblem } from "./node-version.ts";
+export { isPostgresUrl, refusePostgresUrl } from "./postgres-connect.ts";
 export { nudgeText } from "./prompts.ts";
 export { engineWasmPath, WASM_FILE } from "./quickjs-engine.ts";
 export type { Clipped } from "./recordable.ts";
 export { clipDepth } from "./recordable.ts";
+export type { RegistryFileHeader } from "./registry-file.ts";
+export { exportRegistryFile, importRegistryFile } from "./registry-file.ts";
+export { loadConfiguredStore } from "./registry-loader.ts";
+export type { RegistryStore, TransferCounts } from "./registry-store.ts";
+export { copyRegistry } from "./registry-transfer.ts";
 export type { HookSettings } from "./settings.ts";
 export { hookSettings } from "./settings.ts";
 export type { SpillReport } from "./spill.ts";
 export { applySpills, spillEvent } from "./spill.ts";
+export { applySpillsToRegistry } from "./spill-registry.ts";
 // The embedded store behind a registry, for what only SQLite has (the plugin's session tables, spill files).
 export { embeddedStore, SqliteRegistryStore } from "./sqlite-registry-store.ts";
-// adapterSql: the adapters' way into the store's database, for the tables they own (never in the public barrel).
-export { adapterSql } from "./store-access.ts";
-export type { StoreStatement } from "./store-database.ts";
+export type { SessionSpan } from "./store-sessions.ts";
+export { advanceSpan, findSessionSpan, markSpanConfirmed, sessionSpan } from "./store-sessions.ts";
 export { clip, oneLine } from "./text.ts";
 export { proposeToolDefinition } from "./tool-distill.ts";
 export { countToolFiles } from "./tool-files.ts";

@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isPlainObject } from "./canonical.ts";
+import { expandVars } from "./env-vars.ts";
 import { DistillError } from "./errors.ts";
 import { serverNameProblem } from "./tool-names.ts";
 
@@ -38,7 +39,6 @@ export interface ResolvedRemoteServer {
 export type ResolvedMcpServer = ResolvedStdioServer | ResolvedRemoteServer;
 
 const TYPES = ["stdio", "http", "sse"] as const;
-const VAR_PATTERN = /\$\{([^}]*)\}/g;
 
 /**
  * Reads the `.mcp.json` file (when given), merges `inline` over it by server name (an inline entry
@@ -123,7 +123,13 @@ function resolveServer(
   const headers = field(entry, "headers", where, problems, isStringRecord, "an object of strings");
   if (problems.length > before) return null;
 
-  const expand = (value: string, key: string): string => expandVars(value, env, name, key, problems);
+  const expand = (value: string, key: string): string =>
+    expandVars(value, env, (varName) =>
+      problems.push(
+        `mcp server '${name}': environment variable ${varName} is not set (used in ${key}); ` +
+          `set it or write \${${varName}:-default}`,
+      ),
+    );
   const resolvedType = (type as McpServerConfig["type"]) ?? (command !== undefined ? "stdio" : "http");
   if (resolvedType === "stdio") {
     if (command === undefined) {
@@ -154,32 +160,6 @@ function resolveServer(
     url: expandedUrl,
     headers: mapValues(headers ?? {}, (value, key) => expand(value, `headers.${key}`)),
   };
-}
-
-/**
- * Expands `${VAR}` and `${VAR:-default}`. As in Claude Code, a variable that is set (even to "")
- * wins over the default, so the same `.mcp.json` means the same thing to both.
- */
-function expandVars(
-  value: string,
-  env: NodeJS.ProcessEnv,
-  server: string,
-  key: string,
-  problems: string[],
-): string {
-  return value.replace(VAR_PATTERN, (match, body: string) => {
-    const sep = body.indexOf(":-");
-    const varName = sep === -1 ? body : body.slice(0, sep);
-    const fallback = sep === -1 ? undefined : body.slice(sep + 2);
-    const set = env[varName];
-    if (set !== undefined) return set;
-    if (fallback !== undefined) return fallback;
-    problems.push(
-      `mcp server '${server}': environment variable ${varName} is not set (used in ${key}); ` +
-        `set it or write \${${varName}:-default}`,
-    );
-    return match;
-  });
 }
 
 /**

@@ -31,6 +31,24 @@ export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location.trim());
 }
 
+/**
+ * Refuses a PostgreSQL URL where only the embedded SQLite store can be opened (a folder path is expected), so a
+ * URL never becomes a folder named `postgres:` and its password never appears in a path.
+ */
+export function refusePostgresUrl(location: string, what: string): void {
+  if (!isPostgresUrl(location)) return;
+  let shown: string;
+  try {
+    shown = parseStoreUrl(location).display;
+  } catch {
+    shown = redactRaw(location.trim());
+  }
+  throw new DistillError(
+    "USAGE",
+    `${what} needs the embedded SQLite store (a folder), and store: names the PostgreSQL database ${shown}: point store: at a folder for this, or move the registry with \`tooldistill export\`/\`import\`.`,
+  );
+}
+
 /** A `store:` URL, checked, and how messages show it (without its password). */
 export interface StoreUrl {
   connectionString: string;

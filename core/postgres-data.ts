@@ -5,12 +5,16 @@
 import * as bookkeeping from "./postgres-bookkeeping.ts";
 import * as calls from "./postgres-calls.ts";
 import type { PostgresDatabase } from "./postgres-database.ts";
+import * as sessions from "./postgres-sessions.ts";
 import * as traces from "./postgres-traces.ts";
 import * as versions from "./postgres-versions.ts";
+import { noTransaction } from "./registry-scope.ts";
 import type { NewCall, RegistryData } from "./registry-store.ts";
+
 import type { CallOutcome } from "./store-calls.ts";
 import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
 import type { NewRun } from "./store-runs.ts";
+import type { SessionSpan } from "./store-sessions.ts";
 import type { NewVersion, StatusChange } from "./store-versions.ts";
 import type {
   CallKind,
@@ -32,6 +36,11 @@ export abstract class PostgresRegistryData implements RegistryData {
   }
 
   abstract transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T>;
+
+  /** Outside a transaction there is nothing to save: a transaction's view overrides this. */
+  savepoint<T>(_fn: (tx: RegistryData) => Promise<T>): Promise<T> {
+    return Promise.reject(noTransaction());
+  }
 
   createTrace(id: string, task: string, source: TraceSource): Promise<void> {
     return traces.createTrace(this.db, id, task, source);
@@ -107,6 +116,24 @@ export abstract class PostgresRegistryData implements RegistryData {
   }
   setMeta(key: string, value: string): Promise<void> {
     return bookkeeping.setMeta(this.db, key, value);
+  }
+  sessionSpan(sessionId: string): Promise<SessionSpan> {
+    return sessions.sessionSpan(this.db, sessionId);
+  }
+  findSessionSpan(sessionId: string): Promise<SessionSpan | null> {
+    return sessions.findSessionSpan(this.db, sessionId);
+  }
+  advanceSpan(sessionId: string, from: number): Promise<void> {
+    return sessions.advanceSpan(this.db, sessionId, from);
+  }
+  markSpanConfirmed(sessionId: string, span: number): Promise<void> {
+    return sessions.markSpanConfirmed(this.db, sessionId, span);
+  }
+  claimSpillEvent(eventId: string): Promise<boolean> {
+    return sessions.claimSpillEvent(this.db, eventId);
+  }
+  pruneSpillApplied(before: string): Promise<void> {
+    return sessions.pruneSpillApplied(this.db, before);
   }
   readCode(name: string, version: number): Promise<string> {
     return versions.readCode(this.db, name, version);

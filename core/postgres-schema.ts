@@ -167,6 +167,22 @@ const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER status_history_announce AFTER INSERT ON tooldistill.status_history
     FOR EACH ROW EXECUTE FUNCTION tooldistill.announce_status_change();
   `,
+  // 2: the Claude Code plugin's tables: which span of each session is current, and the spilled hook events
+  // already applied (so the td server applies each exactly once, whichever process gets there first).
+  `
+  CREATE TABLE tooldistill.cc_sessions (
+    session_id text COLLATE "C" PRIMARY KEY,
+    span integer NOT NULL CHECK (span >= 1),
+    confirmed boolean NOT NULL DEFAULT false,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  );
+
+  CREATE TABLE tooldistill.spill_applied (
+    event_id text COLLATE "C" PRIMARY KEY,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX spill_applied_at ON tooldistill.spill_applied (applied_at);
+  `,
 ];
 
 /** The schema version this build writes; a newer database is refused rather than misread. */

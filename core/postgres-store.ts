@@ -64,6 +64,20 @@ class PostgresTransaction extends PostgresRegistryData {
   transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
     return fn(this);
   }
+
+  override async savepoint<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
+    // Savepoints of one name nest: ROLLBACK TO and RELEASE act on the innermost.
+    await this.db.run("SAVEPOINT td_step");
+    try {
+      const result = await fn(this);
+      await this.db.run("RELEASE SAVEPOINT td_step");
+      return result;
+    } catch (err) {
+      await this.db.run("ROLLBACK TO SAVEPOINT td_step");
+      await this.db.run("RELEASE SAVEPOINT td_step");
+      throw err;
+    }
+  }
 }
 
 export class PostgresStore extends PostgresRegistryData implements RegistryStore {

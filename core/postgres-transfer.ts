@@ -9,7 +9,15 @@ import { DistillError } from "./errors.ts";
 import { explainPgError } from "./postgres-connect.ts";
 import { BEGIN, PostgresDatabase, withTransaction } from "./postgres-database.ts";
 import { LOCK, LOCK_CLASS } from "./postgres-schema.ts";
-import { callRow, historyRow, metaRow, runStatsRow, traceRow, versionRow } from "./registry-rows.ts";
+import {
+  callRow,
+  historyRow,
+  metaRow,
+  runStatsRow,
+  sessionRow,
+  traceRow,
+  versionRow,
+} from "./registry-rows.ts";
 import {
   emptyCounts,
   INTERNAL_META_PREFIX,
@@ -107,6 +115,14 @@ export async function* exportPostgres(pool: Pool, where: string): AsyncGenerator
     )) {
       yield { table: "meta", rows: rows.map(metaRow) };
     }
+    for await (const rows of pages(
+      db,
+      `SELECT * FROM ${T}.cc_sessions WHERE session_id > $1 ORDER BY session_id LIMIT $2`,
+      [""],
+      (r) => [r["session_id"]],
+    )) {
+      yield { table: "sessions", rows: rows.map(sessionRow) };
+    }
     await db.run("COMMIT");
     committed = true;
   } finally {
@@ -129,7 +145,8 @@ export async function postgresIsEmpty(db: PostgresDatabase): Promise<boolean> {
     `SELECT EXISTS (SELECT 1 FROM ${T}.traces) OR EXISTS (SELECT 1 FROM ${T}.calls)
        OR EXISTS (SELECT 1 FROM ${T}.versions) OR EXISTS (SELECT 1 FROM ${T}.status_history)
        OR EXISTS (SELECT 1 FROM ${T}.dependencies) OR EXISTS (SELECT 1 FROM ${T}.run_stats)
-       OR EXISTS (SELECT 1 FROM ${T}.meta WHERE NOT starts_with(key, $1)) AS used`,
+       OR EXISTS (SELECT 1 FROM ${T}.meta WHERE NOT starts_with(key, $1))
+       OR EXISTS (SELECT 1 FROM ${T}.cc_sessions) AS used`,
     [INTERNAL_META_PREFIX],
   );
   return !row?.["used"];
@@ -308,6 +325,19 @@ async function insertBatch(db: PostgresDatabase, batch: RegistryBatch): Promise<
         [
           ["key", "text", (m) => m.key],
           ["value", "text", (m) => m.value],
+        ],
+        batch.rows,
+      );
+      return;
+    case "sessions":
+      await insertRows(
+        db,
+        "cc_sessions",
+        [
+          ["session_id", "text", (x) => x.sessionId],
+          ["span", "integer", (x) => x.span],
+          ["confirmed", "boolean", (x) => x.confirmed],
+          ["updated_at", "timestamptz", (x) => x.updatedAt],
         ],
         batch.rows,
       );

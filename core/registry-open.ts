@@ -2,6 +2,7 @@
  * Opening the registry the `store:` setting names: a folder is the embedded SQLite store; a `postgres://` (or
  * `postgresql://`) URL is a PostgreSQL database, whose module and `pg` are loaded only then.
  */
+import type { Config } from "./config.ts";
 import { DistillError } from "./errors.ts";
 import { isPostgresUrl } from "./postgres-connect.ts";
 import type { RegistryStore } from "./registry-store.ts";
@@ -40,4 +41,25 @@ export async function openRegistryStore(
     );
   }
   return SqliteRegistryStore.open(location, options);
+}
+
+/** How the config's registry is opened: its settings for the store (pool, timeouts, output cap). */
+export function configuredStoreOptions(config: Config): RegistryStoreOptions {
+  return {
+    maxOutputBytes: config.settings.maxOutputBytes,
+    poolSize: config.settings.storePoolSize,
+    connectTimeoutMs: config.settings.storeConnectTimeoutMs,
+  };
+}
+
+/**
+ * Opens the registry `store:` of `config` names (or `location`, e.g. a copy's target), with the config's store
+ * settings; `options` adds to them (readOnly, logger).
+ */
+export function openConfiguredStore(
+  config: Config,
+  options: StoreOptions = {},
+  location: string = config.store,
+): Promise<RegistryStore> {
+  return openRegistryStore(location, { ...configuredStoreOptions(config), ...options });
 }

@@ -3,7 +3,7 @@
  * engines give it (see store-rows.ts): the record of the row, plus the columns the record leaves out, with JSON
  * columns kept as their stored text. Pure: no database here.
  */
-import type { CallRow, HistoryRow, MetaRow, TraceRow, VersionRow } from "./registry-store.ts";
+import type { CallRow, HistoryRow, MetaRow, SessionRow, TraceRow, VersionRow } from "./registry-store.ts";
 import {
   callFromRow,
   historyFromRow,
@@ -58,4 +58,14 @@ export function runStatsRow(r: Row): RunStats {
 /** A `meta` row. */
 export function metaRow(r: Row): MetaRow {
   return { key: text(r, "key"), value: text(r, "value") };
+}
+
+/** A `cc_sessions` row. */
+export function sessionRow(r: Row): SessionRow {
+  return {
+    sessionId: text(r, "session_id"),
+    span: Number(r["span"]),
+    confirmed: Boolean(r["confirmed"]),
+    updatedAt: text(r, "updated_at"),
+  };
 }

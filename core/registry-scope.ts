@@ -37,6 +37,14 @@ export function assertOutsideTransaction(owner: object, what = "a registry store
   }
 }
 
+/** savepoint() called on a store rather than on a transaction's `tx`. */
+export function noTransaction(): DistillError {
+  return new DistillError(
+    "USAGE",
+    "savepoint() needs an open transaction: call it on the `tx` that transaction() passes to its function",
+  );
+}
+
 /** Releases a lock taken across processes. */
 export type Release = () => Promise<void>;
 

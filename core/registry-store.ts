@@ -24,6 +24,7 @@ import type {
   VersionRecord,
 } from "./store-rows.ts";
 import type { NewRun } from "./store-runs.ts";
+import type { SessionSpan } from "./store-sessions.ts";
 import type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 import type {
   CallKind,
@@ -37,6 +38,7 @@ import type {
 
 export type { CallOutcome, NewCall } from "./store-calls.ts";
 export type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+export type { SessionSpan } from "./store-sessions.ts";
 export type { NewVersion, StatusChange } from "./store-versions.ts";
 
 /** Which engine keeps a registry. */
@@ -106,6 +108,25 @@ export interface RegistryData {
   getMeta(key: string): Promise<string | null>;
   /** Stores a small cached value. */
   setMeta(key: string, value: string): Promise<void>;
+
+  // Claude Code sessions: the plugin's spans (a span is one task, recorded as the trace `<session>.<span>`), and
+  // the spilled hook events already applied.
+
+  /** The current span of a Claude Code session, created as span 1 on first sight (hooks may race to create it). */
+  sessionSpan(sessionId: string): Promise<SessionSpan>;
+  /** The current span, or null for a session never seen. */
+  findSessionSpan(sessionId: string): Promise<SessionSpan | null>;
+  /** Moves a session to its next span when it is still at `from` (two racing processes advance it once). */
+  advanceSpan(sessionId: string, from: number): Promise<void>;
+  /** Marks a span as confirmed by the user (`/tooldistill:distill`): the next ordinary prompt starts a new span. */
+  markSpanConfirmed(sessionId: string, span: number): Promise<void>;
+  /**
+   * Records a spilled hook event as applied; false when it already was. Called in the transaction that applies
+   * the event, it makes the event's effects and its mark one commit: exactly once, across processes.
+   */
+  claimSpillEvent(eventId: string): Promise<boolean>;
+  /** Forgets applied event ids older than `before` (an ISO time): their spill files are long gone. */
+  pruneSpillApplied(before: string): Promise<void>;
 
   // Versions, their code, history, dependencies and run counters.
 
@@ -192,6 +213,12 @@ export interface RegistryData {
    * the open transaction. Keep `fn` to store work: no model or network calls while the transaction holds locks.
    */
   transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T>;
+  /**
+   * Called on a transaction's `tx`: runs `fn` in a savepoint, so a throw undoes only what `fn` wrote, is rethrown,
+   * and leaves the transaction usable (one spilled hook event that fails does not undo the others). Called on the
+   * store itself, outside any transaction, it is a USAGE error.
+   */
+  savepoint<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T>;
 }
 
 /** A version's status changed (promoted, demoted, replaced, proposed); or the feed may have missed some. */
@@ -229,7 +256,7 @@ export interface RegistryStore extends RegistryData {
    */
   onChange(listener: RegistryChangeListener): Promise<() => Promise<void>>;
 
-  /** True when the registry holds nothing at all: no trace, call, version, history row or cached value. */
+  /** True when the registry holds nothing at all: no trace, call, version, history row, cached value or session. */
   isEmpty(): Promise<boolean>;
   /**
    * Reads the whole registry from one consistent snapshot, in the order `importRegistry` needs it (TRANSFER_ORDER),
@@ -283,6 +310,11 @@ export interface MetaRow {
   value: string;
 }
 
+/** A `cc_sessions` row: a Claude Code session's current span, and when it last changed. */
+export interface SessionRow extends SessionSpan {
+  updatedAt: string;
+}
+
 /** One page of one table. */
 export type RegistryBatch =
   | { table: "traces"; rows: TraceRow[] }
@@ -291,7 +323,8 @@ export type RegistryBatch =
   | { table: "history"; rows: HistoryRow[] }
   | { table: "dependencies"; rows: DependencyRecord[] }
   | { table: "runStats"; rows: RunStats[] }
-  | { table: "meta"; rows: MetaRow[] };
+  | { table: "meta"; rows: MetaRow[] }
+  | { table: "sessions"; rows: SessionRow[] };
 
 /** The tables of a registry in the order a copy writes them (what a row refers to comes first). */
 export const TRANSFER_ORDER = [
@@ -302,6 +335,7 @@ export const TRANSFER_ORDER = [
   "dependencies",
   "runStats",
   "meta",
+  "sessions",
 ] as const satisfies readonly RegistryBatch["table"][];
 
 /** Rows written, per table. */
@@ -309,10 +343,13 @@ export type TransferCounts = Record<RegistryBatch["table"], number>;
 
 /** A count of zero for every table. */
 export function emptyCounts(): TransferCounts {
-  return { traces: 0, calls: 0, versions: 0, history: 0, dependencies: 0, runStats: 0, meta: 0 };
+  return { traces: 0, calls: 0, versions: 0, history: 0, dependencies: 0, runStats: 0, meta: 0, sessions: 0 };
 }
 
 /**
+ * Not in a copy: `spill_applied`, the ids of hook events applied from one machine's spill files, which mean
+ * nothing to another store.
+ *
  * Keys of `meta` that are a store's own machinery (the SQLite tool-lock leases), not registry data: a copy
  * neither reads nor writes them, and they do not make a registry non-empty.
  */

@@ -32,19 +32,28 @@ export async function copyRegistry(from: RegistryStore, to: RegistryStore): Prom
       `the store ${to.location} is not empty: a copy never merges two registries, so nothing was written. Copy into an empty database or a new folder, or empty the target first.`,
     );
   }
-  return to.importRegistry(checked(from));
+  return to.importRegistry(
+    checkedBatches(from.exportRegistry(), from.location, (n, v) => from.codeLocation(n, v)),
+  );
 }
 
-/** The source's pages, checked on the way: tables in TRANSFER_ORDER, and every version's code its own. */
-async function* checked(from: RegistryStore): AsyncGenerator<RegistryBatch> {
+/**
+ * A source's pages (a store's export, or a file's), checked on the way: tables in TRANSFER_ORDER, and every
+ * version's code its own. A failure says that nothing was written (the target's import rolls back).
+ */
+export async function* checkedBatches(
+  batches: AsyncIterable<RegistryBatch>,
+  where: string,
+  codeLocation: (name: string, version: number) => string,
+): AsyncGenerator<RegistryBatch> {
   let at = 0;
   try {
-    for await (const batch of from.exportRegistry()) {
+    for await (const batch of batches) {
       const index = TRANSFER_ORDER.indexOf(batch.table);
       if (index < at) {
         throw new DistillError(
           "STORE",
-          `the store ${from.location} exported ${batch.table} after ${TRANSFER_ORDER[at]}: a copy needs its tables in the order ${TRANSFER_ORDER.join(", ")}.`,
+          `${where} has ${batch.table} after ${TRANSFER_ORDER[at]}: a copy needs its tables in the order ${TRANSFER_ORDER.join(", ")}.`,
         );
       }
       at = index;
@@ -53,7 +62,7 @@ async function* checked(from: RegistryStore): AsyncGenerator<RegistryBatch> {
           if (hashSource(v.code) !== v.sourceHash) {
             throw new DistillError(
               "TOOL_FILE_CHANGED",
-              `the code of ${v.name} v${v.version} (${from.codeLocation(v.name, v.version)}) was changed after it was stored: its sha256 no longer matches the registry's. Restore the code it was verified with, then copy again.`,
+              `the code of ${v.name} v${v.version} (${codeLocation(v.name, v.version)}) was changed after it was stored: its sha256 no longer matches the registry's. Restore the code it was verified with, then copy again.`,
             );
           }
         }

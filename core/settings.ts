@@ -136,6 +136,24 @@ export const SETTINGS = {
       "A recorded tool output larger than this (bytes) is clipped to its beginning, and the call says so.",
     hooks: true,
   }),
+  storePoolSize: setting({
+    key: "store_pool_size",
+    default: 10,
+    schema: { type: "integer", minimum: 1, maximum: 1000, description: "must be an integer from 1 to 1000" },
+    sample:
+      "PostgreSQL store only: connections each process keeps to the database (workers × this must stay under max_connections).",
+  }),
+  storeConnectTimeoutMs: setting({
+    key: "store_connect_timeout_ms",
+    default: 10_000,
+    schema: {
+      type: "integer",
+      minimum: 100,
+      maximum: 600_000,
+      description: "must be a whole number of milliseconds from 100 to 600000",
+    },
+    sample: "PostgreSQL store only: how long connecting may take before the database counts as unreachable.",
+  }),
 };
 
 type SettingName = keyof typeof SETTINGS;

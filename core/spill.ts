@@ -124,37 +124,14 @@ export function applySpills(
 ): SpillReport {
   const report: SpillReport = { applied: 0, skipped: 0, failed: [] };
   const dir = spillDir(store.root);
-  const quick = pendingSpills(store.root);
-  const keys = sessionId === null ? quick.sessions : quick.sessions.filter((s) => s === fileKey(sessionId));
+  const keys = pendingKeys(store.root, sessionId);
   if (keys.length === 0) return report;
   const claimed: string[] = [];
   store.transaction(() => {
     for (const key of keys) {
-      // Leftovers of an applier that died before its commit are older than the live file: they go first.
-      const files = readdirSync(dir)
-        .filter((n) => n.startsWith(`${key}.`) && n.endsWith(CLAIMED))
-        .sort()
-        .map((n) => join(dir, n));
-      const live = join(dir, `${key}${LIVE}`);
-      const claim = join(dir, `${key}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
-      try {
-        renameSync(live, claim);
-        files.push(claim);
-      } catch {
-        // No live file for this session: only leftovers.
-      }
-      for (const file of files) {
+      for (const file of claimFiles(dir, key)) {
         claimed.push(file);
-        for (const line of readFileSync(file, "utf8").split("\n")) {
-          if (line.trim() === "") continue;
-          let event: SpilledEvent;
-          try {
-            event = JSON.parse(line) as SpilledEvent;
-          } catch {
-            // A line cut short by a writer that died mid-write: nothing of it can be applied.
-            report.failed.push(`${file}: a torn line was dropped`);
-            continue;
-          }
+        for (const event of readSpilled(file, report)) {
           if (store.spillApplied(event.id)) {
             report.skipped++;
             continue;
@@ -169,8 +146,60 @@ export function applySpills(
         }
       }
     }
-    store.pruneSpillApplied(new Date(Date.now() - KEEP_IDS_MS).toISOString());
+    store.pruneSpillApplied(pruneBefore());
   });
+  removeFiles(claimed);
+  return report;
+}
+
+/** The spill file keys of the sessions with events waiting (one session's when `sessionId` is given). */
+export function pendingKeys(root: string, sessionId: string | null): string[] {
+  const { sessions } = pendingSpills(root);
+  return sessionId === null ? sessions : sessions.filter((s) => s === fileKey(sessionId));
+}
+
+/**
+ * Claims a session's spill files for the caller, who must be the only applier of the folder right now (it holds
+ * the store's write lock, or the folder's lock): the leftovers of an applier that died before its commit (older,
+ * so first), then the live file, renamed so that writers start a new one.
+ */
+export function claimFiles(dir: string, key: string): string[] {
+  const files = readdirSync(dir)
+    .filter((n) => n.startsWith(`${key}.`) && n.endsWith(CLAIMED))
+    .sort()
+    .map((n) => join(dir, n));
+  const live = join(dir, `${key}${LIVE}`);
+  const claim = join(dir, `${key}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+  try {
+    renameSync(live, claim);
+    files.push(claim);
+  } catch {
+    // No live file for this session: only leftovers.
+  }
+  return files;
+}
+
+/** The events of a claimed file in order; a torn line (a writer died mid-write) is reported and dropped. */
+export function readSpilled(file: string, report: SpillReport): SpilledEvent[] {
+  const events: SpilledEvent[] = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      events.push(JSON.parse(line) as SpilledEvent);
+    } catch {
+      report.failed.push(`${file}: a torn line was dropped`);
+    }
+  }
+  return events;
+}
+
+/** Applied ids older than this are forgotten (an ISO time). */
+export function pruneBefore(): string {
+  return new Date(Date.now() - KEEP_IDS_MS).toISOString();
+}
+
+/** Deletes claimed files once their events are committed. */
+export function removeFiles(claimed: string[]): void {
   for (const file of claimed) {
     try {
       unlinkSync(file);
@@ -178,5 +207,4 @@ export function applySpills(
       // Already gone: another applier finished it after a crash of ours.
     }
   }
-  return report;
 }

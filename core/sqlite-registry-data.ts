@@ -2,6 +2,7 @@
  * The data methods of the SQLite registry: each one the `Store`'s method of the same name, run once the
  * connection is free for its caller (see sqlite-registry-store.ts). Shared by the store and its transactions.
  */
+import { noTransaction } from "./registry-scope.ts";
 import type { NewCall, RegistryData } from "./registry-store.ts";
 import type { Store } from "./store.ts";
 import type { CallOutcome } from "./store-calls.ts";
@@ -19,6 +20,8 @@ import type {
   VersionRecord,
 } from "./store-rows.ts";
 import type { NewRun } from "./store-runs.ts";
+import type { SessionSpan } from "./store-sessions.ts";
+import * as sessions from "./store-sessions.ts";
 import type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 import type {
   CallKind,
@@ -43,6 +46,11 @@ export abstract class SqliteRegistryData implements RegistryData {
   }
 
   abstract transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T>;
+
+  /** Outside a transaction there is nothing to save: a transaction's view overrides this. */
+  savepoint<T>(_fn: (tx: RegistryData) => Promise<T>): Promise<T> {
+    return Promise.reject(noTransaction());
+  }
 
   async createTrace(id: string, task: string, source: TraceSource): Promise<void> {
     await this.#enter();
@@ -145,6 +153,31 @@ export abstract class SqliteRegistryData implements RegistryData {
   async setMeta(key: string, value: string): Promise<void> {
     await this.#enter();
     this.#store.setMeta(key, value);
+  }
+
+  async sessionSpan(sessionId: string): Promise<SessionSpan> {
+    await this.#enter();
+    return sessions.sessionSpan(this.#store, sessionId);
+  }
+  async findSessionSpan(sessionId: string): Promise<SessionSpan | null> {
+    await this.#enter();
+    return sessions.findSessionSpan(this.#store, sessionId);
+  }
+  async advanceSpan(sessionId: string, from: number): Promise<void> {
+    await this.#enter();
+    sessions.advanceSpan(this.#store, sessionId, from);
+  }
+  async markSpanConfirmed(sessionId: string, span: number): Promise<void> {
+    await this.#enter();
+    sessions.markSpanConfirmed(this.#store, sessionId, span);
+  }
+  async claimSpillEvent(eventId: string): Promise<boolean> {
+    await this.#enter();
+    return sessions.claimSpillEvent(this.#store, eventId);
+  }
+  async pruneSpillApplied(before: string): Promise<void> {
+    await this.#enter();
+    this.#store.pruneSpillApplied(before);
   }
 
   async readCode(name: string, version: number): Promise<string> {

@@ -8,6 +8,8 @@
  * other callers wait for it in turn. Code that uses the underlying `Store` directly in the same process meanwhile
  * would be folded into that transaction, so a process uses one or the other for writes, not both at once.
  */
+import { rmdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { DistillError } from "./errors.ts";
 import { stderrLogger } from "./logger.ts";
 import { assertOutsideTransaction, runInTransaction, ToolLocks } from "./registry-scope.ts";
@@ -60,6 +62,7 @@ class Gate {
 /** A transaction's view: the data methods on the connection that holds the transaction; usable until it ends. */
 class SqliteTransaction extends SqliteRegistryData {
   readonly #state: { open: boolean };
+  readonly #store: Store;
 
   constructor(store: Store) {
     const state = { open: true };
@@ -73,6 +76,23 @@ class SqliteTransaction extends SqliteRegistryData {
       return undefined;
     });
     this.#state = state;
+    this.#store = store;
+  }
+
+  override async savepoint<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
+    if (!this.#state.open) throw new DistillError("USAGE", "this transaction has ended: open a new one");
+    // SQLite's savepoints nest by name: ROLLBACK TO and RELEASE act on the innermost of that name.
+    const db = storeDatabase(this.#store);
+    db.exec("SAVEPOINT td_async_step");
+    try {
+      const result = await fn(this);
+      db.exec("RELEASE td_async_step");
+      return result;
+    } catch (err) {
+      db.exec("ROLLBACK TO td_async_step");
+      db.exec("RELEASE td_async_step");
+      throw err;
+    }
   }
 
   end(): void {
@@ -198,6 +218,7 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
     const release = await this.#gate.acquire();
     const db = storeDatabase(this.store);
     const counts = emptyCounts();
+    const written: string[] = [];
     try {
       db.exec("BEGIN IMMEDIATE");
       try {
@@ -210,13 +231,15 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
           );
         }
         for await (const batch of batches) {
-          importSqlite(db, this.store.root, batch);
+          importSqlite(db, this.store.root, batch, written);
           counts[batch.table] += batch.rows.length;
         }
         db.exec("COMMIT");
         return counts;
       } catch (err) {
         if (db.inTransaction) db.exec("ROLLBACK");
+        // Tool files beside an empty registry would read as a lost registry at the next open: none may stay.
+        removeToolFiles(written);
         throw constraintError(err, this.location);
       }
     } finally {
@@ -227,6 +250,18 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
   async close(): Promise<void> {
     this.#changes.stop();
     this.store.close();
+  }
+}
+
+/** Removes the tool files an import wrote, and the folders it made for them (only if they are left empty). */
+function removeToolFiles(files: string[]): void {
+  for (const file of files) rmSync(file, { force: true });
+  for (const folder of new Set(files.map((f) => dirname(f)))) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      // Not empty (or already gone): left as it is.
+    }
   }
 }
 

@@ -4,7 +4,15 @@
  * the open database; the caller (sqlite-registry-store.ts) holds the snapshot or the write transaction.
  */
 import type { SQLInputValue } from "node:sqlite";
-import { callRow, historyRow, metaRow, runStatsRow, traceRow, versionRow } from "./registry-rows.ts";
+import {
+  callRow,
+  historyRow,
+  metaRow,
+  runStatsRow,
+  sessionRow,
+  traceRow,
+  versionRow,
+} from "./registry-rows.ts";
 import { INTERNAL_META_PREFIX, type RegistryBatch } from "./registry-store.ts";
 import type { StoreDatabase } from "./store-database.ts";
 import { dependencyFromRow, type Row } from "./store-rows.ts";
@@ -81,6 +89,13 @@ export function* exportSqlite(db: StoreDatabase, root: string): Generator<Regist
   )) {
     yield { table: "meta", rows: rows.map(metaRow) };
   }
+  for (const rows of pages((last) =>
+    db
+      .stmt("SELECT * FROM cc_sessions WHERE session_id > ? ORDER BY session_id LIMIT ?")
+      .all(key(last, "session_id", ""), PAGE),
+  )) {
+    yield { table: "sessions", rows: rows.map(sessionRow) };
+  }
 }
 
 /** True when the registry holds no row of registry data (the tool-lock leases do not count). */
@@ -89,7 +104,8 @@ export function sqliteIsEmpty(db: StoreDatabase): boolean {
     .stmt(
       `SELECT EXISTS (SELECT 1 FROM traces) OR EXISTS (SELECT 1 FROM calls) OR EXISTS (SELECT 1 FROM versions)
        OR EXISTS (SELECT 1 FROM status_history) OR EXISTS (SELECT 1 FROM dependencies)
-       OR EXISTS (SELECT 1 FROM run_stats) OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?) AS used`,
+       OR EXISTS (SELECT 1 FROM run_stats) OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?)
+       OR EXISTS (SELECT 1 FROM cc_sessions) AS used`,
     )
     .get(INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX);
   return !row?.["used"];
@@ -97,8 +113,11 @@ export function sqliteIsEmpty(db: StoreDatabase): boolean {
 
 const bit = (b: boolean) => (b ? 1 : 0);
 
-/** Writes one page into the store at `root` (inside the caller's write transaction); tool files included. */
-export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBatch): void {
+/**
+ * Writes one page into the store at `root` (inside the caller's write transaction); tool files included, each
+ * added to `written` so that a failed import removes them with its rollback.
+ */
+export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBatch, written: string[]): void {
   switch (batch.table) {
     case "traces": {
       const insert = db.stmt(
@@ -160,7 +179,9 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const v of batch.rows) {
-        writeToolCode(root, toolFilePath(root, v.name, v.version), v.code);
+        const file = toolFilePath(root, v.name, v.version);
+        written.push(file);
+        writeToolCode(root, file, v.code);
         insert.run(
           v.name,
           v.version,
@@ -208,6 +229,13 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
     case "meta": {
       const insert = db.stmt("INSERT INTO meta (key, value) VALUES (?, ?)");
       for (const m of batch.rows) insert.run(m.key, m.value);
+      return;
+    }
+    case "sessions": {
+      const insert = db.stmt(
+        "INSERT INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, ?, ?, ?)",
+      );
+      for (const x of batch.rows) insert.run(x.sessionId, x.span, bit(x.confirmed), x.updatedAt);
       return;
     }
   }

@@ -4,7 +4,7 @@
  */
 
 import type { Store } from "./store.ts";
-import type { StoreDatabase, StoreStatement } from "./store-database.ts";
+import type { StoreDatabase } from "./store-database.ts";
 
 const databases = new WeakMap<Store, StoreDatabase>();
 
@@ -17,16 +17,6 @@ function databaseOf(store: Store): StoreDatabase {
   const db = databases.get(store);
   if (!db) throw new Error("not a Store opened by this module");
   return db;
-}
-
-/**
- * The adapters' way into the store (exported through core/internal.ts only, never the public barrel): a prepared
- * statement on the store's own database, for the tables an adapter owns (claude-code/ keeps its session spans in
- * `cc_sessions`). Failures are explained like the store's own; group writes with `store.transaction` so they
- * share its one transaction boundary. The library itself never calls it.
- */
-export function adapterSql(store: Store, statement: string): StoreStatement {
-  return databaseOf(store).stmt(statement);
 }
 
 /**

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DistillError, errorMessage } from "./errors.ts";
 import { assertNodeVersion } from "./node-version.ts";
+import { refusePostgresUrl } from "./postgres-connect.ts";
 import { StoreDatabase } from "./store-database.ts";
 import { hasTables, migrate } from "./store-schema.ts";
 import { countToolFiles } from "./tool-files.ts";
@@ -66,6 +67,7 @@ const SQLITE = {
  * Refuses a path that is a file, a missing store when reading only, and an empty registry beside tool files.
  */
 export function openDatabase(root: string, options: OpenDatabaseOptions): StoreDatabase {
+  refusePostgresUrl(root, "this part of tooldistill");
   const dbPath = join(root, "registry.db");
   const { DatabaseSync } = sqlite();
   if (existsSync(root) && !statSync(root).isDirectory()) {

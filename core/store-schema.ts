@@ -94,8 +94,8 @@ const MIGRATIONS: readonly string[] = [
   );
   `,
   // 2: Claude Code sessions (which span of a session is current) and small cached values (the plugin's base tools).
-  // cc_sessions belongs to the Claude Code adapter (claude-code/session-store.ts reads and writes it, through the
-  // adapters' door of the store); it stays in this one sequence so that every existing store upgrades in order.
+  // cc_sessions is the plugin's (core/store-sessions.ts holds its SQL, which the hooks use through
+  // claude-code/session-store.ts); it stays in this one sequence so that every existing store upgrades in order.
   `
   CREATE TABLE cc_sessions (
     session_id TEXT PRIMARY KEY,

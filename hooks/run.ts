@@ -26,6 +26,7 @@ import {
   errorMessage,
   findConfig,
   isPlainObject,
+  isPostgresUrl,
   oneLine,
   spillEvent,
   worthDistilling,
@@ -174,7 +175,8 @@ export async function handleHookInput(
       return event === "SessionStart" ? { systemMessage: setupHint(projectDir) } : null;
     }
     const config = await hookConfig(configPath, rt.env, (message) => logLine(logFile, event, message, true));
-    logFile = join(config.store, "hooks.log");
+    // A PostgreSQL store has no folder: the log stays in the project's.
+    if (!isPostgresUrl(config.store)) logFile = join(config.store, "hooks.log");
     if (!("input" in parsed)) {
       logLine(logFile, event, parsed.problem, true);
       return null;

@@ -114,6 +114,29 @@ const fullConfigExternal: Plugin = {
   },
 };
 
+/**
+ * The hooks never open a RegistryStore (they write through the synchronous SQLite `Store`, or spill): the module
+ * that opens one, which the shared barrel reaches through a dynamic import (core/registry-loader.ts), is left out
+ * of the hook files, so they carry neither store implementation nor `pg`. Calling it from a hook would throw.
+ */
+const registryOutOfHooks: Plugin = {
+  name: "registry-out-of-hooks",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/registry-open\.ts$/ }, () => ({
+      path: "registry-open",
+      namespace: "left-out",
+    }));
+    b.onLoad({ filter: /.*/, namespace: "left-out" }, () => ({
+      contents: [
+        "const leftOut = () => { throw new Error('the plugin hooks do not open a registry store'); };",
+        "export const openRegistryStore = leftOut;",
+        "export const openConfiguredStore = leftOut;",
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
 /** plugin/: bundles that run on the user's `node`, with nothing but built-ins. */
 async function renderPlugin(dir: string): Promise<void> {
   common(dir);
@@ -162,7 +185,7 @@ async function renderPlugin(dir: string): Promise<void> {
     entryPoints: hookEntries,
     splitting: false,
     minify: true,
-    plugins: [builtinsWithoutFacade, fullConfigExternal],
+    plugins: [builtinsWithoutFacade, fullConfigExternal, registryOutOfHooks],
   });
   // core/quickjs-engine.ts looks for the engine next to itself through import.meta.url: in the bundle that is the
   // chunk folder (the plugin has no node_modules to resolve the package from).

@@ -82,6 +82,8 @@ test("no file at all gives the defaults", async () => {
         allowLiveVerification: false,
         checkSchemasOnStart: true,
         maxOutputBytes: 4 * 1024 * 1024,
+        storePoolSize: 10,
+        storeConnectTimeoutMs: 10_000,
       },
     });
     assert.equal(findConfig(dir), null);
@@ -139,6 +141,8 @@ test("every key is parsed into the camelCase config", async () => {
       "allow_live_verification: true",
       "check_schemas_on_start: false",
       "max_output_bytes: 65536",
+      "store_pool_size: 4",
+      "store_connect_timeout_ms: 2500",
       "mcp_config: .mcp.json",
       "mcpServers:",
       "  billing:",
@@ -195,6 +199,8 @@ test("every key is parsed into the camelCase config", async () => {
         checkSchemasOnStart: false,
         maxOutputBytes: 65536,
         demotion: { failures: 3, window: 10, probation: 0 },
+        storePoolSize: 4,
+        storeConnectTimeoutMs: 2500,
       },
     };
     assert.deepEqual(config, expected);
@@ -526,6 +532,9 @@ test("SAMPLE_CONFIG validates, mentions every key, and still validates with its 
       "max_exposed_tools",
       "allow_live_verification",
       "check_schemas_on_start",
+      "max_output_bytes",
+      "store_pool_size",
+      "store_connect_timeout_ms",
       "mcp_config",
       "mcpServers",
     ]) {
@@ -563,4 +572,50 @@ test("demotion: each key is checked with its line, and a partial rule keeps the 
     assert.deepEqual(config.settings.demotion, { failures: 2, window: 3, probation: 3 });
     assert.equal(config.settings.autoPromote, "all");
   });
+});
+
+test("store: takes a folder or a postgres:// URL, with ${VAR} expanded from the environment", () => {
+  const options = (env: NodeJS.ProcessEnv) => ({ file: "/p/tooldistill.yaml", dir: "/p", env });
+  const url = "postgres://td:secret@db.internal:5432/registry";
+  const fromVar = validateConfig({ store: "${DATABASE_URL}" }, options({ DATABASE_URL: url }));
+  assert.deepEqual(fromVar.problems, []);
+  assert.equal(fromVar.config?.store, url);
+  assert.equal(
+    validateConfig({ store: "postgresql://h/db" }, options({})).config?.store,
+    "postgresql://h/db",
+  );
+  // A folder from a variable resolves against the file's folder, like a written one.
+  const folder = validateConfig({ store: "${TD_HOME}/store" }, options({ TD_HOME: "data" }));
+  assert.equal(folder.config?.store, "/p/data/store");
+  const fallback = validateConfig({ store: "${DATABASE_URL:-.tooldistill}" }, options({}));
+  assert.equal(fallback.config?.store, "/p/.tooldistill");
+  // The PostgreSQL settings are rows of the settings table, with their defaults.
+  assert.equal(fromVar.config?.settings.storePoolSize, 10);
+  assert.equal(fromVar.config?.settings.storeConnectTimeoutMs, 10_000);
+});
+
+test("a store: variable that is not set is CONFIG_INVALID naming the key, the file and the variable", async () => {
+  await inTempDir(async (dir) => {
+    const file = writeConfig(dir, ["auto_promote: false", "store: ${TD_TEST_UNSET_DATABASE_URL}"]);
+    delete process.env["TD_TEST_UNSET_DATABASE_URL"];
+    await assertInvalid(
+      file,
+      "tooldistill.yaml:2: store: environment variable TD_TEST_UNSET_DATABASE_URL is not set: set it (e.g. TD_TEST_UNSET_DATABASE_URL=postgres://user:password@host:5432/database) or write ${TD_TEST_UNSET_DATABASE_URL:-.tooldistill} for a fallback",
+    );
+  });
+});
+
+test("store: refuses another URL scheme, a malformed PostgreSQL URL and a variable set to nothing", () => {
+  const problems = (store: string, env: NodeJS.ProcessEnv = {}) =>
+    validateConfig({ store }, { file: "/p/tooldistill.yaml", dir: "/p", env }).problems.map((p) => p.message);
+  assert.deepEqual(problems("mysql://h/db"), [
+    "a mysql:// URL cannot be a store: give a folder (e.g. .tooldistill) or a postgres://user:password@host:5432/database URL",
+  ]);
+  const [noServer] = problems("postgres:///registry");
+  assert.match(noServer ?? "", /^names no server \(postgres:\/\/\/registry\): write it as postgres:\/\//);
+  const [malformed] = problems("postgres://td:pw@/registry");
+  assert.match(malformed ?? "", /^is not a valid PostgreSQL URL \(postgres:\/\/td:\*\*\*@\/registry\)/);
+  assert.deepEqual(problems("${EMPTY}", { EMPTY: "" }), [
+    "${EMPTY} expands to nothing: set the variable to a folder or a postgres:// URL",
+  ]);
 });

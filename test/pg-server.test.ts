@@ -10,7 +10,7 @@ import { dirname } from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { startPgServer } from "./pg-server.ts";
+import { startPgServer } from "./support/pg-server.ts";
 
 function running(pid: number): boolean {
   try {

@@ -80,7 +80,7 @@ test("a replacement that breaks one of the replaced version's recorded runs is r
   );
   // Replay made no live call: nothing was booked or paid.
   assert.equal(world.payments.length, paid);
-  assert.equal(sqliteOf(td).getVersion(NAME, 2)?.status, "draft");
+  assert.equal(sqliteOf(td).getVersion(NAME, 2)?.status, "rejected");
 });
 
 test("a rebuild that breaks one of the replaced version's recorded runs is rejected naming that run", async (t) => {
@@ -97,7 +97,7 @@ test("a rebuild that breaks one of the replaced version's recorded runs is rejec
   const { runs } = await activeWithRuns(td);
   const verdict = await td.rebuild(NAME);
   assert.deepEqual(asked, ["rebuild"]);
-  assert.equal(verdict.status, "draft");
+  assert.equal(verdict.status, "rejected");
   assert.deepEqual(
     verdict.checks.replay.problems.map((p) => p.message.split(": call 2")[0]),
     [`recorded run ${runs[1]} of v1 not reproduced`],

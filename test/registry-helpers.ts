@@ -11,7 +11,7 @@ import type { RegistryStore, StoreKind } from "../core/registry-store.ts";
 import type { NewVersion } from "../core/store-versions.ts";
 import { silentLogger, type Verdict } from "../core/types.ts";
 import { tempDir } from "./helpers.ts";
-import { type PgServer, startPgServer } from "./pg-server.ts";
+import { type PgServer, startPgServer } from "./support/pg-server.ts";
 
 export const KINDS: readonly StoreKind[] = ["sqlite", "postgres"];
 

@@ -1,6 +1,6 @@
 /**
  * The RegistryStore interface, the same tests on both implementations: the embedded SQLite store and a real
- * PostgreSQL server that this file starts (test/pg-server.ts). What differs between them is said where it does.
+ * PostgreSQL server that this file starts (test/support/pg-server.ts). What differs between them is said where it does.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";

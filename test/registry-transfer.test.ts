@@ -114,6 +114,12 @@ async function fill(store: RegistryStore): Promise<void> {
   await store.recordRun({ name: "make_invoice", version: 2, outcome: "ok", innerCalls: 3 });
   await store.recordRun({ name: "make_invoice", version: 2, outcome: "tool", innerCalls: 1 });
   await store.setMeta("base-tools", '[{"name":"crm__search"}]');
+  await store.sessionSpan("s1");
+  await store.advanceSpan("s1", 1);
+  await store.markSpanConfirmed("s1", 2);
+  await store.sessionSpan("s2");
+  // Machinery of one machine's spill folder: not copied.
+  await store.claimSpillEvent("ev-1");
 }
 
 /** Everything an export gives, table by table, pages joined. */
@@ -147,6 +153,7 @@ async function reads(store: RegistryStore) {
     latest: await store.latestHistory(),
     deps: await store.getDependencies(),
     meta: await store.getMeta("base-tools"),
+    sessions: [await store.findSessionSpan("s1"), await store.findSessionSpan("s2")],
   };
 }
 
@@ -169,6 +176,7 @@ test("SQLite → PostgreSQL → SQLite gives back the same registry", async (t) 
     dependencies: 2,
     runStats: 1,
     meta: 1,
+    sessions: 2,
   });
   assert.deepEqual(await copyRegistry(shared, back), counts);
 
@@ -180,6 +188,7 @@ test("SQLite → PostgreSQL → SQLite gives back the same registry", async (t) 
 
   // The copies go on where the source left off: numbers, call seqs and history ids continue.
   for (const store of [shared, back]) {
+    assert.equal(await store.claimSpillEvent("ev-1"), true, "applied-event ids stay with their store");
     assert.equal((await store.createVersion(proposal("make_invoice", "d"))).version, 4);
     await store.appendCall(
       { traceId: "sdk-1", tool: "crm__search", kind: "base", args: {} },

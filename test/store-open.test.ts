@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { DistillError } from "../core/errors.ts";
 import { Store } from "../core/store.ts";
+import { silentLogger } from "../core/types.ts";
 import { tempDir } from "./helpers.ts";
 
 const VERSION = {
@@ -196,4 +197,26 @@ test("a tool name from a proposal never places a file outside tools/", (t) => {
   assert.deepEqual(readdirSync(join(root, "..")), ["store"], "nothing written next to the store");
   mkdirSync(join(root, "tools", "ok_name"), { recursive: true });
   assert.equal(store.toolFile("ok_name", 2), join(root, "tools", "ok_name", "v2.ts"));
+});
+
+test("a PostgreSQL URL given to the SQLite store is refused without creating a folder or showing the password", (t) => {
+  const dir = tempDir(t);
+  const before = process.cwd();
+  process.chdir(dir);
+  try {
+    assert.throws(
+      () => new Store("postgres://td:hunter2@db.internal:5432/registry", { logger: silentLogger }),
+      (err: unknown) => {
+        assert.ok(err instanceof DistillError);
+        assert.equal(err.code, "USAGE");
+        assert.match(err.message, /postgres:\/\/td:\*\*\*@db\.internal:5432\/registry/);
+        assert.doesNotMatch(err.message, /hunter2/);
+        assert.match(err.message, /point store: at a folder/);
+        return true;
+      },
+    );
+    assert.deepEqual(readdirSync(dir), []);
+  } finally {
+    process.chdir(before);
+  }
 });

@@ -65,6 +65,8 @@ test("a good proposal: verified, with every call site covered, its literals chec
     "call sites covered: 3/3",
     "literals checked: 2",
     "reproduces 1 of 1 recorded run",
+    "tools that may write: flights_book, payments_send",
+    "promotion: waits for tooldistill promote (auto_promote: false)",
     "book_cheapest_flight v1 is verified and waits for promote (tooldistill promote book_cheapest_flight).",
   ]);
   // The literal the source run passed to those tools itself ("api", twice) is accepted without a warning.
@@ -184,7 +186,10 @@ test("test inputs bound to other recorded runs: each replays against its own run
   assert.ok(lines(out).includes("reproduces 2 of 2 recorded runs"), out.content);
 
   // Against the source run, the other route's input finds nothing to answer it; against its own run, it passes.
-  const unbound = await propose(source, TOOL, [input(), input("LAX", "BOS", "Ari Cole")]);
+  // Each proposal below changes a comment: the same code as the verified v1 would get v1's verdict (one code, one
+  // version).
+  const variant = (n: number) => `${TOOL}\n// variant ${n}\n`;
+  const unbound = await propose(source, variant(1), [input(), input("LAX", "BOS", "Ari Cole")]);
   assert.match(
     unbound.content,
     /- test input 2: call 1 to 'flights_search' with .* matches no recorded call/,
@@ -194,14 +199,14 @@ test("test inputs bound to other recorded runs: each replays against its own run
     lines(unbound).some((l) => l.startsWith(`  not reproduced: ${source.id}: call 1 to 'flights_search'`)),
   );
 
-  const missing = await propose(source, TOOL, [input(), { trace: "no-such-run", input: input() }]);
+  const missing = await propose(source, variant(2), [input(), { trace: "no-such-run", input: input() }]);
   assert.ok(
     lines(missing).includes(
       "- test input 2: no recorded run 'no-such-run': name a successful recorded run by its id (tooldistill traces list)",
     ),
     missing.content,
   );
-  const unsuccessful = await propose(source, TOOL, [
+  const unsuccessful = await propose(source, variant(3), [
     input(),
     { trace: failed.id, input: input("SEA", "ORD") },
   ]);
@@ -211,7 +216,10 @@ test("test inputs bound to other recorded runs: each replays against its own run
     ),
     unsuccessful.content,
   );
-  const malformed = await propose(source, TOOL, [input(), { trace: other.id, input: input(), extra: 1 }]);
+  const malformed = await propose(source, variant(4), [
+    input(),
+    { trace: other.id, input: input(), extra: 1 },
+  ]);
   assert.equal(
     malformed.content,
     `rejected: invalid proposal: test_inputs[1] has a 'trace' key, so it must be { "trace": "<id of a recorded run>", "input": { ...the tool's input } } and nothing else\nFix it and call ${PROPOSE_TOOL_NAME} again.`,

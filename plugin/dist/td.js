@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-2L2IKC4X.js");
+  const { main } = await import("./chunks/main-JO6EHSH2.js");
   await main();
 }

@@ -3,23 +3,27 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-2KPU2NPO.js";
-import "./chunk-HOGTD3KB.js";
-import "./chunk-C37ZN2VE.js";
-import "./chunk-LMZH4FWR.js";
-import "./chunk-PK6ICO7V.js";
-import "./chunk-DIPQWG65.js";
+} from "./chunk-3BNCVNZ3.js";
+import "./chunk-N2N6NAZD.js";
+import "./chunk-MTNHQDS3.js";
+import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
+import "./chunk-KVNJ5B3Z.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-MSS64Y6Z.js";
+import "./chunk-J2PGGSMV.js";
+import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-QQAY244P.js";
+} from "./chunk-7JG2XOTS.js";
 import "./chunk-XLRDCVB2.js";
 import "./chunk-XSOUOFOT.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
-import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/full-config.ts

@@ -3,8 +3,10 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   MAX_CONCURRENT_STARTS,
   MCPToolkit
-} from "./chunk-PK6ICO7V.js";
-import "./chunk-DIPQWG65.js";
+} from "./chunk-N2N6NAZD.js";
+import "./chunk-RYYHHNJW.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-J2PGGSMV.js";
 import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";

@@ -6,6 +6,15 @@ var silentLogger = { info() {
 }, warn() {
 }, error() {
 } };
+var Statuses = [
+  "draft",
+  "verified",
+  "active",
+  "suspect",
+  "deprecated",
+  "rejected",
+  "superseded"
+];
 var NO_EVIDENCE = Object.freeze({
   callSites: null,
   literals: null,
@@ -14,19 +23,8 @@ var NO_EVIDENCE = Object.freeze({
   promotion: null
 });
 
-// core/text.ts
-function clip(text, max) {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
-}
-function oneLine(text, max) {
-  const flat = text.replace(/\s+/g, " ");
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}\u2026`;
-}
-
 export {
   silentLogger,
-  NO_EVIDENCE,
-  clip,
-  oneLine
+  Statuses,
+  NO_EVIDENCE
 };

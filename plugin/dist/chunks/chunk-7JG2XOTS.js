@@ -13,8 +13,24 @@ import {
 // core/mcp-config.ts
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-var TYPES = ["stdio", "http", "sse"];
+
+// core/env-vars.ts
 var VAR_PATTERN = /\$\{([^}]*)\}/g;
+function expandVars(value, env, missing) {
+  return value.replace(VAR_PATTERN, (match, body) => {
+    const sep = body.indexOf(":-");
+    const varName = sep === -1 ? body : body.slice(0, sep);
+    const fallback = sep === -1 ? void 0 : body.slice(sep + 2);
+    const set = env[varName];
+    if (set !== void 0) return set;
+    if (fallback !== void 0) return fallback;
+    missing(varName);
+    return match;
+  });
+}
+
+// core/mcp-config.ts
+var TYPES = ["stdio", "http", "sse"];
 async function loadMcpServers(options) {
   const fromFile = options.mcpConfigPath === null ? {} : await readMcpJson(options.mcpConfigPath);
   const merged = { ...fromFile, ...options.inline };
@@ -80,7 +96,13 @@ function resolveServer(name, entry, env, problems) {
   const envEntries = field(entry, "env", where, problems, isStringRecord, "an object of strings");
   const headers = field(entry, "headers", where, problems, isStringRecord, "an object of strings");
   if (problems.length > before) return null;
-  const expand = (value, key) => expandVars(value, env, name, key, problems);
+  const expand = (value, key) => expandVars(
+    value,
+    env,
+    (varName) => problems.push(
+      `mcp server '${name}': environment variable ${varName} is not set (used in ${key}); set it or write \${${varName}:-default}`
+    )
+  );
   const resolvedType = type ?? (command !== void 0 ? "stdio" : "http");
   if (resolvedType === "stdio") {
     if (command === void 0) {
@@ -110,20 +132,6 @@ function resolveServer(name, entry, env, problems) {
     headers: mapValues(headers ?? {}, (value, key) => expand(value, `headers.${key}`))
   };
 }
-function expandVars(value, env, server, key, problems) {
-  return value.replace(VAR_PATTERN, (match, body) => {
-    const sep = body.indexOf(":-");
-    const varName = sep === -1 ? body : body.slice(0, sep);
-    const fallback = sep === -1 ? void 0 : body.slice(sep + 2);
-    const set = env[varName];
-    if (set !== void 0) return set;
-    if (fallback !== void 0) return fallback;
-    problems.push(
-      `mcp server '${server}': environment variable ${varName} is not set (used in ${key}); set it or write \${${varName}:-default}`
-    );
-    return match;
-  });
-}
 function field(entry, key, where, problems, is, what) {
   const value = entry[key];
   if (value === void 0 || is(value)) return value;
@@ -138,5 +146,6 @@ function mapValues(record, fn) {
 }
 
 export {
+  expandVars,
   loadMcpServers
 };

@@ -1,10 +1,8 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  NO_EVIDENCE,
-  clip,
-  silentLogger
-} from "./chunk-DIPQWG65.js";
+  clip
+} from "./chunk-RYYHHNJW.js";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -14,6 +12,10 @@ import {
   AuthenticationError,
   RateLimitError
 } from "./chunk-NV5JO7FK.js";
+import {
+  NO_EVIDENCE,
+  silentLogger
+} from "./chunk-J2PGGSMV.js";
 import {
   isPlainObject
 } from "./chunk-XLRDCVB2.js";

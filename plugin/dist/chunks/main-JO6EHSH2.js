@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-5NQZ6V3M.js";
+} from "./chunk-XEZJ7TYA.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -18,7 +18,6 @@ import {
   safeParse
 } from "./chunk-7Z2IEFVZ.js";
 import {
-  Store,
   ToolDistill,
   exposedVersions,
   findConfig,
@@ -26,15 +25,22 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-2KPU2NPO.js";
+} from "./chunk-3BNCVNZ3.js";
+import "./chunk-N2N6NAZD.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-HOGTD3KB.js";
-import "./chunk-C37ZN2VE.js";
-import "./chunk-LMZH4FWR.js";
-import "./chunk-PK6ICO7V.js";
-import "./chunk-DIPQWG65.js";
+} from "./chunk-MTNHQDS3.js";
+import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
+import {
+  Store
+} from "./chunk-KVNJ5B3Z.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-MSS64Y6Z.js";
+import "./chunk-J2PGGSMV.js";
+import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
 import {
   CallToolRequestSchema,
@@ -58,13 +64,12 @@ import {
 } from "./chunk-BKYE4L7D.js";
 import {
   loadMcpServers
-} from "./chunk-QQAY244P.js";
+} from "./chunk-7JG2XOTS.js";
 import "./chunk-XLRDCVB2.js";
 import "./chunk-XSOUOFOT.js";
 import {
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
-import "./chunk-GNLRVJN4.js";
 import "./chunk-UTY5CP2H.js";
 
 // server/stdio-transport.ts

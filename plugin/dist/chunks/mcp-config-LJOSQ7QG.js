@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   loadMcpServers
-} from "./chunk-QQAY244P.js";
+} from "./chunk-7JG2XOTS.js";
 import "./chunk-XLRDCVB2.js";
 import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";

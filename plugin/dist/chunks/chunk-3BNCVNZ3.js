@@ -1,6 +1,9 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
+  suggestion
+} from "./chunk-N2N6NAZD.js";
+import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
   formatProblem,
@@ -12,21 +15,36 @@ import {
   testInputsOf,
   toVerdict,
   verdictText
-} from "./chunk-HOGTD3KB.js";
+} from "./chunk-MTNHQDS3.js";
+import {
+  clip,
+  oneLine
+} from "./chunk-RYYHHNJW.js";
+import {
+  DefaultIntrinsics,
+  QuickJSEmscriptenModuleError,
+  debugLog
+} from "./chunk-GNLRVJN4.js";
+import {
+  Store
+} from "./chunk-KVNJ5B3Z.js";
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  clipDepth,
+  hashSource,
+  isPostgresUrl,
+  parseStoreUrl,
+  stderrLogger
+} from "./chunk-MSS64Y6Z.js";
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
 import {
-  suggestion
-} from "./chunk-PK6ICO7V.js";
-import {
-  NO_EVIDENCE,
-  clip,
-  oneLine
-} from "./chunk-DIPQWG65.js";
-import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
+import {
+  expandVars
+} from "./chunk-7JG2XOTS.js";
 import {
   canonicalArgs,
   isPlainObject,
@@ -40,11 +58,6 @@ import {
   DistillError,
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
-import {
-  DefaultIntrinsics,
-  QuickJSEmscriptenModuleError,
-  debugLog
-} from "./chunk-GNLRVJN4.js";
 import {
   __commonJS,
   __require,
@@ -1018,14 +1031,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text2;
+        return text;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text2.length <= endStep)
-        return text2;
+      if (text.length <= endStep)
+        return text;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -1042,14 +1055,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
+        i = consumeMoreIndentedLines(text, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text2[i += 1]; ) {
+      for (let ch; ch = text[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text2[i + 1]) {
+          switch (text[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -1066,12 +1079,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
+            i = consumeMoreIndentedLines(text, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text2[i + 1];
+            const next = text[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -1083,12 +1096,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text2[i += 1];
+                ch = text[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text2;
+                return text;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -1103,39 +1116,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text2;
+        return text;
       if (onFold)
         onFold();
-      let res = text2.slice(0, folds[0]);
+      let res = text.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text2.length;
+        const end2 = folds[i2 + 1] || text.length;
         if (fold === 0)
           res = `
-${indent}${text2.slice(0, end2)}`;
+${indent}${text.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
+            res += `${text[fold]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent}${text.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent) {
+    function consumeMoreIndentedLines(text, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text2[start];
+      let ch = text[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text2[++i];
+          ch = text[++i];
         } else {
           do {
-            ch = text2[++i];
+            ch = text[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text2[start];
+          ch = text[start];
         }
       }
       return end;
@@ -1178,27 +1191,27 @@ var require_stringifyString = __commonJS({
       return true;
     }
     function doubleQuotedString(value, ctx) {
-      const json2 = JSON.stringify(value);
+      const json = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
-        return json2;
+        return json;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
       let start = 0;
-      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
-        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-          str += json2.slice(start, i) + "\\ ";
+      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
+          str += json.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json2[i + 1]) {
+          switch (json[i + 1]) {
             case "u":
               {
-                str += json2.slice(start, i);
-                const code = json2.substr(i + 2, 4);
+                str += json.slice(start, i);
+                const code = json.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
                     str += "\\0";
@@ -1228,23 +1241,23 @@ var require_stringifyString = __commonJS({
                     if (code.substr(0, 2) === "00")
                       str += "\\x" + code.substr(2);
                     else
-                      str += json2.substr(i, 6);
+                      str += json.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
+              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json2.slice(start, i) + "\n\n";
-                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
+                str += json.slice(start, i) + "\n\n";
+                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
                   str += "\n";
                   i += 2;
                 }
                 str += indent;
-                if (json2[i + 2] === " ")
+                if (json[i + 2] === " ")
                   str += "\\";
                 i += 1;
                 start = i + 1;
@@ -1254,7 +1267,7 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json2.slice(start) : json2;
+      str = start ? str + json.slice(start) : json;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -3676,11 +3689,11 @@ var require_Document = __commonJS({
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
       // json & jsonArg are only used from toJSON()
-      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+      toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
           doc: this,
-          keep: !json2,
+          keep: !json,
           mapAsMap: mapAsMap === true,
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -4014,10 +4027,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key: key2, sep: sep2, value } = collItem;
+        const { start, key: key2, sep, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep2?.[0],
+          next: key2 ?? sep?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4031,7 +4044,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep2) {
+          if (!keyProps.anchor && !keyProps.tag && !sep) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -4055,7 +4068,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -4071,7 +4084,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4162,7 +4175,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep2 = "";
+        let sep = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4176,13 +4189,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep2 + cb;
-              sep2 = "";
+                comment += sep + cb;
+              sep = "";
               break;
             }
             case "newline":
               if (comment)
-                sep2 += source;
+                sep += source;
               hasSpace = true;
               break;
             default:
@@ -4225,18 +4238,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key: key2, sep: sep2, value } = collItem;
+        const { start, key: key2, sep, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep2?.[0],
+          next: key2 ?? sep?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep2 && !value) {
+          if (!props.anchor && !props.tag && !sep && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -4290,8 +4303,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep2 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
+        if (!isMap2 && !sep && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4303,7 +4316,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4314,8 +4327,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep2)
-                for (const st of sep2) {
+              if (sep)
+                for (const st of sep) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4332,7 +4345,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4512,7 +4525,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep2 = "";
+      let sep = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -4529,24 +4542,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep2 + indent.slice(trimIndent) + content;
-          sep2 = "\n";
+          value += sep + indent.slice(trimIndent) + content;
+          sep = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep2 === " ")
-            sep2 = "\n";
-          else if (!prevMoreIndented && sep2 === "\n")
-            sep2 = "\n\n";
-          value += sep2 + indent.slice(trimIndent) + content;
-          sep2 = "\n";
+          if (sep === " ")
+            sep = "\n";
+          else if (!prevMoreIndented && sep === "\n")
+            sep = "\n\n";
+          value += sep + indent.slice(trimIndent) + content;
+          sep = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep2 === "\n")
+          if (sep === "\n")
             value += "\n";
           else
-            sep2 = "\n";
+            sep = "\n";
         } else {
-          value += sep2 + content;
-          sep2 = " ";
+          value += sep + content;
+          sep = " ";
           prevMoreIndented = false;
         }
       }
@@ -4729,25 +4742,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep2 = " ";
+      let sep = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep2 === "\n")
-            res += sep2;
+          if (sep === "\n")
+            res += sep;
           else
-            sep2 = "\n";
+            sep = "\n";
         } else {
-          res += sep2 + lm;
-          sep2 = " ";
+          res += sep + lm;
+          sep = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep2 + (match?.[1] ?? "");
+      return res + sep + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -5557,14 +5570,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key: key2, sep: sep2, value }) {
+    function stringifyItem({ start, key: key2, sep, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep2)
-        for (const st of sep2)
+      if (sep)
+        for (const st of sep)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -6731,18 +6744,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep2;
+          let sep;
           if (scalar.end) {
-            sep2 = scalar.end;
-            sep2.push(this.sourceToken);
+            sep = scalar.end;
+            sep.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep2 = [this.sourceToken];
+            sep = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep2 }]
+            items: [{ start, key: scalar, sep }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -6895,15 +6908,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep2 = it.sep;
-                  sep2.push(this.sourceToken);
+                  const sep = it.sep;
+                  sep.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key: key2, sep: sep2 }]
+                    items: [{ start: start2, key: key2, sep }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -7097,13 +7110,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep2 = fc.end.splice(1, fc.end.length);
-            sep2.push(this.sourceToken);
+            const sep = fc.end.splice(1, fc.end.length);
+            sep.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep2 }]
+              items: [{ start, key: fc, sep }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -7281,7 +7294,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse5(src, reviver, options) {
+    function parse4(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -7322,7 +7335,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse5;
+    exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
@@ -10460,14 +10473,14 @@ var require_lib = __commonJS({
         super.checkParams(node, false, true);
         this.scope.exit();
       }
-      forwardNoArrowParamsConversionAt(node, parse6) {
+      forwardNoArrowParamsConversionAt(node, parse5) {
         let result;
         if (this.state.noArrowParamsConversionAt.includes(this.offsetToSourcePos(node.start))) {
           this.state.noArrowParamsConversionAt.push(this.state.start);
-          result = parse6();
+          result = parse5();
           this.state.noArrowParamsConversionAt.pop();
         } else {
-          result = parse6();
+          result = parse5();
         }
         return result;
       }
@@ -20385,8 +20398,8 @@ var require_lib = __commonJS({
         this.state.maybeInArrowParameters = oldMaybeInArrowParameters;
         if (!res) return;
         const startPos = this.offsetToSourcePos(startLoc.index);
-        const parse6 = () => res.returnType && this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithDeferredArrowErrors(() => super.parseArrowExpression(res, null, true)) : super.parseArrowExpression(res, null, true);
-        return this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithRestrictedArrowReturnType(parse6, this.hasPlugin("jsx") || this.state.tsArrowReturnTypeAllowed) : parse6();
+        const parse5 = () => res.returnType && this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithDeferredArrowErrors(() => super.parseArrowExpression(res, null, true)) : super.parseArrowExpression(res, null, true);
+        return this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithRestrictedArrowReturnType(parse5, this.hasPlugin("jsx") || this.state.tsArrowReturnTypeAllowed) : parse5();
       }
       tsParseTypeArgumentsInExpression() {
         if (this.reScan_lt() !== 47) return;
@@ -20930,12 +20943,12 @@ var require_lib = __commonJS({
         this.state.tsArrowReturnTypeAllowed = allowsReturnType;
         this.state.tsGenericArrowParams = genericParams;
       }
-      tsParseWithRestrictedArrowReturnType(parse6, allowsReturnType = false, genericParams = false) {
+      tsParseWithRestrictedArrowReturnType(parse5, allowsReturnType = false, genericParams = false) {
         const oldAllowed = this.state.tsArrowReturnTypeAllowed;
         const oldGeneric = this.state.tsGenericArrowParams;
         const oldStart = this.state.tsArrowReturnTypeRestrictionAt;
         this.tsRestrictArrowReturnTypeAt(this.state.start, allowsReturnType, genericParams);
-        const result = parse6();
+        const result = parse5();
         this.state.tsArrowReturnTypeRestrictionAt = oldStart;
         this.state.tsArrowReturnTypeAllowed = oldAllowed;
         this.state.tsGenericArrowParams = oldGeneric;
@@ -21112,11 +21125,11 @@ var require_lib = __commonJS({
         this.state.tsGenericArrowParams = oldGeneric;
         return node;
       }
-      tsParseWithDeferredArrowErrors(parse6) {
-        if (this.optionFlags & 2048) return parse6();
+      tsParseWithDeferredArrowErrors(parse5) {
+        if (this.optionFlags & 2048) return parse5();
         this.optionFlags |= 2048;
         try {
-          return parse6();
+          return parse5();
         } finally {
           this.optionFlags &= ~2048;
         }
@@ -21129,19 +21142,19 @@ var require_lib = __commonJS({
       tsParseMaybeArrowWithRestrictedReturnType(startPos, refExpressionErrors, afterLeftParse) {
         if (!this.noArrowAt.has(startPos)) {
           const allowsReturnType = this.state.tsArrowReturnTypeAllowed;
-          const parse6 = () => this.tsParseMaybeAssign(refExpressionErrors, afterLeftParse);
+          const parse5 = () => this.tsParseMaybeAssign(refExpressionErrors, afterLeftParse);
           let state = this.state.clone();
           const {
             tokensLength
           } = state;
           this.tsArrowReturnTypeAt.delete(startPos);
-          let result = this.tryParse(parse6, state);
+          let result = this.tryParse(parse5, state);
           const returnTypeStart = this.tsArrowReturnTypeAt.get(startPos);
           if (result.thrown && returnTypeStart !== void 0 && !tsIsInvalidArrowParamsError(result.error, returnTypeStart) && !(this.optionFlags & 2048)) {
             state = this.state.clone();
             this.optionFlags |= 2048;
             try {
-              result = this.tryParse(parse6, state);
+              result = this.tryParse(parse5, state);
             } finally {
               this.optionFlags &= ~2048;
             }
@@ -21491,8 +21504,8 @@ var require_lib = __commonJS({
         const startPos = this.offsetToSourcePos(node.start);
         if (this.tsIsArrowReturnTypeRestrictedAt(startPos)) {
           const genericParams = this.state.tsGenericArrowParams;
-          const parse6 = () => super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
-          return this.tsParseWithRestrictedArrowReturnType(genericParams && node.returnType ? () => this.tsParseWithDeferredArrowErrors(parse6) : parse6, this.state.tsArrowReturnTypeAllowed || !genericParams && tsHasUnambiguousArrowParams(params));
+          const parse5 = () => super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
+          return this.tsParseWithRestrictedArrowReturnType(genericParams && node.returnType ? () => this.tsParseWithDeferredArrowErrors(parse5) : parse5, this.state.tsArrowReturnTypeAllowed || !genericParams && tsHasUnambiguousArrowParams(params));
         }
         return super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
       }
@@ -22272,7 +22285,7 @@ var require_lib = __commonJS({
         return result;
       }
     };
-    function parse5(input, options) {
+    function parse4(input, options) {
       var _options;
       if (((_options = options) == null ? void 0 : _options.sourceType) === "unambiguous") {
         options = Object.assign({}, options);
@@ -22359,7 +22372,7 @@ var require_lib = __commonJS({
       }
       return cls;
     }
-    exports.parse = parse5;
+    exports.parse = parse4;
     exports.parseExpression = parseExpression;
     exports.tokTypes = tokTypes;
   }
@@ -22407,7 +22420,7 @@ var require_ms = __commonJS({
       options = options || {};
       var type = typeof val;
       if (type === "string" && val.length > 0) {
-        return parse5(val);
+        return parse4(val);
       } else if (type === "number" && isFinite(val)) {
         return options.long ? fmtLong(val) : fmtShort(val);
       }
@@ -22415,7 +22428,7 @@ var require_ms = __commonJS({
         "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
       );
     };
-    function parse5(str) {
+    function parse4(str) {
       str = String(str);
       if (str.length > 100) {
         return;
@@ -38421,8 +38434,8 @@ var require_scope = __commonJS({
         }
       }
       dump() {
-        const sep2 = "-".repeat(60);
-        console.log(sep2);
+        const sep = "-".repeat(60);
+        console.log(sep);
         let scope = this;
         do {
           console.log("#", scope.block.type);
@@ -38436,7 +38449,7 @@ var require_scope = __commonJS({
             });
           }
         } while (scope = scope.parent);
-        console.log(sep2);
+        console.log(sep);
       }
       hasLabel(name) {
         return !!this.getLabel(name);
@@ -39892,11 +39905,11 @@ var require_trace_mapping_umd = __commonJS({
         state.lastNeedle = needle;
         return state.lastIndex = binarySearch(haystack, needle, low, high);
       }
-      function parse5(map) {
+      function parse4(map) {
         return typeof map === "string" ? JSON.parse(map) : map;
       }
       var FlattenMap = function(map, mapUrl) {
-        const parsed = parse5(map);
+        const parsed = parse4(map);
         if (!("sections" in parsed)) {
           return new TraceMap(parsed, mapUrl);
         }
@@ -39960,7 +39973,7 @@ var require_trace_mapping_umd = __commonJS({
         }
       }
       function addSection(input, mapUrl, mappings, sources, sourcesContent, names, ignoreList, lineOffset, columnOffset, stopLine, stopColumn) {
-        const parsed = parse5(input);
+        const parsed = parse4(input);
         if ("sections" in parsed) return recurse(...arguments);
         const map = new TraceMap(parsed, mapUrl);
         const sourcesOffset = sources.length;
@@ -40010,7 +40023,7 @@ var require_trace_mapping_umd = __commonJS({
         constructor(map, mapUrl) {
           const isString = typeof map === "string";
           if (!isString && map._decodedMemo) return map;
-          const parsed = parse5(map);
+          const parsed = parse4(map);
           const { version, file, names, sourceRoot, sources, sourcesContent } = parsed;
           this.version = version;
           this.file = file;
@@ -42459,17 +42472,17 @@ var require_typescript2 = __commonJS({
     function TSIntersectionType(node) {
       tsPrintUnionOrIntersectionType(this, node, "&");
     }
-    function tsPrintUnionOrIntersectionType(printer, node, sep2) {
+    function tsPrintUnionOrIntersectionType(printer, node, sep) {
       var _printer$tokenMap;
       let hasLeadingToken = 0;
-      if (node.types.length === 1 || (_printer$tokenMap = printer.tokenMap) != null && _printer$tokenMap.startMatches(node, sep2)) {
+      if (node.types.length === 1 || (_printer$tokenMap = printer.tokenMap) != null && _printer$tokenMap.startMatches(node, sep)) {
         hasLeadingToken = 1;
-        printer.token(sep2);
+        printer.token(sep);
         printer.space();
       }
       printer.printJoin(node.types, void 0, void 0, function(i) {
         this.space();
-        this.token(sep2, void 0, i + hasLeadingToken);
+        this.token(sep, void 0, i + hasLeadingToken);
         this.space();
       });
     }
@@ -43250,8 +43263,8 @@ var require_jsesc = __commonJS({
         "__inline1__": false,
         "__inline2__": false
       };
-      const json2 = options && options.json;
-      if (json2) {
+      const json = options && options.json;
+      if (json) {
         defaults.quotes = "double";
         defaults.wrap = true;
       }
@@ -43273,7 +43286,7 @@ var require_jsesc = __commonJS({
       const useOctNumbers = options.numbers == "octal";
       const useDecNumbers = options.numbers == "decimal";
       const useHexNumbers = options.numbers == "hexadecimal";
-      if (json2 && argument && isFunction2(argument.toJSON)) {
+      if (json && argument && isFunction2(argument.toJSON)) {
         argument = argument.toJSON();
       }
       if (!isString(argument)) {
@@ -43326,7 +43339,7 @@ var require_jsesc = __commonJS({
           }
           return "[" + newLine + result.join("," + newLine) + newLine + (compact ? "" : oldIndent) + "]";
         } else if (isNumber(argument) || isBigInt(argument)) {
-          if (json2) {
+          if (json) {
             return JSON.stringify(Number(argument));
           }
           let result2;
@@ -43348,12 +43361,12 @@ var require_jsesc = __commonJS({
           }
           return result2;
         } else if (isBigInt(argument)) {
-          if (json2) {
+          if (json) {
             return JSON.stringify(Number(argument));
           }
           return argument + "n";
         } else if (!isObject(argument)) {
-          if (json2) {
+          if (json) {
             return JSON.stringify(argument) || "null";
           }
           return String(argument);
@@ -43389,7 +43402,7 @@ var require_jsesc = __commonJS({
         if (lone) {
           return fourHexEscape(hexadecimal(lone.charCodeAt(0), lowercaseHex));
         }
-        if (char == "\0" && !json2 && !regexDigit.test(string.charAt(index + 1))) {
+        if (char == "\0" && !json && !regexDigit.test(string.charAt(index + 1))) {
           return "\\0";
         }
         if (quoteChar) {
@@ -43405,7 +43418,7 @@ var require_jsesc = __commonJS({
           return char;
         }
         const hex = hexadecimal(char.charCodeAt(0), lowercaseHex);
-        if (json2 || hex.length > 2) {
+        if (json || hex.length > 2) {
           return fourHexEscape(hex);
         }
         return "\\x" + ("00" + hex).slice(-2);
@@ -43414,7 +43427,7 @@ var require_jsesc = __commonJS({
         result = result.replace(/\$\{/g, "\\${");
       }
       if (options.isScriptContext) {
-        result = result.replace(/<\/(script|style)/gi, "<\\/$1").replace(/<!--/g, json2 ? "\\u003C!--" : "\\x3C!--");
+        result = result.replace(/<\/(script|style)/gi, "<\\/$1").replace(/<!--/g, json ? "\\u003C!--" : "\\x3C!--");
       }
       if (options.wrap) {
         result = quote + result + quote;
@@ -47162,13 +47175,13 @@ var require_lib6 = __commonJS({
     var BRACKET = /^[()[\]{}]$/;
     var tokenize;
     var JSX_TAG = /^[a-z][\w-]*$/i;
-    var getTokenType = function(token, offset, text2) {
+    var getTokenType = function(token, offset, text) {
       if (token.type === "name") {
         const tokenValue = token.value;
         if (helperValidatorIdentifier.isKeyword(tokenValue) || helperValidatorIdentifier.isStrictReservedWord(tokenValue, true) || sometimesKeywords.has(tokenValue)) {
           return "keyword";
         }
-        if (JSX_TAG.test(tokenValue) && (text2[offset - 1] === "<" || text2.slice(offset - 2, offset) === "</")) {
+        if (JSX_TAG.test(tokenValue) && (text[offset - 1] === "<" || text.slice(offset - 2, offset) === "</")) {
           return "jsxIdentifier";
         }
         const firstChar = String.fromCodePoint(tokenValue.codePointAt(0));
@@ -47184,24 +47197,24 @@ var require_lib6 = __commonJS({
       }
       return token.type;
     };
-    tokenize = function* (text2) {
+    tokenize = function* (text) {
       let match;
-      while (match = jsTokens.default.exec(text2)) {
+      while (match = jsTokens.default.exec(text)) {
         const token = jsTokens.matchToToken(match);
         yield {
-          type: getTokenType(token, match.index, text2),
+          type: getTokenType(token, match.index, text),
           value: token.value
         };
       }
     };
-    function highlight(text2) {
-      if (text2 === "") return "";
+    function highlight(text) {
+      if (text === "") return "";
       const defs = getDefs(true);
       let highlighted = "";
       for (const {
         type,
         value
-      } of tokenize(text2)) {
+      } of tokenize(text)) {
         if (type in defs) {
           highlighted += value.split(NEWLINE$1).map((str) => defs[type](str)).join("\n");
         } else {
@@ -51435,89 +51448,6 @@ async function importRef(ref) {
 
 // core/settings.ts
 var import_ajv = __toESM(require_ajv(), 1);
-
-// core/recordable.ts
-var DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
-var MAX_RECORDED_DEPTH = 200;
-var PREVIEW_CHARS = 4e3;
-function clipDepth(value, maxDepth = MAX_RECORDED_DEPTH) {
-  if (!needsClip(value, maxDepth, 0, [])) return { value, note: null };
-  let deep = false;
-  let cycle = false;
-  const copy = (v, depth, ancestors) => {
-    if (typeof v !== "object" || v === null) return v;
-    if (ancestors.includes(v)) {
-      cycle = true;
-      return "[clipped: circular reference]";
-    }
-    if (depth >= maxDepth) {
-      deep = true;
-      return `[clipped: nested deeper than ${maxDepth} levels]`;
-    }
-    ancestors.push(v);
-    let out;
-    if (Array.isArray(v)) out = v.map((x) => copy(x, depth + 1, ancestors));
-    else {
-      const o = {};
-      for (const [k, x] of Object.entries(v)) o[k] = copy(x, depth + 1, ancestors);
-      out = o;
-    }
-    ancestors.pop();
-    return out;
-  };
-  const value2 = copy(value, 0, []);
-  const parts = [];
-  if (deep) parts.push(`nesting deeper than ${maxDepth} levels was clipped`);
-  if (cycle) parts.push("a circular reference was cut");
-  return { value: value2, note: parts.join("; ") };
-}
-function needsClip(v, maxDepth, depth, ancestors) {
-  if (typeof v !== "object" || v === null) return false;
-  if (depth >= maxDepth || ancestors.includes(v)) return true;
-  ancestors.push(v);
-  const children = Array.isArray(v) ? v : Object.values(v);
-  for (const child of children) {
-    if (needsClip(child, maxDepth, depth + 1, ancestors)) return true;
-  }
-  ancestors.pop();
-  return false;
-}
-function recordableOutput(value, maxBytes) {
-  const safe = clipDepth(value);
-  let text2;
-  try {
-    text2 = JSON.stringify(safe.value) ?? "null";
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return {
-      text: JSON.stringify(`[not recorded: the output is not JSON (${why})]`),
-      note: `the output could not be recorded as JSON: ${why}`,
-      clipped: true
-    };
-  }
-  const bytes = Buffer.byteLength(text2);
-  if (bytes <= maxBytes) return { text: text2, note: safe.note, clipped: safe.note !== null };
-  const note = `output clipped: ${formatBytes(bytes)} is over the ${formatBytes(maxBytes)} cap (max_output_bytes in tooldistill.yaml); its first ${PREVIEW_CHARS.toLocaleString("en-US")} characters are kept`;
-  return {
-    text: JSON.stringify(`${text2.slice(0, PREVIEW_CHARS)}\u2026 [clipped]`),
-    note: safe.note ? `${safe.note}; ${note}` : note,
-    clipped: true
-  };
-}
-function recordableError(message, maxBytes) {
-  if (message.length <= maxBytes) return { text: message, note: null };
-  return {
-    text: `${message.slice(0, maxBytes)}\u2026 [clipped]`,
-    note: `error message clipped at ${formatBytes(maxBytes)} (max_output_bytes in tooldistill.yaml)`
-  };
-}
-function formatBytes(n) {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${Number((n / 1024).toFixed(1))} KB`;
-  return `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
-}
-
-// core/settings.ts
 function setting(spec) {
   return spec;
 }
@@ -51607,6 +51537,23 @@ var SETTINGS = {
     },
     sample: "A recorded tool output larger than this (bytes) is clipped to its beginning, and the call says so.",
     hooks: true
+  }),
+  storePoolSize: setting({
+    key: "store_pool_size",
+    default: 10,
+    schema: { type: "integer", minimum: 1, maximum: 1e3, description: "must be an integer from 1 to 1000" },
+    sample: "PostgreSQL store only: connections each process keeps to the database (workers \xD7 this must stay under max_connections)."
+  }),
+  storeConnectTimeoutMs: setting({
+    key: "store_connect_timeout_ms",
+    default: 1e4,
+    schema: {
+      type: "integer",
+      minimum: 100,
+      maximum: 6e5,
+      description: "must be a whole number of milliseconds from 100 to 600000"
+    },
+    sample: "PostgreSQL store only: how long connecting may take before the database counts as unreachable."
   })
 };
 var NAMES = Object.keys(SETTINGS);
@@ -51670,7 +51617,7 @@ function describe(error) {
 var import_ajv2 = __toESM(require_ajv(), 1);
 import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { basename, dirname, join, resolve as resolve3 } from "node:path";
+import { basename, dirname, join, resolve as resolve4 } from "node:path";
 
 // core/config-file.ts
 import { existsSync as existsSync2, statSync } from "node:fs";
@@ -51681,11 +51628,50 @@ function findConfig(startDir = process.cwd()) {
   return existsSync2(candidate) && statSync(candidate).isFile() ? candidate : null;
 }
 
+// core/config-store.ts
+import { resolve as resolve3 } from "node:path";
+function storeLocation(raw, dir, env) {
+  const store = expandVars(raw, env, () => {
+  }).trim();
+  return isPostgresUrl(store) ? store : resolve3(dir, store);
+}
+function storeProblems(data, env) {
+  const raw = data["store"];
+  if (typeof raw !== "string" || raw === "") return [];
+  const found = [];
+  const add = (message) => found.push({ keyPath: ["store"], message });
+  const store = expandVars(
+    raw,
+    env,
+    (varName) => add(
+      `environment variable ${varName} is not set: set it (e.g. ${varName}=postgres://user:password@host:5432/database) or write \${${varName}:-.tooldistill} for a fallback`
+    )
+  ).trim();
+  if (found.length > 0) return found;
+  if (store === "") {
+    add(`${raw} expands to nothing: set the variable to a folder or a postgres:// URL`);
+  } else if (isPostgresUrl(store)) {
+    try {
+      parseStoreUrl(store);
+    } catch (err) {
+      add(errorMessage(err).replace(/^store: in tooldistill\.yaml /, ""));
+    }
+  } else {
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store);
+    if (scheme) {
+      add(
+        `a ${scheme[1]}:// URL cannot be a store: give a folder (e.g. .tooldistill) or a postgres://user:password@host:5432/database URL`
+      );
+    }
+  }
+  return found;
+}
+
 // core/config-yaml.ts
 var import_yaml = __toESM(require_dist(), 1);
-function parseYaml(text2) {
+function parseYaml(text) {
   const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter });
+  const doc = (0, import_yaml.parseDocument)(text, { lineCounter });
   const lineAt = (offset) => lineCounter.linePos(offset).line;
   const syntax = doc.errors.map((error) => {
     const first = error.message.split("\n")[0] ?? error.message;
@@ -51751,6 +51737,11 @@ var MODULE_REF_KEYS = [
 var MODULE_REF_HINT = "must be 'path#export', e.g. ./tools.ts#executeTool";
 var moduleRefSchema = { type: "string", pattern: "^[^#]+#[^#\\s]+$", description: MODULE_REF_HINT };
 var pathSchema = { type: "string", minLength: 1, description: "must be a path (a non-empty string)" };
+var storeSchema = {
+  type: "string",
+  minLength: 1,
+  description: "must be a folder or a postgres:// URL (a non-empty string)"
+};
 var stringMapSchema = (of) => ({
   type: "object",
   additionalProperties: { type: "string", description: "must be a string" },
@@ -51777,7 +51768,7 @@ var configSchema = {
   type: "object",
   description: "must be a mapping of keys to values",
   properties: {
-    store: pathSchema,
+    store: storeSchema,
     executor: moduleRefSchema,
     tools: moduleRefSchema,
     health_probe: moduleRefSchema,
@@ -51801,8 +51792,8 @@ function shown(value) {
   if (value === void 0) return "nothing";
   if (Array.isArray(value)) return "a list";
   if (value !== null && typeof value === "object") return "a mapping";
-  const text2 = typeof value === "string" ? JSON.stringify(value) : String(value);
-  return text2.length > 60 ? `${text2.slice(0, 57)}...` : text2;
+  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 function pointerToKeyPath(pointer, data) {
   const path = [];
@@ -51897,15 +51888,15 @@ function crossFieldProblems(data) {
   }
   return found;
 }
-function normalise(data, file, dir) {
+function normalise(data, file, dir, env) {
   const config = defaultConfig(dir);
-  config.path = resolve3(file);
-  if (typeof data["store"] === "string") config.store = resolve3(dir, data["store"]);
+  config.path = resolve4(file);
+  if (typeof data["store"] === "string") config.store = storeLocation(data["store"], dir, env);
   for (const [key2, field] of MODULE_REF_KEYS) {
     const raw = data[key2];
     if (typeof raw === "string") config[field] = parseModuleRef(key2, raw, dir);
   }
-  if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve3(dir, data["mcp_config"]);
+  if (typeof data["mcp_config"] === "string") config.mcpConfig = resolve4(dir, data["mcp_config"]);
   if (isPlainObject(data["mcpServers"])) {
     config.mcpServers = structuredClone(data["mcpServers"]);
   }
@@ -51913,21 +51904,22 @@ function normalise(data, file, dir) {
   return config;
 }
 function validateConfig(data, options) {
+  const env = options.env ?? process.env;
   const value = data === null || data === void 0 ? {} : data;
   const validate = schemaValidator();
   const found = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
-  if (isPlainObject(value)) found.push(...crossFieldProblems(value));
+  if (isPlainObject(value)) found.push(...crossFieldProblems(value), ...storeProblems(value, env));
   const lineOf = options.lineOf ?? (() => null);
   const problems = found.map(({ keyPath, message }) => ({ path: keyPath.join("."), line: lineOf(keyPath), message })).sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
   if (problems.length > 0 || !isPlainObject(value)) return { config: null, problems };
-  return { config: normalise(value, options.file, options.dir), problems };
+  return { config: normalise(value, options.file, options.dir, env), problems };
 }
 function formatConfigProblem(fileName, problem) {
   const where = problem.line === null ? fileName : `${fileName}:${problem.line}`;
   return problem.path === "" ? `${where}: ${problem.message}` : `${where}: ${problem.path}: ${problem.message}`;
 }
 function defaultConfig(dir) {
-  const base = resolve3(dir);
+  const base = resolve4(dir);
   return {
     path: null,
     dir: base,
@@ -51948,7 +51940,7 @@ async function loadConfig(path) {
     if (found === null) return defaultConfig(process.cwd());
     file = found;
   } else {
-    file = resolve3(path);
+    file = resolve4(path);
     if (!existsSync3(file)) {
       throw new DistillError(
         "CONFIG_NOT_FOUND",
@@ -51963,15 +51955,15 @@ async function loadConfig(path) {
     }
   }
   const name = basename(file);
-  let text2;
+  let text;
   try {
-    text2 = await readFile(file, "utf8");
+    text = await readFile(file, "utf8");
   } catch (err) {
     throw new DistillError("CONFIG_INVALID", `${name}: cannot read the file: ${errorMessage(err)}`, {
       cause: err
     });
   }
-  const { data, syntax, lineOf } = parseYaml(text2);
+  const { data, syntax, lineOf } = parseYaml(text);
   if (syntax.length > 0) {
     const lines = syntax.map((problem) => formatConfigProblem(name, { path: "", ...problem }));
     throw new DistillError("CONFIG_INVALID", lines.join("\n"));
@@ -51985,7 +51977,8 @@ async function loadConfig(path) {
 var SAMPLE_CONFIG = `# tooldistill.yaml: read by the tooldistill CLI and ToolDistill.fromConfig().
 # Paths are relative to this file. Module references are path#export (no space before the #).
 
-# Where the registry database and the distilled tool files live.
+# Where the registry lives: a folder (the embedded SQLite database and the tool files), or a PostgreSQL
+# database that many processes and machines share: store: \${DATABASE_URL} (postgres://user:password@host/db).
 store: .tooldistill
 
 # Your base tools: executor(name, args) runs one of them and returns a JSON-serialisable value
@@ -52023,7 +52016,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync as statSync3 } from "no
 import { dirname as dirname2 } from "node:path";
 var DEFAULT_LOG_BYTES = 1024 * 1024;
 function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
-  const text2 = `${line.endsWith("\n") ? line.slice(0, -1) : line}
+  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
 `;
   try {
     let size = 0;
@@ -52032,7 +52025,7 @@ function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
     } catch {
       mkdirSync(dirname2(file), { recursive: true });
     }
-    if (size > 0 && size + Buffer.byteLength(text2) > maxBytes) {
+    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
       try {
         renameSync(file, `${file}.1`);
       } catch {
@@ -52040,8 +52033,8 @@ function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
     }
     appendFileSync(
       file,
-      Buffer.byteLength(text2) > maxBytes ? `${text2.slice(0, maxBytes - 20)}\u2026 [cut]
-` : text2
+      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
+` : text
     );
     return true;
   } catch {
@@ -52084,8 +52077,8 @@ function classifyBaseFailure(err) {
     if (typeof code === "string" && NETWORK_CODES.has(code)) return "infrastructure";
     e = e.cause;
   }
-  const text2 = err instanceof Error ? err.message : typeof err === "string" ? err : "";
-  return INFRASTRUCTURE_TEXT.test(text2) ? "infrastructure" : "rejected";
+  const text = err instanceof Error ? err.message : typeof err === "string" ? err : "";
+  return INFRASTRUCTURE_TEXT.test(text) ? "infrastructure" : "rejected";
 }
 
 // core/demotion.ts
@@ -52245,78 +52238,6 @@ function autoPromotion(setting2, writes) {
   };
 }
 var PROMOTED_BY_A_PERSON = "promoted by a person (tooldistill promote)";
-
-// core/tool-files.ts
-import { mkdirSync as mkdirSync2, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join as join2, resolve as resolve4, sep } from "node:path";
-var TOOL_FILE = /^v(\d+)\.ts$/;
-function hashSource(source) {
-  const { createHash: createHash2 } = process.getBuiltinModule("node:crypto");
-  return createHash2("sha256").update(source).digest("hex");
-}
-function toolFilePath(root, name, version) {
-  const problem = toolNameProblem(name);
-  if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
-  if (!Number.isSafeInteger(version) || version < 1) {
-    throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
-  }
-  const tools = resolve4(root, "tools");
-  const file = resolve4(tools, name, `v${version}.ts`);
-  if (!file.startsWith(tools + sep)) {
-    throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
-  }
-  return file;
-}
-function readToolCode(root, name, version) {
-  const file = toolFilePath(root, name, version);
-  try {
-    return readFileSync(file, "utf8");
-  } catch (err) {
-    throw new DistillError(
-      "NOT_FOUND",
-      `the file of ${name} v${version} is missing (${file}); deprecate this version or restore the file`,
-      { cause: err }
-    );
-  }
-}
-function writeToolCode(root, file, code) {
-  try {
-    mkdirSync2(join2(file, ".."), { recursive: true });
-    writeFileSync(file, code);
-  } catch (err) {
-    throw new DistillError(
-      "STORE",
-      `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join2(root, "tools")} is writable by this user.`,
-      { cause: err }
-    );
-  }
-}
-function listToolFiles(root) {
-  const dir = join2(root, "tools");
-  const out = [];
-  let names;
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of names.sort()) {
-    let files;
-    try {
-      files = readdirSync(join2(dir, name));
-    } catch {
-      continue;
-    }
-    for (const f of files.sort()) {
-      const m = TOOL_FILE.exec(f);
-      if (m) out.push({ name, version: Number(m[1]), file: join2(dir, name, f) });
-    }
-  }
-  return out;
-}
-function countToolFiles(root) {
-  return listToolFiles(root).length;
-}
 
 // core/trace.ts
 async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
@@ -52524,8 +52445,8 @@ function recordedFailures(history) {
         out.push({ cause: f.cause, tool });
         continue;
       }
-      const text2 = typeof f.message === "string" ? f.message : "";
-      out.push({ cause: classifyBaseFailure(text2) === "infrastructure" ? "infrastructure" : "tool", tool });
+      const text = typeof f.message === "string" ? f.message : "";
+      out.push({ cause: classifyBaseFailure(text) === "infrastructure" ? "infrastructure" : "tool", tool });
     }
   }
   return out;
@@ -52701,9 +52622,9 @@ function importBinding(specifiers, line) {
   if (props.length > 0) statements.unshift(`const { ${props.join(", ")} } = ${LIBRARY_PARAM};`);
   return statements.join(" ");
 }
-function keepLines(text2, replaced) {
+function keepLines(text, replaced) {
   const newlines = replaced.split("\n").length - 1;
-  return text2 + "\n".repeat(newlines);
+  return text + "\n".repeat(newlines);
 }
 function stripTypes(source) {
   const original = process.emitWarning;
@@ -53168,11 +53089,11 @@ function foldJoin(folder, node, alt, separator) {
   if (elements.some((e) => e.node === null || e.isSpreadElement())) return [UNKNOWN];
   const parts = [separator ?? [{ kind: "value", node, value: "," }]];
   for (const e of elements) parts.push(folder.alternatives(e));
-  return combine(node, parts, ([sep2, ...items]) => {
-    if (typeof sep2 !== "string" || !items.every((i) => isFoldable(i) || i === null || i === void 0)) {
+  return combine(node, parts, ([sep, ...items]) => {
+    if (typeof sep !== "string" || !items.every((i) => isFoldable(i) || i === null || i === void 0)) {
       return NOT_FOLDED;
     }
-    return items.map((i) => i === null || i === void 0 ? "" : String(i)).join(sep2);
+    return items.map((i) => i === null || i === void 0 ? "" : String(i)).join(sep);
   });
 }
 var STRING_METHODS = Object.freeze({
@@ -53252,11 +53173,11 @@ var Folder = class {
       case "TemplateLiteral": {
         const parts = path.get("expressions").map((e) => this.alternatives(e));
         return combine(node, parts, (values) => {
-          let text2 = node.quasis[0]?.value.cooked ?? "";
+          let text = node.quasis[0]?.value.cooked ?? "";
           for (let i = 0; i < values.length; i++) {
-            text2 += String(values[i]) + (node.quasis[i + 1]?.value.cooked ?? "");
+            text += String(values[i]) + (node.quasis[i + 1]?.value.cooked ?? "");
           }
-          return text2;
+          return text;
         });
       }
       case "BinaryExpression":
@@ -53677,11 +53598,11 @@ function appearsIn(value, place) {
   for (const leaf of data.strings) if (leaf.includes(value)) return true;
   return false;
 }
-function appearsInText(value, text2) {
-  if (typeof value === "string" && value.length >= MIN_SUBSTRING_CHARS) return text2.includes(value);
+function appearsInText(value, text) {
+  if (typeof value === "string" && value.length >= MIN_SUBSTRING_CHARS) return text.includes(value);
   const escaped = String(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const pattern = typeof value === "number" ? new RegExp(`(?<![\\d.])${escaped}(?!\\d|\\.\\d)`) : new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "u");
-  return pattern.test(text2);
+  return pattern.test(text);
 }
 function leaves(root) {
   const strings = /* @__PURE__ */ new Set();
@@ -53779,8 +53700,8 @@ function show(value) {
 function tokenOf(node, source) {
   const literal = node.type === "StringLiteral" || node.type === "TemplateLiteral" ? stringValue(node) : null;
   if (literal !== null) return oneLine(literal, 40);
-  const text2 = source.slice(node.start ?? 0, node.end ?? 0);
-  return text2.length <= 40 && !text2.includes("\n") ? text2 : text2.match(/^\S+/)?.[0] ?? text2;
+  const text = source.slice(node.start ?? 0, node.end ?? 0);
+  return text.length <= 40 && !text.includes("\n") ? text : text.match(/^\S+/)?.[0] ?? text;
 }
 
 // core/replay.ts
@@ -54096,9 +54017,9 @@ async function replayRun(ctx, run, code, changed) {
       const fixture = set.take(tool, canonical);
       if (fixture?.ok && fixture.clipped === null) return structuredClone(fixture.output);
       if (fixture && !fixture.ok) throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
-      const text2 = fixture ? `its recorded answer to call ${fixture.index} was clipped when it was recorded` : set.explainMiss(step, tool, canonical, "that run");
-      stopped.at = { clipped: fixture !== null, tool, text: text2 };
-      throw replayProblem(text2);
+      const text = fixture ? `its recorded answer to call ${fixture.index} was clipped when it was recorded` : set.explainMiss(step, tool, canonical, "that run");
+      stopped.at = { clipped: fixture !== null, tool, text };
+      throw replayProblem(text);
     }
   });
   const stop = stopped.at;
@@ -54135,13 +54056,13 @@ var SourceTokens = class {
   }
   /** The node's text when it is one line of at most 40 characters, otherwise its first token. */
   of(node) {
-    const text2 = this.#text(node);
-    return text2.length <= 40 && !text2.includes("\n") ? text2 : this.first(node);
+    const text = this.#text(node);
+    return text.length <= 40 && !text.includes("\n") ? text : this.first(node);
   }
   /** The node's first token (its whole text when it starts with none). */
   first(node) {
-    const text2 = this.#text(node);
-    return text2.match(TOKEN)?.[0] ?? text2;
+    const text = this.#text(node);
+    return text.match(TOKEN)?.[0] ?? text;
   }
   #text(node) {
     return this.#source.slice(node.start ?? 0, node.end ?? 0);
@@ -54370,7 +54291,7 @@ var ABSENT_MEMBERS = Object.freeze({
   "Math.random": "a distilled tool has no randomness: take random values as an input or from a base tool",
   "Date.now": NO_CLOCK
 });
-var TOOL_FILE2 = "tool.ts";
+var TOOL_FILE = "tool.ts";
 var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   "use strict";
   const G = globalThis;
@@ -55042,8 +54963,8 @@ function commit(ctx, moves, also) {
   });
   const changed = moves.some((m) => {
     const was = isExposed(m.v.status, m.v.problems);
-    const now2 = isExposed(m.to, m.problems);
-    return was !== now2 || now2 && m.v.status !== m.to;
+    const now = isExposed(m.to, m.problems);
+    return was !== now || now && m.v.status !== m.to;
   });
   if (changed) ctx.exposureChanged();
 }
@@ -55365,12 +55286,12 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
   };
   const expected = v.verdict?.calls ?? null;
   if (f.cause !== "tool") {
-    const text3 = structuredError(v, f, outcome.calls, expected, ctx, CONSEQUENCE[f.cause]);
+    const text2 = structuredError(v, f, outcome.calls, expected, ctx, CONSEQUENCE[f.cause]);
     store.transaction(() => {
-      store.failCall(callId, text3, latency);
+      store.failCall(callId, text2, latency);
       store.recordRun({ ...run, outcome: f.cause, evidence });
     });
-    return { content: text3, isError: true };
+    return { content: text2, isError: true };
   }
   const rule = ctx.settings.demotion;
   const earlier = store.recentRuns(v.name, v.version, Math.max(0, rule.window - 1), EVIDENCE_OUTCOMES);
@@ -55380,14 +55301,14 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     store.getRunStats(v.name, v.version).successes
   );
   const consequence = decision.demote ? CONSEQUENCE.tool : `This run failed, but the tool stays available (${decision.reason}). Complete the task using the base tools directly.`;
-  const text2 = structuredError(v, f, outcome.calls, expected, ctx, consequence);
+  const text = structuredError(v, f, outcome.calls, expected, ctx, consequence);
   const record = () => {
-    store.failCall(callId, text2, latency);
+    store.failCall(callId, text, latency);
     store.recordRun({ ...run, outcome: "tool", evidence });
   };
   if (!decision.demote) {
     store.transaction(record);
-    return { content: text2, isError: true };
+    return { content: text, isError: true };
   }
   const failures = [evidence, ...earlier.filter((r) => r.outcome === "tool").map((r) => r.evidence)];
   const current = store.getVersion(v.name, v.version) ?? v;
@@ -55402,7 +55323,7 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
       store.setReplaceName(trace.id, v.name);
     }
   );
-  return { content: text2, isError: true };
+  return { content: text, isError: true };
 }
 function notApplicableContent(v, reason, calls, ctx) {
   const done = calls.filter((c) => c.ok);
@@ -55538,8 +55459,8 @@ async function sameCodeVerdict(ctx, v) {
   await runningVerification(ctx.store, v)?.catch(() => {
   });
   const stored = () => {
-    const now2 = ctx.store.getVersion(v.name, v.version);
-    return now2?.verdict ? { ...now2.verdict, status: now2.status } : null;
+    const now = ctx.store.getVersion(v.name, v.version);
+    return now?.verdict ? { ...now.verdict, status: now.status } : null;
   };
   const known = stored();
   if (known) return known;
@@ -55748,22 +55669,8 @@ function assertNoRefusedWrites(plan) {
   throw new DistillError("WRITE_REFUSED", policy.refusal(plan));
 }
 
-// core/logger.ts
-var stderrLogger = {
-  info() {
-  },
-  warn(message) {
-    process.stderr.write(`${message}
-`);
-  },
-  error(message) {
-    process.stderr.write(`${message}
-`);
-  }
-};
-
 // core/quickjs-engine.ts
-import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync4, readFileSync } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -55856,7 +55763,7 @@ function compiledModule() {
   if (compiled2) return compiled2;
   const path = engineWasmPath();
   try {
-    compiled2 = new wasm.Module(readFileSync2(path));
+    compiled2 = new wasm.Module(readFileSync(path));
     return compiled2;
   } catch (err) {
     throw new DistillError("USAGE", `cannot load the sandbox engine from ${path}: ${errorMessage(err)}`, {
@@ -55996,9 +55903,9 @@ var CallGate = class {
       if (err instanceof DistillError) failure.errorCode = err.code;
       return failure;
     }
-    let json2;
+    let json;
     try {
-      json2 = JSON.stringify(output);
+      json = JSON.stringify(output);
     } catch (err) {
       call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
       return {
@@ -56009,8 +55916,8 @@ var CallGate = class {
         tool: call.tool
       };
     }
-    json2 ??= "null";
-    const bytes = Buffer.byteLength(json2);
+    json ??= "null";
+    const bytes = Buffer.byteLength(json);
     const max = this.#limits.maxMessageBytes;
     if (bytes > max) {
       call.error = `its result is ${bytes} bytes, more than the ${max}-byte limit`;
@@ -56023,29 +55930,29 @@ var CallGate = class {
       };
     }
     call.ok = true;
-    call.output = JSON.parse(json2);
-    return { json: json2 };
+    call.output = JSON.parse(json);
+    return { json };
   }
 };
 var MAX_REASON_CHARS = 1e3;
-function readReason(json2) {
-  const value = json2 === null ? null : parseString(json2);
+function readReason(json) {
+  const value = json === null ? null : parseString(json);
   return clip(value?.trim() || "no reason given", MAX_REASON_CHARS);
 }
 function isFailure(value) {
   return "kind" in value && "cause" in value;
 }
-function parseString(json2) {
+function parseString(json) {
   try {
-    const value = JSON.parse(json2);
+    const value = JSON.parse(json);
     return typeof value === "string" ? value : null;
   } catch {
     return null;
   }
 }
-function parsePlainObject(json2) {
+function parsePlainObject(json) {
   try {
-    const value = JSON.parse(json2);
+    const value = JSON.parse(json);
     return isPlainObject(value) ? value : null;
   } catch {
     return null;
@@ -56118,7 +56025,7 @@ var RunClock = class {
 // core/sandbox-failures.ts
 var MAX_ERROR_CHARS = 1e3;
 var SEPARATOR = "";
-var TOOL_LINE = new RegExp(`\\(${TOOL_FILE2.replace(".", "\\.")}:(\\d+)`);
+var TOOL_LINE = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+)`);
 function memoryFailure(limits) {
   return {
     kind: "memory",
@@ -56141,20 +56048,20 @@ function engineFailure(err, growthRefused, limits) {
     message: `the engine stopped running the tool's code: ${clip(errorMessage(err), MAX_ERROR_CHARS)}`
   };
 }
-function guestFailure(text2, prefix, kind) {
-  if (text2.startsWith("InternalError: stack overflow")) {
+function guestFailure(text, prefix, kind) {
+  if (text.startsWith("InternalError: stack overflow")) {
     return {
       kind: "stack",
       cause: "tool",
       message: "the tool's code nested too deeply (the engine's stack limit) and was stopped"
     };
   }
-  return { kind, cause: "tool", message: prefix + text2 };
+  return { kind, cause: "tool", message: prefix + text };
 }
 function describedError(described) {
-  const [text2 = "", stack = ""] = described.split(SEPARATOR);
+  const [text = "", stack = ""] = described.split(SEPARATOR);
   const line = TOOL_LINE.exec(stack)?.[1];
-  return clip(text2, MAX_ERROR_CHARS) + (line ? ` (line ${line})` : "");
+  return clip(text, MAX_ERROR_CHARS) + (line ? ` (line ${line})` : "");
 }
 function unknownFailure() {
   return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
@@ -56208,8 +56115,8 @@ var SandboxRun = class {
       this.#fail(codeError(`the tool's result is not JSON-serialisable: ${why}`));
       return this.#finish(null);
     }
-    const json2 = tagged.slice(1);
-    const bytes = Buffer.byteLength(json2);
+    const json = tagged.slice(1);
+    const bytes = Buffer.byteLength(json);
     if (bytes > this.#limits.maxMessageBytes) {
       this.#fail({
         kind: "message_limit",
@@ -56219,7 +56126,7 @@ var SandboxRun = class {
       return this.#finish(null);
     }
     try {
-      return this.#finish({ result: JSON.parse(json2) });
+      return this.#finish({ result: JSON.parse(json) });
     } catch (err) {
       this.#fail(codeError(`the tool's result is not JSON: ${errorMessage(err)}`));
       return this.#finish(null);
@@ -56269,7 +56176,7 @@ var SandboxRun = class {
         parse: ctx.getProp(api.value, "parse")
       };
       const made = ctx.evalCode(`(function (${LIBRARY_PARAM}) {"use strict";${body}
-})`, TOOL_FILE2, {
+})`, TOOL_FILE, {
         type: "global",
         strict: true
       });
@@ -56300,8 +56207,8 @@ var SandboxRun = class {
     }
     return r.value;
   }
-  #newString(text2) {
-    return this.#ctx.newString(text2);
+  #newString(text) {
+    return this.#ctx.newString(text);
   }
   #read(handle) {
     const ctx = this.#ctx;
@@ -56355,9 +56262,9 @@ var SandboxRun = class {
     const ctx = this.#ctx;
     const deferred = ctx.newPromise();
     if (this.#failure || this.#notApplicable !== null) return deferred.handle;
-    const text2 = (h) => h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
+    const text = (h) => h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
     const site = siteHandle && ctx.typeof(siteHandle) === "number" ? ctx.getNumber(siteHandle) : null;
-    const admitted = this.#gate.admit(text2(nameHandle), text2(argsHandle), site);
+    const admitted = this.#gate.admit(text(nameHandle), text(argsHandle), site);
     if (isFailure(admitted)) this.#fail(admitted);
     else this.#batch.push({ ...admitted, deferred });
     return deferred.handle;
@@ -56415,9 +56322,9 @@ var SandboxRun = class {
       if (this.#failure || this.#notApplicable !== null) return null;
       const state = ctx.getPromiseState(promise);
       if (state.type === "fulfilled") {
-        const json2 = ctx.typeof(state.value) === "string" ? ctx.getString(state.value) : null;
-        if (json2 === null) this.#fail(codeError("the tool gave no result"));
-        return json2;
+        const json = ctx.typeof(state.value) === "string" ? ctx.getString(state.value) : null;
+        if (json === null) this.#fail(codeError("the tool gave no result"));
+        return json;
       }
       if (state.type === "rejected") {
         this.#failFromGuest(state.error, "", "code_error");
@@ -56657,1465 +56564,6 @@ function resolveLimits(base, override) {
   return limits;
 }
 
-// core/store.ts
-import { rmSync } from "node:fs";
-import { join as join4 } from "node:path";
-
-// core/store-access.ts
-var databases = /* @__PURE__ */ new WeakMap();
-function registerDatabase(store, db) {
-  databases.set(store, db);
-}
-function databaseOf(store) {
-  const db = databases.get(store);
-  if (!db) throw new Error("not a Store opened by this module");
-  return db;
-}
-function adapterSql(store, statement) {
-  return databaseOf(store).stmt(statement);
-}
-
-// core/store-rows.ts
-function now() {
-  return (/* @__PURE__ */ new Date()).toISOString();
-}
-function json(value) {
-  return value === void 0 ? null : JSON.stringify(value);
-}
-function parse4(text2) {
-  return typeof text2 === "string" ? JSON.parse(text2) : null;
-}
-function text(r, column) {
-  return r[column];
-}
-function textOrNull(r, column) {
-  return r[column] ?? null;
-}
-function numberOrNull(r, column) {
-  const v = r[column];
-  return v === null || v === void 0 ? null : Number(v);
-}
-function versionFromRow(r) {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    status: r["status"],
-    problems: parse4(r["problems"]),
-    baseline: numberOrNull(r, "baseline"),
-    baselineTokens: numberOrNull(r, "baseline_tokens"),
-    sourceTrace: textOrNull(r, "source_trace"),
-    description: text(r, "description"),
-    inputSchema: parse4(r["input_schema"]),
-    testInputs: parse4(r["test_inputs"]),
-    sourceHash: text(r, "source_hash"),
-    verdict: withEvidence(parse4(r["verdict"])),
-    queuedRebuild: Boolean(r["queued_rebuild"]),
-    rebuildNote: textOrNull(r, "rebuild_note"),
-    createdAt: text(r, "created_at"),
-    replayRuns: parse4(r["replay_runs"]) ?? []
-  };
-}
-function historyFromRow(r) {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    from: textOrNull(r, "from_status"),
-    to: r["to_status"],
-    reason: text(r, "reason"),
-    evidence: parse4(r["evidence"]),
-    at: text(r, "at")
-  };
-}
-function dependencyFromRow(r) {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    baseTool: text(r, "base_tool"),
-    fingerprint: textOrNull(r, "fingerprint"),
-    avoided: Boolean(r["avoided"])
-  };
-}
-function runStatsFromRow(name, version, r) {
-  return {
-    name,
-    version,
-    runs: Number(r?.["runs"] ?? 0),
-    successes: Number(r?.["successes"] ?? 0),
-    failures: Number(r?.["failures"] ?? 0),
-    notApplicable: Number(r?.["not_applicable"] ?? 0),
-    innerCalls: Number(r?.["inner_calls"] ?? 0),
-    lastRunAt: r === void 0 ? null : textOrNull(r, "last_run_at")
-  };
-}
-function runFromRow(r) {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    outcome: r["outcome"],
-    traceId: textOrNull(r, "trace_id"),
-    callId: numberOrNull(r, "call_id"),
-    innerCalls: Number(r["inner_calls"]),
-    evidence: parse4(r["evidence"]),
-    at: text(r, "at")
-  };
-}
-function baseHealthFromRow(r) {
-  const probe = r["probe_ok"];
-  return {
-    tool: text(r, "tool"),
-    failures: Number(r["failures"]),
-    consecutive: Number(r["consecutive"]),
-    lastError: textOrNull(r, "last_error"),
-    lastFailureAt: textOrNull(r, "last_failure_at"),
-    lastOkAt: textOrNull(r, "last_ok_at"),
-    probeOk: probe === null || probe === void 0 ? null : Boolean(probe),
-    probedAt: textOrNull(r, "probed_at")
-  };
-}
-function verifiedDefinitionFromRow(r) {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    baseTool: text(r, "base_tool"),
-    fingerprint: text(r, "fingerprint"),
-    definition: parse4(r["definition"]),
-    verifiedAt: text(r, "verified_at")
-  };
-}
-function traceFromRow(r) {
-  const outcome = r["outcome"];
-  return {
-    id: text(r, "id"),
-    task: text(r, "task"),
-    source: r["source"],
-    outcome: outcome === null || outcome === void 0 ? null : Boolean(outcome),
-    usage: {
-      input_tokens: Number(r["input_tokens"]),
-      output_tokens: Number(r["output_tokens"]),
-      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
-      cache_read_input_tokens: Number(r["cache_read_input_tokens"])
-    },
-    startedAt: text(r, "started_at"),
-    endedAt: textOrNull(r, "ended_at"),
-    note: textOrNull(r, "note")
-  };
-}
-function traceFlagsFromRow(r) {
-  return {
-    nudged: Boolean(r?.["nudged"]),
-    proposed: Boolean(r?.["proposed"]),
-    replaceName: r === void 0 ? null : textOrNull(r, "replace_name")
-  };
-}
-function callFromRow(r) {
-  return {
-    id: Number(r["id"]),
-    traceId: text(r, "trace_id"),
-    seq: Number(r["seq"]),
-    parentId: numberOrNull(r, "parent_id"),
-    tool: text(r, "tool"),
-    kind: r["kind"],
-    args: parse4(r["args"]),
-    status: r["status"],
-    output: parse4(r["output"]),
-    error: textOrNull(r, "error"),
-    latencyMs: numberOrNull(r, "latency_ms"),
-    version: numberOrNull(r, "version"),
-    note: textOrNull(r, "note"),
-    clipped: Boolean(r["clipped"])
-  };
-}
-function withEvidence(v) {
-  return v === null || v.evidence !== void 0 ? v : { ...v, evidence: { ...NO_EVIDENCE, writes: [] } };
-}
-
-// core/store-bookkeeping.ts
-function getMeta(db, key2) {
-  const row = db.stmt("SELECT value FROM meta WHERE key = ?").get(key2);
-  return row?.["value"] ?? null;
-}
-function setMeta(db, key2, value) {
-  db.stmt(
-    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-  ).run(key2, value);
-}
-function spillApplied(db, eventId) {
-  return db.stmt("SELECT 1 AS x FROM spill_applied WHERE event_id = ?").get(eventId) !== void 0;
-}
-function markSpillApplied(db, eventId) {
-  db.stmt("INSERT OR IGNORE INTO spill_applied (event_id, applied_at) VALUES (?, ?)").run(eventId, now());
-}
-function pruneSpillApplied(db, before) {
-  db.stmt("DELETE FROM spill_applied WHERE applied_at < ?").run(before);
-}
-
-// core/store-calls.ts
-function joinNotes(...notes) {
-  const kept = notes.filter((n) => n !== null && n !== "");
-  return kept.length === 0 ? null : kept.join("; ");
-}
-function recordedOutcome(call, outcome, maxOutputBytes) {
-  const status = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
-  const out = outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
-  const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
-  return {
-    status,
-    output: out?.text ?? null,
-    error: err?.text ?? null,
-    note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
-    clipped: out?.clipped ?? false
-  };
-}
-function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
-  const kept = recordedOutcome(call, outcome, maxOutputBytes);
-  return db.transaction(() => {
-    const row = db.stmt(
-      `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING id`
-    ).get(
-      call.traceId,
-      call.traceId,
-      call.parentId ?? null,
-      call.tool,
-      call.kind,
-      JSON.stringify(call.args),
-      kept.status,
-      kept.output,
-      kept.error,
-      latencyMs,
-      call.version ?? null,
-      call.externalId ?? null,
-      now(),
-      kept.note,
-      kept.clipped ? 1 : 0
-    );
-    return Number(row?.["id"]);
-  });
-}
-function finishCall(db, id, output, latencyMs, maxOutputBytes) {
-  const out = recordableOutput(output, maxOutputBytes);
-  db.stmt(
-    `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
-     note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`
-  ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
-}
-function failCall(db, id, error, latencyMs, maxOutputBytes) {
-  const err = recordableError(error, maxOutputBytes);
-  db.stmt(
-    `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
-     note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`
-  ).run(err.text, latencyMs, err.note, id);
-}
-function setCallKind(db, id, kind, version) {
-  db.stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
-}
-function setCallArgs(db, id, args) {
-  db.stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
-}
-function getCallByExternalId(db, externalId, traceIdPrefix) {
-  const row = db.stmt("SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1").get(externalId, traceIdPrefix.length, traceIdPrefix);
-  return row ? callFromRow(row) : null;
-}
-function startedCallsByExternalId(db, externalId) {
-  const rows = db.stmt("SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC").all(externalId);
-  return rows.map(callFromRow);
-}
-function getCalls(db, traceId) {
-  return db.stmt("SELECT * FROM calls WHERE trace_id = ? ORDER BY seq").all(traceId).map(callFromRow);
-}
-function countTopLevelBaseCalls(db, traceId) {
-  const row = db.stmt(
-    "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
-  ).get(traceId);
-  return Number(row?.["n"]);
-}
-function liveRuns(db, name, version, limit) {
-  const rows = db.stmt(
-    "SELECT * FROM calls WHERE kind = 'distilled' AND tool = ? AND version = ? AND status = 'ok' ORDER BY id DESC LIMIT ?"
-  ).all(name, version, limit);
-  return rows.map((row) => liveRun(db, row));
-}
-function liveRunsOf(db, refs) {
-  const get = db.stmt(
-    "SELECT * FROM calls WHERE id = ? AND trace_id = ? AND kind = 'distilled' AND status = 'ok'"
-  );
-  return refs.flatMap((ref) => {
-    const row = get.get(ref.call, ref.trace);
-    return row ? [liveRun(db, row)] : [];
-  });
-}
-function liveRun(db, row) {
-  const call = callFromRow(row);
-  const inner = db.stmt("SELECT * FROM calls WHERE parent_id = ? ORDER BY seq").all(call.id).map(callFromRow);
-  return {
-    trace: call.traceId,
-    call: call.id,
-    version: call.version ?? 0,
-    input: call.args,
-    output: call.output,
-    at: String(row["started_at"]),
-    calls: inner
-  };
-}
-
-// core/store-invariants.ts
-var REPAIRED = "repaired when the store was opened";
-var NEEDS_VERDICT = ["verified", "active", "suspect", "rejected", "superseded"];
-var NEVER_REBUILT = ["deprecated", "rejected", "superseded"];
-function checkLifecycle(store) {
-  const versions = store.listVersions();
-  if (versions.length === 0) return [];
-  const problems = [];
-  const byName = /* @__PURE__ */ new Map();
-  for (const v of versions) byName.set(v.name, [...byName.get(v.name) ?? [], v]);
-  for (const [name, all] of byName) {
-    const active = all.filter((v) => v.status === "active");
-    if (active.length < 2) continue;
-    const keep = active.reduce(
-      (a, b) => store.lastActivation(b.name, b.version) > store.lastActivation(a.name, a.version) ? b : a
-    );
-    const others = active.filter((v) => v !== keep);
-    problems.push({
-      name,
-      versions: active.map((v) => v.version),
-      message: `${name} has ${active.length} active versions (${active.map((v) => `v${v.version}`).join(", ")})`,
-      repair: `v${keep.version}, which became active last, stays active; ${others.map((v) => `v${v.version}`).join(", ")} deprecated`,
-      command: null,
-      apply: (s) => {
-        for (const v of others) {
-          s.setStatus({
-            name,
-            version: v.version,
-            expect: "active",
-            to: "deprecated",
-            problems: v.problems,
-            reason: `${REPAIRED}: v${keep.version} was active too and became active last`
-          });
-        }
-      }
-    });
-  }
-  const history = new Map(store.latestHistory().map((h) => [`${h.name}\0${h.version}`, h]));
-  for (const v of versions) {
-    const id = `${v.name} v${v.version}`;
-    if (NEVER_REBUILT.includes(v.status) && v.queuedRebuild) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is ${v.status} but still queued for a rebuild`,
-        repair: "the rebuild queue flag is cleared",
-        command: null,
-        apply: (s) => s.setQueuedRebuild(v.name, v.version, false, null)
-      });
-    }
-    if (NEEDS_VERDICT.includes(v.status) && v.verdict === null) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is ${v.status} but has no stored verdict (an interrupted verification)`,
-        repair: null,
-        command: `run \`tooldistill verify ${v.name} --version ${v.version}\``
-      });
-    }
-    if (v.status === "active" && v.problems.length > 0) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is active with open problems (${v.problems.join(", ")})`,
-        repair: "it becomes suspect, as every open problem makes it",
-        command: null,
-        apply: (s) => s.setStatus({
-          name: v.name,
-          version: v.version,
-          expect: "active",
-          to: "suspect",
-          problems: v.problems,
-          reason: `${REPAIRED}: active with open problems`
-        })
-      });
-    }
-    if (v.status === "suspect" && v.problems.length === 0) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is suspect without an open problem`,
-        repair: null,
-        command: `run \`tooldistill verify ${v.name} --version ${v.version}\` (a pass makes it active again)`
-      });
-    }
-    const last = history.get(`${v.name}\0${v.version}`);
-    if (last && last.to !== v.status) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is ${v.status} but its history ends at ${last.to}`,
-        repair: `the history records the change to ${v.status}`,
-        command: null,
-        apply: (s) => s.addHistory({
-          name: v.name,
-          version: v.version,
-          from: last.to,
-          to: v.status,
-          reason: `${REPAIRED}: the history lacked this change`,
-          evidence: null
-        })
-      });
-    }
-  }
-  return problems;
-}
-function checkOnOpen(store, logger) {
-  const found = checkLifecycle(store);
-  if (found.length === 0) return [];
-  const repairable = found.filter((p) => p.repair !== null);
-  let left = found;
-  if (!store.readOnly && repairable.length > 0) {
-    try {
-      store.transaction(() => {
-        for (const p of repairable) p.apply?.(store);
-      });
-      for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
-      left = found.filter((p) => p.repair === null);
-    } catch (err) {
-      logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
-    }
-  }
-  for (const p of left) {
-    const fix = p.command ?? "run `tooldistill doctor --fix`";
-    logger.warn(`tooldistill: ${p.message}: ${fix}`);
-  }
-  return left;
-}
-
-// core/store-open.ts
-import { existsSync as existsSync5, mkdirSync as mkdirSync3, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join3 } from "node:path";
-
-// core/store-database.ts
-var StoreStatement = class {
-  #s;
-  #fail;
-  constructor(s, fail) {
-    this.#s = s;
-    this.#fail = fail;
-  }
-  /** Runs a write; says how many rows changed. */
-  run(...params) {
-    try {
-      return this.#s.run(...params);
-    } catch (err) {
-      return this.#fail(err);
-    }
-  }
-  /** The first row, or undefined. */
-  get(...params) {
-    try {
-      return this.#s.get(...params);
-    } catch (err) {
-      return this.#fail(err);
-    }
-  }
-  /** Every row. */
-  all(...params) {
-    try {
-      return this.#s.all(...params);
-    } catch (err) {
-      return this.#fail(err);
-    }
-  }
-};
-var StoreDatabase = class {
-  #db;
-  #explain;
-  #statements = /* @__PURE__ */ new Map();
-  constructor(db, explain) {
-    this.#db = db;
-    this.#explain = explain;
-  }
-  /** The prepared statement of `sql`, prepared once per database. */
-  stmt(sql) {
-    let s = this.#statements.get(sql);
-    if (!s) {
-      try {
-        s = new StoreStatement(this.#db.prepare(sql), (err) => {
-          throw this.#explain(err, "query");
-        });
-      } catch (err) {
-        throw this.#explain(err, "query");
-      }
-      this.#statements.set(sql, s);
-    }
-    return s;
-  }
-  /** Runs SQL text without results (pragmas, migrations, savepoints). */
-  exec(sql) {
-    try {
-      this.#db.exec(sql);
-    } catch (err) {
-      throw this.#explain(err, "query");
-    }
-  }
-  /** `PRAGMA user_version`: the schema version the database was migrated to. */
-  userVersion() {
-    return Number(this.stmt("PRAGMA user_version").get()?.["user_version"]);
-  }
-  /** True while a transaction is open on this connection. */
-  get inTransaction() {
-    return this.#db.isTransaction;
-  }
-  /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
-  transaction(fn) {
-    if (this.#db.isTransaction) return fn();
-    this.stmt("BEGIN IMMEDIATE").run();
-    try {
-      const result = fn();
-      this.stmt("COMMIT").run();
-      return result;
-    } catch (err) {
-      if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
-      throw err;
-    }
-  }
-  /** Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote. */
-  savepoint(fn) {
-    this.exec("SAVEPOINT td_step");
-    try {
-      const result = fn();
-      this.exec("RELEASE td_step");
-      return result;
-    } catch (err) {
-      this.exec("ROLLBACK TO td_step");
-      this.exec("RELEASE td_step");
-      throw err;
-    }
-  }
-  /** Closes the database (idempotent). */
-  close() {
-    if (this.#db.isOpen) this.#db.close();
-  }
-};
-
-// core/store-schema.ts
-var MIGRATIONS = [
-  `
-  CREATE TABLE traces (
-    id TEXT PRIMARY KEY,
-    task TEXT NOT NULL,
-    source TEXT NOT NULL,
-    outcome INTEGER,
-    input_tokens INTEGER NOT NULL DEFAULT 0,
-    output_tokens INTEGER NOT NULL DEFAULT 0,
-    cache_creation_input_tokens INTEGER NOT NULL DEFAULT 0,
-    cache_read_input_tokens INTEGER NOT NULL DEFAULT 0,
-    started_at TEXT NOT NULL,
-    ended_at TEXT,
-    nudged INTEGER NOT NULL DEFAULT 0,
-    proposed INTEGER NOT NULL DEFAULT 0,
-    replace_name TEXT,
-    note TEXT
-  );
-  CREATE TABLE calls (
-    id INTEGER PRIMARY KEY,
-    trace_id TEXT NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    parent_id INTEGER REFERENCES calls(id),
-    tool TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    args TEXT NOT NULL,
-    status TEXT NOT NULL,
-    output TEXT,
-    error TEXT,
-    latency_ms REAL,
-    version INTEGER,
-    external_id TEXT,
-    started_at TEXT NOT NULL,
-    UNIQUE (trace_id, seq)
-  );
-  CREATE INDEX calls_external ON calls(external_id) WHERE external_id IS NOT NULL;
-  CREATE TABLE versions (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    problems TEXT NOT NULL DEFAULT '[]',
-    baseline INTEGER,
-    baseline_tokens INTEGER,
-    source_trace TEXT,
-    description TEXT NOT NULL DEFAULT '',
-    input_schema TEXT NOT NULL DEFAULT '{}',
-    test_inputs TEXT NOT NULL DEFAULT '[]',
-    source_hash TEXT NOT NULL,
-    verdict TEXT,
-    queued_rebuild INTEGER NOT NULL DEFAULT 0,
-    rebuild_note TEXT,
-    created_at TEXT NOT NULL,
-    PRIMARY KEY (name, version)
-  );
-  CREATE TABLE status_history (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    from_status TEXT,
-    to_status TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    evidence TEXT,
-    at TEXT NOT NULL
-  );
-  CREATE TABLE dependencies (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    base_tool TEXT NOT NULL,
-    fingerprint TEXT,
-    avoided INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (name, version, base_tool)
-  );
-  CREATE TABLE run_stats (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    runs INTEGER NOT NULL DEFAULT 0,
-    successes INTEGER NOT NULL DEFAULT 0,
-    failures INTEGER NOT NULL DEFAULT 0,
-    inner_calls INTEGER NOT NULL DEFAULT 0,
-    last_run_at TEXT,
-    PRIMARY KEY (name, version)
-  );
-  `,
-  // 2: Claude Code sessions (which span of a session is current) and small cached values (the plugin's base tools).
-  // cc_sessions belongs to the Claude Code adapter (claude-code/session-store.ts reads and writes it, through the
-  // adapters' door of the store); it stays in this one sequence so that every existing store upgrades in order.
-  `
-  CREATE TABLE cc_sessions (
-    session_id TEXT PRIMARY KEY,
-    span INTEGER NOT NULL,
-    confirmed INTEGER NOT NULL DEFAULT 0,
-    updated_at TEXT NOT NULL
-  );
-  CREATE TABLE meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-  );
-  `,
-  // 3: what recording clipped (nesting, size cap) said on the call; hook events applied from spill files, so a
-  // spilled event is applied exactly once even when a process dies between applying it and removing its file.
-  `
-  ALTER TABLE calls ADD COLUMN note TEXT;
-  ALTER TABLE calls ADD COLUMN clipped INTEGER NOT NULL DEFAULT 0;
-  CREATE TABLE spill_applied (
-    event_id TEXT PRIMARY KEY,
-    applied_at TEXT NOT NULL
-  );
-  `,
-  // 4: the lifecycle for agents that write. Every live run of a distilled tool with its outcome (the demotion rule
-  // reads the last runs, show their evidence); the health of each base tool (infrastructure failures count there,
-  // not against the distilled tool); every base tool definition a version was verified against (so instances with
-  // different definitions of a tool never re-verify one another); the statuses rejected and superseded, with the
-  // status CHECKs as triggers (SQLite cannot add a CHECK to an existing table). Drafts that failed verification
-  // under an older build become rejected; the fingerprints verified so far seed the definitions (text unknown).
-  `
-  CREATE TABLE runs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'not_applicable', 'tool', 'infrastructure', 'host')),
-    trace_id TEXT,
-    call_id INTEGER,
-    inner_calls INTEGER NOT NULL DEFAULT 0,
-    evidence TEXT,
-    at TEXT NOT NULL
-  );
-  CREATE INDEX runs_by_version ON runs(name, version, id);
-  CREATE TABLE base_health (
-    tool TEXT PRIMARY KEY,
-    failures INTEGER NOT NULL DEFAULT 0,
-    consecutive INTEGER NOT NULL DEFAULT 0,
-    last_error TEXT,
-    last_failure_at TEXT,
-    last_ok_at TEXT,
-    probe_ok INTEGER,
-    probed_at TEXT
-  );
-  CREATE TABLE verified_definitions (
-    name TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    base_tool TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    definition TEXT,
-    verified_at TEXT NOT NULL,
-    PRIMARY KEY (name, version, base_tool, fingerprint)
-  );
-  INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
-    SELECT name, version, base_tool, fingerprint, NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-    FROM dependencies WHERE fingerprint IS NOT NULL AND avoided = 0;
-  ALTER TABLE run_stats ADD COLUMN not_applicable INTEGER NOT NULL DEFAULT 0;
-  CREATE INDEX versions_by_code ON versions(name, source_hash);
-  INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at)
-    SELECT name, version, 'draft', 'rejected', 'failed verification (recorded as rejected when the store was upgraded)',
-      NULL, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-    FROM versions WHERE status = 'draft' AND verdict IS NOT NULL;
-  UPDATE versions SET status = 'rejected' WHERE status = 'draft' AND verdict IS NOT NULL;
-  CREATE TRIGGER versions_status_insert BEFORE INSERT ON versions
-    WHEN NEW.status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
-    BEGIN SELECT RAISE(ABORT, 'versions.status must be a lifecycle status'); END;
-  CREATE TRIGGER versions_status_update BEFORE UPDATE OF status ON versions
-    WHEN NEW.status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
-    BEGIN SELECT RAISE(ABORT, 'versions.status must be a lifecycle status'); END;
-  CREATE TRIGGER history_status_insert BEFORE INSERT ON status_history
-    WHEN NEW.to_status NOT IN ('draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded')
-    BEGIN SELECT RAISE(ABORT, 'status_history.to_status must be a lifecycle status'); END;
-  `,
-  // 5: the recorded live runs a version was replayed against at verification (so re-verification replays the same
-  // ones), and the indexes that find a version's live runs and the base calls made inside each.
-  `
-  ALTER TABLE versions ADD COLUMN replay_runs TEXT NOT NULL DEFAULT '[]';
-  CREATE INDEX calls_parent ON calls(parent_id) WHERE parent_id IS NOT NULL;
-  CREATE INDEX calls_distilled ON calls(tool, version) WHERE kind = 'distilled';
-  `
-];
-var SCHEMA_VERSION = MIGRATIONS.length;
-function hasTables(db) {
-  const row = db.stmt("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get();
-  return Number(row?.["n"]) > 0;
-}
-function migrate(db, root, readOnly) {
-  const current = db.userVersion();
-  if (current === SCHEMA_VERSION) return;
-  if (current > SCHEMA_VERSION) {
-    throw new DistillError(
-      "STORE",
-      `the store at ${root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`
-    );
-  }
-  if (readOnly) {
-    throw new DistillError(
-      "STORE",
-      `the store at ${root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`
-    );
-  }
-  db.transaction(() => {
-    for (let v = db.userVersion(); v < SCHEMA_VERSION; v++) {
-      db.exec(MIGRATIONS[v]);
-      db.exec(`PRAGMA user_version = ${v + 1}`);
-    }
-  });
-}
-
-// core/store-open.ts
-var DEFAULT_BUSY_TIMEOUT_MS = 1e4;
-function sqlite() {
-  assertNodeVersion();
-  return process.getBuiltinModule("node:sqlite");
-}
-var SQLITE = {
-  busy: 5,
-  locked: 6,
-  readonly: 8,
-  ioerr: 10,
-  corrupt: 11,
-  full: 13,
-  cantopen: 14,
-  notadb: 26
-};
-function openDatabase(root, options) {
-  const dbPath = join3(root, "registry.db");
-  const { DatabaseSync } = sqlite();
-  if (existsSync5(root) && !statSync4(root).isDirectory()) {
-    throw new DistillError(
-      "STORE",
-      `cannot open the store at ${root}: it is a file, not a folder. Check the path (store: in tooldistill.yaml).`
-    );
-  }
-  if (options.readOnly && !existsSync5(dbPath)) {
-    throw new DistillError(
-      "NOT_FOUND",
-      `no store at ${root}: nothing has been recorded there yet. Check the store path (store: in tooldistill.yaml, or --config), or record a run first.`
-    );
-  }
-  refuseEmptyRegistry(root, fileIsEmpty(dbPath));
-  const walMissingAtOpen = !existsSync5(`${dbPath}-wal`) && existsSync5(`${dbPath}-shm`);
-  const explain = explainer(root, options.busyTimeoutMs, walMissingAtOpen);
-  let db;
-  try {
-    if (!options.readOnly) prepareFolder(root);
-    db = new StoreDatabase(
-      new DatabaseSync(dbPath, { timeout: options.busyTimeoutMs, readOnly: options.readOnly }),
-      explain
-    );
-  } catch (err) {
-    throw explain(err, "open");
-  }
-  try {
-    if (!options.readOnly) {
-      db.exec("PRAGMA journal_mode = WAL");
-      db.exec("PRAGMA synchronous = NORMAL");
-    }
-    db.exec("PRAGMA foreign_keys = ON");
-    if (db.userVersion() === 0 && !hasTables(db)) refuseEmptyRegistry(root, true);
-    migrate(db, root, options.readOnly);
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  return db;
-}
-function fileIsEmpty(dbPath) {
-  try {
-    return statSync4(dbPath).size === 0;
-  } catch {
-    return true;
-  }
-}
-function refuseEmptyRegistry(root, empty) {
-  if (!empty) return;
-  const files = countToolFiles(root);
-  if (files === 0) return;
-  const dbPath = join3(root, "registry.db");
-  const what = existsSync5(dbPath) ? `${dbPath} is empty (${statSync4(dbPath).size === 0 ? "0 bytes" : "no tables"})` : `${dbPath} is missing`;
-  throw new DistillError(
-    "STORE",
-    `${what} while ${join3(root, "tools")} holds ${files} tool file${files === 1 ? "" : "s"}: the registry (every version's status, verdict and the recorded runs) was lost, truncated or replaced, and opening it would start an empty one that hides them. Restore registry.db from a backup (with its registry.db-wal if there is one) and run the command again; or, to start over, run \`tooldistill doctor --fix\`, which moves the tool files to ${join3(root, "orphaned")} and creates a new registry.`
-  );
-}
-function prepareFolder(root) {
-  mkdirSync3(join3(root, "tools"), { recursive: true });
-  const ignore = join3(root, ".gitignore");
-  if (!existsSync5(ignore)) {
-    writeFileSync2(
-      ignore,
-      "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n"
-    );
-  }
-}
-function explainer(root, busyTimeoutMs, walMissingAtOpen) {
-  const db = join3(root, "registry.db");
-  return (err, when) => {
-    if (err instanceof DistillError) return err;
-    const e = err;
-    const fsCode = typeof e.code === "string" && !e.code.startsWith("ERR_") ? e.code : null;
-    if (fsCode !== null) {
-      return new DistillError(
-        "STORE",
-        `cannot ${when === "open" ? "open" : "use"} the store at ${root}: ${errorMessage(err)}. Check the path (store: in tooldistill.yaml) and that the folder is writable by this user.`,
-        { cause: err }
-      );
-    }
-    if (typeof e.errcode !== "number") return err;
-    const code = e.errcode & 255;
-    const detail = e.message ?? "";
-    const make = (code2, message) => new DistillError(code2, message, { cause: err });
-    const recover = `Stop every process using the store (Claude Code sessions, the td server, agents), copy the store folder aside, then restore registry.db from a backup, or recover what is readable with \`sqlite3 ${db} ".recover" | sqlite3 recovered.db\` and put recovered.db in its place. \`tooldistill doctor\` shows what is damaged.`;
-    switch (code) {
-      case SQLITE.busy:
-      case SQLITE.locked:
-        return make(
-          "STORE_BUSY",
-          `the store ${db} is locked by another process (waited ${busyTimeoutMs} ms for its write lock). Something holds a write transaction open (an sqlite3 shell, a backup, a stuck process): close it and try again.`
-        );
-      case SQLITE.corrupt:
-        return make("STORE", `the store's database ${db} is damaged (${detail}). ${recover}`);
-      case SQLITE.notadb:
-        return make(
-          "STORE",
-          `${db} is not an SQLite database (${detail}): its header was overwritten or another file was put in its place. ${recover}`
-        );
-      case SQLITE.ioerr: {
-        const wal = `${db}-wal`;
-        if (walMissingAtOpen) {
-          return make(
-            "STORE",
-            `disk I/O error on ${db}: its write-ahead log ${wal} is missing while ${db}-shm says it holds changes: it was deleted while a process had the store open. Stop every process using the store (the last one to close writes the log back), then run the command again; if no process has it open any more, the changes that were only in the log are lost: restore ${wal} from a backup if you have one.`
-          );
-        }
-        return make("STORE", `disk I/O error on ${db} (${detail}): check the disk and the file. ${recover}`);
-      }
-      case SQLITE.readonly:
-        return make(
-          "STORE",
-          `cannot write to ${db} (${detail}): check that the file, its folder and the ${db}-wal and -shm files beside it are writable by this user, or that the disk is not mounted read-only.`
-        );
-      case SQLITE.full:
-        return make("STORE", `the disk holding ${db} is full (${detail}): free some space and try again.`);
-      case SQLITE.cantopen:
-        return make(
-          "STORE",
-          `cannot open ${db} (${detail}): check that the folder exists and is readable and writable by this user.`
-        );
-      default:
-        return err;
-    }
-  };
-}
-
-// core/store-runs.ts
-function recordRun(db, run) {
-  const at = now();
-  const ok = run.outcome === "ok" ? 1 : 0;
-  const na = run.outcome === "not_applicable" ? 1 : 0;
-  const failed = ok || na ? 0 : 1;
-  db.transaction(() => {
-    db.stmt(
-      "INSERT INTO runs (name, version, outcome, trace_id, call_id, inner_calls, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-    ).run(
-      run.name,
-      run.version,
-      run.outcome,
-      run.traceId ?? null,
-      run.callId ?? null,
-      run.innerCalls,
-      json(run.evidence),
-      at
-    );
-    db.stmt(
-      `INSERT INTO run_stats (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
-       VALUES (?, ?, 1, ?, ?, ?, ?, ?)
-       ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
-       failures = failures + excluded.failures, not_applicable = not_applicable + excluded.not_applicable,
-       inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
-    ).run(run.name, run.version, ok, failed, na, run.innerCalls, at);
-  });
-}
-function getRunStats(db, name, version) {
-  return runStatsFromRow(
-    name,
-    version,
-    db.stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version)
-  );
-}
-function recentRuns(db, name, version, limit, outcomes) {
-  const rows = db.stmt(
-    `SELECT * FROM runs WHERE name = ?1 AND version = ?2 AND (?3 IS NULL OR outcome IN (SELECT value FROM json_each(?3)))
-       ORDER BY id DESC LIMIT ?4`
-  ).all(name, version, outcomes === null ? null : JSON.stringify(outcomes), limit);
-  return rows.map(runFromRow);
-}
-function recordBaseHealth(db, tool, ok, error) {
-  if (ok) {
-    const row = db.stmt("SELECT consecutive FROM base_health WHERE tool = ?").get(tool);
-    if (!row || Number(row["consecutive"]) === 0) return;
-    db.stmt("UPDATE base_health SET consecutive = 0, last_ok_at = ? WHERE tool = ?").run(now(), tool);
-    return;
-  }
-  const at = now();
-  db.stmt(
-    `INSERT INTO base_health (tool, failures, consecutive, last_error, last_failure_at) VALUES (?1, 1, 1, ?2, ?3)
-     ON CONFLICT (tool) DO UPDATE SET failures = failures + 1, consecutive = consecutive + 1,
-     last_error = ?2, last_failure_at = ?3`
-  ).run(tool, error, at);
-}
-function recordProbe(db, tool, ok) {
-  const at = now();
-  db.stmt(
-    `INSERT INTO base_health (tool, probe_ok, probed_at) VALUES (?1, ?2, ?3)
-     ON CONFLICT (tool) DO UPDATE SET probe_ok = ?2, probed_at = ?3,
-     consecutive = CASE WHEN ?2 = 1 THEN 0 ELSE consecutive END`
-  ).run(tool, ok ? 1 : 0, at);
-}
-function baseHealth(db) {
-  return db.stmt("SELECT * FROM base_health ORDER BY tool").all().map(baseHealthFromRow);
-}
-
-// core/store-traces.ts
-function createTrace(db, id, task, source) {
-  db.stmt("INSERT OR IGNORE INTO traces (id, task, source, started_at) VALUES (?, ?, ?, ?)").run(
-    id,
-    task,
-    source,
-    now()
-  );
-}
-function getTrace(db, id) {
-  const row = db.stmt("SELECT * FROM traces WHERE id = ?").get(id);
-  return row ? traceFromRow(row) : null;
-}
-function traceIdsStartingWith(db, prefix, limit) {
-  const rows = db.stmt("SELECT id FROM traces WHERE substr(id, 1, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?").all(prefix.length, prefix, limit);
-  return rows.map((r) => r["id"]);
-}
-function listTraces(db, limit) {
-  const rows = db.stmt("SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?").all(limit);
-  return rows.map(traceFromRow);
-}
-function setTask(db, id, task) {
-  db.stmt("UPDATE traces SET task = ? WHERE id = ?").run(task, id);
-}
-function setOutcome(db, id, success) {
-  db.stmt("UPDATE traces SET outcome = ? WHERE id = ?").run(success ? 1 : 0, id);
-}
-function addUsage(db, id, usage) {
-  db.stmt(
-    `UPDATE traces SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-     cache_creation_input_tokens = cache_creation_input_tokens + ?, cache_read_input_tokens = cache_read_input_tokens + ?
-     WHERE id = ?`
-  ).run(
-    usage.input_tokens,
-    usage.output_tokens,
-    usage.cache_creation_input_tokens,
-    usage.cache_read_input_tokens,
-    id
-  );
-}
-function endTrace(db, id) {
-  db.stmt("UPDATE traces SET ended_at = COALESCE(ended_at, ?) WHERE id = ?").run(now(), id);
-}
-function setTraceNote(db, id, note) {
-  db.stmt("UPDATE traces SET note = ? WHERE id = ?").run(note, id);
-}
-function getTraceFlags(db, id) {
-  return traceFlagsFromRow(db.stmt("SELECT nudged, proposed, replace_name FROM traces WHERE id = ?").get(id));
-}
-function claimNudge(db, id) {
-  const r = db.stmt("UPDATE traces SET nudged = 1 WHERE id = ? AND nudged = 0").run(id);
-  return Number(r.changes) === 1;
-}
-function markProposed(db, id) {
-  db.stmt("UPDATE traces SET proposed = 1 WHERE id = ?").run(id);
-}
-function setReplaceName(db, id, name) {
-  db.stmt("UPDATE traces SET replace_name = ? WHERE id = ?").run(name, id);
-}
-
-// core/store-versions.ts
-var INSERT_HISTORY = "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)";
-function createVersion(db, root, v) {
-  return db.transaction(() => {
-    const row = db.stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ? AND status != 'rejected'").get(v.name);
-    const n = Number(row?.["n"]);
-    removeRows(db, v.name, n);
-    writeToolCode(root, toolFilePath(root, v.name, n), v.code);
-    const at = now();
-    db.stmt(
-      `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
-       VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?)`
-    ).run(
-      v.name,
-      n,
-      v.description,
-      JSON.stringify(v.inputSchema),
-      JSON.stringify(v.testInputs),
-      v.sourceTrace,
-      hashSource(v.code),
-      at
-    );
-    db.stmt(INSERT_HISTORY).run(v.name, n, null, "draft", v.reason, null, at);
-    return n;
-  });
-}
-function removeRows(db, name, version) {
-  for (const table of [
-    "versions",
-    "status_history",
-    "dependencies",
-    "run_stats",
-    "runs",
-    "verified_definitions"
-  ]) {
-    db.stmt(`DELETE FROM ${table} WHERE name = ? AND version = ?`).run(name, version);
-  }
-}
-function versionWithCode(db, name, sourceHash) {
-  const row = db.stmt(
-    "SELECT * FROM versions WHERE name = ? AND source_hash = ? AND status != 'rejected' ORDER BY version LIMIT 1"
-  ).get(name, sourceHash);
-  return row ? versionFromRow(row) : null;
-}
-function pruneVersions(db, statuses, before) {
-  return db.transaction(() => {
-    const rows = db.stmt(
-      `SELECT v.name, v.version, v.status, h.at AS since FROM versions v
-         JOIN status_history h ON h.id = (SELECT MAX(id) FROM status_history WHERE name = v.name AND version = v.version)
-         WHERE v.status IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR h.at < ?2)
-         AND (v.status = 'rejected' OR v.version < (SELECT MAX(version) FROM versions WHERE name = v.name AND status != 'rejected'))
-         ORDER BY v.name, v.version`
-    ).all(JSON.stringify(statuses), before);
-    const pruned = rows.map((r) => ({
-      name: r["name"],
-      version: Number(r["version"]),
-      status: r["status"],
-      since: r["since"]
-    }));
-    for (const p of pruned) removeRows(db, p.name, p.version);
-    return pruned;
-  });
-}
-function addVerifiedDefinitions(db, name, version, defs) {
-  const at = now();
-  const insert = db.stmt(
-    `INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name, version, base_tool, fingerprint)
-     DO UPDATE SET definition = COALESCE(definition, excluded.definition), verified_at = excluded.verified_at`
-  );
-  db.transaction(() => {
-    for (const d of defs) insert.run(name, version, d.baseTool, d.fingerprint, json(d.definition), at);
-  });
-}
-function verifiedDefinitions(db, name, version) {
-  return db.stmt(
-    `SELECT * FROM verified_definitions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2)
-       ORDER BY name, version, base_tool, verified_at`
-  ).all(name ?? null, version ?? null).map(verifiedDefinitionFromRow);
-}
-function getVersion(db, name, version) {
-  const row = db.stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
-  return row ? versionFromRow(row) : null;
-}
-function listVersions(db, filter) {
-  const rows = db.stmt(
-    `SELECT * FROM versions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR status = ?2) ORDER BY name, version`
-  ).all(filter.name ?? null, filter.status ?? null);
-  return rows.map(versionFromRow);
-}
-function setStatus(db, change) {
-  return db.transaction(() => {
-    const r = db.stmt(
-      `UPDATE versions SET status = ?1, problems = ?2,
-         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
-         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
-         WHERE name = ?3 AND version = ?4 AND status = ?5`
-    ).run(
-      change.to,
-      JSON.stringify([...new Set(change.problems)].sort()),
-      change.name,
-      change.version,
-      change.expect
-    );
-    if (Number(r.changes) !== 1) return false;
-    db.stmt(INSERT_HISTORY).run(
-      change.name,
-      change.version,
-      change.expect,
-      change.to,
-      change.reason,
-      json(change.evidence),
-      now()
-    );
-    return true;
-  });
-}
-function setVerification(db, name, version, verdict, baselineTokens) {
-  db.stmt(
-    "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?"
-  ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
-}
-function setReplayRuns(db, name, version, runs) {
-  db.stmt("UPDATE versions SET replay_runs = ? WHERE name = ? AND version = ?").run(
-    JSON.stringify(runs.map(({ trace, call }) => ({ trace, call }))),
-    name,
-    version
-  );
-}
-function setQueuedRebuild(db, name, version, queued, note) {
-  db.stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
-    queued ? 1 : 0,
-    note,
-    name,
-    version
-  );
-}
-function getHistory(db, name, version) {
-  const rows = db.stmt("SELECT * FROM status_history WHERE name = ? AND version = ? ORDER BY id").all(name, version);
-  return rows.map(historyFromRow);
-}
-function latestHistory(db) {
-  const rows = db.stmt(
-    "SELECT * FROM status_history WHERE id IN (SELECT MAX(id) FROM status_history GROUP BY name, version) ORDER BY name, version"
-  ).all();
-  return rows.map(historyFromRow);
-}
-function lastActivation(db, name, version) {
-  const row = db.stmt(
-    "SELECT COALESCE(MAX(id), 0) AS id FROM status_history WHERE name = ? AND version = ? AND to_status = 'active'"
-  ).get(name, version);
-  return Number(row?.["id"]);
-}
-function addHistory(db, h) {
-  db.stmt(INSERT_HISTORY).run(h.name, h.version, h.from, h.to, h.reason, json(h.evidence), now());
-}
-function setDependencies(db, name, version, deps) {
-  db.transaction(() => {
-    db.stmt("DELETE FROM dependencies WHERE name = ? AND version = ?").run(name, version);
-    const insert = db.stmt(
-      "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)"
-    );
-    for (const d of deps) insert.run(name, version, d.baseTool, d.fingerprint, d.avoided ? 1 : 0);
-  });
-}
-function getDependencies(db, name, version) {
-  const rows = db.stmt(
-    "SELECT * FROM dependencies WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2) ORDER BY name, version, base_tool"
-  ).all(name ?? null, version ?? null);
-  return rows.map(dependencyFromRow);
-}
-
-// core/store.ts
-var Store = class {
-  root;
-  dbPath;
-  readOnly;
-  /** Lifecycle invariants the open check found and could not (or, read-only, did not) repair. */
-  lifecycleProblems;
-  #db;
-  #maxOutputBytes;
-  constructor(root, options = {}) {
-    this.root = root;
-    this.dbPath = join4(root, "registry.db");
-    this.readOnly = options.readOnly === true;
-    this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    this.#db = openDatabase(root, {
-      readOnly: this.readOnly,
-      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
-    });
-    registerDatabase(this, this.#db);
-    const logger = options.logger ?? stderrLogger;
-    this.lifecycleProblems = options.checkInvariants === false ? [] : checkOnOpen(this, logger);
-  }
-  /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
-  transaction(fn) {
-    return this.#db.transaction(fn);
-  }
-  /** Runs `fn` in a savepoint of the current transaction: a throw undoes only what `fn` wrote. */
-  savepoint(fn) {
-    return this.#db.savepoint(fn);
-  }
-  /** Closes the database; the store object is unusable afterwards. */
-  close() {
-    this.#db.close();
-  }
-  /** `PRAGMA integrity_check` ("ok", or SQLite's list of problems), for tests and `tooldistill doctor`. */
-  integrityCheck() {
-    const rows = this.#db.stmt("PRAGMA integrity_check").all();
-    return rows.map((r) => r["integrity_check"]).join("\n");
-  }
-  // Traces (store-traces.ts).
-  /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */
-  createTrace(id, task, source) {
-    createTrace(this.#db, id, task, source);
-  }
-  /** The trace, or null. */
-  getTrace(id) {
-    return getTrace(this.#db, id);
-  }
-  /** Ids of the traces whose id starts with `prefix` (at most `limit`), for `traces show <prefix>`. */
-  traceIdsStartingWith(prefix, limit = 10) {
-    return traceIdsStartingWith(this.#db, prefix, limit);
-  }
-  /** Traces, newest first. */
-  listTraces(limit = 50) {
-    return listTraces(this.#db, limit);
-  }
-  /** Sets the task text (Claude Code learns it from the first prompt of a span). */
-  setTask(id, task) {
-    setTask(this.#db, id, task);
-  }
-  /** Records the caller's verdict on the run. */
-  setOutcome(id, success) {
-    setOutcome(this.#db, id, success);
-  }
-  /** Adds usage to the trace's totals, atomically (several processes may add at once). */
-  addUsage(id, usage) {
-    addUsage(this.#db, id, usage);
-  }
-  /** Marks the trace ended (idempotent: the first end time is kept). */
-  endTrace(id) {
-    endTrace(this.#db, id);
-  }
-  /** Records why something that should have happened at the end of the run did not. */
-  setTraceNote(id, note) {
-    setTraceNote(this.#db, id, note);
-  }
-  /** Nudge and proposal bookkeeping. */
-  getTraceFlags(id) {
-    return getTraceFlags(this.#db, id);
-  }
-  /** Sets the nudge at most once: returns false when another caller already took it. */
-  claimNudge(id) {
-    return claimNudge(this.#db, id);
-  }
-  /** Any submitted proposal counts as proposing (the fallback distiller then stays out). */
-  markProposed(id) {
-    markProposed(this.#db, id);
-  }
-  /** After a distilled tool failed in this run, the nudge asks for a replacement under its name. */
-  setReplaceName(id, name) {
-    setReplaceName(this.#db, id, name);
-  }
-  // Calls (store-calls.ts).
-  /** Appends a started call; its seq is the next in the trace, allocated inside the write lock. */
-  startCall(call) {
-    return insertCall(this.#db, call, null, null, this.#maxOutputBytes);
-  }
-  /** Appends a call that already finished, in one write (the SDK loop knows the outcome when it records). */
-  appendCall(call, outcome, latencyMs) {
-    return insertCall(this.#db, call, outcome, latencyMs, this.#maxOutputBytes);
-  }
-  /** Completes a call with its output (clipped at the caps; the call's note says so). */
-  finishCall(id, output, latencyMs) {
-    finishCall(this.#db, id, output, latencyMs, this.#maxOutputBytes);
-  }
-  /** Completes a call with its error. */
-  failCall(id, error, latencyMs) {
-    failCall(this.#db, id, error, latencyMs, this.#maxOutputBytes);
-  }
-  /** Changes what a recorded call counts as (e.g. a Claude Code call later found to be a distilled tool). */
-  setCallKind(id, kind, version) {
-    setCallKind(this.#db, id, kind, version);
-  }
-  /**
-   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces starting with
-   * `traceIdPrefix` (one session's spans): external ids are only unique within a session.
-   */
-  getCallByExternalId(externalId, traceIdPrefix) {
-    return getCallByExternalId(this.#db, externalId, traceIdPrefix);
-  }
-  /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
-  startedCallsByExternalId(externalId) {
-    return startedCallsByExternalId(this.#db, externalId);
-  }
-  /** Every call of a trace in seq order, inner calls included. */
-  getCalls(traceId) {
-    return getCalls(this.#db, traceId);
-  }
-  /** Top-level base calls that finished (ok or error): the unit of baselines and of `min_calls_to_distill`. */
-  countTopLevelBaseCalls(traceId) {
-    return countTopLevelBaseCalls(this.#db, traceId);
-  }
-  /** The newest `limit` successful live runs of a distilled tool version, newest first, with their base calls. */
-  liveRuns(name, version, limit) {
-    return liveRuns(this.#db, name, version, limit);
-  }
-  /** The live runs `refs` names that are still stored and succeeded, in the order given. */
-  liveRunsOf(refs) {
-    return liveRunsOf(this.#db, refs);
-  }
-  /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
-  setCallArgs(id, args) {
-    setCallArgs(this.#db, id, args);
-  }
-  // Small cached values and spilled hook events (store-bookkeeping.ts).
-  /** A small cached value (JSON text), or null. */
-  getMeta(key2) {
-    return getMeta(this.#db, key2);
-  }
-  /** Stores a small cached value. */
-  setMeta(key2, value) {
-    setMeta(this.#db, key2, value);
-  }
-  /** True when a spilled hook event was already applied (its file may outlive the commit by a crash). */
-  spillApplied(eventId) {
-    return spillApplied(this.#db, eventId);
-  }
-  /** Records a spilled event as applied, in the transaction that applies it. */
-  markSpillApplied(eventId) {
-    markSpillApplied(this.#db, eventId);
-  }
-  /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
-  pruneSpillApplied(before) {
-    pruneSpillApplied(this.#db, before);
-  }
-  // Versions, their history, dependencies and run counters (store-versions.ts, tool-files.ts).
-  /** Path of a version's tool file; the name is checked and the path must stay inside `tools/`. */
-  toolFile(name, version) {
-    return toolFilePath(this.root, name, version);
-  }
-  /** Reads a version's code from its file. */
-  readCode(name, version) {
-    return readToolCode(this.root, name, version);
-  }
-  /** Stores a new draft version (next number, file and rows in one transaction); see store-versions.ts. */
-  createVersion(v) {
-    return this.getVersion(v.name, createVersion(this.#db, this.root, v));
-  }
-  /** A version, or null. */
-  getVersion(name, version) {
-    return getVersion(this.#db, name, version);
-  }
-  /** Versions, by name then version; optionally one name and/or one status. */
-  listVersions(filter = {}) {
-    return listVersions(this.#db, filter);
-  }
-  /** Applies a status change and its history row in one transaction; false when the status is no longer `expect`. */
-  setStatus(change) {
-    return setStatus(this.#db, change);
-  }
-  /** Stores the latest verdict and the measured baseline of a version. */
-  setVerification(name, version, verdict, baselineTokens) {
-    setVerification(this.#db, name, version, verdict, baselineTokens);
-  }
-  /** Records the live runs a version was replayed against, so re-verification replays the same ones. */
-  setReplayRuns(name, version, runs) {
-    setReplayRuns(this.#db, name, version, runs);
-  }
-  /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
-  setQueuedRebuild(name, version, queued, note) {
-    setQueuedRebuild(this.#db, name, version, queued, note);
-  }
-  /** The status history of a version, oldest first. */
-  getHistory(name, version) {
-    return getHistory(this.#db, name, version);
-  }
-  /** The newest history row of every version (its status should be that row's `to`). */
-  latestHistory() {
-    return latestHistory(this.#db);
-  }
-  /** The order in which versions last became active (history row id), for telling two actives apart. */
-  lastActivation(name, version) {
-    return lastActivation(this.#db, name, version);
-  }
-  /** Appends a history row without changing the version (the open check records a status the history lacked). */
-  addHistory(h) {
-    addHistory(this.#db, h);
-  }
-  /** Replaces the dependency rows of a version. */
-  setDependencies(name, version, deps) {
-    setDependencies(this.#db, name, version, deps);
-  }
-  /** Dependencies of one version, or of every version when no name is given. */
-  getDependencies(name, version) {
-    return getDependencies(this.#db, name, version);
-  }
-  /** The oldest version of `name` that is not rejected with this code hash, or null (one code, one version). */
-  versionWithCode(name, sourceHash) {
-    return versionWithCode(this.#db, name, sourceHash);
-  }
-  /** Removes versions in `statuses` older than `before` (rows in one transaction, then files; see prune). */
-  pruneVersions(statuses, before) {
-    const pruned = pruneVersions(this.#db, statuses, before);
-    for (const p of pruned) rmSync(this.toolFile(p.name, p.version), { force: true });
-    return pruned;
-  }
-  /** Adds base tool definitions a version was verified against to its set. */
-  addVerifiedDefinitions(name, version, defs) {
-    addVerifiedDefinitions(this.#db, name, version, defs);
-  }
-  /** The definitions versions were verified against: one version's, or every one's. */
-  verifiedDefinitions(name, version) {
-    return verifiedDefinitions(this.#db, name, version);
-  }
-  // Live runs and base tool health (store-runs.ts).
-  /** Records one live run of a version with its outcome and evidence, and counts it. */
-  recordRun(run) {
-    recordRun(this.#db, run);
-  }
-  /** Run counters of a version (zeros when it never ran). */
-  getRunStats(name, version) {
-    return getRunStats(this.#db, name, version);
-  }
-  /** The newest `limit` runs of a version, newest first; only the given outcomes when `outcomes` is set. */
-  recentRuns(name, version, limit, outcomes) {
-    return recentRuns(this.#db, name, version, limit, outcomes ?? null);
-  }
-  /** Counts a base tool's answer (`ok`) or infrastructure failure (with its error) in its health. */
-  recordBaseHealth(tool, ok, error = null) {
-    recordBaseHealth(this.#db, tool, ok, error);
-  }
-  /** Records what the health probe said of a base tool. */
-  recordProbe(tool, ok) {
-    recordProbe(this.#db, tool, ok);
-  }
-  /** Every base tool with a health record, by name. */
-  baseHealth() {
-    return baseHealth(this.#db);
-  }
-};
-
 // core/schema-change.ts
 var ORDER = ["same", "cosmetic", "compatible", "breaking"];
 var TEXT_KEYWORDS = /* @__PURE__ */ new Set(["description", "title", "examples", "$comment", "deprecated"]);
@@ -58270,8 +56718,8 @@ function compareAdditional(a, b, at, found) {
   else found.add("breaking", `${at}: additionalProperties changed`);
 }
 function show2(value) {
-  const text2 = value === void 0 ? "nothing" : JSON.stringify(value);
-  return text2.length > 60 ? `${text2.slice(0, 59)}\u2026` : text2;
+  const text = value === void 0 ? "nothing" : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 59)}\u2026` : text;
 }
 
 // core/definitions.ts
@@ -58614,8 +57062,8 @@ var ToolDistill = class _ToolDistill {
     if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
     if (config.distiller) options.distiller = await importRef(config.distiller);
     if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-      const { MCPToolkit } = await import("./mcp-toolkit-NSDAYXJQ.js");
-      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-UCUXFTI3.js");
+      const { MCPToolkit } = await import("./mcp-toolkit-F5NWZSXA.js");
+      const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-LJOSQ7QG.js");
       const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
       const toolkit = await MCPToolkit.connect({
         servers,
@@ -58744,7 +57192,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-KGP2Y3R5.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-XXKIJOGV.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -58772,21 +57220,21 @@ var ToolDistill = class _ToolDistill {
 import {
   closeSync,
   fstatSync,
-  mkdirSync as mkdirSync4,
+  mkdirSync as mkdirSync2,
   openSync,
-  readdirSync as readdirSync2,
-  readFileSync as readFileSync3,
+  readdirSync,
+  readFileSync as readFileSync2,
   renameSync as renameSync2,
-  statSync as statSync5,
+  statSync as statSync4,
   unlinkSync,
   writeSync
 } from "node:fs";
-import { join as join5 } from "node:path";
+import { join as join2 } from "node:path";
 var KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
 var LIVE = ".jsonl";
 var CLAIMED = ".claimed";
 function spillDir(storeRoot) {
-  return join5(storeRoot, "spill");
+  return join2(storeRoot, "spill");
 }
 function fileKey(sessionId) {
   if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
@@ -58800,42 +57248,25 @@ function fileKey(sessionId) {
 function pendingSpills(storeRoot) {
   let names;
   try {
-    names = readdirSync2(spillDir(storeRoot));
+    names = readdirSync(spillDir(storeRoot));
   } catch {
     return { sessions: [], files: [] };
   }
   const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
   const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
-  return { sessions, files: files.map((n) => join5(spillDir(storeRoot), n)) };
+  return { sessions, files: files.map((n) => join2(spillDir(storeRoot), n)) };
 }
 function applySpills(store, sessionId, apply) {
   const report = { applied: 0, skipped: 0, failed: [] };
   const dir = spillDir(store.root);
-  const quick = pendingSpills(store.root);
-  const keys = sessionId === null ? quick.sessions : quick.sessions.filter((s) => s === fileKey(sessionId));
+  const keys = pendingKeys(store.root, sessionId);
   if (keys.length === 0) return report;
   const claimed = [];
   store.transaction(() => {
     for (const key2 of keys) {
-      const files = readdirSync2(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join5(dir, n));
-      const live = join5(dir, `${key2}${LIVE}`);
-      const claim = join5(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
-      try {
-        renameSync2(live, claim);
-        files.push(claim);
-      } catch {
-      }
-      for (const file of files) {
+      for (const file of claimFiles(dir, key2)) {
         claimed.push(file);
-        for (const line of readFileSync3(file, "utf8").split("\n")) {
-          if (line.trim() === "") continue;
-          let event;
-          try {
-            event = JSON.parse(line);
-          } catch {
-            report.failed.push(`${file}: a torn line was dropped`);
-            continue;
-          }
+        for (const event of readSpilled(file, report)) {
           if (store.spillApplied(event.id)) {
             report.skipped++;
             continue;
@@ -58850,15 +57281,48 @@ function applySpills(store, sessionId, apply) {
         }
       }
     }
-    store.pruneSpillApplied(new Date(Date.now() - KEEP_IDS_MS).toISOString());
+    store.pruneSpillApplied(pruneBefore());
   });
+  removeFiles(claimed);
+  return report;
+}
+function pendingKeys(root, sessionId) {
+  const { sessions } = pendingSpills(root);
+  return sessionId === null ? sessions : sessions.filter((s) => s === fileKey(sessionId));
+}
+function claimFiles(dir, key2) {
+  const files = readdirSync(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join2(dir, n));
+  const live = join2(dir, `${key2}${LIVE}`);
+  const claim = join2(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+  try {
+    renameSync2(live, claim);
+    files.push(claim);
+  } catch {
+  }
+  return files;
+}
+function readSpilled(file, report) {
+  const events = [];
+  for (const line of readFileSync2(file, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      events.push(JSON.parse(line));
+    } catch {
+      report.failed.push(`${file}: a torn line was dropped`);
+    }
+  }
+  return events;
+}
+function pruneBefore() {
+  return new Date(Date.now() - KEEP_IDS_MS).toISOString();
+}
+function removeFiles(claimed) {
   for (const file of claimed) {
     try {
       unlinkSync(file);
     } catch {
     }
   }
-  return report;
 }
 
 // core/node-gate.ts
@@ -58867,12 +57331,9 @@ assertNodeVersion();
 export {
   findConfig,
   importRef,
-  clipDepth,
   hookSettings,
   loadConfig,
   applySpills,
-  adapterSql,
-  Store,
   exposedVersions,
   unavailableReason,
   toolDefinition,

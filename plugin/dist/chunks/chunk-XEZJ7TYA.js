@@ -1,16 +1,23 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  adapterSql,
-  applySpills,
-  clipDepth
-} from "./chunk-2KPU2NPO.js";
-import {
-  PROPOSE_TOOL_NAME
-} from "./chunk-HOGTD3KB.js";
+  applySpills
+} from "./chunk-3BNCVNZ3.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-PK6ICO7V.js";
+} from "./chunk-N2N6NAZD.js";
+import {
+  PROPOSE_TOOL_NAME
+} from "./chunk-MTNHQDS3.js";
+import {
+  advanceSpan,
+  findSessionSpan,
+  markSpanConfirmed,
+  sessionSpan
+} from "./chunk-KVNJ5B3Z.js";
+import {
+  clipDepth
+} from "./chunk-MSS64Y6Z.js";
 import {
   canonicalArgs,
   isPlainObject
@@ -33,35 +40,6 @@ function cachedBaseTools(store) {
 function cacheBaseTools(store, tools) {
   const text = JSON.stringify(tools);
   if (store.getMeta(BASE_TOOLS_META_KEY) !== text) store.setMeta(BASE_TOOLS_META_KEY, text);
-}
-
-// claude-code/session-store.ts
-var SELECT_SPAN = "SELECT span, confirmed FROM cc_sessions WHERE session_id = ?";
-function now() {
-  return (/* @__PURE__ */ new Date()).toISOString();
-}
-function sessionSpan(store, sessionId) {
-  adapterSql(
-    store,
-    "INSERT OR IGNORE INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, 1, 0, ?)"
-  ).run(sessionId, now());
-  return findSessionSpan(store, sessionId);
-}
-function findSessionSpan(store, sessionId) {
-  const row = adapterSql(store, SELECT_SPAN).get(sessionId);
-  return row ? { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) } : null;
-}
-function advanceSpan(store, sessionId, from) {
-  adapterSql(
-    store,
-    "UPDATE cc_sessions SET span = span + 1, confirmed = 0, updated_at = ? WHERE session_id = ? AND span = ?"
-  ).run(now(), sessionId, from);
-}
-function markSpanConfirmed(store, sessionId, span) {
-  adapterSql(
-    store,
-    "UPDATE cc_sessions SET confirmed = 1, updated_at = ? WHERE session_id = ? AND span = ?"
-  ).run(now(), sessionId, span);
 }
 
 // claude-code/session.ts
