@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-JSB6LDBV.js");
+  const { main } = await import("./chunks/main-B5RM4OHK.js");
   await main();
 }

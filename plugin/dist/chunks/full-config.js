@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-H47P2K43.js";
+} from "./chunk-R5EDUIUG.js";
 import "./chunk-YZ3IYTTR.js";
 import "./chunk-K6DWIT74.js";
 import "./chunk-RYYHHNJW.js";

@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-RQUALGAZ.js";
+} from "./chunk-4UHHGR5N.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-H47P2K43.js";
+} from "./chunk-R5EDUIUG.js";
 import "./chunk-YZ3IYTTR.js";
 import "./chunk-K6DWIT74.js";
 import "./chunk-RYYHHNJW.js";
