@@ -10,6 +10,7 @@ import { type TestContext, test } from "node:test";
 import pg from "pg";
 import { main } from "../cli/main.ts";
 import type { RegistryStore } from "../core/registry-store.ts";
+import { spillEvent } from "../core/spill.ts";
 import { tempDir } from "./helpers.ts";
 import { freshLocation, KINDS, openStore, pgServer, proposal, verdict } from "./registry-helpers.ts";
 
@@ -157,4 +158,23 @@ test("CLI on PostgreSQL: reading an empty database changes nothing and says what
   t.after(() => client.end());
   const found = await client.query("SELECT to_regnamespace('tooldistill') IS NOT NULL AS found");
   assert.equal(found.rows[0]?.found, false);
+});
+
+test("doctor on PostgreSQL: hook events this machine spilled are reported, and applied by --fix", {
+  timeout: 60_000,
+}, async (t) => {
+  const location = await freshLocation(t, "postgres");
+  const store = await openStore(t, location);
+  const dir = project(t);
+  const session = "9d0c7e1a-5b1f-4c61-9a57-3f1e2d4c5b6a";
+  const input = { session_id: session, hook_event_name: "UserPromptSubmit", prompt: "find Ada", cwd: dir };
+  spillEvent(join(dir, ".tooldistill"), session, "UserPromptSubmit", JSON.stringify(input));
+  const check = await cli(dir, { TD_CLI_STORE: location }, "doctor");
+  assert.equal(check.code, 1, check.stdout);
+  assert.match(check.stdout, /1 spill file .* that no td server has applied yet/);
+  assert.equal(await store.getTrace(`${session}.1`), null);
+  const fixed = await cli(dir, { TD_CLI_STORE: location }, "doctor", "--fix");
+  assert.equal(fixed.code, 0, fixed.stdout + fixed.stderr);
+  assert.match(fixed.stdout, /applied 1 spilled hook event/);
+  assert.equal((await store.getTrace(`${session}.1`))?.task, "find Ada");
 });
