@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-B5RM4OHK.js");
+  const { main } = await import("./chunks/main-PF3FP4JM.js");
   await main();
 }

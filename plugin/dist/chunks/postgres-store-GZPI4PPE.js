@@ -441,6 +441,7 @@ var PostgresChangeFeed = class {
     });
     const client = this.#client;
     this.#client = null;
+    socketOf(client)?.ref?.();
     await client?.end().catch(() => {
     });
   }
@@ -458,7 +459,7 @@ var PostgresChangeFeed = class {
       });
       throw explainPgError(err, this.#where);
     }
-    client.connection?.stream?.unref?.();
+    socketOf(client)?.unref?.();
     if (this.#stopped) {
       await client.end().catch(() => {
       });
@@ -513,6 +514,9 @@ var PostgresChangeFeed = class {
     }
   }
 };
+function socketOf(client) {
+  return client?.connection?.stream;
+}
 
 // core/postgres-bookkeeping.ts
 async function getMeta(db, key) {

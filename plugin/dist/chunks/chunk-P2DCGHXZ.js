@@ -28,7 +28,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-FVC2WESP.js";
+} from "./chunk-36PLIOIC.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,

@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-4UHHGR5N.js";
+} from "./chunk-H2R6RR6O.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-R5EDUIUG.js";
+} from "./chunk-P2DCGHXZ.js";
 import "./chunk-YZ3IYTTR.js";
 import "./chunk-K6DWIT74.js";
 import "./chunk-RYYHHNJW.js";
@@ -18,7 +18,7 @@ import "./chunk-7ADYRQKV.js";
 import "./chunk-PNRSC5BF.js";
 import {
   embeddedStore
-} from "./chunk-FVC2WESP.js";
+} from "./chunk-36PLIOIC.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-YWKOHONW.js";
 import "./chunk-J2PGGSMV.js";

@@ -4,7 +4,7 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-FVC2WESP.js";
+} from "./chunk-36PLIOIC.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-YWKOHONW.js";
 import "./chunk-J2PGGSMV.js";

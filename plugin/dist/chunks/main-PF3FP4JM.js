@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-4UHHGR5N.js";
+} from "./chunk-H2R6RR6O.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -35,7 +35,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-R5EDUIUG.js";
+} from "./chunk-P2DCGHXZ.js";
 import "./chunk-YZ3IYTTR.js";
 import {
   PROPOSE_TOOL_NAME
@@ -47,7 +47,7 @@ import "./chunk-PNRSC5BF.js";
 import {
   Store,
   embeddedStore
-} from "./chunk-FVC2WESP.js";
+} from "./chunk-36PLIOIC.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-YWKOHONW.js";
 import "./chunk-J2PGGSMV.js";
