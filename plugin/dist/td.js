@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-PF3FP4JM.js");
+  const { main } = await import("./chunks/main-BA32MZ2P.js");
   await main();
 }

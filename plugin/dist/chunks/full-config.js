@@ -3,14 +3,14 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-P2DCGHXZ.js";
+} from "./chunk-OZVBFTNK.js";
 import "./chunk-YZ3IYTTR.js";
 import "./chunk-K6DWIT74.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-XBNY6BE7.js";
 import "./chunk-7ADYRQKV.js";
 import "./chunk-PNRSC5BF.js";
-import "./chunk-36PLIOIC.js";
+import "./chunk-2B3RY4O5.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-YWKOHONW.js";
 import "./chunk-J2PGGSMV.js";

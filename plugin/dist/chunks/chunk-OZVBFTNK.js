@@ -28,7 +28,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-36PLIOIC.js";
+} from "./chunk-2B3RY4O5.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,

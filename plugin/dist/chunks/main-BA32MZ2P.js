@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-H2R6RR6O.js";
+} from "./chunk-I3QASE74.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -35,7 +35,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-P2DCGHXZ.js";
+} from "./chunk-OZVBFTNK.js";
 import "./chunk-YZ3IYTTR.js";
 import {
   PROPOSE_TOOL_NAME
@@ -47,7 +47,7 @@ import "./chunk-PNRSC5BF.js";
 import {
   Store,
   embeddedStore
-} from "./chunk-36PLIOIC.js";
+} from "./chunk-2B3RY4O5.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-YWKOHONW.js";
 import "./chunk-J2PGGSMV.js";

@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-H2R6RR6O.js";
+} from "./chunk-I3QASE74.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-P2DCGHXZ.js";
+} from "./chunk-OZVBFTNK.js";
 import "./chunk-YZ3IYTTR.js";
 import "./chunk-K6DWIT74.js";
 import "./chunk-RYYHHNJW.js";
@@ -18,7 +18,7 @@ import "./chunk-7ADYRQKV.js";
 import "./chunk-PNRSC5BF.js";
 import {
   embeddedStore
-} from "./chunk-36PLIOIC.js";
+} from "./chunk-2B3RY4O5.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-YWKOHONW.js";
 import "./chunk-J2PGGSMV.js";

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-P2DCGHXZ.js";
+} from "./chunk-OZVBFTNK.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-YZ3IYTTR.js";
@@ -14,7 +14,7 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-36PLIOIC.js";
+} from "./chunk-2B3RY4O5.js";
 import {
   clipDepth
 } from "./chunk-YWKOHONW.js";
