@@ -80,7 +80,11 @@ test("a replacement that breaks one of the replaced version's recorded runs is r
   );
   // Replay made no live call: nothing was booked or paid.
   assert.equal(world.payments.length, paid);
-  assert.equal(sqliteOf(td).getVersion(NAME, 2)?.status, "rejected");
+  assert.equal(
+    sqliteOf(td).getVersion(NAME, 2)?.status,
+    "rejected",
+    "a draft that fails verification is rejected",
+  );
 });
 
 test("a rebuild that breaks one of the replaced version's recorded runs is rejected naming that run", async (t) => {
