@@ -3,7 +3,7 @@
  * distilled tool), the base calls of the span in order, the user's notes, and the plugin's proposal tool.
  */
 import { PROPOSE_TOOL_NAME, type Store } from "../core/index.ts";
-import { clip, nudgeText, resultContent } from "../core/internal.ts";
+import { clip, nudgeText, resultContent, TOOL_FORMAT_GUIDE } from "../core/internal.ts";
 import { PLUGIN_TOOL_PREFIX } from "./plugin-names.ts";
 
 /** How much of each recorded result the model is shown: enough to recognise it, never a whole page. */
@@ -39,6 +39,28 @@ export function distillContext(store: Store, traceId: string, notes: string): st
   });
   lines.push(
     "",
+    `The proposal tool is ${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME}. Keep calling it with the corrected code until the verdict starts with "verified:", then tell the user the tool's name and that \`tooldistill promote <name>\` makes it available.`,
+  );
+  return lines.join("\n");
+}
+
+/**
+ * The context of `/tooldistill:distill` when the hook cannot read the store (a PostgreSQL registry, which hooks
+ * never connect to): the same request, with the base calls taken from the conversation instead of the store.
+ */
+export function spilledDistillContext(notes: string): string {
+  const lines = [
+    "tooldistill: the user ran /tooldistill:distill, confirming that the task of this session went well.",
+  ];
+  if (notes.trim()) lines.push(`The user's notes: ${notes.trim()}`);
+  lines.push(
+    "",
+    "If you made no calls to the project's MCP servers' tools (base tools) for this task, there is nothing to distill: tell the user so in one sentence. Otherwise turn the path you found, the base tool calls of this task in the order you made them, into a distilled tool so the next run needs one call.",
+    `Call ${PROPOSE_TOOL_NAME} with the code of the tool and test inputs. You get a verdict back: if it is rejected, fix every problem it lists and call it again with the whole corrected code. If the task is not worth a tool, answer briefly without calling it.`,
+    "",
+    TOOL_FORMAT_GUIDE,
+    "",
+    "In the code, call base tools by their library names (`<server>__<tool>`, e.g. `crm__find_contact`), never by Claude Code's `mcp__<server>__<tool>` names.",
     `The proposal tool is ${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME}. Keep calling it with the corrected code until the verdict starts with "verified:", then tell the user the tool's name and that \`tooldistill promote <name>\` makes it available.`,
   );
   return lines.join("\n");

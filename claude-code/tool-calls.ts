@@ -55,7 +55,7 @@ function recordedArgs(
  * The row of a call in the current span. Base calls after the user's confirmation belong to the proposal exchange
  * and are recorded as `other`, so they never count toward the span's baseline.
  */
-function newCall(call: ToolStart, cur: CurrentSpan, ctx: ToolContext): NewCall {
+export function newCall(call: ToolStart, cur: CurrentSpan, ctx: ToolContext): NewCall {
   const id = identifyTool(call.toolName, ctx.baseServers);
   const kind: CallKind = id.kind === "base" && cur.confirmed ? "other" : id.kind;
   const schema = id.kind === "base" ? ctx.baseTools.find((t) => t.name === id.tool)?.input_schema : undefined;
@@ -99,10 +99,7 @@ export function responseValue(toolName: string, response: unknown): unknown {
  * is recorded now rather than lost.
  */
 export function recordToolEnd(store: Store, call: ToolEnd, ctx: ToolContext): void {
-  const outcome =
-    "error" in call.outcome
-      ? { error: call.outcome.error }
-      : { output: responseValue(call.toolName, call.outcome.response) };
+  const outcome = endOutcome(call);
   store.transaction(() => {
     const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (!rec) {
@@ -113,6 +110,13 @@ export function recordToolEnd(store: Store, call: ToolEnd, ctx: ToolContext): vo
     if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
     else store.finishCall(rec.id, outcome.output, call.durationMs);
   });
+}
+
+/** What a finished call recorded: its error, or its response as the value the toolkit gets live. */
+export function endOutcome(call: ToolEnd): { error: string } | { output: unknown } {
+  return "error" in call.outcome
+    ? { error: call.outcome.error }
+    : { output: responseValue(call.toolName, call.outcome.response) };
 }
 
 /**
@@ -128,7 +132,16 @@ export function callForToolUse(
   tool: string,
   sessionHint: string | undefined,
 ): CallRecord | null {
-  const candidates = store.startedCallsByExternalId(toolUseId).filter((c) => c.tool === tool);
+  return pickCall(store.startedCallsByExternalId(toolUseId), tool, sessionHint);
+}
+
+/** Of the started calls under one tool-use id, the one for `tool`: the hinted session's first, else the newest. */
+export function pickCall(
+  started: readonly CallRecord[],
+  tool: string,
+  sessionHint: string | undefined,
+): CallRecord | null {
+  const candidates = started.filter((c) => c.tool === tool);
   const own = sessionHint ? candidates.find((c) => c.traceId.startsWith(spanPrefix(sessionHint))) : undefined;
   return own ?? candidates[0] ?? null;
 }

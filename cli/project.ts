@@ -10,7 +10,6 @@ import {
   type Logger,
   loadConfig,
   type RegistryStore,
-  Store,
   ToolDistill,
 } from "../core/index.ts";
 import {
@@ -18,8 +17,8 @@ import {
   countToolFiles,
   defaultConfig,
   findConfig,
-  refusePostgresUrl,
-  SqliteRegistryStore,
+  isPostgresUrl,
+  loadConfiguredStore,
 } from "../core/internal.ts";
 import type { CliIO, CommandContext } from "./commands.ts";
 
@@ -34,29 +33,17 @@ export async function projectConfig(where: Where): Promise<Config> {
 }
 
 /**
- * Runs `fn` with the store of the config, closing it afterwards. `read` opens it read-only (list, show, traces),
- * so looking never changes anything.
+ * Runs `fn` with the config's registry (a folder or a PostgreSQL URL), closing it afterwards. `read` opens it
+ * read-only (list, show, traces), so looking never changes anything, not even a migration.
  */
-export async function withStore<T>(
+export async function withRegistry<T>(
   where: Where,
-  mode: "read" | "write",
-  fn: (store: Store) => T | Promise<T>,
+  fn: (store: RegistryStore) => Promise<T>,
+  mode: "read" | "write" = "write",
 ): Promise<T> {
   const config = await projectConfig(where);
   requireStore(config);
-  const store = new Store(config.store, { readOnly: mode === "read", logger: ioLogger(where.io) });
-  try {
-    return await fn(store);
-  } finally {
-    store.close();
-  }
-}
-
-/** Runs `fn` with the config's registry opened for writing (the library's async store), closing it afterwards. */
-export async function withRegistry<T>(where: Where, fn: (store: RegistryStore) => Promise<T>): Promise<T> {
-  const config = await projectConfig(where);
-  requireStore(config);
-  const store = SqliteRegistryStore.open(config.store, { logger: ioLogger(where.io) });
+  const store = await loadConfiguredStore(config, { readOnly: mode === "read", logger: ioLogger(where.io) });
   try {
     return await fn(store);
   } finally {
@@ -78,7 +65,8 @@ export async function withLibrary<T>(where: Where, fn: (td: ToolDistill) => Prom
 
 /** A store that does not exist is named with how to get one, instead of being created empty. */
 function requireStore(config: Config): void {
-  refusePostgresUrl(config.store, "this command");
+  // A database is there or not: opening it says which, and how to reach it.
+  if (isPostgresUrl(config.store)) return;
   // A path that is there but is no store folder (a file, a broken store) is for the store itself to explain.
   if (
     existsSync(config.store) &&

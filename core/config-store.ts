@@ -2,7 +2,7 @@
  * The `store:` key of tooldistill.yaml: a folder (the embedded SQLite store) or a `postgres://` URL, with `${VAR}`
  * and `${VAR:-default}` expanded from the environment as in the MCP entries, so credentials stay out of the file.
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { KeyPath } from "./config-yaml.ts";
 import { expandVars } from "./env-vars.ts";
 import { errorMessage } from "./errors.ts";
@@ -49,4 +49,13 @@ export function storeProblems(
     }
   }
   return found;
+}
+
+/**
+ * The folder of what stays on this machine: the plugin hooks' log and spill files. A folder store keeps them in
+ * its own folder; a PostgreSQL store has none, so they go to `.tooldistill/` beside tooldistill.yaml (each
+ * developer's machine has its own, and only that machine's td server applies its spill files).
+ */
+export function localFolder(store: string, configDir: string): string {
+  return isPostgresUrl(store) ? join(configDir, ".tooldistill") : store;
 }

@@ -7,6 +7,7 @@
 export { canonicalArgs, isPlainObject } from "./canonical.ts";
 export { defaultConfig, SAMPLE_CONFIG } from "./config.ts";
 export { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
+export { localFolder } from "./config-store.ts";
 export type { DoctorReport } from "./doctor.ts";
 export { doctor } from "./doctor.ts";
 export { expandVars } from "./env-vars.ts";
@@ -25,7 +26,7 @@ export { mcpHookResponseToValue } from "./mcp-result.ts";
 export { importRef } from "./module-ref.ts";
 export { nodeVersionProblem } from "./node-version.ts";
 export { isPostgresUrl, refusePostgresUrl } from "./postgres-connect.ts";
-export { nudgeText } from "./prompts.ts";
+export { nudgeText, TOOL_FORMAT_GUIDE } from "./prompts.ts";
 export { engineWasmPath, WASM_FILE } from "./quickjs-engine.ts";
 export type { Clipped } from "./recordable.ts";
 export { clipDepth } from "./recordable.ts";
@@ -37,7 +38,7 @@ export { copyRegistry } from "./registry-transfer.ts";
 export type { HookSettings } from "./settings.ts";
 export { hookSettings } from "./settings.ts";
 export type { SpillReport } from "./spill.ts";
-export { applySpills, spillEvent } from "./spill.ts";
+export { applySpills, pendingSpills, spillEvent } from "./spill.ts";
 export { applySpillsToRegistry } from "./spill-registry.ts";
 // The embedded store behind a registry, for what only SQLite has (the plugin's session tables, spill files).
 export { embeddedStore, SqliteRegistryStore } from "./sqlite-registry-store.ts";

@@ -67,6 +67,9 @@ export class PostgresChangeFeed {
     await this.#starting?.catch(() => {});
     const client = this.#client;
     this.#client = null;
+    // Referenced again while it closes: on an unref'd socket, a process with nothing else to do would exit in the
+    // middle of `end()`, leaving the caller's await unsettled (a CLI command that stopped its feed never returned).
+    socketOf(client)?.ref?.();
     await client?.end().catch(() => {});
   }
 
@@ -83,7 +86,7 @@ export class PostgresChangeFeed {
       await client.end().catch(() => {});
       throw explainPgError(err, this.#where);
     }
-    (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+    socketOf(client)?.unref?.();
     if (this.#stopped) {
       await client.end().catch(() => {});
       return;
@@ -139,4 +142,10 @@ export class PostgresChangeFeed {
       }
     }
   }
+}
+
+/** The socket under a node-postgres client (not part of its typed API). */
+function socketOf(client: Client | null): { ref?: () => void; unref?: () => void } | undefined {
+  return (client as unknown as { connection?: { stream?: { ref?: () => void; unref?: () => void } } } | null)
+    ?.connection?.stream;
 }

@@ -342,7 +342,7 @@ export async function migrate(pool: Pool, where: string, readOnly: boolean): Pro
     throw new DistillError(
       "STORE",
       applied.length === 0
-        ? `the store ${where} has no tooldistill registry yet and this command only reads it: record a run or run \`tooldistill init\` against it first.`
+        ? `the store ${where} has no tooldistill registry yet and this command only reads it: record a run into it first, or create it empty with \`tooldistill doctor --fix\` (or \`tooldistill import\` a registry into it).`
         : `the store ${where} was written by an older tooldistill (schema ${Math.max(...applied)}, now ${SCHEMA_VERSION}) and this command only reads it: run any command that writes (e.g. \`tooldistill doctor --fix\`) once to upgrade it.`,
     );
   }

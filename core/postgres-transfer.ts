@@ -175,7 +175,8 @@ export async function postgresIsEmpty(db: PostgresDatabase): Promise<boolean> {
        OR EXISTS (SELECT 1 FROM ${T}.dependencies) OR EXISTS (SELECT 1 FROM ${T}.run_stats)
        OR EXISTS (SELECT 1 FROM ${T}.runs) OR EXISTS (SELECT 1 FROM ${T}.verified_definitions)
        OR EXISTS (SELECT 1 FROM ${T}.base_health)
-       OR EXISTS (SELECT 1 FROM ${T}.meta WHERE NOT starts_with(key, $1)) OR EXISTS (SELECT 1 FROM ${T}.cc_sessions) AS used`,
+       OR EXISTS (SELECT 1 FROM ${T}.meta WHERE NOT starts_with(key, $1))
+       OR EXISTS (SELECT 1 FROM ${T}.cc_sessions) AS used`,
     [INTERNAL_META_PREFIX],
   );
   return !row?.["used"];

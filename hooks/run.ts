@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
 import { cachedBaseTools } from "../claude-code/base-tools.ts";
-import { distillContext } from "../claude-code/distill-context.ts";
+import { distillContext, spilledDistillContext } from "../claude-code/distill-context.ts";
 import {
   type HookEvent,
   type HookInput,
@@ -27,6 +27,7 @@ import {
   findConfig,
   isPlainObject,
   isPostgresUrl,
+  localFolder,
   oneLine,
   spillEvent,
   worthDistilling,
@@ -119,6 +120,17 @@ function respond(
   return null;
 }
 
+/**
+ * What the event prints on a PostgreSQL store, whose rows the hook cannot read: `/tooldistill:distill` gets the
+ * proposal request without the recorded list of calls (the model has them in its conversation). The fallback
+ * distiller at SessionEnd is for SQLite stores only.
+ */
+function respondSpilled(event: HookEvent, input: HookInput, ev: SessionEvent): HookOutput | null {
+  if (event !== "UserPromptSubmit" || ev.type !== "confirm") return null;
+  const notes = (input.prompt ?? "").trim().replace(/^\/tooldistill:distill/, "");
+  return { hookSpecificOutput: { hookEventName: event, additionalContext: spilledDistillContext(notes) } };
+}
+
 /** Runs `fallback.{ts,js}` beside this hook's entry, detached, so the user's exit is not delayed. */
 function startFallbackProcess(configPath: string, traceId: string): void {
   // Loaded here, not at the top: only SessionEnd spawns, and every tool hook would pay for node:child_process.
@@ -175,8 +187,9 @@ export async function handleHookInput(
       return event === "SessionStart" ? { systemMessage: setupHint(projectDir) } : null;
     }
     const config = await hookConfig(configPath, rt.env, (message) => logLine(logFile, event, message, true));
-    // A PostgreSQL store has no folder: the log stays in the project's.
-    if (!isPostgresUrl(config.store)) logFile = join(config.store, "hooks.log");
+    // A PostgreSQL store has no folder: the log and the spill files stay in the project's .tooldistill/.
+    const local = localFolder(config.store, dirname(config.path));
+    logFile = join(local, "hooks.log");
     if (!("input" in parsed)) {
       logLine(logFile, event, parsed.problem, true);
       return null;
@@ -184,6 +197,11 @@ export async function handleHookInput(
     const ev = sessionEvent(event, parsed.input);
     const file = logFile;
     const log = (message: string) => logLine(file, event, message, false);
+    if (isPostgresUrl(config.store)) {
+      // Never a connection from a hook: the td server, connected anyway, applies the file (core/spill.ts).
+      if (ev.type !== "none") spillEvent(local, ev.sessionId, event, text);
+      return respondSpilled(event, parsed.input, ev);
+    }
     let store: Store;
     try {
       store = new Store(config.store, {

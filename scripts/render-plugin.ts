@@ -78,7 +78,8 @@ function common(dir: string): void {
  * `import { readFileSync } from "node:fs"` in an ES module makes Node build the module's ESM facade, which reads
  * every export, lazy getters included: node:fs then loads its streams and promises (about 6 ms of a hook's start).
  * The hook bundles take built-ins from `process.getBuiltinModule` instead, through a small ES module per built-in
- * that re-exports its plain values (accessors are left out: importing one fails the build, never the hook). It
+ * that re-exports its plain values; an accessor (e.g. async_hooks' AsyncLocalStorage) is read by a call marked pure,
+ * so a bundle that imports it without using it (a module the hooks reach but never run) drops the read. It
  * also keeps `node:sqlite` from loading before the Node version check, so each hook can be one file.
  */
 const builtinsWithoutFacade: Plugin = {
@@ -87,14 +88,20 @@ const builtinsWithoutFacade: Plugin = {
     b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: "builtin" }));
     b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => {
       const mod = process.getBuiltinModule(args.path) as Record<string, unknown>;
-      const names = Object.entries(Object.getOwnPropertyDescriptors(mod))
-        .filter(([name, d]) => "value" in d && /^[A-Za-z_$][\w$]*$/.test(name) && name !== "default")
-        .map(([name]) => name);
+      const exported = Object.entries(Object.getOwnPropertyDescriptors(mod)).filter(
+        ([name]) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== "default",
+      );
+      const names = exported.filter(([, d]) => "value" in d).map(([name]) => name);
+      const accessors = exported.filter(([, d]) => !("value" in d)).map(([name]) => name);
       return {
         contents: [
           `const m = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+          "const accessor$ = (name) => m[name];",
           "export default m;",
           `export const { ${names.join(", ")} } = m;`,
+          ...accessors.map(
+            (name) => `export const ${name} = /* @__PURE__ */ accessor$(${JSON.stringify(name)});`,
+          ),
         ].join("\n"),
         loader: "js",
       };

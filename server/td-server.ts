@@ -12,10 +12,7 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { cacheBaseTools } from "../claude-code/base-tools.ts";
-import { currentSpan } from "../claude-code/session.ts";
-import { applySpilledEvents } from "../claude-code/session-events.ts";
-import { callForToolUse, canonicalizeTrace } from "../claude-code/tool-calls.ts";
+import { type SessionRecorder, sessionRecorder } from "../claude-code/session-recorder.ts";
 import type { Logger, ToolDef } from "../core/index.ts";
 import {
   type Config,
@@ -26,12 +23,12 @@ import {
   type ToolDistillOptions,
 } from "../core/index.ts";
 import {
-  embeddedStore,
   errorMessage,
   exposedVersions,
   exposedVersionsSync,
   findConfig,
   loadMcpServers,
+  localFolder,
   proposeToolDefinition,
   toolDefinition,
   unavailableReason,
@@ -44,7 +41,10 @@ export interface TdServerOptions {
   /** Claude Code's session id from the environment: only a fallback, it goes stale after /clear. */
   sessionId?: string | undefined;
   logger: Logger;
-  /** How often spill files of hooks are looked for (default 1000 ms); exposure changes come by the change feed. */
+  /**
+   * How often spill files of hooks are looked for (default 1000 ms; on a PostgreSQL store every hook event is
+   * spilled). Changes of the exposed tools, by any process on the same registry, come by the change feed.
+   */
   pollMs?: number;
   /** Extra ToolDistill options (tests inject an executor and tools instead of MCP servers). */
   overrides?: Partial<ToolDistillOptions>;
@@ -106,6 +106,7 @@ export function createTdServer(options: TdServerOptions): TdServer {
     },
   );
   let td: ToolDistill | null = null;
+  let recorder: SessionRecorder | null = null;
   let baseServers: string[] = [];
   let problem: string | null = null;
   let signature = "";
@@ -122,13 +123,19 @@ export function createTdServer(options: TdServerOptions): TdServer {
       .catch((err: unknown) => logger.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
   };
 
-  /** Hook events spilled while the store was locked: applied before a call and on every poll. */
-  const applySpills = async () => {
-    if (!td) return;
+  /**
+   * Hook events spilled (on SQLite while the store was locked; on PostgreSQL every one): applied before a call
+   * and on every poll. One pass at a time: a poll that finds one running waits for it, then looks again.
+   */
+  let applying: Promise<void> = Promise.resolve();
+  const applySpills = () => {
+    applying = applying.then(applySpillsOnce);
+    return applying;
+  };
+  const applySpillsOnce = async () => {
+    if (!recorder || closed) return;
     try {
-      const report = await embeddedStore(td.store, "the plugin").exclusive((store) =>
-        applySpilledEvents(store, null, baseServers),
-      );
+      const report = await recorder.applySpills(baseServers);
       for (const failed of report.failed)
         logger.warn(`tooldistill td: a spilled hook event could not be applied: ${failed}`);
     } catch (err) {
@@ -186,8 +193,9 @@ export function createTdServer(options: TdServerOptions): TdServer {
       if (closed) return;
       const own = td;
       closeEarly();
+      recorder = sessionRecorder(own.store, localFolder(loaded.store, loaded.dir));
       // The hooks never start MCP servers: they read base tool schemas (for defaults) from this cache.
-      await embeddedStore(own.store, "the plugin").exclusive((store) => cacheBaseTools(store, own.tools()));
+      await recorder.cacheBaseTools(own.tools());
       await applySpills();
       // The set listed early may have changed while the base servers connected; later changes, by this process or
       // any other, reach `announce` through the library's change feed (onExposureChange).
@@ -223,25 +231,22 @@ export function createTdServer(options: TdServerOptions): TdServer {
     // The PreToolUse hook of this very call may have spilled its record.
     await applySpills();
     const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
-    const sqlite = embeddedStore(td.store, "the plugin");
+    const sessions = recorder as SessionRecorder;
     // The PreToolUse hook recorded this call under its tool_use_id: that row names the calling session's span,
     // which the server's own CLAUDE_CODE_SESSION_ID cannot (it goes stale after /clear).
     const recorded =
       typeof toolUseId === "string"
-        ? await sqlite.exclusive((store) => callForToolUse(store, toolUseId, name, options.sessionId))
+        ? await sessions.callForToolUse(toolUseId, name, options.sessionId)
         : null;
     const sessionId = options.sessionId;
     const traceId =
-      recorded?.traceId ??
-      (sessionId
-        ? await sqlite.exclusive((store) => currentSpan(store, sessionId).traceId)
-        : await startedTrace(td));
+      recorded?.traceId ?? (sessionId ? await sessions.currentTrace(sessionId) : await startedTrace(td));
     const callOptions = recorded ? { callId: recorded.id } : {};
     try {
       const trace = await td.openTrace(traceId);
       if (name === PROPOSE_TOOL_NAME) {
         const tools = td.tools();
-        await sqlite.exclusive((store) => canonicalizeTrace(store, traceId, tools));
+        await sessions.canonicalizeTrace(traceId, tools);
         const r = await trace.execute(name, args, callOptions);
         return text(r.content, r.isError);
       }
@@ -273,6 +278,7 @@ export function createTdServer(options: TdServerOptions): TdServer {
       if (timer) clearInterval(timer);
       stopping.abort();
       await ready;
+      await applying;
       closeEarly();
       await td?.close();
       await server.close();

@@ -223,13 +223,13 @@ for (const kind of ["sqlite", "postgres"] as const) {
   });
 }
 
-test("a command that needs the folder store says so for a PostgreSQL URL, without its password", async (t) => {
+test("a PostgreSQL store the CLI cannot reach is named without its password, and nothing is created", async (t) => {
   process.env["TD_TEST_SECRET_URL"] = "postgres://td:hunter2@db.internal:5432/registry";
   t.after(() => delete process.env["TD_TEST_SECRET_URL"]);
   const dir = project(t, "${TD_TEST_SECRET_URL}");
   const run = await cli(dir, "list");
   assert.equal(run.code, 1);
-  assert.match(run.stderr, /this command needs the embedded SQLite store \(a folder\)/);
+  assert.match(run.stderr, /cannot reach the PostgreSQL server of the store/);
   assert.match(run.stderr, /postgres:\/\/td:\*\*\*@db\.internal:5432\/registry/);
   assert.doesNotMatch(run.stderr, /hunter2/);
   assert.deepEqual(readdirSync(dir), ["tooldistill.yaml"], "nothing was created");

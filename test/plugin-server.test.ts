@@ -222,6 +222,13 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   assert.equal(reads.status, "suspect", "the failed write did not run live");
   const live = await user.verify("note_for_contact", { version: 1, live: true, allowWrites: true });
   assert.equal(live.status, "active", "verify --live --allow-writes clears the runtime failure");
+  // Claude Code calls only what the server lists: the server hears the other process's change by the change feed.
+  const back = Date.now();
+  while (
+    !(await client.listTools()).tools.some((x) => x.name === "note_for_contact") &&
+    Date.now() - back < 15_000
+  )
+    await new Promise((r) => setTimeout(r, 20));
   const second = "99999999-2222-3333-4444-555555555555";
   const firstSessionBefore = sqliteOf(cli).getCalls(spanTraceId(SESSION, 2));
   await handleHookInput(
@@ -262,6 +269,13 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   );
   broken = true;
   await cli.deprecate("note_for_contact", { version: 1 });
+  // Once the server has heard it (Claude Code re-lists on list_changed), a call of it is refused.
+  const gone_ = Date.now();
+  while (
+    (await client.listTools()).tools.some((x) => x.name === "note_for_contact") &&
+    Date.now() - gone_ < 15_000
+  )
+    await new Promise((r) => setTimeout(r, 20));
 
   // A call of a tool that is no longer exposed is refused without running anything.
   const gone = await client.callTool({ name: "note_for_contact", arguments: input });

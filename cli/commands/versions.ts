@@ -1,6 +1,6 @@
 /** `list` and `show`: the distilled tool versions in the store, read-only. */
-import { existsSync } from "node:fs";
-import type { RunStats, Store, VersionRecord } from "../../core/index.ts";
+import type { RegistryStore, RunStats, VersionRecord } from "../../core/index.ts";
+import { DistillError } from "../../core/index.ts";
 import { resolveVersion } from "../../core/internal.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import {
@@ -13,7 +13,7 @@ import {
   versionPage,
   versionRow,
 } from "../format.ts";
-import { withStore } from "../project.ts";
+import { withRegistry } from "../project.ts";
 
 /** How many of a version's newest runs `show` lists, failures with their evidence. */
 const RECENT_RUNS = 10;
@@ -21,38 +21,45 @@ const RECENT_RUNS = 10;
 /** Every version (or those of one status) with its status, problems, baseline and successful runs. */
 export async function list(ctx: ContextOf<"list">): Promise<number> {
   const { status } = ctx.options;
-  return withStore(ctx, "read", (store) => {
-    const rows = store
-      .listVersions(status === undefined ? {} : { status })
-      .map((v) => versionRow(v, store.getRunStats(v.name, v.version).successes));
-    outputRows(ctx, rows, {
-      empty: status === undefined ? "no distilled tools yet" : `no distilled tools with status ${status}`,
-      ...VERSION_TABLE,
-    });
-    return EXIT.ok;
-  });
+  return withRegistry(
+    ctx,
+    async (store) => {
+      const rows = [];
+      for (const v of await store.listVersions(status === undefined ? {} : { status }))
+        rows.push(versionRow(v, (await store.getRunStats(v.name, v.version)).successes));
+      outputRows(ctx, rows, {
+        empty: status === undefined ? "no distilled tools yet" : `no distilled tools with status ${status}`,
+        ...VERSION_TABLE,
+      });
+      return EXIT.ok;
+    },
+    "read",
+  );
 }
 
 /** One version (default: the active one, else the newest) with everything the store knows of it. */
 export async function show(ctx: ContextOf<"show">): Promise<number> {
   const { name } = ctx.args;
-  const shown = await withStore(ctx, "read", async (store): Promise<ShownVersion> => {
-    const v = await resolveVersion(store, name, ctx.options.version, "active-or-newest");
-    const file = store.toolFile(v.name, v.version);
-    const stats = store.getRunStats(v.name, v.version);
-    return {
-      v,
-      file,
-      code: existsSync(file) ? store.readCode(v.name, v.version) : null,
-      history: store.getHistory(v.name, v.version),
-      dependencies: store.getDependencies(v.name, v.version),
-      stats,
-      runs: store.recentRuns(v.name, v.version, RECENT_RUNS),
-      definitions: store.verifiedDefinitions(v.name, v.version),
-      savings: savings(store, v, stats),
-      versions: store.listVersions({ name }).map((x) => `v${x.version} ${x.status}`),
-    };
-  });
+  const shown = await withRegistry(
+    ctx,
+    async (store): Promise<ShownVersion> => {
+      const v = await resolveVersion(store, name, ctx.options.version, "active-or-newest");
+      const stats = await store.getRunStats(v.name, v.version);
+      return {
+        v,
+        file: store.codeLocation(v.name, v.version),
+        code: await codeOf(store, v),
+        history: await store.getHistory(v.name, v.version),
+        dependencies: await store.getDependencies(v.name, v.version),
+        stats,
+        runs: await store.recentRuns(v.name, v.version, RECENT_RUNS),
+        definitions: await store.verifiedDefinitions(v.name, v.version),
+        savings: await savings(store, v, stats),
+        versions: (await store.listVersions({ name })).map((x) => `v${x.version} ${x.status}`),
+      };
+    },
+    "read",
+  );
   const { v, stats } = shown;
   output(
     ctx,
@@ -107,10 +114,10 @@ export async function show(ctx: ContextOf<"show">): Promise<number> {
 }
 
 /** Baseline calls against inner calls per live run, and the source run's tokens where it recorded usage. */
-function savings(store: Store, v: VersionRecord, stats: RunStats): Savings {
+async function savings(store: RegistryStore, v: VersionRecord, stats: RunStats): Promise<Savings> {
   let tokens = v.baselineTokens;
   if (tokens === null && v.sourceTrace !== null) {
-    const trace = store.getTrace(v.sourceTrace);
+    const trace = await store.getTrace(v.sourceTrace);
     const total = trace ? totalTokens(trace.usage) : 0;
     if (total > 0) tokens = total;
   }
@@ -119,4 +126,14 @@ function savings(store: Store, v: VersionRecord, stats: RunStats): Savings {
     inner_calls_per_run: stats.runs > 0 ? stats.innerCalls / stats.runs : null,
     baseline_tokens: tokens,
   };
+}
+
+/** The version's code, or null when it cannot be read (a SQLite store's tool file removed by hand). */
+async function codeOf(store: RegistryStore, v: VersionRecord): Promise<string | null> {
+  try {
+    return await store.readCode(v.name, v.version);
+  } catch (err) {
+    if (err instanceof DistillError) return null;
+    throw err;
+  }
 }

@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-UI33Q6MX.js");
+  const { main } = await import("./chunks/main-TXSGUVYL.js");
   await main();
 }

@@ -337,7 +337,7 @@ async function migrate(pool, where, readOnly) {
   if (readOnly) {
     throw new DistillError(
       "STORE",
-      applied.length === 0 ? `the store ${where} has no tooldistill registry yet and this command only reads it: record a run or run \`tooldistill init\` against it first.` : `the store ${where} was written by an older tooldistill (schema ${Math.max(...applied)}, now ${SCHEMA_VERSION}) and this command only reads it: run any command that writes (e.g. \`tooldistill doctor --fix\`) once to upgrade it.`
+      applied.length === 0 ? `the store ${where} has no tooldistill registry yet and this command only reads it: record a run into it first, or create it empty with \`tooldistill doctor --fix\` (or \`tooldistill import\` a registry into it).` : `the store ${where} was written by an older tooldistill (schema ${Math.max(...applied)}, now ${SCHEMA_VERSION}) and this command only reads it: run any command that writes (e.g. \`tooldistill doctor --fix\`) once to upgrade it.`
     );
   }
   let client;
@@ -441,6 +441,7 @@ var PostgresChangeFeed = class {
     });
     const client = this.#client;
     this.#client = null;
+    socketOf(client)?.ref?.();
     await client?.end().catch(() => {
     });
   }
@@ -458,7 +459,7 @@ var PostgresChangeFeed = class {
       });
       throw explainPgError(err, this.#where);
     }
-    client.connection?.stream?.unref?.();
+    socketOf(client)?.unref?.();
     if (this.#stopped) {
       await client.end().catch(() => {
       });
@@ -513,6 +514,9 @@ var PostgresChangeFeed = class {
     }
   }
 };
+function socketOf(client) {
+  return client?.connection?.stream;
+}
 
 // core/postgres-bookkeeping.ts
 async function getMeta(db, key) {
@@ -1761,7 +1765,8 @@ async function postgresIsEmpty(db) {
        OR EXISTS (SELECT 1 FROM ${T2}.dependencies) OR EXISTS (SELECT 1 FROM ${T2}.run_stats)
        OR EXISTS (SELECT 1 FROM ${T2}.runs) OR EXISTS (SELECT 1 FROM ${T2}.verified_definitions)
        OR EXISTS (SELECT 1 FROM ${T2}.base_health)
-       OR EXISTS (SELECT 1 FROM ${T2}.meta WHERE NOT starts_with(key, $1)) OR EXISTS (SELECT 1 FROM ${T2}.cc_sessions) AS used`,
+       OR EXISTS (SELECT 1 FROM ${T2}.meta WHERE NOT starts_with(key, $1))
+       OR EXISTS (SELECT 1 FROM ${T2}.cc_sessions) AS used`,
     [INTERNAL_META_PREFIX]
   );
   return !row?.["used"];

@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-LPF3JG3R.js";
+} from "./chunk-BYZZSHXT.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-ZTHGE247.js";
+} from "./chunk-WL4Y6T4P.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 import "./chunk-RYYHHNJW.js";
@@ -18,7 +18,7 @@ import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   embeddedStore
-} from "./chunk-MJG5SF24.js";
+} from "./chunk-BTOHCIKF.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-MWG6DU3D.js";
 import "./chunk-J2PGGSMV.js";

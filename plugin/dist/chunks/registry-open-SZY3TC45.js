@@ -4,7 +4,7 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-MJG5SF24.js";
+} from "./chunk-BTOHCIKF.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-MWG6DU3D.js";
 import "./chunk-J2PGGSMV.js";

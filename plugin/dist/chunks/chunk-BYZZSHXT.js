@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-ZTHGE247.js";
+} from "./chunk-WL4Y6T4P.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-N2N6NAZD.js";
@@ -14,7 +14,7 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-MJG5SF24.js";
+} from "./chunk-BTOHCIKF.js";
 import {
   clipDepth
 } from "./chunk-MWG6DU3D.js";
@@ -202,7 +202,7 @@ function responseValue(toolName, response) {
   return response ?? null;
 }
 function recordToolEnd(store, call, ctx) {
-  const outcome = "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
+  const outcome = endOutcome(call);
   store.transaction(() => {
     const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
     if (!rec) {
@@ -214,8 +214,14 @@ function recordToolEnd(store, call, ctx) {
     else store.finishCall(rec.id, outcome.output, call.durationMs);
   });
 }
+function endOutcome(call) {
+  return "error" in call.outcome ? { error: call.outcome.error } : { output: responseValue(call.toolName, call.outcome.response) };
+}
 function callForToolUse(store, toolUseId, tool, sessionHint) {
-  const candidates = store.startedCallsByExternalId(toolUseId).filter((c) => c.tool === tool);
+  return pickCall(store.startedCallsByExternalId(toolUseId), tool, sessionHint);
+}
+function pickCall(started, tool, sessionHint) {
+  const candidates = started.filter((c) => c.tool === tool);
   const own = sessionHint ? candidates.find((c) => c.traceId.startsWith(spanPrefix(sessionHint))) : void 0;
   return own ?? candidates[0] ?? null;
 }
@@ -266,11 +272,19 @@ function applySpilledEvents(store, sessionId, baseServers) {
 }
 
 export {
+  BASE_TOOLS_META_KEY,
   cachedBaseTools,
   cacheBaseTools,
+  spanTraceId,
+  spanPrefix,
   sessionOfTrace,
   currentSpan,
+  isHookEvent,
+  sessionEvent,
+  newCall,
+  endOutcome,
   callForToolUse,
+  pickCall,
   canonicalizeTrace,
   applySpilledEvents
 };

@@ -28,7 +28,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-MJG5SF24.js";
+} from "./chunk-BTOHCIKF.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,
@@ -39635,7 +39635,7 @@ var require_resolve_uri_umd = __commonJS({
         }
         url.path = path;
       }
-      function resolve5(input, base) {
+      function resolve6(input, base) {
         if (!input && !base)
           return "";
         const url = parseUrl(input);
@@ -39688,7 +39688,7 @@ var require_resolve_uri_umd = __commonJS({
             return url.scheme + "//" + url.user + url.host + url.port + url.path + queryHash;
         }
       }
-      return resolve5;
+      return resolve6;
     }));
   }
 });
@@ -40033,8 +40033,8 @@ var require_trace_mapping_umd = __commonJS({
           this.sources = sources;
           this.sourcesContent = sourcesContent;
           this.ignoreList = parsed.ignoreList || parsed.x_google_ignoreList || void 0;
-          const resolve5 = resolver(mapUrl, sourceRoot);
-          this.resolvedSources = sources.map(resolve5);
+          const resolve6 = resolver(mapUrl, sourceRoot);
+          this.resolvedSources = sources.map(resolve6);
           const { mappings } = parsed;
           if (typeof mappings === "string") {
             this._encoded = mappings;
@@ -49806,7 +49806,7 @@ var require_introspection = __commonJS({
     exports.isStatic = isStatic;
     exports.matchesPattern = matchesPattern;
     exports.referencesImport = referencesImport;
-    exports.resolve = resolve5;
+    exports.resolve = resolve6;
     exports.willIMaybeExecuteBefore = willIMaybeExecuteBefore;
     var _t = require_lib4();
     var {
@@ -50066,7 +50066,7 @@ var require_introspection = __commonJS({
       nodeMap.set(target.node, result);
       return result;
     }
-    function resolve5(dangerous, resolved) {
+    function resolve6(dangerous, resolved) {
       return _resolve.call(this, dangerous, resolved) || this;
     }
     function _resolve(dangerous, resolved) {
@@ -51618,7 +51618,7 @@ function describe(error) {
 var import_ajv2 = __toESM(require_ajv(), 1);
 import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { basename, dirname, join, resolve as resolve4 } from "node:path";
+import { basename, dirname, join as join2, resolve as resolve4 } from "node:path";
 
 // core/config-file.ts
 import { existsSync as existsSync2, statSync } from "node:fs";
@@ -51630,7 +51630,7 @@ function findConfig(startDir = process.cwd()) {
 }
 
 // core/config-store.ts
-import { resolve as resolve3 } from "node:path";
+import { join, resolve as resolve3 } from "node:path";
 function storeLocation(raw, dir, env) {
   const store = expandVars(raw, env, () => {
   }).trim();
@@ -51666,6 +51666,9 @@ function storeProblems(data, env) {
     }
   }
   return found;
+}
+function localFolder(store, configDir) {
+  return isPostgresUrl(store) ? join(configDir, ".tooldistill") : store;
 }
 
 // core/config-yaml.ts
@@ -51924,7 +51927,7 @@ function defaultConfig(dir) {
   return {
     path: null,
     dir: base,
-    store: join(base, ".tooldistill"),
+    store: join2(base, ".tooldistill"),
     executor: null,
     tools: null,
     healthProbe: null,
@@ -51951,7 +51954,7 @@ async function loadConfig(path) {
     if (statSync2(file).isDirectory()) {
       throw new DistillError(
         "CONFIG_NOT_FOUND",
-        `${path} is a folder, not a config file: pass the path of the ${CONFIG_FILE_NAME} in it (${join(path, CONFIG_FILE_NAME)})`
+        `${path} is a folder, not a config file: pass the path of the ${CONFIG_FILE_NAME} in it (${join2(path, CONFIG_FILE_NAME)})`
       );
     }
   }
@@ -57026,8 +57029,8 @@ var SandboxRun = class {
         );
         return null;
       }
-      await new Promise((resolve5) => {
-        this.#wake = resolve5;
+      await new Promise((resolve6) => {
+        this.#wake = resolve6;
       });
       this.#wake = null;
     }
@@ -57036,8 +57039,8 @@ var SandboxRun = class {
   async #finish(done) {
     if (!this.#closed) {
       while (this.#inflight > 0) {
-        await new Promise((resolve5) => {
-          this.#wake = resolve5;
+        await new Promise((resolve6) => {
+          this.#wake = resolve6;
         });
         this.#wake = null;
       }
@@ -57207,7 +57210,7 @@ var Sandbox = class {
       this.#busy++;
       return;
     }
-    await new Promise((resolve5) => this.#queue.push(resolve5));
+    await new Promise((resolve6) => this.#queue.push(resolve6));
     this.#busy++;
   }
   #endTurn() {
@@ -57563,12 +57566,12 @@ import {
   unlinkSync,
   writeSync
 } from "node:fs";
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
 var KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
 var LIVE = ".jsonl";
 var CLAIMED = ".claimed";
 function spillDir(storeRoot) {
-  return join2(storeRoot, "spill");
+  return join3(storeRoot, "spill");
 }
 function fileKey(sessionId) {
   if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
@@ -57588,7 +57591,7 @@ function pendingSpills(storeRoot) {
   }
   const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
   const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
-  return { sessions, files: files.map((n) => join2(spillDir(storeRoot), n)) };
+  return { sessions, files: files.map((n) => join3(spillDir(storeRoot), n)) };
 }
 function applySpills(store, sessionId, apply) {
   const report = { applied: 0, skipped: 0, failed: [] };
@@ -57625,9 +57628,9 @@ function pendingKeys(root, sessionId) {
   return sessionId === null ? sessions : sessions.filter((s) => s === fileKey(sessionId));
 }
 function claimFiles(dir, key2) {
-  const files = readdirSync(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join2(dir, n));
-  const live = join2(dir, `${key2}${LIVE}`);
-  const claim = join2(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+  const files = readdirSync(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join3(dir, n));
+  const live = join3(dir, `${key2}${LIVE}`);
+  const claim = join3(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
   try {
     renameSync2(live, claim);
     files.push(claim);
@@ -57659,11 +57662,52 @@ function removeFiles(claimed) {
   }
 }
 
+// core/spill-registry.ts
+import { hostname } from "node:os";
+import { resolve as resolve5 } from "node:path";
+function spillLockName(spillRoot) {
+  return `spill:${hostname()}:${resolve5(spillDir(spillRoot))}`;
+}
+async function applySpillsToRegistry(store, spillRoot, sessionId, apply) {
+  const report = { applied: 0, skipped: 0, failed: [] };
+  if (pendingKeys(spillRoot, sessionId).length === 0) return report;
+  const dir = spillDir(spillRoot);
+  return store.withToolLock(spillLockName(spillRoot), async () => {
+    const claimed = [];
+    await store.transaction(async (tx) => {
+      for (const key2 of pendingKeys(spillRoot, sessionId)) {
+        for (const file of claimFiles(dir, key2)) {
+          claimed.push(file);
+          for (const event of readSpilled(file, report)) await applyOne(tx, event, apply, report);
+        }
+      }
+      await tx.pruneSpillApplied(pruneBefore());
+    });
+    removeFiles(claimed);
+    return report;
+  });
+}
+async function applyOne(tx, event, apply, report) {
+  try {
+    const fresh = await tx.savepoint(async (step) => {
+      if (!await step.claimSpillEvent(event.id)) return false;
+      await apply(event, step);
+      return true;
+    });
+    if (fresh) report.applied++;
+    else report.skipped++;
+  } catch (err) {
+    report.failed.push(`${event.event} of ${event.at}: ${errorMessage(err)}`);
+    await tx.claimSpillEvent(event.id);
+  }
+}
+
 // core/node-gate.ts
 assertNodeVersion();
 
 export {
   findConfig,
+  localFolder,
   importRef,
   hookSettings,
   loadConfig,
@@ -57673,6 +57717,7 @@ export {
   unavailableReason,
   toolDefinition,
   appendLog,
+  applySpillsToRegistry,
   proposeToolDefinition,
   ToolDistill
 };
