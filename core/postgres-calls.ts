@@ -8,7 +8,7 @@ import { DistillError } from "./errors.ts";
 import type { PostgresDatabase } from "./postgres-database.ts";
 import { recordableError, recordableOutput } from "./recordable.ts";
 import { type CallOutcome, type NewCall, recordedOutcome } from "./store-calls.ts";
-import { callFromRow } from "./store-rows.ts";
+import { callFromRow, type LiveRun, type Row, type RunRef } from "./store-rows.ts";
 import type { CallKind, CallRecord } from "./types.ts";
 
 const CALL_COLUMNS = `id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version,
@@ -145,4 +145,58 @@ export async function countTopLevelBaseCalls(db: PostgresDatabase, traceId: stri
     [traceId],
   );
   return Number(row?.["n"]);
+}
+
+/** The newest `limit` successful live runs of a distilled tool version, newest first, each with its base calls. */
+export async function liveRuns(
+  db: PostgresDatabase,
+  name: string,
+  version: number,
+  limit: number,
+): Promise<LiveRun[]> {
+  const rows = await db.rows(
+    `SELECT ${CALL_COLUMNS}, started_at FROM tooldistill.calls
+     WHERE kind = 'distilled' AND tool = $1 AND version = $2 AND status = 'ok' ORDER BY id DESC LIMIT $3`,
+    [name, version, limit],
+  );
+  return withInnerCalls(db, rows);
+}
+
+/** The live runs `refs` names that are still stored and succeeded, in the order given. */
+export async function liveRunsOf(db: PostgresDatabase, refs: readonly RunRef[]): Promise<LiveRun[]> {
+  if (refs.length === 0) return [];
+  const rows = await db.rows(
+    `SELECT ${CALL_COLUMNS.replace(/(\w+)/g, "c.$1")}, c.started_at
+     FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS r(call, trace, ord)
+     JOIN tooldistill.calls c ON c.id = r.call AND c.trace_id = r.trace
+     WHERE c.kind = 'distilled' AND c.status = 'ok' ORDER BY r.ord`,
+    [refs.map((r) => r.call), refs.map((r) => r.trace)],
+  );
+  return withInnerCalls(db, rows);
+}
+
+/** The runs of `rows` (distilled calls) with the base calls made inside each, read in one query. */
+async function withInnerCalls(db: PostgresDatabase, rows: Row[]): Promise<LiveRun[]> {
+  if (rows.length === 0) return [];
+  const inner = await db.rows(
+    `SELECT ${CALL_COLUMNS} FROM tooldistill.calls WHERE parent_id = ANY($1::bigint[]) ORDER BY parent_id, seq`,
+    [rows.map((r) => Number(r["id"]))],
+  );
+  const byParent = new Map<number, CallRecord[]>();
+  for (const r of inner) {
+    const call = callFromRow(r);
+    byParent.set(call.parentId!, [...(byParent.get(call.parentId!) ?? []), call]);
+  }
+  return rows.map((row) => {
+    const call = callFromRow(row);
+    return {
+      trace: call.traceId,
+      call: call.id,
+      version: call.version ?? 0,
+      input: call.args,
+      output: call.output,
+      at: String(row["started_at"]),
+      calls: byParent.get(call.id) ?? [],
+    };
+  });
 }

@@ -5,6 +5,7 @@
 import * as bookkeeping from "./postgres-bookkeeping.ts";
 import * as calls from "./postgres-calls.ts";
 import type { PostgresDatabase } from "./postgres-database.ts";
+import * as runs from "./postgres-runs.ts";
 import * as sessions from "./postgres-sessions.ts";
 import * as traces from "./postgres-traces.ts";
 import * as versions from "./postgres-versions.ts";
@@ -12,10 +13,22 @@ import { noTransaction } from "./registry-scope.ts";
 import type { NewCall, RegistryData } from "./registry-store.ts";
 
 import type { CallOutcome } from "./store-calls.ts";
-import type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+import type {
+  BaseHealthRecord,
+  DependencyRecord,
+  HistoryRecord,
+  LiveRun,
+  RunOutcome,
+  RunRecord,
+  RunRef,
+  RunStats,
+  TraceFlags,
+  VerifiedDefinition,
+  VersionRecord,
+} from "./store-rows.ts";
 import type { NewRun } from "./store-runs.ts";
 import type { SessionSpan } from "./store-sessions.ts";
-import type { NewVersion, StatusChange } from "./store-versions.ts";
+import type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 import type {
   CallKind,
   CallRecord,
@@ -184,46 +197,47 @@ export abstract class PostgresRegistryData implements RegistryData {
     return versions.getDependencies(this.db, name, version);
   }
   recordRun(run: NewRun): Promise<void> {
-    return versions.recordRun(this.db, run.name, run.version, run.outcome === "ok", run.innerCalls);
+    return runs.recordRun(this.db, run);
   }
   getRunStats(name: string, version: number): Promise<RunStats> {
-    return versions.getRunStats(this.db, name, version);
+    return runs.getRunStats(this.db, name, version);
   }
-
-  // PENDING-PG: issue 12/13 store methods, implemented by the PostgreSQL parity work before this branch merges.
-  versionWithCode(..._args: unknown[]): Promise<never> {
-    return Promise.reject(new Error("PENDING-PG: versionWithCode is not implemented on PostgreSQL yet"));
+  versionWithCode(name: string, sourceHash: string): Promise<VersionRecord | null> {
+    return versions.versionWithCode(this.db, name, sourceHash);
   }
-  pruneVersions(..._args: unknown[]): Promise<never> {
-    return Promise.reject(new Error("PENDING-PG: pruneVersions is not implemented on PostgreSQL yet"));
+  pruneVersions(statuses: readonly Status[], before: string | null): Promise<PrunedVersion[]> {
+    return versions.pruneVersions(this.db, statuses, before);
   }
-  addVerifiedDefinitions(..._args: unknown[]): Promise<never> {
-    return Promise.reject(
-      new Error("PENDING-PG: addVerifiedDefinitions is not implemented on PostgreSQL yet"),
-    );
+  addVerifiedDefinitions(name: string, version: number, defs: readonly NewDefinition[]): Promise<void> {
+    return versions.addVerifiedDefinitions(this.db, name, version, defs);
   }
-  verifiedDefinitions(..._args: unknown[]): Promise<never> {
-    return Promise.reject(new Error("PENDING-PG: verifiedDefinitions is not implemented on PostgreSQL yet"));
+  verifiedDefinitions(name?: string, version?: number): Promise<VerifiedDefinition[]> {
+    return versions.verifiedDefinitions(this.db, name, version);
   }
-  setReplayRuns(..._args: unknown[]): Promise<never> {
-    return Promise.reject(new Error("PENDING-PG: setReplayRuns is not implemented on PostgreSQL yet"));
+  setReplayRuns(name: string, version: number, refs: readonly RunRef[]): Promise<void> {
+    return versions.setReplayRuns(this.db, name, version, refs);
   }
-  liveRuns(..._args: unknown[]): Promise<never> {
-    return Promise.reject(new Error("PENDING-PG: liveRuns is not implemented on PostgreSQL yet"));
+  liveRuns(name: string, version: number, limit: number): Promise<LiveRun[]> {
+    return calls.liveRuns(this.db, name, version, limit);
   }
-  liveRunsOf(..._args: unknown[]): Promise<never> {
-    return Promise.reject(new Error("PENDING-PG: liveRunsOf is not implemented on PostgreSQL yet"));
+  liveRunsOf(refs: readonly RunRef[]): Promise<LiveRun[]> {
+    return calls.liveRunsOf(this.db, refs);
   }
-  recentRuns(..._args: unknown[]): Promise<never> {
-    return Promise.reject(new Error("PENDING-PG: recentRuns is not implemented on PostgreSQL yet"));
+  recentRuns(
+    name: string,
+    version: number,
+    limit: number,
+    outcomes?: readonly RunOutcome[],
+  ): Promise<RunRecord[]> {
+    return runs.recentRuns(this.db, name, version, limit, outcomes ?? null);
   }
-  recordBaseHealth(..._args: unknown[]): Promise<never> {
-    return Promise.reject(new Error("PENDING-PG: recordBaseHealth is not implemented on PostgreSQL yet"));
+  recordBaseHealth(tool: string, ok: boolean, error: string | null = null): Promise<void> {
+    return runs.recordBaseHealth(this.db, tool, ok, error);
   }
-  recordProbe(..._args: unknown[]): Promise<never> {
-    return Promise.reject(new Error("PENDING-PG: recordProbe is not implemented on PostgreSQL yet"));
+  recordProbe(tool: string, ok: boolean): Promise<void> {
+    return runs.recordProbe(this.db, tool, ok);
   }
-  baseHealth(..._args: unknown[]): Promise<never> {
-    return Promise.reject(new Error("PENDING-PG: baseHealth is not implemented on PostgreSQL yet"));
+  baseHealth(): Promise<BaseHealthRecord[]> {
+    return runs.baseHealth(this.db);
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The versions of distilled tools in the PostgreSQL registry, with their code: `versions`, `status_history`,
- * `dependencies` and `run_stats`. A new version takes the lock of its tool's row in `tools` before it reads the
- * highest number, so concurrent proposers get consecutive numbers; a status change and its history row are one
- * statement, which the history's trigger announces when it commits.
+ * `dependencies` and `verified_definitions`. A new version takes the lock of its tool's row in `tools` before it
+ * reads the highest number, so concurrent proposers get consecutive numbers; a status change and its history row
+ * are one statement, which the history's trigger announces when it commits. Removing a version removes its
+ * history, dependencies, definitions, runs and counters with it (their foreign keys cascade).
  */
 import { DistillError } from "./errors.ts";
 import type { PostgresDatabase } from "./postgres-database.ts";
@@ -12,19 +13,20 @@ import {
   type HistoryRecord,
   historyFromRow,
   json,
-  type RunStats,
-  runStatsFromRow,
+  type RunRef,
+  type VerifiedDefinition,
   type VersionRecord,
+  verifiedDefinitionFromRow,
   versionFromRow,
 } from "./store-rows.ts";
-import type { NewVersion, StatusChange } from "./store-versions.ts";
+import type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 import { hashSource } from "./tool-files.ts";
 import { toolNameProblem } from "./tool-names.ts";
 import type { Status, Verdict } from "./types.ts";
 
 /** Every column of a version but its code (read only when it runs or is verified). */
 const VERSION_COLUMNS = `name, version, status, problems, baseline, baseline_tokens, source_trace, description,
-  input_schema, test_inputs, source_hash, verdict, queued_rebuild, rebuild_note, created_at`;
+  input_schema, test_inputs, source_hash, verdict, queued_rebuild, rebuild_note, created_at, replay_runs`;
 
 const HISTORY_COLUMNS = "name, version, from_status, to_status, reason, evidence, at";
 
@@ -37,7 +39,11 @@ export async function readCode(db: PostgresDatabase, name: string, version: numb
   return String(row["code"]);
 }
 
-/** Stores a new draft: the tool's row locked, the next number taken, the version and its history in one go. */
+/**
+ * Stores a new draft: the tool's row locked, the next number taken, the version and its history in one
+ * transaction. As on SQLite, rejected versions do not count: the number is the one after the newest version that
+ * is not rejected, and a rejected attempt holding it is replaced (a failed proposal never uses up a number).
+ */
 export async function createVersion(db: PostgresDatabase, v: NewVersion): Promise<VersionRecord> {
   const problem = toolNameProblem(v.name);
   if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
@@ -48,14 +54,24 @@ export async function createVersion(db: PostgresDatabase, v: NewVersion): Promis
       "INSERT INTO tooldistill.tools (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = excluded.name",
       [v.name],
     );
+    // The tool's versions locked too: a status change racing this one (a rejected attempt verified by a person
+    // after all) finishes first, so the number is read from statuses that hold until the commit.
+    const next = await tx.first(
+      `SELECT COALESCE(MAX(version) FILTER (WHERE status <> 'rejected'), 0) + 1 AS n
+       FROM (SELECT version, status FROM tooldistill.versions WHERE name = $1 FOR UPDATE) AS mine`,
+      [v.name],
+    );
+    const n = Number(next?.["n"]);
+    // Above every version that is not rejected, so a row holding the number is a rejected attempt.
+    await tx.run("DELETE FROM tooldistill.versions WHERE name = $1 AND version = $2", [v.name, n]);
     const row = await tx.first(
       `INSERT INTO tooldistill.versions (name, version, status, description, input_schema, test_inputs,
          source_trace, code, source_hash)
-       VALUES ($1::text, (SELECT COALESCE(MAX(version), 0) + 1 FROM tooldistill.versions WHERE name = $1::text),
-         'draft', $2, $3, $4, $5, $6, $7)
+       VALUES ($1, $2, 'draft', $3, $4, $5, $6, $7, $8)
        RETURNING ${VERSION_COLUMNS}`,
       [
         v.name,
+        n,
         v.description,
         JSON.stringify(v.inputSchema),
         JSON.stringify(v.testInputs),
@@ -72,6 +88,105 @@ export async function createVersion(db: PostgresDatabase, v: NewVersion): Promis
     );
     return created;
   });
+}
+
+export async function versionWithCode(
+  db: PostgresDatabase,
+  name: string,
+  sourceHash: string,
+): Promise<VersionRecord | null> {
+  const row = await db.first(
+    `SELECT ${VERSION_COLUMNS} FROM tooldistill.versions
+     WHERE name = $1 AND source_hash = $2 AND status <> 'rejected' ORDER BY version LIMIT 1`,
+    [name, sourceHash],
+  );
+  return row ? versionFromRow(row) : null;
+}
+
+/**
+ * Removes every version in `statuses` whose last status change is older than `before` (null: any age), with
+ * everything of it (the foreign keys cascade), in one statement; its code goes with its row. A tool's
+ * highest-numbered version that is not rejected is kept, so its number is never handed out again. A version
+ * whose status changes meanwhile is re-checked by the DELETE and kept.
+ */
+export async function pruneVersions(
+  db: PostgresDatabase,
+  statuses: readonly Status[],
+  before: string | null,
+): Promise<PrunedVersion[]> {
+  const rows = await db.rows(
+    `DELETE FROM tooldistill.versions v USING tooldistill.status_history h
+     WHERE h.id = (SELECT MAX(id) FROM tooldistill.status_history x WHERE x.name = v.name AND x.version = v.version)
+       AND v.status = ANY($1::text[]) AND ($2::timestamptz IS NULL OR h.at < $2::timestamptz)
+       AND (v.status = 'rejected' OR v.version < (SELECT MAX(version) FROM tooldistill.versions w
+         WHERE w.name = v.name AND w.status <> 'rejected'))
+     RETURNING v.name, v.version, v.status, h.at AS since`,
+    [[...statuses], before],
+  );
+  return rows
+    .map((r) => ({
+      name: String(r["name"]),
+      version: Number(r["version"]),
+      status: r["status"] as Status,
+      since: String(r["since"]),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.version - b.version));
+}
+
+/** Adds definitions to a version's set, in one transaction; a known fingerprint gains its text if it had none. */
+export async function addVerifiedDefinitions(
+  db: PostgresDatabase,
+  name: string,
+  version: number,
+  defs: readonly NewDefinition[],
+): Promise<void> {
+  if (defs.length === 0) return;
+  await db.atomic(async (tx) => {
+    // One statement per definition, in order, as SQLite does: a fingerprint given twice is one row. An unknown
+    // definition is SQL NULL (not the JSON text null), so a later one with its text fills it in.
+    for (const d of defs) {
+      await tx.run(
+        `INSERT INTO tooldistill.verified_definitions AS d (name, version, base_tool, fingerprint, definition)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (name, version, base_tool, fingerprint)
+         DO UPDATE SET definition = COALESCE(d.definition, excluded.definition), verified_at = excluded.verified_at`,
+        [
+          name,
+          version,
+          d.baseTool,
+          d.fingerprint,
+          d.definition === null ? null : JSON.stringify(d.definition),
+        ],
+      );
+    }
+  });
+}
+
+export async function verifiedDefinitions(
+  db: PostgresDatabase,
+  name: string | undefined,
+  version: number | undefined,
+): Promise<VerifiedDefinition[]> {
+  const rows = await db.rows(
+    `SELECT name, version, base_tool, fingerprint, definition, verified_at FROM tooldistill.verified_definitions
+     WHERE ($1::text IS NULL OR name = $1) AND ($2::integer IS NULL OR version = $2)
+     ORDER BY name, version, base_tool, verified_at, fingerprint`,
+    [name ?? null, version ?? null],
+  );
+  return rows.map(verifiedDefinitionFromRow);
+}
+
+export async function setReplayRuns(
+  db: PostgresDatabase,
+  name: string,
+  version: number,
+  runs: readonly RunRef[],
+): Promise<void> {
+  await db.run("UPDATE tooldistill.versions SET replay_runs = $1 WHERE name = $2 AND version = $3", [
+    JSON.stringify(runs.map(({ trace, call }) => ({ trace, call }))),
+    name,
+    version,
+  ]);
 }
 
 export async function getVersion(
@@ -98,13 +213,16 @@ export async function listVersions(
   return rows.map(versionFromRow);
 }
 
+/** Statuses that are never rebuilt: a change to one drops the rebuild queue flag (a constraint requires it). */
+const NEVER_REBUILT = "'deprecated', 'rejected', 'superseded'";
+
 /** The guarded update and its history row as one statement: both, or (guard failed) neither. */
 export async function setStatus(db: PostgresDatabase, change: StatusChange): Promise<boolean> {
   const inserted = await db.run(
     `WITH changed AS (
        UPDATE tooldistill.versions SET status = $1::text, problems = $2::json,
-         queued_rebuild = CASE WHEN $1::text = 'deprecated' THEN false ELSE queued_rebuild END,
-         rebuild_note = CASE WHEN $1::text = 'deprecated' THEN NULL ELSE rebuild_note END
+         queued_rebuild = CASE WHEN $1::text IN (${NEVER_REBUILT}) THEN false ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN $1::text IN (${NEVER_REBUILT}) THEN NULL ELSE rebuild_note END
        WHERE name = $3 AND version = $4 AND status = $5::text
        RETURNING name, version
      )
@@ -222,29 +340,4 @@ export async function getDependencies(
     [name ?? null, version ?? null],
   );
   return rows.map(dependencyFromRow);
-}
-
-export async function recordRun(
-  db: PostgresDatabase,
-  name: string,
-  version: number,
-  success: boolean,
-  innerCalls: number,
-): Promise<void> {
-  await db.run(
-    `INSERT INTO tooldistill.run_stats AS s (name, version, runs, successes, failures, inner_calls, last_run_at)
-     VALUES ($1, $2, 1, $3, $4, $5, now())
-     ON CONFLICT (name, version) DO UPDATE SET runs = s.runs + 1, successes = s.successes + excluded.successes,
-       failures = s.failures + excluded.failures, inner_calls = s.inner_calls + excluded.inner_calls,
-       last_run_at = excluded.last_run_at`,
-    [name, version, success ? 1 : 0, success ? 0 : 1, innerCalls],
-  );
-}
-
-export async function getRunStats(db: PostgresDatabase, name: string, version: number): Promise<RunStats> {
-  const row = await db.first(
-    "SELECT runs, successes, failures, inner_calls, last_run_at FROM tooldistill.run_stats WHERE name = $1 AND version = $2",
-    [name, version],
-  );
-  return runStatsFromRow(name, version, row);
 }

@@ -3,17 +3,28 @@
  * engines give it (see store-rows.ts): the record of the row, plus the columns the record leaves out, with JSON
  * columns kept as their stored text. Pure: no database here.
  */
-import type { CallRow, HistoryRow, MetaRow, SessionRow, TraceRow, VersionRow } from "./registry-store.ts";
+import type {
+  CallRow,
+  HistoryRow,
+  MetaRow,
+  RunRow,
+  SessionRow,
+  TraceRow,
+  VerifiedDefinitionRow,
+  VersionRow,
+} from "./registry-store.ts";
 import {
   callFromRow,
   historyFromRow,
   type Row,
   type RunStats,
+  runFromRow,
   runStatsFromRow,
   text,
   textOrNull,
   traceFlagsFromRow,
   traceFromRow,
+  verifiedDefinitionFromRow,
   versionFromRow,
 } from "./store-rows.ts";
 
@@ -41,6 +52,7 @@ export function versionRow(r: Row, code: string): VersionRow {
     inputSchema: text(r, "input_schema"),
     testInputs: text(r, "test_inputs"),
     verdict: textOrNull(r, "verdict"),
+    replayRuns: text(r, "replay_runs"),
     code,
   };
 }
@@ -68,4 +80,14 @@ export function sessionRow(r: Row): SessionRow {
     confirmed: Boolean(r["confirmed"]),
     updatedAt: text(r, "updated_at"),
   };
+}
+
+/** A `runs` row, every column. */
+export function runRow(r: Row): RunRow {
+  return { ...runFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
+}
+
+/** A `verified_definitions` row, every column. */
+export function verifiedDefinitionRow(r: Row): VerifiedDefinitionRow {
+  return { ...verifiedDefinitionFromRow(r), definition: textOrNull(r, "definition") };
 }

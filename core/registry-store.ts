@@ -37,9 +37,21 @@ import type {
 } from "./types.ts";
 
 export type { CallOutcome, NewCall } from "./store-calls.ts";
-export type { DependencyRecord, HistoryRecord, RunStats, TraceFlags, VersionRecord } from "./store-rows.ts";
+export type {
+  BaseHealthRecord,
+  DependencyRecord,
+  HistoryRecord,
+  LiveRun,
+  RunOutcome,
+  RunRecord,
+  RunRef,
+  RunStats,
+  TraceFlags,
+  VerifiedDefinition,
+  VersionRecord,
+} from "./store-rows.ts";
 export type { SessionSpan } from "./store-sessions.ts";
-export type { NewVersion, StatusChange } from "./store-versions.ts";
+export type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./store-versions.ts";
 
 /** Which engine keeps a registry. */
 export type StoreKind = "sqlite" | "postgres";
@@ -290,12 +302,24 @@ export interface CallRow extends Omit<CallRecord, "args" | "output"> {
 
 /** A `versions` row with the version's code; its JSON columns as their text. */
 export interface VersionRow
-  extends Omit<VersionRecord, "problems" | "inputSchema" | "testInputs" | "verdict"> {
+  extends Omit<VersionRecord, "problems" | "inputSchema" | "testInputs" | "verdict" | "replayRuns"> {
   problems: string;
   inputSchema: string;
   testInputs: string;
   verdict: string | null;
+  replayRuns: string;
   code: string;
+}
+
+/** A `runs` row with its id (the order of runs); `evidence` as its JSON text. */
+export interface RunRow extends Omit<RunRecord, "evidence"> {
+  id: number;
+  evidence: string | null;
+}
+
+/** A `verified_definitions` row; `definition` as its JSON text. */
+export interface VerifiedDefinitionRow extends Omit<VerifiedDefinition, "definition"> {
+  definition: string | null;
 }
 
 /** A `status_history` row with its id (the order of changes); `evidence` as its JSON text. */
@@ -323,6 +347,9 @@ export type RegistryBatch =
   | { table: "history"; rows: HistoryRow[] }
   | { table: "dependencies"; rows: DependencyRecord[] }
   | { table: "runStats"; rows: RunStats[] }
+  | { table: "runs"; rows: RunRow[] }
+  | { table: "verifiedDefinitions"; rows: VerifiedDefinitionRow[] }
+  | { table: "baseHealth"; rows: BaseHealthRecord[] }
   | { table: "meta"; rows: MetaRow[] }
   | { table: "sessions"; rows: SessionRow[] };
 
@@ -334,6 +361,9 @@ export const TRANSFER_ORDER = [
   "history",
   "dependencies",
   "runStats",
+  "runs",
+  "verifiedDefinitions",
+  "baseHealth",
   "meta",
   "sessions",
 ] as const satisfies readonly RegistryBatch["table"][];
@@ -343,7 +373,19 @@ export type TransferCounts = Record<RegistryBatch["table"], number>;
 
 /** A count of zero for every table. */
 export function emptyCounts(): TransferCounts {
-  return { traces: 0, calls: 0, versions: 0, history: 0, dependencies: 0, runStats: 0, meta: 0, sessions: 0 };
+  return {
+    traces: 0,
+    calls: 0,
+    versions: 0,
+    history: 0,
+    dependencies: 0,
+    runStats: 0,
+    runs: 0,
+    verifiedDefinitions: 0,
+    baseHealth: 0,
+    meta: 0,
+    sessions: 0,
+  };
 }
 
 /**

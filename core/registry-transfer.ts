@@ -1,7 +1,8 @@
 /**
  * Copying a whole registry from one store to another (SQLite → PostgreSQL to move a team onto a shared database,
  * PostgreSQL → SQLite for a backup or a laptop): traces, calls, versions with their code, verdicts, history,
- * dependencies, run counters and cached values, read from one snapshot of the source and written in one
+ * dependencies, run counters, live runs with their outcomes, the definitions versions were verified against, base
+ * tool health and cached values, read from one snapshot of the source and written in one
  * transaction into the target. The target must be empty: a copy never merges two registries, and a copy that
  * fails leaves the target as empty as it was.
  */

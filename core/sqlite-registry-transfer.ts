@@ -8,14 +8,16 @@ import {
   callRow,
   historyRow,
   metaRow,
+  runRow,
   runStatsRow,
   sessionRow,
   traceRow,
+  verifiedDefinitionRow,
   versionRow,
 } from "./registry-rows.ts";
 import { INTERNAL_META_PREFIX, type RegistryBatch } from "./registry-store.ts";
 import type { StoreDatabase } from "./store-database.ts";
-import { dependencyFromRow, type Row } from "./store-rows.ts";
+import { baseHealthFromRow, dependencyFromRow, type Row } from "./store-rows.ts";
 import { readToolCode, toolFilePath, writeToolCode } from "./tool-files.ts";
 
 /** Rows per page: small enough that a page of large recorded outputs stays a few hundred MB at worst. */
@@ -83,6 +85,34 @@ export function* exportSqlite(db: StoreDatabase, root: string): Generator<Regist
     yield { table: "runStats", rows: rows.map(runStatsRow) };
   }
   for (const rows of pages((last) =>
+    db.stmt("SELECT * FROM runs WHERE id > ? ORDER BY id LIMIT ?").all(key(last, "id", 0), PAGE),
+  )) {
+    yield { table: "runs", rows: rows.map(runRow) };
+  }
+  for (const rows of pages((last) =>
+    db
+      .stmt(
+        `SELECT * FROM verified_definitions WHERE (name, version, base_tool, fingerprint) > (?, ?, ?, ?)
+         ORDER BY name, version, base_tool, fingerprint LIMIT ?`,
+      )
+      .all(
+        key(last, "name", ""),
+        key(last, "version", 0),
+        key(last, "base_tool", ""),
+        key(last, "fingerprint", ""),
+        PAGE,
+      ),
+  )) {
+    yield { table: "verifiedDefinitions", rows: rows.map(verifiedDefinitionRow) };
+  }
+  for (const rows of pages((last) =>
+    db
+      .stmt("SELECT * FROM base_health WHERE tool > ? ORDER BY tool LIMIT ?")
+      .all(key(last, "tool", ""), PAGE),
+  )) {
+    yield { table: "baseHealth", rows: rows.map(baseHealthFromRow) };
+  }
+  for (const rows of pages((last) =>
     db
       .stmt("SELECT * FROM meta WHERE key > ? AND substr(key, 1, ?) != ? ORDER BY key LIMIT ?")
       .all(key(last, "key", ""), INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX, PAGE),
@@ -104,7 +134,9 @@ export function sqliteIsEmpty(db: StoreDatabase): boolean {
     .stmt(
       `SELECT EXISTS (SELECT 1 FROM traces) OR EXISTS (SELECT 1 FROM calls) OR EXISTS (SELECT 1 FROM versions)
        OR EXISTS (SELECT 1 FROM status_history) OR EXISTS (SELECT 1 FROM dependencies)
-       OR EXISTS (SELECT 1 FROM run_stats) OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?)
+       OR EXISTS (SELECT 1 FROM run_stats) OR EXISTS (SELECT 1 FROM runs)
+       OR EXISTS (SELECT 1 FROM verified_definitions) OR EXISTS (SELECT 1 FROM base_health)
+       OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?)
        OR EXISTS (SELECT 1 FROM cc_sessions) AS used`,
     )
     .get(INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX);
@@ -175,8 +207,8 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
     case "versions": {
       const insert = db.stmt(
         `INSERT INTO versions (name, version, status, problems, baseline, baseline_tokens, source_trace, description,
-         input_schema, test_inputs, source_hash, verdict, queued_rebuild, rebuild_note, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         input_schema, test_inputs, source_hash, verdict, queued_rebuild, rebuild_note, created_at, replay_runs)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const v of batch.rows) {
         const file = toolFilePath(root, v.name, v.version);
@@ -198,6 +230,7 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
           bit(v.queuedRebuild),
           v.rebuildNote,
           v.createdAt,
+          v.replayRuns,
         );
       }
       return;
@@ -219,10 +252,59 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
     }
     case "runStats": {
       const insert = db.stmt(
-        "INSERT INTO run_stats (name, version, runs, successes, failures, inner_calls, last_run_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        `INSERT INTO run_stats (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const s of batch.rows) {
-        insert.run(s.name, s.version, s.runs, s.successes, s.failures, s.innerCalls, s.lastRunAt);
+        insert.run(
+          s.name,
+          s.version,
+          s.runs,
+          s.successes,
+          s.failures,
+          s.notApplicable,
+          s.innerCalls,
+          s.lastRunAt,
+        );
+      }
+      return;
+    }
+    case "runs": {
+      const insert = db.stmt(
+        `INSERT INTO runs (id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const r of batch.rows) {
+        insert.run(r.id, r.name, r.version, r.outcome, r.traceId, r.callId, r.innerCalls, r.evidence, r.at);
+      }
+      return;
+    }
+    case "verifiedDefinitions": {
+      const insert = db.stmt(
+        `INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      );
+      for (const d of batch.rows) {
+        insert.run(d.name, d.version, d.baseTool, d.fingerprint, d.definition, d.verifiedAt);
+      }
+      return;
+    }
+    case "baseHealth": {
+      const insert = db.stmt(
+        `INSERT INTO base_health (tool, failures, consecutive, last_error, last_failure_at, last_ok_at, probe_ok,
+         probed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const h of batch.rows) {
+        insert.run(
+          h.tool,
+          h.failures,
+          h.consecutive,
+          h.lastError,
+          h.lastFailureAt,
+          h.lastOkAt,
+          h.probeOk === null ? null : bit(h.probeOk),
+          h.probedAt,
+        );
       }
       return;
     }

@@ -164,7 +164,16 @@ export function addVerifiedDefinitions(
      DO UPDATE SET definition = COALESCE(definition, excluded.definition), verified_at = excluded.verified_at`,
   );
   db.transaction(() => {
-    for (const d of defs) insert.run(name, version, d.baseTool, d.fingerprint, json(d.definition), at);
+    // An unknown definition is SQL NULL (not the JSON text null), so a later one with its text fills it in.
+    for (const d of defs)
+      insert.run(
+        name,
+        version,
+        d.baseTool,
+        d.fingerprint,
+        d.definition === null ? null : JSON.stringify(d.definition),
+        at,
+      );
   });
 }
 
@@ -177,7 +186,7 @@ export function verifiedDefinitions(
   return db
     .stmt(
       `SELECT * FROM verified_definitions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2)
-       ORDER BY name, version, base_tool, verified_at`,
+       ORDER BY name, version, base_tool, verified_at, fingerprint`,
     )
     .all(name ?? null, version ?? null)
     .map(verifiedDefinitionFromRow);
@@ -202,12 +211,12 @@ export function listVersions(db: StoreDatabase, filter: { name?: string; status?
 /** Applies a guarded status change and its history row in one transaction; false when the guard failed. */
 export function setStatus(db: StoreDatabase, change: StatusChange): boolean {
   return db.transaction(() => {
-    // A deprecated version is never rebuilt: its queue flag goes in the same write as the status.
+    // A deprecated, rejected or superseded version is never rebuilt: its queue flag goes in the same write.
     const r = db
       .stmt(
         `UPDATE versions SET status = ?1, problems = ?2,
-         queued_rebuild = CASE WHEN ?1 = 'deprecated' THEN 0 ELSE queued_rebuild END,
-         rebuild_note = CASE WHEN ?1 = 'deprecated' THEN NULL ELSE rebuild_note END
+         queued_rebuild = CASE WHEN ?1 IN ('deprecated', 'rejected', 'superseded') THEN 0 ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN ?1 IN ('deprecated', 'rejected', 'superseded') THEN NULL ELSE rebuild_note END
          WHERE name = ?3 AND version = ?4 AND status = ?5`,
       )
       .run(

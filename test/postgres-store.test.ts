@@ -10,12 +10,12 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { DistillError } from "../core/errors.ts";
-import { SCHEMA_VERSION } from "../core/postgres-schema.ts";
+import { MIGRATION_VERSIONS, SCHEMA_VERSION } from "../core/postgres-schema.ts";
 import { openRegistryStore } from "../core/registry-open.ts";
 import type { RegistryChange, RegistryStore } from "../core/registry-store.ts";
 import { hashSource } from "../core/tool-files.ts";
 import { silentLogger } from "../core/types.ts";
-import { eventually, openStore, pgServer, proposal } from "./registry-helpers.ts";
+import { eventually, openStore, pgServer, proposal, verdict } from "./registry-helpers.ts";
 
 const isCode = (code: string, message?: RegExp) => (err: unknown) =>
   err instanceof DistillError && err.code === code && (message === undefined || message.test(err.message));
@@ -88,7 +88,7 @@ test("five processes opening a new database at once migrate it once", async (t) 
   const { rows } = await client.query("SELECT version FROM tooldistill.schema_version ORDER BY version");
   assert.deepEqual(
     rows.map((r) => r.version),
-    Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1),
+    [...MIGRATION_VERSIONS],
   );
   // Every one of them works on the result.
   await Promise.all(stores.map((s, i) => s.createTrace(`t${i}`, "task", "sdk")));
@@ -187,8 +187,108 @@ test("the lifecycle's rules are the database's: raw SQL that breaks them is refu
   });
   await assert.rejects(
     store.setQueuedRebuild("make_invoice", 2, true, "rebuild"),
-    isCode("STORE", /refused a write that breaks its rules .*versions_deprecated_not_queued/),
+    isCode("STORE", /refused a write that breaks its rules .*versions_never_rebuilt_not_queued/),
   );
+  // The statuses of issue 12 are the database's too: rejected and superseded are statuses, and never rebuilt.
+  await db.query(`UPDATE ${T}.versions SET status = 'superseded' WHERE version = 2`);
+  await db.query(
+    `INSERT INTO ${T}.status_history (name, version, from_status, to_status, reason) VALUES ('make_invoice', 2, 'superseded', 'rejected', 'x')`,
+  );
+  await db.query(`UPDATE ${T}.versions SET status = 'rejected' WHERE version = 2`);
+  assert.equal(
+    await sqlstate(db, `UPDATE ${T}.versions SET queued_rebuild = true WHERE version = 2`),
+    "23514",
+    "a rejected version is not queued for a rebuild",
+  );
+  assert.equal(
+    await sqlstate(db, `INSERT INTO ${T}.runs (name, version, outcome) VALUES ('make_invoice', 2, 'flaky')`),
+    "23514",
+  );
+  assert.equal(
+    await sqlstate(db, `INSERT INTO ${T}.runs (name, version, outcome) VALUES ('nope', 1, 'ok')`),
+    "23503",
+    "a run belongs to an existing version",
+  );
+});
+
+test("a database with a migration this build does not have is refused; one whose migrations were numbered apart is completed", async (t) => {
+  const url = await (await pgServer()).createDatabase();
+  (await openRegistryStore(url, { logger: silentLogger })).close();
+  const client = await raw(t, url);
+  // A migration number between this build's (another branch's) is not this build's: refused, not misread.
+  const gap = Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1).find(
+    (v) => !MIGRATION_VERSIONS.includes(v),
+  );
+  if (gap !== undefined) {
+    await client.query("INSERT INTO tooldistill.schema_version (version) VALUES ($1)", [gap]);
+    await assert.rejects(
+      openRegistryStore(url, { logger: silentLogger }),
+      isCode("STORE", new RegExp(`has migration ${gap}, which this tooldistill does not have`)),
+    );
+    await client.query("DELETE FROM tooldistill.schema_version WHERE version = $1", [gap]);
+  }
+  // A database that lacks the newest migration gets it on the next open, and running it again changes nothing.
+  await client.query("DELETE FROM tooldistill.schema_version WHERE version = $1", [SCHEMA_VERSION]);
+  const store = await openStore(t, url);
+  const { rows } = await client.query("SELECT version FROM tooldistill.schema_version ORDER BY version");
+  assert.deepEqual(
+    rows.map((r) => r.version),
+    [...MIGRATION_VERSIONS],
+  );
+  await store.createVersion(proposal("make_invoice"));
+  assert.deepEqual(await store.getRunStats("make_invoice", 1), {
+    name: "make_invoice",
+    version: 1,
+    runs: 0,
+    successes: 0,
+    failures: 0,
+    notApplicable: 0,
+    innerCalls: 0,
+    lastRunAt: null,
+  });
+});
+
+test("migration 3: a draft that failed verification under an older build becomes rejected, with its history", async (t) => {
+  const url = await (await pgServer()).createDatabase();
+  const store = await openStore(t, url);
+  await store.createVersion(proposal("make_invoice", "a"));
+  await store.createVersion(proposal("make_invoice", "b"));
+  await store.setVerification("make_invoice", 1, verdict("make_invoice", 1, "rejected"), null);
+  await store.setDependencies("make_invoice", 2, [
+    { baseTool: "crm__search", fingerprint: "f1", avoided: false },
+    { baseTool: "billing__create", fingerprint: "f2", avoided: true },
+  ]);
+  const client = await raw(t, url);
+  // As a database of the build before migration 3 held it: no definitions yet, and the migration not applied.
+  await client.query("DELETE FROM tooldistill.verified_definitions");
+  await client.query("DELETE FROM tooldistill.schema_version WHERE version = 3");
+  const again = await openStore(t, url);
+  assert.equal((await again.getVersion("make_invoice", 1))?.status, "rejected");
+  assert.equal(
+    (await again.getVersion("make_invoice", 2))?.status,
+    "draft",
+    "a draft never verified stays one",
+  );
+  assert.deepEqual(
+    (await again.getHistory("make_invoice", 1)).map((h) => [h.from, h.to]),
+    [
+      [null, "draft"],
+      ["draft", "rejected"],
+    ],
+  );
+  assert.deepEqual(
+    (await again.verifiedDefinitions()).map((d) => [
+      d.name,
+      d.version,
+      d.baseTool,
+      d.fingerprint,
+      d.definition,
+    ]),
+    [["make_invoice", 2, "crm__search", "f1", null]],
+    "the fingerprints depended on seed the definitions; an avoided tool does not",
+  );
+  // Numbers follow the newest version that is not rejected (v2): the rejected v1 below it stays until pruned.
+  assert.equal((await again.createVersion(proposal("make_invoice", "c"))).version, 3);
 });
 
 test("calls recorded into one trace from 8 pools at once are numbered without gaps", async (t) => {

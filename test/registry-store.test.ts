@@ -270,6 +270,7 @@ for (const kind of KINDS) {
           queuedRebuild: false,
           rebuildNote: null,
           createdAt: "",
+          replayRuns: [],
         },
       );
       assert.deepEqual(await store.getVersion("make_invoice", 1), v1);
@@ -399,6 +400,7 @@ for (const kind of KINDS) {
         runs: 0,
         successes: 0,
         failures: 0,
+        notApplicable: 0,
         innerCalls: 0,
         lastRunAt: null,
       });
@@ -414,6 +416,7 @@ for (const kind of KINDS) {
           runs: 3,
           successes: 2,
           failures: 1,
+          notApplicable: 0,
           innerCalls: 9,
           lastRunAt: null,
         },

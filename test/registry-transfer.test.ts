@@ -111,8 +111,45 @@ async function fill(store: RegistryStore): Promise<void> {
     { baseTool: "crm__search", fingerprint: "f-crm", avoided: false },
     { baseTool: "billing__create", fingerprint: null, avoided: true },
   ]);
-  await store.recordRun({ name: "make_invoice", version: 2, outcome: "ok", innerCalls: 3 });
-  await store.recordRun({ name: "make_invoice", version: 2, outcome: "tool", innerCalls: 1 });
+  await store.recordRun({
+    name: "make_invoice",
+    version: 2,
+    outcome: "ok",
+    innerCalls: 3,
+    traceId: "sdk-1",
+    callId: b,
+  });
+  await store.recordRun({
+    name: "make_invoice",
+    version: 2,
+    outcome: "tool",
+    innerCalls: 1,
+    evidence: { kind: "runtime", message: "402 \u00e9\u{1F600} \ud800", step: 1 },
+  });
+  await store.recordRun({
+    name: "make_invoice",
+    version: 2,
+    outcome: "not_applicable",
+    innerCalls: 0,
+    evidence: { reason: "no open invoice" },
+  });
+  await store.recordRun({ name: "find_customer", version: 1, outcome: "infrastructure", innerCalls: 2 });
+  await store.addVerifiedDefinitions("make_invoice", 2, [
+    { baseTool: "crm__search", fingerprint: "f-crm", definition: null },
+    {
+      baseTool: "billing__create",
+      fingerprint: "f-bill",
+      definition: { name: "billing__create", description: "Bills \ud800.", input_schema: { type: "object" } },
+    },
+  ]);
+  await store.setReplayRuns("make_invoice", 2, [{ trace: "sdk-1", call: b }]);
+  await store.recordBaseHealth("crm__search", false, "ECONNREFUSED");
+  await store.recordBaseHealth("crm__search", true);
+  await store.recordProbe("billing__create", false);
+  // A rejected attempt (its number is the next proposal's, in the copies too).
+  await store.createVersion(proposal("make_invoice", "rejected"));
+  await move("make_invoice", 4, "draft", "rejected", "failed verification");
+  await store.setVerification("make_invoice", 4, verdict("make_invoice", 4, "rejected"), null);
   await store.setMeta("base-tools", '[{"name":"crm__search"}]');
   await store.sessionSpan("s1");
   await store.advanceSpan("s1", 1);
@@ -142,6 +179,11 @@ async function reads(store: RegistryStore) {
       history: await store.getHistory(v.name, v.version),
       lastActivation: await store.lastActivation(v.name, v.version),
       runs: await store.getRunStats(v.name, v.version),
+      recentRuns: await store.recentRuns(v.name, v.version, 10),
+      liveRuns: await store.liveRuns(v.name, v.version, 10),
+      replayRuns: await store.liveRunsOf(v.replayRuns),
+      definitions: await store.verifiedDefinitions(v.name, v.version),
+      sameCode: await store.versionWithCode(v.name, v.sourceHash),
     });
   }
   const traces = await store.listTraces();
@@ -154,6 +196,8 @@ async function reads(store: RegistryStore) {
     deps: await store.getDependencies(),
     meta: await store.getMeta("base-tools"),
     sessions: [await store.findSessionSpan("s1"), await store.findSessionSpan("s2")],
+    baseHealth: await store.baseHealth(),
+    definitions: await store.verifiedDefinitions(),
   };
 }
 
@@ -171,10 +215,13 @@ test("SQLite → PostgreSQL → SQLite gives back the same registry", async (t) 
   assert.deepEqual(counts, {
     traces: 3,
     calls: 5,
-    versions: 4,
-    history: 12,
+    versions: 5,
+    history: 14,
     dependencies: 2,
-    runStats: 1,
+    runStats: 2,
+    runs: 4,
+    verifiedDefinitions: 2,
+    baseHealth: 2,
     meta: 1,
     sessions: 2,
   });
@@ -186,10 +233,45 @@ test("SQLite → PostgreSQL → SQLite gives back the same registry", async (t) 
   assert.deepEqual(await reads(shared), await reads(source));
   assert.deepEqual(await reads(back), await reads(source));
 
-  // The copies go on where the source left off: numbers, call seqs and history ids continue.
+  // What issues 12 and 13 added came across, not only as rows but as the library reads it.
+  const copied = await reads(back);
+  const v2 = copied.perVersion.find((p) => p.v.name === "make_invoice" && p.v.version === 2)!;
+  assert.deepEqual(
+    v2.recentRuns.map((r) => r.outcome),
+    ["not_applicable", "tool", "ok"],
+  );
+  assert.equal((v2.recentRuns[1]!.evidence as { message: string }).message, "402 \u00e9\u{1F600} \ud800");
+  assert.deepEqual([v2.runs.runs, v2.runs.successes, v2.runs.failures, v2.runs.notApplicable], [3, 1, 1, 1]);
+  assert.deepEqual(
+    v2.replayRuns.map((r) => [r.trace, r.calls.length]),
+    [["sdk-1", 1]],
+  );
+  assert.deepEqual(
+    v2.definitions.map((d) => [d.baseTool, d.definition?.description ?? null]),
+    [
+      ["billing__create", "Bills \ud800."],
+      ["crm__search", null],
+    ],
+  );
+  assert.deepEqual(
+    copied.baseHealth.map((h) => [h.tool, h.failures, h.consecutive, h.probeOk]),
+    [
+      ["billing__create", 0, 0, false],
+      ["crm__search", 1, 0, null],
+    ],
+  );
+
+  // The copies go on where the source left off: numbers (the rejected v4 taken again), call seqs, history ids
+  // and run ids continue.
   for (const store of [shared, back]) {
     assert.equal(await store.claimSpillEvent("ev-1"), true, "applied-event ids stay with their store");
+    assert.equal((await store.getVersion("make_invoice", 4))?.status, "rejected");
     assert.equal((await store.createVersion(proposal("make_invoice", "d"))).version, 4);
+    await store.recordRun({ name: "make_invoice", version: 2, outcome: "host", innerCalls: 0 });
+    assert.deepEqual(
+      (await store.recentRuns("make_invoice", 2, 2)).map((r) => r.outcome),
+      ["host", "not_applicable"],
+    );
     await store.appendCall(
       { traceId: "sdk-1", tool: "crm__search", kind: "base", args: {} },
       { output: 1 },
