@@ -67,6 +67,11 @@ export class PostgresChangeFeed {
     await this.#starting?.catch(() => {});
     const client = this.#client;
     this.#client = null;
+    // Held again while it closes: with the socket unref'd, a process whose last work is `await td.close()` would
+    // exit before the close resolves, and what follows the await would never run.
+    (
+      client as unknown as { connection?: { stream?: { ref?: () => void } } } | null
+    )?.connection?.stream?.ref?.();
     await client?.end().catch(() => {});
   }
 
