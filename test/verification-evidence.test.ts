@@ -185,11 +185,11 @@ test("test inputs bound to other recorded runs: each replays against its own run
   assert.equal(lines(out)[0], "verified: book_cheapest_flight v1", out.content);
   assert.ok(lines(out).includes("reproduces 2 of 2 recorded runs"), out.content);
 
+  // Each proposal below is the same tool written apart (a comment), since one code is one version: the same code
+  // proposed again gets the verdict of the version that has it.
+  const variant = (tag: string) => `${TOOL}\n// ${tag}\n`;
   // Against the source run, the other route's input finds nothing to answer it; against its own run, it passes.
-  // Each proposal below changes a comment: the same code as the verified v1 would get v1's verdict (one code, one
-  // version).
-  const variant = (n: number) => `${TOOL}\n// variant ${n}\n`;
-  const unbound = await propose(source, variant(1), [input(), input("LAX", "BOS", "Ari Cole")]);
+  const unbound = await propose(source, variant("unbound"), [input(), input("LAX", "BOS", "Ari Cole")]);
   assert.match(
     unbound.content,
     /- test input 2: call 1 to 'flights_search' with .* matches no recorded call/,
@@ -199,14 +199,17 @@ test("test inputs bound to other recorded runs: each replays against its own run
     lines(unbound).some((l) => l.startsWith(`  not reproduced: ${source.id}: call 1 to 'flights_search'`)),
   );
 
-  const missing = await propose(source, variant(2), [input(), { trace: "no-such-run", input: input() }]);
+  const missing = await propose(source, variant("missing"), [
+    input(),
+    { trace: "no-such-run", input: input() },
+  ]);
   assert.ok(
     lines(missing).includes(
       "- test input 2: no recorded run 'no-such-run': name a successful recorded run by its id (tooldistill traces list)",
     ),
     missing.content,
   );
-  const unsuccessful = await propose(source, variant(3), [
+  const unsuccessful = await propose(source, variant("unsuccessful"), [
     input(),
     { trace: failed.id, input: input("SEA", "ORD") },
   ]);
@@ -216,7 +219,7 @@ test("test inputs bound to other recorded runs: each replays against its own run
     ),
     unsuccessful.content,
   );
-  const malformed = await propose(source, variant(4), [
+  const malformed = await propose(source, variant("malformed"), [
     input(),
     { trace: other.id, input: input(), extra: 1 },
   ]);
