@@ -3,6 +3,7 @@ import { canonicalArgs } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
 import { decideDemotion, EVIDENCE_OUTCOMES } from "./demotion.ts";
 import { DistillError, errorMessage } from "./errors.ts";
+import { exposedVersions } from "./exposure.ts";
 import { isExposed } from "./lifecycle.ts";
 import type { RegistryData } from "./registry-store.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
@@ -36,7 +37,10 @@ export async function runExposed(
   options: ExecuteOptions = {},
 ): Promise<ExecuteResult | null> {
   if (ctx.baseTool(name)) return null;
-  const offered = exposed.find((x) => x.name === name);
+  // A tool another process promoted a moment ago may not be in the set in memory yet: read the store then.
+  const offered =
+    exposed.find((x) => x.name === name) ??
+    (await exposedVersions(ctx.store, ctx.settings.maxExposedTools)).find((x) => x.name === name);
   if (!offered) return null;
   const v = await ctx.store.getVersion(offered.name, offered.version);
   return v && isExposed(v.status, v.problems) ? runDistilled(ctx, trace, v, input, options) : null;

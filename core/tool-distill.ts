@@ -36,7 +36,8 @@ import {
   reverify,
   reviewDefinitions,
 } from "./tool-changes.ts";
-import { loadTrace, queueTraceWrite, Trace, type TraceHost } from "./trace.ts";
+import { queueTraceWrite, Trace, type TraceHost } from "./trace.ts";
+import { loadTrace } from "./trace-state.ts";
 import type { Executor, HealthProbe, Logger, ToolDef, ToolInput, TraceSource, Verdict } from "./types.ts";
 import { resolveVersion } from "./version-lookup.ts";
 import { deprecate, promote, prune, verifyVersion } from "./versions.ts";

@@ -6,6 +6,7 @@ import { DistillError, errorMessage } from "./errors.ts";
 import { nudgeText, PROPOSE_TOOL_NAME } from "./prompts.ts";
 import { clipDepth } from "./recordable.ts";
 import type { Store } from "./store.ts";
+import { newTraceState, type TraceState } from "./trace-state.ts";
 import type { ToolDef, TraceRecord, UsageTotals } from "./types.ts";
 
 /** What `trace.execute` returns: the text for the model's tool_result and whether it is an error. */
@@ -61,7 +62,7 @@ export type BaseCallOutcome = { ok: true; output: unknown } | { ok: false; error
  * does not turn it into an error the agent would retry; `warn` hears about it instead.
  */
 export async function recordBaseCall(
-  ctx: Pick<DistillContext, "store" | "executor">,
+  ctx: Pick<DistillContext, "store" | "executor" | "logger">,
   traceId: string,
   tool: ToolDef,
   args: Record<string, unknown>,
@@ -91,10 +92,6 @@ export async function recordBaseCall(
     outcome = { ok: false, error: errorMessage(err), thrown: err };
   }
   try {
-    // An outage counts against the base tool's health (never against a distilled tool); an answer ends it.
-    const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
-    if (outcome.ok || down)
-      await ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error);
     await ctx.store.appendCall(
       call,
       outcome.ok ? { output: outcome.output } : { error: outcome.error },
@@ -102,6 +99,15 @@ export async function recordBaseCall(
     );
   } catch (err) {
     warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
+  }
+  // An outage counts against the base tool's health (never against a distilled tool); an answer ends it.
+  const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
+  if (outcome.ok || down) {
+    await ctx.store
+      .recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error)
+      .catch((err: unknown) =>
+        ctx.logger.warn(`tooldistill: recording the health of '${tool.name}' failed: ${errorMessage(err)}`),
+      );
   }
   return outcome;
 }
@@ -122,51 +128,6 @@ export function resultContent(value: unknown): string {
       return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
     }
   }
-}
-
-/** What a trace knows of its own run, kept in memory so that its synchronous methods never wait on the store. */
-export interface TraceState {
-  outcome: boolean | null;
-  usage: UsageTotals;
-  proposed: boolean;
-  nudged: boolean;
-  replaceName: string | null;
-  /** Top-level base calls that finished (ok or error). */
-  baseCalls: number;
-}
-
-/** The state of a run nothing was recorded for yet. */
-export function newTraceState(): TraceState {
-  return {
-    outcome: null,
-    usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    proposed: false,
-    nudged: false,
-    replaceName: null,
-    baseCalls: 0,
-  };
-}
-
-/** A stored trace's task and state (for `openTrace`), or null when there is no such trace. */
-export async function loadTrace(
-  ctx: Pick<DistillContext, "store">,
-  id: string,
-): Promise<{ task: string; state: TraceState } | null> {
-  const [t, flags, baseCalls] = await Promise.all([
-    ctx.store.getTrace(id),
-    ctx.store.getTraceFlags(id),
-    ctx.store.countTopLevelBaseCalls(id),
-  ]);
-  if (!t) return null;
-  const state: TraceState = {
-    outcome: t.outcome,
-    usage: { ...t.usage },
-    proposed: flags.proposed,
-    nudged: flags.nudged,
-    replaceName: flags.replaceName,
-    baseCalls,
-  };
-  return { task: t.task, state };
 }
 
 /** Sets the name a replacement is asked under (distilled-run.ts, after demoting a tool that failed in this run). */

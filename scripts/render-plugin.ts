@@ -115,15 +115,16 @@ const fullConfigExternal: Plugin = {
 };
 
 /**
- * The hooks never open a RegistryStore (they write through the synchronous SQLite `Store`, or spill): the module
- * that opens one, which the shared barrel reaches through a dynamic import (core/registry-loader.ts), is left out
- * of the hook files, so they carry neither store implementation nor `pg`. Calling it from a hook would throw.
+ * The hooks never open a RegistryStore (they write through the synchronous SQLite `Store`, or spill): the modules
+ * that open one (registry-open.ts, which loads the PostgreSQL store and `pg`, and sqlite-registry-store.ts, the
+ * async adapter over SQLite), which the shared barrels reach through ToolDistill, are left out of the hook files.
+ * Calling them from a hook would throw.
  */
 const registryOutOfHooks: Plugin = {
   name: "registry-out-of-hooks",
   setup(b) {
-    b.onResolve({ filter: /^\.\/registry-open\.ts$/ }, () => ({
-      path: "registry-open",
+    b.onResolve({ filter: /^\.\/(registry-open|sqlite-registry-store)\.ts$/ }, (args) => ({
+      path: args.path,
       namespace: "left-out",
     }));
     b.onLoad({ filter: /.*/, namespace: "left-out" }, () => ({
@@ -131,6 +132,8 @@ const registryOutOfHooks: Plugin = {
         "const leftOut = () => { throw new Error('the plugin hooks do not open a registry store'); };",
         "export const openRegistryStore = leftOut;",
         "export const openConfiguredStore = leftOut;",
+        "export const embeddedStore = leftOut;",
+        "export class SqliteRegistryStore { constructor() { leftOut(); } static open() { return leftOut(); } }",
       ].join("\n"),
       loader: "js",
     }));

@@ -28,6 +28,7 @@ import {
 import {
   embeddedStore,
   errorMessage,
+  exposedVersions,
   exposedVersionsSync,
   findConfig,
   loadMcpServers,
@@ -244,7 +245,9 @@ export function createTdServer(options: TdServerOptions): TdServer {
         const r = await trace.execute(name, args, callOptions);
         return text(r.content, r.isError);
       }
-      if (!td.activeTools().some((t) => t.name === name)) {
+      // Read now, not from the set in memory: another process may have changed it a moment ago.
+      const exposed = await exposedVersions(td.store, td.settings.maxExposedTools);
+      if (!exposed.some((v) => v.name === name)) {
         return text(
           (await unavailableReason(td.store, name, td.settings.maxExposedTools)) ??
             `there is no distilled tool '${name}' in this project; complete the task with the base tools`,

@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-JO6EHSH2.js");
+  const { main } = await import("./chunks/main-ZJGKCODM.js");
   await main();
 }

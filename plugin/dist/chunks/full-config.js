@@ -3,18 +3,18 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-3BNCVNZ3.js";
-import "./chunk-N2N6NAZD.js";
-import "./chunk-MTNHQDS3.js";
+} from "./chunk-UJJBZFR5.js";
+import "./chunk-YZ3IYTTR.js";
+import "./chunk-K6DWIT74.js";
 import "./chunk-RYYHHNJW.js";
-import "./chunk-NV5JO7FK.js";
-import "./chunk-C37ZN2VE.js";
-import "./chunk-GNLRVJN4.js";
-import "./chunk-KVNJ5B3Z.js";
+import "./chunk-XBNY6BE7.js";
+import "./chunk-7ADYRQKV.js";
+import "./chunk-PNRSC5BF.js";
+import "./chunk-J6LA7IK6.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MSS64Y6Z.js";
+import "./chunk-YWKOHONW.js";
 import "./chunk-J2PGGSMV.js";
-import "./chunk-LMZH4FWR.js";
+import "./chunk-5HRCMLLG.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers

@@ -1,0 +1,65 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  applySpilledEvents,
+  cachedBaseTools,
+  sessionOfTrace
+} from "./chunk-7J6HF7DO.js";
+import {
+  ToolDistill,
+  appendLog,
+  importRef
+} from "./chunk-UJJBZFR5.js";
+import "./chunk-YZ3IYTTR.js";
+import "./chunk-K6DWIT74.js";
+import "./chunk-RYYHHNJW.js";
+import "./chunk-XBNY6BE7.js";
+import "./chunk-7ADYRQKV.js";
+import "./chunk-PNRSC5BF.js";
+import {
+  embeddedStore
+} from "./chunk-J6LA7IK6.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-YWKOHONW.js";
+import "./chunk-J2PGGSMV.js";
+import "./chunk-5HRCMLLG.js";
+import "./chunk-RYZN5VFB.js";
+import "./chunk-7JG2XOTS.js";
+import "./chunk-XLRDCVB2.js";
+import "./chunk-XSOUOFOT.js";
+import "./chunk-WEYMVVQ3.js";
+import "./chunk-UTY5CP2H.js";
+
+// hooks/fallback-run.ts
+import { join } from "node:path";
+async function runFallback(configPath, traceId) {
+  const { loadFullConfig } = await import("./full-config.js");
+  const { config, baseServers } = await loadFullConfig(configPath, process.env);
+  const logFile = join(config.store, "hooks.log");
+  const log = (level) => (message) => void appendLog(logFile, `${(/* @__PURE__ */ new Date()).toISOString()} fallback ${level}: ${message}`);
+  const logger = { info: log("info"), warn: log("warn"), error: log("error") };
+  const distiller = config.distiller ? await importRef(config.distiller) : void 0;
+  const td = new ToolDistill({
+    ...config.settings,
+    store: config.store,
+    logger,
+    checkSchemasOnStart: false,
+    ...distiller ? { distiller } : {}
+  });
+  try {
+    const sqlite = embeddedStore(td.store, "the plugin's fallback distiller");
+    const tools = await sqlite.exclusive((store) => {
+      applySpilledEvents(store, sessionOfTrace(traceId), baseServers);
+      return cachedBaseTools(store);
+    });
+    td.setTools(tools);
+    await (await td.openTrace(traceId)).finish();
+  } catch (err) {
+    logger.error(err instanceof Error ? err.stack ?? err.message : String(err));
+  } finally {
+    await td.close();
+  }
+}
+export {
+  runFallback
+};

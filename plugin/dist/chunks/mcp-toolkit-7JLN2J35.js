@@ -1,0 +1,16 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+} from "./chunk-YZ3IYTTR.js";
+import "./chunk-RYYHHNJW.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-J2PGGSMV.js";
+import "./chunk-XSOUOFOT.js";
+import "./chunk-WEYMVVQ3.js";
+import "./chunk-UTY5CP2H.js";
+export {
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+};

@@ -1,0 +1,19 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  configuredStoreOptions,
+  openConfiguredStore,
+  openRegistryStore
+} from "./chunk-J6LA7IK6.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-YWKOHONW.js";
+import "./chunk-J2PGGSMV.js";
+import "./chunk-RYZN5VFB.js";
+import "./chunk-XSOUOFOT.js";
+import "./chunk-WEYMVVQ3.js";
+import "./chunk-UTY5CP2H.js";
+export {
+  configuredStoreOptions,
+  openConfiguredStore,
+  openRegistryStore
+};
