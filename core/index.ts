@@ -34,9 +34,13 @@ export type {
   RegistryChangeListener,
   RegistryData,
   RegistryStore,
+  RunRow,
+  SessionRow,
+  SessionSpan,
   StoreKind,
   TraceRow,
   TransferCounts,
+  VerifiedDefinitionRow,
   VersionRow,
 } from "./registry-store.ts";
 export type {
