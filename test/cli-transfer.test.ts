@@ -95,7 +95,7 @@ test("SQLite → file → PostgreSQL → file → SQLite gives back the same reg
 
   const exported = await cli(a, "export", "registry.jsonl");
   assert.equal(exported.code, 0, exported.stderr);
-  assert.match(exported.stdout, /^exported 9 rows: .*\.tooldistill to .*registry\.jsonl\n/);
+  assert.match(exported.stdout, /^exported 10 rows: .*\.tooldistill to .*registry\.jsonl\n/);
   const header = JSON.parse(readFileSync(join(a, "registry.jsonl"), "utf8").split("\n")[0]!);
   assert.equal(header.format, "tooldistill-registry");
   assert.equal(header.version, 1);
@@ -107,6 +107,9 @@ test("SQLite → file → PostgreSQL → file → SQLite gives back the same reg
     history: 2,
     dependencies: 1,
     runStats: 1,
+    runs: 1,
+    verifiedDefinitions: 0,
+    baseHealth: 0,
     meta: 1,
     sessions: 1,
   });
@@ -167,7 +170,7 @@ for (const kind of ["sqlite", "postgres"] as const) {
     await fill(await openStore(t, join(a, ".tooldistill")));
     assert.equal((await cli(a, "export", "registry.jsonl")).code, 0);
     const lines = readFileSync(join(a, "registry.jsonl"), "utf8").trimEnd().split("\n");
-    assert.equal(lines.length, 9, "a header and one page per table");
+    assert.equal(lines.length, 10, "a header and one page per table (runs too: issue 12)");
     const location = kind === "sqlite" ? "target" : await (await pgServer()).createDatabase();
     process.env["TD_TEST_TARGET"] = location;
     t.after(() => delete process.env["TD_TEST_TARGET"]);
@@ -181,8 +184,8 @@ for (const kind of ["sqlite", "postgres"] as const) {
       ],
       [
         "short.jsonl",
-        `${lines.slice(0, 8).join("\n")}\n`,
-        /short\.jsonl:8: the file ends here with rows missing \(sessions: 0 of 1\)/,
+        `${lines.slice(0, 9).join("\n")}\n`,
+        /short\.jsonl:9: the file ends here with rows missing \(sessions: 0 of 1\)/,
       ],
       [
         "page.jsonl",
