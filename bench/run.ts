@@ -4,6 +4,7 @@
  * timings depend on the machine, so the bench is not part of `npm test`.
  */
 import { distilledCall } from "./distilled-call.ts";
+import { fleet } from "./fleet.ts";
 import { hooks } from "./hooks.ts";
 import { mcpServer } from "./mcp-server.ts";
 import { recordedRuns } from "./recorded-runs.ts";
@@ -20,6 +21,7 @@ const BENCHMARKS: Benchmark[] = [
   schemaCheck,
   hooks,
   mcpServer,
+  fleet,
 ];
 
 function table(columns: string[], rows: string[][]): string {

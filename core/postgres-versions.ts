@@ -48,17 +48,24 @@ export async function createVersion(db: PostgresDatabase, v: NewVersion): Promis
   const problem = toolNameProblem(v.name);
   if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
   return db.atomic(async (tx) => {
-    // DO UPDATE (not DO NOTHING) so the row is locked whether it was new or not; a concurrent proposer waits
-    // here until this transaction ends, then reads the number this one took.
+    // The tool's row locked whether it was new or not: a concurrent proposer waits here until this transaction
+    // ends, then reads the number this one took. FOR NO KEY UPDATE, not an upsert of the key (which takes FOR
+    // UPDATE): a verification committing meanwhile updates its version row twice, and the second update checks
+    // the foreign key to this row (FOR KEY SHARE); under FOR UPDATE it would wait here while this transaction
+    // waits for its version row below: a deadlock.
+    await tx.run("INSERT INTO tooldistill.tools (name) VALUES ($1) ON CONFLICT (name) DO NOTHING", [v.name]);
+    await tx.run("SELECT 1 FROM tooldistill.tools WHERE name = $1 FOR NO KEY UPDATE", [v.name]);
+    // The drafts and rejected attempts locked too: a status change racing this one (a draft's verdict, a
+    // rejected attempt verified by a person after all) finishes first, so the number is read from statuses that
+    // hold until the commit. Only those: a promotion holds the active and verified rows it moves while it
+    // commits, and locking those here, in another order, could deadlock with it.
     await tx.run(
-      "INSERT INTO tooldistill.tools (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = excluded.name",
+      "SELECT 1 FROM tooldistill.versions WHERE name = $1 AND status IN ('draft', 'rejected') ORDER BY version FOR UPDATE",
       [v.name],
     );
-    // The tool's versions locked too: a status change racing this one (a rejected attempt verified by a person
-    // after all) finishes first, so the number is read from statuses that hold until the commit.
     const next = await tx.first(
       `SELECT COALESCE(MAX(version) FILTER (WHERE status <> 'rejected'), 0) + 1 AS n
-       FROM (SELECT version, status FROM tooldistill.versions WHERE name = $1 FOR UPDATE) AS mine`,
+       FROM tooldistill.versions WHERE name = $1`,
       [v.name],
     );
     const n = Number(next?.["n"]);

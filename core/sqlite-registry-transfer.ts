@@ -135,7 +135,8 @@ export function sqliteIsEmpty(db: StoreDatabase): boolean {
       `SELECT EXISTS (SELECT 1 FROM traces) OR EXISTS (SELECT 1 FROM calls) OR EXISTS (SELECT 1 FROM versions)
        OR EXISTS (SELECT 1 FROM status_history) OR EXISTS (SELECT 1 FROM dependencies)
        OR EXISTS (SELECT 1 FROM run_stats) OR EXISTS (SELECT 1 FROM runs)
-       OR EXISTS (SELECT 1 FROM verified_definitions) OR EXISTS (SELECT 1 FROM base_health) OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?)
+       OR EXISTS (SELECT 1 FROM verified_definitions) OR EXISTS (SELECT 1 FROM base_health)
+       OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?)
        OR EXISTS (SELECT 1 FROM cc_sessions) AS used`,
     )
     .get(INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX);

@@ -174,6 +174,8 @@ export class ToolDistill {
     const settings = settingsFromOptions(options);
     const store = await openRegistryStore(options.store, {
       maxOutputBytes: settings.maxOutputBytes,
+      poolSize: settings.storePoolSize,
+      connectTimeoutMs: settings.storeConnectTimeoutMs,
       logger: options.logger ?? stderrLogger,
     });
     let td: ToolDistill;

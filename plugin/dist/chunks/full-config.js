@@ -3,14 +3,14 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-WL4Y6T4P.js";
+} from "./chunk-W2PZD2DU.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
-import "./chunk-BTOHCIKF.js";
+import "./chunk-NM5GKLPT.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-MWG6DU3D.js";
 import "./chunk-J2PGGSMV.js";

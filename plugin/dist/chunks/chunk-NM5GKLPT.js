@@ -498,7 +498,8 @@ function sqliteIsEmpty(db) {
     `SELECT EXISTS (SELECT 1 FROM traces) OR EXISTS (SELECT 1 FROM calls) OR EXISTS (SELECT 1 FROM versions)
        OR EXISTS (SELECT 1 FROM status_history) OR EXISTS (SELECT 1 FROM dependencies)
        OR EXISTS (SELECT 1 FROM run_stats) OR EXISTS (SELECT 1 FROM runs)
-       OR EXISTS (SELECT 1 FROM verified_definitions) OR EXISTS (SELECT 1 FROM base_health) OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?)
+       OR EXISTS (SELECT 1 FROM verified_definitions) OR EXISTS (SELECT 1 FROM base_health)
+       OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?)
        OR EXISTS (SELECT 1 FROM cc_sessions) AS used`
   ).get(INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX);
   return !row?.["used"];
@@ -2131,7 +2132,7 @@ function embeddedStore(store, what) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-NZVOVLGI.js");
+    const { PostgresStore } = await import("./postgres-store-ZOYAPIAE.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-WL4Y6T4P.js";
+} from "./chunk-W2PZD2DU.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-N2N6NAZD.js";
@@ -14,7 +14,7 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-BTOHCIKF.js";
+} from "./chunk-NM5GKLPT.js";
 import {
   clipDepth
 } from "./chunk-MWG6DU3D.js";

@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-BYZZSHXT.js";
+} from "./chunk-4HXRR3E3.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-WL4Y6T4P.js";
+} from "./chunk-W2PZD2DU.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 import "./chunk-RYYHHNJW.js";
@@ -18,7 +18,7 @@ import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   embeddedStore
-} from "./chunk-BTOHCIKF.js";
+} from "./chunk-NM5GKLPT.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-MWG6DU3D.js";
 import "./chunk-J2PGGSMV.js";

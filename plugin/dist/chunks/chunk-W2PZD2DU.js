@@ -28,7 +28,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-BTOHCIKF.js";
+} from "./chunk-NM5GKLPT.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,
@@ -57373,6 +57373,8 @@ var ToolDistill = class _ToolDistill {
     const settings = settingsFromOptions(options);
     const store = await openRegistryStore(options.store, {
       maxOutputBytes: settings.maxOutputBytes,
+      poolSize: settings.storePoolSize,
+      connectTimeoutMs: settings.storeConnectTimeoutMs,
       logger: options.logger ?? stderrLogger
     });
     let td;

@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-BYZZSHXT.js";
+} from "./chunk-4HXRR3E3.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,7 +36,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-WL4Y6T4P.js";
+} from "./chunk-W2PZD2DU.js";
 import "./chunk-N2N6NAZD.js";
 import {
   PROPOSE_TOOL_NAME
@@ -48,7 +48,7 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
-} from "./chunk-BTOHCIKF.js";
+} from "./chunk-NM5GKLPT.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-MWG6DU3D.js";
 import "./chunk-J2PGGSMV.js";

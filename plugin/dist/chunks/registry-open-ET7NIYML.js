@@ -4,7 +4,7 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-BTOHCIKF.js";
+} from "./chunk-NM5GKLPT.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-MWG6DU3D.js";
 import "./chunk-J2PGGSMV.js";

@@ -869,13 +869,15 @@ async function createVersion(db, v) {
   const problem = toolNameProblem(v.name);
   if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
   return db.atomic(async (tx) => {
+    await tx.run("INSERT INTO tooldistill.tools (name) VALUES ($1) ON CONFLICT (name) DO NOTHING", [v.name]);
+    await tx.run("SELECT 1 FROM tooldistill.tools WHERE name = $1 FOR NO KEY UPDATE", [v.name]);
     await tx.run(
-      "INSERT INTO tooldistill.tools (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = excluded.name",
+      "SELECT 1 FROM tooldistill.versions WHERE name = $1 AND status IN ('draft', 'rejected') ORDER BY version FOR UPDATE",
       [v.name]
     );
     const next = await tx.first(
       `SELECT COALESCE(MAX(version) FILTER (WHERE status <> 'rejected'), 0) + 1 AS n
-       FROM (SELECT version, status FROM tooldistill.versions WHERE name = $1 FOR UPDATE) AS mine`,
+       FROM tooldistill.versions WHERE name = $1`,
       [v.name]
     );
     const n = Number(next?.["n"]);
