@@ -90,6 +90,12 @@ export const schemaCheck: Benchmark = {
           1,
           deps.map((t) => ({ baseTool: t.name, fingerprint: fingerprint(t), avoided: false })),
         );
+        // What a verification leaves: the definitions the version was verified against.
+        store.addVerifiedDefinitions(
+          rec.name,
+          1,
+          deps.map((t) => ({ baseTool: t.name, fingerprint: fingerprint(t)!, definition: t })),
+        );
       }
       store.close();
       // Opened and ready: the review runs once the store is open, and ready() waits for it.
