@@ -29,9 +29,10 @@ export function worse(a: DefinitionStatus, b: DefinitionStatus): DefinitionStatu
 export function checkDefinition(
   known: readonly VerifiedDefinition[],
   current: ToolDef | undefined,
+  fingerprintOf: (tool: ToolDef) => string | null = fingerprint,
 ): DefinitionCheck {
   if (current === undefined) return { status: "missing", reasons: ["is no longer offered"] };
-  const fp = fingerprint(current);
+  const fp = fingerprintOf(current);
   if (fp !== null && known.some((k) => k.fingerprint === fp)) return { status: "known", reasons: [] };
   const newest = known.filter((k) => k.definition !== null).at(-1);
   if (!newest?.definition) {

@@ -10,7 +10,7 @@ import { DistillError, errorMessage } from "./errors.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { type BaseToolHealth, probeAndRecover } from "./recovery.ts";
 import type { DependencyRecord, NewDefinition, VerifiedDefinition, VersionRecord } from "./store.ts";
-import type { OpenProblem, Status } from "./types.ts";
+import type { OpenProblem, Status, ToolDef } from "./types.ts";
 import { reportSummary } from "./verdict.ts";
 import { addProblem, verifyVersion } from "./versions.ts";
 
@@ -69,6 +69,7 @@ export function classifyVersion(
   known: readonly VerifiedDefinition[],
   baseTool: DistillContext["baseTool"],
   onlyTool?: string,
+  fingerprintOf: (tool: ToolDef) => string | null = fingerprint,
 ): VersionReview {
   let status: DefinitionStatus = "known";
   const reasons: string[] = [];
@@ -79,7 +80,7 @@ export function classifyVersion(
     const mine = known.filter(
       (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool,
     );
-    const check = checkDefinition(mine, baseTool(d.baseTool));
+    const check = checkDefinition(mine, baseTool(d.baseTool), fingerprintOf);
     if (check.status === "known") continue;
     status = worse(status, check.status);
     changed.push(d.baseTool);
@@ -124,10 +125,25 @@ export async function reviewDefinitions(
   const statuses = options.statuses ?? ["active", "suspect"];
   const versions = await watched(ctx, statuses);
   if (versions.length === 0) return { report, jobs };
-  const deps = await ctx.store.getDependencies();
-  const known = await ctx.store.verifiedDefinitions();
+  // Grouped by version once, and each current definition fingerprinted once: a start-up reviews every version.
+  const deps = Map.groupBy(await ctx.store.getDependencies(), (d) => `${d.name}\u0000${d.version}`);
+  const known = Map.groupBy(await ctx.store.verifiedDefinitions(), (k) => `${k.name}\u0000${k.version}`);
+  const prints = new Map<ToolDef, string | null>();
+  const fingerprintOf = (tool: ToolDef) => {
+    if (!prints.has(tool)) prints.set(tool, fingerprint(tool));
+    return prints.get(tool) ?? null;
+  };
   for (const first of versions) {
-    if (classifyVersion(first, deps, known, ctx.baseTool, options.onlyTool).status === "known") continue;
+    const key = `${first.name}\u0000${first.version}`;
+    const quick = classifyVersion(
+      first,
+      deps.get(key) ?? [],
+      known.get(key) ?? [],
+      ctx.baseTool,
+      options.onlyTool,
+      fingerprintOf,
+    );
+    if (quick.status === "known") continue;
     try {
       await ctx.store.withToolLock(first.name, async () => {
         const v = await ctx.store.getVersion(first.name, first.version);
