@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-W2PZD2DU.js";
+} from "./chunk-GG3BWAV6.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 import "./chunk-RYYHHNJW.js";

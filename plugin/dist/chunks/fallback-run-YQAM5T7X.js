@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-4HXRR3E3.js";
+} from "./chunk-QMRCVRCW.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-W2PZD2DU.js";
+} from "./chunk-GG3BWAV6.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 import "./chunk-RYYHHNJW.js";

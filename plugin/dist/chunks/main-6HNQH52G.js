@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-4HXRR3E3.js";
+} from "./chunk-QMRCVRCW.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,7 +36,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-W2PZD2DU.js";
+} from "./chunk-GG3BWAV6.js";
 import "./chunk-N2N6NAZD.js";
 import {
   PROPOSE_TOOL_NAME

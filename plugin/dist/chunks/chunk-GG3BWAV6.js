@@ -55900,9 +55900,9 @@ var ORDER2 = ["known", "cosmetic", "compatible", "breaking", "missing"];
 function worse(a, b) {
   return ORDER2.indexOf(a) >= ORDER2.indexOf(b) ? a : b;
 }
-function checkDefinition(known, current) {
+function checkDefinition(known, current, fingerprintOf = fingerprint) {
   if (current === void 0) return { status: "missing", reasons: ["is no longer offered"] };
-  const fp = fingerprint(current);
+  const fp = fingerprintOf(current);
   if (fp !== null && known.some((k) => k.fingerprint === fp)) return { status: "known", reasons: [] };
   const newest = known.filter((k) => k.definition !== null).at(-1);
   if (!newest?.definition) {
@@ -56000,7 +56000,7 @@ async function probeAndRecover(ctx, report, recovered) {
 async function watched(ctx, statuses) {
   return (await ctx.store.listVersions()).filter((v) => statuses.includes(v.status));
 }
-function classifyVersion(v, deps, known, baseTool, onlyTool) {
+function classifyVersion(v, deps, known, baseTool, onlyTool, fingerprintOf = fingerprint) {
   let status = "known";
   const reasons = [];
   const changed = [];
@@ -56010,7 +56010,7 @@ function classifyVersion(v, deps, known, baseTool, onlyTool) {
     const mine = known.filter(
       (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool
     );
-    const check = checkDefinition(mine, baseTool(d.baseTool));
+    const check = checkDefinition(mine, baseTool(d.baseTool), fingerprintOf);
     if (check.status === "known") continue;
     status = worse(status, check.status);
     changed.push(d.baseTool);
@@ -56038,10 +56038,24 @@ async function reviewDefinitions(ctx, options = {}) {
   const statuses = options.statuses ?? ["active", "suspect"];
   const versions = await watched(ctx, statuses);
   if (versions.length === 0) return { report, jobs };
-  const deps = await ctx.store.getDependencies();
-  const known = await ctx.store.verifiedDefinitions();
+  const deps = Map.groupBy(await ctx.store.getDependencies(), (d) => `${d.name}\0${d.version}`);
+  const known = Map.groupBy(await ctx.store.verifiedDefinitions(), (k) => `${k.name}\0${k.version}`);
+  const prints = /* @__PURE__ */ new Map();
+  const fingerprintOf = (tool) => {
+    if (!prints.has(tool)) prints.set(tool, fingerprint(tool));
+    return prints.get(tool) ?? null;
+  };
   for (const first of versions) {
-    if (classifyVersion(first, deps, known, ctx.baseTool, options.onlyTool).status === "known") continue;
+    const key2 = `${first.name}\0${first.version}`;
+    const quick = classifyVersion(
+      first,
+      deps.get(key2) ?? [],
+      known.get(key2) ?? [],
+      ctx.baseTool,
+      options.onlyTool,
+      fingerprintOf
+    );
+    if (quick.status === "known") continue;
     try {
       await ctx.store.withToolLock(first.name, async () => {
         const v = await ctx.store.getVersion(first.name, first.version);

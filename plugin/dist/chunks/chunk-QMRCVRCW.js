@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-W2PZD2DU.js";
+} from "./chunk-GG3BWAV6.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-N2N6NAZD.js";
