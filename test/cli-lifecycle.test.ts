@@ -9,11 +9,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { main } from "../cli/main.ts";
 import { Sandbox, silentLogger, ToolDistill } from "../core/index.ts";
 import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { REFUND_TOOL, SHARED_WORLD, SOURCE_RUN, TOOLS } from "./fakes/support-tools.ts";
-import { tempDir } from "./helpers.ts";
+import { cli, tempDir } from "./helpers.ts";
 
 const SUPPORT = fileURLToPath(new URL("./fakes/support-tools.ts", import.meta.url));
 const CLI = fileURLToPath(new URL("../bin/tooldistill.js", import.meta.url));
@@ -23,22 +22,6 @@ after(() => sandbox.close());
 
 /** The base tools the shared world was called with, in order. */
 const called = (): string[] => SHARED_WORLD.log.map((c) => c.name);
-
-/** Runs the CLI in-process in `cwd`. */
-async function cli(cwd: string, ...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, {
-    cwd,
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { code, stdout, stderr };
-}
 
 /** A project whose tooldistill.yaml serves the support tools (`tools` names the export). */
 function project(t: TestContext, tools = "TOOLS"): string {

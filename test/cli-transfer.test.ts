@@ -8,27 +8,11 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
-import { main } from "../cli/main.ts";
 import { openRegistryStore } from "../core/registry-open.ts";
 import type { RegistryBatch, RegistryStore } from "../core/registry-store.ts";
 import { silentLogger } from "../core/types.ts";
-import { tempDir } from "./helpers.ts";
+import { cli, tempDir } from "./helpers.ts";
 import { openStore, pgServer, proposal, verdict } from "./registry-helpers.ts";
-
-async function cli(cwd: string, ...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, {
-    cwd,
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { code, stdout, stderr };
-}
 
 /** A project folder whose tooldistill.yaml says `store: <store>`. */
 function project(t: TestContext, store: string): string {

@@ -2,33 +2,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
-import { main } from "../cli/main.ts";
 import { SAMPLE_CONFIG } from "../core/config.ts";
 import { Store } from "../core/store.ts";
 import type { Verdict } from "../core/types.ts";
-import { tempDir } from "./helpers.ts";
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI in-process with `cwd` as its current folder. */
-async function cli(cwd: string, ...argv: string[]): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, {
-    cwd,
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { code, stdout, stderr };
-}
+import { cli, tempDir } from "./helpers.ts";
 
 const CODE = `import { distilledTool, call } from "tooldistill";
 

@@ -18,26 +18,10 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { main } from "../cli/main.ts";
 import { spillEvent } from "../core/spill.ts";
 import { Store } from "../core/store.ts";
 import type { Verdict } from "../core/types.ts";
-import { tempDir } from "./helpers.ts";
-
-async function cli(cwd: string, ...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, {
-    cwd,
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { code, stdout, stderr };
-}
+import { cli, tempDir } from "./helpers.ts";
 
 const SESSION = "c4f46833-8f37-418c-ab03-42c0dfb3b30d";
 

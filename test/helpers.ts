@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
+import { main } from "../cli/main.ts";
 import type { RegistryStore, Store } from "../core/index.ts";
 import { embeddedStore } from "../core/internal.ts";
 
@@ -18,4 +19,27 @@ export function tempDir(t: TestContext, prefix = "td-"): string {
  */
 export function sqliteOf(holder: { store: RegistryStore }): Store {
   return embeddedStore(holder.store, "this test").store;
+}
+
+/** What one in-process CLI run printed, and its exit code. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process with `cwd` as its current folder, capturing what it prints. */
+export async function cli(cwd: string, ...argv: string[]): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, {
+    cwd,
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+  });
+  return { code, stdout, stderr };
 }
