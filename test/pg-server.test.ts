@@ -26,7 +26,13 @@ test("a server dies with the process that started it, even by SIGKILL; the next 
     stdio: ["ignore", "pipe", "inherit"],
   });
   t.after(() => child.kill("SIGKILL"));
-  const [line] = (await once(child.stdout!, "data")) as [Buffer];
+  // A child that dies before printing fails the test (its stderr is inherited) instead of waiting for ever.
+  const [line] = (await Promise.race([
+    once(child.stdout!, "data"),
+    once(child, "exit").then(([code]) => {
+      throw new Error(`the server's starter exited (${code}) before printing the server`);
+    }),
+  ])) as [Buffer];
   const started = JSON.parse(line.toString()) as { postmaster: number; dataDir: string };
   assert.ok(running(started.postmaster));
   child.kill("SIGKILL");

