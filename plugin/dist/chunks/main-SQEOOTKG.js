@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-QMRCVRCW.js";
+} from "./chunk-M3MJNLMG.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,7 +36,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-ELNSZQXQ.js";
 import "./chunk-N2N6NAZD.js";
 import {
   PROPOSE_TOOL_NAME
@@ -48,9 +48,9 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-HBGP6CBP.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-2SZMPL7T.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-ELNSZQXQ.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-N2N6NAZD.js";
@@ -14,10 +14,10 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-HBGP6CBP.js";
 import {
   clipDepth
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-2SZMPL7T.js";
 import {
   canonicalArgs,
   isPlainObject

@@ -4,9 +4,9 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-HBGP6CBP.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-2SZMPL7T.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-RYZN5VFB.js";
 import "./chunk-XSOUOFOT.js";
