@@ -50,6 +50,19 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   } else target[key] = value;
 }
 
+/**
+ * The JSON text of an input exactly as a tool receives it (key order kept, no defaults filled; the sandbox hands
+ * the guest this same text), or null when it is not JSON. The store keeps it so that replay gives a recorded run
+ * the input the run was given, not its canonical form.
+ */
+export function receivedText(input: unknown): string | null {
+  try {
+    return JSON.stringify(input) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** Stable JSON: equal values give equal strings whatever their key order. */
 export function stableStringify(value: unknown): string {
   return JSON.stringify(sortKeys(value)) ?? "null";

@@ -285,6 +285,15 @@ const MIGRATIONS: readonly Migration[] = [
     CHECK (status NOT IN ('deprecated', 'rejected', 'superseded') OR NOT queued_rebuild);
   `,
   },
+  {
+    // 4 (SQLite's 6): a distilled call's input exactly as the tool received it, as JSON text (key order kept, no
+    // defaults filled; text, not json, so nothing normalises it): replay gives a recorded run this, not the
+    // canonical args. Rows from before have none (NULL) and are replayed with their args.
+    version: 4,
+    sql: `
+  ALTER TABLE tooldistill.calls ADD COLUMN IF NOT EXISTS raw_args text;
+  `,
+  },
 ];
 
 /** The migrations this build has, by number; every one of them is applied to a database it opens. */

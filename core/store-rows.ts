@@ -305,6 +305,23 @@ export function traceFlagsFromRow(r: Row | undefined): TraceFlags {
 }
 
 /** A `calls` row as a record. */
+/**
+ * A distilled call's input as the tool received it: its `raw_args` text, or `stored` (the canonical args) for a
+ * row recorded before it was kept or whose text no longer reads as an object.
+ */
+export function receivedInput(r: Row, stored: Record<string, unknown>): Record<string, unknown> {
+  const raw = r["raw_args"];
+  if (typeof raw !== "string") return stored;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : stored;
+  } catch {
+    return stored;
+  }
+}
+
 export function callFromRow(r: Row): CallRecord {
   return {
     id: Number(r["id"]),

@@ -76,7 +76,8 @@ export function readTestInput(entry: unknown, index: number): TestInput | string
   }
   // A caller's input with such a key is refused at run time (trace.ts), so no test input may have one.
   const dangerous = dangerousKeyProblem(read.input);
-  if (dangerous !== null) return `test_inputs[${index}]: ${dangerous.replace("the arguments have", "the input has")}`;
+  if (dangerous !== null)
+    return `test_inputs[${index}]: ${dangerous.replace("the arguments have", "the input has")}`;
   return read;
 }
 
