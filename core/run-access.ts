@@ -12,7 +12,7 @@
 import { stableStringify } from "./canonical.ts";
 import type { RegistryData } from "./registry-store.ts";
 import type { SandboxFailure } from "./sandbox.ts";
-import type { TraceRecord } from "./types.ts";
+import { NO_EVIDENCE, type TraceRecord, type Verdict } from "./types.ts";
 
 /** Whether the proposer owns the recorded run of `trace` (see the module's comment for the rule). */
 export type OwnsRun = (trace: string) => Promise<boolean>;
@@ -90,4 +90,26 @@ export function foreignMiss(
   const keys = differs(best);
   const how = keys.length === 0 ? "" : `, differing in ${keys.join(", ")}`;
   return `${head}; nearest recorded: call ${best.index}${how}`;
+}
+
+/**
+ * The verdict of a version as a proposer who does not own its source run may see it (the same code proposed from
+ * another run gets that version's verdict): the outcome and the call arithmetic, not the problems or evidence,
+ * which speak of that run.
+ */
+export function withheldVerdict(v: Verdict): Verdict {
+  const withheld = {
+    message: `the same code is ${v.name} v${v.version}, verified from another agent's run: its problems are about that run and are not shown; change the code to have it verified against this run`,
+  };
+  const check = (c: Verdict["checks"]["static"]) => (c.ok ? c : { ok: false, problems: [withheld] });
+  return {
+    ...v,
+    checks: {
+      static: check(v.checks.static),
+      replay: check(v.checks.replay),
+      efficiency: check(v.checks.efficiency),
+    },
+    liveCalls: [],
+    evidence: { ...NO_EVIDENCE, writes: [...v.evidence.writes] },
+  };
 }

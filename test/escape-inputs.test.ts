@@ -375,3 +375,25 @@ test("a { trace } test input naming another agent's run is refused as if it did 
     assert.ok(!seen.includes(secret), `'${secret}' reached B:\n${seen}`);
   }
 });
+
+test("the same code proposed by another agent gets the outcome of the version that has it, not its evidence", async (t) => {
+  const { td } = setup(t);
+  const a = await bookingRun(td, "SFO", "JFK", "Agent A Secret Traveller");
+  const code = TOOL.replace(
+    "{ flight_id: f.id, traveller,",
+    `{ flight_id: f.id, traveller: "Agent A Secret Traveller",`,
+  );
+  const mine = await propose(a, code, [input("SFO", "JFK", "Agent A Secret Traveller")]);
+  assert.equal(head(mine), `verified: ${NAME} v1`, mine.content);
+  // A's verdict warns of a literal of A's task: it is about A's run.
+  assert.match(mine.content, /warned: .*a value of this task/);
+  const b = await bookingRun(td);
+  const theirs = await propose(b, code, [input()]);
+  assert.equal(head(theirs), `verified: ${NAME} v1`, theirs.content);
+  assert.doesNotMatch(theirs.content, /warned|literals checked|reproduces|task/, theirs.content);
+  // A proposing it again owns the run the verdict speaks of, and reads it whole.
+  assert.equal(
+    (await propose(a, code, [input("SFO", "JFK", "Agent A Secret Traveller")])).content,
+    mine.content,
+  );
+});
