@@ -2,29 +2,29 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-PCC6D7DA.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-N2N6NAZD.js";
+} from "./chunk-3PVCE3ZL.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-GJCSP7XP.js";
 import {
   advanceSpan,
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-Z5VAEU4H.js";
 import {
   clipDepth
-} from "./chunk-MWG6DU3D.js";
-import {
-  canonicalArgs,
-  isPlainObject
-} from "./chunk-XLRDCVB2.js";
+} from "./chunk-TBHEERC5.js";
 import {
   baseToolName
 } from "./chunk-XSOUOFOT.js";
+import {
+  canonicalArgs,
+  isPlainObject
+} from "./chunk-GWZUS3JX.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-QMRCVRCW.js";
+} from "./chunk-6GWRB7RG.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,11 +36,11 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-GG3BWAV6.js";
-import "./chunk-N2N6NAZD.js";
+} from "./chunk-PCC6D7DA.js";
+import "./chunk-3PVCE3ZL.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-GJCSP7XP.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
@@ -48,9 +48,9 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-Z5VAEU4H.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-TBHEERC5.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
@@ -76,11 +76,11 @@ import {
 } from "./chunk-BKYE4L7D.js";
 import {
   loadMcpServers
-} from "./chunk-7JG2XOTS.js";
+} from "./chunk-3NZE2JVK.js";
+import "./chunk-XSOUOFOT.js";
 import {
   canonicalArgs
-} from "./chunk-XLRDCVB2.js";
-import "./chunk-XSOUOFOT.js";
+} from "./chunk-GWZUS3JX.js";
 import {
   DistillError,
   errorMessage
