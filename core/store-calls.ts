@@ -17,7 +17,7 @@ export interface NewCall {
   version?: number | null;
   externalId?: string | null;
   note?: string | null;
-  /** A distilled call's input exactly as received, as JSON text (see `rawInputText`); replay reads it back. */
+  /** A distilled call's input exactly as received, as JSON text (canonical.ts's `receivedText`); replay reads it. */
   rawArgs?: string | null;
 }
 

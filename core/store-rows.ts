@@ -46,6 +46,7 @@ export interface RunRef {
 export interface LiveRun extends RunRef {
   /** The version that ran. */
   version: number;
+  /** The input as the tool received it (`raw_args`); its canonical args for a run recorded before that was kept. */
   input: Record<string, unknown>;
   output: unknown;
   /** When the run started (ISO 8601, UTC). */
