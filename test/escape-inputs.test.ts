@@ -10,7 +10,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { canonicalArgs, stableStringify } from "../core/canonical.ts";
+import { DistillError } from "../core/errors.ts";
+import { MCPToolkit } from "../core/mcp-toolkit.ts";
 import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { Sandbox } from "../core/sandbox.ts";
 import { ToolDistill } from "../core/tool-distill.ts";
@@ -122,6 +125,24 @@ test("a model's base call with a __proto__ key is refused before dispatch, and r
   assert.equal(call?.status, "error");
   assert.ok(call && Object.hasOwn(call.args, "__proto__"), JSON.stringify(call?.args));
   assert.equal(trace.baseCallCount(), 0);
+});
+
+test("the MCP toolkit refuses a __proto__ key from any caller of its executor before it reaches the server", async (t) => {
+  const server = fileURLToPath(new URL("./fixtures/mcp/stdio-server.ts", import.meta.url));
+  const tk = await MCPToolkit.connect({
+    servers: { local: { type: "stdio", command: process.execPath, args: [server], env: {} } },
+    cwd: tempDir(t),
+  });
+  t.after(() => tk.close());
+  await assert.rejects(
+    async () => tk.executor("local__greet", JSON.parse('{"name":"Ada","__proto__":{"admin":true}}')),
+    (err) =>
+      err instanceof DistillError &&
+      err.code === "SCHEMA" &&
+      /^'local__greet' was not called: the arguments have the key '__proto__'/.test(err.message),
+  );
+  // The connection is untouched: the next call goes out.
+  assert.equal(await tk.executor("local__greet", { name: "Ada" }), "hello Ada");
 });
 
 test("a proposal that sends a __proto__ key built at run time is rejected in replay, with no live call", async (t) => {
