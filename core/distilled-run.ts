@@ -1,5 +1,5 @@
 import { baseCallTimeout } from "./base-failure.ts";
-import { canonicalArgs } from "./canonical.ts";
+import { canonicalArgs, receivedText } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
 import { decideDemotion, EVIDENCE_OUTCOMES } from "./demotion.ts";
 import { DistillError, errorMessage } from "./errors.ts";
@@ -60,6 +60,8 @@ export async function runDistilled(
 ): Promise<ExecuteResult> {
   const { store } = ctx;
   const args = canonicalArgs(input, v.inputSchema);
+  // Matching reads the canonical args; replaying this run gives the code the input as it came (recorded-runs.ts).
+  const rawArgs = receivedText(input);
   let callId: number;
   if (options.callId === undefined) {
     callId = await store.startCall({
@@ -68,12 +70,13 @@ export async function runDistilled(
       kind: "distilled",
       args,
       version: v.version,
+      rawArgs,
     });
   } else {
     // Claude Code's PreToolUse hook already recorded this call (with its tool_use_id): complete that row.
     callId = options.callId;
     await store.setCallKind(callId, "distilled", v.version);
-    await store.setCallArgs(callId, args);
+    await store.setCallArgs(callId, args, rawArgs);
   }
   const started = performance.now();
   const refuse = async (message: string): Promise<ExecuteResult> => {

@@ -5,6 +5,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { dangerousKeyProblem } from "./canonical.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import type { ResolvedMcpServer } from "./mcp-config.ts";
@@ -223,6 +224,9 @@ export class MCPToolkit {
 
   async #call(name: string, args: Record<string, unknown>): Promise<unknown> {
     this.#assertOpen();
+    // The last gate before the wire, for callers of the executor that came in by no other path.
+    const dangerous = dangerousKeyProblem(args);
+    if (dangerous !== null) throw new DistillError("SCHEMA", `'${name}' was not called: ${dangerous}`);
     const { server, tool } = await this.#route(name);
     const client = server.client!;
     let lost: unknown;

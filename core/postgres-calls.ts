@@ -8,7 +8,7 @@ import { DistillError } from "./errors.ts";
 import type { PostgresDatabase } from "./postgres-database.ts";
 import { recordableError, recordableOutput } from "./recordable.ts";
 import { type CallOutcome, type NewCall, recordedOutcome } from "./store-calls.ts";
-import { callFromRow, type LiveRun, type Row, type RunRef } from "./store-rows.ts";
+import { callFromRow, type LiveRun, type Row, type RunRef, receivedInput } from "./store-rows.ts";
 import type { CallKind, CallRecord } from "./types.ts";
 
 const CALL_COLUMNS = `id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version,
@@ -28,9 +28,9 @@ export async function insertCall(
        UPDATE tooldistill.traces SET last_call_seq = last_call_seq + 1 WHERE id = $1::text RETURNING last_call_seq
      )
      INSERT INTO tooldistill.calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
-       version, external_id, note, clipped)
+       version, external_id, note, clipped, raw_args)
      SELECT $1::text, next.last_call_seq, $2::bigint, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
-       $9::double precision, $10::integer, $11::text, $12::text, $13::boolean FROM next
+       $9::double precision, $10::integer, $11::text, $12::text, $13::boolean, $14::text FROM next
      RETURNING id`,
     [
       call.traceId,
@@ -46,6 +46,7 @@ export async function insertCall(
       call.externalId ?? null,
       kept.note,
       kept.clipped,
+      call.rawArgs ?? null,
     ],
   );
   if (!row) {
@@ -102,8 +103,13 @@ export async function setCallArgs(
   db: PostgresDatabase,
   id: number,
   args: Record<string, unknown>,
+  rawArgs: string | null = null,
 ): Promise<void> {
-  await db.run("UPDATE tooldistill.calls SET args = $1 WHERE id = $2", [JSON.stringify(args), id]);
+  await db.run("UPDATE tooldistill.calls SET args = $1, raw_args = COALESCE($2, raw_args) WHERE id = $3", [
+    JSON.stringify(args),
+    rawArgs,
+    id,
+  ]);
 }
 
 export async function getCallByExternalId(
@@ -155,7 +161,7 @@ export async function liveRuns(
   limit: number,
 ): Promise<LiveRun[]> {
   const rows = await db.rows(
-    `SELECT ${CALL_COLUMNS}, started_at FROM tooldistill.calls
+    `SELECT ${CALL_COLUMNS}, started_at, raw_args FROM tooldistill.calls
      WHERE kind = 'distilled' AND tool = $1 AND version = $2 AND status = 'ok' ORDER BY id DESC LIMIT $3`,
     [name, version, limit],
   );
@@ -166,7 +172,7 @@ export async function liveRuns(
 export async function liveRunsOf(db: PostgresDatabase, refs: readonly RunRef[]): Promise<LiveRun[]> {
   if (refs.length === 0) return [];
   const rows = await db.rows(
-    `SELECT ${CALL_COLUMNS.replace(/(\w+)/g, "c.$1")}, c.started_at
+    `SELECT ${CALL_COLUMNS.replace(/(\w+)/g, "c.$1")}, c.started_at, c.raw_args
      FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS r(call, trace, ord)
      JOIN tooldistill.calls c ON c.id = r.call AND c.trace_id = r.trace
      WHERE c.kind = 'distilled' AND c.status = 'ok' ORDER BY r.ord`,
@@ -193,7 +199,7 @@ async function withInnerCalls(db: PostgresDatabase, rows: Row[]): Promise<LiveRu
       trace: call.traceId,
       call: call.id,
       version: call.version ?? 0,
-      input: call.args,
+      input: receivedInput(row, call.args),
       output: call.output,
       at: String(row["started_at"]),
       calls: byParent.get(call.id) ?? [],

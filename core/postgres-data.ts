@@ -121,8 +121,8 @@ export abstract class PostgresRegistryData implements RegistryData {
   countTopLevelBaseCalls(traceId: string): Promise<number> {
     return calls.countTopLevelBaseCalls(this.db, traceId);
   }
-  setCallArgs(id: number, args: Record<string, unknown>): Promise<void> {
-    return calls.setCallArgs(this.db, id, args);
+  setCallArgs(id: number, args: Record<string, unknown>, rawArgs: string | null = null): Promise<void> {
+    return calls.setCallArgs(this.db, id, args, rawArgs);
   }
   getMeta(key: string): Promise<string | null> {
     return bookkeeping.getMeta(this.db, key);

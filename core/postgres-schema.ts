@@ -285,6 +285,11 @@ const MIGRATIONS: readonly Migration[] = [
     CHECK (status NOT IN ('deprecated', 'rejected', 'superseded') OR NOT queued_rebuild);
   `,
   },
+  {
+    // 4 (SQLite's 6): a distilled call's input as received, JSON text (text: nothing normalises its key order).
+    version: 4,
+    sql: "ALTER TABLE tooldistill.calls ADD COLUMN IF NOT EXISTS raw_args text;",
+  },
 ];
 
 /** The migrations this build has, by number; every one of them is applied to a database it opens. */
@@ -325,8 +330,7 @@ function refuseUnknown(where: string, applied: readonly number[]): void {
 /**
  * Brings the database to this build's schema, or says why it cannot. One query when it is current; otherwise the
  * missing migrations run under a session advisory lock, each in its own transaction with its version row, so
- * processes starting together wait for the first and then find nothing to do, and a crash leaves whole
- * migrations only.
+ * processes starting together wait for the first and find nothing to do; a crash leaves whole migrations only.
  */
 export async function migrate(pool: Pool, where: string, readOnly: boolean): Promise<void> {
   let applied: number[];

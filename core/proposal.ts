@@ -8,6 +8,7 @@ import type { DistillContext } from "./context.ts";
 import type { Proposal } from "./distiller.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { PROPOSE_TOOL_NAME } from "./prompts.ts";
+import { runOwnership, withheldVerdict } from "./run-access.ts";
 import { staticCheck } from "./static-check.ts";
 import type { VersionRecord } from "./store.ts";
 import { hashSource } from "./tool-files.ts";
@@ -108,7 +109,12 @@ export async function ingestProposal(
       `the code is identical to ${meta.name} v${found.v.version}: a rebuild must change it to use fewer base calls`,
     );
   }
-  return sameCodeVerdict(ctx, found.v);
+  const verdict = await sameCodeVerdict(ctx, found.v);
+  // That version's verdict speaks of its own source run: another agent's, unless this proposer owns it.
+  const owner = found.v.sourceTrace;
+  const mine =
+    sourceTrace === null || (owner !== null && (await runOwnership(ctx.store, sourceTrace)(owner)));
+  return mine ? verdict : withheldVerdict(verdict);
 }
 
 /**

@@ -3,6 +3,7 @@
  * can walk (10,000 levels overflow the stack), cycles cut, and an output over `max_output_bytes` replaced by its
  * beginning. Whatever is clipped is said in a note kept on the call, never silently dropped.
  */
+import { setOwn } from "./canonical.ts";
 
 /** Default cap of one recorded output (`max_output_bytes`): a few MB keeps a trace readable and its row small. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
@@ -42,7 +43,7 @@ export function clipDepth<T>(value: T, maxDepth = MAX_RECORDED_DEPTH): Clipped<T
     if (Array.isArray(v)) out = v.map((x) => copy(x, depth + 1, ancestors));
     else {
       const o: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) o[k] = copy(x, depth + 1, ancestors);
+      for (const [k, x] of Object.entries(v)) setOwn(o, k, copy(x, depth + 1, ancestors));
       out = o;
     }
     ancestors.pop();

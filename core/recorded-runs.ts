@@ -5,7 +5,8 @@
  * that run, every call of that run that may change something is made, and the run succeeds with check() holding.
  * A run in which the new code needs an answer from a base tool that answers differently since (an avoided tool that
  * recovered, a changed definition, a refusal that made the old version fail) is listed with why and rejects nothing.
- * The runs a version was replayed against are stored with it; re-verification replays the same ones.
+ * The runs a version was replayed against are stored with it; re-verification replays the same ones. A run the
+ * proposer does not own (run-access.ts) is reported in host facts only.
  */
 import { stableStringify } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
@@ -14,6 +15,7 @@ import { fingerprint, sameFingerprint } from "./fingerprint.ts";
 import { fixturesFromCalls, replayFailure, replayInput, replayProblem, sitesRun } from "./replay.ts";
 import type { ReplayCode, RunOutcome } from "./replay-inputs.ts";
 import { notApplicableProblem } from "./replay-inputs.ts";
+import { foreignFailure, foreignMiss, runOwnership } from "./run-access.ts";
 import { schemaProblems } from "./schema.ts";
 import type { VersionRecord } from "./store.ts";
 import type { LiveRun, RunRef } from "./store-rows.ts";
@@ -59,6 +61,7 @@ export async function replayRecordedRuns(
     }
   }
   const changes = new Map<number, Map<string, string>>();
+  const owns = runOwnership(ctx.store, version.sourceTrace);
   for (const run of runs) {
     out.refs.push({ trace: run.trace, call: run.call });
     let changed = changes.get(run.version);
@@ -66,7 +69,7 @@ export async function replayRecordedRuns(
       changed = await changedTools(ctx, version.name, run.version, version.sourceTrace, sourceCalls, options);
       changes.set(run.version, changed);
     }
-    const result = await replayRun(ctx, run, code, changed);
+    const result = await replayRun(ctx, run, code, changed, await owns(run.trace));
     out.runs.push({ trace: run.trace, why: result.why });
     if (result.why === null) out.covered.push(...result.covered);
     else if (result.rejects) {
@@ -135,17 +138,25 @@ async function changedTools(
   return changed;
 }
 
-/** One recorded run replayed: null `why` when reproduced; `rejects` when not, and it is the new code's doing. */
+/**
+ * One recorded run replayed: null `why` when reproduced; `rejects` when not, and it is the new code's doing. `own`:
+ * the proposer owns the run; otherwise `why` holds host facts only (run-access.ts).
+ */
 async function replayRun(
   ctx: DistillContext,
   run: LiveRun,
   code: ReplayCode,
   changed: ReadonlyMap<string, string>,
+  own: boolean,
 ): Promise<{ why: string | null; rejects: boolean; covered: number[] }> {
   const skip = (why: string) => ({ why, rejects: false, covered: [] });
   const invalid = schemaProblems(code.meta.inputSchema, run.input);
-  if (invalid.length)
-    return skip(`its input does not match this version's inputSchema: ${invalid.join("; ")}`);
+  if (invalid.length) {
+    // The problems name the input's keys and values, which are the run's.
+    return skip(`its input does not match this version's inputSchema${own ? `: ${invalid.join("; ")}` : ""}`);
+  }
+  const recorded = fixturesFromCalls(run.calls);
+  const known = (tool: string) => code.tools.has(tool);
   // Where the replay stopped on its own account: a call the run cannot answer, or an answer recording clipped.
   const stopped: { at: { clipped: boolean; tool: string; text: string } | null } = { at: null };
   const { outcome, fixtures } = await replayInput({
@@ -154,15 +165,18 @@ async function replayRun(
     sites: code.instrumented.sites,
     allow: code.meta.dependencies,
     input: run.input,
-    fixtures: fixturesFromCalls(run.calls),
+    fixtures: recorded,
     tools: code.tools,
     answer: async ({ step, tool, canonical }, set) => {
       const fixture = set.take(tool, canonical);
       if (fixture?.ok && fixture.clipped === null) return structuredClone(fixture.output);
       if (fixture && !fixture.ok) throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
+      const declared = Object.keys(ctx.baseTool(tool)?.input_schema["properties"] ?? {});
       const text = fixture
         ? `its recorded answer to call ${fixture.index} was clipped when it was recorded`
-        : set.explainMiss(step, tool, canonical, "that run");
+        : own
+          ? set.explainMiss(step, tool, canonical, "that run")
+          : foreignMiss(step, tool, canonical, recorded, declared);
       stopped.at = { clipped: fixture !== null, tool, text };
       throw replayProblem(text);
     },
@@ -172,13 +186,23 @@ async function replayRun(
     if (stop?.clipped) return skip(stop.text);
     const why = stop === null ? undefined : changed.get(stop.tool);
     if (stop !== null && why !== undefined) return skip(`${stop.text}, and ${why}`);
-    return { why: replayFailure(outcome.failure, "that run"), rejects: true, covered: [] };
+    // Another agent's run: the replay's own reason when it stopped the run (the code may have caught it and thrown
+    // its own text instead), else host facts.
+    const failed = own
+      ? replayFailure(outcome.failure, "that run")
+      : (stop?.text ?? foreignFailure(outcome.failure, known));
+    return { why: failed, rejects: true, covered: [] };
   }
-  const declined = notApplicableProblem(outcome.notApplicable, "that run");
+  const declined = own
+    ? notApplicableProblem(outcome.notApplicable, "that run")
+    : outcome.notApplicable === undefined
+      ? null
+      : "the tool answered notApplicable for the input of that run, where the task was done";
   if (declined !== null) return { why: declined, rejects: true, covered: [] };
   for (const left of fixtures.unused()) {
     if (ctx.baseTool(left.tool)?.annotations?.readOnlyHint === true) continue;
-    const what = `it left out call ${left.index} to '${left.tool}' ${stableStringify(left.args)}, which may change something`;
+    const args = own ? ` ${stableStringify(left.args)}` : "";
+    const what = `it left out call ${left.index} to '${left.tool}'${args}, which may change something`;
     const why = changed.get(left.tool);
     if (why !== undefined) return skip(`${what}, and ${why}`);
     return { why: what, rejects: true, covered: [] };

@@ -41,6 +41,7 @@ export function callRow(r: Row): CallRow {
     output: textOrNull(r, "output"),
     externalId: textOrNull(r, "external_id"),
     startedAt: text(r, "started_at"),
+    rawArgs: textOrNull(r, "raw_args"),
   };
 }
 

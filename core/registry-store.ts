@@ -111,8 +111,8 @@ export interface RegistryData {
   getCalls(traceId: string): Promise<CallRecord[]>;
   /** Top-level base calls that finished (ok or error). */
   countTopLevelBaseCalls(traceId: string): Promise<number>;
-  /** Replaces a call's recorded arguments. */
-  setCallArgs(id: number, args: Record<string, unknown>): Promise<void>;
+  /** Replaces a call's recorded arguments, and its input as received (`rawArgs`, see NewCall) when given. */
+  setCallArgs(id: number, args: Record<string, unknown>, rawArgs?: string | null): Promise<void>;
 
   // Small cached values.
 
@@ -296,6 +296,8 @@ export interface TraceRow extends TraceRecord, TraceFlags {}
 export interface CallRow extends Omit<CallRecord, "args" | "output"> {
   args: string;
   output: string | null;
+  /** A distilled call's input as received, as its JSON text (null: not kept, rows from before migration 6/4). */
+  rawArgs: string | null;
   externalId: string | null;
   startedAt: string;
 }

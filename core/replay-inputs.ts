@@ -1,6 +1,6 @@
 /**
  * The replay of a version's test inputs: each one against the recorded run it names (the source run, unless it
- * names another successful recorded run as `{ trace, input }`). A call that no recorded call answers runs live
+ * names another successful recorded run of the proposer's own, run-access.ts, as `{ trace, input }`). A call that no recorded call answers runs live
  * only where the user allowed it: `verify --live`, `allow_live_verification`, or a recovered tool's failure.
  */
 import type { InstrumentedSource } from "./call-sites.ts";
@@ -15,6 +15,7 @@ import {
   replayProblem,
   sitesRun,
 } from "./replay.ts";
+import { type OwnsRun, runOwnership } from "./run-access.ts";
 import { schemaProblems } from "./schema.ts";
 import type { ToolMeta } from "./static-check.ts";
 import type { VersionRecord } from "./store.ts";
@@ -74,6 +75,7 @@ export async function replayTestInputs(
     return out;
   }
   let maxCalls = 0;
+  const owns = runOwnership(ctx.store, version.sourceTrace);
   for (const [i, test] of inputs.entries()) {
     const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
     const problem = (message: string) => out.problems.push({ message: `${label}${message}` });
@@ -84,7 +86,7 @@ export async function replayTestInputs(
       );
       continue;
     }
-    const run = await recordedRun(ctx, test, version.sourceTrace, sourceCalls, options);
+    const run = await recordedRun(ctx, test, version.sourceTrace, sourceCalls, options, owns);
     if (typeof run === "string") {
       problem(run);
       continue;
@@ -118,6 +120,7 @@ async function recordedRun(
   sourceTrace: string | null,
   sourceCalls: readonly CallRecord[],
   options: VerifyOptions,
+  owns: OwnsRun,
 ): Promise<{ trace: string | null; name: string; calls: readonly CallRecord[] } | string> {
   if (test.trace === null || test.trace === sourceTrace) {
     if (sourceTrace === null && !options.live) {
@@ -126,8 +129,10 @@ async function recordedRun(
     return { trace: sourceTrace, name: "the source run", calls: sourceCalls };
   }
   const trace = await ctx.store.getTrace(test.trace);
-  if (trace === null) {
-    return `no recorded run '${test.trace}': name a successful recorded run by its id (tooldistill traces list)`;
+  // Another agent's run is refused as if it did not exist: its answers would reach the proposer's code and
+  // verdict, and telling it apart from a missing one would say that it exists.
+  if (trace === null || !(await owns(trace.id))) {
+    return `no recorded run '${test.trace}' of this session: a test input may name only a successful recorded run of the proposing trace or of its Claude Code session (tooldistill traces list)`;
   }
   if (trace.outcome !== true) {
     const outcome = trace.outcome === null ? "not set" : "failed";

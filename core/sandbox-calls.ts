@@ -5,7 +5,7 @@
  * never taken: what it sent is parsed here, and what went wrong is decided here.
  */
 import { classifyBaseFailure } from "./base-failure.ts";
-import { isPlainObject } from "./canonical.ts";
+import { dangerousKeyProblem, isPlainObject } from "./canonical.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import type { SandboxCall, SandboxFailure, SandboxLimits, SandboxRunRequest } from "./sandbox.ts";
 import { clip } from "./text.ts";
@@ -106,6 +106,13 @@ export class CallGate {
         { kind: "code_error", cause: "tool", message },
         "not run: its arguments are not a JSON object",
       );
+    }
+    // What is dispatched is what is matched and recorded: a key that canonical forms or the receiver could treat
+    // as a prototype never goes out (canonical.ts says which).
+    const dangerous = dangerousKeyProblem(args);
+    if (dangerous !== null) {
+      const message = `call ${step} to '${name}': ${dangerous}`;
+      return refuse({ kind: "code_error", cause: "tool", message }, `not run: ${dangerous}`);
     }
     this.calls.push(entry);
     return { call: entry, step };

@@ -141,9 +141,9 @@ export abstract class SqliteRegistryData implements RegistryData {
     await this.#enter();
     return this.#store.countTopLevelBaseCalls(traceId);
   }
-  async setCallArgs(id: number, args: Record<string, unknown>): Promise<void> {
+  async setCallArgs(id: number, args: Record<string, unknown>, rawArgs: string | null = null): Promise<void> {
     await this.#enter();
-    this.#store.setCallArgs(id, args);
+    this.#store.setCallArgs(id, args, rawArgs);
   }
 
   async getMeta(key: string): Promise<string | null> {

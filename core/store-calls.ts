@@ -4,7 +4,7 @@
  */
 import { recordableError, recordableOutput } from "./recordable.ts";
 import type { StoreDatabase } from "./store-database.ts";
-import { callFromRow, type LiveRun, now, type Row, type RunRef } from "./store-rows.ts";
+import { callFromRow, type LiveRun, now, type Row, type RunRef, receivedInput } from "./store-rows.ts";
 import type { CallKind, CallRecord } from "./types.ts";
 
 /** Fields of a new call row. `note` says what recording had to clip of its arguments. */
@@ -17,6 +17,8 @@ export interface NewCall {
   version?: number | null;
   externalId?: string | null;
   note?: string | null;
+  /** A distilled call's input exactly as received, as JSON text (canonical.ts's `receivedText`); replay reads it. */
+  rawArgs?: string | null;
 }
 
 /** How a call ended: its output, or its error message. */
@@ -73,8 +75,8 @@ export function insertCall(
   return db.transaction(() => {
     const row = db
       .stmt(
-        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped, raw_args)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING id`,
       )
       .get(
@@ -93,6 +95,7 @@ export function insertCall(
         now(),
         kept.note,
         kept.clipped ? 1 : 0,
+        call.rawArgs ?? null,
       );
     return Number(row?.["id"]);
   });
@@ -133,9 +136,18 @@ export function setCallKind(db: StoreDatabase, id: number, kind: CallKind, versi
   db.stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
 }
 
-/** Replaces a call's recorded arguments. */
-export function setCallArgs(db: StoreDatabase, id: number, args: Record<string, unknown>): void {
-  db.stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
+/** Replaces a call's recorded arguments, and its input as received (`rawArgs`, see NewCall) when given. */
+export function setCallArgs(
+  db: StoreDatabase,
+  id: number,
+  args: Record<string, unknown>,
+  rawArgs: string | null = null,
+): void {
+  db.stmt("UPDATE calls SET args = ?, raw_args = COALESCE(?, raw_args) WHERE id = ?").run(
+    JSON.stringify(args),
+    rawArgs,
+    id,
+  );
 }
 
 /** The newest call recorded under an external id in the traces whose ids start with `traceIdPrefix`. */
@@ -201,7 +213,7 @@ function liveRun(db: StoreDatabase, row: Row): LiveRun {
     trace: call.traceId,
     call: call.id,
     version: call.version ?? 0,
-    input: call.args,
+    input: receivedInput(row, call.args),
     output: call.output,
     at: String(row["started_at"]),
     calls: inner,

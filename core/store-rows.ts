@@ -46,6 +46,7 @@ export interface RunRef {
 export interface LiveRun extends RunRef {
   /** The version that ran. */
   version: number;
+  /** The input as the tool received it (`raw_args`); its canonical args for a run recorded before that was kept. */
   input: Record<string, unknown>;
   output: unknown;
   /** When the run started (ISO 8601, UTC). */
@@ -333,6 +334,23 @@ export function traceFlagsFromRow(r: Row | undefined): TraceFlags {
 }
 
 /** A `calls` row as a record. */
+/**
+ * A distilled call's input as the tool received it: its `raw_args` text, or `stored` (the canonical args) for a
+ * row recorded before it was kept or whose text no longer reads as an object.
+ */
+export function receivedInput(r: Row, stored: Record<string, unknown>): Record<string, unknown> {
+  const raw = r["raw_args"];
+  if (typeof raw !== "string") return stored;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : stored;
+  } catch {
+    return stored;
+  }
+}
+
 export function callFromRow(r: Row): CallRecord {
   return {
     id: Number(r["id"]),

@@ -183,6 +183,12 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX calls_parent ON calls(parent_id) WHERE parent_id IS NOT NULL;
   CREATE INDEX calls_distilled ON calls(tool, version) WHERE kind = 'distilled';
   `,
+  // 6: a distilled call's input exactly as the tool received it, as JSON text (key order kept, no defaults
+  // filled): replay gives a recorded run this, not the canonical args. Rows from before have none (NULL) and
+  // are replayed with their args.
+  `
+  ALTER TABLE calls ADD COLUMN raw_args TEXT;
+  `,
 ];
 
 /** The schema version this build writes; a newer database is refused rather than misread. */

@@ -225,9 +225,12 @@ export class Store {
     return calls.liveRunsOf(this.#db, refs);
   }
 
-  /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
-  setCallArgs(id: number, args: Record<string, unknown>): void {
-    calls.setCallArgs(this.#db, id, args);
+  /**
+   * Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults), and
+   * its input as received (`rawArgs`, see NewCall) when given.
+   */
+  setCallArgs(id: number, args: Record<string, unknown>, rawArgs: string | null = null): void {
+    calls.setCallArgs(this.#db, id, args, rawArgs);
   }
 
   // Small cached values and spilled hook events (store-bookkeeping.ts).

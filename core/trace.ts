@@ -1,5 +1,5 @@
 import { classifyBaseFailure } from "./base-failure.ts";
-import { canonicalArgs, isPlainObject } from "./canonical.ts";
+import { canonicalArgs, dangerousKeyProblem, isPlainObject } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
 import { suggestion } from "./did-you-mean.ts";
 import { DistillError, errorMessage } from "./errors.ts";
@@ -223,6 +223,9 @@ export class Trace {
         this.#state.proposed = true;
         return await this.#host.propose(this, args, options);
       }
+      // Refused before anything matches, records or dispatches them (canonical.ts's dangerousKeyPath).
+      const dangerous = dangerousKeyProblem(args);
+      if (dangerous !== null) return await this.#refuseCall(name, args, dangerous, options);
       const distilled = await this.#host.runDistilled(this, name, args, options);
       if (distilled) return distilled;
       const tool = this.#host.ctx.baseTool(name);
@@ -256,16 +259,24 @@ export class Trace {
   }
 
   async #unknownTool(name: string, args: Record<string, unknown>): Promise<ExecuteResult> {
-    const { store } = this.#host.ctx;
     const names = this.#host.ctx.tools().map((t) => t.name);
     const message =
       (await this.#host.unavailableReason(name)) ?? `no such tool '${name}'${suggestion(name, names)}`;
-    const id = await store.startCall({
-      traceId: this.id,
-      tool: name,
-      kind: "other",
-      args: canonicalArgs(args),
-    });
+    return this.#refuseCall(name, args, message);
+  }
+
+  /** Records a call that was not made (kind `other`: it never counts nor answers a replay) and says why. */
+  async #refuseCall(
+    name: string,
+    args: Record<string, unknown>,
+    message: string,
+    options: ExecuteOptions = {},
+  ): Promise<ExecuteResult> {
+    const { store } = this.#host.ctx;
+    let id = options.callId;
+    if (id === undefined) {
+      id = await store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
+    } else await store.setCallKind(id, "other", null);
     await store.failCall(id, message, 0);
     return { content: `Error: ${message}`, isError: true };
   }

@@ -3,7 +3,7 @@
  * check report, one line for logs and history, the text a model reads and the report a person reads. One shape
  * for `propose_distilled_tool`, `verify`, `rebuild` and a distiller's retry.
  */
-import { isPlainObject } from "./canonical.ts";
+import { dangerousKeyProblem, isPlainObject } from "./canonical.ts";
 import type { Proposal } from "./distiller.ts";
 import { DistillError } from "./errors.ts";
 import { PROPOSE_TOOL_NAME } from "./prompts.ts";
@@ -70,12 +70,22 @@ export interface TestInput {
  */
 export function readTestInput(entry: unknown, index: number): TestInput | string {
   if (!isPlainObject(entry)) return `test_inputs[${index}] must be an input object`;
+  const read = readEntry(entry);
+  if (read === null) {
+    return `test_inputs[${index}] has a 'trace' key, so it must be { "trace": "<id of a recorded run>", "input": { ...the tool's input } } and nothing else`;
+  }
+  // A caller's input with such a key is refused at run time (trace.ts), so no test input may have one.
+  const dangerous = dangerousKeyProblem(read.input);
+  if (dangerous !== null)
+    return `test_inputs[${index}]: ${dangerous.replace("the arguments have", "the input has")}`;
+  return read;
+}
+
+function readEntry(entry: Record<string, unknown>): TestInput | null {
   if (!Object.hasOwn(entry, "trace")) return { input: entry, trace: null };
   const { trace, input } = entry;
   const extra = Object.keys(entry).filter((k) => k !== "trace" && k !== "input");
-  if (typeof trace !== "string" || trace === "" || !isPlainObject(input) || extra.length > 0) {
-    return `test_inputs[${index}] has a 'trace' key, so it must be { "trace": "<id of a recorded run>", "input": { ...the tool's input } } and nothing else`;
-  }
+  if (typeof trace !== "string" || trace === "" || !isPlainObject(input) || extra.length > 0) return null;
   return { input, trace };
 }
 

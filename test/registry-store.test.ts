@@ -213,6 +213,50 @@ for (const kind of KINDS) {
       await assert.rejects(store.startCall({ traceId: "nope", tool: "x", kind: "base", args: {} }));
     });
 
+    test("calls: a distilled call's input as received is kept beside its canonical args, and live runs replay it", async (t) => {
+      const { store } = await freshStore(t, kind);
+      await store.createTrace("t1", "task", "sdk");
+      const raw = '{"to":"JFK","from":"SFO","__proto__":{"x":1}}';
+      const run = await store.startCall({
+        traceId: "t1",
+        tool: "book",
+        kind: "distilled",
+        version: 1,
+        args: { cabin: "economy", from: "SFO", to: "JFK" },
+        rawArgs: raw,
+      });
+      await store.finishCall(run, { ok: true }, 1);
+      // A hook-recorded row completed later: the raw text comes with the canonical args.
+      const hooked = await store.startCall({
+        traceId: "t1",
+        tool: "book",
+        kind: "other",
+        args: { to: "BOS" },
+      });
+      await store.setCallKind(hooked, "distilled", 1);
+      await store.setCallArgs(hooked, { cabin: "economy", to: "BOS" }, '{"to":"BOS"}');
+      await store.finishCall(hooked, { ok: true }, 1);
+      // A row from before the column (or one whose text was lost) falls back to its args.
+      const old = await store.startCall({
+        traceId: "t1",
+        tool: "book",
+        kind: "distilled",
+        version: 1,
+        args: { to: "ORD" },
+      });
+      await store.finishCall(old, { ok: true }, 1);
+      const runs = await store.liveRuns("book", 1, 10);
+      assert.deepEqual(
+        runs.map((r) => JSON.stringify(r.input)),
+        ['{"to":"ORD"}', '{"to":"BOS"}', '{"to":"JFK","from":"SFO","__proto__":{"x":1}}'],
+      );
+      assert.ok(Object.hasOwn(runs[2]!.input, "__proto__"), "the key is the input's own, as parsed");
+      const byRef = await store.liveRunsOf([{ trace: "t1", call: run }]);
+      assert.equal(JSON.stringify(byRef[0]?.input), raw);
+      // Matching still reads the canonical args.
+      assert.deepEqual((await store.getCalls("t1"))[0]?.args, { cabin: "economy", from: "SFO", to: "JFK" });
+    });
+
     test("calls: outputs over max_output_bytes are clipped and the note says so", async (t) => {
       const { store } = await freshStore(t, kind, { maxOutputBytes: 64 });
       await store.createTrace("t1", "task", "sdk");

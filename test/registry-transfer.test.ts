@@ -40,11 +40,13 @@ async function fill(store: RegistryStore): Promise<void> {
     externalId: "toolu_1",
   });
   await store.finishCall(a, { hits: [{ id: 7, name: "ACME \u00e9\u{1F600}" }] }, 12.25);
+  // Its input as received differs from its canonical args (a default filled in): the copy must keep both.
   const b = await store.startCall({
     traceId: "sdk-1",
     tool: "make_invoice",
     kind: "distilled",
-    args: {},
+    args: { customer: "ACME", currency: "EUR" },
+    rawArgs: '{"customer":"ACME"}',
     version: 1,
   });
   const inner = await store.startCall({

@@ -175,9 +175,11 @@ test("no clock and no randomness: Date.now(), new Date() and Math.random() are r
 
 test("test inputs bound to other recorded runs: each replays against its own run; a missing or failed run is named", async (t) => {
   const { td } = setup(t);
-  const source = await bookingRun(td);
-  const other = await bookingRun(td, "LAX", "BOS", "Ari Cole");
-  const failed = td.startTrace("Book a flight from SEA to ORD");
+  // Spans of one Claude Code session: a test input may name only a run of the proposer's own session.
+  const span = (n: number) => ({ id: `session-1.${n}`, source: "claude-code" as const });
+  const source = await bookingRun(td, "SFO", "JFK", "Dana Reyes", span(1));
+  const other = await bookingRun(td, "LAX", "BOS", "Ari Cole", span(2));
+  const failed = td.startTrace("Book a flight from SEA to ORD", span(3));
   await failed.execute("flights_search", { from: "SEA", to: "ORD", date: "2025-03-01", channel: "api" });
   failed.setOutcome({ success: false });
   const bound = { trace: other.id, input: input("LAX", "BOS", "Ari Cole") };
@@ -205,7 +207,7 @@ test("test inputs bound to other recorded runs: each replays against its own run
   ]);
   assert.ok(
     lines(missing).includes(
-      "- test input 2: no recorded run 'no-such-run': name a successful recorded run by its id (tooldistill traces list)",
+      "- test input 2: no recorded run 'no-such-run' of this session: a test input may name only a successful recorded run of the proposing trace or of its Claude Code session (tooldistill traces list)",
     ),
     missing.content,
   );

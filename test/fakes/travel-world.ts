@@ -102,9 +102,11 @@ export async function bookingRun(
   from = "SFO",
   to = "JFK",
   traveller = "Dana Reyes",
+  options: Parameters<ToolDistill["startTrace"]>[1] = {},
 ): Promise<Trace> {
   const trace = td.startTrace(
     `Book the cheapest flight from ${from} to ${to} on 2025-03-01 for ${traveller} and pay the airline`,
+    options,
   );
   await trace.execute("flights_search", { from, to, date: "2025-03-02", channel: "api" });
   const search = { from, to, date: "2025-03-01", channel: "api" };

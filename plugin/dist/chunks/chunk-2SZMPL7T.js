@@ -7,6 +7,9 @@ import {
   toolNameProblem
 } from "./chunk-XSOUOFOT.js";
 import {
+  setOwn
+} from "./chunk-GWZUS3JX.js";
+import {
   DistillError,
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
@@ -211,7 +214,7 @@ function clipDepth(value, maxDepth = MAX_RECORDED_DEPTH) {
     if (Array.isArray(v)) out = v.map((x) => copy(x, depth + 1, ancestors));
     else {
       const o = {};
-      for (const [k, x] of Object.entries(v)) o[k] = copy(x, depth + 1, ancestors);
+      for (const [k, x] of Object.entries(v)) setOwn(o, k, copy(x, depth + 1, ancestors));
       out = o;
     }
     ancestors.pop();
@@ -490,6 +493,16 @@ function traceFlagsFromRow(r) {
     replaceName: r === void 0 ? null : textOrNull(r, "replace_name")
   };
 }
+function receivedInput(r, stored) {
+  const raw = r["raw_args"];
+  if (typeof raw !== "string") return stored;
+  try {
+    const value = JSON.parse(raw);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : stored;
+  } catch {
+    return stored;
+  }
+}
 function callFromRow(r) {
   return {
     id: Number(r["id"]),
@@ -612,7 +625,8 @@ function callRow(r) {
     args: text(r, "args"),
     output: textOrNull(r, "output"),
     externalId: textOrNull(r, "external_id"),
-    startedAt: text(r, "started_at")
+    startedAt: text(r, "started_at"),
+    rawArgs: textOrNull(r, "raw_args")
   };
 }
 function versionRow(r, code) {
@@ -671,8 +685,8 @@ function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
   const kept = recordedOutcome(call, outcome, maxOutputBytes);
   return db.transaction(() => {
     const row = db.stmt(
-      `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped, raw_args)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING id`
     ).get(
       call.traceId,
@@ -689,7 +703,8 @@ function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
       call.externalId ?? null,
       now(),
       kept.note,
-      kept.clipped ? 1 : 0
+      kept.clipped ? 1 : 0,
+      call.rawArgs ?? null
     );
     return Number(row?.["id"]);
   });
@@ -711,8 +726,12 @@ function failCall(db, id, error, latencyMs, maxOutputBytes) {
 function setCallKind(db, id, kind, version) {
   db.stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
 }
-function setCallArgs(db, id, args) {
-  db.stmt("UPDATE calls SET args = ? WHERE id = ?").run(JSON.stringify(args), id);
+function setCallArgs(db, id, args, rawArgs = null) {
+  db.stmt("UPDATE calls SET args = ?, raw_args = COALESCE(?, raw_args) WHERE id = ?").run(
+    JSON.stringify(args),
+    rawArgs,
+    id
+  );
 }
 function getCallByExternalId(db, externalId, traceIdPrefix) {
   const row = db.stmt("SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1").get(externalId, traceIdPrefix.length, traceIdPrefix);
@@ -753,7 +772,7 @@ function liveRun(db, row) {
     trace: call.traceId,
     call: call.id,
     version: call.version ?? 0,
-    input: call.args,
+    input: receivedInput(row, call.args),
     output: call.output,
     at: String(row["started_at"]),
     calls: inner
@@ -784,6 +803,7 @@ export {
   verifiedDefinitionFromRow,
   traceFromRow,
   traceFlagsFromRow,
+  receivedInput,
   callFromRow,
   recordedOutcome,
   insertCall,

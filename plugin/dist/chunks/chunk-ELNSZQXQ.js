@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   suggestion
-} from "./chunk-N2N6NAZD.js";
+} from "./chunk-3PVCE3ZL.js";
 import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
@@ -15,7 +15,7 @@ import {
   testInputsOf,
   toVerdict,
   verdictText
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-GJCSP7XP.js";
 import {
   clip,
   oneLine
@@ -28,7 +28,11 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-ELNSZQXQ.js
 } from "./chunk-HBGP6CBP.js";
+========
+} from "./chunk-Z5VAEU4H.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/chunk-PCC6D7DA.js
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,
@@ -36,7 +40,14 @@ import {
   isPostgresUrl,
   parseStoreUrl,
   stderrLogger
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-ELNSZQXQ.js
 } from "./chunk-2SZMPL7T.js";
+========
+} from "./chunk-TBHEERC5.js";
+import {
+  NO_EVIDENCE
+} from "./chunk-J2PGGSMV.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/chunk-PCC6D7DA.js
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
@@ -45,16 +56,18 @@ import {
 } from "./chunk-RYZN5VFB.js";
 import {
   expandVars
-} from "./chunk-7JG2XOTS.js";
-import {
-  canonicalArgs,
-  isPlainObject,
-  stableStringify
-} from "./chunk-XLRDCVB2.js";
+} from "./chunk-3NZE2JVK.js";
 import {
   serverNameProblem,
   toolNameProblem
 } from "./chunk-XSOUOFOT.js";
+import {
+  canonicalArgs,
+  dangerousKeyProblem,
+  isPlainObject,
+  receivedText,
+  stableStringify
+} from "./chunk-GWZUS3JX.js";
 import {
   DistillError,
   errorMessage
@@ -52070,8 +52083,8 @@ async function optionsFromConfig(config, overrides, startup) {
   if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
   if (config.distiller) options.distiller = await importRef(config.distiller);
   if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-    const { MCPToolkit } = await import("./mcp-toolkit-F5NWZSXA.js");
-    const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-LJOSQ7QG.js");
+    const { MCPToolkit } = await import("./mcp-toolkit-GSTR37ED.js");
+    const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-ANON7PYP.js");
     const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
     const toolkit = await MCPToolkit.connect({
       servers,
@@ -52442,6 +52455,8 @@ var Trace = class {
         this.#state.proposed = true;
         return await this.#host.propose(this, args, options);
       }
+      const dangerous = dangerousKeyProblem(args);
+      if (dangerous !== null) return await this.#refuseCall(name, args, dangerous, options);
       const distilled = await this.#host.runDistilled(this, name, args, options);
       if (distilled) return distilled;
       const tool = this.#host.ctx.baseTool(name);
@@ -52468,15 +52483,17 @@ var Trace = class {
     return r.ok ? { content: resultContent(r.output), isError: false } : { content: `Error: ${r.error}`, isError: true };
   }
   async #unknownTool(name, args) {
-    const { store } = this.#host.ctx;
     const names = this.#host.ctx.tools().map((t) => t.name);
     const message = await this.#host.unavailableReason(name) ?? `no such tool '${name}'${suggestion(name, names)}`;
-    const id = await store.startCall({
-      traceId: this.id,
-      tool: name,
-      kind: "other",
-      args: canonicalArgs(args)
-    });
+    return this.#refuseCall(name, args, message);
+  }
+  /** Records a call that was not made (kind `other`: it never counts nor answers a replay) and says why. */
+  async #refuseCall(name, args, message, options = {}) {
+    const { store } = this.#host.ctx;
+    let id = options.callId;
+    if (id === void 0) {
+      id = await store.startCall({ traceId: this.id, tool: name, kind: "other", args: canonicalArgs(args) });
+    } else await store.setCallKind(id, "other", null);
     await store.failCall(id, message, 0);
     return { content: `Error: ${message}`, isError: true };
   }
@@ -53954,6 +53971,74 @@ function sitesRun(outcome) {
   return outcome.calls.flatMap((c) => c.site === void 0 ? [] : [c.site]);
 }
 
+// core/run-access.ts
+function runOwnership(store, proposer) {
+  if (proposer === null) return async () => true;
+  const traces = /* @__PURE__ */ new Map();
+  const read = (id) => {
+    let t = traces.get(id);
+    if (t === void 0) {
+      t = store.getTrace(id);
+      traces.set(id, t);
+    }
+    return t;
+  };
+  return async (trace) => {
+    if (trace === proposer) return true;
+    const [mine, theirs] = await Promise.all([read(proposer), read(trace)]);
+    if (mine === null || theirs === null) return false;
+    if (mine.source !== "claude-code" || theirs.source !== "claude-code") return false;
+    const session = sessionOf(mine.id);
+    return session !== null && session === sessionOf(theirs.id);
+  };
+}
+function sessionOf(traceId) {
+  const dot = traceId.lastIndexOf(".");
+  return dot > 0 && /^\d+$/.test(traceId.slice(dot + 1)) ? traceId.slice(0, dot) : null;
+}
+function knownTool(tool, known) {
+  return tool !== void 0 && known(tool) ? `'${tool}'` : "a tool it may not call";
+}
+function foreignFailure(f, known) {
+  const call = `call ${f.step ?? "?"} to ${knownTool(f.tool, known)}`;
+  if (f.kind === "call_failed" && f.errorCode === "REPLAY") {
+    return known(f.tool ?? "") ? `${call}: its arguments do not match the tool's current input schema` : `${call}: no such base tool`;
+  }
+  if (f.kind === "call_failed") {
+    return `${call} failed as recorded in that run; a distilled tool must follow calls that succeeded`;
+  }
+  if (f.kind === "check_failed") return "check(result) did not hold";
+  if (f.step !== void 0) return `${f.kind.replaceAll("_", " ")} at ${call}`;
+  return `${f.kind.replaceAll("_", " ")} (the code's own message is not shown: the run is another agent's)`;
+}
+function foreignMiss(step, tool, args, recorded, declared) {
+  const head = `call ${step} to '${tool}' matches no recorded call`;
+  const same = recorded.filter((f) => f.tool === tool);
+  if (same.length === 0) return `${head}: that run never called '${tool}'`;
+  const differs = (f) => declared.filter((k) => stableStringify(f.args[k] ?? null) !== stableStringify(args[k] ?? null));
+  let best = same[0];
+  for (const f of same) if (differs(f).length < differs(best).length) best = f;
+  const keys = differs(best);
+  const how = keys.length === 0 ? "" : `, differing in ${keys.join(", ")}`;
+  return `${head}; nearest recorded: call ${best.index}${how}`;
+}
+function withheldVerdict(v) {
+  const withheld = {
+    message: `the same code is ${v.name} v${v.version}, verified from another agent's run: its problems are about that run and are not shown; change the code to have it verified against this run`
+  };
+  const check = (c) => c.ok ? c : { ok: false, problems: [withheld] };
+  return {
+    ...v,
+    checks: {
+      static: check(v.checks.static),
+      replay: check(v.checks.replay),
+      efficiency: check(v.checks.efficiency)
+    },
+    liveCalls: [],
+    evidence: { ...NO_EVIDENCE, writes: [...v.evidence.writes] }
+  };
+}
+
 // core/replay-inputs.ts
 async function replayTestInputs(ctx, version, code, sourceCalls, options) {
   const out = { problems: [], calls: null, liveCalls: [], covered: [], runs: [] };
@@ -53974,6 +54059,7 @@ async function replayTestInputs(ctx, version, code, sourceCalls, options) {
     return out;
   }
   let maxCalls = 0;
+  const owns = runOwnership(ctx.store, version.sourceTrace);
   for (const [i, test] of inputs.entries()) {
     const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
     const problem = (message) => out.problems.push({ message: `${label}${message}` });
@@ -53984,7 +54070,7 @@ async function replayTestInputs(ctx, version, code, sourceCalls, options) {
       );
       continue;
     }
-    const run = await recordedRun(ctx, test, version.sourceTrace, sourceCalls, options);
+    const run = await recordedRun(ctx, test, version.sourceTrace, sourceCalls, options, owns);
     if (typeof run === "string") {
       problem(run);
       continue;
@@ -54008,7 +54094,7 @@ async function replayTestInputs(ctx, version, code, sourceCalls, options) {
   out.calls = maxCalls;
   return out;
 }
-async function recordedRun(ctx, test, sourceTrace, sourceCalls, options) {
+async function recordedRun(ctx, test, sourceTrace, sourceCalls, options, owns) {
   if (test.trace === null || test.trace === sourceTrace) {
     if (sourceTrace === null && !options.live) {
       return `no source run to replay against: name a recorded run as { "trace": "<id>", "input": {...} }`;
@@ -54016,8 +54102,8 @@ async function recordedRun(ctx, test, sourceTrace, sourceCalls, options) {
     return { trace: sourceTrace, name: "the source run", calls: sourceCalls };
   }
   const trace = await ctx.store.getTrace(test.trace);
-  if (trace === null) {
-    return `no recorded run '${test.trace}': name a successful recorded run by its id (tooldistill traces list)`;
+  if (trace === null || !await owns(trace.id)) {
+    return `no recorded run '${test.trace}' of this session: a test input may name only a successful recorded run of the proposing trace or of its Claude Code session (tooldistill traces list)`;
   }
   if (trace.outcome !== true) {
     const outcome = trace.outcome === null ? "not set" : "failed";
@@ -54080,6 +54166,7 @@ async function replayRecordedRuns(ctx, version, code, sourceCalls, options) {
     }
   }
   const changes = /* @__PURE__ */ new Map();
+  const owns = runOwnership(ctx.store, version.sourceTrace);
   for (const run of runs) {
     out.refs.push({ trace: run.trace, call: run.call });
     let changed = changes.get(run.version);
@@ -54087,7 +54174,7 @@ async function replayRecordedRuns(ctx, version, code, sourceCalls, options) {
       changed = await changedTools(ctx, version.name, run.version, version.sourceTrace, sourceCalls, options);
       changes.set(run.version, changed);
     }
-    const result = await replayRun(ctx, run, code, changed);
+    const result = await replayRun(ctx, run, code, changed, await owns(run.trace));
     out.runs.push({ trace: run.trace, why: result.why });
     if (result.why === null) out.covered.push(...result.covered);
     else if (result.rejects) {
@@ -54133,11 +54220,14 @@ async function changedTools(ctx, name, replaced, sourceTrace, sourceCalls, optio
   }
   return changed;
 }
-async function replayRun(ctx, run, code, changed) {
+async function replayRun(ctx, run, code, changed, own) {
   const skip2 = (why) => ({ why, rejects: false, covered: [] });
   const invalid = schemaProblems2(code.meta.inputSchema, run.input);
-  if (invalid.length)
-    return skip2(`its input does not match this version's inputSchema: ${invalid.join("; ")}`);
+  if (invalid.length) {
+    return skip2(`its input does not match this version's inputSchema${own ? `: ${invalid.join("; ")}` : ""}`);
+  }
+  const recorded = fixturesFromCalls(run.calls);
+  const known = (tool) => code.tools.has(tool);
   const stopped = { at: null };
   const { outcome, fixtures } = await replayInput({
     sandbox: ctx.sandbox,
@@ -54145,13 +54235,14 @@ async function replayRun(ctx, run, code, changed) {
     sites: code.instrumented.sites,
     allow: code.meta.dependencies,
     input: run.input,
-    fixtures: fixturesFromCalls(run.calls),
+    fixtures: recorded,
     tools: code.tools,
     answer: async ({ step, tool, canonical }, set) => {
       const fixture = set.take(tool, canonical);
       if (fixture?.ok && fixture.clipped === null) return structuredClone(fixture.output);
       if (fixture && !fixture.ok) throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
-      const text = fixture ? `its recorded answer to call ${fixture.index} was clipped when it was recorded` : set.explainMiss(step, tool, canonical, "that run");
+      const declared = Object.keys(ctx.baseTool(tool)?.input_schema["properties"] ?? {});
+      const text = fixture ? `its recorded answer to call ${fixture.index} was clipped when it was recorded` : own ? set.explainMiss(step, tool, canonical, "that run") : foreignMiss(step, tool, canonical, recorded, declared);
       stopped.at = { clipped: fixture !== null, tool, text };
       throw replayProblem(text);
     }
@@ -54161,13 +54252,15 @@ async function replayRun(ctx, run, code, changed) {
     if (stop?.clipped) return skip2(stop.text);
     const why = stop === null ? void 0 : changed.get(stop.tool);
     if (stop !== null && why !== void 0) return skip2(`${stop.text}, and ${why}`);
-    return { why: replayFailure(outcome.failure, "that run"), rejects: true, covered: [] };
+    const failed = own ? replayFailure(outcome.failure, "that run") : stop?.text ?? foreignFailure(outcome.failure, known);
+    return { why: failed, rejects: true, covered: [] };
   }
-  const declined = notApplicableProblem(outcome.notApplicable, "that run");
+  const declined = own ? notApplicableProblem(outcome.notApplicable, "that run") : outcome.notApplicable === void 0 ? null : "the tool answered notApplicable for the input of that run, where the task was done";
   if (declined !== null) return { why: declined, rejects: true, covered: [] };
   for (const left of fixtures.unused()) {
     if (ctx.baseTool(left.tool)?.annotations?.readOnlyHint === true) continue;
-    const what = `it left out call ${left.index} to '${left.tool}' ${stableStringify(left.args)}, which may change something`;
+    const args = own ? ` ${stableStringify(left.args)}` : "";
+    const what = `it left out call ${left.index} to '${left.tool}'${args}, which may change something`;
     const why = changed.get(left.tool);
     if (why !== void 0) return skip2(`${what}, and ${why}`);
     return { why: what, rejects: true, covered: [] };
@@ -55329,6 +55422,7 @@ async function runExposed(ctx, exposed, trace, name, input, options = {}) {
 async function runDistilled(ctx, trace, v, input, options = {}) {
   const { store } = ctx;
   const args = canonicalArgs(input, v.inputSchema);
+  const rawArgs = receivedText(input);
   let callId;
   if (options.callId === void 0) {
     callId = await store.startCall({
@@ -55336,12 +55430,13 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
       tool: v.name,
       kind: "distilled",
       args,
-      version: v.version
+      version: v.version,
+      rawArgs
     });
   } else {
     callId = options.callId;
     await store.setCallKind(callId, "distilled", v.version);
-    await store.setCallArgs(callId, args);
+    await store.setCallArgs(callId, args, rawArgs);
   }
   const started = performance.now();
   const refuse = async (message) => {
@@ -55601,7 +55696,10 @@ ${listed(named.length ? named : [{ message: toolNameProblem(meta.name) }])}`
       `the code is identical to ${meta.name} v${found.v.version}: a rebuild must change it to use fewer base calls`
     );
   }
-  return sameCodeVerdict(ctx, found.v);
+  const verdict = await sameCodeVerdict(ctx, found.v);
+  const owner = found.v.sourceTrace;
+  const mine = sourceTrace === null || owner !== null && await runOwnership(ctx.store, sourceTrace)(owner);
+  return mine ? verdict : withheldVerdict(verdict);
 }
 async function sameCodeVerdict(ctx, v) {
   await runningVerification(ctx.store, v)?.catch(() => {
@@ -56603,6 +56701,11 @@ var CallGate = class {
         "not run: its arguments are not a JSON object"
       );
     }
+    const dangerous = dangerousKeyProblem(args);
+    if (dangerous !== null) {
+      const message = `call ${step} to '${name}': ${dangerous}`;
+      return refuse({ kind: "code_error", cause: "tool", message }, `not run: ${dangerous}`);
+    }
     this.calls.push(entry2);
     return { call: entry2, step };
   }
@@ -57565,7 +57668,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-XXKIJOGV.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-JN6K7HCR.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;

@@ -50,7 +50,11 @@ import {
   versionFromRow,
   versionRow,
   writeToolCode
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-HBGP6CBP.js
 } from "./chunk-2SZMPL7T.js";
+========
+} from "./chunk-TBHEERC5.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/chunk-Z5VAEU4H.js
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -266,9 +270,9 @@ var SqliteRegistryData = class {
     await this.#enter();
     return this.#store.countTopLevelBaseCalls(traceId);
   }
-  async setCallArgs(id, args) {
+  async setCallArgs(id, args, rawArgs = null) {
     await this.#enter();
-    this.#store.setCallArgs(id, args);
+    this.#store.setCallArgs(id, args, rawArgs);
   }
   async getMeta(key2) {
     await this.#enter();
@@ -536,7 +540,8 @@ function importSqlite(db, root, batch, written) {
     case "calls": {
       const insert = db.stmt(
         `INSERT INTO calls (id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
-         version, external_id, started_at, note, clipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+         version, external_id, started_at, note, clipped, raw_args)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
       );
       for (const c of batch.rows) {
         insert.run(
@@ -555,7 +560,8 @@ function importSqlite(db, root, batch, written) {
           c.externalId,
           c.startedAt,
           c.note,
-          bit(c.clipped)
+          bit(c.clipped),
+          c.rawArgs
         );
       }
       return;
@@ -1153,6 +1159,12 @@ var MIGRATIONS = [
   ALTER TABLE versions ADD COLUMN replay_runs TEXT NOT NULL DEFAULT '[]';
   CREATE INDEX calls_parent ON calls(parent_id) WHERE parent_id IS NOT NULL;
   CREATE INDEX calls_distilled ON calls(tool, version) WHERE kind = 'distilled';
+  `,
+  // 6: a distilled call's input exactly as the tool received it, as JSON text (key order kept, no defaults
+  // filled): replay gives a recorded run this, not the canonical args. Rows from before have none (NULL) and
+  // are replayed with their args.
+  `
+  ALTER TABLE calls ADD COLUMN raw_args TEXT;
   `
 ];
 var SCHEMA_VERSION = MIGRATIONS.length;
@@ -1778,9 +1790,12 @@ var Store = class {
   liveRunsOf(refs) {
     return liveRunsOf(this.#db, refs);
   }
-  /** Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults). */
-  setCallArgs(id, args) {
-    setCallArgs(this.#db, id, args);
+  /**
+   * Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults), and
+   * its input as received (`rawArgs`, see NewCall) when given.
+   */
+  setCallArgs(id, args, rawArgs = null) {
+    setCallArgs(this.#db, id, args, rawArgs);
   }
   // Small cached values and spilled hook events (store-bookkeeping.ts).
   /** A small cached value (JSON text), or null. */
@@ -2132,7 +2147,11 @@ function embeddedStore(store, what) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-HBGP6CBP.js
     const { PostgresStore } = await import("./postgres-store-64VNGIKM.js");
+========
+    const { PostgresStore } = await import("./postgres-store-F7SJE2JC.js");
+>>>>>>>> verify-inputs:plugin/dist/chunks/chunk-Z5VAEU4H.js
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

@@ -2,18 +2,23 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-M3MJNLMG.js
 } from "./chunk-ELNSZQXQ.js";
+========
+} from "./chunk-PCC6D7DA.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/chunk-6GWRB7RG.js
 import {
   mcpHookResponseToValue
-} from "./chunk-N2N6NAZD.js";
+} from "./chunk-3PVCE3ZL.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-GJCSP7XP.js";
 import {
   advanceSpan,
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-M3MJNLMG.js
 } from "./chunk-HBGP6CBP.js";
 import {
   clipDepth
@@ -22,9 +27,19 @@ import {
   canonicalArgs,
   isPlainObject
 } from "./chunk-XLRDCVB2.js";
+========
+} from "./chunk-Z5VAEU4H.js";
+import {
+  clipDepth
+} from "./chunk-TBHEERC5.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/chunk-6GWRB7RG.js
 import {
   baseToolName
 } from "./chunk-XSOUOFOT.js";
+import {
+  canonicalArgs,
+  isPlainObject
+} from "./chunk-GWZUS3JX.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

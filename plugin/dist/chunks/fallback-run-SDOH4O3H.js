@@ -4,29 +4,45 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-M3MJNLMG.js";
+========
+} from "./chunk-6GWRB7RG.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/fallback-run-SGVMWPHP.js
 import {
   ToolDistill,
   appendLog,
   importRef
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-ELNSZQXQ.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
+========
+} from "./chunk-PCC6D7DA.js";
+import "./chunk-3PVCE3ZL.js";
+import "./chunk-GJCSP7XP.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/fallback-run-SGVMWPHP.js
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   embeddedStore
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-HBGP6CBP.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-2SZMPL7T.js";
+========
+} from "./chunk-Z5VAEU4H.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-TBHEERC5.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/fallback-run-SGVMWPHP.js
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-7JG2XOTS.js";
-import "./chunk-XLRDCVB2.js";
+import "./chunk-3NZE2JVK.js";
 import "./chunk-XSOUOFOT.js";
+import "./chunk-GWZUS3JX.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 

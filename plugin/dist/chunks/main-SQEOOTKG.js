@@ -14,7 +14,11 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
+<<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-M3MJNLMG.js";
+========
+} from "./chunk-6GWRB7RG.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/main-3YLMNFPF.js
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,11 +40,16 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
+<<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-ELNSZQXQ.js";
 import "./chunk-N2N6NAZD.js";
+========
+} from "./chunk-PCC6D7DA.js";
+import "./chunk-3PVCE3ZL.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/main-3YLMNFPF.js
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-GJCSP7XP.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
@@ -48,9 +57,15 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
+<<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-HBGP6CBP.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-2SZMPL7T.js";
+========
+} from "./chunk-Z5VAEU4H.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-TBHEERC5.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/main-3YLMNFPF.js
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
@@ -76,11 +91,11 @@ import {
 } from "./chunk-BKYE4L7D.js";
 import {
   loadMcpServers
-} from "./chunk-7JG2XOTS.js";
+} from "./chunk-3NZE2JVK.js";
+import "./chunk-XSOUOFOT.js";
 import {
   canonicalArgs
-} from "./chunk-XLRDCVB2.js";
-import "./chunk-XSOUOFOT.js";
+} from "./chunk-GWZUS3JX.js";
 import {
   DistillError,
   errorMessage

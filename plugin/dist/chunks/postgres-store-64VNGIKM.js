@@ -21,6 +21,7 @@ import {
   noTransaction,
   parseStoreUrl,
   poolConfig,
+  receivedInput,
   recordableError,
   recordableOutput,
   recordedOutcome,
@@ -38,13 +39,18 @@ import {
   verifiedDefinitionRow,
   versionFromRow,
   versionRow
+<<<<<<<< HEAD:plugin/dist/chunks/postgres-store-64VNGIKM.js
 } from "./chunk-2SZMPL7T.js";
+========
+} from "./chunk-TBHEERC5.js";
+>>>>>>>> verify-inputs:plugin/dist/chunks/postgres-store-F7SJE2JC.js
 import {
   Statuses
 } from "./chunk-J2PGGSMV.js";
 import {
   toolNameProblem
 } from "./chunk-XSOUOFOT.js";
+import "./chunk-GWZUS3JX.js";
 import {
   DistillError,
   errorMessage
@@ -296,6 +302,11 @@ var MIGRATIONS = [
   ALTER TABLE tooldistill.versions ADD CONSTRAINT versions_never_rebuilt_not_queued
     CHECK (status NOT IN ('deprecated', 'rejected', 'superseded') OR NOT queued_rebuild);
   `
+  },
+  {
+    // 4 (SQLite's 6): a distilled call's input as received, JSON text (text: nothing normalises its key order).
+    version: 4,
+    sql: "ALTER TABLE tooldistill.calls ADD COLUMN IF NOT EXISTS raw_args text;"
   }
 ];
 var MIGRATION_VERSIONS = MIGRATIONS.map((m) => m.version);
@@ -540,9 +551,9 @@ async function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
        UPDATE tooldistill.traces SET last_call_seq = last_call_seq + 1 WHERE id = $1::text RETURNING last_call_seq
      )
      INSERT INTO tooldistill.calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
-       version, external_id, note, clipped)
+       version, external_id, note, clipped, raw_args)
      SELECT $1::text, next.last_call_seq, $2::bigint, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
-       $9::double precision, $10::integer, $11::text, $12::text, $13::boolean FROM next
+       $9::double precision, $10::integer, $11::text, $12::text, $13::boolean, $14::text FROM next
      RETURNING id`,
     [
       call.traceId,
@@ -557,7 +568,8 @@ async function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
       call.version ?? null,
       call.externalId ?? null,
       kept.note,
-      kept.clipped
+      kept.clipped,
+      call.rawArgs ?? null
     ]
   );
   if (!row) {
@@ -589,8 +601,12 @@ async function failCall(db, id, error, latencyMs, maxOutputBytes) {
 async function setCallKind(db, id, kind, version) {
   await db.run("UPDATE tooldistill.calls SET kind = $1, version = $2 WHERE id = $3", [kind, version, id]);
 }
-async function setCallArgs(db, id, args) {
-  await db.run("UPDATE tooldistill.calls SET args = $1 WHERE id = $2", [JSON.stringify(args), id]);
+async function setCallArgs(db, id, args, rawArgs = null) {
+  await db.run("UPDATE tooldistill.calls SET args = $1, raw_args = COALESCE($2, raw_args) WHERE id = $3", [
+    JSON.stringify(args),
+    rawArgs,
+    id
+  ]);
 }
 async function getCallByExternalId(db, externalId, traceIdPrefix) {
   const row = await db.first(
@@ -624,7 +640,7 @@ async function countTopLevelBaseCalls(db, traceId) {
 }
 async function liveRuns(db, name, version, limit) {
   const rows = await db.rows(
-    `SELECT ${CALL_COLUMNS}, started_at FROM tooldistill.calls
+    `SELECT ${CALL_COLUMNS}, started_at, raw_args FROM tooldistill.calls
      WHERE kind = 'distilled' AND tool = $1 AND version = $2 AND status = 'ok' ORDER BY id DESC LIMIT $3`,
     [name, version, limit]
   );
@@ -633,7 +649,7 @@ async function liveRuns(db, name, version, limit) {
 async function liveRunsOf(db, refs) {
   if (refs.length === 0) return [];
   const rows = await db.rows(
-    `SELECT ${CALL_COLUMNS.replace(/(\w+)/g, "c.$1")}, c.started_at
+    `SELECT ${CALL_COLUMNS.replace(/(\w+)/g, "c.$1")}, c.started_at, c.raw_args
      FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS r(call, trace, ord)
      JOIN tooldistill.calls c ON c.id = r.call AND c.trace_id = r.trace
      WHERE c.kind = 'distilled' AND c.status = 'ok' ORDER BY r.ord`,
@@ -658,7 +674,7 @@ async function withInnerCalls(db, rows) {
       trace: call.traceId,
       call: call.id,
       version: call.version ?? 0,
-      input: call.args,
+      input: receivedInput(row, call.args),
       output: call.output,
       at: String(row["started_at"]),
       calls: byParent.get(call.id) ?? []
@@ -1154,8 +1170,8 @@ var PostgresRegistryData = class {
   countTopLevelBaseCalls(traceId) {
     return countTopLevelBaseCalls(this.db, traceId);
   }
-  setCallArgs(id, args) {
-    return setCallArgs(this.db, id, args);
+  setCallArgs(id, args, rawArgs = null) {
+    return setCallArgs(this.db, id, args, rawArgs);
   }
   getMeta(key) {
     return getMeta(this.db, key);
@@ -1463,7 +1479,8 @@ async function insertBatch(db, batch) {
             ["external_id", "text", (c) => c.externalId],
             ["started_at", "timestamptz", (c) => c.startedAt],
             ["note", "text", (c) => c.note],
-            ["clipped", "boolean", (c) => c.clipped]
+            ["clipped", "boolean", (c) => c.clipped],
+            ["raw_args", "text", (c) => c.rawArgs]
           ],
           rows
         );

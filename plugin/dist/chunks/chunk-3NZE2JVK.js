@@ -1,11 +1,11 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  isPlainObject
-} from "./chunk-XLRDCVB2.js";
-import {
   serverNameProblem
 } from "./chunk-XSOUOFOT.js";
+import {
+  isPlainObject
+} from "./chunk-GWZUS3JX.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

@@ -14,6 +14,9 @@ import {
   splitBaseToolName
 } from "./chunk-XSOUOFOT.js";
 import {
+  dangerousKeyProblem
+} from "./chunk-GWZUS3JX.js";
+import {
   DistillError,
   errorMessage
 } from "./chunk-WEYMVVQ3.js";
@@ -587,6 +590,8 @@ var MCPToolkit = class _MCPToolkit {
   }
   async #call(name, args) {
     this.#assertOpen();
+    const dangerous = dangerousKeyProblem(args);
+    if (dangerous !== null) throw new DistillError("SCHEMA", `'${name}' was not called: ${dangerous}`);
     const { server, tool } = await this.#route(name);
     const client = server.client;
     let lost;

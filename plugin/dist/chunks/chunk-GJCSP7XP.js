@@ -17,8 +17,9 @@ import {
   silentLogger
 } from "./chunk-J2PGGSMV.js";
 import {
+  dangerousKeyProblem,
   isPlainObject
-} from "./chunk-XLRDCVB2.js";
+} from "./chunk-GWZUS3JX.js";
 import {
   DistillError,
   errorMessage
@@ -224,12 +225,20 @@ function formatProblem(p) {
 }
 function readTestInput(entry, index) {
   if (!isPlainObject(entry)) return `test_inputs[${index}] must be an input object`;
+  const read = readEntry(entry);
+  if (read === null) {
+    return `test_inputs[${index}] has a 'trace' key, so it must be { "trace": "<id of a recorded run>", "input": { ...the tool's input } } and nothing else`;
+  }
+  const dangerous = dangerousKeyProblem(read.input);
+  if (dangerous !== null)
+    return `test_inputs[${index}]: ${dangerous.replace("the arguments have", "the input has")}`;
+  return read;
+}
+function readEntry(entry) {
   if (!Object.hasOwn(entry, "trace")) return { input: entry, trace: null };
   const { trace, input } = entry;
   const extra = Object.keys(entry).filter((k) => k !== "trace" && k !== "input");
-  if (typeof trace !== "string" || trace === "" || !isPlainObject(input) || extra.length > 0) {
-    return `test_inputs[${index}] has a 'trace' key, so it must be { "trace": "<id of a recorded run>", "input": { ...the tool's input } } and nothing else`;
-  }
+  if (typeof trace !== "string" || trace === "" || !isPlainObject(input) || extra.length > 0) return null;
   return { input, trace };
 }
 function testInputsOf(entries) {

@@ -1,16 +1,12 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  MAX_CONCURRENT_STARTS,
-  MCPToolkit
-} from "./chunk-N2N6NAZD.js";
-import "./chunk-RYYHHNJW.js";
-import "./chunk-OGWWFJGY.js";
-import "./chunk-J2PGGSMV.js";
+  loadMcpServers
+} from "./chunk-3NZE2JVK.js";
 import "./chunk-XSOUOFOT.js";
+import "./chunk-GWZUS3JX.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  MAX_CONCURRENT_STARTS,
-  MCPToolkit
+  loadMcpServers
 };

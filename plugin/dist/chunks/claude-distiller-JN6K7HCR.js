@@ -2,11 +2,11 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   ClaudeDistiller
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-GJCSP7XP.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-J2PGGSMV.js";
-import "./chunk-XLRDCVB2.js";
+import "./chunk-GWZUS3JX.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {

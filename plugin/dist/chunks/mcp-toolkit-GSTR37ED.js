@@ -1,12 +1,17 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  loadMcpServers
-} from "./chunk-7JG2XOTS.js";
-import "./chunk-XLRDCVB2.js";
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+} from "./chunk-3PVCE3ZL.js";
+import "./chunk-RYYHHNJW.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-J2PGGSMV.js";
 import "./chunk-XSOUOFOT.js";
+import "./chunk-GWZUS3JX.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  loadMcpServers
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
 };
