@@ -178,7 +178,11 @@ async function replayCheck(
   const recorded = await replayRecordedRuns(ctx, version, replayCode, source.calls, options);
   problems.push(...recorded.problems);
   if (inputs.calls !== null) {
-    const coverage = siteCoverage(instrumented.sites, [...inputs.covered, ...recorded.covered]);
+    const coverage = siteCoverage(
+      instrumented.sites,
+      [...inputs.covered, ...recorded.covered],
+      inputs.reached,
+    );
     evidence.callSites = coverage.callSites;
     // A replay that failed stopped early: the sites after it say nothing until it passes.
     if (inputs.problems.length === 0) problems.push(...coverage.problems);
