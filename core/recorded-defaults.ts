@@ -43,8 +43,7 @@ export function withRecordedDefaults(
         closed ? { const: value, default: value } : { default: value },
       ]),
     );
-    const schema: JsonSchema = { ...tool.input_schema, properties: { ...current, ...added } };
-    out.set(name, { ...tool, input_schema: schema });
+    out.set(name, { ...tool, input_schema: { ...tool.input_schema, properties: { ...current, ...added } } });
   }
   return out;
 }
