@@ -285,6 +285,16 @@ const MIGRATIONS: readonly Migration[] = [
     CHECK (status NOT IN ('deprecated', 'rejected', 'superseded') OR NOT queued_rebuild);
   `,
   },
+  {
+    // 4 (SQLite's 6): the run outcome `caller` (a base tool refused what the caller's input passed straight
+    // through), the CHECK widened in place.
+    version: 4,
+    sql: `
+  ALTER TABLE tooldistill.runs DROP CONSTRAINT IF EXISTS runs_outcome_check;
+  ALTER TABLE tooldistill.runs ADD CONSTRAINT runs_outcome_check
+    CHECK (outcome IN ('ok', 'not_applicable', 'tool', 'infrastructure', 'host', 'caller'));
+  `,
+  },
 ];
 
 /** The migrations this build has, by number; every one of them is applied to a database it opens. */
