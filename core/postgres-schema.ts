@@ -286,14 +286,8 @@ const MIGRATIONS: readonly Migration[] = [
   `,
   },
   {
-    // 4 (SQLite's 6): the run outcome `caller` (a base tool refused what the caller's input passed straight
-    // through), the CHECK widened in place.
-    version: 4,
-    sql: `
-  ALTER TABLE tooldistill.runs DROP CONSTRAINT IF EXISTS runs_outcome_check;
-  ALTER TABLE tooldistill.runs ADD CONSTRAINT runs_outcome_check
-    CHECK (outcome IN ('ok', 'not_applicable', 'tool', 'infrastructure', 'host', 'caller'));
-  `,
+    version: 4, // SQLite's 6: the run outcome `caller`, a base tool's refusal of what the caller's input passed on
+    sql: `ALTER TABLE tooldistill.runs DROP CONSTRAINT IF EXISTS runs_outcome_check, ADD CONSTRAINT runs_outcome_check CHECK (outcome IN ('ok', 'not_applicable', 'tool', 'infrastructure', 'host', 'caller'))`,
   },
 ];
 
