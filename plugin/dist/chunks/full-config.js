@@ -3,24 +3,25 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-GG3BWAV6.js";
-import "./chunk-N2N6NAZD.js";
-import "./chunk-MTNHQDS3.js";
+} from "./chunk-AFSSSSXQ.js";
+import "./chunk-SB7TGRMA.js";
+import "./chunk-GZK64MDL.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
-import "./chunk-NM5GKLPT.js";
+import "./chunk-32AWFYQC.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-4BAHO2JP.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-7JG2XOTS.js";
+} from "./chunk-KQUWBPSA.js";
 import "./chunk-XLRDCVB2.js";
-import "./chunk-XSOUOFOT.js";
+import "./chunk-Q4INTZUV.js";
+import "./chunk-MRSILD2U.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

@@ -4,29 +4,30 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-QMRCVRCW.js";
+} from "./chunk-33NX6G4I.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-GG3BWAV6.js";
-import "./chunk-N2N6NAZD.js";
-import "./chunk-MTNHQDS3.js";
+} from "./chunk-AFSSSSXQ.js";
+import "./chunk-SB7TGRMA.js";
+import "./chunk-GZK64MDL.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   embeddedStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-32AWFYQC.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-4BAHO2JP.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-7JG2XOTS.js";
+import "./chunk-KQUWBPSA.js";
 import "./chunk-XLRDCVB2.js";
-import "./chunk-XSOUOFOT.js";
+import "./chunk-Q4INTZUV.js";
+import "./chunk-MRSILD2U.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 

@@ -2,29 +2,29 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-AFSSSSXQ.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-N2N6NAZD.js";
-import {
-  PROPOSE_TOOL_NAME
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-SB7TGRMA.js";
 import {
   advanceSpan,
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-32AWFYQC.js";
 import {
   clipDepth
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-4BAHO2JP.js";
 import {
   canonicalArgs,
   isPlainObject
 } from "./chunk-XLRDCVB2.js";
 import {
   baseToolName
-} from "./chunk-XSOUOFOT.js";
+} from "./chunk-Q4INTZUV.js";
+import {
+  PROPOSE_TOOL_NAME
+} from "./chunk-MRSILD2U.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

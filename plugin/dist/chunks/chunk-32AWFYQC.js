@@ -50,7 +50,7 @@ import {
   versionFromRow,
   versionRow,
   writeToolCode
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-4BAHO2JP.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -1153,6 +1153,26 @@ var MIGRATIONS = [
   ALTER TABLE versions ADD COLUMN replay_runs TEXT NOT NULL DEFAULT '[]';
   CREATE INDEX calls_parent ON calls(parent_id) WHERE parent_id IS NOT NULL;
   CREATE INDEX calls_distilled ON calls(tool, version) WHERE kind = 'distilled';
+  `,
+  // 6: the run outcome `caller` (a base tool refused what the caller's input passed straight through). SQLite
+  // cannot widen a CHECK in place: the table is copied into one with the wider CHECK, ids kept.
+  `
+  CREATE TABLE runs_next (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'not_applicable', 'tool', 'infrastructure', 'host', 'caller')),
+    trace_id TEXT,
+    call_id INTEGER,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  INSERT INTO runs_next (id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
+    SELECT id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at FROM runs;
+  DROP TABLE runs;
+  ALTER TABLE runs_next RENAME TO runs;
+  CREATE INDEX runs_by_version ON runs(name, version, id);
   `
 ];
 var SCHEMA_VERSION = MIGRATIONS.length;
@@ -2132,7 +2152,7 @@ function embeddedStore(store, what) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-ZOYAPIAE.js");
+    const { PostgresStore } = await import("./postgres-store-BKBLT62W.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-QMRCVRCW.js";
+} from "./chunk-33NX6G4I.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,11 +36,9 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-GG3BWAV6.js";
-import "./chunk-N2N6NAZD.js";
-import {
-  PROPOSE_TOOL_NAME
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-AFSSSSXQ.js";
+import "./chunk-SB7TGRMA.js";
+import "./chunk-GZK64MDL.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
@@ -48,9 +46,9 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-32AWFYQC.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-4BAHO2JP.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
@@ -76,11 +74,14 @@ import {
 } from "./chunk-BKYE4L7D.js";
 import {
   loadMcpServers
-} from "./chunk-7JG2XOTS.js";
+} from "./chunk-KQUWBPSA.js";
 import {
   canonicalArgs
 } from "./chunk-XLRDCVB2.js";
-import "./chunk-XSOUOFOT.js";
+import "./chunk-Q4INTZUV.js";
+import {
+  PROPOSE_TOOL_NAME
+} from "./chunk-MRSILD2U.js";
 import {
   DistillError,
   errorMessage

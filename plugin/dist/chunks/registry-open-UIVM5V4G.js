@@ -4,12 +4,13 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-32AWFYQC.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-4BAHO2JP.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-XSOUOFOT.js";
+import "./chunk-Q4INTZUV.js";
+import "./chunk-MRSILD2U.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {

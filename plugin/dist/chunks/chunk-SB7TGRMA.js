@@ -12,7 +12,7 @@ import {
 import {
   baseToolName,
   splitBaseToolName
-} from "./chunk-XSOUOFOT.js";
+} from "./chunk-Q4INTZUV.js";
 import {
   DistillError,
   errorMessage

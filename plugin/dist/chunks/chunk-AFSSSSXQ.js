@@ -2,20 +2,18 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   suggestion
-} from "./chunk-N2N6NAZD.js";
+} from "./chunk-SB7TGRMA.js";
 import {
   PROPOSE_INPUT_SCHEMA,
-  PROPOSE_TOOL_NAME,
   formatProblem,
   noEvidence,
-  nudgeText,
   parseProposal,
   rejectedVerdict,
   reportSummary,
   testInputsOf,
   toVerdict,
   verdictText
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-GZK64MDL.js";
 import {
   clip,
   oneLine
@@ -28,7 +26,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-32AWFYQC.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,
@@ -36,7 +34,7 @@ import {
   isPostgresUrl,
   parseStoreUrl,
   stderrLogger
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-4BAHO2JP.js";
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
@@ -45,7 +43,7 @@ import {
 } from "./chunk-RYZN5VFB.js";
 import {
   expandVars
-} from "./chunk-7JG2XOTS.js";
+} from "./chunk-KQUWBPSA.js";
 import {
   canonicalArgs,
   isPlainObject,
@@ -54,7 +52,11 @@ import {
 import {
   serverNameProblem,
   toolNameProblem
-} from "./chunk-XSOUOFOT.js";
+} from "./chunk-Q4INTZUV.js";
+import {
+  PROPOSE_TOOL_NAME,
+  nudgeText
+} from "./chunk-MRSILD2U.js";
 import {
   DistillError,
   errorMessage
@@ -19297,18 +19299,18 @@ var require_lib = __commonJS({
       }
       tsParseImportTypeWithPropertyValue() {
         const node = this.startNode();
-        const properties = [];
+        const properties2 = [];
         this.expect(5);
         while (!this.match(8)) {
           const type = this.state.type;
           if (tokenIsIdentifier(type) || type === 135) {
-            properties.push(super.parsePropertyDefinition(null));
+            properties2.push(super.parsePropertyDefinition(null));
           } else {
             this.unexpected();
           }
           this.eat(12);
         }
-        node.properties = properties;
+        node.properties = properties2;
         this.next();
         return this.finishNode(node, "ObjectExpression");
       }
@@ -20059,10 +20061,10 @@ var require_lib = __commonJS({
         }
         return delimitedList;
       }
-      tsParseInterfaceDeclaration(node, properties = {}) {
+      tsParseInterfaceDeclaration(node, properties2 = {}) {
         if (this.hasFollowingLineBreak()) return null;
         this.expectContextual(130);
-        if (properties.declare) node.declare = true;
+        if (properties2.declare) node.declare = true;
         if (tokenIsIdentifier(this.state.type)) {
           node.id = this.parseIdentifier();
           this.checkIdentifier(node.id, 130);
@@ -20160,9 +20162,9 @@ var require_lib = __commonJS({
         }
         return this.finishNode(node, "TSEnumMember");
       }
-      tsParseEnumDeclaration(node, properties = {}) {
-        if (properties.const) node.const = true;
-        if (properties.declare) node.declare = true;
+      tsParseEnumDeclaration(node, properties2 = {}) {
+        if (properties2.const) node.const = true;
+        if (properties2.declare) node.declare = true;
         this.expectContextual(127);
         node.id = this.parseIdentifier();
         this.checkIdentifier(node.id, node.const ? 8971 : 8459);
@@ -30859,13 +30861,13 @@ var require_lowercase = __commonJS({
       validate(defs.interpreter, node, "interpreter", interpreter, 1);
       return node;
     }
-    function objectExpression(properties) {
+    function objectExpression(properties2) {
       const node = {
         type: "ObjectExpression",
-        properties
+        properties: properties2
       };
       const defs = NODE_FIELDS.ObjectExpression;
-      validate(defs.properties, node, "properties", properties, 1);
+      validate(defs.properties, node, "properties", properties2, 1);
       return node;
     }
     function objectMethod(kind = "method", key2, params, body, computed = false, generator = false, async = false) {
@@ -31282,13 +31284,13 @@ var require_lowercase = __commonJS({
       validate(defs.async, node, "async", async);
       return node;
     }
-    function objectPattern(properties) {
+    function objectPattern(properties2) {
       const node = {
         type: "ObjectPattern",
-        properties
+        properties: properties2
       };
       const defs = NODE_FIELDS.ObjectPattern;
-      validate(defs.properties, node, "properties", properties, 1);
+      validate(defs.properties, node, "properties", properties2, 1);
       return node;
     }
     function spreadElement(argument) {
@@ -31800,17 +31802,17 @@ var require_lowercase = __commonJS({
         type: "NumberTypeAnnotation"
       };
     }
-    function objectTypeAnnotation(properties, indexers = [], callProperties = [], internalSlots = [], exact = false) {
+    function objectTypeAnnotation(properties2, indexers = [], callProperties = [], internalSlots = [], exact = false) {
       const node = {
         type: "ObjectTypeAnnotation",
-        properties,
+        properties: properties2,
         indexers,
         callProperties,
         internalSlots,
         exact
       };
       const defs = NODE_FIELDS.ObjectTypeAnnotation;
-      validate(defs.properties, node, "properties", properties, 1);
+      validate(defs.properties, node, "properties", properties2, 1);
       validate(defs.indexers, node, "indexers", indexers, 1);
       validate(defs.callProperties, node, "callProperties", callProperties, 1);
       validate(defs.internalSlots, node, "internalSlots", internalSlots, 1);
@@ -32374,13 +32376,13 @@ var require_lowercase = __commonJS({
       validate(defs.exported, node, "exported", exported, 1);
       return node;
     }
-    function recordExpression(properties) {
+    function recordExpression(properties2) {
       const node = {
         type: "RecordExpression",
-        properties
+        properties: properties2
       };
       const defs = NODE_FIELDS.RecordExpression;
-      validate(defs.properties, node, "properties", properties, 1);
+      validate(defs.properties, node, "properties", properties2, 1);
       return node;
     }
     function tupleExpression(elements = []) {
@@ -52070,8 +52072,8 @@ async function optionsFromConfig(config, overrides, startup) {
   if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
   if (config.distiller) options.distiller = await importRef(config.distiller);
   if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-    const { MCPToolkit } = await import("./mcp-toolkit-F5NWZSXA.js");
-    const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-LJOSQ7QG.js");
+    const { MCPToolkit } = await import("./mcp-toolkit-FSWDV4KI.js");
+    const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-G7B62NDJ.js");
     const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
     const toolkit = await MCPToolkit.connect({
       servers,
@@ -52228,6 +52230,55 @@ async function unavailableReason(store, name, maxExposed) {
 }
 function toolDefinition(v) {
   return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
+}
+
+// core/input-attribution.ts
+function callerAttribution(input, failure, calls, maxMessageBytes) {
+  if (failure.cause !== "tool" || failure.step === void 0 || failure.tool === void 0) return null;
+  const tool = failure.tool;
+  if (failure.kind === "message_limit") {
+    const bytes = Buffer.byteLength(JSON.stringify(input));
+    if (bytes <= maxMessageBytes) return null;
+    return {
+      tool,
+      arguments: [],
+      message: `the input is ${bytes} bytes, more than the ${maxMessageBytes}-byte limit of one call's arguments, so the call to base tool '${tool}' could not be made: call the tool with a smaller input`
+    };
+  }
+  if (failure.kind !== "call_failed" || failure.errorCode !== void 0) return null;
+  const call = calls[failure.step - 1];
+  if (!call || call.tool !== tool) return null;
+  const keys = Object.keys(call.args);
+  if (keys.length === 0) return null;
+  const values = inputValues(input);
+  if (!keys.every((k) => fromInput(call.args[k], values))) return null;
+  const named = keys.map((k) => `'${k}'`).join(", ");
+  return {
+    tool,
+    arguments: keys,
+    message: `the input was refused by base tool '${tool}' for argument${keys.length === 1 ? "" : "s"} ${named} (passed straight through from this call's input): check the input and call the tool again with one the base tool accepts`
+  };
+}
+function callerConsequence(c) {
+  return `This failure is about the input, not the distilled tool, so the tool stays available: ${c.message}.`;
+}
+function callerEvidence(c) {
+  return { tool: c.tool, arguments: c.arguments, message: c.message };
+}
+function inputValues(input) {
+  const out = /* @__PURE__ */ new Set();
+  const visit2 = (value) => {
+    out.add(stableStringify(value));
+    if (Array.isArray(value)) for (const item of value) visit2(item);
+    else if (isPlainObject(value)) for (const member of Object.values(value)) visit2(member);
+  };
+  visit2(input);
+  return out;
+}
+function fromInput(value, values) {
+  if (values.has(stableStringify(value))) return true;
+  const members = Array.isArray(value) ? value : isPlainObject(value) ? Object.values(value) : null;
+  return members !== null && members.length > 0 && members.every((m) => fromInput(m, values));
 }
 
 // core/schema.ts
@@ -53036,14 +53087,19 @@ function insertionPoint(node, source) {
 }
 
 // core/coverage.ts
-function siteCoverage(sites, ran) {
+function siteCoverage(sites, ran, reached = []) {
   const covered = new Set(ran);
+  const inFailed = new Set(reached);
   const uncovered = sites.filter((s) => !covered.has(s.id));
   return {
     callSites: {
       covered: sites.length - uncovered.length,
       total: sites.length,
-      uncovered: uncovered.map((s) => ({ line: s.line, tool: s.tool }))
+      uncovered: uncovered.map((s) => ({
+        line: s.line,
+        tool: s.tool,
+        ...inFailed.has(s.id) ? { inFailedReplay: true } : {}
+      }))
     },
     problems: uncovered.map((s) => ({
       line: s.line,
@@ -53824,6 +53880,41 @@ function tokenOf(node, source) {
   return text.length <= 40 && !text.includes("\n") ? text : text.match(/^\S+/)?.[0] ?? text;
 }
 
+// core/recorded-defaults.ts
+function withRecordedDefaults(tools, verified) {
+  const out = new Map(tools);
+  for (const [name, tool] of tools) {
+    const current = properties(tool.input_schema);
+    const defaults = /* @__PURE__ */ new Map();
+    const conflicting = /* @__PURE__ */ new Set();
+    for (const k of verified) {
+      if (k.baseTool !== name || !k.definition) continue;
+      for (const [key2, sub] of Object.entries(properties(k.definition.input_schema))) {
+        if (Object.hasOwn(current, key2) || !isPlainObject(sub) || !("default" in sub)) continue;
+        const seen = defaults.get(key2);
+        if (defaults.has(key2) && stableStringify(seen) !== stableStringify(sub["default"]))
+          conflicting.add(key2);
+        else defaults.set(key2, sub["default"]);
+      }
+    }
+    for (const key2 of conflicting) defaults.delete(key2);
+    if (defaults.size === 0) continue;
+    const closed = tool.input_schema["additionalProperties"] === false;
+    const added = Object.fromEntries(
+      [...defaults].map(([key2, value]) => [
+        key2,
+        closed ? { const: value, default: value } : { default: value }
+      ])
+    );
+    out.set(name, { ...tool, input_schema: { ...tool.input_schema, properties: { ...current, ...added } } });
+  }
+  return out;
+}
+function properties(schema) {
+  const p = schema["properties"];
+  return isPlainObject(p) ? p : {};
+}
+
 // core/replay.ts
 function fixturesFromCalls(calls) {
   return calls.filter((c) => c.kind === "base" && c.status !== "started").map((c, i) => ({
@@ -53944,7 +54035,7 @@ function sitesRun(outcome) {
 
 // core/replay-inputs.ts
 async function replayTestInputs(ctx, version, code, sourceCalls, options) {
-  const out = { problems: [], calls: null, liveCalls: [], covered: [], runs: [] };
+  const out = { problems: [], calls: null, liveCalls: [], covered: [], reached: [], runs: [] };
   let inputs;
   try {
     inputs = testInputsOf(version.testInputs);
@@ -53988,6 +54079,7 @@ async function replayTestInputs(ctx, version, code, sourceCalls, options) {
       answer: (call, fixtures) => answer(ctx, version, call, fixtures, run.name, options, out.liveCalls)
     });
     maxCalls = Math.max(maxCalls, outcome.calls.length);
+    out.reached.push(...sitesRun(outcome));
     const why = outcome.ok ? notApplicableProblem(outcome.notApplicable, run.name) : replayFailure(outcome.failure, run.name);
     if (why !== null) problem(why);
     else out.covered.push(...sitesRun(outcome));
@@ -54684,13 +54776,13 @@ function checkBaseCall(state, node) {
 }
 function checkArguments(state, tool, keys, at) {
   const schema = tool.input_schema;
-  const properties = schema["properties"];
+  const properties2 = schema["properties"];
   const additional = schema["additionalProperties"];
   const open = additional !== void 0 && additional !== false || schema["patternProperties"] !== void 0;
-  if (isPlainObject(properties) && !open) {
-    const known = Object.keys(properties);
+  if (isPlainObject(properties2) && !open) {
+    const known = Object.keys(properties2);
     for (const [key2, node] of keys) {
-      if (!Object.hasOwn(properties, key2)) {
+      if (!Object.hasOwn(properties2, key2)) {
         state.add(node, key2, `call to '${tool.name}' \u2014 unknown property '${key2}'${suggestion(key2, known)}`);
       }
     }
@@ -54930,10 +55022,14 @@ async function runChecks(ctx, version, code, options = {}) {
     avoided: avoided.has(baseTool) && !statics.meta.dependencies.includes(baseTool)
   }));
   const source = { calls: sourceCalls, task: sourceTrace?.task ?? null };
+  const replayTools = withRecordedDefaults(
+    byName,
+    await ctx.store.verifiedDefinitions(version.name, version.version)
+  );
   const replay = await replayCheck(
     ctx,
     version,
-    { code, meta: statics.meta, tools: byName },
+    { code, meta: statics.meta, tools: replayTools },
     source,
     options
   );
@@ -54981,7 +55077,11 @@ async function replayCheck(ctx, version, { code, meta, tools }, source, options)
   const recorded = await replayRecordedRuns(ctx, version, replayCode, source.calls, options);
   problems.push(...recorded.problems);
   if (inputs.calls !== null) {
-    const coverage = siteCoverage(instrumented.sites, [...inputs.covered, ...recorded.covered]);
+    const coverage = siteCoverage(
+      instrumented.sites,
+      [...inputs.covered, ...recorded.covered],
+      inputs.reached
+    );
     evidence.callSites = coverage.callSites;
     if (inputs.problems.length === 0) problems.push(...coverage.problems);
   }
@@ -55061,6 +55161,11 @@ function efficiencyCheck(calls, baseline, limit, minCallReduction, mustBeat) {
 }
 
 // core/version-lookup.ts
+var PICK_ORDER = {
+  active: ["active"],
+  "newest-verified": ["verified", "active"],
+  "active-or-suspect": ["active", "suspect"]
+};
 async function resolveVersion(store, name, version, pick) {
   const all = await store.listVersions({ name });
   if (all.length === 0) {
@@ -55080,13 +55185,16 @@ async function resolveVersion(store, name, version, pick) {
     return v;
   }
   if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1);
-  const wanted = pick === "active" ? "active" : "verified";
-  const found = all.filter((x) => x.status === wanted).at(-1);
-  if (!found) {
-    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
-    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
+  const order = PICK_ORDER[pick];
+  for (const wanted of order) {
+    const found = all.filter((x) => x.status === wanted).at(-1);
+    if (found) return found;
   }
-  return found;
+  const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
+  throw new DistillError(
+    "NOT_FOUND",
+    `${name} has no ${order.join(" or ")} version (${summary}): pass --version N`
+  );
 }
 
 // core/versions.ts
@@ -55236,7 +55344,7 @@ async function promote(ctx, name, options = {}) {
 }
 async function promoteLocked(ctx, name, options) {
   const v = await resolveVersion(ctx.store, name, options.version, "newest-verified");
-  if (v.status === "active") throw new DistillError("TRANSITION", `${name} v${v.version} is already active`);
+  if (v.status === "active") return v;
   if (v.status === "draft" || v.status === "rejected") {
     throw new DistillError(
       "TRANSITION",
@@ -55417,11 +55525,15 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     tool: f.tool ?? null
   };
   const expected = v.verdict?.calls ?? null;
-  if (f.cause !== "tool") {
-    const text2 = structuredError(v, f, outcome.calls, expected, ctx, CONSEQUENCE[f.cause]);
+  const caller = callerAttribution(input, f, outcome.calls, ctx.sandbox.limits.maxMessageBytes);
+  if (f.cause !== "tool" || caller) {
+    const consequence2 = caller ? callerConsequence(caller) : CONSEQUENCE[f.cause];
+    const text2 = structuredError(v, f, outcome.calls, expected, ctx, consequence2);
     await store.transaction(async (tx) => {
       await tx.failCall(callId, text2, latency);
-      await tx.recordRun({ ...run, outcome: f.cause, evidence });
+      await tx.recordRun(
+        caller ? { ...run, outcome: "caller", evidence: { ...evidence, caller: callerEvidence(caller) } } : { ...run, outcome: f.cause, evidence }
+      );
     });
     return { content: text2, isError: true };
   }
@@ -55752,23 +55864,37 @@ var STRUCTURAL = /* @__PURE__ */ new Set([
   "additionalProperties",
   "default"
 ]);
-function classifySchemaChange(before, after2) {
+function classifySchemaChange(before, after2, passed = null) {
   const found = new Found();
   if ((before.description ?? "") !== (after2.description ?? ""))
     found.add("cosmetic", "the tool's description changed");
   compareAnnotations({ ...before.annotations }, { ...after2.annotations }, found);
   compareSchema(before.input_schema, after2.input_schema, "input", found);
-  return found.result();
+  const declared = isPlainObject(after2.input_schema["properties"]) ? after2.input_schema["properties"] : {};
+  return judged(found.findings, passed, new Set(Object.keys(declared)));
+}
+function judged(findings, passed, declared) {
+  let kind = "same";
+  const reasons = [];
+  for (const f of findings) {
+    let why = null;
+    if (passed !== null && f.kind === "breaking") {
+      if (f.property !== null && !passed.has(f.property)) why = `no call of this tool passes ${f.property}`;
+      else if (f.closes && [...passed].every((p) => declared.has(p)))
+        why = "the calls of this tool pass only declared properties";
+    }
+    const k = why === null ? f.kind : "compatible";
+    if (ORDER.indexOf(k) > ORDER.indexOf(kind)) kind = k;
+    reasons.push(why === null ? f.reason : `${f.reason} (${why})`);
+  }
+  return { kind, reasons };
 }
 var Found = class {
-  kind = "same";
-  reasons = [];
-  add(kind, reason) {
-    if (ORDER.indexOf(kind) > ORDER.indexOf(this.kind)) this.kind = kind;
-    this.reasons.push(reason);
-  }
-  result() {
-    return { kind: this.kind, reasons: this.reasons };
+  findings = [];
+  /** The top-level property being compared, if any: what the findings made now are about. */
+  property = null;
+  add(kind, reason, property = this.property, closes = false) {
+    this.findings.push(closes ? { kind, reason, property, closes } : { kind, reason, property });
   }
 };
 function compareAnnotations(before, after2, found) {
@@ -55851,16 +55977,20 @@ function compareProperties(before, after2, at, found) {
   const requiredAfter = requiredOf(after2);
   for (const name of /* @__PURE__ */ new Set([...Object.keys(a), ...Object.keys(b)])) {
     const where = at === "input" ? name : `${at}.${name}`;
+    const outer = found.property;
+    if (at === "input") found.property = name;
     if (!(name in b)) {
       found.add("breaking", `${where} was removed`);
     } else if (!(name in a)) {
       found.add(
         requiredAfter.has(name) ? "breaking" : "compatible",
-        `${where} was added${requiredAfter.has(name) ? " (required)" : " (optional)"}`
+        `${where} was added${requiredAfter.has(name) ? " (required)" : " (optional)"}`,
+        requiredAfter.has(name) ? null : found.property
       );
     } else {
       compareSchema(a[name], b[name], where, found);
     }
+    found.property = outer;
   }
 }
 function compareEnum(before, after2, at, found) {
@@ -55886,8 +56016,9 @@ function compareAdditional(a, b, at, found) {
   if (stableStringify(a) === stableStringify(b)) return;
   const closedBefore = a === false;
   const closedAfter = b === false;
-  if (closedAfter && !closedBefore) found.add("breaking", `${at}: extra properties are no longer allowed`);
-  else if (closedBefore && !closedAfter) found.add("compatible", `${at}: extra properties are now allowed`);
+  if (closedAfter && !closedBefore) {
+    found.add("breaking", `${at}: extra properties are no longer allowed`, found.property, at === "input");
+  } else if (closedBefore && !closedAfter) found.add("compatible", `${at}: extra properties are now allowed`);
   else found.add("breaking", `${at}: additionalProperties changed`);
 }
 function show2(value) {
@@ -55900,7 +56031,7 @@ var ORDER2 = ["known", "cosmetic", "compatible", "breaking", "missing"];
 function worse(a, b) {
   return ORDER2.indexOf(a) >= ORDER2.indexOf(b) ? a : b;
 }
-function checkDefinition(known, current, fingerprintOf = fingerprint) {
+function checkDefinition(known, current, fingerprintOf = fingerprint, passed = null) {
   if (current === void 0) return { status: "missing", reasons: ["is no longer offered"] };
   const fp = fingerprintOf(current);
   if (fp !== null && known.some((k) => k.fingerprint === fp)) return { status: "known", reasons: [] };
@@ -55913,9 +56044,34 @@ function checkDefinition(known, current, fingerprintOf = fingerprint) {
       ]
     };
   }
-  const change = classifySchemaChange(newest.definition, current);
+  const change = classifySchemaChange(newest.definition, current, passed);
   if (change.kind === "same") return { status: "cosmetic", reasons: ["its definition changed only in form"] };
   return { status: change.kind, reasons: change.reasons };
+}
+
+// core/passed-properties.ts
+function passedProperties(source) {
+  let located;
+  try {
+    located = locateCallSites(source);
+  } catch {
+    return null;
+  }
+  const passed = /* @__PURE__ */ new Map();
+  for (const site of located.sites) {
+    if (site.tool === null) return null;
+    const given = site.path.node.arguments[1];
+    const args = given === void 0 ? void 0 : unwrap(given);
+    let keys;
+    if (args === void 0) keys = /* @__PURE__ */ new Set();
+    else if (args.type === "ObjectExpression") {
+      const literal = literalKeys(args);
+      keys = literal === null ? null : new Set(literal.keys());
+    } else keys = null;
+    const before = passed.has(site.tool) ? passed.get(site.tool) : /* @__PURE__ */ new Set();
+    passed.set(site.tool, before === null || keys === null ? null : /* @__PURE__ */ new Set([...before, ...keys]));
+  }
+  return passed;
 }
 
 // core/recovery.ts
@@ -56000,7 +56156,7 @@ async function probeAndRecover(ctx, report, recovered) {
 async function watched(ctx, statuses) {
   return (await ctx.store.listVersions()).filter((v) => statuses.includes(v.status));
 }
-function classifyVersion(v, deps, known, baseTool, onlyTool, fingerprintOf = fingerprint) {
+function classifyVersion(v, deps, known, baseTool, onlyTool, fingerprintOf = fingerprint, passed = null) {
   let status = "known";
   const reasons = [];
   const changed = [];
@@ -56010,7 +56166,7 @@ function classifyVersion(v, deps, known, baseTool, onlyTool, fingerprintOf = fin
     const mine = known.filter(
       (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool
     );
-    const check = checkDefinition(mine, baseTool(d.baseTool), fingerprintOf);
+    const check = checkDefinition(mine, baseTool(d.baseTool), fingerprintOf, passed?.get(d.baseTool) ?? null);
     if (check.status === "known") continue;
     status = worse(status, check.status);
     changed.push(d.baseTool);
@@ -56065,7 +56221,9 @@ async function reviewDefinitions(ctx, options = {}) {
           await ctx.store.getDependencies(v.name, v.version),
           await ctx.store.verifiedDefinitions(v.name, v.version),
           ctx.baseTool,
-          options.onlyTool
+          options.onlyTool,
+          fingerprint,
+          passedProperties(await ctx.store.readCode(v.name, v.version))
         );
         await applyReview(ctx, v, review, report, jobs);
       });
@@ -57105,6 +57263,10 @@ var Sandbox = class {
     this.#poolSize = wholeNumber("poolSize", options.poolSize ?? 2, 0);
     this.#maxConcurrent = wholeNumber("maxConcurrent", options.maxConcurrent ?? 16, 1);
   }
+  /** The limits a run gets unless its request narrows them (the host reads them to attribute a failure). */
+  get limits() {
+    return this.#limits;
+  }
   /** Runs one tool module; every failure of the tool is an outcome, never a throw. */
   async run(req) {
     if (this.#closed)
@@ -57470,7 +57632,10 @@ var ToolDistill = class _ToolDistill {
     this.#byName = new Map(this.#tools.map((t) => [t.name, t]));
   }
   // ---- lifecycle verbs --------------------------------------------------------------------------
-  /** Activates a version (default: the newest verified); a deprecated one re-passes verification first. */
+  /**
+   * Activates a version (default: the newest verified, else the active one, which is returned unchanged); a
+   * deprecated one re-passes verification first.
+   */
   async promote(name, options = {}) {
     await this.#ready;
     return promote(this.#ctx, name, options);
@@ -57480,13 +57645,13 @@ var ToolDistill = class _ToolDistill {
     return deprecate(this.#ctx, name, options);
   }
   /**
-   * Re-runs the three checks (default: the active version). `live` runs the calls of read-only base tools for real
+   * Re-runs the three checks (default: the active version, else the newest suspect one). `live` runs the calls of read-only base tools for real
    * and answers the calls of tools that may write from the source run's record; a write the record cannot answer
    * refuses the verification before anything runs, unless `allowWrites` lets it run for real.
    */
   async verify(name, options = {}) {
     await this.#ready;
-    const v = await resolveVersion(this.store, name, options.version, "active");
+    const v = await resolveVersion(this.store, name, options.version, "active-or-suspect");
     if (!options.live) return verifyVersion(this.#ctx, v);
     if (!this.executor) {
       throw new DistillError(
@@ -57502,7 +57667,7 @@ var ToolDistill = class _ToolDistill {
   /** What `verify --live` would do, call by call (live, from the record, refused), without running anything. */
   async planLiveVerification(name, options = {}) {
     await this.#ready;
-    const v = await resolveVersion(this.store, name, options.version, "active");
+    const v = await resolveVersion(this.store, name, options.version, "active-or-suspect");
     return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false });
   }
   /**
@@ -57545,7 +57710,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-XXKIJOGV.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-QZBIK5CF.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;

@@ -5,7 +5,7 @@ import {
 } from "./chunk-XLRDCVB2.js";
 import {
   serverNameProblem
-} from "./chunk-XSOUOFOT.js";
+} from "./chunk-Q4INTZUV.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

@@ -38,13 +38,14 @@ import {
   verifiedDefinitionRow,
   versionFromRow,
   versionRow
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-4BAHO2JP.js";
 import {
   Statuses
 } from "./chunk-J2PGGSMV.js";
 import {
   toolNameProblem
-} from "./chunk-XSOUOFOT.js";
+} from "./chunk-Q4INTZUV.js";
+import "./chunk-MRSILD2U.js";
 import {
   DistillError,
   errorMessage
@@ -296,6 +297,11 @@ var MIGRATIONS = [
   ALTER TABLE tooldistill.versions ADD CONSTRAINT versions_never_rebuilt_not_queued
     CHECK (status NOT IN ('deprecated', 'rejected', 'superseded') OR NOT queued_rebuild);
   `
+  },
+  {
+    version: 4,
+    // SQLite's 6: the run outcome `caller`, a base tool's refusal of what the caller's input passed on
+    sql: `ALTER TABLE tooldistill.runs DROP CONSTRAINT IF EXISTS runs_outcome_check, ADD CONSTRAINT runs_outcome_check CHECK (outcome IN ('ok', 'not_applicable', 'tool', 'infrastructure', 'host', 'caller'))`
   }
 ];
 var MIGRATION_VERSIONS = MIGRATIONS.map((m) => m.version);

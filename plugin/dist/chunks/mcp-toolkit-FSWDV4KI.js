@@ -1,0 +1,17 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+} from "./chunk-SB7TGRMA.js";
+import "./chunk-RYYHHNJW.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-J2PGGSMV.js";
+import "./chunk-Q4INTZUV.js";
+import "./chunk-MRSILD2U.js";
+import "./chunk-WEYMVVQ3.js";
+import "./chunk-UTY5CP2H.js";
+export {
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+};
