@@ -7,7 +7,8 @@ ${se}`}var N,se,ie=l(()=>{"use strict";N="propose_distilled_tool",se=`A distille
 import { distilledTool, call, notApplicable } from "tooldistill";
 
 export default distilledTool({
-  name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name
+  name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name,
+                                                // not propose_distilled_tool nor td_/tooldistill_/distill_\u2026
   description: "Create a draft invoice for a customer from their most recent order email.",
   inputSchema: {                                // a JSON Schema literal with type "object"
     type: "object",

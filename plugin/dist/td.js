@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-VRGYCNL3.js");
+  const { main } = await import("./chunks/main-TCPIOO7Q.js");
   await main();
 }

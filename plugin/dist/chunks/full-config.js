@@ -3,25 +3,25 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-AFSSSSXQ.js";
-import "./chunk-SB7TGRMA.js";
-import "./chunk-GZK64MDL.js";
+} from "./chunk-QKILLJQT.js";
+import "./chunk-KWROAIR3.js";
+import "./chunk-4VDOQW56.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
-import "./chunk-32AWFYQC.js";
+import "./chunk-R5IEVBJO.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-4BAHO2JP.js";
+import "./chunk-JZSIDBIL.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-KQUWBPSA.js";
+} from "./chunk-LPGC4WEZ.js";
 import "./chunk-XLRDCVB2.js";
-import "./chunk-Q4INTZUV.js";
-import "./chunk-MRSILD2U.js";
+import "./chunk-4UHCGHMJ.js";
+import "./chunk-F4WBWD6I.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

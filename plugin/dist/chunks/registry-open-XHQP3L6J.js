@@ -4,13 +4,13 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-32AWFYQC.js";
+} from "./chunk-R5IEVBJO.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-4BAHO2JP.js";
+import "./chunk-JZSIDBIL.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-Q4INTZUV.js";
-import "./chunk-MRSILD2U.js";
+import "./chunk-4UHCGHMJ.js";
+import "./chunk-F4WBWD6I.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {

@@ -1,13 +1,15 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  loadMcpServers
-} from "./chunk-KQUWBPSA.js";
+  ClaudeDistiller
+} from "./chunk-4VDOQW56.js";
+import "./chunk-RYYHHNJW.js";
+import "./chunk-NV5JO7FK.js";
+import "./chunk-J2PGGSMV.js";
 import "./chunk-XLRDCVB2.js";
-import "./chunk-Q4INTZUV.js";
-import "./chunk-MRSILD2U.js";
+import "./chunk-F4WBWD6I.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  loadMcpServers
+  ClaudeDistiller
 };

@@ -5,7 +5,7 @@ import {
 } from "./chunk-XLRDCVB2.js";
 import {
   serverNameProblem
-} from "./chunk-Q4INTZUV.js";
+} from "./chunk-4UHCGHMJ.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

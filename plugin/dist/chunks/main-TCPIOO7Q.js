@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-33NX6G4I.js";
+} from "./chunk-DYIYLZWF.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,9 +36,9 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-AFSSSSXQ.js";
-import "./chunk-SB7TGRMA.js";
-import "./chunk-GZK64MDL.js";
+} from "./chunk-QKILLJQT.js";
+import "./chunk-KWROAIR3.js";
+import "./chunk-4VDOQW56.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
@@ -46,9 +46,9 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
-} from "./chunk-32AWFYQC.js";
+} from "./chunk-R5IEVBJO.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-4BAHO2JP.js";
+import "./chunk-JZSIDBIL.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
@@ -74,14 +74,14 @@ import {
 } from "./chunk-BKYE4L7D.js";
 import {
   loadMcpServers
-} from "./chunk-KQUWBPSA.js";
+} from "./chunk-LPGC4WEZ.js";
 import {
   canonicalArgs
 } from "./chunk-XLRDCVB2.js";
-import "./chunk-Q4INTZUV.js";
+import "./chunk-4UHCGHMJ.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MRSILD2U.js";
+} from "./chunk-F4WBWD6I.js";
 import {
   DistillError,
   errorMessage

@@ -1,15 +1,13 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  ClaudeDistiller
-} from "./chunk-GZK64MDL.js";
-import "./chunk-RYYHHNJW.js";
-import "./chunk-NV5JO7FK.js";
-import "./chunk-J2PGGSMV.js";
+  loadMcpServers
+} from "./chunk-LPGC4WEZ.js";
 import "./chunk-XLRDCVB2.js";
-import "./chunk-MRSILD2U.js";
+import "./chunk-4UHCGHMJ.js";
+import "./chunk-F4WBWD6I.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  ClaudeDistiller
+  loadMcpServers
 };

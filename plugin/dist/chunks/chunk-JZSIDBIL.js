@@ -5,7 +5,7 @@ import {
 } from "./chunk-J2PGGSMV.js";
 import {
   toolNameShapeProblem
-} from "./chunk-Q4INTZUV.js";
+} from "./chunk-4UHCGHMJ.js";
 import {
   DistillError,
   errorMessage

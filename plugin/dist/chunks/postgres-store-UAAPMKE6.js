@@ -38,14 +38,14 @@ import {
   verifiedDefinitionRow,
   versionFromRow,
   versionRow
-} from "./chunk-4BAHO2JP.js";
+} from "./chunk-JZSIDBIL.js";
 import {
   Statuses
 } from "./chunk-J2PGGSMV.js";
 import {
   toolNameProblem
-} from "./chunk-Q4INTZUV.js";
-import "./chunk-MRSILD2U.js";
+} from "./chunk-4UHCGHMJ.js";
+import "./chunk-F4WBWD6I.js";
 import {
   DistillError,
   errorMessage

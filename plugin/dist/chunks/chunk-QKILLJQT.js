@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   suggestion
-} from "./chunk-SB7TGRMA.js";
+} from "./chunk-KWROAIR3.js";
 import {
   PROPOSE_INPUT_SCHEMA,
   formatProblem,
@@ -13,7 +13,7 @@ import {
   testInputsOf,
   toVerdict,
   verdictText
-} from "./chunk-GZK64MDL.js";
+} from "./chunk-4VDOQW56.js";
 import {
   clip,
   oneLine
@@ -26,7 +26,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-32AWFYQC.js";
+} from "./chunk-R5IEVBJO.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,
@@ -34,7 +34,7 @@ import {
   isPostgresUrl,
   parseStoreUrl,
   stderrLogger
-} from "./chunk-4BAHO2JP.js";
+} from "./chunk-JZSIDBIL.js";
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
@@ -43,7 +43,7 @@ import {
 } from "./chunk-RYZN5VFB.js";
 import {
   expandVars
-} from "./chunk-KQUWBPSA.js";
+} from "./chunk-LPGC4WEZ.js";
 import {
   canonicalArgs,
   isPlainObject,
@@ -52,11 +52,11 @@ import {
 import {
   serverNameProblem,
   toolNameProblem
-} from "./chunk-Q4INTZUV.js";
+} from "./chunk-4UHCGHMJ.js";
 import {
   PROPOSE_TOOL_NAME,
   nudgeText
-} from "./chunk-MRSILD2U.js";
+} from "./chunk-F4WBWD6I.js";
 import {
   DistillError,
   errorMessage
@@ -52072,8 +52072,8 @@ async function optionsFromConfig(config, overrides, startup) {
   if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
   if (config.distiller) options.distiller = await importRef(config.distiller);
   if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-    const { MCPToolkit } = await import("./mcp-toolkit-FSWDV4KI.js");
-    const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-G7B62NDJ.js");
+    const { MCPToolkit } = await import("./mcp-toolkit-AIQT3LB5.js");
+    const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-7ZTR3IDH.js");
     const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
     const toolkit = await MCPToolkit.connect({
       servers,
@@ -57710,7 +57710,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-QZBIK5CF.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-YYNP2EU3.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;

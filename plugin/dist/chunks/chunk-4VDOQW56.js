@@ -22,7 +22,7 @@ import {
 import {
   PROPOSE_TOOL_NAME,
   TOOL_FORMAT_GUIDE
-} from "./chunk-MRSILD2U.js";
+} from "./chunk-F4WBWD6I.js";
 import {
   DistillError,
   errorMessage

@@ -50,7 +50,7 @@ import {
   versionFromRow,
   versionRow,
   writeToolCode
-} from "./chunk-4BAHO2JP.js";
+} from "./chunk-JZSIDBIL.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -2152,7 +2152,7 @@ function embeddedStore(store, what) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-BKBLT62W.js");
+    const { PostgresStore } = await import("./postgres-store-UAAPMKE6.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

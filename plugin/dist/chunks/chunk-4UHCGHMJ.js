@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MRSILD2U.js";
+} from "./chunk-F4WBWD6I.js";
 
 // core/tool-names.ts
 var TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{2,35}$/;

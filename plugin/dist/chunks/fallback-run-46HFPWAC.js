@@ -4,30 +4,30 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-33NX6G4I.js";
+} from "./chunk-DYIYLZWF.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-AFSSSSXQ.js";
-import "./chunk-SB7TGRMA.js";
-import "./chunk-GZK64MDL.js";
+} from "./chunk-QKILLJQT.js";
+import "./chunk-KWROAIR3.js";
+import "./chunk-4VDOQW56.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   embeddedStore
-} from "./chunk-32AWFYQC.js";
+} from "./chunk-R5IEVBJO.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-4BAHO2JP.js";
+import "./chunk-JZSIDBIL.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
-import "./chunk-KQUWBPSA.js";
+import "./chunk-LPGC4WEZ.js";
 import "./chunk-XLRDCVB2.js";
-import "./chunk-Q4INTZUV.js";
-import "./chunk-MRSILD2U.js";
+import "./chunk-4UHCGHMJ.js";
+import "./chunk-F4WBWD6I.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 

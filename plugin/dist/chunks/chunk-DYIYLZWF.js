@@ -2,29 +2,29 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-AFSSSSXQ.js";
+} from "./chunk-QKILLJQT.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-SB7TGRMA.js";
+} from "./chunk-KWROAIR3.js";
 import {
   advanceSpan,
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-32AWFYQC.js";
+} from "./chunk-R5IEVBJO.js";
 import {
   clipDepth
-} from "./chunk-4BAHO2JP.js";
+} from "./chunk-JZSIDBIL.js";
 import {
   canonicalArgs,
   isPlainObject
 } from "./chunk-XLRDCVB2.js";
 import {
   baseToolName
-} from "./chunk-Q4INTZUV.js";
+} from "./chunk-4UHCGHMJ.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MRSILD2U.js";
+} from "./chunk-F4WBWD6I.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

@@ -12,7 +12,7 @@ import {
 import {
   baseToolName,
   splitBaseToolName
-} from "./chunk-Q4INTZUV.js";
+} from "./chunk-4UHCGHMJ.js";
 import {
   DistillError,
   errorMessage

@@ -3,12 +3,12 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   MAX_CONCURRENT_STARTS,
   MCPToolkit
-} from "./chunk-SB7TGRMA.js";
+} from "./chunk-KWROAIR3.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-J2PGGSMV.js";
-import "./chunk-Q4INTZUV.js";
-import "./chunk-MRSILD2U.js";
+import "./chunk-4UHCGHMJ.js";
+import "./chunk-F4WBWD6I.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
