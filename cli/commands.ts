@@ -15,8 +15,8 @@ export interface CliIO {
 
 /** Exit codes: scripts can tell a usage mistake from a refused command. */
 /**
- * Exit codes. `stillSuspect`: verify's checks passed but the version stays suspect (an open problem the pass did
- * not clear), so a CI step that re-verifies a tool can tell "usable again" from "passed, still out of use".
+ * Exit codes. `stillSuspect`: verify's checks passed but the version stays suspect and out of use (an open problem
+ * the pass did not clear), so a CI step that re-verifies a tool can tell "usable again" from "passed, still out".
  */
 export const EXIT = { ok: 0, error: 1, usage: 2, stillSuspect: 3 } as const;
 
@@ -138,7 +138,7 @@ export const COMMANDS = {
     synopsis: "verify <name> [--version N] [--live [--allow-writes] [--dry-run]]",
     summary: "re-run the three checks",
     details:
-      "Re-runs the static, replay and efficiency checks on a version (default: the active one, else the newest\nsuspect one) and applies the lifecycle. --live runs the calls of read-only base tools\n(annotations.readOnlyHint) for real and answers the calls of tools that may write from the source run's\nrecord; a write the record has no answer for refuses the command before anything runs, unless --allow-writes\nlets it write for real. --dry-run prints that plan, call by call, and runs nothing. Only a live pass clears a\nruntime failure. Exits 1 when a check fails or the command is refused, 3 when every check passed but the\nversion stays suspect.",
+      "Re-runs the static, replay and efficiency checks on a version (default: the active one, else the newest\nsuspect one) and applies the lifecycle. --live runs the calls of read-only base tools\n(annotations.readOnlyHint) for real and answers the calls of tools that may write from the source run's\nrecord; a write the record has no answer for refuses the command before anything runs, unless --allow-writes\nlets it write for real. --dry-run prints that plan, call by call, and runs nothing. Only a live pass clears a\nruntime failure. Exits 1 when a check fails or the command is refused, 3 when every check passed but the\nversion stays suspect (out of use).",
     options: {
       ...VERSION,
       live: { type: "flag", help: "run read-only calls live; answer writes from the record" },

@@ -1,8 +1,9 @@
 /** `promote`, `deprecate`, `verify` and `prune`: moving versions through their lifecycle. */
 
-import type { Verdict } from "../../core/index.ts";
+import type { RegistryData, Verdict } from "../../core/index.ts";
 import {
   deprecate as deprecateVersion,
+  isExposed,
   planText,
   promotionPreview,
   prune as pruneVersions,
@@ -57,14 +58,19 @@ export async function verify(ctx: ContextOf<"verify">): Promise<number> {
       return EXIT.ok;
     }
     const verdict = await td.verify(ctx.args.name, { ...options, live, allowWrites });
-    return verifyExit(outputVerdict(ctx, verdict), verdict);
+    if (!outputVerdict(ctx, verdict)) return EXIT.error;
+    return (await stillOutOfUse(td.store, verdict)) ? EXIT.stillSuspect : EXIT.ok;
   });
 }
 
-/** A pass that leaves the version suspect is not "usable again": CI must be able to tell (exit 3). */
-function verifyExit(passed: boolean, verdict: Verdict): number {
-  if (!passed) return EXIT.error;
-  return verdict.status === "suspect" ? EXIT.stillSuspect : EXIT.ok;
+/**
+ * A pass that leaves the version suspect and not offered is not "usable again": CI must be able to tell (exit 3).
+ * A suspect version whose only problem is a recovered avoided tool is still offered, so it is not.
+ */
+async function stillOutOfUse(store: RegistryData, verdict: Verdict): Promise<boolean> {
+  if (verdict.status !== "suspect") return false;
+  const v = await store.getVersion(verdict.name, verdict.version);
+  return v !== null && !isExposed(v.status, v.problems);
 }
 
 /** Removes rejected and superseded versions (older than N days with --older-than). */
