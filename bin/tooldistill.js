@@ -12,6 +12,9 @@ if (major < 22 || (major === 22 && minor < 18)) {
 // tooldistill` never runs a stale build); the npm package ships this file without the sources and loads the
 // compiled CLI from dist/.
 const { existsSync } = await import("node:fs");
+// Every command is a new process: Node's compile cache (under the system's temp directory) keeps the compiled
+// modules between them, so only the first run after an install or an edit compiles the CLI.
+(await import("node:module")).enableCompileCache?.();
 const source = new URL("../cli/main.ts", import.meta.url);
 const cli = await import(
   existsSync(source) ? source.href : new URL("../dist/cli/main.js", import.meta.url).href

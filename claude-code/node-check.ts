@@ -3,16 +3,20 @@
  * (which imports nothing that needs a newer Node), so an old Node can load it and print one clear message, where
  * the real entry (static `node:sqlite`) would crash unreadably.
  */
+import * as nodeModule from "node:module";
 import { nodeVersionProblem } from "../core/node-version.ts";
 
 /**
- * True on Node 22.18+ (and node:sqlite's ExperimentalWarning is silenced); otherwise prints the one-line message
- * and sets a non-blocking error exit code.
+ * True on Node 22.18+ (node:sqlite's ExperimentalWarning silenced, Node's compile cache on); otherwise prints the
+ * one-line message and sets a non-blocking error exit code.
  */
 export function nodeSupported(): boolean {
   const problem = nodeVersionProblem();
   if (problem === null) {
     quietSqliteWarning();
+    // A hook is a new process for every tool call: compiling its bundle once (in Node's cache folder under the
+    // system's temp directory) instead of at every start is most of what its start-up can still save.
+    nodeModule.enableCompileCache?.();
     return true;
   }
   process.stderr.write(`${problem}\n`);

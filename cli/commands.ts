@@ -3,7 +3,7 @@
  * and where its body lives. Bodies load on first use, so `--help` and a usage mistake load no command module.
  * A new command is one entry in COMMANDS, one line in LOADERS and its body in the module of its group.
  */
-import { Statuses } from "../core/internal.ts";
+import { Statuses } from "../core/read.ts";
 import type { OptionSpec, OptionsSpec, OptionValues } from "./options.ts";
 
 /** Where the CLI writes and which folder it treats as current; tests pass their own. */

@@ -2,29 +2,23 @@
  * Everything the CLI prints: `--json` for programs, and for people the tables, pages and reports. Commands gather
  * the data; the text is made here, so one command's output reads like another's.
  */
-import {
-  type BaseToolHealth,
-  type CallRecord,
-  type ChangeReport,
-  type DependencyRecord,
-  type HistoryRecord,
-  type RunRecord,
-  type RunStats,
-  type ToolDef,
-  type TraceRecord,
-  type UsageTotals,
-  type Verdict,
-  type VerifiedDefinition,
-  type VersionRecord,
-  verdictReport,
+import type {
+  BaseToolHealth,
+  CallRecord,
+  ChangeReport,
+  DependencyRecord,
+  HistoryRecord,
+  RunRecord,
+  RunStats,
+  ToolDef,
+  TraceRecord,
+  UsageTotals,
+  Verdict,
+  VerifiedDefinition,
+  VersionRecord,
 } from "../core/index.ts";
-import {
-  type DoctorReport,
-  evidenceLines,
-  oneLine,
-  type PromotionPreview,
-  type TransferCounts,
-} from "../core/internal.ts";
+import type { DoctorReport, PromotionPreview, TransferCounts } from "../core/internal.ts";
+import { evidenceLines, oneLine, verdictReport } from "../core/read.ts";
 import type { CliIO } from "./commands.ts";
 
 /** Prints `text` on stdout, ending it with one newline. */

@@ -3,8 +3,7 @@
  * traces, deprecate, doctor) open the store; the others build a ToolDistill from tooldistill.yaml. Output goes
  * through an injected `io` so tests run `main` in-process; errors become exit codes here and nowhere else.
  */
-import { DistillError } from "../core/index.ts";
-import { errorMessage } from "../core/internal.ts";
+import { DistillError, errorMessage } from "../core/read.ts";
 import { type CliIO, EXIT, runCommand } from "./commands.ts";
 import { parseCommandLine } from "./options.ts";
 

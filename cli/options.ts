@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { DistillError } from "../core/index.ts";
+import { DistillError } from "../core/read.ts";
 import {
   COMMAND_NAMES,
   COMMANDS,

@@ -4,22 +4,17 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type Config,
-  DistillError,
-  type Logger,
-  loadConfig,
-  type RegistryStore,
-  ToolDistill,
-} from "../core/index.ts";
+import type { Config, Logger, RegistryStore, ToolDistill } from "../core/index.ts";
 import {
   CONFIG_FILE_NAME,
   countToolFiles,
+  DistillError,
   defaultConfig,
   findConfig,
   isPostgresUrl,
+  loadConfig,
   loadConfiguredStore,
-} from "../core/internal.ts";
+} from "../core/read.ts";
 import type { CliIO, CommandContext } from "./commands.ts";
 
 /** The part of a command's context that says where it works. */
@@ -55,6 +50,8 @@ export async function withRegistry<T>(
 export async function withLibrary<T>(where: Where, fn: (td: ToolDistill) => Promise<T>): Promise<T> {
   const config = await projectConfig(where);
   requireStore(config);
+  // The whole library loads only for the verbs that run or check tools: a read never pays for it.
+  const { ToolDistill } = await import("../core/index.ts");
   const td = await ToolDistill.fromLoadedConfig(config, { logger: ioLogger(where.io) });
   try {
     return await fn(td);

@@ -8,10 +8,11 @@
 import type { DistillContext } from "./context.ts";
 import { errorMessage } from "./errors.ts";
 import { type ExposedCandidate, exposedCandidates, exposedCandidatesSync, pickExposed } from "./exposure.ts";
+import { fingerprintOnce } from "./fingerprint.ts";
 import type { RegistryStore } from "./registry-store.ts";
 import type { Store, VersionRecord } from "./store.ts";
 import { classifyVersion } from "./tool-changes.ts";
-import type { Logger } from "./types.ts";
+import type { Logger, ToolDef } from "./types.ts";
 
 /**
  * The exposed versions of the embedded store, read synchronously when a ToolDistill opens. With `baseTool` (the
@@ -21,13 +22,24 @@ import type { Logger } from "./types.ts";
 export function startupCandidates(
   store: Store,
   baseTool: DistillContext["baseTool"] | null,
+  fingerprintOf: (tool: ToolDef) => string | null = fingerprintOnce(),
 ): ExposedCandidate[] {
   const candidates = exposedCandidatesSync(store);
   if (!baseTool || candidates.length === 0) return candidates;
-  const deps = store.getDependencies();
-  const known = store.verifiedDefinitions();
+  // Grouped by version once: each candidate reads its own rows, not every version's.
+  const key = (r: { name: string; version: number }) => `${r.name}\u0000${r.version}`;
+  const deps = Map.groupBy(store.getDependencies(), key);
+  const known = Map.groupBy(store.verifiedDefinitions(), key);
   return candidates.filter((c) => {
-    const status = classifyVersion(c.v, deps, known, baseTool).status;
+    const k = key(c.v);
+    const status = classifyVersion(
+      c.v,
+      deps.get(k) ?? [],
+      known.get(k) ?? [],
+      baseTool,
+      undefined,
+      fingerprintOf,
+    ).status;
     return status !== "missing" && status !== "breaking";
   });
 }

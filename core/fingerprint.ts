@@ -28,6 +28,24 @@ export function fingerprint(tool: ToolDef | undefined): string | null {
   }
 }
 
+/**
+ * `fingerprint` remembered per definition object, for one pass over many versions that share base tools (a start-up
+ * review hashes each current definition once, not once per version that depends on it). Scoped to that pass: a
+ * definition object changed in place later must be hashed again.
+ */
+export function fingerprintOnce(): (tool: ToolDef | undefined) => string | null {
+  const prints = new Map<ToolDef, string | null>();
+  return (tool) => {
+    if (!tool) return null;
+    let print = prints.get(tool);
+    if (print === undefined && !prints.has(tool)) {
+      print = fingerprint(tool);
+      prints.set(tool, print);
+    }
+    return print ?? null;
+  };
+}
+
 /** True only when both fingerprints exist and are equal. */
 export function sameFingerprint(stored: string | null, current: string | null): boolean {
   return stored !== null && current !== null && stored === current;

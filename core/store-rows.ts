@@ -159,6 +159,31 @@ function parse(text: unknown): unknown {
   return typeof text === "string" ? JSON.parse(text) : null;
 }
 
+/**
+ * Defines `target[key]` as the JSON column `raw`, parsed (and mapped) on first read: an ordinary enumerable property
+ * for everyone who reads it (spreads, JSON, deep equality), which costs nothing for the many readers that never
+ * look at it (every exposure read and start-up review lists all versions; few of them read a verdict).
+ */
+function lazyJson<T>(target: object, key: string, raw: unknown, map: (value: unknown) => T): void {
+  let value: T;
+  let parsed = false;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!parsed) {
+        value = map(parse(raw));
+        parsed = true;
+      }
+      return value;
+    },
+    set: (next: T) => {
+      value = next;
+      parsed = true;
+    },
+  });
+}
+
 /** A text column. */
 export function text(r: Row, column: string): string {
   return r[column] as string;
@@ -177,7 +202,7 @@ export function numberOrNull(r: Row, column: string): number | null {
 
 /** A `versions` row as a record. */
 export function versionFromRow(r: Row): VersionRecord {
-  return {
+  const record = {
     name: text(r, "name"),
     version: Number(r["version"]),
     status: r["status"] as Status,
@@ -189,12 +214,14 @@ export function versionFromRow(r: Row): VersionRecord {
     inputSchema: parse(r["input_schema"]) as Record<string, unknown>,
     testInputs: parse(r["test_inputs"]) as Record<string, unknown>[],
     sourceHash: text(r, "source_hash"),
-    verdict: withEvidence(parse(r["verdict"]) as Verdict | null),
+  };
+  lazyJson(record, "verdict", r["verdict"], (v) => withEvidence(v as Verdict | null));
+  return Object.assign(record as VersionRecord, {
     queuedRebuild: Boolean(r["queued_rebuild"]),
     rebuildNote: textOrNull(r, "rebuild_note"),
     createdAt: text(r, "created_at"),
     replayRuns: (parse(r["replay_runs"]) as RunRef[] | null) ?? [],
-  };
+  });
 }
 
 /** A `status_history` row as a record. */
@@ -266,14 +293,15 @@ export function baseHealthFromRow(r: Row): BaseHealthRecord {
 
 /** A `verified_definitions` row as a record. */
 export function verifiedDefinitionFromRow(r: Row): VerifiedDefinition {
-  return {
+  const record = {
     name: text(r, "name"),
     version: Number(r["version"]),
     baseTool: text(r, "base_tool"),
     fingerprint: text(r, "fingerprint"),
-    definition: parse(r["definition"]) as ToolDef | null,
-    verifiedAt: text(r, "verified_at"),
   };
+  // A review compares every version's fingerprints; only a changed tool's definition is ever read.
+  lazyJson(record, "definition", r["definition"], (v) => v as ToolDef | null);
+  return Object.assign(record as VerifiedDefinition, { verifiedAt: text(r, "verified_at") });
 }
 
 /** A `traces` row as a record. */

@@ -7,7 +7,7 @@
 import type { DistillContext } from "./context.ts";
 import { checkDefinition, type DefinitionStatus, worse } from "./definitions.ts";
 import { DistillError, errorMessage } from "./errors.ts";
-import { fingerprint } from "./fingerprint.ts";
+import { fingerprint, fingerprintOnce } from "./fingerprint.ts";
 import { type PassedProperties, passedProperties } from "./passed-properties.ts";
 import { type BaseToolHealth, probeAndRecover } from "./recovery.ts";
 import type { DependencyRecord, NewDefinition, VerifiedDefinition, VersionRecord } from "./store.ts";
@@ -121,7 +121,12 @@ function entry(
  */
 export async function reviewDefinitions(
   ctx: DistillContext,
-  options: { statuses?: readonly Status[]; onlyTool?: string } = {},
+  options: {
+    statuses?: readonly Status[];
+    onlyTool?: string;
+    /** The pass's fingerprints of current definitions, when the caller already hashed some (the start-up). */
+    fingerprintOf?: (tool: ToolDef) => string | null;
+  } = {},
 ): Promise<{ report: ChangeReport; jobs: Reverification[] }> {
   const report: ChangeReport = { changes: [], messages: [] };
   const jobs: Reverification[] = [];
@@ -131,11 +136,7 @@ export async function reviewDefinitions(
   // Grouped by version once, and each current definition fingerprinted once: a start-up reviews every version.
   const deps = Map.groupBy(await ctx.store.getDependencies(), (d) => `${d.name}\u0000${d.version}`);
   const known = Map.groupBy(await ctx.store.verifiedDefinitions(), (k) => `${k.name}\u0000${k.version}`);
-  const prints = new Map<ToolDef, string | null>();
-  const fingerprintOf = (tool: ToolDef) => {
-    if (!prints.has(tool)) prints.set(tool, fingerprint(tool));
-    return prints.get(tool) ?? null;
-  };
+  const fingerprintOf = options.fingerprintOf ?? fingerprintOnce();
   for (const first of versions) {
     const key = `${first.name}\u0000${first.version}`;
     const quick = classifyVersion(

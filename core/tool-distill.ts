@@ -18,6 +18,7 @@ import { fallbackDistill, rebuild } from "./distilling.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { toolDefinition, unavailableReason } from "./exposure.ts";
 import { ExposureCache, startupCandidates } from "./exposure-cache.ts";
+import { fingerprintOnce } from "./fingerprint.ts";
 import { assertNoRefusedWrites, type LivePlan, LivePolicy, planLive } from "./live-plan.ts";
 import { stderrLogger } from "./logger.ts";
 import { isPostgresUrl } from "./postgres-connect.ts";
@@ -132,21 +133,25 @@ export class ToolDistill {
     this.startupReport = review ? { changes: [], messages: [] } : null;
     // The embedded store is read now, so `activeTools()` answers as soon as the constructor returns; versions a
     // breaking change or a gone base tool affects are left out until the review has re-verified them.
+    // One hash per current definition for the whole start: the seed and the review read the same ones.
+    const fingerprintOf = fingerprintOnce();
     if (this.store instanceof SqliteRegistryStore) {
-      this.#exposure.seed(startupCandidates(this.store.store, review ? this.#ctx.baseTool : null));
+      this.#exposure.seed(
+        startupCandidates(this.store.store, review ? this.#ctx.baseTool : null, fingerprintOf),
+      );
     }
-    this.#ready = this.#start();
+    this.#ready = this.#start(fingerprintOf);
   }
 
   /** Follows the change feed, reads the exposed set, and runs the start-up review. Never rejects. */
-  async #start(): Promise<void> {
+  async #start(fingerprintOf: (tool: ToolDef) => string | null): Promise<void> {
     try {
       // Following first: a change committed while the set is read is heard, not lost.
       await this.#exposure.follow();
       await this.#exposure.refresh();
       const report = this.startupReport;
       if (!report) return;
-      const review = await reviewDefinitions(this.#ctx);
+      const review = await reviewDefinitions(this.#ctx, { fingerprintOf });
       report.changes.push(...review.report.changes);
       report.messages.push(...review.report.messages);
       await reverify(this.#ctx, review.jobs);

@@ -34,6 +34,7 @@ const ALLOWED: Record<string, string> = {
   "server/through-barrel.ts": `import { ToolDistill } from "../core/internal.ts";\nexport const t = ToolDistill;\n`,
   "claude-code/gate.ts": `import { nodeVersionProblem } from "../core/node-version.ts";\nexport const p = nodeVersionProblem;\n`,
   "bin/public.ts": `import { ToolDistill } from "../core/index.ts";\nexport const t = ToolDistill;\n`,
+  "cli/read-barrel.ts": `import { loadConfig } from "../core/read.ts";\nexport const l = loadConfig;\n`,
   "cli/commands/through-barrel.ts": `import { x } from "../../claude-code/session.ts";\nimport { Store } from "../../core/internal.ts";\nexport const s = [Store, x];\n`,
 };
 

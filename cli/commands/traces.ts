@@ -1,5 +1,6 @@
 /** `traces list` and `traces show`: the recorded runs in the store, read-only. */
-import { DistillError, type RegistryStore } from "../../core/index.ts";
+import type { RegistryStore } from "../../core/index.ts";
+import { DistillError } from "../../core/read.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import { output, outputRows, TRACE_TABLE, type TraceRow, tracePage } from "../format.ts";
 import { withRegistry } from "../project.ts";

@@ -1,7 +1,6 @@
 /** `list` and `show`: the distilled tool versions in the store, read-only. */
 import type { RegistryStore, RunStats, VersionRecord } from "../../core/index.ts";
-import { DistillError } from "../../core/index.ts";
-import { resolveVersion } from "../../core/internal.ts";
+import { DistillError, resolveVersion } from "../../core/read.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import {
   output,

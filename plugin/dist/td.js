@@ -2,13 +2,13 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   nodeSupported
-} from "./chunks/chunk-ZOUKN3ET.js";
+} from "./chunks/chunk-AMGZVLUM.js";
 import "./chunks/chunk-RYZN5VFB.js";
 import "./chunks/chunk-WEYMVVQ3.js";
 import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-TCPIOO7Q.js");
+  const { main } = await import("./chunks/main-6MGS2CVE.js");
   await main();
 }

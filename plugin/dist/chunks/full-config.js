@@ -3,16 +3,16 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-QKILLJQT.js";
+} from "./chunk-T74VXFOG.js";
 import "./chunk-KWROAIR3.js";
 import "./chunk-4VDOQW56.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
-import "./chunk-R5IEVBJO.js";
+import "./chunk-3U4J7U5A.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-JZSIDBIL.js";
+import "./chunk-KWZDXMQB.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

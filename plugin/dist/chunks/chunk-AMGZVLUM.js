@@ -5,10 +5,12 @@ import {
 } from "./chunk-RYZN5VFB.js";
 
 // claude-code/node-check.ts
+import * as nodeModule from "node:module";
 function nodeSupported() {
   const problem = nodeVersionProblem();
   if (problem === null) {
     quietSqliteWarning();
+    nodeModule.enableCompileCache?.();
     return true;
   }
   process.stderr.write(`${problem}

@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-DYIYLZWF.js";
+} from "./chunk-JIBLWWYZ.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,7 +36,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-QKILLJQT.js";
+} from "./chunk-T74VXFOG.js";
 import "./chunk-KWROAIR3.js";
 import "./chunk-4VDOQW56.js";
 import "./chunk-RYYHHNJW.js";
@@ -46,9 +46,9 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
-} from "./chunk-R5IEVBJO.js";
+} from "./chunk-3U4J7U5A.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-JZSIDBIL.js";
+import "./chunk-KWZDXMQB.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

@@ -347,6 +347,25 @@ function json(value) {
 function parse(text2) {
   return typeof text2 === "string" ? JSON.parse(text2) : null;
 }
+function lazyJson(target, key, raw, map) {
+  let value;
+  let parsed = false;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!parsed) {
+        value = map(parse(raw));
+        parsed = true;
+      }
+      return value;
+    },
+    set: (next) => {
+      value = next;
+      parsed = true;
+    }
+  });
+}
 function text(r, column) {
   return r[column];
 }
@@ -358,7 +377,7 @@ function numberOrNull(r, column) {
   return v === null || v === void 0 ? null : Number(v);
 }
 function versionFromRow(r) {
-  return {
+  const record = {
     name: text(r, "name"),
     version: Number(r["version"]),
     status: r["status"],
@@ -369,13 +388,15 @@ function versionFromRow(r) {
     description: text(r, "description"),
     inputSchema: parse(r["input_schema"]),
     testInputs: parse(r["test_inputs"]),
-    sourceHash: text(r, "source_hash"),
-    verdict: withEvidence(parse(r["verdict"])),
+    sourceHash: text(r, "source_hash")
+  };
+  lazyJson(record, "verdict", r["verdict"], (v) => withEvidence(v));
+  return Object.assign(record, {
     queuedRebuild: Boolean(r["queued_rebuild"]),
     rebuildNote: textOrNull(r, "rebuild_note"),
     createdAt: text(r, "created_at"),
     replayRuns: parse(r["replay_runs"]) ?? []
-  };
+  });
 }
 function historyFromRow(r) {
   return {
@@ -435,14 +456,14 @@ function baseHealthFromRow(r) {
   };
 }
 function verifiedDefinitionFromRow(r) {
-  return {
+  const record = {
     name: text(r, "name"),
     version: Number(r["version"]),
     baseTool: text(r, "base_tool"),
-    fingerprint: text(r, "fingerprint"),
-    definition: parse(r["definition"]),
-    verifiedAt: text(r, "verified_at")
+    fingerprint: text(r, "fingerprint")
   };
+  lazyJson(record, "definition", r["definition"], (v) => v);
+  return Object.assign(record, { verifiedAt: text(r, "verified_at") });
 }
 function traceFromRow(r) {
   const outcome = r["outcome"];

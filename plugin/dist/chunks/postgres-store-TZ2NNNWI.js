@@ -38,7 +38,7 @@ import {
   verifiedDefinitionRow,
   versionFromRow,
   versionRow
-} from "./chunk-JZSIDBIL.js";
+} from "./chunk-KWZDXMQB.js";
 import {
   Statuses
 } from "./chunk-J2PGGSMV.js";

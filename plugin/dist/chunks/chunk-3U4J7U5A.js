@@ -50,7 +50,7 @@ import {
   versionFromRow,
   versionRow,
   writeToolCode
-} from "./chunk-JZSIDBIL.js";
+} from "./chunk-KWZDXMQB.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -2152,7 +2152,7 @@ function embeddedStore(store, what) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-UAAPMKE6.js");
+    const { PostgresStore } = await import("./postgres-store-TZ2NNNWI.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

@@ -26,7 +26,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-R5IEVBJO.js";
+} from "./chunk-3U4J7U5A.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,
@@ -34,7 +34,7 @@ import {
   isPostgresUrl,
   parseStoreUrl,
   stderrLogger
-} from "./chunk-JZSIDBIL.js";
+} from "./chunk-KWZDXMQB.js";
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
@@ -52641,6 +52641,18 @@ function fingerprint(tool) {
     return null;
   }
 }
+function fingerprintOnce() {
+  const prints = /* @__PURE__ */ new Map();
+  return (tool) => {
+    if (!tool) return null;
+    let print = prints.get(tool);
+    if (print === void 0 && !prints.has(tool)) {
+      print = fingerprint(tool);
+      prints.set(tool, print);
+    }
+    return print ?? null;
+  };
+}
 function sameFingerprint(stored, current) {
   return stored !== null && current !== null && stored === current;
 }
@@ -56196,11 +56208,7 @@ async function reviewDefinitions(ctx, options = {}) {
   if (versions.length === 0) return { report, jobs };
   const deps = Map.groupBy(await ctx.store.getDependencies(), (d) => `${d.name}\0${d.version}`);
   const known = Map.groupBy(await ctx.store.verifiedDefinitions(), (k) => `${k.name}\0${k.version}`);
-  const prints = /* @__PURE__ */ new Map();
-  const fingerprintOf = (tool) => {
-    if (!prints.has(tool)) prints.set(tool, fingerprint(tool));
-    return prints.get(tool) ?? null;
-  };
+  const fingerprintOf = options.fingerprintOf ?? fingerprintOnce();
   for (const first of versions) {
     const key2 = `${first.name}\0${first.version}`;
     const quick = classifyVersion(
@@ -56360,13 +56368,22 @@ async function health(ctx, options) {
 }
 
 // core/exposure-cache.ts
-function startupCandidates(store, baseTool) {
+function startupCandidates(store, baseTool, fingerprintOf = fingerprintOnce()) {
   const candidates = exposedCandidatesSync(store);
   if (!baseTool || candidates.length === 0) return candidates;
-  const deps = store.getDependencies();
-  const known = store.verifiedDefinitions();
+  const key2 = (r) => `${r.name}\0${r.version}`;
+  const deps = Map.groupBy(store.getDependencies(), key2);
+  const known = Map.groupBy(store.verifiedDefinitions(), key2);
   return candidates.filter((c) => {
-    const status = classifyVersion(c.v, deps, known, baseTool).status;
+    const k = key2(c.v);
+    const status = classifyVersion(
+      c.v,
+      deps.get(k) ?? [],
+      known.get(k) ?? [],
+      baseTool,
+      void 0,
+      fingerprintOf
+    ).status;
     return status !== "missing" && status !== "breaking";
   });
 }
@@ -57511,19 +57528,22 @@ var ToolDistill = class _ToolDistill {
     };
     const review = settings.checkSchemasOnStart && options.tools !== void 0;
     this.startupReport = review ? { changes: [], messages: [] } : null;
+    const fingerprintOf = fingerprintOnce();
     if (this.store instanceof SqliteRegistryStore) {
-      this.#exposure.seed(startupCandidates(this.store.store, review ? this.#ctx.baseTool : null));
+      this.#exposure.seed(
+        startupCandidates(this.store.store, review ? this.#ctx.baseTool : null, fingerprintOf)
+      );
     }
-    this.#ready = this.#start();
+    this.#ready = this.#start(fingerprintOf);
   }
   /** Follows the change feed, reads the exposed set, and runs the start-up review. Never rejects. */
-  async #start() {
+  async #start(fingerprintOf) {
     try {
       await this.#exposure.follow();
       await this.#exposure.refresh();
       const report = this.startupReport;
       if (!report) return;
-      const review = await reviewDefinitions(this.#ctx);
+      const review = await reviewDefinitions(this.#ctx, { fingerprintOf });
       report.changes.push(...review.report.changes);
       report.messages.push(...review.report.messages);
       await reverify(this.#ctx, review.jobs);

@@ -4,9 +4,9 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-R5IEVBJO.js";
+} from "./chunk-3U4J7U5A.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-JZSIDBIL.js";
+import "./chunk-KWZDXMQB.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-RYZN5VFB.js";
 import "./chunk-4UHCGHMJ.js";

@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-DYIYLZWF.js";
+} from "./chunk-JIBLWWYZ.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-QKILLJQT.js";
+} from "./chunk-T74VXFOG.js";
 import "./chunk-KWROAIR3.js";
 import "./chunk-4VDOQW56.js";
 import "./chunk-RYYHHNJW.js";
@@ -18,9 +18,9 @@ import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   embeddedStore
-} from "./chunk-R5IEVBJO.js";
+} from "./chunk-3U4J7U5A.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-JZSIDBIL.js";
+import "./chunk-KWZDXMQB.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

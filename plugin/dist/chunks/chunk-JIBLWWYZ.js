@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-QKILLJQT.js";
+} from "./chunk-T74VXFOG.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-KWROAIR3.js";
@@ -11,10 +11,10 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-R5IEVBJO.js";
+} from "./chunk-3U4J7U5A.js";
 import {
   clipDepth
-} from "./chunk-JZSIDBIL.js";
+} from "./chunk-KWZDXMQB.js";
 import {
   canonicalArgs,
   isPlainObject
