@@ -14,7 +14,11 @@ export interface CliIO {
 }
 
 /** Exit codes: scripts can tell a usage mistake from a refused command. */
-export const EXIT = { ok: 0, error: 1, usage: 2 } as const;
+/**
+ * Exit codes. `stillSuspect`: verify's checks passed but the version stays suspect and out of use (an open problem
+ * the pass did not clear), so a CI step that re-verifies a tool can tell "usable again" from "passed, still out".
+ */
+export const EXIT = { ok: 0, error: 1, usage: 2, stillSuspect: 3 } as const;
 
 /** What a command body receives: its output, the config it was pointed at, its checked options and arguments. */
 export interface CommandContext<S extends OptionsSpec = OptionsSpec, P extends string = string> {
@@ -65,7 +69,7 @@ export const COMMANDS = {
     synopsis: "init",
     summary: "create the store and a commented sample tooldistill.yaml",
     details:
-      "Writes a commented sample tooldistill.yaml (or the --config path) and creates the store it names.\nAn existing config file is never overwritten.",
+      "Writes a commented sample tooldistill.yaml (or the --config path) and creates the store it names.\nAn existing config file is never overwritten: it is kept, and the store it names is created.",
     options: {},
     positionals: [],
   },
@@ -119,7 +123,7 @@ export const COMMANDS = {
     synopsis: "promote <name> [--version N]",
     summary: "activate a version (a rollback re-verifies first)",
     details:
-      "Makes a version active (default: the newest verified one), deprecates the previously active one and marks\nolder verified ones superseded. Prints the code, and for a replacement its diff against the active version.\nA deprecated, superseded or suspect version must re-pass verification first.",
+      "Makes a version active (default: the newest verified one, else the active one), deprecates the previously\nactive one and marks older verified ones superseded. Prints the code, and for a replacement its diff against\nthe active version. A deprecated, superseded or suspect version must re-pass verification first. Promoting\nthe version that is already active changes nothing and exits 0, with or without --version.",
     options: VERSION,
     positionals: ["name"],
   },
@@ -134,7 +138,7 @@ export const COMMANDS = {
     synopsis: "verify <name> [--version N] [--live [--allow-writes] [--dry-run]]",
     summary: "re-run the three checks",
     details:
-      "Re-runs the static, replay and efficiency checks on a version (default: the active one) and applies the\nlifecycle. --live runs the calls of read-only base tools (annotations.readOnlyHint) for real and answers\nthe calls of tools that may write from the source run's record; a write the record has no answer for\nrefuses the command before anything runs, unless --allow-writes lets it write for real. --dry-run prints\nthat plan, call by call, and runs nothing. Only a live pass clears a runtime failure. Exits 1 when a check\nfails or the command is refused.",
+      "Re-runs the static, replay and efficiency checks on a version (default: the active one, else the newest\nsuspect one) and applies the lifecycle. --live runs the calls of read-only base tools\n(annotations.readOnlyHint) for real and answers the calls of tools that may write from the source run's\nrecord; a write the record has no answer for refuses the command before anything runs, unless --allow-writes\nlets it write for real. --dry-run prints that plan, call by call, and runs nothing. Only a live pass clears a\nruntime failure. Exits 1 when a check fails or the command is refused, 3 when every check passed but the\nversion stays suspect (out of use).",
     options: {
       ...VERSION,
       live: { type: "flag", help: "run read-only calls live; answer writes from the record" },

@@ -211,7 +211,11 @@ function runLine(r: RunRecord): string {
   if (r.outcome === "not_applicable") return `not applicable: ${e.reason ?? "?"} (trace ${r.traceId ?? "-"})`;
   const at = e.tool ? ` at ${e.tool}` : "";
   const cause =
-    r.outcome === "tool" ? "failed (the tool's own)" : `failed (${r.outcome}: not counted against it)`;
+    r.outcome === "tool"
+      ? "failed (the tool's own)"
+      : r.outcome === "caller"
+        ? "failed (the caller's input: not counted against it)"
+        : `failed (${r.outcome}: not counted against it)`;
   return `${cause}: ${e.kind ?? "?"}${at}: ${oneLine(e.message ?? "", 120)} (trace ${r.traceId ?? "-"})`;
 }
 

@@ -6,18 +6,28 @@
 import type { CallSite } from "./call-sites.ts";
 import type { Problem, VerdictEvidence } from "./types.ts";
 
-/** The sites that ran and those that did not, and one problem per site that never ran. */
+/**
+ * The sites that ran in a replay that passed (`ran`) and those that did not, and one problem per site that never
+ * ran. A site in `reached` made a call in a replay that failed: it is not covered, but it did run, and the
+ * evidence says so instead of "never ran".
+ */
 export function siteCoverage(
   sites: readonly CallSite[],
   ran: Iterable<number>,
+  reached: Iterable<number> = [],
 ): { callSites: NonNullable<VerdictEvidence["callSites"]>; problems: Problem[] } {
   const covered = new Set(ran);
+  const inFailed = new Set(reached);
   const uncovered = sites.filter((s) => !covered.has(s.id));
   return {
     callSites: {
       covered: sites.length - uncovered.length,
       total: sites.length,
-      uncovered: uncovered.map((s) => ({ line: s.line, tool: s.tool })),
+      uncovered: uncovered.map((s) => ({
+        line: s.line,
+        tool: s.tool,
+        ...(inFailed.has(s.id) ? { inFailedReplay: true as const } : {}),
+      })),
     },
     problems: uncovered.map((s) => ({
       line: s.line,

@@ -25,11 +25,16 @@ export function worse(a: DefinitionStatus, b: DefinitionStatus): DefinitionStatu
   return ORDER.indexOf(a) >= ORDER.indexOf(b) ? a : b;
 }
 
-/** Judges `current` (undefined: the tool is not offered) against the definitions a version was verified with. */
+/**
+ * Judges `current` (undefined: the tool is not offered) against the definitions a version was verified with;
+ * `passed` is what the version's calls pass to it (null: cannot be told), so a change no call is affected by is
+ * compatible.
+ */
 export function checkDefinition(
   known: readonly VerifiedDefinition[],
   current: ToolDef | undefined,
   fingerprintOf: (tool: ToolDef) => string | null = fingerprint,
+  passed: ReadonlySet<string> | null = null,
 ): DefinitionCheck {
   if (current === undefined) return { status: "missing", reasons: ["is no longer offered"] };
   const fp = fingerprintOf(current);
@@ -43,7 +48,7 @@ export function checkDefinition(
       ],
     };
   }
-  const change = classifySchemaChange(newest.definition, current);
+  const change = classifySchemaChange(newest.definition, current, passed);
   // A different fingerprint with no difference the classifier sees (e.g. no annotations against empty ones).
   if (change.kind === "same") return { status: "cosmetic", reasons: ["its definition changed only in form"] };
   return { status: change.kind, reasons: change.reasons };

@@ -4,6 +4,7 @@ import type { DistillContext } from "./context.ts";
 import { decideDemotion, EVIDENCE_OUTCOMES } from "./demotion.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { exposedVersions } from "./exposure.ts";
+import { callerAttribution, callerConsequence, callerEvidence } from "./input-attribution.ts";
 import { isExposed } from "./lifecycle.ts";
 import type { RegistryData } from "./registry-store.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
@@ -175,12 +176,19 @@ export async function runDistilled(
     tool: f.tool ?? null,
   };
   const expected = v.verdict?.calls ?? null;
-  // An outage of a base tool or an overloaded host says nothing against the distilled tool: it stays.
-  if (f.cause !== "tool") {
-    const text = structuredError(v, f, outcome.calls, expected, ctx, CONSEQUENCE[f.cause]);
+  // An outage of a base tool, an overloaded host, or a refusal of what the caller's input passed straight through
+  // says nothing against the distilled tool: it stays.
+  const caller = callerAttribution(input, f, outcome.calls, ctx.sandbox.limits.maxMessageBytes);
+  if (f.cause !== "tool" || caller) {
+    const consequence = caller ? callerConsequence(caller) : CONSEQUENCE[f.cause];
+    const text = structuredError(v, f, outcome.calls, expected, ctx, consequence);
     await store.transaction(async (tx) => {
       await tx.failCall(callId, text, latency);
-      await tx.recordRun({ ...run, outcome: f.cause, evidence });
+      await tx.recordRun(
+        caller
+          ? { ...run, outcome: "caller", evidence: { ...evidence, caller: callerEvidence(caller) } }
+          : { ...run, outcome: f.cause, evidence },
+      );
     });
     return { content: text, isError: true };
   }

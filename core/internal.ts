@@ -18,6 +18,7 @@ export {
   toolDefinition,
   unavailableReason,
 } from "./exposure.ts";
+export { isExposed } from "./lifecycle.ts";
 export { lineDiff } from "./line-diff.ts";
 export { planText } from "./live-plan.ts";
 export { appendLog } from "./log-file.ts";

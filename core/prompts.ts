@@ -9,7 +9,8 @@ export const TOOL_FORMAT_GUIDE = `A distilled tool is one TypeScript module:
 import { distilledTool, call, notApplicable } from "tooldistill";
 
 export default distilledTool({
-  name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name
+  name: "create_invoice_from_email",            // ^[a-z][a-z0-9_]{2,35}$, no "__", not a base tool's name,
+                                                // not propose_distilled_tool nor td_/tooldistill_/distill_…
   description: "Create a draft invoice for a customer from their most recent order email.",
   inputSchema: {                                // a JSON Schema literal with type "object"
     type: "object",

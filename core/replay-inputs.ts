@@ -38,6 +38,8 @@ export interface InputReplays {
   liveCalls: string[];
   /** The call sites that made calls in replays that passed. */
   covered: number[];
+  /** The call sites that made calls in any replay, failed ones included (a failed replay still ran them). */
+  reached: number[];
   /** One entry per test input replayed against a recording (none under `verify --live`). */
   runs: RunOutcome[];
 }
@@ -57,7 +59,7 @@ export async function replayTestInputs(
   sourceCalls: readonly CallRecord[],
   options: VerifyOptions,
 ): Promise<InputReplays> {
-  const out: InputReplays = { problems: [], calls: null, liveCalls: [], covered: [], runs: [] };
+  const out: InputReplays = { problems: [], calls: null, liveCalls: [], covered: [], reached: [], runs: [] };
   let inputs: TestInput[];
   try {
     inputs = testInputsOf(version.testInputs);
@@ -102,6 +104,7 @@ export async function replayTestInputs(
       answer: (call, fixtures) => answer(ctx, version, call, fixtures, run.name, options, out.liveCalls),
     });
     maxCalls = Math.max(maxCalls, outcome.calls.length);
+    out.reached.push(...sitesRun(outcome));
     const why = outcome.ok
       ? notApplicableProblem(outcome.notApplicable, run.name)
       : replayFailure(outcome.failure, run.name);

@@ -161,6 +161,11 @@ export class Sandbox {
     this.#maxConcurrent = wholeNumber("maxConcurrent", options.maxConcurrent ?? 16, 1);
   }
 
+  /** The limits a run gets unless its request narrows them (the host reads them to attribute a failure). */
+  get limits(): Readonly<SandboxLimits> {
+    return this.#limits;
+  }
+
   /** Runs one tool module; every failure of the tool is an outcome, never a throw. */
   async run(req: SandboxRunRequest): Promise<SandboxOutcome> {
     if (this.#closed)

@@ -8,6 +8,9 @@
  * - `breaking`: a call that was valid may not be any more (a required property added, a property removed or
  *   retyped, a constraint tightened), or the change is one this classifier cannot judge: suspect at once, then
  *   re-verify.
+ *
+ * For one distilled tool, given the properties its calls pass, a removed or changed property that no call of
+ * the tool passes cannot make one of its calls invalid, so that change is compatible for it.
  */
 import { isPlainObject, stableStringify } from "./canonical.ts";
 import type { JsonSchema, ToolDef } from "./types.ts";
@@ -19,6 +22,17 @@ export type SchemaChangeKind = "same" | "cosmetic" | "compatible" | "breaking";
 export interface SchemaChange {
   kind: SchemaChangeKind;
   reasons: string[];
+}
+
+/**
+ * One thing that changed, with the top-level input property it is about (null: the tool or the whole schema);
+ * `closes` marks the input refusing extra properties from now on.
+ */
+interface Finding {
+  kind: SchemaChangeKind;
+  reason: string;
+  property: string | null;
+  closes?: true;
 }
 
 const ORDER: readonly SchemaChangeKind[] = ["same", "cosmetic", "compatible", "breaking"];
@@ -41,25 +55,60 @@ const STRUCTURAL = new Set([
   "default",
 ]);
 
-/** Classifies the change from `before` to `after` (the same base tool, two definitions). */
-export function classifySchemaChange(before: ToolDef, after: ToolDef): SchemaChange {
+/**
+ * Classifies the change from `before` to `after` (the same base tool, two definitions). With `passed`, the
+ * top-level properties a distilled tool's calls pass to it (null or absent: cannot be told, so every change
+ * counts), the change is judged for that tool: see `judged`.
+ */
+export function classifySchemaChange(
+  before: ToolDef,
+  after: ToolDef,
+  passed: ReadonlySet<string> | null = null,
+): SchemaChange {
   const found = new Found();
   if ((before.description ?? "") !== (after.description ?? ""))
     found.add("cosmetic", "the tool's description changed");
   compareAnnotations({ ...before.annotations }, { ...after.annotations }, found);
   compareSchema(before.input_schema, after.input_schema, "input", found);
-  return found.result();
+  const declared = isPlainObject(after.input_schema["properties"]) ? after.input_schema["properties"] : {};
+  return judged(found.findings, passed, new Set(Object.keys(declared)));
+}
+
+/**
+ * The findings as they matter to a tool whose calls pass `passed` (null: every finding counts as found). A
+ * breaking finding about a property no call passes (it was removed, retyped, constrained) becomes compatible:
+ * re-verified, the status unchanged. A property that is now required stays breaking (the calls do not pass it),
+ * and so does a removed property a call passes, whether the new schema refuses it (`additionalProperties: false`)
+ * or, allowing extra properties, no longer says what it does (the base tool may ignore what the call asks for).
+ * The input refusing extra properties is compatible when every property the calls pass is `declared`.
+ */
+function judged(
+  findings: readonly Finding[],
+  passed: ReadonlySet<string> | null,
+  declared: ReadonlySet<string>,
+): SchemaChange {
+  let kind: SchemaChangeKind = "same";
+  const reasons: string[] = [];
+  for (const f of findings) {
+    let why: string | null = null;
+    if (passed !== null && f.kind === "breaking") {
+      if (f.property !== null && !passed.has(f.property)) why = `no call of this tool passes ${f.property}`;
+      else if (f.closes && [...passed].every((p) => declared.has(p)))
+        why = "the calls of this tool pass only declared properties";
+    }
+    const k = why === null ? f.kind : "compatible";
+    if (ORDER.indexOf(k) > ORDER.indexOf(kind)) kind = k;
+    reasons.push(why === null ? f.reason : `${f.reason} (${why})`);
+  }
+  return { kind, reasons };
 }
 
 class Found {
-  kind: SchemaChangeKind = "same";
-  readonly reasons: string[] = [];
-  add(kind: SchemaChangeKind, reason: string): void {
-    if (ORDER.indexOf(kind) > ORDER.indexOf(this.kind)) this.kind = kind;
-    this.reasons.push(reason);
-  }
-  result(): SchemaChange {
-    return { kind: this.kind, reasons: this.reasons };
+  readonly findings: Finding[] = [];
+  /** The top-level property being compared, if any: what the findings made now are about. */
+  property: string | null = null;
+  add(kind: SchemaChangeKind, reason: string, property: string | null = this.property, closes = false): void {
+    this.findings.push(closes ? { kind, reason, property, closes } : { kind, reason, property });
   }
 }
 
@@ -161,6 +210,9 @@ function compareProperties(before: JsonSchema, after: JsonSchema, at: string, fo
   const requiredAfter = requiredOf(after);
   for (const name of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const where = at === "input" ? name : `${at}.${name}`;
+    // Findings under a top-level property are about it: a tool whose calls never pass it is not affected.
+    const outer = found.property;
+    if (at === "input") found.property = name;
     if (!(name in b)) {
       // A call that passes it may now be refused, or have it ignored.
       found.add("breaking", `${where} was removed`);
@@ -168,10 +220,12 @@ function compareProperties(before: JsonSchema, after: JsonSchema, at: string, fo
       found.add(
         requiredAfter.has(name) ? "breaking" : "compatible",
         `${where} was added${requiredAfter.has(name) ? " (required)" : " (optional)"}`,
+        requiredAfter.has(name) ? null : found.property,
       );
     } else {
       compareSchema(a[name], b[name], where, found);
     }
+    found.property = outer;
   }
 }
 
@@ -201,8 +255,9 @@ function compareAdditional(a: unknown, b: unknown, at: string, found: Found): vo
   if (stableStringify(a) === stableStringify(b)) return;
   const closedBefore = a === false;
   const closedAfter = b === false;
-  if (closedAfter && !closedBefore) found.add("breaking", `${at}: extra properties are no longer allowed`);
-  else if (closedBefore && !closedAfter) found.add("compatible", `${at}: extra properties are now allowed`);
+  if (closedAfter && !closedBefore) {
+    found.add("breaking", `${at}: extra properties are no longer allowed`, found.property, at === "input");
+  } else if (closedBefore && !closedAfter) found.add("compatible", `${at}: extra properties are now allowed`);
   else found.add("breaking", `${at}: additionalProperties changed`);
 }
 

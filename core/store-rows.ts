@@ -92,7 +92,8 @@ export interface RunStats {
  * How a live run of a distilled tool ended: `ok`, `not_applicable` (the tool said so on purpose), or a failure by
  * its cause (`tool`, `infrastructure`, `host`: see FailureCause).
  */
-export type RunOutcome = "ok" | "not_applicable" | "tool" | "infrastructure" | "host";
+/** `caller`: a base tool refused what the caller's input passed straight through (core/input-attribution.ts). */
+export type RunOutcome = "ok" | "not_applicable" | "tool" | "infrastructure" | "host" | "caller";
 
 /** One live run of a distilled tool version, as recorded. */
 export interface RunRecord {

@@ -189,6 +189,26 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE calls ADD COLUMN raw_args TEXT;
   `,
+  // 7: the run outcome `caller` (a base tool refused what the caller's input passed straight through). SQLite
+  // cannot widen a CHECK in place: the table is copied into one with the wider CHECK, ids kept.
+  `
+  CREATE TABLE runs_next (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'not_applicable', 'tool', 'infrastructure', 'host', 'caller')),
+    trace_id TEXT,
+    call_id INTEGER,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  INSERT INTO runs_next (id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
+    SELECT id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at FROM runs;
+  DROP TABLE runs;
+  ALTER TABLE runs_next RENAME TO runs;
+  CREATE INDEX runs_by_version ON runs(name, version, id);
+  `,
 ];
 
 /** The schema version this build writes; a newer database is refused rather than misread. */

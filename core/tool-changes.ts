@@ -8,6 +8,7 @@ import type { DistillContext } from "./context.ts";
 import { checkDefinition, type DefinitionStatus, worse } from "./definitions.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { fingerprint, fingerprintOnce } from "./fingerprint.ts";
+import { type PassedProperties, passedProperties } from "./passed-properties.ts";
 import { type BaseToolHealth, probeAndRecover } from "./recovery.ts";
 import type { DependencyRecord, NewDefinition, VerifiedDefinition, VersionRecord } from "./store.ts";
 import type { OpenProblem, Status, ToolDef } from "./types.ts";
@@ -61,7 +62,8 @@ export interface VersionReview {
 
 /**
  * Classifies `v`'s dependencies (only `onlyTool`'s, when given) against the current definitions and the ones it
- * was verified with (pure: `deps` and `known` may hold other versions' rows too).
+ * was verified with (pure: `deps` and `known` may hold other versions' rows too). `passed` is what its calls pass
+ * to each base tool (read from its code); without it every change counts as if a call passed everything.
  */
 export function classifyVersion(
   v: VersionRecord,
@@ -70,6 +72,7 @@ export function classifyVersion(
   baseTool: DistillContext["baseTool"],
   onlyTool?: string,
   fingerprintOf: (tool: ToolDef) => string | null = fingerprint,
+  passed: PassedProperties | null = null,
 ): VersionReview {
   let status: DefinitionStatus = "known";
   const reasons: string[] = [];
@@ -80,7 +83,7 @@ export function classifyVersion(
     const mine = known.filter(
       (k) => k.name === v.name && k.version === v.version && k.baseTool === d.baseTool,
     );
-    const check = checkDefinition(mine, baseTool(d.baseTool), fingerprintOf);
+    const check = checkDefinition(mine, baseTool(d.baseTool), fingerprintOf, passed?.get(d.baseTool) ?? null);
     if (check.status === "known") continue;
     status = worse(status, check.status);
     changed.push(d.baseTool);
@@ -149,12 +152,15 @@ export async function reviewDefinitions(
       await ctx.store.withToolLock(first.name, async () => {
         const v = await ctx.store.getVersion(first.name, first.version);
         if (!v || !statuses.includes(v.status)) return;
+        // Judged by what its calls pass: a change of a property none of them passes does not break it.
         const review = classifyVersion(
           v,
           await ctx.store.getDependencies(v.name, v.version),
           await ctx.store.verifiedDefinitions(v.name, v.version),
           ctx.baseTool,
           options.onlyTool,
+          fingerprint,
+          passedProperties(await ctx.store.readCode(v.name, v.version)),
         );
         await applyReview(ctx, v, review, report, jobs);
       });

@@ -278,7 +278,10 @@ export class ToolDistill {
 
   // ---- lifecycle verbs --------------------------------------------------------------------------
 
-  /** Activates a version (default: the newest verified); a deprecated one re-passes verification first. */
+  /**
+   * Activates a version (default: the newest verified, else the active one, which is returned unchanged); a
+   * deprecated one re-passes verification first.
+   */
   async promote(name: string, options: { version?: number } = {}): Promise<VersionRecord> {
     await this.#ready;
     return promote(this.#ctx, name, options);
@@ -290,7 +293,7 @@ export class ToolDistill {
   }
 
   /**
-   * Re-runs the three checks (default: the active version). `live` runs the calls of read-only base tools for real
+   * Re-runs the three checks (default: the active version, else the newest suspect one). `live` runs the calls of read-only base tools for real
    * and answers the calls of tools that may write from the source run's record; a write the record cannot answer
    * refuses the verification before anything runs, unless `allowWrites` lets it run for real.
    */
@@ -299,7 +302,7 @@ export class ToolDistill {
     options: { version?: number; live?: boolean; allowWrites?: boolean } = {},
   ): Promise<Verdict> {
     await this.#ready;
-    const v = await resolveVersion(this.store, name, options.version, "active");
+    const v = await resolveVersion(this.store, name, options.version, "active-or-suspect");
     if (!options.live) return verifyVersion(this.#ctx, v);
     if (!this.executor) {
       throw new DistillError(
@@ -319,7 +322,7 @@ export class ToolDistill {
     options: { version?: number; allowWrites?: boolean } = {},
   ): Promise<LivePlan> {
     await this.#ready;
-    const v = await resolveVersion(this.store, name, options.version, "active");
+    const v = await resolveVersion(this.store, name, options.version, "active-or-suspect");
     return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false });
   }
 

@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { DistillError, errorMessage } from "./errors.ts";
-import { toolNameProblem } from "./tool-names.ts";
+import { toolNameShapeProblem } from "./tool-names.ts";
 
 /** One `tools/<name>/v<N>.ts` file found on disk. */
 export interface ToolFile {
@@ -28,7 +28,7 @@ export function hashSource(source: string): string {
  * inside `tools/`: a name read from model-written code must never place a file anywhere else.
  */
 export function toolFilePath(root: string, name: string, version: number): string {
-  const problem = toolNameProblem(name);
+  const problem = toolNameShapeProblem(name);
   if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
   if (!Number.isSafeInteger(version) || version < 1) {
     throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);

@@ -116,8 +116,15 @@ export interface Verdict {
  * null when verification did not get far enough to measure it.
  */
 export interface VerdictEvidence {
-  /** The `call(...)` sites of the code that ran during verification, of all of them; the ones that never ran. */
-  callSites: { covered: number; total: number; uncovered: { line: number; tool: string | null }[] } | null;
+  /**
+   * The `call(...)` sites of the code that ran in a replay that passed, of all of them; the others, each marked
+   * `inFailedReplay` when it did run, but only in a replay that failed.
+   */
+  callSites: {
+    covered: number;
+    total: number;
+    uncovered: { line: number; tool: string | null; inFailedReplay?: true }[];
+  } | null;
   /** Literals that reach a base call's arguments, checked against the source run; the ones only warned about. */
   literals: { checked: number; warned: string[] } | null;
   /** Recorded successful runs the version reproduced, of those it was replayed against; why the others did not. */

@@ -34,8 +34,10 @@ export function evidenceLines(e: VerdictEvidence): string[] {
   const lines: string[] = [];
   if (e.callSites) {
     lines.push(`call sites covered: ${e.callSites.covered}/${e.callSites.total}`);
-    for (const u of e.callSites.uncovered)
-      lines.push(`  never ran: line ${u.line}${u.tool ? ` (${u.tool})` : ""}`);
+    for (const u of e.callSites.uncovered) {
+      const what = u.inFailedReplay ? "ran only in a replay that failed" : "never ran";
+      lines.push(`  ${what}: line ${u.line}${u.tool ? ` (${u.tool})` : ""}`);
+    }
   }
   if (e.literals) {
     lines.push(`literals checked: ${e.literals.checked}`);
@@ -218,6 +220,14 @@ export function verdictReport(v: Verdict, options: { evidence?: boolean } = {}):
   } else if (v.status === "suspect") {
     lines.push(
       `${id} is still suspect: a runtime failure is cleared only by a live pass of the calls that failed: tooldistill verify ${v.name} --version ${v.version} --live (reads run for real; add --allow-writes when a call that failed may write).`,
+    );
+  } else if (v.status === "rejected") {
+    lines.push(
+      `${id} is rejected: it is never offered to agents. An agent proposes a corrected version (it reuses v${v.version}), or tooldistill rebuild ${v.name} when a rebuild is queued.`,
+    );
+  } else if (v.status === "superseded") {
+    lines.push(
+      `${id} is superseded: a newer version was promoted before it was used. tooldistill promote ${v.name} --version ${v.version} makes it active after re-passing verification.`,
     );
   } else {
     lines.push(

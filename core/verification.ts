@@ -17,6 +17,7 @@ import { DistillError } from "./errors.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { LivePolicy } from "./live-plan.ts";
 import { checkArgumentProvenance, type RunFacts } from "./provenance.ts";
+import { withRecordedDefaults } from "./recorded-defaults.ts";
 import { replayRecordedRuns } from "./recorded-runs.ts";
 import type { RegistryData } from "./registry-store.ts";
 import { type ReplayCode, replayTestInputs } from "./replay-inputs.ts";
@@ -106,10 +107,15 @@ export async function runChecks(
   }));
 
   const source = { calls: sourceCalls, task: sourceTrace?.task ?? null };
+  // Recorded calls carry the defaults of the schemas of their time: a rolled-back schema matches with them too.
+  const replayTools = withRecordedDefaults(
+    byName,
+    await ctx.store.verifiedDefinitions(version.name, version.version),
+  );
   const replay = await replayCheck(
     ctx,
     version,
-    { code, meta: statics.meta, tools: byName },
+    { code, meta: statics.meta, tools: replayTools },
     source,
     options,
   );
@@ -178,7 +184,11 @@ async function replayCheck(
   const recorded = await replayRecordedRuns(ctx, version, replayCode, source.calls, options);
   problems.push(...recorded.problems);
   if (inputs.calls !== null) {
-    const coverage = siteCoverage(instrumented.sites, [...inputs.covered, ...recorded.covered]);
+    const coverage = siteCoverage(
+      instrumented.sites,
+      [...inputs.covered, ...recorded.covered],
+      inputs.reached,
+    );
     evidence.callSites = coverage.callSites;
     // A replay that failed stopped early: the sites after it say nothing until it passes.
     if (inputs.problems.length === 0) problems.push(...coverage.problems);

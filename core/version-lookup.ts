@@ -40,12 +40,27 @@ export async function promotionPreview(
   };
 }
 
+/**
+ * How a command picks a version when none is given. `active`: the active one (deprecate). `newest-verified`: the
+ * newest verified one, else the active one (promote: promoting the version that is already active changes nothing,
+ * with or without --version). `active-or-suspect`: the active one, else the newest suspect one (verify: a suspect
+ * version is exactly the one a person re-verifies). `active-or-newest`: the active one, else the newest (show).
+ */
+export type VersionPick = "active" | "newest-verified" | "active-or-suspect" | "active-or-newest";
+
+/** The statuses a pick tries, in order, and how its error names them. */
+const PICK_ORDER: Record<Exclude<VersionPick, "active-or-newest">, readonly Status[]> = {
+  active: ["active"],
+  "newest-verified": ["verified", "active"],
+  "active-or-suspect": ["active", "suspect"],
+};
+
 /** Finds the version a command means: the given number, or the one `pick` chooses (store reads only). */
 export async function resolveVersion(
   store: VersionSource,
   name: string,
   version: number | undefined,
-  pick: "active" | "newest-verified" | "active-or-newest",
+  pick: VersionPick,
 ): Promise<VersionRecord> {
   const all = await store.listVersions({ name });
   if (all.length === 0) {
@@ -65,11 +80,14 @@ export async function resolveVersion(
     return v;
   }
   if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1)!;
-  const wanted: Status = pick === "active" ? "active" : "verified";
-  const found = all.filter((x) => x.status === wanted).at(-1);
-  if (!found) {
-    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
-    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
+  const order = PICK_ORDER[pick];
+  for (const wanted of order) {
+    const found = all.filter((x) => x.status === wanted).at(-1);
+    if (found) return found;
   }
-  return found;
+  const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
+  throw new DistillError(
+    "NOT_FOUND",
+    `${name} has no ${order.join(" or ")} version (${summary}): pass --version N`,
+  );
 }

@@ -252,7 +252,8 @@ async function storeVerified(
 }
 
 /**
- * `promote`: without a version, the newest verified one. A deprecated, superseded or suspect version must re-pass
+ * `promote`: without a version, the newest verified one (else the active one). The active version is returned
+ * unchanged: promoting it again changes nothing. A deprecated, superseded or suspect version must re-pass
  * verification first (rollback); after a runtime failure only `verify --live` can clear it. Activating it,
  * deprecating the one it replaces and superseding older verified ones are one transaction; the verdict records
  * that a person promoted it.
@@ -272,7 +273,8 @@ async function promoteLocked(
   options: { version?: number },
 ): Promise<VersionRecord> {
   const v = await resolveVersion(ctx.store, name, options.version, "newest-verified");
-  if (v.status === "active") throw new DistillError("TRANSITION", `${name} v${v.version} is already active`);
+  // Already active: the one meaning of promote, named or by default, is "make it the active one"; that holds.
+  if (v.status === "active") return v;
   if (v.status === "draft" || v.status === "rejected") {
     throw new DistillError(
       "TRANSITION",

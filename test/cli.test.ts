@@ -277,7 +277,7 @@ test("global options may come before the verb", async (t) => {
 
 // ---- init and config ---------------------------------------------------------------------------------
 
-test("init writes the sample config and the store, and refuses to overwrite", async (t) => {
+test("init writes the sample config and the store, and never overwrites an existing config", async (t) => {
   const dir = tempDir(t);
   const first = await cli(dir, "init");
   assert.equal(first.code, 0, first.stderr);
@@ -290,15 +290,16 @@ test("init writes the sample config and the store, and refuses to overwrite", as
     ),
   );
 
+  // An existing config is kept as it is, and the store it names is created.
   writeFileSync(join(dir, "tooldistill.yaml"), "store: mine\n");
   const again = await cli(dir, "init");
-  assert.equal(again.code, 1);
-  assert.equal(again.stdout, "");
+  assert.equal(again.code, 0, again.stderr);
   assert.equal(
-    again.stderr,
-    `tooldistill: ${join(dir, "tooldistill.yaml")} already exists: init never overwrites it. Edit it, or move it away and run init again.\n`,
+    again.stdout,
+    `kept ${join(dir, "tooldistill.yaml")} (it exists; init never overwrites it)\ncreated the store at ${join(dir, "mine")}\n`,
   );
   assert.equal(readFileSync(join(dir, "tooldistill.yaml"), "utf8"), "store: mine\n");
+  assert.ok(existsSync(join(dir, "mine", "registry.db")));
 });
 
 test("init --config writes there and resolves the store against that folder; --json reports both", async (t) => {
@@ -309,6 +310,8 @@ test("init --config writes there and resolves the store against that folder; --j
   assert.deepEqual(JSON.parse(r.stdout), {
     config: join(dir, "conf", "td.yaml"),
     store: join(dir, "conf", ".tooldistill"),
+    config_created: true,
+    store_created: true,
   });
   assert.ok(existsSync(join(dir, "conf", ".tooldistill", "registry.db")));
 });
@@ -753,8 +756,8 @@ test("promote activates the newest verified version through the library", async 
     ],
   );
   const again = await cli(dir, "promote", "make_invoice", "--version", "2");
-  assert.equal(again.code, 1);
-  assert.equal(again.stderr, "tooldistill: make_invoice v2 is already active\n");
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stdout, "make_invoice v2 is already active: nothing changed\n");
 });
 
 test("library verbs report a missing tool and a config whose modules cannot load", async (t) => {
@@ -808,11 +811,11 @@ test("verify speaks to a person: what the status now means and which command mov
   );
   assert.match(
     r.stdout,
-    /\nmake_invoice v3 stays a draft: it is never offered to agents\. An agent proposes a corrected version \(or tooldistill rebuild make_invoice when a rebuild is queued\)\.\n$/,
+    /\nmake_invoice v3 is rejected: it is never offered to agents\. An agent proposes a corrected version \(it reuses v3\), or tooldistill rebuild make_invoice when a rebuild is queued\.\n$/,
   );
   assert.doesNotMatch(r.stdout, /propose_distilled_tool|call .* again/);
   const show = await cli(dir, "show", "make_invoice", "--version", "3");
-  assert.match(show.stdout, /stays a draft/);
+  assert.match(show.stdout, /make_invoice v3 is rejected: it is never offered to agents/);
   assert.doesNotMatch(show.stdout, /propose_distilled_tool/);
 });
 

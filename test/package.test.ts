@@ -1,8 +1,18 @@
 import assert from "node:assert/strict";
 import { type SpawnSyncOptions, spawnSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "./helpers.ts";
 
@@ -30,16 +40,25 @@ function run(
   return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
-test("the packed tarball runs as `npx --package <tarball> tooldistill`", { timeout: 300_000 }, (t) => {
+/** The tarball `npm run build` and `npm pack` make, once for the file (both tests install it). */
+let packed: string | null = null;
+const packDir = mkdtempSync(join(tmpdir(), "td-pack-"));
+after(() => rmSync(packDir, { recursive: true, force: true }));
+
+function tarballPath(): string {
+  if (packed !== null) return packed;
   const build = run(process.execPath, [join(ROOT, "scripts", "build.ts")], { cwd: ROOT });
   assert.equal(build.status, 0, `npm run build failed:\n${build.stdout}${build.stderr}`);
-
-  const packDir = tempDir(t, "td-pack-");
   const pack = run("npm", ["pack", "--silent", "--pack-destination", packDir], { cwd: ROOT });
   assert.equal(pack.status, 0, `npm pack failed:\n${pack.stderr}`);
   const tarballs = readdirSync(packDir).filter((f) => f.endsWith(".tgz"));
   assert.equal(tarballs.length, 1, `expected one tarball, found ${tarballs.join(", ")}`);
-  const tarball = join(packDir, tarballs[0]!);
+  packed = join(packDir, tarballs[0]!);
+  return packed;
+}
+
+test("the packed tarball runs as `npx --package <tarball> tooldistill`", { timeout: 300_000 }, (t) => {
+  const tarball = tarballPath();
 
   const listing = run("tar", ["tzf", tarball], {}).stdout.split("\n");
   for (const file of [
@@ -86,4 +105,68 @@ process.stdout.write(JSON.stringify(outcome.ok ? outcome.result : outcome.failur
   const ran = run(process.execPath, ["run.mjs"], { cwd: project });
   assert.equal(ran.status, 0, `running a tool from the installed package failed:\n${ran.stderr}`);
   assert.equal(ran.stdout, "42");
+});
+
+/**
+ * A consumer's node_modules without the network: the tarball unpacked as `tooldistill`, and each package of its
+ * production dependency tree (the lock's top-level entries not marked dev) linked from this repository's
+ * node_modules, as `npm install <tarball>` would lay them out. Dev dependencies are left out, so a type the
+ * published declarations need from one (the bug: @types/babel__traverse) is missing here as it is for a user.
+ */
+function installOffline(tarball: string, project: string, extra: readonly string[]): void {
+  const modules = join(project, "node_modules");
+  mkdirSync(modules, { recursive: true });
+  const untar = run("tar", ["xzf", tarball, "-C", project], {});
+  assert.equal(untar.status, 0, untar.stderr);
+  renameSync(join(project, "package"), join(modules, "tooldistill"));
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
+  const production = Object.entries(lock.packages)
+    .filter(([key, entry]) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(key) && entry.dev !== true)
+    .map(([key]) => key.slice("node_modules/".length));
+  for (const name of [...production, ...extra]) {
+    mkdirSync(dirname(join(modules, name)), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules", name), join(modules, name), "dir");
+  }
+}
+
+test("the published types compile in a strict consumer with skipLibCheck: false", {
+  timeout: 300_000,
+}, (t) => {
+  const project = tempDir(t, "td-types-");
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "types-td", private: true, type: "module" }),
+  );
+  // The consumer's own dev dependencies: the Node types every TypeScript project on Node has.
+  installOffline(tarballPath(), project, ["@types/node"]);
+  writeFileSync(
+    join(project, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2023",
+        types: ["node"],
+      },
+      files: ["consumer.ts"],
+    }),
+  );
+  writeFileSync(
+    join(project, "consumer.ts"),
+    `import { ToolDistill, type ToolDef, type Verdict } from "tooldistill";
+const tools: ToolDef[] = [{ name: "echo", description: "Echo.", input_schema: { type: "object" } }];
+const td = new ToolDistill({ store: ".tooldistill", tools, executor: async (_name, args) => args });
+const verdict: Promise<Verdict> = td.verify("echo_twice");
+export { verdict };
+`,
+  );
+  const tsc = run(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "."], {
+    cwd: project,
+  });
+  assert.equal(tsc.status, 0, `tsc over the published types failed:\n${tsc.stdout}${tsc.stderr}`);
 });

@@ -451,17 +451,26 @@ for (const kind of KINDS) {
       await store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 3 });
       await store.recordRun({ name: "make_invoice", version: 1, outcome: "tool", innerCalls: 2 });
       await store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 4 });
+      // A refusal of the caller's input: its own outcome, which the demotion rule's reading leaves out.
+      await store.recordRun({ name: "make_invoice", version: 1, outcome: "caller", innerCalls: 1 });
+      assert.deepEqual(
+        (await store.recentRuns("make_invoice", 1, 10, ["ok", "not_applicable", "tool"])).map(
+          (r) => r.outcome,
+        ),
+        ["ok", "tool", "ok"],
+      );
+      assert.equal((await store.recentRuns("make_invoice", 1, 10)).at(0)?.outcome, "caller");
       const stats = await store.getRunStats("make_invoice", 1);
       assert.deepEqual(
         { ...stats, lastRunAt: null },
         {
           name: "make_invoice",
           version: 1,
-          runs: 3,
+          runs: 4,
           successes: 2,
-          failures: 1,
+          failures: 2,
           notApplicable: 0,
-          innerCalls: 9,
+          innerCalls: 10,
           lastRunAt: null,
         },
       );

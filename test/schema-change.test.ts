@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { passedProperties } from "../core/passed-properties.ts";
 import { classifySchemaChange } from "../core/schema-change.ts";
 import type { ToolDef } from "../core/types.ts";
 
@@ -185,4 +186,56 @@ test("the most serious change decides, and every change is listed", () => {
     "input: 'note' is now required",
     "note was added (required)",
   ]);
+});
+
+test("judged by what a tool's calls pass: a change of a property no call passes is compatible for it", () => {
+  const after = structuredClone(base);
+  delete props(after)["reason"];
+  props(after)["mode"]!["enum"] = ["safe"];
+  // Without the calls (or when they cannot be told), every change counts.
+  assert.equal(classifySchemaChange(base, after).kind, "breaking");
+  assert.equal(classifySchemaChange(base, after, null).kind, "breaking");
+  assert.deepEqual(classifySchemaChange(base, after, new Set(["deploy_id"])), {
+    kind: "compatible",
+    reasons: [
+      "reason was removed (no call of this tool passes reason)",
+      `mode: enum no longer allows "fast" (no call of this tool passes mode)`,
+    ],
+  });
+  // A call that passes the removed property is affected, whether or not the new schema refuses extra properties.
+  assert.equal(classifySchemaChange(base, after, new Set(["deploy_id", "reason"])).kind, "breaking");
+  const closed = structuredClone(after);
+  closed.input_schema["additionalProperties"] = false;
+  const passing = classifySchemaChange(base, closed, new Set(["deploy_id", "reason"]));
+  assert.equal(passing.kind, "breaking");
+  assert.ok(passing.reasons.includes("reason was removed"), JSON.stringify(passing.reasons));
+  // A property that becomes required is about the calls that do not pass it: always breaking.
+  const required = structuredClone(base);
+  (required.input_schema["required"] as string[]).push("reason");
+  assert.equal(classifySchemaChange(base, required, new Set(["deploy_id"])).kind, "breaking");
+});
+
+test("passedProperties reads what each base tool's calls pass, and says when it cannot be told", () => {
+  const source = `import { distilledTool, call } from "tooldistill";
+export default distilledTool({
+  name: "demo_tool",
+  description: "d",
+  inputSchema: { type: "object" },
+  async run(input: { id: string }) {
+    const a = await call("tickets_find", { customer: input.id });
+    await call("tickets_find", { customer: a.c, include_closed: false });
+    await call("orders_get", { ...input });
+    return call("ping");
+  },
+});
+`;
+  assert.deepEqual(
+    passedProperties(source),
+    new Map<string, Set<string> | null>([
+      ["tickets_find", new Set(["customer", "include_closed"])],
+      ["orders_get", null],
+      ["ping", new Set()],
+    ]),
+  );
+  assert.equal(passedProperties("not ( code"), null);
 });

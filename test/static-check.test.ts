@@ -450,6 +450,16 @@ ${RUN}`),
           "tool name 'gmail_search' is a base tool's name: a distilled tool must not shadow a base tool",
       },
     ]);
+    // tooldistill's own tool names are reserved: an agent's list would repeat one.
+    assert.deepEqual(problems(config("propose_distilled_tool")), [
+      {
+        line: 3,
+        token: "propose_distilled_tool",
+        message:
+          "tool name 'propose_distilled_tool' is reserved: it is the name of a tool tooldistill itself offers to agents; choose another name",
+      },
+    ]);
+    assert.equal(problems(config("td_refund"))[0]?.token, "td_refund");
     // A readable but invalid name still gives meta: the literals could be read.
     assert.equal(staticCheck(config("Bad-Name"), BASE).meta?.name, "Bad-Name");
   });

@@ -509,3 +509,65 @@ test("fallback distiller: bounded in time", async (t) => {
     "fallback distiller failed: the fallback distiller took longer than 0.05 s",
   );
 });
+
+test("check_schemas_on_start: a rollback that removes an optional property no call passes changes nothing", async (t) => {
+  const { world } = await withActiveTool(t);
+  // gmail_search goes back to a schema without `since` (optional, default "7d"), which the tool never passes; the
+  // recorded calls carry since: "7d" from the schema they were recorded under.
+  const rolledBack = changeTool(world.tools, "gmail_search", (x) => {
+    delete (x.input_schema["properties"] as Record<string, unknown>)["since"];
+    return x;
+  });
+  for (const [label, tools] of [
+    ["extra properties allowed", rolledBack],
+    [
+      "extra properties refused",
+      changeTool(rolledBack, "gmail_search", (x) => ({
+        ...x,
+        input_schema: { ...x.input_schema, additionalProperties: false },
+      })),
+    ],
+  ] as const) {
+    const { store } = await withActiveTool(t);
+    const td = reopen(t, store, [...tools]);
+    const report = await td.ready();
+    assert.deepEqual(
+      report?.changes.map((c) => [c.from, c.to, c.change, c.reason]),
+      [
+        [
+          "active",
+          "active",
+          "compatible",
+          `base tool 'gmail_search' changed (compatible): since was removed (no call of this tool passes since)${label === "extra properties refused" ? "; input: extra properties are no longer allowed (the calls of this tool pass only declared properties)" : ""}; re-verified: passed`,
+        ],
+      ],
+      label,
+    );
+    assert.deepEqual(
+      td.activeTools().map((x) => x.name),
+      ["invoice_from_email"],
+      label,
+    );
+    assert.equal(sqliteOf(td).getHistory("invoice_from_email", 1).length, 3, `${label}: no status change`);
+    await td.close();
+  }
+});
+
+test("onToolUpdated: a removed property a call passes is breaking, and fails re-verification", async (t) => {
+  const { world, store } = await withActiveTool(t);
+  const tools = changeTool(world.tools, "billing_create_invoice", (x) => {
+    delete (x.input_schema["properties"] as Record<string, unknown>)["lines"];
+    x.input_schema["required"] = ["customer_id"];
+    return x;
+  });
+  const td = reopen(t, store, tools, { checkSchemasOnStart: false });
+  const report = await td.onToolUpdated("billing_create_invoice");
+  assert.deepEqual(
+    report.changes.map((c) => [c.from, c.to, c.change]),
+    [["active", "deprecated", "breaking"]],
+  );
+  assert.match(
+    report.changes[0]?.reason ?? "",
+    /; lines was removed; re-verified: static check failed: call to 'billing_create_invoice' — unknown property 'lines'/,
+  );
+});

@@ -422,7 +422,7 @@ test("promote and deprecate: newest verified, refusals, superseded, rollback re-
   await assert.rejects(td.promote("nope"), { code: "NOT_FOUND", message: "no distilled tool named 'nope'" });
   await propose(trace, GOOD_TOOL.replace("from:${customer}", "from:${customer}x"));
   await assert.rejects(td.promote("invoice_from_email"), {
-    message: "invoice_from_email has no verified version (v1 rejected): pass --version N",
+    message: "invoice_from_email has no verified or active version (v1 rejected): pass --version N",
   });
   await assert.rejects(td.promote("invoice_from_email", { version: 1 }), {
     message:
@@ -438,9 +438,10 @@ test("promote and deprecate: newest verified, refusals, superseded, rollback re-
     "superseded",
     "older verified: superseded",
   );
-  await assert.rejects(td.promote("invoice_from_email", { version: 2 }), {
-    message: "invoice_from_email v2 is already active",
-  });
+  // Promoting the active version again is no change, not an error.
+  const again = await td.promote("invoice_from_email", { version: 2 });
+  assert.equal(again.status, "active");
+  assert.equal(sqliteOf(td).getHistory("invoice_from_email", 2).length, 3, "no history entry added");
   // A superseded version can still be promoted by a person, after re-passing verification.
   await td.promote("invoice_from_email", { version: 1 });
   assert.equal(sqliteOf(td).getVersion("invoice_from_email", 2)?.status, "deprecated");

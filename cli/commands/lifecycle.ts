@@ -1,24 +1,33 @@
 /** `promote`, `deprecate`, `verify` and `prune`: moving versions through their lifecycle. */
+
+import type { RegistryData, Verdict } from "../../core/index.ts";
 import {
   deprecate as deprecateVersion,
+  isExposed,
   planText,
   promotionPreview,
   prune as pruneVersions,
+  resolveVersion,
 } from "../../core/internal.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import { output, outputVerdict, promotionText, versionRow } from "../format.ts";
 import { withLibrary, withRegistry } from "../project.ts";
 
 /**
- * Makes a version active (default: the newest verified one); a rollback re-verifies first. Prints the code that
- * becomes active and, when it replaces an active version, the diff against it.
+ * Makes a version active (default: the newest verified one, else the active one); a rollback re-verifies first.
+ * Prints the code that becomes active and, when it replaces an active version, the diff against it. The version
+ * that is already active, named or not, is one answer: nothing changes and it exits 0.
  */
 export async function promote(ctx: ContextOf<"promote">): Promise<number> {
   return withLibrary(ctx, async (td) => {
+    const target = await resolveVersion(td.store, ctx.args.name, ctx.options.version, "newest-verified");
     const preview = await promotionPreview(td.store, ctx.args.name, ctx.options.version);
     const v = await td.promote(ctx.args.name, ctx.options);
     const { successes } = await td.store.getRunStats(v.name, v.version);
-    output(ctx, { ...versionRow(v, successes), ...preview }, () => promotionText(v, preview));
+    const already = target.status === "active";
+    output(ctx, { ...versionRow(v, successes), ...preview, already_active: already }, () =>
+      already ? `${v.name} v${v.version} is already active: nothing changed` : promotionText(v, preview),
+    );
     return EXIT.ok;
   });
 }
@@ -34,7 +43,10 @@ export async function deprecate(ctx: ContextOf<"deprecate">): Promise<number> {
   });
 }
 
-/** Re-runs the three checks on a version (or, with --dry-run, prints the plan of --live); exits 1 when one fails. */
+/**
+ * Re-runs the three checks on a version (default: the active one, else the newest suspect one) or, with --dry-run,
+ * prints the plan of --live. Exits 1 when a check fails, 3 when they pass and the version stays suspect.
+ */
 export async function verify(ctx: ContextOf<"verify">): Promise<number> {
   const { version, live } = ctx.options;
   const allowWrites = ctx.options["allow-writes"];
@@ -46,8 +58,19 @@ export async function verify(ctx: ContextOf<"verify">): Promise<number> {
       return EXIT.ok;
     }
     const verdict = await td.verify(ctx.args.name, { ...options, live, allowWrites });
-    return outputVerdict(ctx, verdict) ? EXIT.ok : EXIT.error;
+    if (!outputVerdict(ctx, verdict)) return EXIT.error;
+    return (await stillOutOfUse(td.store, verdict)) ? EXIT.stillSuspect : EXIT.ok;
   });
+}
+
+/**
+ * A pass that leaves the version suspect and not offered is not "usable again": CI must be able to tell (exit 3).
+ * A suspect version whose only problem is a recovered avoided tool is still offered, so it is not.
+ */
+async function stillOutOfUse(store: RegistryData, verdict: Verdict): Promise<boolean> {
+  if (verdict.status !== "suspect") return false;
+  const v = await store.getVersion(verdict.name, verdict.version);
+  return v !== null && !isExposed(v.status, v.problems);
 }
 
 /** Removes rejected and superseded versions (older than N days with --older-than). */

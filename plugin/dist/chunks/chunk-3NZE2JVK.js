@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   serverNameProblem
-} from "./chunk-XSOUOFOT.js";
+} from "./chunk-4UHCGHMJ.js";
 import {
   isPlainObject
 } from "./chunk-GWZUS3JX.js";

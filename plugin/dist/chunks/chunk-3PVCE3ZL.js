@@ -12,7 +12,7 @@ import {
 import {
   baseToolName,
   splitBaseToolName
-} from "./chunk-XSOUOFOT.js";
+} from "./chunk-4UHCGHMJ.js";
 import {
   dangerousKeyProblem
 } from "./chunk-GWZUS3JX.js";

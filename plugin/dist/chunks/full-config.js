@@ -3,24 +3,25 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-ELNSZQXQ.js";
-import "./chunk-N2N6NAZD.js";
-import "./chunk-MTNHQDS3.js";
+} from "./chunk-T74VXFOG.js";
+import "./chunk-KWROAIR3.js";
+import "./chunk-4VDOQW56.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
-import "./chunk-HBGP6CBP.js";
+import "./chunk-3U4J7U5A.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-2SZMPL7T.js";
+import "./chunk-KWZDXMQB.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
 import {
   loadMcpServers
-} from "./chunk-7JG2XOTS.js";
+} from "./chunk-LPGC4WEZ.js";
 import "./chunk-XLRDCVB2.js";
-import "./chunk-XSOUOFOT.js";
+import "./chunk-4UHCGHMJ.js";
+import "./chunk-F4WBWD6I.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

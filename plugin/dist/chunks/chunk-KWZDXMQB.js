@@ -4,8 +4,8 @@ import {
   NO_EVIDENCE
 } from "./chunk-J2PGGSMV.js";
 import {
-  toolNameProblem
-} from "./chunk-XSOUOFOT.js";
+  toolNameShapeProblem
+} from "./chunk-4UHCGHMJ.js";
 import {
   setOwn
 } from "./chunk-GWZUS3JX.js";
@@ -534,7 +534,7 @@ function hashSource(source) {
   return createHash("sha256").update(source).digest("hex");
 }
 function toolFilePath(root, name, version) {
-  const problem = toolNameProblem(name);
+  const problem = toolNameShapeProblem(name);
   if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
   if (!Number.isSafeInteger(version) || version < 1) {
     throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
