@@ -28,7 +28,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-PGWFENER.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,
@@ -36,7 +36,7 @@ import {
   isPostgresUrl,
   parseStoreUrl,
   stderrLogger
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-BIWZWU3R.js";
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";

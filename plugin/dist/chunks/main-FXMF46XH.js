@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-QMRCVRCW.js";
+} from "./chunk-SRT2IJGE.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,7 +36,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-P63XULT6.js";
 import "./chunk-N2N6NAZD.js";
 import {
   PROPOSE_TOOL_NAME
@@ -48,9 +48,9 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-PGWFENER.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-BIWZWU3R.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
@@ -927,8 +927,17 @@ var TOOL_USE_ID_META = "claudecode/toolUseId";
 function text(content, isError) {
   return { content: [{ type: "text", text: content }], isError };
 }
-function mcpTool(t) {
-  return { name: t.name, description: t.description, inputSchema: { ...t.input_schema, type: "object" } };
+var ALWAYS_LOAD_META = "anthropic/alwaysLoad";
+function mcpTool(t, alwaysLoad = false) {
+  return {
+    name: t.name,
+    description: t.description,
+    inputSchema: { ...t.input_schema, type: "object" },
+    ...alwaysLoad ? { _meta: { [ALWAYS_LOAD_META]: true } } : {}
+  };
+}
+function listed(propose, distilled) {
+  return { tools: [mcpTool(propose), ...distilled.map((t) => mcpTool(t, true))] };
 }
 function listSignature(tools) {
   return tools.map((t) => `${t.name}:${t.description}`).sort().join("\n");
@@ -1037,14 +1046,14 @@ function createTdServer(options) {
     if (td) {
       const active = td.activeTools();
       signature = listSignature(active);
-      return { tools: [td.proposeTool(), ...active].map(mcpTool) };
+      return listed(td.proposeTool(), active);
     }
     const loaded = config;
     if (loaded === null) return { tools: [] };
     const max = loaded.settings.maxExposedTools;
     const exposed = early ? exposedVersionsSync(early, max).map(toolDefinition) : [];
     signature = listSignature(exposed);
-    return { tools: [proposeToolDefinition(), ...exposed].map(mcpTool) };
+    return listed(proposeToolDefinition(), exposed);
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     await ready;

@@ -4,9 +4,9 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-PGWFENER.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-BIWZWU3R.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-RYZN5VFB.js";
 import "./chunk-XSOUOFOT.js";

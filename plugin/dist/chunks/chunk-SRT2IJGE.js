@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-P63XULT6.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-N2N6NAZD.js";
@@ -14,10 +14,10 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-PGWFENER.js";
 import {
   clipDepth
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-BIWZWU3R.js";
 import {
   canonicalArgs,
   isPlainObject
@@ -88,6 +88,35 @@ function isDistillPrompt(prompt) {
   return /^\s*\/tooldistill:distill(\s|$)/.test(prompt);
 }
 
+// claude-code/tool-identity.ts
+var MCP_PREFIX = "mcp__";
+function normalizedServer(name) {
+  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+var TOOL_SEARCH = "ToolSearch";
+function isToolSearch(name) {
+  return name === TOOL_SEARCH;
+}
+function isMcpToolName(name) {
+  return name.startsWith(MCP_PREFIX);
+}
+function identifyTool(name, baseServers) {
+  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
+    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
+    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
+  }
+  if (isMcpToolName(name)) {
+    const rest = name.slice(MCP_PREFIX.length);
+    for (const server of baseServers) {
+      const prefix = baseToolName(normalizedServer(server), "");
+      if (rest.startsWith(prefix) && rest.length > prefix.length) {
+        return { tool: baseToolName(server, rest.slice(prefix.length)), kind: "base" };
+      }
+    }
+  }
+  return { tool: name, kind: "other" };
+}
+
 // claude-code/hook-events.ts
 var HookEvents = [
   "SessionStart",
@@ -96,6 +125,7 @@ var HookEvents = [
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
+  "Stop",
   "SessionEnd"
 ];
 function isHookEvent(name) {
@@ -125,9 +155,11 @@ function sessionEvent(event, input) {
     case "UserPromptExpansion":
       return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
     case "PreToolUse":
+      if (isToolSearch(input.tool_name)) return { type: "none", sessionId };
       return { type: "tool-start", sessionId, call: toolStart(sessionId, input) };
     case "PostToolUse":
     case "PostToolUseFailure":
+      if (isToolSearch(input.tool_name)) return { type: "none", sessionId };
       return {
         type: "tool-end",
         sessionId,
@@ -137,34 +169,11 @@ function sessionEvent(event, input) {
           outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
         }
       };
+    case "Stop":
+      return { type: "none", sessionId };
     case "SessionEnd":
       return { type: "session-end", sessionId };
   }
-}
-
-// claude-code/tool-identity.ts
-var MCP_PREFIX = "mcp__";
-function normalizedServer(name) {
-  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
-}
-function isMcpToolName(name) {
-  return name.startsWith(MCP_PREFIX);
-}
-function identifyTool(name, baseServers) {
-  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
-    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
-    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
-  }
-  if (isMcpToolName(name)) {
-    const rest = name.slice(MCP_PREFIX.length);
-    for (const server of baseServers) {
-      const prefix = baseToolName(normalizedServer(server), "");
-      if (rest.startsWith(prefix) && rest.length > prefix.length) {
-        return { tool: baseToolName(server, rest.slice(prefix.length)), kind: "base" };
-      }
-    }
-  }
-  return { tool: name, kind: "other" };
 }
 
 // claude-code/tool-calls.ts

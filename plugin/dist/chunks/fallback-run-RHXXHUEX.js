@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-QMRCVRCW.js";
+} from "./chunk-SRT2IJGE.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-P63XULT6.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 import "./chunk-RYYHHNJW.js";
@@ -18,9 +18,9 @@ import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   embeddedStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-PGWFENER.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-BIWZWU3R.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

@@ -22,6 +22,7 @@ import {
   historyFromRow,
   historyRow,
   insertCall,
+  insertCallAt,
   isPostgresUrl,
   json,
   liveRuns,
@@ -50,7 +51,7 @@ import {
   versionFromRow,
   versionRow,
   writeToolCode
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-BIWZWU3R.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -1739,6 +1740,10 @@ var Store = class {
   appendCall(call, outcome, latencyMs) {
     return insertCall(this.#db, call, outcome, latencyMs, this.#maxOutputBytes);
   }
+  /** Inserts a finished call at `seq`, moving later calls of the trace one place on (a call learnt afterwards). */
+  insertCallAt(call, outcome, latencyMs, seq) {
+    return insertCallAt(this.#db, call, outcome, latencyMs, seq, this.#maxOutputBytes);
+  }
   /** Completes a call with its output (clipped at the caps; the call's note says so). */
   finishCall(id, output, latencyMs) {
     finishCall(this.#db, id, output, latencyMs, this.#maxOutputBytes);
@@ -2132,7 +2137,7 @@ function embeddedStore(store, what) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-ZOYAPIAE.js");
+    const { PostgresStore } = await import("./postgres-store-VZSPEKVW.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },
