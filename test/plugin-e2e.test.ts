@@ -12,7 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -347,3 +347,129 @@ for (const release of CLAUDE_RELEASES) {
     assert.deepEqual(leftovers(), [], "processes of the project outlived their session");
   });
 }
+
+/**
+ * A copy of plugin/ whose tool hooks match only Bash: Claude Code never reports an MCP call to them, as on the
+ * releases where hooks did not fire for MCP tools. The trace must come from the transcript alone.
+ */
+function pluginWithoutMcpHooks(t: import("node:test").TestContext): string {
+  const dir = join(tempDir(t, "td-e2e-nohooks-plugin-"), "plugin");
+  cpSync(join(ROOT, "plugin"), dir, { recursive: true });
+  const file = join(dir, "hooks", "hooks.json");
+  const hooks = JSON.parse(readFileSync(file, "utf8")) as {
+    hooks: Record<string, Array<{ matcher?: string }>>;
+  };
+  for (const entries of Object.values(hooks.hooks))
+    for (const entry of entries) if (entry.matcher !== undefined) entry.matcher = "Bash";
+  writeFileSync(file, JSON.stringify(hooks, null, 2));
+  return dir;
+}
+
+for (const release of CLAUDE_RELEASES) {
+  test(`Claude Code ${release.version} (${release.label}): with no tool hook firing for MCP tools, the transcript yields the complete trace`, {
+    timeout: 240_000,
+  }, async (t) => {
+    const { home, project } = setUp(t, `nohooks-${release.label}`);
+    const fake = searchingModel(model);
+    const api = await startFakeAnthropic(fake.handler);
+    t.after(() => api.close());
+    const events = await session(
+      release.bin,
+      project,
+      claudeEnv(home, api),
+      ["Add a note 'call back' to Grace Hopper", "/tooldistill:distill looks good"],
+      { args: ["--plugin-dir", pluginWithoutMcpHooks(t)] },
+    );
+    const init = events.find((e) => e.type === "system" && e.subtype === "init");
+    assert.ok(init, "no init event");
+    const ran = new Set(
+      events.filter((e) => e.subtype === "hook_response").map((e) => e.hook_event as string),
+    );
+    assert.ok(!ran.has("PreToolUse") && !ran.has("PostToolUse"), `tool hooks ran: ${[...ran]}`);
+    assert.ok(ran.has("Stop") && ran.has("UserPromptSubmit"), `hooks that ran: ${[...ran]}`);
+    const hookErrors = events.filter((e) => e.subtype === "hook_response" && (e.exit_code !== 0 || e.stderr));
+    assert.deepEqual(hookErrors, [], "hooks reported errors");
+    // /tooldistill:distill read the trace filled in from the transcript: all 12 calls, in order.
+    const seen = JSON.stringify(
+      api.received.find((r) => JSON.stringify(r.body).includes("the user ran /tooldistill:distill"))?.body,
+    );
+    assert.match(seen, /This task took 12 base tool calls/);
+    assert.match(seen, /1\. crm__find_contact \{\\"name\\":\\"Grace\\"\} → error: no contact named Grace/);
+    const verified = resultOf(api, "p_2");
+    assert.match(verified?.text ?? "", /^verified: note_for_contact v1/, verified?.text);
+    const store = new Store(join(project, ".tooldistill"), { readOnly: true });
+    t.after(() => store.close());
+    const calls = store.getCalls(`${init.session_id}.1`);
+    assert.deepEqual(
+      calls.filter((c) => c.kind === "base").map((c) => [c.tool, c.status]),
+      SESSION_1_CALLS,
+    );
+    assert.deepEqual(calls[9]?.output, { id: "c-2", name: "Grace Hopper", company: "Navy" });
+    assert.deepEqual(calls[2]?.args, { page: 1 });
+    // The proposals (recorded by the plugin's server) come after the base calls, each once.
+    assert.deepEqual(
+      calls.slice(12).map((c) => [c.tool, c.kind]),
+      [
+        ["propose_distilled_tool", "proposal"],
+        ["propose_distilled_tool", "proposal"],
+      ],
+    );
+  });
+}
+
+test("plugin-dev/ (this checkout's sources) records, distils and verifies in a real Claude Code session", {
+  timeout: 240_000,
+}, async (t) => {
+  const { home, project } = setUp(t, "dev");
+  const fake = searchingModel(model);
+  const api = await startFakeAnthropic(fake.handler);
+  t.after(() => api.close());
+  const [newest] = CLAUDE_RELEASES;
+  const events = await session(
+    newest!.bin,
+    project,
+    claudeEnv(home, api),
+    ["Add a note 'call back' to Grace Hopper", "/tooldistill:distill looks good"],
+    { args: ["--plugin-dir", join(ROOT, "plugin-dev")] },
+  );
+  const init = events.find((e) => e.type === "system" && e.subtype === "init");
+  assert.ok(init, "no init event");
+  assert.deepEqual(
+    (init.plugins as Array<{ name: string; path: string }>).map((p) => [p.name, p.path]),
+    [["tooldistill", join(ROOT, "plugin-dev")]],
+  );
+  assert.ok(init.tools.includes(`${PREFIX}propose_distilled_tool`), `tools: ${init.tools}`);
+  const ran = events.filter((e) => e.subtype === "hook_response").map((e) => e.hook_event as string);
+  for (const hook of [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+  ]) {
+    assert.ok(
+      ran.includes(hook),
+      `the ${hook} hook of plugin-dev did not run (ran: ${[...new Set(ran)].join(", ")})`,
+    );
+  }
+  const hookErrors = events.filter((e) => e.subtype === "hook_response" && (e.exit_code !== 0 || e.stderr));
+  assert.deepEqual(hookErrors, [], "hooks reported errors");
+  const verified = resultOf(api, "p_2");
+  assert.equal(verified?.isError, false, verified?.text);
+  assert.match(verified?.text ?? "", /^verified: note_for_contact v1/);
+  const store = new Store(join(project, ".tooldistill"), { readOnly: true });
+  t.after(() => store.close());
+  const trace = store.getTrace(`${init.session_id}.1`);
+  assert.equal(trace?.outcome, true);
+  const calls = store.getCalls(trace!.id);
+  assert.deepEqual(
+    calls.filter((c) => c.kind === "base").map((c) => [c.tool, c.status]),
+    SESSION_1_CALLS,
+  );
+  assert.deepEqual(calls[9]?.output, { id: "c-2", name: "Grace Hopper", company: "Navy" });
+  assert.deepEqual(
+    store.listVersions({ name: "note_for_contact" }).map((v) => [v.version, v.status]),
+    [[1, "verified"]],
+  );
+});
