@@ -104,7 +104,7 @@ function model(request: FakeRequest): FakeReply {
     s3_2: use("s3_3", `${PREFIX}note_for_contact`, { name: "Ada Lovelace", text: "ping" }),
     s3_3: say("The notes service is down; I found the contact but could not add the note."),
   };
-  SESSION_1.forEach(([tool, args], i) => {
+  SESSION_1.forEach((_, i) => {
     const next = SESSION_1[i + 1];
     steps[`s1_${i}`] = next ? use(`s1_${i + 1}`, `mcp__crm__${next[0]}`, next[1]) : say("Added the note.");
   });
@@ -435,7 +435,10 @@ test("plugin-dev/ (this checkout's sources) records, distils and verifies in a r
   const init = events.find((e) => e.type === "system" && e.subtype === "init");
   assert.ok(init, "no init event");
   assert.deepEqual(
-    (init.plugins as Array<{ name: string; path: string }>).map((p) => [p.name, p.path]),
+    // 2.1.332 also lists its built-in plugins (path "builtin").
+    (init.plugins as Array<{ name: string; path: string }>)
+      .filter((p) => p.path !== "builtin")
+      .map((p) => [p.name, p.path]),
     [["tooldistill", join(ROOT, "plugin-dev")]],
   );
   assert.ok(init.tools.includes(`${PREFIX}propose_distilled_tool`), `tools: ${init.tools}`);
