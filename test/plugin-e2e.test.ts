@@ -430,7 +430,7 @@ test("plugin-dev/ (this checkout's sources) records, distils and verifies in a r
     project,
     claudeEnv(home, api),
     ["Add a note 'call back' to Grace Hopper", "/tooldistill:distill looks good"],
-    { args: ["--plugin-dir", join(ROOT, "plugin-dev")] },
+    { args: ["--plugin-dir", join(ROOT, "plugin-dev")], timeoutMs: 200_000 },
   );
   const init = events.find((e) => e.type === "system" && e.subtype === "init");
   assert.ok(init, "no init event");
