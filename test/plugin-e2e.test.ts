@@ -18,8 +18,10 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Store } from "../core/store.ts";
 import {
+  deferredNames,
   type FakeReply,
   type FakeRequest,
+  loadedNames,
   searchingModel,
   startFakeAnthropic,
 } from "./fakes/anthropic-server.ts";
@@ -108,6 +110,18 @@ function model(request: FakeRequest): FakeReply {
     const next = SESSION_1[i + 1];
     steps[`s1_${i}`] = next ? use(`s1_${i + 1}`, `mcp__crm__${next[0]}`, next[1]) : say("Added the note.");
   });
+  // Waiting for a tool promoted mid-session: a short Bash sleep until the tool is in the request, upfront or
+  // deferred (at most 40 times; the test then fails on the missing tool).
+  const waiting =
+    after?.startsWith("w_") === true || (after === undefined && text.includes("Wait for the new tool"));
+  if (waiting) {
+    const arrived =
+      offered(request.body).includes(`${PREFIX}note_for_contact`) ||
+      deferredNames(request.body).has(`${PREFIX}note_for_contact`);
+    const n = after === undefined ? 0 : Number(after.slice(2)) + 1;
+    if (arrived || n >= 40) return say(arrived ? "The new tool arrived." : "The new tool never arrived.");
+    return use(`w_${n}`, "Bash", { command: "sleep 0.5", description: "wait" });
+  }
   if (after !== undefined) return steps[after] ?? say("unexpected tool result");
   if (text.includes("/tooldistill:distill")) {
     return use("p_1", `${PREFIX}propose_distilled_tool`, {
@@ -230,13 +244,42 @@ for (const release of CLAUDE_RELEASES) {
       );
     }
 
-    // The user promotes it from a terminal; session 2 is offered the tool upfront and calls it without searching.
-    const promoted = spawnSync(
-      process.execPath,
-      [join(ROOT, "bin", "tooldistill.js"), "promote", "note_for_contact"],
-      { cwd: project, encoding: "utf8" },
+    // The user promotes it from a terminal while a session runs: the td server announces list_changed, and the
+    // tool reaches a later request of that session.
+    let promoted: ReturnType<typeof spawnSync> | undefined;
+    await session(CLAUDE, project, env, ["Hello", "Wait for the new tool"], {
+      onResult: (n) => {
+        if (n === 1)
+          promoted = spawnSync(
+            process.execPath,
+            [join(ROOT, "bin", "tooldistill.js"), "promote", "note_for_contact"],
+            { cwd: project, encoding: "utf8" },
+          );
+      },
+    });
+    assert.equal(promoted?.status, 0, String(promoted?.stderr));
+    const waited = api.received.filter((r) =>
+      JSON.stringify(r.body?.messages ?? []).includes("Wait for the new tool"),
     );
-    assert.equal(promoted.status, 0, promoted.stderr);
+    const arrival = waited.find(
+      (r) =>
+        offered(r.body).includes(`${PREFIX}note_for_contact`) ||
+        deferredNames(r.body).has(`${PREFIX}note_for_contact`),
+    );
+    if (process.env["TD_E2E_DUMP"]) writeFileSync(`${process.env["TD_E2E_DUMP"]}.${release.label}.json`, JSON.stringify(waited.map((r) => r.body)));
+    assert.ok(arrival, "the tool promoted mid-session never reached the model");
+    // Measured: 2.1.197 sends the tool in `tools`; 2.1.332 sends it with `defer_loading` and, because of its
+    // alwaysLoad, a `tool_addition` block ("just became available and are ready to use"): no search needed.
+    const arrivedAs = upfront(arrival.body).includes(`${PREFIX}note_for_contact`)
+      ? "upfront"
+      : loadedNames(arrival.body).has(`${PREFIX}note_for_contact`)
+        ? "ready"
+        : "deferred";
+    assert.equal(arrivedAs, release.defers ? "ready" : "upfront", `after list_changed on ${release.version}`);
+    if (release.defers)
+      assert.match(JSON.stringify(arrival.body.messages), /just became available and are ready to use/);
+
+    // Session 2 is offered the tool upfront and calls it without searching.
     const searchesBefore = fake.searches.length;
     const s2 = await session(CLAUDE, project, env, ["Add a note 'send slides' to Alan Turing"]);
     const init2 = s2.find((e) => e.type === "system" && e.subtype === "init");

@@ -190,7 +190,10 @@ export function deferredNames(body: Json): Set<string> {
   return names;
 }
 
-/** Tools whose schemas the model has: sent without `defer_loading`, or loaded by a ToolSearch `tool_reference`. */
+/**
+ * Tools whose schemas the model has: sent without `defer_loading`, loaded by a ToolSearch `tool_reference`, or
+ * announced ready by a `tool_addition`.
+ */
 export function loadedNames(body: Json): Set<string> {
   const names = new Set<string>();
   for (const t of body?.tools ?? []) if (t.defer_loading !== true) names.add(t.name);
@@ -199,6 +202,11 @@ export function loadedNames(body: Json): Set<string> {
       for (const b of m.content)
         if (b?.type === "tool_result" && Array.isArray(b.content))
           for (const c of b.content) if (c?.type === "tool_reference") names.add(c.tool_name);
+  // A tool added mid-session with alwaysLoad (2.1.332): "ready to use", announced by a tool_addition block.
+  for (const m of body?.messages ?? [])
+    if (Array.isArray(m.content))
+      for (const b of m.content)
+        if (b?.type === "tool_addition" && b.tool?.type === "tool_reference") names.add(b.tool.name);
   return names;
 }
 
