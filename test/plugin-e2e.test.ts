@@ -266,7 +266,6 @@ for (const release of CLAUDE_RELEASES) {
         offered(r.body).includes(`${PREFIX}note_for_contact`) ||
         deferredNames(r.body).has(`${PREFIX}note_for_contact`),
     );
-    if (process.env["TD_E2E_DUMP"]) writeFileSync(`${process.env["TD_E2E_DUMP"]}.${release.label}.json`, JSON.stringify(waited.map((r) => r.body)));
     assert.ok(arrival, "the tool promoted mid-session never reached the model");
     // Measured: 2.1.197 sends the tool in `tools`; 2.1.332 sends it with `defer_loading` and, because of its
     // alwaysLoad, a `tool_addition` block ("just became available and are ready to use"): no search needed.
