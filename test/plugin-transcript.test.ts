@@ -156,3 +156,32 @@ test("an unreadable transcript is logged and the hooks' own records stand", asyn
     /the transcript .*no-such-transcript\.jsonl could not be read/,
   );
 });
+
+test("every 2.1.332 hook payload is accepted as 2.1.197's are: nothing logged as a problem", async (t) => {
+  const { dir, transcript } = project(t);
+  const order = [
+    "SessionStart.startup",
+    "UserPromptSubmit",
+    "PreToolUse.ToolSearch",
+    "PostToolUse.ToolSearch",
+    "PreToolUse.mcp-project",
+    "PostToolUseFailure.mcp-project",
+    "PostToolUse.mcp-structured",
+    "Stop",
+    "UserPromptSubmit.slash_command",
+    "UserPromptExpansion.slash_command",
+    "PreToolUse.mcp-plugin",
+    "PostToolUseFailure.mcp-plugin",
+    "PostToolUse.mcp-plugin",
+    "SessionEnd.other",
+  ];
+  for (const name of order) {
+    const event = name.split(".")[0] as HookEvent;
+    const out = await hook(dir, transcript, event, payload(name));
+    if (name === "UserPromptSubmit.slash_command")
+      assert.match(out?.hookSpecificOutput?.additionalContext ?? "", /the user ran \/tooldistill:distill/);
+  }
+  const log = readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8");
+  assert.doesNotMatch(log, /could not|no tool_name|no session_id|not JSON/, log);
+  assert.deepEqual(baseRows(t, dir).slice(0, 3), FULL_TRACE);
+});
