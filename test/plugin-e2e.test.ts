@@ -291,6 +291,8 @@ for (const release of CLAUDE_RELEASES) {
     const firstOf2 = release.defers
       ? session2.find((r) => offered(r.body).length > 0)
       : session2.find((r) => offered(r.body).includes(`${PREFIX}propose_distilled_tool`));
+    if (process.env["TD_E2E_DUMP"])
+      writeFileSync(`${process.env["TD_E2E_DUMP"]}.s2.${release.label}.json`, JSON.stringify({ s2, bodies: session2.map((r) => r.body) }));
     assert.ok(
       upfront(firstOf2?.body).includes(`${PREFIX}note_for_contact`),
       `session 2's first request did not carry the distilled tool upfront: ${offered(firstOf2?.body)}`,
