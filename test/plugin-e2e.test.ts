@@ -291,11 +291,9 @@ for (const release of CLAUDE_RELEASES) {
     const firstOf2 = release.defers
       ? session2.find((r) => offered(r.body).length > 0)
       : session2.find((r) => offered(r.body).includes(`${PREFIX}propose_distilled_tool`));
-    if (process.env["TD_E2E_DUMP"])
-      writeFileSync(`${process.env["TD_E2E_DUMP"]}.s2.${release.label}.json`, JSON.stringify({ s2, bodies: session2.map((r) => r.body) }));
     assert.ok(
       upfront(firstOf2?.body).includes(`${PREFIX}note_for_contact`),
-      `session 2's first request did not carry the distilled tool upfront: ${offered(firstOf2?.body)}`,
+      `session 2's first request did not carry the distilled tool upfront: ${offered(firstOf2?.body)}; MCP servers at init: ${JSON.stringify(init2?.mcp_servers)}; td tools per request: ${JSON.stringify(session2.map((r) => offered(r.body).filter((n) => n.startsWith(PREFIX))))}`,
     );
     assert.deepEqual(fake.searches.slice(searchesBefore), [], "the model had to search in session 2");
     const reuse = resultOf(api, "s2_1");
