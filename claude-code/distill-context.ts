@@ -9,6 +9,14 @@ import { PLUGIN_TOOL_PREFIX } from "./plugin-names.ts";
 /** How much of each recorded result the model is shown: enough to recognise it, never a whole page. */
 const SUMMARY_CHARS = 200;
 
+/**
+ * The proposal tool is deferred on releases that defer MCP tools (it is needed once per distilled task, and its
+ * schema is long): the model is told how to load it, which a release without deferral never needs.
+ */
+export const PROPOSE_TOOL_LOAD_HINT =
+  `If ${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME} is among your deferred tools, load it first with ToolSearch, ` +
+  `query "select:${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME}".`;
+
 function short(value: unknown): string {
   return clip(resultContent(value), SUMMARY_CHARS);
 }
@@ -40,6 +48,7 @@ export function distillContext(store: Store, traceId: string, notes: string): st
   lines.push(
     "",
     `The proposal tool is ${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME}. Keep calling it with the corrected code until the verdict starts with "verified:", then tell the user the tool's name and that \`tooldistill promote <name>\` makes it available.`,
+    PROPOSE_TOOL_LOAD_HINT,
   );
   return lines.join("\n");
 }
@@ -62,6 +71,7 @@ export function spilledDistillContext(notes: string): string {
     "",
     "In the code, call base tools by their library names (`<server>__<tool>`, e.g. `crm__find_contact`), never by Claude Code's `mcp__<server>__<tool>` names.",
     `The proposal tool is ${PLUGIN_TOOL_PREFIX}${PROPOSE_TOOL_NAME}. Keep calling it with the corrected code until the verdict starts with "verified:", then tell the user the tool's name and that \`tooldistill promote <name>\` makes it available.`,
+    PROPOSE_TOOL_LOAD_HINT,
   );
   return lines.join("\n");
 }

@@ -5,6 +5,7 @@
 import { DistillError } from "../core/index.ts";
 import { DISTILL_COMMAND, isDistillPrompt } from "./plugin-names.ts";
 import type { ToolEnd, ToolStart } from "./tool-calls.ts";
+import { isToolSearch } from "./tool-identity.ts";
 
 /** The Claude Code events the plugin hooks. */
 export const HookEvents = [
@@ -14,6 +15,7 @@ export const HookEvents = [
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
+  "Stop",
   "SessionEnd",
 ] as const;
 
@@ -23,6 +25,8 @@ export type HookEvent = (typeof HookEvents)[number];
 /** The fields of a hook's stdin JSON the plugin reads (see claude-code-facts.md). */
 export interface HookInput {
   session_id?: string;
+  /** The session's transcript (JSONL), in every payload: the trace is reconciled with it (transcript.ts). */
+  transcript_path?: string;
   cwd?: string;
   prompt?: string;
   command_name?: string;
@@ -34,6 +38,8 @@ export interface HookInput {
   error?: string;
   duration_ms?: number;
   reason?: string;
+  /** Tool events of MCP tools on 2.1.332 and later (absent on 2.1.197): the server and where it is configured. */
+  mcp_server?: { name?: string; source?: string };
 }
 
 /** What one hook event writes to the store, whether a hook applies it live or from a spill file later. */
@@ -82,9 +88,12 @@ export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
         ? { type: "confirm", sessionId }
         : { type: "none", sessionId };
     case "PreToolUse":
+      // Claude Code's own search for deferred tools (2.1.332) loads schemas; it is no step of the task.
+      if (isToolSearch(input.tool_name)) return { type: "none", sessionId };
       return { type: "tool-start", sessionId, call: toolStart(sessionId, input) };
     case "PostToolUse":
     case "PostToolUseFailure":
+      if (isToolSearch(input.tool_name)) return { type: "none", sessionId };
       return {
         type: "tool-end",
         sessionId,
@@ -95,6 +104,9 @@ export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
             event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" },
         },
       };
+    case "Stop":
+      // Nothing to write of its own: the hook reconciles the trace with the transcript (see run.ts).
+      return { type: "none", sessionId };
     case "SessionEnd":
       return { type: "session-end", sessionId };
   }

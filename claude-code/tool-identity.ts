@@ -21,6 +21,17 @@ function normalizedServer(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, "_");
 }
 
+/** Claude Code's built-in search for deferred tools (2.1.332 defers every MCP tool behind it). */
+export const TOOL_SEARCH = "ToolSearch";
+
+/**
+ * True for a `ToolSearch` call: it only loads tool schemas, so it is recorded neither as a base call nor as a
+ * step of the task, and a trace reads the same whether the release deferred its tools or not.
+ */
+export function isToolSearch(name: string | undefined): boolean {
+  return name === TOOL_SEARCH;
+}
+
 /** True when Claude Code's name is an MCP tool's (of any server, the plugin's included). */
 export function isMcpToolName(name: string): boolean {
   return name.startsWith(MCP_PREFIX);

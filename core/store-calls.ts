@@ -101,6 +101,28 @@ export function insertCall(
   });
 }
 
+/**
+ * Inserts a finished call at `seq` in its trace, moving the calls from `seq` on one place later: a call learnt
+ * after the fact (Claude Code's transcript holding a call its hooks never reported) keeps the order it ran in.
+ */
+export function insertCallAt(
+  db: StoreDatabase,
+  call: NewCall,
+  outcome: CallOutcome,
+  latencyMs: number | null,
+  seq: number,
+  maxOutputBytes: number,
+): number {
+  return db.transaction(() => {
+    // Two steps because UNIQUE (trace_id, seq) is checked row by row: a plain seq + 1 collides mid-update.
+    db.stmt("UPDATE calls SET seq = -(seq + 1) WHERE trace_id = ? AND seq >= ?").run(call.traceId, seq);
+    db.stmt("UPDATE calls SET seq = -seq WHERE trace_id = ? AND seq < 0").run(call.traceId);
+    const id = insertCall(db, call, outcome, latencyMs, maxOutputBytes);
+    db.stmt("UPDATE calls SET seq = ? WHERE id = ?").run(seq, id);
+    return id;
+  });
+}
+
 /** Completes a started call with its output (clipped at the caps; the call's note says so). */
 export function finishCall(
   db: StoreDatabase,

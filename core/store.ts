@@ -177,6 +177,11 @@ export class Store {
     return calls.insertCall(this.#db, call, outcome, latencyMs, this.#maxOutputBytes);
   }
 
+  /** Inserts a finished call at `seq`, moving later calls of the trace one place on (a call learnt afterwards). */
+  insertCallAt(call: NewCall, outcome: CallOutcome, latencyMs: number | null, seq: number): number {
+    return calls.insertCallAt(this.#db, call, outcome, latencyMs, seq, this.#maxOutputBytes);
+  }
+
   /** Completes a call with its output (clipped at the caps; the call's note says so). */
   finishCall(id: number, output: unknown, latencyMs: number | null): void {
     calls.finishCall(this.#db, id, output, latencyMs, this.#maxOutputBytes);

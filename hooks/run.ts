@@ -20,6 +20,8 @@ import { spanTraceId } from "../claude-code/session.ts";
 import { applySessionEvent, applySpilledEvents } from "../claude-code/session-events.ts";
 import { findSessionSpan } from "../claude-code/session-store.ts";
 import type { ToolContext } from "../claude-code/tool-calls.ts";
+import { readTranscript, transcriptToolCalls } from "../claude-code/transcript.ts";
+import { reconcileTranscript } from "../claude-code/transcript-reconcile.ts";
 import { DistillError, Store } from "../core/index.ts";
 import {
   appendLog,
@@ -64,11 +66,44 @@ export interface HookRuntime {
   startFallback?: (configPath: string, traceId: string) => void;
 }
 
+/** The events at which the trace is checked against the transcript: the end of a turn, of the session, and before a prompt. */
+const RECONCILED: readonly HookEvent[] = ["Stop", "SessionEnd", "UserPromptSubmit"];
+
+/**
+ * Fills in the base calls the tool hooks missed from the session's transcript (claude-code/transcript-reconcile.ts).
+ * A transcript that cannot be read is logged, never fatal: the hooks' own records stand.
+ */
+function reconcile(
+  store: Store,
+  input: HookInput,
+  sessionId: string,
+  ctx: ToolContext,
+  log: (m: string) => void,
+): void {
+  const path = input.transcript_path;
+  if (!path) return;
+  let calls: ReturnType<typeof transcriptToolCalls>;
+  try {
+    calls = transcriptToolCalls(readTranscript(path).entries);
+  } catch (err) {
+    log(
+      `the transcript ${path} could not be read, so calls the hooks missed are not filled in: ${errorMessage(err)}`,
+    );
+    return;
+  }
+  const report = reconcileTranscript(store, sessionId, calls, ctx);
+  if (report.added > 0 || report.completed > 0)
+    log(
+      `from the transcript: ${report.added} base call(s) the hooks missed added, ${report.completed} completed`,
+    );
+}
+
 /** Records the event (after the session's spilled ones), or spills it when the store stays locked. */
 function record(
   store: Store,
   event: HookEvent,
   text: string,
+  input: HookInput,
   ev: SessionEvent,
   config: HookConfig,
   log: (message: string) => void,
@@ -77,6 +112,8 @@ function record(
     const spilled = applySpilledEvents(store, ev.sessionId, config.baseServers);
     for (const problem of spilled.failed) log(`a spilled event could not be applied: ${problem}`);
     const ctx: ToolContext = { baseServers: config.baseServers, baseTools: cachedBaseTools(store) };
+    // Before the event: a prompt may start the next span, and /tooldistill:distill reads the span's calls.
+    if (RECONCILED.includes(event)) reconcile(store, input, ev.sessionId, ctx, log);
     store.transaction(() => applySessionEvent(store, ev, ctx));
     return "recorded";
   } catch (err) {
@@ -217,7 +254,7 @@ export async function handleHookInput(
       return null;
     }
     try {
-      record(store, event, text, ev, config, log);
+      record(store, event, text, parsed.input, ev, config, log);
       return respond(event, parsed.input, ev, config, store, rt);
     } finally {
       store.close();

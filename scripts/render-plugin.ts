@@ -27,6 +27,7 @@ const HOOKS = [
   ["PreToolUse", "pre-tool-use", "*"],
   ["PostToolUse", "post-tool-use", "*"],
   ["PostToolUseFailure", "post-tool-use-failure", "*"],
+  ["Stop", "stop", null],
   ["SessionEnd", "session-end", null],
 ] as const;
 

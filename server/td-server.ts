@@ -70,12 +70,38 @@ function text(content: string, isError: boolean): CallToolResult {
   return { content: [{ type: "text", text: content }], isError };
 }
 
-function mcpTool(t: ToolDef): {
+/**
+ * Claude Code (2.1.332 and later) defers MCP tools behind `ToolSearch` unless a tool's `_meta` carries this: the
+ * model then sees the tool's schema from the session's first request. Older releases ignore it (they load every
+ * tool upfront anyway). See docs/claude-code.md for what it costs and why the proposal tool stays deferred.
+ */
+export const ALWAYS_LOAD_META = "anthropic/alwaysLoad";
+
+/** The MCP form of a tool; `alwaysLoad` exempts it from Claude Code's deferral. */
+function mcpTool(
+  t: ToolDef,
+  alwaysLoad = false,
+): {
   name: string;
   description: string;
   inputSchema: { type: "object"; [k: string]: unknown };
+  _meta?: Record<string, unknown>;
 } {
-  return { name: t.name, description: t.description, inputSchema: { ...t.input_schema, type: "object" } };
+  return {
+    name: t.name,
+    description: t.description,
+    inputSchema: { ...t.input_schema, type: "object" },
+    ...(alwaysLoad ? { _meta: { [ALWAYS_LOAD_META]: true } } : {}),
+  };
+}
+
+/**
+ * The tool list: `propose_distilled_tool` stays deferred (it is only needed after /tooldistill:distill, whose
+ * context tells the model to load it with ToolSearch), every distilled tool is loaded upfront, because a
+ * shortcut the model has to search for is one it rarely calls.
+ */
+function listed(propose: ToolDef, distilled: readonly ToolDef[]) {
+  return { tools: [mcpTool(propose), ...distilled.map((t) => mcpTool(t, true))] };
 }
 
 /** A fingerprint of a tool list as Claude Code sees it: names and descriptions. */
@@ -213,14 +239,14 @@ export function createTdServer(options: TdServerOptions): TdServer {
     if (td) {
       const active = td.activeTools();
       signature = listSignature(active);
-      return { tools: [td.proposeTool(), ...active].map(mcpTool) };
+      return listed(td.proposeTool(), active);
     }
     const loaded = config as Config | null;
     if (loaded === null) return { tools: [] };
     const max = loaded.settings.maxExposedTools;
     const exposed = early ? exposedVersionsSync(early, max).map(toolDefinition) : [];
     signature = listSignature(exposed);
-    return { tools: [proposeToolDefinition(), ...exposed].map(mcpTool) };
+    return listed(proposeToolDefinition(), exposed);
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

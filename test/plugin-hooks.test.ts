@@ -59,6 +59,7 @@ const FILES: Record<HookEvent, string> = {
   PreToolUse: "pre-tool-use",
   PostToolUse: "post-tool-use",
   PostToolUseFailure: "post-tool-use-failure",
+  Stop: "stop",
   SessionEnd: "session-end",
 };
 

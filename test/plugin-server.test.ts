@@ -153,9 +153,13 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   while (changes.length === before && Date.now() - promotedAt < 5000)
     await new Promise((r) => setTimeout(r, 20));
   assert.ok(changes.length > before, "no list_changed within 5 s of a promote in another process");
+  // Distilled tools are loaded upfront where Claude Code defers MCP tools (2.1.332); the proposal tool is not.
   assert.deepEqual(
-    (await client.listTools()).tools.map((x) => x.name),
-    ["propose_distilled_tool", "note_for_contact"],
+    (await client.listTools()).tools.map((x) => [x.name, x._meta?.["anthropic/alwaysLoad"] ?? null]),
+    [
+      ["propose_distilled_tool", null],
+      ["note_for_contact", true],
+    ],
   );
 
   // A new span calls the distilled tool: the hook's row is completed, inner calls are recorded under it.
@@ -211,6 +215,13 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
     ["propose_distilled_tool"],
   );
   assert.deepEqual(sqliteOf(cli).getVersion("note_for_contact", 1)?.problems, ["runtime_failure"]);
+  // Claude Code 2.1.332 keeps a tool loaded from the session's start in `tools` after it left the list: a call of
+  // the disabled tool gets why, and runs nothing.
+  const runsBefore = sqliteOf(cli).getCalls(spanTraceId(SESSION, 2)).length;
+  const disabled = await client.callTool({ name: "note_for_contact", arguments: input });
+  assert.equal(disabled.isError, true);
+  assert.match((disabled.content as Array<{ text: string }>)[0]?.text ?? "", /is disabled: v1 is suspect/);
+  assert.equal(sqliteOf(cli).getCalls(spanTraceId(SESSION, 2)).length, runsBefore, "the disabled tool ran");
 
   // Another session reuses tool-use id u6 (a fake API numbers per session): the server completes that session's
   // row, never the finished one of the first session.

@@ -151,3 +151,123 @@ function toMessage(reply: FakeMessage, n: number, model: string): WireMessage {
 function sendFakeError(res: ServerResponse, reply: FakeError): void {
   sendError(res, reply.status, reply.error.type, reply.error.message);
 }
+
+/** Claude Code's tool for waiting until MCP servers have connected (offered while they are still starting). */
+const WAIT_TOOL = "WaitForMcpServers";
+
+/** A scripted model wrapped by `searchingModel`: the handler, and every tool name it had to search for. */
+export interface SearchingModel {
+  handler: (request: FakeRequest) => FakeReply | Promise<FakeReply>;
+  /** Names loaded with ToolSearch, in order (a test asserts that a tool was called without searching). */
+  searches: string[];
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: request bodies are arbitrary JSON
+type Json = any;
+
+function texts(content: Json): string[] {
+  if (typeof content === "string") return [content];
+  return Array.isArray(content) ? content.map((b: Json) => (typeof b?.text === "string" ? b.text : "")) : [];
+}
+
+/**
+ * The deferred tool names Claude Code told the model about: the lines of a system text (a `role: "system"` entry
+ * of `messages`, or the system prompt) that lists "deferred tools", and the tools sent with `defer_loading`.
+ */
+export function deferredNames(body: Json): Set<string> {
+  const names = new Set<string>();
+  const system = [
+    ...texts(body?.system),
+    ...(body?.messages ?? []).filter((m: Json) => m.role === "system").flatMap((m: Json) => texts(m.content)),
+    // Announcements of tools that appeared mid-session come as system reminders inside user turns.
+    ...(body?.messages ?? []).filter((m: Json) => m.role === "user").flatMap((m: Json) => texts(m.content)),
+  ];
+  for (const text of system) {
+    if (!/deferred tools/i.test(text)) continue;
+    for (const line of text.split("\n")) if (/^[A-Za-z][\w-]*$/.test(line.trim())) names.add(line.trim());
+  }
+  for (const t of body?.tools ?? []) if (t.defer_loading === true) names.add(t.name);
+  return names;
+}
+
+/**
+ * Tools whose schemas the model has: sent without `defer_loading`, loaded by a ToolSearch `tool_reference`, or
+ * announced ready by a `tool_addition`.
+ */
+export function loadedNames(body: Json): Set<string> {
+  const names = new Set<string>();
+  for (const t of body?.tools ?? []) if (t.defer_loading !== true) names.add(t.name);
+  for (const m of body?.messages ?? [])
+    if (Array.isArray(m.content))
+      for (const b of m.content)
+        if (b?.type === "tool_result" && Array.isArray(b.content))
+          for (const c of b.content) if (c?.type === "tool_reference") names.add(c.tool_name);
+  // A tool added mid-session with alwaysLoad (2.1.332): "ready to use", announced by a tool_addition block.
+  for (const m of body?.messages ?? [])
+    if (Array.isArray(m.content))
+      for (const b of m.content)
+        if (b?.type === "tool_addition" && b.tool?.type === "tool_reference") names.add(b.tool.name);
+  return names;
+}
+
+/**
+ * Makes a scripted model behave as a real one under Claude Code's deferral (2.1.332): when the tool it wants is
+ * listed as deferred and not loaded, it first calls `ToolSearch` with `select:<name>`, then, on the search's
+ * result, the tool it wanted. A tool offered upfront (or on a release that defers nothing) is called at once. A
+ * tool not offered yet while Claude Code offers `WaitForMcpServers` is waited for first.
+ */
+export function searchingModel(
+  handler: (request: FakeRequest) => FakeReply | Promise<FakeReply>,
+): SearchingModel {
+  const pending = new Map<string, FakeReply>();
+  const searches: string[] = [];
+  let n = 0;
+  return {
+    searches,
+    async handler(request) {
+      const messages: Json[] = request.body?.messages ?? [];
+      const last = [...messages].reverse().find((m) => m.role === "user");
+      const results = Array.isArray(last?.content)
+        ? last.content
+            .filter((b: Json) => b?.type === "tool_result")
+            .map((b: Json) => b.tool_use_id as string)
+        : [];
+      const resumed = results.map((id: string) => pending.get(id)).find((r: FakeReply | undefined) => r);
+      if (resumed) {
+        for (const id of results) pending.delete(id);
+        return resumed;
+      }
+      const reply = await handler(request);
+      if ("error" in reply) return reply;
+      const loaded = loadedNames(request.body);
+      const deferred = deferredNames(request.body);
+      const calls = reply.content
+        .filter((b) => b.type === "tool_use")
+        .map((b) => (b as { name: string }).name);
+      // Claude Code 2.1.197 may send the first request while MCP servers still connect, offering a tool to wait.
+      if (calls.some((name) => !loaded.has(name) && !deferred.has(name)) && loaded.has(WAIT_TOOL)) {
+        const id = `toolu_wait_${++n}`;
+        pending.set(id, reply);
+        return { content: [{ type: "tool_use", id, name: WAIT_TOOL, input: {} }] };
+      }
+      const wanted = reply.content
+        .filter((b) => b.type === "tool_use")
+        .map((b) => (b as { name: string }).name)
+        .filter((name) => !loaded.has(name) && deferred.has(name));
+      if (wanted.length === 0) return reply;
+      const id = `toolu_search_${++n}`;
+      pending.set(id, reply);
+      searches.push(...wanted);
+      return {
+        content: [
+          {
+            type: "tool_use",
+            id,
+            name: "ToolSearch",
+            input: { query: `select:${wanted.join(",")}`, max_results: 5 },
+          },
+        ],
+      };
+    },
+  };
+}

@@ -22,6 +22,7 @@ import {
   historyFromRow,
   historyRow,
   insertCall,
+  insertCallAt,
   isPostgresUrl,
   json,
   liveRuns,
@@ -50,11 +51,15 @@ import {
   versionFromRow,
   versionRow,
   writeToolCode
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-3U4J7U5A.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-HBGP6CBP.js
 } from "./chunk-2SZMPL7T.js";
 ========
 } from "./chunk-TBHEERC5.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/chunk-Z5VAEU4H.js
+========
+} from "./chunk-BIWZWU3R.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/chunk-PGWFENER.js
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -1751,6 +1756,10 @@ var Store = class {
   appendCall(call, outcome, latencyMs) {
     return insertCall(this.#db, call, outcome, latencyMs, this.#maxOutputBytes);
   }
+  /** Inserts a finished call at `seq`, moving later calls of the trace one place on (a call learnt afterwards). */
+  insertCallAt(call, outcome, latencyMs, seq) {
+    return insertCallAt(this.#db, call, outcome, latencyMs, seq, this.#maxOutputBytes);
+  }
   /** Completes a call with its output (clipped at the caps; the call's note says so). */
   finishCall(id, output, latencyMs) {
     finishCall(this.#db, id, output, latencyMs, this.#maxOutputBytes);
@@ -2147,11 +2156,15 @@ function embeddedStore(store, what) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-3U4J7U5A.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-HBGP6CBP.js
     const { PostgresStore } = await import("./postgres-store-64VNGIKM.js");
 ========
     const { PostgresStore } = await import("./postgres-store-F7SJE2JC.js");
 >>>>>>>> verify-inputs:plugin/dist/chunks/chunk-Z5VAEU4H.js
+========
+    const { PostgresStore } = await import("./postgres-store-VZSPEKVW.js");
+>>>>>>>> claude-code-new:plugin/dist/chunks/chunk-PGWFENER.js
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

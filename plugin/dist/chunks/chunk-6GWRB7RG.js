@@ -2,11 +2,15 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-6GWRB7RG.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-M3MJNLMG.js
 } from "./chunk-ELNSZQXQ.js";
 ========
 } from "./chunk-PCC6D7DA.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/chunk-6GWRB7RG.js
+========
+} from "./chunk-P63XULT6.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/chunk-SRT2IJGE.js
 import {
   mcpHookResponseToValue
 } from "./chunk-3PVCE3ZL.js";
@@ -18,11 +22,18 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-6GWRB7RG.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-M3MJNLMG.js
 } from "./chunk-HBGP6CBP.js";
 import {
   clipDepth
 } from "./chunk-2SZMPL7T.js";
+========
+} from "./chunk-PGWFENER.js";
+import {
+  clipDepth
+} from "./chunk-BIWZWU3R.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/chunk-SRT2IJGE.js
 import {
   canonicalArgs,
   isPlainObject
@@ -103,6 +114,35 @@ function isDistillPrompt(prompt) {
   return /^\s*\/tooldistill:distill(\s|$)/.test(prompt);
 }
 
+// claude-code/tool-identity.ts
+var MCP_PREFIX = "mcp__";
+function normalizedServer(name) {
+  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+var TOOL_SEARCH = "ToolSearch";
+function isToolSearch(name) {
+  return name === TOOL_SEARCH;
+}
+function isMcpToolName(name) {
+  return name.startsWith(MCP_PREFIX);
+}
+function identifyTool(name, baseServers) {
+  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
+    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
+    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
+  }
+  if (isMcpToolName(name)) {
+    const rest = name.slice(MCP_PREFIX.length);
+    for (const server of baseServers) {
+      const prefix = baseToolName(normalizedServer(server), "");
+      if (rest.startsWith(prefix) && rest.length > prefix.length) {
+        return { tool: baseToolName(server, rest.slice(prefix.length)), kind: "base" };
+      }
+    }
+  }
+  return { tool: name, kind: "other" };
+}
+
 // claude-code/hook-events.ts
 var HookEvents = [
   "SessionStart",
@@ -111,6 +151,7 @@ var HookEvents = [
   "PreToolUse",
   "PostToolUse",
   "PostToolUseFailure",
+  "Stop",
   "SessionEnd"
 ];
 function isHookEvent(name) {
@@ -140,9 +181,11 @@ function sessionEvent(event, input) {
     case "UserPromptExpansion":
       return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
     case "PreToolUse":
+      if (isToolSearch(input.tool_name)) return { type: "none", sessionId };
       return { type: "tool-start", sessionId, call: toolStart(sessionId, input) };
     case "PostToolUse":
     case "PostToolUseFailure":
+      if (isToolSearch(input.tool_name)) return { type: "none", sessionId };
       return {
         type: "tool-end",
         sessionId,
@@ -152,34 +195,11 @@ function sessionEvent(event, input) {
           outcome: event === "PostToolUse" ? { response: input.tool_response } : { error: input.error ?? "failed" }
         }
       };
+    case "Stop":
+      return { type: "none", sessionId };
     case "SessionEnd":
       return { type: "session-end", sessionId };
   }
-}
-
-// claude-code/tool-identity.ts
-var MCP_PREFIX = "mcp__";
-function normalizedServer(name) {
-  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
-}
-function isMcpToolName(name) {
-  return name.startsWith(MCP_PREFIX);
-}
-function identifyTool(name, baseServers) {
-  if (name.startsWith(PLUGIN_TOOL_PREFIX)) {
-    const tool = name.slice(PLUGIN_TOOL_PREFIX.length);
-    return { tool, kind: tool === PROPOSE_TOOL_NAME ? "proposal" : "distilled" };
-  }
-  if (isMcpToolName(name)) {
-    const rest = name.slice(MCP_PREFIX.length);
-    for (const server of baseServers) {
-      const prefix = baseToolName(normalizedServer(server), "");
-      if (rest.startsWith(prefix) && rest.length > prefix.length) {
-        return { tool: baseToolName(server, rest.slice(prefix.length)), kind: "base" };
-      }
-    }
-  }
-  return { tool: name, kind: "other" };
 }
 
 // claude-code/tool-calls.ts

@@ -28,11 +28,15 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-PCC6D7DA.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-ELNSZQXQ.js
 } from "./chunk-HBGP6CBP.js";
 ========
 } from "./chunk-Z5VAEU4H.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/chunk-PCC6D7DA.js
+========
+} from "./chunk-PGWFENER.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/chunk-P63XULT6.js
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,
@@ -40,6 +44,7 @@ import {
   isPostgresUrl,
   parseStoreUrl,
   stderrLogger
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-PCC6D7DA.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-ELNSZQXQ.js
 } from "./chunk-2SZMPL7T.js";
 ========
@@ -48,6 +53,9 @@ import {
   NO_EVIDENCE
 } from "./chunk-J2PGGSMV.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/chunk-PCC6D7DA.js
+========
+} from "./chunk-BIWZWU3R.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/chunk-P63XULT6.js
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";

@@ -709,6 +709,15 @@ function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
     return Number(row?.["id"]);
   });
 }
+function insertCallAt(db, call, outcome, latencyMs, seq, maxOutputBytes) {
+  return db.transaction(() => {
+    db.stmt("UPDATE calls SET seq = -(seq + 1) WHERE trace_id = ? AND seq >= ?").run(call.traceId, seq);
+    db.stmt("UPDATE calls SET seq = -seq WHERE trace_id = ? AND seq < 0").run(call.traceId);
+    const id = insertCall(db, call, outcome, latencyMs, maxOutputBytes);
+    db.stmt("UPDATE calls SET seq = ? WHERE id = ?").run(seq, id);
+    return id;
+  });
+}
 function finishCall(db, id, output, latencyMs, maxOutputBytes) {
   const out = recordableOutput(output, maxOutputBytes);
   db.stmt(
@@ -807,6 +816,7 @@ export {
   callFromRow,
   recordedOutcome,
   insertCall,
+  insertCallAt,
   finishCall,
   failCall,
   setCallKind,

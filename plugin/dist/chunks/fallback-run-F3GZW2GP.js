@@ -4,17 +4,25 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-M3MJNLMG.js";
 ========
 } from "./chunk-6GWRB7RG.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/fallback-run-SGVMWPHP.js
+========
+} from "./chunk-SRT2IJGE.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/fallback-run-RHXXHUEX.js
 import {
   ToolDistill,
   appendLog,
   importRef
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-ELNSZQXQ.js";
+========
+} from "./chunk-P63XULT6.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/fallback-run-RHXXHUEX.js
 import "./chunk-N2N6NAZD.js";
 import "./chunk-MTNHQDS3.js";
 ========
@@ -28,6 +36,7 @@ import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   embeddedStore
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-HBGP6CBP.js";
 import "./chunk-OGWWFJGY.js";
@@ -37,6 +46,11 @@ import "./chunk-2SZMPL7T.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-TBHEERC5.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/fallback-run-SGVMWPHP.js
+========
+} from "./chunk-PGWFENER.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-BIWZWU3R.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/fallback-run-RHXXHUEX.js
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

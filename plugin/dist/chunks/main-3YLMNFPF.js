@@ -14,11 +14,15 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
+<<<<<<<< HEAD:plugin/dist/chunks/main-3YLMNFPF.js
 <<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-M3MJNLMG.js";
 ========
 } from "./chunk-6GWRB7RG.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/main-3YLMNFPF.js
+========
+} from "./chunk-SRT2IJGE.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/main-FXMF46XH.js
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -40,8 +44,12 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
+<<<<<<<< HEAD:plugin/dist/chunks/main-3YLMNFPF.js
 <<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-ELNSZQXQ.js";
+========
+} from "./chunk-P63XULT6.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/main-FXMF46XH.js
 import "./chunk-N2N6NAZD.js";
 ========
 } from "./chunk-PCC6D7DA.js";
@@ -57,6 +65,7 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
+<<<<<<<< HEAD:plugin/dist/chunks/main-3YLMNFPF.js
 <<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-HBGP6CBP.js";
 import "./chunk-OGWWFJGY.js";
@@ -66,6 +75,11 @@ import "./chunk-2SZMPL7T.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-TBHEERC5.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/main-3YLMNFPF.js
+========
+} from "./chunk-PGWFENER.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-BIWZWU3R.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/main-FXMF46XH.js
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
@@ -942,8 +956,17 @@ var TOOL_USE_ID_META = "claudecode/toolUseId";
 function text(content, isError) {
   return { content: [{ type: "text", text: content }], isError };
 }
-function mcpTool(t) {
-  return { name: t.name, description: t.description, inputSchema: { ...t.input_schema, type: "object" } };
+var ALWAYS_LOAD_META = "anthropic/alwaysLoad";
+function mcpTool(t, alwaysLoad = false) {
+  return {
+    name: t.name,
+    description: t.description,
+    inputSchema: { ...t.input_schema, type: "object" },
+    ...alwaysLoad ? { _meta: { [ALWAYS_LOAD_META]: true } } : {}
+  };
+}
+function listed(propose, distilled) {
+  return { tools: [mcpTool(propose), ...distilled.map((t) => mcpTool(t, true))] };
 }
 function listSignature(tools) {
   return tools.map((t) => `${t.name}:${t.description}`).sort().join("\n");
@@ -1052,14 +1075,14 @@ function createTdServer(options) {
     if (td) {
       const active = td.activeTools();
       signature = listSignature(active);
-      return { tools: [td.proposeTool(), ...active].map(mcpTool) };
+      return listed(td.proposeTool(), active);
     }
     const loaded = config;
     if (loaded === null) return { tools: [] };
     const max = loaded.settings.maxExposedTools;
     const exposed = early ? exposedVersionsSync(early, max).map(toolDefinition) : [];
     signature = listSignature(exposed);
-    return { tools: [proposeToolDefinition(), ...exposed].map(mcpTool) };
+    return listed(proposeToolDefinition(), exposed);
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     await ready;

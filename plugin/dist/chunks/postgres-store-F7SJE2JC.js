@@ -39,11 +39,15 @@ import {
   verifiedDefinitionRow,
   versionFromRow,
   versionRow
+<<<<<<<< HEAD:plugin/dist/chunks/postgres-store-F7SJE2JC.js
 <<<<<<<< HEAD:plugin/dist/chunks/postgres-store-64VNGIKM.js
 } from "./chunk-2SZMPL7T.js";
 ========
 } from "./chunk-TBHEERC5.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/postgres-store-F7SJE2JC.js
+========
+} from "./chunk-BIWZWU3R.js";
+>>>>>>>> claude-code-new:plugin/dist/chunks/postgres-store-VZSPEKVW.js
 import {
   Statuses
 } from "./chunk-J2PGGSMV.js";
