@@ -87,6 +87,7 @@ export async function insertBatch(db: PostgresDatabase, batch: RegistryBatch): P
             ["started_at", "timestamptz", (c) => c.startedAt],
             ["note", "text", (c) => c.note],
             ["clipped", "boolean", (c) => c.clipped],
+            ["failure", "text", (c) => c.failure],
           ],
           rows,
         );

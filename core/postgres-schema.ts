@@ -285,6 +285,17 @@ const MIGRATIONS: readonly Migration[] = [
     CHECK (status NOT IN ('deprecated', 'rejected', 'superseded') OR NOT queued_rebuild);
   `,
   },
+  {
+    // 4 (SQLite's 6): the class the host gave a failed base call from out-of-band signals (base-failure.ts), so
+    // replay knows a recorded 503 or 409 as what it was without reading its text; NULL for calls recorded before.
+    version: 4,
+    sql: `
+  ALTER TABLE tooldistill.calls ADD COLUMN IF NOT EXISTS failure text;
+  ALTER TABLE tooldistill.calls DROP CONSTRAINT IF EXISTS calls_failure_check;
+  ALTER TABLE tooldistill.calls ADD CONSTRAINT calls_failure_check
+    CHECK (failure IS NULL OR failure IN ('infrastructure', 'conflict', 'not_found', 'gone', 'unprocessable', 'rejected'));
+  `,
+  },
 ];
 
 /** The migrations this build has, by number; every one of them is applied to a database it opens. */

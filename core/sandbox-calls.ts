@@ -121,7 +121,8 @@ export class CallGate {
       output = await this.#host(call.tool, call.args);
     } catch (err) {
       call.error = errorMessage(err);
-      const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
+      // Decided from out-of-band signals only (base-failure.ts): the message may echo what the tool sent.
+      const cause = classifyBaseFailure(err).kind === "infrastructure" ? "infrastructure" : "tool";
       const failure: SandboxFailure = {
         kind: "call_failed",
         cause,
@@ -150,9 +151,10 @@ export class CallGate {
     const max = this.#limits.maxMessageBytes;
     if (bytes > max) {
       call.error = `its result is ${bytes} bytes, more than the ${max}-byte limit`;
+      // The tool chose the arguments that got this answer (a page size, a wide query): it counts against the tool.
       return {
         kind: "message_limit",
-        cause: "infrastructure",
+        cause: "tool",
         message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${max}-byte limit`,
         step,
         tool: call.tool,

@@ -180,7 +180,7 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
     case "calls": {
       const insert = db.stmt(
         `INSERT INTO calls (id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
-         version, external_id, started_at, note, clipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         version, external_id, started_at, note, clipped, failure) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const c of batch.rows) {
         insert.run(
@@ -200,6 +200,7 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
           c.startedAt,
           c.note,
           bit(c.clipped),
+          c.failure,
         );
       }
       return;

@@ -2,6 +2,7 @@
  * The `calls` table: every tool call of a trace, in the order the calls began, with what recording had to clip.
  * Functions over the open database; the Store offers them as its methods (see store.ts).
  */
+import type { BaseFailureClass } from "./base-failure.ts";
 import { recordableError, recordableOutput } from "./recordable.ts";
 import type { StoreDatabase } from "./store-database.ts";
 import { callFromRow, type LiveRun, now, type Row, type RunRef } from "./store-rows.ts";
@@ -19,8 +20,8 @@ export interface NewCall {
   note?: string | null;
 }
 
-/** How a call ended: its output, or its error message. */
-export type CallOutcome = { output: unknown } | { error: string };
+/** How a call ended: its output, or its error message (for a base call, with the host's classification of it). */
+export type CallOutcome = { output: unknown } | { error: string; failure?: BaseFailureClass };
 
 function joinNotes(...notes: (string | null)[]): string | null {
   const kept = notes.filter((n): n is string => n !== null && n !== "");
@@ -34,6 +35,7 @@ export interface RecordedOutcome {
   error: string | null;
   note: string | null;
   clipped: boolean;
+  failure: BaseFailureClass | null;
 }
 
 /**
@@ -55,6 +57,7 @@ export function recordedOutcome(
     error: err?.text ?? null,
     note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
     clipped: out?.clipped ?? false,
+    failure: (outcome !== null && "error" in outcome ? outcome.failure : undefined) ?? null,
   };
 }
 
@@ -73,8 +76,8 @@ export function insertCall(
   return db.transaction(() => {
     const row = db
       .stmt(
-        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped, failure)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING id`,
       )
       .get(
@@ -93,6 +96,7 @@ export function insertCall(
         now(),
         kept.note,
         kept.clipped ? 1 : 0,
+        kept.failure,
       );
     return Number(row?.["id"]);
   });

@@ -3,6 +3,7 @@
  * as 0/1, snake_case names); the rest of the library sees the records below. Pure: no database here.
  */
 import type { SQLOutputValue } from "node:sqlite";
+import type { BaseFailureClass } from "./base-failure.ts";
 import type {
   CallKind,
   CallRecord,
@@ -321,6 +322,7 @@ export function callFromRow(r: Row): CallRecord {
     version: numberOrNull(r, "version"),
     note: textOrNull(r, "note"),
     clipped: Boolean(r["clipped"]),
+    failure: textOrNull(r, "failure") as BaseFailureClass | null,
   };
 }
 

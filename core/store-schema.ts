@@ -183,6 +183,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX calls_parent ON calls(parent_id) WHERE parent_id IS NOT NULL;
   CREATE INDEX calls_distilled ON calls(tool, version) WHERE kind = 'distilled';
   `,
+  // 6: the class the host gave a failed base call from out-of-band signals (base-failure.ts), so replay knows a
+  // recorded 503 or 409 as what it was without reading its text; NULL for calls recorded before.
+  `
+  ALTER TABLE calls ADD COLUMN failure TEXT CHECK (failure IS NULL OR failure IN ('infrastructure', 'conflict', 'not_found', 'gone', 'unprocessable', 'rejected'));
+  `,
 ];
 
 /** The schema version this build writes; a newer database is refused rather than misread. */
