@@ -12,7 +12,13 @@ import { DistillError } from "./errors.ts";
  * declare (`call(tool, args, { conflict: () => … })`). `rejected`: it refused the call, or nothing explains the
  * failure; evidence against the tool that made it unless a call site declared the outcome.
  */
-export type BaseFailureClass = "infrastructure" | "conflict" | "not_found" | "gone" | "unprocessable" | "rejected";
+export type BaseFailureClass =
+  | "infrastructure"
+  | "conflict"
+  | "not_found"
+  | "gone"
+  | "unprocessable"
+  | "rejected";
 
 /** Every class, in a fixed order (the store keeps one per failed call). */
 export const BASE_FAILURE_CLASSES: readonly BaseFailureClass[] = [

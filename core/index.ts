@@ -55,7 +55,7 @@ export type {
   SandboxStats,
 } from "./sandbox.ts";
 export { Sandbox } from "./sandbox.ts";
-export type { DemotionRule, Settings } from "./settings.ts";
+export type { DemotionRule, RetryRule, Settings } from "./settings.ts";
 export { DEFAULT_SETTINGS } from "./settings.ts";
 export type {
   BaseHealthRecord,

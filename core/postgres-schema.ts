@@ -287,13 +287,17 @@ const MIGRATIONS: readonly Migration[] = [
   },
   {
     // 4 (SQLite's 6): the class the host gave a failed base call from out-of-band signals (base-failure.ts), so
-    // replay knows a recorded 503 or 409 as what it was without reading its text; NULL for calls recorded before.
+    // replay knows a recorded 503 or 409 as what it was without reading its text (NULL for calls recorded before);
+    // the run outcome `declared` (a run that took an outcome its call site declared).
     version: 4,
     sql: `
   ALTER TABLE tooldistill.calls ADD COLUMN IF NOT EXISTS failure text;
   ALTER TABLE tooldistill.calls DROP CONSTRAINT IF EXISTS calls_failure_check;
   ALTER TABLE tooldistill.calls ADD CONSTRAINT calls_failure_check
     CHECK (failure IS NULL OR failure IN ('infrastructure', 'conflict', 'not_found', 'gone', 'unprocessable', 'rejected'));
+  ALTER TABLE tooldistill.runs DROP CONSTRAINT IF EXISTS runs_outcome_check;
+  ALTER TABLE tooldistill.runs ADD CONSTRAINT runs_outcome_check
+    CHECK (outcome IN ('ok', 'declared', 'not_applicable', 'tool', 'infrastructure', 'host'));
   `,
   },
 ];

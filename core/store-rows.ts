@@ -89,10 +89,11 @@ export interface RunStats {
 }
 
 /**
- * How a live run of a distilled tool ended: `ok`, `not_applicable` (the tool said so on purpose), or a failure by
- * its cause (`tool`, `infrastructure`, `host`: see FailureCause).
+ * How a live run of a distilled tool ended: `ok`, `declared` (it finished after a base call answered an outcome
+ * its call site declared, e.g. a 409 handled by a lookup: a success, not a failure), `not_applicable` (the tool
+ * said so on purpose), or a failure by its cause (`tool`, `infrastructure`, `host`: see FailureCause).
  */
-export type RunOutcome = "ok" | "not_applicable" | "tool" | "infrastructure" | "host";
+export type RunOutcome = "ok" | "declared" | "not_applicable" | "tool" | "infrastructure" | "host";
 
 /** One live run of a distilled tool version, as recorded. */
 export interface RunRecord {

@@ -199,6 +199,7 @@ test("every key is parsed into the camelCase config", async () => {
         checkSchemasOnStart: false,
         maxOutputBytes: 65536,
         demotion: { failures: 3, window: 10, probation: 0 },
+        baseCallRetries: { attempts: 3, backoff: 200, cap: 2000 },
         storePoolSize: 4,
         storeConnectTimeoutMs: 2500,
       },
