@@ -76,6 +76,7 @@ test("no file at all gives the defaults", async () => {
         fallbackDistiller: true,
         autoPromote: false,
         demotion: { failures: 2, window: 5, probation: 3 },
+        baseCallRetries: { attempts: 3, backoff: 200, cap: 2000 },
         minCallsToDistill: 8,
         minCallReduction: 0.3,
         maxExposedTools: 20,

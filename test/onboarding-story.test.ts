@@ -75,7 +75,10 @@ test("discovery with a retried 503 and a 409 distils; a second hire takes one ca
     ["ana@corp.example", "ben@corp.example"],
     "one mail to Ben, though the first try failed",
   );
-  const inner = (await trace.record(), sqliteOf(td).getCalls(trace.id)).filter((c) => c.tool === "mail_send");
+  await trace.flush();
+  const inner = sqliteOf(td)
+    .getCalls(trace.id)
+    .filter((c) => c.tool === "mail_send");
   assert.deepEqual(
     inner.map((c) => [c.status, c.failure]),
     [
