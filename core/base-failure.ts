@@ -121,9 +121,14 @@ function signalOf(e: unknown, depth: number): BaseFailure | null {
   if (e instanceof RecordedBaseFailure) return found(e.failure, "recorded");
   if (e instanceof DistillError) {
     if (e.code === "TIMEOUT") return found("infrastructure", "host timeout", false);
-    // The toolkit wraps what the SDK threw: the cause says more (an McpError's code) when there is one; without
-    // one, the toolkit itself saw the transport fail (not connected, server gone).
-    if (e.code === "MCP") return signalOf(e.cause, depth + 1) ?? found("infrastructure", "MCP transport");
+    // The toolkit wraps what the SDK threw. Only a protocol error the server answered (an McpError such as
+    // InvalidParams) says the call was wrong; an HTTP status here is the transport's (a 404 is a lost session, not
+    // a missing record), and without a cause the toolkit itself saw the transport fail: an outage either way.
+    if (e.code === "MCP") {
+      const inner = signalOf(e.cause, depth + 1);
+      if (inner?.kind === "rejected" && inner.signal.startsWith("MCP error")) return inner;
+      return found("infrastructure", inner?.signal ?? "MCP transport");
+    }
     // A tool's own isError result: only its structured content (the cause) can say more than "it answered".
     if (e.code === "MCP_TOOL") return signalOf(e.cause, depth + 1);
   }

@@ -59,6 +59,17 @@ test("the contract: statuses in the common client shapes, transport codes, MCP c
     "infrastructure",
     "the toolkit's transport",
   );
+  const wrapped = (cause: unknown) => new DistillError("MCP", "'x' failed", { cause });
+  assert.equal(
+    kind(wrapped(new McpError(ErrorCode.InvalidParams, "bad"))),
+    "rejected",
+    "the server refused the call",
+  );
+  assert.equal(
+    kind(wrapped(withProps("x", { code: 404 }))),
+    "infrastructure",
+    "the transport's 404: a lost session",
+  );
   // Text alone says nothing: a message the tool may have steered.
   for (const text of [
     "503 Service Unavailable",
