@@ -183,6 +183,7 @@ for (const kind of KINDS) {
         version: null,
         note: null,
         clipped: false,
+        failure: null,
       });
       assert.equal(calls[1]!.error, "boom");
       assert.equal(calls[2]!.version, 2);
