@@ -2,10 +2,10 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-PMVAAVQM.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-N2N6NAZD.js";
+} from "./chunk-INOSIAQQ.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-MTNHQDS3.js";
@@ -14,10 +14,10 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-HPY5IHWG.js";
 import {
   clipDepth
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-UAGPJX33.js";
 import {
   canonicalArgs,
   isPlainObject

@@ -484,7 +484,8 @@ function callFromRow(r) {
     latencyMs: numberOrNull(r, "latency_ms"),
     version: numberOrNull(r, "version"),
     note: textOrNull(r, "note"),
-    clipped: Boolean(r["clipped"])
+    clipped: Boolean(r["clipped"]),
+    failure: textOrNull(r, "failure")
   };
 }
 function withEvidence(v) {
@@ -643,15 +644,16 @@ function recordedOutcome(call, outcome, maxOutputBytes) {
     output: out?.text ?? null,
     error: err?.text ?? null,
     note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
-    clipped: out?.clipped ?? false
+    clipped: out?.clipped ?? false,
+    failure: (outcome !== null && "error" in outcome ? outcome.failure : void 0) ?? null
   };
 }
 function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
   const kept = recordedOutcome(call, outcome, maxOutputBytes);
   return db.transaction(() => {
     const row = db.stmt(
-      `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped, failure)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING id`
     ).get(
       call.traceId,
@@ -668,7 +670,8 @@ function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
       call.externalId ?? null,
       now(),
       kept.note,
-      kept.clipped ? 1 : 0
+      kept.clipped ? 1 : 0,
+      kept.failure
     );
     return Number(row?.["id"]);
   });

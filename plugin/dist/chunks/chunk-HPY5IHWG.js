@@ -50,7 +50,7 @@ import {
   versionFromRow,
   versionRow,
   writeToolCode
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-UAGPJX33.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -536,7 +536,7 @@ function importSqlite(db, root, batch, written) {
     case "calls": {
       const insert = db.stmt(
         `INSERT INTO calls (id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
-         version, external_id, started_at, note, clipped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+         version, external_id, started_at, note, clipped, failure) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
       );
       for (const c of batch.rows) {
         insert.run(
@@ -555,7 +555,8 @@ function importSqlite(db, root, batch, written) {
           c.externalId,
           c.startedAt,
           c.note,
-          bit(c.clipped)
+          bit(c.clipped),
+          c.failure
         );
       }
       return;
@@ -1153,6 +1154,29 @@ var MIGRATIONS = [
   ALTER TABLE versions ADD COLUMN replay_runs TEXT NOT NULL DEFAULT '[]';
   CREATE INDEX calls_parent ON calls(parent_id) WHERE parent_id IS NOT NULL;
   CREATE INDEX calls_distilled ON calls(tool, version) WHERE kind = 'distilled';
+  `,
+  // 6: the class the host gave a failed base call from out-of-band signals (base-failure.ts), so replay knows a
+  // recorded 503 or 409 as what it was without reading its text (NULL for calls recorded before); the run outcome
+  // `declared` (a run that took an outcome its call site declared), for which the runs table is made again, since
+  // SQLite cannot widen a CHECK in place.
+  `
+  ALTER TABLE calls ADD COLUMN failure TEXT CHECK (failure IS NULL OR failure IN ('infrastructure', 'conflict', 'not_found', 'gone', 'unprocessable', 'rejected'));
+  CREATE TABLE runs_v6 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'declared', 'not_applicable', 'tool', 'infrastructure', 'host')),
+    trace_id TEXT,
+    call_id INTEGER,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  INSERT INTO runs_v6 (id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
+    SELECT id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at FROM runs;
+  DROP TABLE runs;
+  ALTER TABLE runs_v6 RENAME TO runs;
+  CREATE INDEX runs_by_version ON runs(name, version, id);
   `
 ];
 var SCHEMA_VERSION = MIGRATIONS.length;
@@ -1333,7 +1357,7 @@ function explainer(root, busyTimeoutMs, walMissingAtOpen) {
 // core/store-runs.ts
 function recordRun(db, run) {
   const at = now();
-  const ok = run.outcome === "ok" ? 1 : 0;
+  const ok = run.outcome === "ok" || run.outcome === "declared" ? 1 : 0;
   const na = run.outcome === "not_applicable" ? 1 : 0;
   const failed = ok || na ? 0 : 1;
   db.transaction(() => {
@@ -2132,7 +2156,7 @@ function embeddedStore(store, what) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-ZOYAPIAE.js");
+    const { PostgresStore } = await import("./postgres-store-B7MUW7G5.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

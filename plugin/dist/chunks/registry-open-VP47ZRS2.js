@@ -1,16 +1,19 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  MAX_CONCURRENT_STARTS,
-  MCPToolkit
-} from "./chunk-N2N6NAZD.js";
-import "./chunk-RYYHHNJW.js";
+  configuredStoreOptions,
+  openConfiguredStore,
+  openRegistryStore
+} from "./chunk-HPY5IHWG.js";
 import "./chunk-OGWWFJGY.js";
+import "./chunk-UAGPJX33.js";
 import "./chunk-J2PGGSMV.js";
+import "./chunk-RYZN5VFB.js";
 import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  MAX_CONCURRENT_STARTS,
-  MCPToolkit
+  configuredStoreOptions,
+  openConfiguredStore,
+  openRegistryStore
 };

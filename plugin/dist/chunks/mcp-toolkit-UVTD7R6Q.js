@@ -1,19 +1,16 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  configuredStoreOptions,
-  openConfiguredStore,
-  openRegistryStore
-} from "./chunk-NM5GKLPT.js";
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+} from "./chunk-INOSIAQQ.js";
+import "./chunk-RYYHHNJW.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
 import "./chunk-J2PGGSMV.js";
-import "./chunk-RYZN5VFB.js";
 import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  configuredStoreOptions,
-  openConfiguredStore,
-  openRegistryStore
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
 };

@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-QMRCVRCW.js";
+} from "./chunk-VRYTYSTY.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,8 +36,8 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-GG3BWAV6.js";
-import "./chunk-N2N6NAZD.js";
+} from "./chunk-PMVAAVQM.js";
+import "./chunk-INOSIAQQ.js";
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-MTNHQDS3.js";
@@ -48,9 +48,9 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-HPY5IHWG.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-UAGPJX33.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";
