@@ -208,6 +208,11 @@ export function versionPage(shown: ShownVersion): string {
 function runLine(r: RunRecord): string {
   const e = (r.evidence ?? {}) as { reason?: string; kind?: string; message?: string; tool?: string | null };
   if (r.outcome === "ok") return `ok, ${r.innerCalls} inner calls (trace ${r.traceId ?? "-"})`;
+  if (r.outcome === "declared") {
+    const taken = ((r.evidence ?? {}) as { declared?: { tool: string; outcome: string }[] }).declared ?? [];
+    const what = taken.map((d) => `${d.outcome} at ${d.tool}`).join(", ");
+    return `ok by a declared outcome (${what}), ${r.innerCalls} inner calls (trace ${r.traceId ?? "-"})`;
+  }
   if (r.outcome === "not_applicable") return `not applicable: ${e.reason ?? "?"} (trace ${r.traceId ?? "-"})`;
   const at = e.tool ? ` at ${e.tool}` : "";
   const cause =

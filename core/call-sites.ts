@@ -7,6 +7,7 @@
 import { parse } from "@babel/parser";
 import type { Binding, Node, NodePath } from "@babel/traverse";
 import { traverse } from "./babel-traverse.ts";
+import { declaredOutcomeNames } from "./declared-outcomes.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { LIBRARY_PARAM } from "./module-body.ts";
 import { stringValue } from "./static-values.ts";
@@ -29,6 +30,11 @@ export interface CallSite {
   id: number;
   line: number;
   tool: string | null;
+  /**
+   * The outcomes the site declares in its third argument (declared-outcomes.ts), sorted; absent when it declares
+   * none. The host lets an outcome apply only at a site whose record has it, so the guest cannot claim one.
+   */
+  outcomes?: readonly string[];
 }
 
 /** A tool's source with every call site numbered, and the sites in id order. */
@@ -84,7 +90,12 @@ export function instrumentCallSites(
     from = at.index;
   }
   out += source.slice(from);
-  return { source: out, sites: sites.map(({ id, line, tool }) => ({ id, line, tool })) };
+  return {
+    source: out,
+    sites: sites.map(({ id, line, tool, outcomes }) =>
+      outcomes ? { id, line, tool, outcomes } : { id, line, tool },
+    ),
+  };
 }
 
 /**
@@ -172,7 +183,10 @@ export function locateCallSites(source: string): LocatedCallSites {
   const sites = found.map(({ path }, i): LocatedCallSite => {
     const first = path.node.arguments[0];
     const tool = first !== undefined && first.type !== "SpreadElement" ? stringValue(first) : null;
-    return { id: i + 1, line: path.node.loc?.start.line ?? 0, tool, path };
+    const site: LocatedCallSite = { id: i + 1, line: path.node.loc?.start.line ?? 0, tool, path };
+    const outcomes = declaredOutcomeNames(path.node);
+    if (outcomes.length > 0) site.outcomes = outcomes;
+    return site;
   });
   unsupported.sort((a, b) => a.start - b.start);
   return { sites, unsupported: unsupported.map((u) => u.problem) };

@@ -8,7 +8,7 @@ import type { DemotionRule } from "./settings.ts";
 import type { RunOutcome } from "./store-rows.ts";
 
 /** Outcomes that say something about the tool, and so take a place in the rule's window. */
-export const EVIDENCE_OUTCOMES: readonly RunOutcome[] = ["ok", "not_applicable", "tool"];
+export const EVIDENCE_OUTCOMES: readonly RunOutcome[] = ["ok", "declared", "not_applicable", "tool"];
 
 /** What the rule decided after a tool-caused failure, and why, in words for history and the agent. */
 export interface DemotionDecision {

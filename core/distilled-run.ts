@@ -1,4 +1,11 @@
 import { baseCallTimeout } from "./base-failure.ts";
+import { callWithRetries } from "./base-retry.ts";
+import {
+  type CallSite,
+  type InstrumentedSource,
+  instrumentCallSites,
+  locateCallSites,
+} from "./call-sites.ts";
 import { canonicalArgs, receivedText } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
 import { decideDemotion, EVIDENCE_OUTCOMES } from "./demotion.ts";
@@ -112,7 +119,7 @@ export async function runDistilled(
     .filter((d) => !d.avoided)
     .map((d) => d.baseTool);
   const outcome = await ctx.sandbox.run({
-    source: code,
+    ...runnableSource(code, v.sourceHash),
     input,
     allow,
     call: async (tool, args) => {
@@ -127,10 +134,13 @@ export async function runDistilled(
         );
       }
       // The sandbox does not count time spent waiting for base tools, so a hung executor needs its own bound.
-      const r = await withTimeout(
-        recordBaseCall(ctx, trace.id, def, args, callId, (what, err) => trace.warn(what, err)),
-        BASE_CALL_TIMEOUT_MS,
-        () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS),
+      // An outage of a tool that may be called again is retried here, each attempt recorded (base-retry.ts).
+      const r = await callWithRetries(def, ctx.settings.baseCallRetries, () =>
+        withTimeout(
+          recordBaseCall(ctx, trace.id, def, args, callId, (what, err) => trace.warn(what, err)),
+          BASE_CALL_TIMEOUT_MS,
+          () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS),
+        ),
       );
       // The executor's own error goes on, so the sandbox can tell an outage from a refused call.
       if (!r.ok) throw r.thrown;
@@ -145,11 +155,18 @@ export async function runDistilled(
     callId,
     innerCalls: outcome.calls.length,
   };
+  // The outcomes its call sites declared that the run took (the host's record): not failures of the tool.
+  const declared = outcome.calls.flatMap((c, i) =>
+    c.outcome === undefined
+      ? []
+      : [{ step: i + 1, tool: c.tool, outcome: c.outcome, error: c.error ?? null }],
+  );
   if (outcome.ok && outcome.notApplicable !== undefined) {
     const reason = outcome.notApplicable;
+    const evidence = declared.length > 0 ? { reason, declared } : { reason };
     await store.transaction(async (tx) => {
       await tx.finishCall(callId, { not_applicable: reason }, latency);
-      await tx.recordRun({ ...run, outcome: "not_applicable", evidence: { reason } });
+      await tx.recordRun({ ...run, outcome: "not_applicable", evidence });
     });
     return {
       content: notApplicableContent(v, reason, outcome.calls, ctx),
@@ -160,7 +177,11 @@ export async function runDistilled(
   if (outcome.ok) {
     await store.transaction(async (tx) => {
       await tx.finishCall(callId, outcome.result, latency);
-      await tx.recordRun({ ...run, outcome: "ok" });
+      await tx.recordRun(
+        declared.length > 0
+          ? { ...run, outcome: "declared", evidence: { declared } }
+          : { ...run, outcome: "ok" },
+      );
     });
     return { content: resultContent(outcome.result), isError: false };
   }
@@ -228,6 +249,28 @@ export async function runDistilled(
   );
   noteReplacement(trace, v.name);
   return { content: text, isError: true };
+}
+
+/**
+ * Instrumented sources of codes that declare outcomes (null: one that declares none), by source hash: a tool runs
+ * the same code many times, and finding its sites parses it.
+ */
+const INSTRUMENTED = new Map<string, InstrumentedSource | null>();
+const INSTRUMENTED_CACHE_SIZE = 64;
+
+/**
+ * The source the sandbox runs: as it is, or, when a call site declares outcomes, instrumented with its sites, so
+ * the host knows which site made each call and what that site declared (verification ran it the same way).
+ */
+function runnableSource(code: string, hash: string): { source: string; sites?: readonly CallSite[] } {
+  let made = INSTRUMENTED.get(hash);
+  if (made === undefined) {
+    const located = locateCallSites(code);
+    made = located.sites.some((s) => s.outcomes !== undefined) ? instrumentCallSites(code, located) : null;
+    if (INSTRUMENTED.size >= INSTRUMENTED_CACHE_SIZE) INSTRUMENTED.delete(INSTRUMENTED.keys().next().value!);
+    INSTRUMENTED.set(hash, made);
+  }
+  return made ?? { source: code };
 }
 
 /**

@@ -21,11 +21,33 @@ export function distilledTool<Input = Record<string, unknown>, Result = unknown>
 }
 
 /**
- * Calls a base tool from a distilled tool. Only the sandbox can run it: a tool module imported directly would
- * bypass verification, so this copy refuses.
+ * What a call does when its base tool answers a known business error instead of a result: each key names one
+ * outcome of the executor's error contract (`conflict` 409, `notFound` 404, `gone` 410, `unprocessable` 422), each
+ * value is an arrow function whose result stands for the call's (`() => call("<lookup>", {...})`) or that ends the
+ * tool (`() => notApplicable("why")`). The host decides that an outcome applies, never the tool.
  */
-// biome-ignore lint/suspicious/noExplicitAny: base tool results are whatever JSON the tool returns.
-export async function call(tool: string, _args?: Record<string, unknown>): Promise<any> {
+export interface DeclaredOutcomes {
+  // biome-ignore lint/suspicious/noExplicitAny: the handler stands for the call, whose result is any JSON.
+  conflict?: () => any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  notFound?: () => any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  gone?: () => any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  unprocessable?: () => any;
+}
+
+/**
+ * Calls a base tool from a distilled tool, with the business outcomes it declares (a literal object, read by the
+ * static check). Only the sandbox can run it: a tool module imported directly would bypass verification, so this
+ * copy refuses.
+ */
+export async function call(
+  tool: string,
+  _args?: Record<string, unknown>,
+  _outcomes?: DeclaredOutcomes,
+  // biome-ignore lint/suspicious/noExplicitAny: base tool results are whatever JSON the tool returns.
+): Promise<any> {
   throw new DistillError(
     "USAGE",
     `call('${tool}') runs only inside the tooldistill sandbox: run distilled tools through trace.execute, not by importing them`,

@@ -10,6 +10,7 @@ assertNodeVersion();
 const lib = await import("./index.ts");
 
 export const {
+  classifyBaseFailure,
   ClaudeDistiller,
   DEFAULT_SETTINGS,
   loadConfig,

@@ -3,7 +3,6 @@
  * they failed at. Each demotion records its failures as evidence (`failures`; an older build recorded one
  * `failure`); a failure recorded before causes existed gets the cause its error text gives. Pure.
  */
-import { classifyBaseFailure } from "./base-failure.ts";
 import type { FailureCause } from "./sandbox.ts";
 import type { HistoryRecord } from "./store.ts";
 
@@ -29,8 +28,16 @@ export function recordedFailures(history: readonly HistoryRecord[]): RecordedFai
         continue;
       }
       const text = typeof f.message === "string" ? f.message : "";
-      out.push({ cause: classifyBaseFailure(text) === "infrastructure" ? "infrastructure" : "tool", tool });
+      out.push({ cause: LEGACY_OUTAGE_TEXT.test(text) ? "infrastructure" : "tool", tool });
     }
   }
   return out;
 }
+
+/**
+ * How an older tooldistill told an outage from its text, kept only to read the evidence it recorded without a
+ * cause. Every failure recorded now carries the cause the host decided from out-of-band signals
+ * (base-failure.ts), so this text never decides anything about a new failure.
+ */
+const LEGACY_OUTAGE_TEXT =
+  /\b(50[0-4]|429|408)\b|service unavailable|bad gateway|gateway time-?out|too many requests|rate.?limit|\btimed out\b|request timeout|socket hang up|connection (?:closed|reset|refused|lost)|not connected|fetch failed|server (?:gone|exited|closed|unavailable)|unavailable|\bis down\b|\boutage\b|message too large|payload too large/i;

@@ -2,6 +2,8 @@
 // First, before any module that needs a newer Node runs: an old Node gets one line saying which Node to use.
 import "./node-gate.ts";
 
+export type { BaseFailure, BaseFailureClass } from "./base-failure.ts";
+export { classifyBaseFailure } from "./base-failure.ts";
 export type { CallSite } from "./call-sites.ts";
 export type { ClaudeDistillerOptions } from "./claude-distiller.ts";
 export { ClaudeDistiller } from "./claude-distiller.ts";
@@ -9,7 +11,7 @@ export type { Config, ConfigProblem, McpServerConfig, ModuleRef } from "./config
 export { loadConfig, validateConfig } from "./config.ts";
 export type { KeyPath } from "./config-yaml.ts";
 export type { DefinitionStatus } from "./definitions.ts";
-export type { DistilledToolDefinition } from "./distilled-tool.ts";
+export type { DeclaredOutcomes, DistilledToolDefinition } from "./distilled-tool.ts";
 export { call, distilledTool, notApplicable } from "./distilled-tool.ts";
 export type { Distiller, DistillReason, DistillRequest, Proposal, VerifyFn } from "./distiller.ts";
 export { PROPOSE_INPUT_SCHEMA, proposalPrompt } from "./distiller.ts";
@@ -55,7 +57,7 @@ export type {
   SandboxStats,
 } from "./sandbox.ts";
 export { Sandbox } from "./sandbox.ts";
-export type { DemotionRule, Settings } from "./settings.ts";
+export type { DemotionRule, RetryRule, Settings } from "./settings.ts";
 export { DEFAULT_SETTINGS } from "./settings.ts";
 export type {
   BaseHealthRecord,

@@ -50,7 +50,7 @@ export function mcpContentToValue(content: unknown[]): unknown {
 /**
  * The value of an MCP `tools/call` result: its `structuredContent` when it has one (what Claude Code shows the
  * model and its hooks), else as `mcpContentToValue`. A result with `isError` set (the tool answered that the call
- * failed) throws DistillError `MCP_TOOL` with the result's text.
+ * failed) throws DistillError `MCP_TOOL` with the result's text (and its structured content as the cause).
  */
 export function mcpResultToValue(result: {
   content?: unknown[] | undefined;
@@ -63,9 +63,13 @@ export function mcpResultToValue(result: {
     if (message === "" && result.structuredContent !== undefined) {
       message = JSON.stringify(result.structuredContent);
     }
+    // The structured content goes along as the cause: its fields (a `status`) are the only signal of what the
+    // failure was, since the text may echo the arguments (see base-failure.ts).
+    const structured = result.structuredContent;
     throw new DistillError(
       "MCP_TOOL",
       message === "" ? "the MCP tool returned an error without a message" : message,
+      structured !== null && typeof structured === "object" ? { cause: structured } : undefined,
     );
   }
   if (result.structuredContent !== undefined) return result.structuredContent;

@@ -88,6 +88,7 @@ export async function insertBatch(db: PostgresDatabase, batch: RegistryBatch): P
             ["note", "text", (c) => c.note],
             ["clipped", "boolean", (c) => c.clipped],
             ["raw_args", "text", (c) => c.rawArgs],
+            ["failure", "text", (c) => c.failure],
           ],
           rows,
         );

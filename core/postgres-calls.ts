@@ -12,7 +12,7 @@ import { callFromRow, type LiveRun, type Row, type RunRef, receivedInput } from 
 import type { CallKind, CallRecord } from "./types.ts";
 
 const CALL_COLUMNS = `id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version,
-  note, clipped`;
+  note, clipped, failure`;
 
 /** Appends a call (started, or finished with `outcome`) as the next of its trace; returns its id. */
 export async function insertCall(
@@ -28,9 +28,9 @@ export async function insertCall(
        UPDATE tooldistill.traces SET last_call_seq = last_call_seq + 1 WHERE id = $1::text RETURNING last_call_seq
      )
      INSERT INTO tooldistill.calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
-       version, external_id, note, clipped, raw_args)
+       version, external_id, note, clipped, raw_args, failure)
      SELECT $1::text, next.last_call_seq, $2::bigint, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
-       $9::double precision, $10::integer, $11::text, $12::text, $13::boolean, $14::text FROM next
+       $9::double precision, $10::integer, $11::text, $12::text, $13::boolean, $14::text, $15::text FROM next
      RETURNING id`,
     [
       call.traceId,
@@ -47,6 +47,7 @@ export async function insertCall(
       kept.note,
       kept.clipped,
       call.rawArgs ?? null,
+      kept.failure,
     ],
   );
   if (!row) {

@@ -21,7 +21,8 @@ import {
 } from "./postgres-connect.ts";
 import { PostgresRegistryData } from "./postgres-data.ts";
 import { BEGIN, PostgresDatabase, withTransaction } from "./postgres-database.ts";
-import { LOCK_CLASS, migrate } from "./postgres-schema.ts";
+import { migrate } from "./postgres-migrate.ts";
+import { LOCK_CLASS } from "./postgres-schema.ts";
 import { exportPostgres, importPostgres, postgresIsEmpty } from "./postgres-transfer.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./recordable.ts";
 import { assertOutsideTransaction, type Release, runInTransaction, ToolLocks } from "./registry-scope.ts";

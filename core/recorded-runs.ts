@@ -10,9 +10,15 @@
  */
 import { stableStringify } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
-import { DistillError } from "./errors.ts";
 import { fingerprint, sameFingerprint } from "./fingerprint.ts";
-import { fixturesFromCalls, replayFailure, replayInput, replayProblem, sitesRun } from "./replay.ts";
+import {
+  fixturesFromCalls,
+  recordedFailure,
+  replayFailure,
+  replayInput,
+  replayProblem,
+  sitesRun,
+} from "./replay.ts";
 import type { ReplayCode, RunOutcome } from "./replay-inputs.ts";
 import { notApplicableProblem } from "./replay-inputs.ts";
 import { foreignFailure, foreignMiss, runOwnership } from "./run-access.ts";
@@ -170,7 +176,7 @@ async function replayRun(
     answer: async ({ step, tool, canonical }, set) => {
       const fixture = set.take(tool, canonical);
       if (fixture?.ok && fixture.clipped === null) return structuredClone(fixture.output);
-      if (fixture && !fixture.ok) throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
+      if (fixture && !fixture.ok) throw recordedFailure(fixture);
       const declared = Object.keys(ctx.baseTool(tool)?.input_schema["properties"] ?? {});
       const text = fixture
         ? `its recorded answer to call ${fixture.index} was clipped when it was recorded`

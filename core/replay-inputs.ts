@@ -10,6 +10,7 @@ import {
   type FixtureSet,
   fixturesFromCalls,
   type ReplayedCall,
+  recordedFailure,
   replayFailure,
   replayInput,
   replayProblem,
@@ -182,7 +183,7 @@ async function answer(
         `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`,
       );
     }
-    throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
+    throw recordedFailure(fixture);
   }
   if (ctx.settings.allowLiveVerification) return live("matches no recorded call");
   throw replayProblem(fixtures.explainMiss(step, tool, canonical, run));

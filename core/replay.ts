@@ -4,6 +4,7 @@
  * of one input; what a call no fixture answers means is the caller's (a test input may run it live, a recorded
  * run of a replaced version may not).
  */
+import { type BaseFailureClass, RecordedBaseFailure } from "./base-failure.ts";
 import type { CallSite } from "./call-sites.ts";
 import { canonicalArgs, stableStringify } from "./canonical.ts";
 import { DistillError } from "./errors.ts";
@@ -22,21 +23,47 @@ export interface Fixture {
   error: string | null;
   /** What recording clipped of the output (null when the output is the value the tool returned). */
   clipped: string | null;
+  /** A failed call: the class the host gave it when it happened (null: recorded before classes were). */
+  failure: BaseFailureClass | null;
 }
 
-/** Fixtures are all finished base calls of the source trace, inner calls of distilled tools included, in order. */
+/**
+ * Fixtures are all finished base calls of the source trace, inner calls of distilled tools included, in order,
+ * less the transients: an infrastructure failure whose next call with the same tool and canonical arguments
+ * succeeded (after any number of such failures) was a retry the tool need not reproduce, since the host retries
+ * what may be retried at run time. Indexes stay the positions in the run, so messages name the recorded call.
+ */
 export function fixturesFromCalls(calls: readonly CallRecord[]): Fixture[] {
-  return calls
+  const all = calls
     .filter((c) => c.kind === "base" && c.status !== "started")
-    .map((c, i) => ({
-      index: i + 1,
-      tool: c.tool,
-      args: c.args,
-      ok: c.status === "ok",
-      output: c.output,
-      error: c.error,
-      clipped: c.clipped ? (c.note ?? "clipped") : null,
-    }));
+    .map(
+      (c, i): Fixture => ({
+        index: i + 1,
+        tool: c.tool,
+        args: c.args,
+        ok: c.status === "ok",
+        output: c.output,
+        error: c.error,
+        clipped: c.clipped ? (c.note ?? "clipped") : null,
+        failure: c.status === "error" ? c.failure : null,
+      }),
+    );
+  // From the end: whether the next identical call recovers, so a chain of 503s before a success all go.
+  const recovers = new Map<string, boolean>();
+  const transient = new Set<Fixture>();
+  for (let i = all.length - 1; i >= 0; i--) {
+    const f = all[i]!;
+    const k = key(f.tool, f.args);
+    if (f.ok) recovers.set(k, true);
+    else if (f.failure === "infrastructure" && recovers.get(k) === true) transient.add(f);
+    else recovers.set(k, false);
+  }
+  return all.filter((f) => !transient.has(f));
+}
+
+/** The error a recorded failure is replayed as: its text, and the class the host gave it live (base-failure.ts). */
+export function recordedFailure(fixture: Fixture): Error {
+  return new RecordedBaseFailure(fixture.error ?? "recorded failure", fixture.failure ?? "rejected");
 }
 
 /**

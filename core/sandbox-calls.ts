@@ -6,8 +6,10 @@
  */
 import { classifyBaseFailure } from "./base-failure.ts";
 import { dangerousKeyProblem, isPlainObject } from "./canonical.ts";
+import { declaredOutcomeFor } from "./declared-outcomes.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import type { SandboxCall, SandboxFailure, SandboxLimits, SandboxRunRequest } from "./sandbox.ts";
+import { OUTCOME_TAG } from "./sandbox-guest.ts";
 import { clip } from "./text.ts";
 
 /** Longest tool name (or other guest-chosen text) that goes into a message, clipped beyond. */
@@ -120,7 +122,9 @@ export class CallGate {
 
   /**
    * Runs an admitted call on the host. Returns the result's JSON text for the guest, or the failure (a base tool
-   * that could not answer is `infrastructure`; one that refused the call is evidence against the tool).
+   * that could not answer is `infrastructure`; one that refused the call is evidence against the tool). A failure
+   * with an outcome the call's site declared returns OUTCOME_TAG and the outcome's name instead, which the
+   * prelude's `parse` turns into the signal to run that site's handler.
    */
   async perform({ call, step }: AdmittedCall): Promise<{ json: string } | SandboxFailure> {
     let output: unknown;
@@ -128,7 +132,20 @@ export class CallGate {
       output = await this.#host(call.tool, call.args);
     } catch (err) {
       call.error = errorMessage(err);
-      const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
+      // Decided from out-of-band signals only (base-failure.ts): the message may echo what the tool sent.
+      const classified = classifyBaseFailure(err);
+      // A business outcome the call's own site declared (its record is the host's, from the parse): the site's
+      // handler runs in place of the result. What the guest passed never decides this.
+      const site = call.site === undefined ? undefined : this.#sites?.[call.site - 1];
+      const declared = declaredOutcomeFor(
+        classified.kind,
+        site?.id === call.site ? site?.outcomes : undefined,
+      );
+      if (declared !== null) {
+        call.outcome = declared;
+        return { json: `${OUTCOME_TAG}${declared}` };
+      }
+      const cause = classified.kind === "infrastructure" ? "infrastructure" : "tool";
       const failure: SandboxFailure = {
         kind: "call_failed",
         cause,
@@ -157,9 +174,10 @@ export class CallGate {
     const max = this.#limits.maxMessageBytes;
     if (bytes > max) {
       call.error = `its result is ${bytes} bytes, more than the ${max}-byte limit`;
+      // The tool chose the arguments that got this answer (a page size, a wide query): it counts against the tool.
       return {
         kind: "message_limit",
-        cause: "infrastructure",
+        cause: "tool",
         message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${max}-byte limit`,
         step,
         tool: call.tool,

@@ -41,6 +41,12 @@ export const ABSENT_MEMBERS: Readonly<Record<string, string>> = Object.freeze({
   "Date.now": NO_CLOCK,
 });
 
+/**
+ * What the host hands the prelude's `parse` in place of a result's JSON when a call's site declared the outcome
+ * its base call answered (declared-outcomes.ts): this, then the outcome's name. No JSON text starts with "!".
+ */
+export const OUTCOME_TAG = "!outcome:";
+
 /** The file name the engine gives the tool's code, so errors and stacks say `tool.ts:<line>`. */
 export const TOOL_FILE = "tool.ts";
 
@@ -65,6 +71,11 @@ export const PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   const StringCtor = String;
   const TypeErrorCtor = TypeError;
   const construct = Reflect.construct;
+  const apply = Reflect.apply;
+  const hasOwn = Object.hasOwn;
+  const then = Promise.prototype.then;
+  const startsWith = String.prototype.startsWith;
+  const slice = String.prototype.slice;
 
   // No code generation from strings: eval goes, and so does every Function constructor reachable from a
   // function's prototype chain (plain, async, generator, async generator).
@@ -103,15 +114,29 @@ export const PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
     ? function call() {
         throw new TypeErrorCtor("call() is not available in check(): check only looks at the result");
       }
-    : function call(name, args, site) {
-        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name. The third argument
-        // is the call site's id that instrumentation put there; only a number crosses, and the host judges it.
-        return hostCall(
+    : function call(name, args, third, fourth) {
+        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name. A number in third
+        // place is the call site's id that instrumentation put there (only a number crosses, and the host judges
+        // it); the declared outcomes come after it, or in third place where no id is inserted.
+        const site = typeof third === "number" ? third : undefined;
+        const outcomes = typeof third === "number" ? fourth : third;
+        const answer = hostCall(
           typeof name === "string" ? stringify(name) : undefined,
           stringify(args === undefined ? {} : args),
-          typeof site === "number" ? site : undefined,
+          site,
         );
+        // The handlers stay here: the host only says which declared outcome its base call answered.
+        return apply(then, answer, [(value) => (value instanceof Outcome ? handle(outcomes, value.name) : value)]);
       };
+  // The signal that a call's site declared the outcome its base call answered; only parse below makes one.
+  function Outcome(name) {
+    this.name = name;
+  }
+  function handle(outcomes, name) {
+    const handler = outcomes !== null && typeof outcomes === "object" && hasOwn(outcomes, name) ? outcomes[name] : undefined;
+    if (typeof handler !== "function") throw new TypeErrorCtor("no handler for the declared outcome '" + name + "'");
+    return handler();
+  }
   // The host records the outcome before the throw, which only unwinds the tool's code: whatever the code does
   // next (a caught throw, a returned value, another call) the run has ended as not applicable.
   const notApplicable = inCheck
@@ -138,7 +163,11 @@ export const PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   }
 
   return freeze({
-    parse,
+    // A call's answer: its result's JSON, or the tag of a declared outcome (never JSON) that runs the handler.
+    parse(text) {
+      const tag = ${JSON.stringify(OUTCOME_TAG)};
+      return apply(startsWith, text, [tag]) ? new Outcome(apply(slice, text, [tag.length])) : parse(text);
+    },
     describe,
     define(factory) {
       return factory(lib);

@@ -47,6 +47,11 @@ export interface SandboxCall {
   error?: string;
   /** The call site it came from, when the run's source was instrumented (`SandboxRunRequest.sites`). */
   site?: number;
+  /**
+   * Set when the call failed with an outcome its site declared (declared-outcomes.ts): the host let the site's
+   * handler run instead of failing the run. The call is still `ok: false`, with its error.
+   */
+  outcome?: string;
 }
 
 /** Why a sandboxed run failed. */

@@ -21,6 +21,17 @@ export interface DemotionRule {
   probation: number;
 }
 
+/**
+ * How the host retries a base call made by a distilled tool that failed for infrastructure, when the base tool is
+ * read-only or declares `idempotentHint: true`: at most `attempts` tries in all, waiting `backoff` ms before the
+ * second and twice as long before each next one, never more than `cap` ms.
+ */
+export interface RetryRule {
+  attempts: number;
+  backoff: number;
+  cap: number;
+}
+
 /** One setting's row. */
 interface SettingSpec<T> {
   /** The key in tooldistill.yaml. */
@@ -83,6 +94,38 @@ export const SETTINGS = {
     },
     sample:
       "A distilled tool is demoted after `failures` failures of its own (its code, or arguments a base tool refused) in its last `window` runs, or after any such failure while it has fewer than `probation` successful runs. Outages of base tools and an overloaded host never count.",
+  }),
+  baseCallRetries: setting<RetryRule>({
+    key: "base_call_retries",
+    default: { attempts: 3, backoff: 200, cap: 2000 },
+    schema: {
+      type: "object",
+      properties: {
+        attempts: {
+          type: "integer",
+          minimum: 1,
+          maximum: 10,
+          description: "must be a whole number from 1 to 10",
+        },
+        backoff: {
+          type: "integer",
+          minimum: 0,
+          maximum: 60_000,
+          description: "must be a whole number of ms from 0 to 60000",
+        },
+        cap: {
+          type: "integer",
+          minimum: 0,
+          maximum: 60_000,
+          description: "must be a whole number of ms from 0 to 60000",
+        },
+      },
+      additionalProperties: false,
+      description:
+        "must be { attempts, backoff, cap } with whole numbers (attempts 1 to 10, backoff and cap 0 to 60000 ms), e.g. { attempts: 3, backoff: 200, cap: 2000 }",
+    },
+    sample:
+      "A base call a distilled tool makes that fails for infrastructure (5xx, 429, 408, a lost connection) is tried again, up to `attempts` tries in all, waiting `backoff` ms and doubling up to `cap` ms, when the base tool is read-only or declares idempotentHint: true. Writes that do not declare it are never retried. attempts: 1 turns retries off.",
   }),
   minCallsToDistill: setting({
     key: "min_calls_to_distill",

@@ -180,8 +180,8 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
     case "calls": {
       const insert = db.stmt(
         `INSERT INTO calls (id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
-         version, external_id, started_at, note, clipped, raw_args)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         version, external_id, started_at, note, clipped, raw_args, failure)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const c of batch.rows) {
         insert.run(
@@ -202,6 +202,7 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
           c.note,
           bit(c.clipped),
           c.rawArgs,
+          c.failure,
         );
       }
       return;

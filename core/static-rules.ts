@@ -10,6 +10,7 @@ import { suggestion } from "./did-you-mean.ts";
 import { ABSENT_GLOBALS, ABSENT_MEMBERS, NO_CLOCK } from "./sandbox-guest.ts";
 import type { CheckState } from "./static-check.ts";
 import { MODULE, ONLY_IMPORT } from "./static-module.ts";
+import { checkDeclaredOutcomes } from "./static-outcomes.ts";
 import {
   isMember,
   literalKeys,
@@ -176,9 +177,13 @@ function checkCallInCheck(state: CheckState, path: NodePath<NodeOf<"CallExpressi
   return true;
 }
 
-/** A base call names a current base tool by a literal, so its dependencies are known, with arguments that fit. */
+/**
+ * A base call names a current base tool by a literal, so its dependencies are known, with arguments that fit,
+ * and declares its outcomes in a form the check can read (static-outcomes.ts).
+ */
 function checkBaseCall(state: CheckState, node: NodeOf<"CallExpression">): void {
   state.baseCalls++;
+  checkDeclaredOutcomes(state, node);
   const [first, second] = node.arguments;
   const toolName = first ? stringValue(first) : null;
   if (first === undefined || toolName === null) {

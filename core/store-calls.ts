@@ -2,6 +2,7 @@
  * The `calls` table: every tool call of a trace, in the order the calls began, with what recording had to clip.
  * Functions over the open database; the Store offers them as its methods (see store.ts).
  */
+import type { BaseFailureClass } from "./base-failure.ts";
 import { recordableError, recordableOutput } from "./recordable.ts";
 import type { StoreDatabase } from "./store-database.ts";
 import { callFromRow, type LiveRun, now, type Row, type RunRef, receivedInput } from "./store-rows.ts";
@@ -21,8 +22,8 @@ export interface NewCall {
   rawArgs?: string | null;
 }
 
-/** How a call ended: its output, or its error message. */
-export type CallOutcome = { output: unknown } | { error: string };
+/** How a call ended: its output, or its error message (for a base call, with the host's classification of it). */
+export type CallOutcome = { output: unknown } | { error: string; failure?: BaseFailureClass };
 
 function joinNotes(...notes: (string | null)[]): string | null {
   const kept = notes.filter((n): n is string => n !== null && n !== "");
@@ -36,6 +37,7 @@ export interface RecordedOutcome {
   error: string | null;
   note: string | null;
   clipped: boolean;
+  failure: BaseFailureClass | null;
 }
 
 /**
@@ -57,6 +59,7 @@ export function recordedOutcome(
     error: err?.text ?? null,
     note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
     clipped: out?.clipped ?? false,
+    failure: (outcome !== null && "error" in outcome ? outcome.failure : undefined) ?? null,
   };
 }
 
@@ -75,8 +78,8 @@ export function insertCall(
   return db.transaction(() => {
     const row = db
       .stmt(
-        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped, raw_args)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped, raw_args, failure)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING id`,
       )
       .get(
@@ -96,6 +99,7 @@ export function insertCall(
         kept.note,
         kept.clipped ? 1 : 0,
         call.rawArgs ?? null,
+        kept.failure,
       );
     return Number(row?.["id"]);
   });

@@ -3,6 +3,7 @@
  * as 0/1, snake_case names); the rest of the library sees the records below. Pure: no database here.
  */
 import type { SQLOutputValue } from "node:sqlite";
+import type { BaseFailureClass } from "./base-failure.ts";
 import type {
   CallKind,
   CallRecord,
@@ -89,11 +90,12 @@ export interface RunStats {
 }
 
 /**
- * How a live run of a distilled tool ended: `ok`, `not_applicable` (the tool said so on purpose), or a failure by
- * its cause (`tool`, `infrastructure`, `host`: see FailureCause).
+ * How a live run of a distilled tool ended: `ok`, `declared` (it finished after a base call answered an outcome
+ * its call site declared, e.g. a 409 handled by a lookup: a success, not a failure), `not_applicable` (the tool
+ * said so on purpose), `caller` (a base tool refused what the caller's input passed straight through:
+ * core/input-attribution.ts), or a failure by its cause (`tool`, `infrastructure`, `host`: see FailureCause).
  */
-/** `caller`: a base tool refused what the caller's input passed straight through (core/input-attribution.ts). */
-export type RunOutcome = "ok" | "not_applicable" | "tool" | "infrastructure" | "host" | "caller";
+export type RunOutcome = "ok" | "not_applicable" | "tool" | "infrastructure" | "host" | "caller" | "declared";
 
 /** One live run of a distilled tool version, as recorded. */
 export interface RunRecord {
@@ -368,6 +370,7 @@ export function callFromRow(r: Row): CallRecord {
     version: numberOrNull(r, "version"),
     note: textOrNull(r, "note"),
     clipped: Boolean(r["clipped"]),
+    failure: textOrNull(r, "failure") as BaseFailureClass | null,
   };
 }
 

@@ -209,6 +209,29 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs_next RENAME TO runs;
   CREATE INDEX runs_by_version ON runs(name, version, id);
   `,
+  // 8: the class the host gave a failed base call from out-of-band signals (base-failure.ts), so replay knows a
+  // recorded 503 or 409 as what it was without reading its text (NULL for calls recorded before); the run outcome
+  // `declared` (a run that took an outcome its call site declared), for which the runs table is made again, since
+  // SQLite cannot widen a CHECK in place.
+  `
+  ALTER TABLE calls ADD COLUMN failure TEXT CHECK (failure IS NULL OR failure IN ('infrastructure', 'conflict', 'not_found', 'gone', 'unprocessable', 'rejected'));
+  CREATE TABLE runs_v8 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'declared', 'not_applicable', 'tool', 'infrastructure', 'host', 'caller')),
+    trace_id TEXT,
+    call_id INTEGER,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  INSERT INTO runs_v8 (id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
+    SELECT id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at FROM runs;
+  DROP TABLE runs;
+  ALTER TABLE runs_v8 RENAME TO runs;
+  CREATE INDEX runs_by_version ON runs(name, version, id);
+  `,
 ];
 
 /** The schema version this build writes; a newer database is refused rather than misread. */

@@ -1,4 +1,4 @@
-import { classifyBaseFailure } from "./base-failure.ts";
+import { type BaseFailure, classifyBaseFailure } from "./base-failure.ts";
 import { canonicalArgs, dangerousKeyProblem, isPlainObject } from "./canonical.ts";
 import type { DistillContext } from "./context.ts";
 import { suggestion } from "./did-you-mean.ts";
@@ -53,8 +53,10 @@ export interface TraceHost {
   fallbackDistill(trace: Trace): Promise<void>;
 }
 
-/** One base call's outcome: the raw value, or the error's message with what was thrown. */
-export type BaseCallOutcome = { ok: true; output: unknown } | { ok: false; error: string; thrown: unknown };
+/** One base call's outcome: the raw value, or the error's message with what was thrown and its classification. */
+export type BaseCallOutcome =
+  | { ok: true; output: unknown }
+  | { ok: false; error: string; thrown: unknown; failure: BaseFailure };
 
 /**
  * Runs one base call through the executor and records it under `parentId` (the distilled call it runs inside,
@@ -89,19 +91,20 @@ export async function recordBaseCall(
     }
     outcome = { ok: true, output: await ctx.executor(tool.name, args) };
   } catch (err) {
-    outcome = { ok: false, error: errorMessage(err), thrown: err };
+    outcome = { ok: false, error: errorMessage(err), thrown: err, failure: classifyBaseFailure(err) };
   }
   try {
     await ctx.store.appendCall(
       call,
-      outcome.ok ? { output: outcome.output } : { error: outcome.error },
+      outcome.ok ? { output: outcome.output } : { error: outcome.error, failure: outcome.failure.kind },
       performance.now() - started,
     );
   } catch (err) {
     warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
   }
   // An outage counts against the base tool's health (never against a distilled tool); an answer ends it.
-  const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
+  // Only out-of-band signals say it is down (base-failure.ts): the error's text may echo the caller's arguments.
+  const down = !outcome.ok && outcome.failure.kind === "infrastructure";
   if (outcome.ok || down) {
     await ctx.store
       .recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error)

@@ -1,5 +1,7 @@
 /** Shapes shared by every module of the library. Pure data: no behaviour lives here. */
 
+import type { BaseFailureClass } from "./base-failure.ts";
+
 /** A JSON Schema object as found in a tool's `input_schema`. */
 export type JsonSchema = Record<string, unknown>;
 
@@ -195,4 +197,10 @@ export interface CallRecord {
   note: string | null;
   /** The stored output is not the value the tool returned (clipped): replay cannot answer from it. */
   clipped: boolean;
+  /**
+   * A failed base call: what the host's classification of the executor's error said (base-failure.ts), so replay
+   * reads the class the live call had rather than its text; null for calls recorded before classes were, and for
+   * calls that did not fail or are not base calls.
+   */
+  failure: BaseFailureClass | null;
 }

@@ -44,6 +44,7 @@ function call(partial: Partial<CallRecord> & Pick<CallRecord, "id" | "seq" | "to
     version: null,
     note: null,
     clipped: false,
+    failure: null,
     ...partial,
   };
 }

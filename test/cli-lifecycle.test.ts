@@ -294,9 +294,10 @@ test("show lists the runs with each failure's evidence and the demotion's reason
   );
   assert.equal(json.run_stats.not_applicable, 1);
   const health = await cli(dir, "health", "--no-probe");
+  // The read-only tickets_find was tried three times (base_call_retries): each attempt is an outage recorded.
   assert.match(
     health.stdout,
-    /\nbase tools \(outages count here, never against a distilled tool\):\n {2}tickets_find: healthy \(1 outage recorded, answering again since /,
+    /\nbase tools \(outages count here, never against a distilled tool\):\n {2}tickets_find: healthy \(3 outages recorded, answering again since /,
   );
   SHARED_WORLD.tickets.set("Hooli", { id: "T-Hooli", order_id: "O-Hooli" });
 });

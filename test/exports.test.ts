@@ -23,6 +23,7 @@ const VALUE_EXPORTS: Record<string, string> = {
   Store: "class",
   ToolDistill: "class",
   call: "function",
+  classifyBaseFailure: "function",
   distilledTool: "function",
   fingerprint: "function",
   loadConfig: "function",

@@ -183,6 +183,7 @@ for (const kind of KINDS) {
         version: null,
         note: null,
         clipped: false,
+        failure: null,
       });
       assert.equal(calls[1]!.error, "boom");
       assert.equal(calls[2]!.version, 2);
@@ -475,6 +476,38 @@ for (const kind of KINDS) {
         },
       );
       assert.match(stats.lastRunAt!, /Z$/);
+    });
+
+    test("a failed base call keeps the host's class of its error; a declared run is a success", async (t) => {
+      const { store } = await freshStore(t, kind);
+      await store.createTrace("t1", "task", "sdk");
+      const call = { traceId: "t1", tool: "accounts_create", kind: "base" as const, args: { email: "a@x" } };
+      await store.appendCall(call, { error: "exists", failure: "conflict" }, 1);
+      await store.appendCall(call, { error: "503 Service Unavailable" }, 1);
+      await store.appendCall(call, { output: { id: "a" } }, 1);
+      assert.deepEqual(
+        (await store.getCalls("t1")).map((c) => [c.status, c.failure]),
+        [
+          ["error", "conflict"],
+          ["error", null],
+          ["ok", null],
+        ],
+      );
+      await store.createVersion(proposal("make_invoice", "a"));
+      const evidence = {
+        declared: [{ step: 1, tool: "accounts_create", outcome: "conflict", error: "exists" }],
+      };
+      await store.recordRun({
+        name: "make_invoice",
+        version: 1,
+        outcome: "declared",
+        innerCalls: 2,
+        evidence,
+      });
+      const [run] = await store.recentRuns("make_invoice", 1, 5, ["declared"]);
+      assert.deepEqual([run?.outcome, run?.evidence], ["declared", evidence]);
+      const stats = await store.getRunStats("make_invoice", 1);
+      assert.deepEqual([stats.runs, stats.successes, stats.failures], [1, 1, 0]);
     });
 
     test("16 proposals of one tool from 16 handles at once get 16 consecutive numbers", async (t) => {

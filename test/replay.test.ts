@@ -28,6 +28,7 @@ function call(
     version: null,
     note: null,
     clipped: false,
+    failure: null,
     ...extra,
   };
 }

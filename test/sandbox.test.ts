@@ -307,9 +307,10 @@ describe("failures", () => {
     return "unreachable";`),
     );
     const done = await outcome;
+    // The text says "down", but the tool wrote it and nothing out of band says so (base-failure.ts): the tool's.
     assert.deepEqual(failureOf(done), {
       kind: "call_failed",
-      cause: "infrastructure",
+      cause: "tool",
       message: "billing is down",
       step: 2,
       tool: "fail",
@@ -423,9 +424,10 @@ describe("failures", () => {
 
     const result = run(toolSource(`await call("big", { bytes: 5000 }); return 1;`), { limits });
     const resultDone = await result.outcome;
+    // The tool asked for the 5000 bytes: an answer too large for what it asked counts against it.
     assert.deepEqual(failureOf(resultDone), {
       kind: "message_limit",
-      cause: "infrastructure",
+      cause: "tool",
       message: "the result of call 1 to 'big' is 5002 bytes, more than the 1000-byte limit",
       step: 1,
       tool: "big",

@@ -259,7 +259,7 @@ test("a store that must be upgraded while another process holds its lock: the ho
   const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
   const old = new DatabaseSync(join(dir, ".tooldistill", "registry.db"));
   old.exec(
-    "ALTER TABLE calls DROP COLUMN raw_args; ALTER TABLE versions DROP COLUMN replay_runs; DROP INDEX calls_parent; DROP INDEX calls_distilled; DROP TABLE runs; DROP TABLE base_health; DROP TABLE verified_definitions; DROP INDEX versions_by_code; DROP TRIGGER versions_status_insert; DROP TRIGGER versions_status_update; DROP TRIGGER history_status_insert; ALTER TABLE run_stats DROP COLUMN not_applicable; ALTER TABLE calls DROP COLUMN note; ALTER TABLE calls DROP COLUMN clipped; DROP TABLE spill_applied; PRAGMA user_version = 2;",
+    "ALTER TABLE calls DROP COLUMN failure; ALTER TABLE calls DROP COLUMN raw_args; ALTER TABLE versions DROP COLUMN replay_runs; DROP INDEX calls_parent; DROP INDEX calls_distilled; DROP TABLE runs; DROP TABLE base_health; DROP TABLE verified_definitions; DROP INDEX versions_by_code; DROP TRIGGER versions_status_insert; DROP TRIGGER versions_status_update; DROP TRIGGER history_status_insert; ALTER TABLE run_stats DROP COLUMN not_applicable; ALTER TABLE calls DROP COLUMN note; ALTER TABLE calls DROP COLUMN clipped; DROP TABLE spill_applied; PRAGMA user_version = 2;",
   );
   old.close();
   const held = lock(dir);

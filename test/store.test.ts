@@ -190,6 +190,7 @@ test("traces and calls round-trip", (t) => {
     version: null,
     note: null,
     clipped: false,
+    failure: null,
   });
   assert.equal(calls[1]!.error, "boom");
   assert.equal(calls[2]!.version, 2);

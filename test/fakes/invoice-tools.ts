@@ -85,7 +85,10 @@ export function invoiceWorld(): InvoiceWorld {
           return inv;
         }
         case "billing_import_from_email":
-          if (world.outage) throw new Error("503 Service Unavailable: billing import is down");
+          if (world.outage)
+            throw Object.assign(new Error("503 Service Unavailable: billing import is down"), {
+              status: 503,
+            });
           return { id: `inv_${world.invoices.length + 1}`, status: "draft", from: a["message_id"] };
         case "billing_list_invoices":
           return world.invoices.filter((i) => i.customer_id === a["customer_id"]);

@@ -53,7 +53,8 @@ export function paymentsWorld(): PaymentsWorld {
     executor: async (name, args) => {
       if (name === "vendors_lookup") return { name: args["name"], account: `acct-${String(args["name"])}` };
       if (name === "payments_send") {
-        if (world.down) throw new Error("503 Service Unavailable: payments is down");
+        if (world.down)
+          throw Object.assign(new Error("503 Service Unavailable: payments is down"), { status: 503 });
         const payment = {
           id: `pay-${world.payments.length + 1}`,
           to: String(args["to"]),

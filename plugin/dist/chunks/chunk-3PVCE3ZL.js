@@ -361,9 +361,11 @@ function mcpResultToValue(result) {
     if (message === "" && result.structuredContent !== void 0) {
       message = JSON.stringify(result.structuredContent);
     }
+    const structured = result.structuredContent;
     throw new DistillError(
       "MCP_TOOL",
-      message === "" ? "the MCP tool returned an error without a message" : message
+      message === "" ? "the MCP tool returned an error without a message" : message,
+      structured !== null && typeof structured === "object" ? { cause: structured } : void 0
     );
   }
   if (result.structuredContent !== void 0) return result.structuredContent;

@@ -2,6 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-JIBLWWYZ.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-M3MJNLMG.js
 } from "./chunk-ELNSZQXQ.js";
 ========
@@ -10,6 +11,12 @@ import {
 import {
   mcpHookResponseToValue
 } from "./chunk-3PVCE3ZL.js";
+========
+} from "./chunk-PMVAAVQM.js";
+import {
+  mcpHookResponseToValue
+} from "./chunk-INOSIAQQ.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-VRYTYSTY.js
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-GJCSP7XP.js";
@@ -18,11 +25,18 @@ import {
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-JIBLWWYZ.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-M3MJNLMG.js
 } from "./chunk-HBGP6CBP.js";
 import {
   clipDepth
 } from "./chunk-2SZMPL7T.js";
+========
+} from "./chunk-HPY5IHWG.js";
+import {
+  clipDepth
+} from "./chunk-UAGPJX33.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-VRYTYSTY.js
 import {
   canonicalArgs,
   isPlainObject

@@ -518,7 +518,8 @@ function callFromRow(r) {
     latencyMs: numberOrNull(r, "latency_ms"),
     version: numberOrNull(r, "version"),
     note: textOrNull(r, "note"),
-    clipped: Boolean(r["clipped"])
+    clipped: Boolean(r["clipped"]),
+    failure: textOrNull(r, "failure")
   };
 }
 function withEvidence(v) {
@@ -678,14 +679,19 @@ function recordedOutcome(call, outcome, maxOutputBytes) {
     output: out?.text ?? null,
     error: err?.text ?? null,
     note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
-    clipped: out?.clipped ?? false
+    clipped: out?.clipped ?? false,
+    failure: (outcome !== null && "error" in outcome ? outcome.failure : void 0) ?? null
   };
 }
 function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
   const kept = recordedOutcome(call, outcome, maxOutputBytes);
   return db.transaction(() => {
     const row = db.stmt(
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-KWZDXMQB.js
       `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped, raw_args)
+========
+      `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped, failure)
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-UAGPJX33.js
          VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          RETURNING id`
     ).get(
@@ -704,7 +710,11 @@ function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
       now(),
       kept.note,
       kept.clipped ? 1 : 0,
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-KWZDXMQB.js
       call.rawArgs ?? null
+========
+      kept.failure
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-UAGPJX33.js
     );
     return Number(row?.["id"]);
   });

@@ -2,7 +2,11 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   suggestion
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-T74VXFOG.js
 } from "./chunk-3PVCE3ZL.js";
+========
+} from "./chunk-INOSIAQQ.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-PMVAAVQM.js
 import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
@@ -28,11 +32,15 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-T74VXFOG.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-ELNSZQXQ.js
 } from "./chunk-HBGP6CBP.js";
 ========
 } from "./chunk-Z5VAEU4H.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/chunk-PCC6D7DA.js
+========
+} from "./chunk-HPY5IHWG.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-PMVAAVQM.js
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   clipDepth,
@@ -40,6 +48,7 @@ import {
   isPostgresUrl,
   parseStoreUrl,
   stderrLogger
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-T74VXFOG.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-ELNSZQXQ.js
 } from "./chunk-2SZMPL7T.js";
 ========
@@ -48,6 +57,9 @@ import {
   NO_EVIDENCE
 } from "./chunk-J2PGGSMV.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/chunk-PCC6D7DA.js
+========
+} from "./chunk-UAGPJX33.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-PMVAAVQM.js
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
@@ -695,19 +707,19 @@ var require_Alias = __commonJS({
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
-        let found = void 0;
+        let found2 = void 0;
         for (const node of nodes) {
           if (node === this)
             break;
           if (node.anchor === this.source)
-            found = node;
+            found2 = node;
         }
-        if (found && ctx) {
+        if (found2 && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data = anchors2.get(found);
+          let data = anchors2.get(found2);
           if (!data) {
-            toJS.toJS(found, null, ctx);
-            data = anchors2.get(found);
+            toJS.toJS(found2, null, ctx);
+            data = anchors2.get(found2);
           }
           if (data?.res === void 0) {
             const msg = "This should not happen: Alias anchor was not resolved?";
@@ -716,14 +728,14 @@ var require_Alias = __commonJS({
           if (maxAliasCount >= 0) {
             data.count += 1;
             if (data.aliasCount === 0)
-              data.aliasCount = getAliasCount(doc2, found, anchors2);
+              data.aliasCount = getAliasCount(doc2, found2, anchors2);
             if (data.count * data.aliasCount > maxAliasCount) {
               const msg = "Excessive alias count indicates a resource exhaustion attack";
               throw new ReferenceError(msg);
             }
           }
         }
-        return found;
+        return found2;
       }
       toJSON(_arg, ctx) {
         if (!ctx)
@@ -3829,7 +3841,7 @@ var require_resolve_props = __commonJS({
       let tag = null;
       let newlineAfterProp = null;
       let comma = null;
-      let found = null;
+      let found2 = null;
       let start = null;
       for (const token of tokens) {
         if (reqSpace) {
@@ -3866,7 +3878,7 @@ var require_resolve_props = __commonJS({
             if (atNewline) {
               if (comment)
                 comment += token.source;
-              else if (!found || indicator !== "seq-item-ind")
+              else if (!found2 || indicator !== "seq-item-ind")
                 spaceBefore = true;
             } else
               commentSep += token.source;
@@ -3900,9 +3912,9 @@ var require_resolve_props = __commonJS({
           case indicator:
             if (anchor || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
-            if (found)
+            if (found2)
               onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
-            found = token;
+            found2 = token;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
@@ -3931,7 +3943,7 @@ var require_resolve_props = __commonJS({
         onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
       return {
         comma,
-        found,
+        found: found2,
         spaceBefore,
         comment,
         hasNewline,
@@ -39863,13 +39875,13 @@ var require_trace_mapping_umd = __commonJS({
         }
         return sources;
       }
-      var found = false;
+      var found2 = false;
       function binarySearch(haystack, needle, low, high) {
         while (low <= high) {
           const mid = low + (high - low >> 1);
           const cmp = haystack[mid][COLUMN] - needle;
           if (cmp === 0) {
-            found = true;
+            found2 = true;
             return mid;
           }
           if (cmp < 0) {
@@ -39878,7 +39890,7 @@ var require_trace_mapping_umd = __commonJS({
             high = mid - 1;
           }
         }
-        found = false;
+        found2 = false;
         return low - 1;
       }
       function upperBound(haystack, needle, index) {
@@ -39906,7 +39918,7 @@ var require_trace_mapping_umd = __commonJS({
         let high = haystack.length - 1;
         if (key2 === lastKey) {
           if (needle === lastNeedle) {
-            found = lastIndex !== -1 && haystack[lastIndex][COLUMN] === needle;
+            found2 = lastIndex !== -1 && haystack[lastIndex][COLUMN] === needle;
             return lastIndex;
           }
           if (needle >= lastNeedle) {
@@ -40202,7 +40214,7 @@ var require_trace_mapping_umd = __commonJS({
       }
       function traceSegmentInternal(segments, memo, line, column, bias) {
         let index = memoizedBinarySearch(segments, column, memo, line);
-        if (found) {
+        if (found2) {
           index = (bias === LEAST_UPPER_BOUND ? upperBound : lowerBound)(segments, column, index);
         } else if (bias === LEAST_UPPER_BOUND) index++;
         if (index === -1 || index === segments.length) return -1;
@@ -40210,10 +40222,10 @@ var require_trace_mapping_umd = __commonJS({
       }
       function sliceGeneratedPositions(segments, memo, line, column, bias) {
         let min = traceSegmentInternal(segments, memo, line, column, GREATEST_LOWER_BOUND);
-        if (!found && bias === LEAST_UPPER_BOUND) min++;
+        if (!found2 && bias === LEAST_UPPER_BOUND) min++;
         if (min === -1 || min === segments.length) return [];
-        const matchedColumn = found ? column : segments[min][COLUMN];
-        if (!found) min = lowerBound(segments, matchedColumn, min);
+        const matchedColumn = found2 ? column : segments[min][COLUMN];
+        if (!found2) min = lowerBound(segments, matchedColumn, min);
         const max = upperBound(segments, matchedColumn, min);
         const result = [];
         for (; min <= max; min++) {
@@ -51504,6 +51516,36 @@ var SETTINGS = {
     },
     sample: "A distilled tool is demoted after `failures` failures of its own (its code, or arguments a base tool refused) in its last `window` runs, or after any such failure while it has fewer than `probation` successful runs. Outages of base tools and an overloaded host never count."
   }),
+  baseCallRetries: setting({
+    key: "base_call_retries",
+    default: { attempts: 3, backoff: 200, cap: 2e3 },
+    schema: {
+      type: "object",
+      properties: {
+        attempts: {
+          type: "integer",
+          minimum: 1,
+          maximum: 10,
+          description: "must be a whole number from 1 to 10"
+        },
+        backoff: {
+          type: "integer",
+          minimum: 0,
+          maximum: 6e4,
+          description: "must be a whole number of ms from 0 to 60000"
+        },
+        cap: {
+          type: "integer",
+          minimum: 0,
+          maximum: 6e4,
+          description: "must be a whole number of ms from 0 to 60000"
+        }
+      },
+      additionalProperties: false,
+      description: "must be { attempts, backoff, cap } with whole numbers (attempts 1 to 10, backoff and cap 0 to 60000 ms), e.g. { attempts: 3, backoff: 200, cap: 2000 }"
+    },
+    sample: "A base call a distilled tool makes that fails for infrastructure (5xx, 429, 408, a lost connection) is tried again, up to `attempts` tries in all, waiting `backoff` ms and doubling up to `cap` ms, when the base tool is read-only or declares idempotentHint: true. Writes that do not declare it are never retried. attempts: 1 turns retries off."
+  }),
   minCallsToDistill: setting({
     key: "min_calls_to_distill",
     default: 8,
@@ -51652,8 +51694,8 @@ function storeLocation(raw, dir, env) {
 function storeProblems(data, env) {
   const raw = data["store"];
   if (typeof raw !== "string" || raw === "") return [];
-  const found = [];
-  const add = (message) => found.push({ keyPath: ["store"], message });
+  const found2 = [];
+  const add = (message) => found2.push({ keyPath: ["store"], message });
   const store = expandVars(
     raw,
     env,
@@ -51661,7 +51703,7 @@ function storeProblems(data, env) {
       `environment variable ${varName} is not set: set it (e.g. ${varName}=postgres://user:password@host:5432/database) or write \${${varName}:-.tooldistill} for a fallback`
     )
   ).trim();
-  if (found.length > 0) return found;
+  if (found2.length > 0) return found2;
   if (store === "") {
     add(`${raw} expands to nothing: set the variable to a folder or a postgres:// URL`);
   } else if (isPostgresUrl(store)) {
@@ -51678,7 +51720,7 @@ function storeProblems(data, env) {
       );
     }
   }
-  return found;
+  return found2;
 }
 function localFolder(store, configDir) {
   return isPostgresUrl(store) ? join(configDir, ".tooldistill") : store;
@@ -51731,16 +51773,16 @@ function parseYaml(text) {
   }
   return { data, syntax, lineOf };
   function firstAlias(d) {
-    let found = null;
+    let found2 = null;
     (0, import_yaml.visit)(d, {
       Alias(_, node, path) {
         const pair = path.find((p) => (0, import_yaml.isPair)(p) && (0, import_yaml.isScalar)(p.key));
         const key2 = pair ? String(pair.key.value) : null;
-        found = { key: key2, line: node.range ? lineAt(node.range[0]) : 1 };
+        found2 = { key: key2, line: node.range ? lineAt(node.range[0]) : 1 };
         return import_yaml.visit.BREAK;
       }
     });
-    return found;
+    return found2;
   }
 }
 
@@ -51829,13 +51871,13 @@ function pointerToKeyPath(pointer, data) {
   return path;
 }
 function schemaProblems(errors, data) {
-  const found = [];
+  const found2 = [];
   const seen = /* @__PURE__ */ new Set();
   const add = (keyPath, message) => {
     const id = JSON.stringify(keyPath);
     if (seen.has(id)) return;
     seen.add(id);
-    found.push({ keyPath, message });
+    found2.push({ keyPath, message });
   };
   for (const error of errors) {
     const keyPath = pointerToKeyPath(error.instancePath, data);
@@ -51847,7 +51889,7 @@ function schemaProblems(errors, data) {
       add(keyPath, `${parent?.description ?? error.message ?? "is invalid"} (got ${shown(error.data)})`);
     }
   }
-  return found;
+  return found2;
 }
 function serverType(entry2) {
   const type = entry2["type"];
@@ -51858,11 +51900,11 @@ function serverType(entry2) {
   return null;
 }
 function crossFieldProblems(data) {
-  const found = [];
+  const found2 = [];
   const hasExecutor = data["executor"] !== void 0;
   const hasTools = data["tools"] !== void 0;
   if (hasExecutor !== hasTools) {
-    found.push({
+    found2.push({
       keyPath: [hasExecutor ? "executor" : "tools"],
       message: "executor and tools go together: set both, or neither and use mcp_config"
     });
@@ -51871,31 +51913,31 @@ function crossFieldProblems(data) {
   if (isPlainObject(servers)) {
     for (const [name, entry2] of Object.entries(servers)) {
       const problem = serverNameProblem(name);
-      if (problem) found.push({ keyPath: ["mcpServers", name], message: problem });
+      if (problem) found2.push({ keyPath: ["mcpServers", name], message: problem });
       if (!isPlainObject(entry2)) continue;
       const type = serverType(entry2);
       const article = type === "stdio" ? "a" : "an";
       if (type === null && entry2["type"] === void 0) {
-        found.push({
+        found2.push({
           keyPath: ["mcpServers", name],
           message: "needs 'command' (a stdio server) or 'url' (an http or sse server)"
         });
       } else if (type === "stdio") {
         if (entry2["command"] === void 0) {
-          found.push({ keyPath: ["mcpServers", name], message: "a stdio server needs 'command'" });
+          found2.push({ keyPath: ["mcpServers", name], message: "a stdio server needs 'command'" });
         }
         if (entry2["url"] !== void 0) {
-          found.push({
+          found2.push({
             keyPath: ["mcpServers", name, "url"],
             message: "a stdio server takes 'command', not 'url'"
           });
         }
       } else if (type !== null) {
         if (entry2["url"] === void 0) {
-          found.push({ keyPath: ["mcpServers", name], message: `${article} ${type} server needs 'url'` });
+          found2.push({ keyPath: ["mcpServers", name], message: `${article} ${type} server needs 'url'` });
         }
         if (entry2["command"] !== void 0) {
-          found.push({
+          found2.push({
             keyPath: ["mcpServers", name, "command"],
             message: `${article} ${type} server takes 'url', not 'command'`
           });
@@ -51903,7 +51945,7 @@ function crossFieldProblems(data) {
       }
     }
   }
-  return found;
+  return found2;
 }
 function normalise(data, file, dir, env) {
   const config = defaultConfig(dir);
@@ -51924,10 +51966,10 @@ function validateConfig(data, options) {
   const env = options.env ?? process.env;
   const value = data === null || data === void 0 ? {} : data;
   const validate = schemaValidator();
-  const found = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
-  if (isPlainObject(value)) found.push(...crossFieldProblems(value), ...storeProblems(value, env));
+  const found2 = validate(value) ? [] : schemaProblems(validate.errors ?? [], value);
+  if (isPlainObject(value)) found2.push(...crossFieldProblems(value), ...storeProblems(value, env));
   const lineOf = options.lineOf ?? (() => null);
-  const problems = found.map(({ keyPath, message }) => ({ path: keyPath.join("."), line: lineOf(keyPath), message })).sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
+  const problems = found2.map(({ keyPath, message }) => ({ path: keyPath.join("."), line: lineOf(keyPath), message })).sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
   if (problems.length > 0 || !isPlainObject(value)) return { config: null, problems };
   return { config: normalise(value, options.file, options.dir, env), problems };
 }
@@ -51953,9 +51995,9 @@ function defaultConfig(dir) {
 async function loadConfig(path) {
   let file;
   if (path === void 0) {
-    const found = findConfig();
-    if (found === null) return defaultConfig(process.cwd());
-    file = found;
+    const found2 = findConfig();
+    if (found2 === null) return defaultConfig(process.cwd());
+    file = found2;
   } else {
     file = resolve4(path);
     if (!existsSync3(file)) {
@@ -52083,8 +52125,13 @@ async function optionsFromConfig(config, overrides, startup) {
   if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
   if (config.distiller) options.distiller = await importRef(config.distiller);
   if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-T74VXFOG.js
     const { MCPToolkit } = await import("./mcp-toolkit-GSTR37ED.js");
     const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-ANON7PYP.js");
+========
+    const { MCPToolkit } = await import("./mcp-toolkit-UVTD7R6Q.js");
+    const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-LJOSQ7QG.js");
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-PMVAAVQM.js
     const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
     const toolkit = await MCPToolkit.connect({
       servers,
@@ -52105,39 +52152,613 @@ async function optionsFromConfig(config, overrides, startup) {
 function baseCallTimeout(tool, ms) {
   return new DistillError("TIMEOUT", `base tool '${tool}' did not answer within ${ms / 1e3} s`);
 }
-var NETWORK_CODES = /* @__PURE__ */ new Set([
+var RecordedBaseFailure = class extends Error {
+  failure;
+  constructor(message, failure) {
+    super(message);
+    this.name = "RecordedBaseFailure";
+    this.failure = failure;
+  }
+};
+var TRANSPORT_CODES = /* @__PURE__ */ new Set([
   "ECONNRESET",
   "ECONNREFUSED",
   "ECONNABORTED",
   "EPIPE",
   "ETIMEDOUT",
+  "ESOCKETTIMEDOUT",
   "ENOTFOUND",
   "EAI_AGAIN",
   "EHOSTUNREACH",
+  "EHOSTDOWN",
   "ENETUNREACH",
+  "ENETDOWN",
+  "EPROTO",
+  "ERR_NETWORK",
+  "ERR_SOCKET_CONNECTION_TIMEOUT",
   "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
   "UND_ERR_CONNECT_TIMEOUT",
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT"
 ]);
-var INFRASTRUCTURE_TEXT = /\b(50[0-4]|429|408)\b|service unavailable|bad gateway|gateway time-?out|too many requests|rate.?limit|\btimed out\b|request timeout|socket hang up|connection (?:closed|reset|refused|lost)|not connected|fetch failed|server (?:gone|exited|closed|unavailable)|unavailable|\bis down\b|\boutage\b|message too large|payload too large/i;
+var MCP_INFRASTRUCTURE_CODES = /* @__PURE__ */ new Set([-32e3, -32001, -32603]);
+var MAX_DEPTH = 8;
+function classifyStatus(status) {
+  if (status >= 500 || status === 429 || status === 408) return "infrastructure";
+  if (status === 409) return "conflict";
+  if (status === 404) return "not_found";
+  if (status === 410) return "gone";
+  if (status === 422) return "unprocessable";
+  return "rejected";
+}
 function classifyBaseFailure(err) {
-  for (let e = err, depth = 0; e !== void 0 && e !== null && depth < 4; depth++) {
-    if (e instanceof DistillError && (e.code === "TIMEOUT" || e.code === "MCP")) return "infrastructure";
-    if (e instanceof DistillError && e.code === "MCP_TOOL") break;
-    if (typeof e !== "object") break;
-    const { status, statusCode, code } = e;
-    const http = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : null;
-    if (http !== null) return http >= 500 || http === 429 || http === 408 ? "infrastructure" : "rejected";
-    if (typeof code === "string" && NETWORK_CODES.has(code)) return "infrastructure";
-    e = e.cause;
+  return signalOf(err, 0) ?? { kind: "rejected", signal: "none", retryable: false };
+}
+function found(kind, signal, retryable = kind === "infrastructure") {
+  return { kind, signal, retryable };
+}
+function signalOf(e, depth) {
+  if (depth > MAX_DEPTH || e === null || typeof e !== "object") return null;
+  if (e instanceof RecordedBaseFailure) return found(e.failure, "recorded");
+  if (e instanceof DistillError) {
+    if (e.code === "TIMEOUT") return found("infrastructure", "host timeout", false);
+    if (e.code === "MCP") {
+      const inner = signalOf(e.cause, depth + 1);
+      if (inner?.kind === "rejected" && inner.signal.startsWith("MCP error")) return inner;
+      return found("infrastructure", inner?.signal ?? "MCP transport");
+    }
+    if (e.code === "MCP_TOOL") return signalOf(e.cause, depth + 1);
   }
-  const text = err instanceof Error ? err.message : typeof err === "string" ? err : "";
-  return INFRASTRUCTURE_TEXT.test(text) ? "infrastructure" : "rejected";
+  const o = e;
+  const response = o["response"] !== null && typeof o["response"] === "object" ? o["response"] : null;
+  const r = response ?? {};
+  for (const [value, name] of [
+    [o["status"], "status"],
+    [o["statusCode"], "statusCode"],
+    [r["status"], "response.status"],
+    [r["statusCode"], "response.statusCode"]
+  ]) {
+    if (isHttpStatus(value)) return found(classifyStatus(value), `HTTP ${value} (${name})`);
+  }
+  const code = o["code"];
+  if (isHttpStatus(code)) return found(classifyStatus(code), `HTTP ${code} (code)`);
+  if (typeof code === "number" && Number.isInteger(code) && code < 0) {
+    return MCP_INFRASTRUCTURE_CODES.has(code) ? found("infrastructure", `MCP error ${code}`) : found("rejected", `MCP error ${code}`);
+  }
+  if (typeof code === "string" && TRANSPORT_CODES.has(code)) return found("infrastructure", code);
+  if (o["name"] === "TimeoutError") return found("infrastructure", "TimeoutError");
+  if (Array.isArray(o["errors"])) {
+    const members = o["errors"].map((m) => signalOf(m, depth + 1)).filter((m) => m !== null);
+    const down = members.find((m) => m.kind === "infrastructure");
+    if (down ?? members[0]) return down ?? members[0];
+  }
+  return signalOf(o["cause"], depth + 1);
+}
+function isHttpStatus(value) {
+  return typeof value === "number" && Number.isInteger(value) && value >= 100 && value <= 599;
+}
+
+// core/base-retry.ts
+import { setTimeout as delay } from "node:timers/promises";
+
+// core/tool-effects.ts
+function isReadOnly(tool) {
+  return tool?.annotations?.readOnlyHint === true;
+}
+function mayWrite(names, baseTool) {
+  return [...new Set(names)].filter((n) => !isReadOnly(baseTool(n))).sort();
+}
+function autoPromotion(setting2, writes) {
+  if (setting2 === "all") return { activate: true, text: "auto_promote: all" };
+  if (setting2 === false)
+    return { activate: false, text: "waits for tooldistill promote (auto_promote: false)" };
+  if (writes.length === 0) return { activate: true, text: "auto_promote (read-only tools only)" };
+  return {
+    activate: false,
+    text: `waits for tooldistill promote: it calls tools that may write (${writes.join(", ")}); auto_promote: true promotes read-only tools only (auto_promote: all promotes every tool)`
+  };
+}
+var PROMOTED_BY_A_PERSON = "promoted by a person (tooldistill promote)";
+
+// core/base-retry.ts
+function mayRetry(tool) {
+  return isReadOnly(tool) || tool.annotations?.idempotentHint === true;
+}
+function backoffMs(rule, attempt) {
+  return Math.min(rule.cap, rule.backoff * 2 ** (attempt - 1));
+}
+async function callWithRetries(tool, rule, attempt) {
+  const attempts = mayRetry(tool) ? rule.attempts : 1;
+  for (let n = 1; ; n++) {
+    const outcome = await attempt(n);
+    if (outcome.ok || n >= attempts || !outcome.failure.retryable) return outcome;
+    const wait = backoffMs(rule, n);
+    if (wait > 0) await delay(wait);
+  }
+}
+
+// core/call-sites.ts
+var import_parser2 = __toESM(require_lib(), 1);
+
+// core/babel-traverse.ts
+import { createRequire } from "node:module";
+var loaded;
+function traverse() {
+  loaded ??= (typeof __require === "function" ? require_lib8() : createRequire(import.meta.url)("@babel/traverse")).default;
+  return loaded;
+}
+
+// core/static-values.ts
+function unwrap(node) {
+  let current = node;
+  while (current.type === "TSAsExpression" || current.type === "TSSatisfiesExpression" || current.type === "TSNonNullExpression" || current.type === "ParenthesizedExpression") {
+    current = current.expression;
+  }
+  return current;
+}
+function stringValue(input) {
+  const node = unwrap(input);
+  if (node.type === "StringLiteral") return node.value;
+  if (node.type === "TemplateLiteral" && node.expressions.length === 0) {
+    const quasi = node.quasis[0];
+    return quasi ? quasi.value.cooked ?? quasi.value.raw : "";
+  }
+  return null;
+}
+function propertyKey(prop) {
+  const key2 = prop.key;
+  if (!prop.computed && key2.type === "Identifier") return key2.name;
+  if (key2.type === "NumericLiteral") return String(key2.value);
+  return stringValue(key2);
+}
+function isMember(node) {
+  return node.type === "MemberExpression" || node.type === "OptionalMemberExpression";
+}
+function memberName(node) {
+  const prop = node.property;
+  if (!node.computed) return prop.type === "Identifier" ? prop.name : null;
+  return stringValue(prop);
+}
+function literalKeys(object) {
+  const keys = /* @__PURE__ */ new Map();
+  for (const prop of object.properties) {
+    if (prop.type === "SpreadElement") return null;
+    const key2 = propertyKey(prop);
+    if (key2 === null) return null;
+    keys.set(key2, prop.key);
+  }
+  return keys;
+}
+function literalValue(input, bad) {
+  const node = unwrap(input);
+  switch (node.type) {
+    case "StringLiteral":
+    case "NumericLiteral":
+    case "BooleanLiteral":
+      return node.value;
+    case "NullLiteral":
+      return null;
+    case "TemplateLiteral": {
+      const value = stringValue(node);
+      if (value === null) bad.push(node);
+      return value;
+    }
+    case "UnaryExpression":
+      if (node.operator === "-" && node.argument.type === "NumericLiteral") return -node.argument.value;
+      break;
+    case "ArrayExpression":
+      return node.elements.map((el) => {
+        if (el === null || el.type === "SpreadElement") {
+          bad.push(el ?? node);
+          return null;
+        }
+        return literalValue(el, bad);
+      });
+    case "ObjectExpression": {
+      const out = {};
+      for (const prop of node.properties) {
+        const key2 = prop.type === "ObjectProperty" && !prop.computed ? propertyKey(prop) : null;
+        if (prop.type !== "ObjectProperty" || key2 === null) {
+          bad.push(prop);
+          continue;
+        }
+        Object.defineProperty(out, key2, {
+          value: literalValue(prop.value, bad),
+          enumerable: true,
+          writable: true,
+          configurable: true
+        });
+      }
+      return out;
+    }
+  }
+  bad.push(node);
+  return void 0;
+}
+
+// core/declared-outcomes.ts
+var DECLARED_OUTCOMES = Object.freeze({
+  conflict: "conflict",
+  notFound: "not_found",
+  gone: "gone",
+  unprocessable: "unprocessable"
+});
+var OUTCOMES_ARG_INDEX = 2;
+function isDeclaredOutcome(name) {
+  return Object.hasOwn(DECLARED_OUTCOMES, name);
+}
+function declaredOutcomeFor(failure, declared) {
+  for (const name of declared ?? []) {
+    if (isDeclaredOutcome(name) && DECLARED_OUTCOMES[name] === failure) return name;
+  }
+  return null;
+}
+function declaredOutcomeNames(node) {
+  const options = node.arguments[OUTCOMES_ARG_INDEX];
+  if (options === void 0 || options.type !== "ObjectExpression") return [];
+  const names = /* @__PURE__ */ new Set();
+  for (const prop of options.properties) {
+    if (prop.type !== "ObjectProperty" || prop.computed) continue;
+    const key2 = propertyKey(prop);
+    if (key2 !== null && isDeclaredOutcome(key2) && prop.value.type === "ArrowFunctionExpression")
+      names.add(key2);
+  }
+  return [...names].sort();
+}
+
+// core/module-body.ts
+var import_parser = __toESM(require_lib(), 1);
+import { stripTypeScriptTypes } from "node:module";
+var LIBRARY_PARAM = "__tooldistill";
+var LIBRARY_NAMES = ["distilledTool", "call", "notApplicable"];
+var DEFAULT_BINDING = "__tooldistill_default";
+function toFunctionBody(source) {
+  const js = stripTypes(source);
+  let program;
+  try {
+    program = (0, import_parser.parse)(js, { sourceType: "module" }).program;
+  } catch (err) {
+    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+  const edits = [];
+  let exported = null;
+  for (const node of program.body) {
+    const start = node.start ?? 0;
+    const end = node.end ?? start;
+    const line = node.loc?.start.line ?? 0;
+    if (node.type === "ImportDeclaration") {
+      if (node.source.value !== "tooldistill") {
+        throw new DistillError(
+          "PROPOSAL_INVALID",
+          `line ${line}: a tool module may import only from "tooldistill" (found "${node.source.value}")`
+        );
+      }
+      edits.push({ start, end, text: keepLines(importBinding(node.specifiers, line), js.slice(start, end)) });
+    } else if (node.type === "ExportDefaultDeclaration") {
+      const decl = node.declaration;
+      const declStart = decl.start ?? start;
+      const named = (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") && decl.id ? decl.id.name : null;
+      if (named !== null) {
+        edits.push({ start, end: declStart, text: "" });
+        exported = named;
+      } else {
+        edits.push({ start, end: declStart, text: `const ${DEFAULT_BINDING} = ` });
+        if (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") {
+          edits.push({ start: decl.end ?? end, end: decl.end ?? end, text: ";" });
+        }
+        exported = DEFAULT_BINDING;
+      }
+    } else if (node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") {
+      const empty = node.type === "ExportNamedDeclaration" && !node.declaration && node.specifiers.length === 0;
+      if (!empty || node.source) {
+        throw new DistillError(
+          "PROPOSAL_INVALID",
+          `line ${line}: a tool module exports only its default (export default distilledTool({...}))`
+        );
+      }
+      edits.push({ start, end, text: "" });
+    }
+  }
+  if (exported === null) {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      "the tool's code has no `export default distilledTool({...})`"
+    );
+  }
+  let body = "";
+  let at = 0;
+  for (const edit of edits.sort((a, b) => a.start - b.start)) {
+    body += js.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  body += `${js.slice(at)}
+return ${exported};
+`;
+  let script;
+  try {
+    script = (0, import_parser.parse)(body, {
+      sourceType: "script",
+      strictMode: true,
+      allowReturnOutsideFunction: true,
+      allowNewTargetOutsideFunction: true
+    }).program;
+  } catch (err) {
+    throw new DistillError("PROPOSAL_INVALID", `the tool's code cannot run as a tool: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+  const dynamicImport = findNode(script, (n) => n.type === "Import" || n.type === "ImportExpression");
+  if (dynamicImport) {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `line ${dynamicImport.loc?.start.line ?? "?"}: import() is not available in a distilled tool`
+    );
+  }
+  return body;
+}
+function findNode(root, test) {
+  const stack = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    const node = value;
+    if (typeof node["type"] === "string" && test(node))
+      return node;
+    for (const [key2, child] of Object.entries(node)) {
+      if (key2 !== "loc" && key2 !== "leadingComments" && key2 !== "trailingComments" && key2 !== "innerComments") {
+        stack.push(child);
+      }
+    }
+  }
+  return null;
+}
+function importBinding(specifiers, line) {
+  const props = [];
+  const statements = [];
+  for (const spec of specifiers) {
+    if (spec.type === "ImportNamespaceSpecifier") {
+      statements.push(`const ${spec.local.name} = ${LIBRARY_PARAM};`);
+    } else if (spec.type === "ImportDefaultSpecifier") {
+      throw new DistillError(
+        "PROPOSAL_INVALID",
+        `line ${line}: "tooldistill" has no default export; import { distilledTool, call } from "tooldistill"`
+      );
+    } else {
+      const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
+      if (!LIBRARY_NAMES.includes(imported)) {
+        throw new DistillError(
+          "PROPOSAL_INVALID",
+          `line ${line}: "tooldistill" exports only distilledTool, call and notApplicable (found '${imported}')`
+        );
+      }
+      props.push(imported === spec.local.name ? imported : `${imported}: ${spec.local.name}`);
+    }
+  }
+  if (props.length > 0) statements.unshift(`const { ${props.join(", ")} } = ${LIBRARY_PARAM};`);
+  return statements.join(" ");
+}
+function keepLines(text, replaced) {
+  const newlines = replaced.split("\n").length - 1;
+  return text + "\n".repeat(newlines);
+}
+function stripTypes(source) {
+  const original = process.emitWarning;
+  const filtered = function(warning, ...rest) {
+    if (isTypeStrippingWarning(warning, rest[0])) return;
+    Reflect.apply(original, this, [warning, ...rest]);
+  };
+  process.emitWarning = filtered;
+  try {
+    return stripTypeScriptTypes(source, { mode: "strip" });
+  } catch (err) {
+    const unsupported = err?.code === "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX";
+    const message = unsupported ? `the tool's code uses TypeScript that is not erasable (use only erasable syntax): ${errorMessage(err)}` : `the tool's code does not parse: ${errorMessage(err)}`;
+    throw new DistillError("PROPOSAL_INVALID", message, { cause: err });
+  } finally {
+    process.emitWarning = original;
+  }
+}
+function isTypeStrippingWarning(warning, typeOrOptions) {
+  const message = typeof warning === "string" ? warning : warning.message;
+  const type = typeof warning !== "string" ? warning.name : typeof typeOrOptions === "string" ? typeOrOptions : typeof typeOrOptions === "object" && typeOrOptions !== null ? typeOrOptions.type : void 0;
+  return type === "ExperimentalWarning" && /strip ?TypeScript ?Types|type stripping/i.test(message);
+}
+
+// core/call-sites.ts
+var CALL_SITE_ARG_INDEX = 2;
+var MODULE = "tooldistill";
+var ABSENT = "void 0";
+var CALL_DIRECTLY = `call base tools directly: call("<base tool>", {...})`;
+function instrumentCallSites(source, located = locateCallSites(source)) {
+  const { sites, unsupported } = located;
+  if (unsupported.length > 0) {
+    const list = unsupported.map((p) => `line ${p.line ?? "?"}: ${p.message}`).join("; ");
+    throw new DistillError("PROPOSAL_INVALID", `the tool's base calls cannot be counted: ${list}`);
+  }
+  const inserts = sites.map((site) => ({ at: insertionPoint(site.path.node, source), site }));
+  inserts.sort((a, b) => a.at.index - b.at.index);
+  let out = "";
+  let from = 0;
+  for (const { at, site } of inserts) {
+    out += source.slice(from, at.index) + at.text(site.id);
+    from = at.index;
+  }
+  out += source.slice(from);
+  return {
+    source: out,
+    sites: sites.map(
+      ({ id, line, tool, outcomes }) => outcomes ? { id, line, tool, outcomes } : { id, line, tool }
+    )
+  };
+}
+function locateCallSites(source) {
+  const program = parseProgram(source);
+  const found2 = [];
+  const unsupported = [];
+  const refuse = (node, message) => {
+    const problem = { message };
+    if (node.loc) problem.line = node.loc.start.line;
+    problem.token = source.slice(node.start ?? 0, node.end ?? 0).split("\n")[0] ?? "";
+    unsupported.push({ problem, start: node.start ?? 0 });
+  };
+  const asSite = (callee, token) => {
+    const outer = outermost(callee);
+    const parent = outer.parentPath;
+    if (parent !== null && (parent.isCallExpression() || parent.isOptionalCallExpression()) && outer.key === "callee") {
+      const spread = parent.node.arguments.slice(0, CALL_SITE_ARG_INDEX).find((arg) => arg.type === "SpreadElement");
+      if (spread) {
+        refuse(
+          spread,
+          `a spread argument in call(...) hides the base tool's name or arguments: ${CALL_DIRECTLY}`
+        );
+      }
+      found2.push({ path: parent, start: token.start ?? 0 });
+    } else {
+      refuse(
+        token,
+        `'call' is used without being called, so its calls could not be counted: ${CALL_DIRECTLY}`
+      );
+    }
+  };
+  for (const { binding, namespace } of libraryBindings(program)) {
+    for (const ref of binding.referencePaths) {
+      if (inTypePosition(ref)) continue;
+      if (!namespace) {
+        asSite(ref, ref.node);
+        continue;
+      }
+      const member = ref.parentPath;
+      const isObject = member !== null && (member.isMemberExpression() || member.isOptionalMemberExpression()) && ref.key === "object";
+      const name = isObject ? staticMemberName(member.node) : null;
+      if (name === "call") asSite(member, member.node);
+      else if (name === null) {
+        refuse(
+          ref.node,
+          `the namespace of "${MODULE}" is used as a value, which hides its calls: ${CALL_DIRECTLY}`
+        );
+      }
+    }
+  }
+  program.traverse({
+    Identifier(path) {
+      const name = path.node.name;
+      if (name !== LIBRARY_PARAM && name !== "arguments" || !path.isReferencedIdentifier()) return;
+      if (path.scope.getBinding(name) !== void 0) return;
+      if (name === LIBRARY_PARAM) {
+        refuse(path.node, `'${name}' is the sandbox's own name for the library: ${CALL_DIRECTLY}`);
+      } else if (path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression()) === null) {
+        refuse(
+          path.node,
+          `'arguments' outside a function reaches the library, which hides its calls: ${CALL_DIRECTLY}`
+        );
+      }
+    }
+  });
+  found2.sort((a, b) => a.start - b.start);
+  const sites = found2.map(({ path }, i) => {
+    const first = path.node.arguments[0];
+    const tool = first !== void 0 && first.type !== "SpreadElement" ? stringValue(first) : null;
+    const site = { id: i + 1, line: path.node.loc?.start.line ?? 0, tool, path };
+    const outcomes = declaredOutcomeNames(path.node);
+    if (outcomes.length > 0) site.outcomes = outcomes;
+    return site;
+  });
+  unsupported.sort((a, b) => a.start - b.start);
+  return { sites, unsupported: unsupported.map((u) => u.problem) };
+}
+function parseProgram(source) {
+  let ast;
+  try {
+    ast = (0, import_parser2.parse)(source, {
+      sourceType: "module",
+      plugins: ["typescript"],
+      createParenthesizedExpressions: true
+    });
+  } catch (err) {
+    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
+      cause: err
+    });
+  }
+  let program = null;
+  traverse()(ast, {
+    Program(path) {
+      program = path;
+      path.stop();
+    }
+  });
+  if (program === null) throw new DistillError("PROPOSAL_INVALID", "the tool's code has no program");
+  return program;
+}
+function libraryBindings(program) {
+  const out = [];
+  for (const stmt of program.node.body) {
+    if (stmt.type !== "ImportDeclaration" || stmt.source.value !== MODULE || stmt.importKind === "type") {
+      continue;
+    }
+    for (const spec of stmt.specifiers) {
+      let namespace;
+      if (spec.type === "ImportNamespaceSpecifier") namespace = true;
+      else if (spec.type === "ImportSpecifier" && spec.importKind !== "type") {
+        const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
+        if (imported !== "call") continue;
+        namespace = false;
+      } else continue;
+      const binding = program.scope.getBinding(spec.local.name);
+      if (binding !== void 0) out.push({ binding, namespace });
+    }
+  }
+  return out;
+}
+var TRANSPARENT = /* @__PURE__ */ new Set([
+  "ParenthesizedExpression",
+  "TSAsExpression",
+  "TSSatisfiesExpression",
+  "TSNonNullExpression",
+  "TSTypeAssertion",
+  "TSInstantiationExpression"
+]);
+function outermost(path) {
+  let current = path;
+  while (current.parentPath !== null && TRANSPARENT.has(current.parentPath.node.type)) {
+    current = current.parentPath;
+  }
+  return current;
+}
+function inTypePosition(path) {
+  let current = path.parentPath;
+  while (current !== null && current.node.type === "TSQualifiedName") current = current.parentPath;
+  return current !== null && current.node.type === "TSTypeQuery";
+}
+function staticMemberName(node) {
+  if (!node.computed) return node.property.type === "Identifier" ? node.property.name : null;
+  return stringValue(node.property);
+}
+function insertionPoint(node, source) {
+  const args = node.arguments;
+  const last = args[Math.min(args.length, CALL_SITE_ARG_INDEX) - 1];
+  if (last !== void 0) {
+    const missing = CALL_SITE_ARG_INDEX - Math.min(args.length, CALL_SITE_ARG_INDEX);
+    return { index: last.end ?? 0, text: (id) => `, ${`${ABSENT}, `.repeat(missing)}${id}` };
+  }
+  const close = (node.end ?? 0) - 1;
+  if (source[close] !== ")") {
+    throw new DistillError(
+      "PROPOSAL_INVALID",
+      `line ${node.loc?.start.line ?? "?"}: cannot find the end of a call`
+    );
+  }
+  return { index: close, text: (id) => `${`${ABSENT}, `.repeat(CALL_SITE_ARG_INDEX)}${id}` };
 }
 
 // core/demotion.ts
-var EVIDENCE_OUTCOMES = ["ok", "not_applicable", "tool"];
+var EVIDENCE_OUTCOMES = ["ok", "declared", "not_applicable", "tool"];
 function decideDemotion(rule, recent, successes) {
   const window2 = recent.slice(0, rule.window);
   const failures = window2.filter((o) => o === "tool").length;
@@ -52288,25 +52909,6 @@ async function withTimeout(promise, ms, onTimeout) {
   }
 }
 
-// core/tool-effects.ts
-function isReadOnly(tool) {
-  return tool?.annotations?.readOnlyHint === true;
-}
-function mayWrite(names, baseTool) {
-  return [...new Set(names)].filter((n) => !isReadOnly(baseTool(n))).sort();
-}
-function autoPromotion(setting2, writes) {
-  if (setting2 === "all") return { activate: true, text: "auto_promote: all" };
-  if (setting2 === false)
-    return { activate: false, text: "waits for tooldistill promote (auto_promote: false)" };
-  if (writes.length === 0) return { activate: true, text: "auto_promote (read-only tools only)" };
-  return {
-    activate: false,
-    text: `waits for tooldistill promote: it calls tools that may write (${writes.join(", ")}); auto_promote: true promotes read-only tools only (auto_promote: all promotes every tool)`
-  };
-}
-var PROMOTED_BY_A_PERSON = "promoted by a person (tooldistill promote)";
-
 // core/trace-state.ts
 function newTraceState() {
   return {
@@ -52358,18 +52960,18 @@ async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
     }
     outcome = { ok: true, output: await ctx.executor(tool.name, args) };
   } catch (err) {
-    outcome = { ok: false, error: errorMessage(err), thrown: err };
+    outcome = { ok: false, error: errorMessage(err), thrown: err, failure: classifyBaseFailure(err) };
   }
   try {
     await ctx.store.appendCall(
       call,
-      outcome.ok ? { output: outcome.output } : { error: outcome.error },
+      outcome.ok ? { output: outcome.output } : { error: outcome.error, failure: outcome.failure.kind },
       performance.now() - started
     );
   } catch (err) {
     warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
   }
-  const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
+  const down = !outcome.ok && outcome.failure.kind === "infrastructure";
   if (outcome.ok || down) {
     await ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error).catch(
       (err) => ctx.logger.warn(`tooldistill: recording the health of '${tool.name}' failed: ${errorMessage(err)}`)
@@ -52583,11 +53185,12 @@ function recordedFailures(history) {
         continue;
       }
       const text = typeof f.message === "string" ? f.message : "";
-      out.push({ cause: classifyBaseFailure(text) === "infrastructure" ? "infrastructure" : "tool", tool });
+      out.push({ cause: LEGACY_OUTAGE_TEXT.test(text) ? "infrastructure" : "tool", tool });
     }
   }
   return out;
 }
+var LEGACY_OUTAGE_TEXT = /\b(50[0-4]|429|408)\b|service unavailable|bad gateway|gateway time-?out|too many requests|rate.?limit|\btimed out\b|request timeout|socket hang up|connection (?:closed|reset|refused|lost)|not connected|fetch failed|server (?:gone|exited|closed|unavailable)|unavailable|\bis down\b|\boutage\b|message too large|payload too large/i;
 
 // core/fingerprint.ts
 import { createHash } from "node:crypto";
@@ -52623,447 +53226,6 @@ function sameFingerprint(stored, current) {
   return stored !== null && current !== null && stored === current;
 }
 
-// core/call-sites.ts
-var import_parser2 = __toESM(require_lib(), 1);
-
-// core/babel-traverse.ts
-import { createRequire } from "node:module";
-var loaded;
-function traverse() {
-  loaded ??= (typeof __require === "function" ? require_lib8() : createRequire(import.meta.url)("@babel/traverse")).default;
-  return loaded;
-}
-
-// core/module-body.ts
-var import_parser = __toESM(require_lib(), 1);
-import { stripTypeScriptTypes } from "node:module";
-var LIBRARY_PARAM = "__tooldistill";
-var LIBRARY_NAMES = ["distilledTool", "call", "notApplicable"];
-var DEFAULT_BINDING = "__tooldistill_default";
-function toFunctionBody(source) {
-  const js = stripTypes(source);
-  let program;
-  try {
-    program = (0, import_parser.parse)(js, { sourceType: "module" }).program;
-  } catch (err) {
-    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
-      cause: err
-    });
-  }
-  const edits = [];
-  let exported = null;
-  for (const node of program.body) {
-    const start = node.start ?? 0;
-    const end = node.end ?? start;
-    const line = node.loc?.start.line ?? 0;
-    if (node.type === "ImportDeclaration") {
-      if (node.source.value !== "tooldistill") {
-        throw new DistillError(
-          "PROPOSAL_INVALID",
-          `line ${line}: a tool module may import only from "tooldistill" (found "${node.source.value}")`
-        );
-      }
-      edits.push({ start, end, text: keepLines(importBinding(node.specifiers, line), js.slice(start, end)) });
-    } else if (node.type === "ExportDefaultDeclaration") {
-      const decl = node.declaration;
-      const declStart = decl.start ?? start;
-      const named = (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") && decl.id ? decl.id.name : null;
-      if (named !== null) {
-        edits.push({ start, end: declStart, text: "" });
-        exported = named;
-      } else {
-        edits.push({ start, end: declStart, text: `const ${DEFAULT_BINDING} = ` });
-        if (decl.type === "FunctionDeclaration" || decl.type === "ClassDeclaration") {
-          edits.push({ start: decl.end ?? end, end: decl.end ?? end, text: ";" });
-        }
-        exported = DEFAULT_BINDING;
-      }
-    } else if (node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") {
-      const empty = node.type === "ExportNamedDeclaration" && !node.declaration && node.specifiers.length === 0;
-      if (!empty || node.source) {
-        throw new DistillError(
-          "PROPOSAL_INVALID",
-          `line ${line}: a tool module exports only its default (export default distilledTool({...}))`
-        );
-      }
-      edits.push({ start, end, text: "" });
-    }
-  }
-  if (exported === null) {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      "the tool's code has no `export default distilledTool({...})`"
-    );
-  }
-  let body = "";
-  let at = 0;
-  for (const edit of edits.sort((a, b) => a.start - b.start)) {
-    body += js.slice(at, edit.start) + edit.text;
-    at = edit.end;
-  }
-  body += `${js.slice(at)}
-return ${exported};
-`;
-  let script;
-  try {
-    script = (0, import_parser.parse)(body, {
-      sourceType: "script",
-      strictMode: true,
-      allowReturnOutsideFunction: true,
-      allowNewTargetOutsideFunction: true
-    }).program;
-  } catch (err) {
-    throw new DistillError("PROPOSAL_INVALID", `the tool's code cannot run as a tool: ${errorMessage(err)}`, {
-      cause: err
-    });
-  }
-  const dynamicImport = findNode(script, (n) => n.type === "Import" || n.type === "ImportExpression");
-  if (dynamicImport) {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `line ${dynamicImport.loc?.start.line ?? "?"}: import() is not available in a distilled tool`
-    );
-  }
-  return body;
-}
-function findNode(root, test) {
-  const stack = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
-      continue;
-    }
-    if (typeof value !== "object" || value === null) continue;
-    const node = value;
-    if (typeof node["type"] === "string" && test(node))
-      return node;
-    for (const [key2, child] of Object.entries(node)) {
-      if (key2 !== "loc" && key2 !== "leadingComments" && key2 !== "trailingComments" && key2 !== "innerComments") {
-        stack.push(child);
-      }
-    }
-  }
-  return null;
-}
-function importBinding(specifiers, line) {
-  const props = [];
-  const statements = [];
-  for (const spec of specifiers) {
-    if (spec.type === "ImportNamespaceSpecifier") {
-      statements.push(`const ${spec.local.name} = ${LIBRARY_PARAM};`);
-    } else if (spec.type === "ImportDefaultSpecifier") {
-      throw new DistillError(
-        "PROPOSAL_INVALID",
-        `line ${line}: "tooldistill" has no default export; import { distilledTool, call } from "tooldistill"`
-      );
-    } else {
-      const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-      if (!LIBRARY_NAMES.includes(imported)) {
-        throw new DistillError(
-          "PROPOSAL_INVALID",
-          `line ${line}: "tooldistill" exports only distilledTool, call and notApplicable (found '${imported}')`
-        );
-      }
-      props.push(imported === spec.local.name ? imported : `${imported}: ${spec.local.name}`);
-    }
-  }
-  if (props.length > 0) statements.unshift(`const { ${props.join(", ")} } = ${LIBRARY_PARAM};`);
-  return statements.join(" ");
-}
-function keepLines(text, replaced) {
-  const newlines = replaced.split("\n").length - 1;
-  return text + "\n".repeat(newlines);
-}
-function stripTypes(source) {
-  const original = process.emitWarning;
-  const filtered = function(warning, ...rest) {
-    if (isTypeStrippingWarning(warning, rest[0])) return;
-    Reflect.apply(original, this, [warning, ...rest]);
-  };
-  process.emitWarning = filtered;
-  try {
-    return stripTypeScriptTypes(source, { mode: "strip" });
-  } catch (err) {
-    const unsupported = err?.code === "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX";
-    const message = unsupported ? `the tool's code uses TypeScript that is not erasable (use only erasable syntax): ${errorMessage(err)}` : `the tool's code does not parse: ${errorMessage(err)}`;
-    throw new DistillError("PROPOSAL_INVALID", message, { cause: err });
-  } finally {
-    process.emitWarning = original;
-  }
-}
-function isTypeStrippingWarning(warning, typeOrOptions) {
-  const message = typeof warning === "string" ? warning : warning.message;
-  const type = typeof warning !== "string" ? warning.name : typeof typeOrOptions === "string" ? typeOrOptions : typeof typeOrOptions === "object" && typeOrOptions !== null ? typeOrOptions.type : void 0;
-  return type === "ExperimentalWarning" && /strip ?TypeScript ?Types|type stripping/i.test(message);
-}
-
-// core/static-values.ts
-function unwrap(node) {
-  let current = node;
-  while (current.type === "TSAsExpression" || current.type === "TSSatisfiesExpression" || current.type === "TSNonNullExpression" || current.type === "ParenthesizedExpression") {
-    current = current.expression;
-  }
-  return current;
-}
-function stringValue(input) {
-  const node = unwrap(input);
-  if (node.type === "StringLiteral") return node.value;
-  if (node.type === "TemplateLiteral" && node.expressions.length === 0) {
-    const quasi = node.quasis[0];
-    return quasi ? quasi.value.cooked ?? quasi.value.raw : "";
-  }
-  return null;
-}
-function propertyKey(prop) {
-  const key2 = prop.key;
-  if (!prop.computed && key2.type === "Identifier") return key2.name;
-  if (key2.type === "NumericLiteral") return String(key2.value);
-  return stringValue(key2);
-}
-function isMember(node) {
-  return node.type === "MemberExpression" || node.type === "OptionalMemberExpression";
-}
-function memberName(node) {
-  const prop = node.property;
-  if (!node.computed) return prop.type === "Identifier" ? prop.name : null;
-  return stringValue(prop);
-}
-function literalKeys(object) {
-  const keys = /* @__PURE__ */ new Map();
-  for (const prop of object.properties) {
-    if (prop.type === "SpreadElement") return null;
-    const key2 = propertyKey(prop);
-    if (key2 === null) return null;
-    keys.set(key2, prop.key);
-  }
-  return keys;
-}
-function literalValue(input, bad) {
-  const node = unwrap(input);
-  switch (node.type) {
-    case "StringLiteral":
-    case "NumericLiteral":
-    case "BooleanLiteral":
-      return node.value;
-    case "NullLiteral":
-      return null;
-    case "TemplateLiteral": {
-      const value = stringValue(node);
-      if (value === null) bad.push(node);
-      return value;
-    }
-    case "UnaryExpression":
-      if (node.operator === "-" && node.argument.type === "NumericLiteral") return -node.argument.value;
-      break;
-    case "ArrayExpression":
-      return node.elements.map((el) => {
-        if (el === null || el.type === "SpreadElement") {
-          bad.push(el ?? node);
-          return null;
-        }
-        return literalValue(el, bad);
-      });
-    case "ObjectExpression": {
-      const out = {};
-      for (const prop of node.properties) {
-        const key2 = prop.type === "ObjectProperty" && !prop.computed ? propertyKey(prop) : null;
-        if (prop.type !== "ObjectProperty" || key2 === null) {
-          bad.push(prop);
-          continue;
-        }
-        Object.defineProperty(out, key2, {
-          value: literalValue(prop.value, bad),
-          enumerable: true,
-          writable: true,
-          configurable: true
-        });
-      }
-      return out;
-    }
-  }
-  bad.push(node);
-  return void 0;
-}
-
-// core/call-sites.ts
-var CALL_SITE_ARG_INDEX = 2;
-var MODULE = "tooldistill";
-var ABSENT = "void 0";
-var CALL_DIRECTLY = `call base tools directly: call("<base tool>", {...})`;
-function instrumentCallSites(source, located = locateCallSites(source)) {
-  const { sites, unsupported } = located;
-  if (unsupported.length > 0) {
-    const list = unsupported.map((p) => `line ${p.line ?? "?"}: ${p.message}`).join("; ");
-    throw new DistillError("PROPOSAL_INVALID", `the tool's base calls cannot be counted: ${list}`);
-  }
-  const inserts = sites.map((site) => ({ at: insertionPoint(site.path.node, source), site }));
-  inserts.sort((a, b) => a.at.index - b.at.index);
-  let out = "";
-  let from = 0;
-  for (const { at, site } of inserts) {
-    out += source.slice(from, at.index) + at.text(site.id);
-    from = at.index;
-  }
-  out += source.slice(from);
-  return { source: out, sites: sites.map(({ id, line, tool }) => ({ id, line, tool })) };
-}
-function locateCallSites(source) {
-  const program = parseProgram(source);
-  const found = [];
-  const unsupported = [];
-  const refuse = (node, message) => {
-    const problem = { message };
-    if (node.loc) problem.line = node.loc.start.line;
-    problem.token = source.slice(node.start ?? 0, node.end ?? 0).split("\n")[0] ?? "";
-    unsupported.push({ problem, start: node.start ?? 0 });
-  };
-  const asSite = (callee, token) => {
-    const outer = outermost(callee);
-    const parent = outer.parentPath;
-    if (parent !== null && (parent.isCallExpression() || parent.isOptionalCallExpression()) && outer.key === "callee") {
-      const spread = parent.node.arguments.slice(0, CALL_SITE_ARG_INDEX).find((arg) => arg.type === "SpreadElement");
-      if (spread) {
-        refuse(
-          spread,
-          `a spread argument in call(...) hides the base tool's name or arguments: ${CALL_DIRECTLY}`
-        );
-      }
-      found.push({ path: parent, start: token.start ?? 0 });
-    } else {
-      refuse(
-        token,
-        `'call' is used without being called, so its calls could not be counted: ${CALL_DIRECTLY}`
-      );
-    }
-  };
-  for (const { binding, namespace } of libraryBindings(program)) {
-    for (const ref of binding.referencePaths) {
-      if (inTypePosition(ref)) continue;
-      if (!namespace) {
-        asSite(ref, ref.node);
-        continue;
-      }
-      const member = ref.parentPath;
-      const isObject = member !== null && (member.isMemberExpression() || member.isOptionalMemberExpression()) && ref.key === "object";
-      const name = isObject ? staticMemberName(member.node) : null;
-      if (name === "call") asSite(member, member.node);
-      else if (name === null) {
-        refuse(
-          ref.node,
-          `the namespace of "${MODULE}" is used as a value, which hides its calls: ${CALL_DIRECTLY}`
-        );
-      }
-    }
-  }
-  program.traverse({
-    Identifier(path) {
-      const name = path.node.name;
-      if (name !== LIBRARY_PARAM && name !== "arguments" || !path.isReferencedIdentifier()) return;
-      if (path.scope.getBinding(name) !== void 0) return;
-      if (name === LIBRARY_PARAM) {
-        refuse(path.node, `'${name}' is the sandbox's own name for the library: ${CALL_DIRECTLY}`);
-      } else if (path.findParent((p) => p.isFunction() && !p.isArrowFunctionExpression()) === null) {
-        refuse(
-          path.node,
-          `'arguments' outside a function reaches the library, which hides its calls: ${CALL_DIRECTLY}`
-        );
-      }
-    }
-  });
-  found.sort((a, b) => a.start - b.start);
-  const sites = found.map(({ path }, i) => {
-    const first = path.node.arguments[0];
-    const tool = first !== void 0 && first.type !== "SpreadElement" ? stringValue(first) : null;
-    return { id: i + 1, line: path.node.loc?.start.line ?? 0, tool, path };
-  });
-  unsupported.sort((a, b) => a.start - b.start);
-  return { sites, unsupported: unsupported.map((u) => u.problem) };
-}
-function parseProgram(source) {
-  let ast;
-  try {
-    ast = (0, import_parser2.parse)(source, {
-      sourceType: "module",
-      plugins: ["typescript"],
-      createParenthesizedExpressions: true
-    });
-  } catch (err) {
-    throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
-      cause: err
-    });
-  }
-  let program = null;
-  traverse()(ast, {
-    Program(path) {
-      program = path;
-      path.stop();
-    }
-  });
-  if (program === null) throw new DistillError("PROPOSAL_INVALID", "the tool's code has no program");
-  return program;
-}
-function libraryBindings(program) {
-  const out = [];
-  for (const stmt of program.node.body) {
-    if (stmt.type !== "ImportDeclaration" || stmt.source.value !== MODULE || stmt.importKind === "type") {
-      continue;
-    }
-    for (const spec of stmt.specifiers) {
-      let namespace;
-      if (spec.type === "ImportNamespaceSpecifier") namespace = true;
-      else if (spec.type === "ImportSpecifier" && spec.importKind !== "type") {
-        const imported = spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value;
-        if (imported !== "call") continue;
-        namespace = false;
-      } else continue;
-      const binding = program.scope.getBinding(spec.local.name);
-      if (binding !== void 0) out.push({ binding, namespace });
-    }
-  }
-  return out;
-}
-var TRANSPARENT = /* @__PURE__ */ new Set([
-  "ParenthesizedExpression",
-  "TSAsExpression",
-  "TSSatisfiesExpression",
-  "TSNonNullExpression",
-  "TSTypeAssertion",
-  "TSInstantiationExpression"
-]);
-function outermost(path) {
-  let current = path;
-  while (current.parentPath !== null && TRANSPARENT.has(current.parentPath.node.type)) {
-    current = current.parentPath;
-  }
-  return current;
-}
-function inTypePosition(path) {
-  let current = path.parentPath;
-  while (current !== null && current.node.type === "TSQualifiedName") current = current.parentPath;
-  return current !== null && current.node.type === "TSTypeQuery";
-}
-function staticMemberName(node) {
-  if (!node.computed) return node.property.type === "Identifier" ? node.property.name : null;
-  return stringValue(node.property);
-}
-function insertionPoint(node, source) {
-  const args = node.arguments;
-  const last = args[Math.min(args.length, CALL_SITE_ARG_INDEX) - 1];
-  if (last !== void 0) {
-    const missing = CALL_SITE_ARG_INDEX - Math.min(args.length, CALL_SITE_ARG_INDEX);
-    return { index: last.end ?? 0, text: (id) => `, ${`${ABSENT}, `.repeat(missing)}${id}` };
-  }
-  const close = (node.end ?? 0) - 1;
-  if (source[close] !== ")") {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `line ${node.loc?.start.line ?? "?"}: cannot find the end of a call`
-    );
-  }
-  return { index: close, text: (id) => `${`${ABSENT}, `.repeat(CALL_SITE_ARG_INDEX)}${id}` };
-}
-
 // core/coverage.ts
 function siteCoverage(sites, ran) {
   const covered = new Set(ran);
@@ -53084,7 +53246,7 @@ function siteCoverage(sites, ran) {
 
 // core/provenance-values.ts
 var MAX_ALTERNATIVES = 256;
-var MAX_DEPTH = 100;
+var MAX_DEPTH2 = 100;
 var UNKNOWN = Object.freeze({ kind: "unknown", owners: [] });
 var NOT_FOLDED = /* @__PURE__ */ Symbol("not folded");
 function combine(node, parts, fold) {
@@ -53288,7 +53450,7 @@ var Folder = class {
     const memo = this.#memo.get(node);
     if (memo !== void 0) return memo;
     if (this.#active.has(node)) return [UNKNOWN];
-    if (this.#depth >= MAX_DEPTH) return [{ kind: "overflow", node, why: "depth" }];
+    if (this.#depth >= MAX_DEPTH2) return [{ kind: "overflow", node, why: "depth" }];
     this.#active.add(node);
     this.#depth++;
     try {
@@ -53593,7 +53755,7 @@ var Folder = class {
 var MAX_VISITS = 2e4;
 var LIMIT_MESSAGES = Object.freeze({
   combinations: (where) => `builds more than ${MAX_ALTERNATIVES} possible values for ${where} from literals`,
-  depth: (where) => `reaches ${where} through more than ${MAX_DEPTH} nested steps from its literals`,
+  depth: (where) => `reaches ${where} through more than ${MAX_DEPTH2} nested steps from its literals`,
   size: (where) => `passes more than ${MAX_VISITS} parts to ${where}`
 });
 var Reacher = class {
@@ -53612,7 +53774,7 @@ var Reacher = class {
     return out;
   }
   #collect(path, at, out, walking) {
-    if (walking.size > MAX_DEPTH) {
+    if (walking.size > MAX_DEPTH2) {
       out.push({ kind: "limit", why: "depth", node: path.node, path: at });
       return;
     }
@@ -53773,7 +53935,7 @@ var MAX_SHOWN_CHARS = 80;
 function checkArgumentProvenance(source, facts, located = locateCallSites(source)) {
   const reacher = new Reacher(new Folder());
   const run = new RunIndex(facts);
-  const found = /* @__PURE__ */ new Map();
+  const found2 = /* @__PURE__ */ new Map();
   const warned = /* @__PURE__ */ new Map();
   const checked = /* @__PURE__ */ new Set();
   const report = (into, node, problem) => {
@@ -53795,7 +53957,7 @@ function checkArgumentProvenance(source, facts, located = locateCallSites(source
       const where = `${tool}${reach.path}`;
       if (reach.kind === "limit") {
         report(
-          found,
+          found2,
           reach.node,
           problemAt(`${LIMIT_MESSAGES[reach.why](where)}: simplify it so each value can be checked`)
         );
@@ -53808,7 +53970,7 @@ function checkArgumentProvenance(source, facts, located = locateCallSites(source
       const first = run.firstSeen(value);
       if (first !== null && first.kind === "response") {
         report(
-          found,
+          found2,
           reach.node,
           problemAt(
             `hard-codes ${show(value)}, which the source run read from ${first.tool}'s result: take it from that call's result`
@@ -53816,7 +53978,7 @@ function checkArgumentProvenance(source, facts, located = locateCallSites(source
         );
       } else if (first === null || !run.explains(value, tool)) {
         report(
-          found,
+          found2,
           reach.node,
           problemAt(`passes ${show(value)} to ${where}, a value the source run never used`)
         );
@@ -53832,10 +53994,10 @@ function checkArgumentProvenance(source, facts, located = locateCallSites(source
       }
     }
   }
-  return { checked: checked.size, problems: inOrder(found), warnings: inOrder(warned) };
+  return { checked: checked.size, problems: inOrder(found2), warnings: inOrder(warned) };
 }
-function inOrder(found) {
-  return [...found.values()].sort((a, b) => (a.problem.line ?? 0) - (b.problem.line ?? 0) || a.start - b.start).map((f) => f.problem);
+function inOrder(found2) {
+  return [...found2.values()].sort((a, b) => (a.problem.line ?? 0) - (b.problem.line ?? 0) || a.start - b.start).map((f) => f.problem);
 }
 function argumentsOf(site) {
   const args = site.path.get("arguments");
@@ -53855,15 +54017,31 @@ function tokenOf(node, source) {
 
 // core/replay.ts
 function fixturesFromCalls(calls) {
-  return calls.filter((c) => c.kind === "base" && c.status !== "started").map((c, i) => ({
-    index: i + 1,
-    tool: c.tool,
-    args: c.args,
-    ok: c.status === "ok",
-    output: c.output,
-    error: c.error,
-    clipped: c.clipped ? c.note ?? "clipped" : null
-  }));
+  const all = calls.filter((c) => c.kind === "base" && c.status !== "started").map(
+    (c, i) => ({
+      index: i + 1,
+      tool: c.tool,
+      args: c.args,
+      ok: c.status === "ok",
+      output: c.output,
+      error: c.error,
+      clipped: c.clipped ? c.note ?? "clipped" : null,
+      failure: c.status === "error" ? c.failure : null
+    })
+  );
+  const recovers = /* @__PURE__ */ new Map();
+  const transient = /* @__PURE__ */ new Set();
+  for (let i = all.length - 1; i >= 0; i--) {
+    const f = all[i];
+    const k = key(f.tool, f.args);
+    if (f.ok) recovers.set(k, true);
+    else if (f.failure === "infrastructure" && recovers.get(k) === true) transient.add(f);
+    else recovers.set(k, false);
+  }
+  return all.filter((f) => !transient.has(f));
+}
+function recordedFailure(fixture) {
+  return new RecordedBaseFailure(fixture.error ?? "recorded failure", fixture.failure ?? "rejected");
 }
 var FixtureSet = class {
   #fixtures;
@@ -54140,7 +54318,7 @@ async function answer(ctx, version, { step, tool, args, canonical }, fixtures, r
         `call ${step} to '${tool}' has only a failure recorded before '${tool}' recovered: set allow_live_verification: true in tooldistill.yaml (real side effects) or run tooldistill verify ${version.name} --version ${version.version} --live`
       );
     }
-    throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
+    throw recordedFailure(fixture);
   }
   if (ctx.settings.allowLiveVerification) return live("matches no recorded call");
   throw replayProblem(fixtures.explainMiss(step, tool, canonical, run));
@@ -54160,9 +54338,9 @@ async function replayRecordedRuns(ctx, version, code, sourceCalls, options) {
     runs = replaced ? await ctx.store.liveRuns(replaced.name, replaced.version, MAX_RECORDED_RUNS) : [];
   } else {
     runs = await ctx.store.liveRunsOf(version.replayRuns);
-    const found = new Set(runs.map((r) => r.call));
+    const found2 = new Set(runs.map((r) => r.call));
     for (const ref of version.replayRuns) {
-      if (!found.has(ref.call)) out.runs.push({ trace: ref.trace, why: "it is no longer in the store" });
+      if (!found2.has(ref.call)) out.runs.push({ trace: ref.trace, why: "it is no longer in the store" });
     }
   }
   const changes = /* @__PURE__ */ new Map();
@@ -54240,9 +54418,14 @@ async function replayRun(ctx, run, code, changed, own) {
     answer: async ({ step, tool, canonical }, set) => {
       const fixture = set.take(tool, canonical);
       if (fixture?.ok && fixture.clipped === null) return structuredClone(fixture.output);
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-T74VXFOG.js
       if (fixture && !fixture.ok) throw new DistillError("EXECUTOR", fixture.error ?? "recorded failure");
       const declared = Object.keys(ctx.baseTool(tool)?.input_schema["properties"] ?? {});
       const text = fixture ? `its recorded answer to call ${fixture.index} was clipped when it was recorded` : own ? set.explainMiss(step, tool, canonical, "that run") : foreignMiss(step, tool, canonical, recorded, declared);
+========
+      if (fixture && !fixture.ok) throw recordedFailure(fixture);
+      const text = fixture ? `its recorded answer to call ${fixture.index} was clipped when it was recorded` : set.explainMiss(step, tool, canonical, "that run");
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-PMVAAVQM.js
       stopped.at = { clipped: fixture !== null, tool, text };
       throw replayProblem(text);
     }
@@ -54518,6 +54701,7 @@ var ABSENT_MEMBERS = Object.freeze({
   "Math.random": "a distilled tool has no randomness: take random values as an input or from a base tool",
   "Date.now": NO_CLOCK
 });
+var OUTCOME_TAG = "!outcome:";
 var TOOL_FILE = "tool.ts";
 var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   "use strict";
@@ -54530,6 +54714,11 @@ var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   const StringCtor = String;
   const TypeErrorCtor = TypeError;
   const construct = Reflect.construct;
+  const apply = Reflect.apply;
+  const hasOwn = Object.hasOwn;
+  const then = Promise.prototype.then;
+  const startsWith = String.prototype.startsWith;
+  const slice = String.prototype.slice;
 
   // No code generation from strings: eval goes, and so does every Function constructor reachable from a
   // function's prototype chain (plain, async, generator, async generator).
@@ -54568,15 +54757,29 @@ var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
     ? function call() {
         throw new TypeErrorCtor("call() is not available in check(): check only looks at the result");
       }
-    : function call(name, args, site) {
-        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name. The third argument
-        // is the call site's id that instrumentation put there; only a number crosses, and the host judges it.
-        return hostCall(
+    : function call(name, args, third, fourth) {
+        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name. A number in third
+        // place is the call site's id that instrumentation put there (only a number crosses, and the host judges
+        // it); the declared outcomes come after it, or in third place where no id is inserted.
+        const site = typeof third === "number" ? third : undefined;
+        const outcomes = typeof third === "number" ? fourth : third;
+        const answer = hostCall(
           typeof name === "string" ? stringify(name) : undefined,
           stringify(args === undefined ? {} : args),
-          typeof site === "number" ? site : undefined,
+          site,
         );
+        // The handlers stay here: the host only says which declared outcome its base call answered.
+        return apply(then, answer, [(value) => (value instanceof Outcome ? handle(outcomes, value.name) : value)]);
       };
+  // The signal that a call's site declared the outcome its base call answered; only parse below makes one.
+  function Outcome(name) {
+    this.name = name;
+  }
+  function handle(outcomes, name) {
+    const handler = outcomes !== null && typeof outcomes === "object" && hasOwn(outcomes, name) ? outcomes[name] : undefined;
+    if (typeof handler !== "function") throw new TypeErrorCtor("no handler for the declared outcome '" + name + "'");
+    return handler();
+  }
   // The host records the outcome before the throw, which only unwinds the tool's code: whatever the code does
   // next (a caught throw, a returned value, another call) the run has ended as not applicable.
   const notApplicable = inCheck
@@ -54603,7 +54806,11 @@ var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   }
 
   return freeze({
-    parse,
+    // A call's answer: its result's JSON, or the tag of a declared outcome (never JSON) that runs the handler.
+    parse(text) {
+      const tag = ${JSON.stringify(OUTCOME_TAG)};
+      return apply(startsWith, text, [tag]) ? new Outcome(apply(slice, text, [tag.length])) : parse(text);
+    },
     describe,
     define(factory) {
       return factory(lib);
@@ -54637,6 +54844,87 @@ var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
     },
   });
 })`;
+
+// core/static-outcomes.ts
+var NAMES2 = Object.keys(DECLARED_OUTCOMES);
+var SHAPE = `write call("<tool>", {...}, { conflict: () => call("<lookup>", {...}) }) or { notFound: () => notApplicable("why") }`;
+var OUTCOME_LIST = NAMES2.map((n) => `'${n}'`).join(", ");
+function checkDeclaredOutcomes(state, node) {
+  if (checkCallArity(state, node)) return;
+  const options = node.arguments[OUTCOMES_ARG_INDEX];
+  if (options === void 0) return;
+  if (options.type !== "ObjectExpression") {
+    checkOptionsLiteral(state, options);
+    return;
+  }
+  const seen = /* @__PURE__ */ new Set();
+  for (const prop of options.properties) {
+    if (prop.type !== "ObjectProperty" || prop.computed || propertyKey(prop) === null) {
+      checkOutcomeKey(state, prop);
+      continue;
+    }
+    const name = propertyKey(prop);
+    if (!isDeclaredOutcome(name)) {
+      checkUnknownOutcome(state, prop.key, name);
+      continue;
+    }
+    if (seen.has(name)) checkDuplicateOutcome(state, prop.key, name);
+    seen.add(name);
+    checkHandler(state, prop.value, name);
+  }
+}
+function checkCallArity(state, node) {
+  const extra = node.arguments[OUTCOMES_ARG_INDEX + 1];
+  if (extra === void 0) return false;
+  state.add(
+    extra,
+    state.tokens.of(extra),
+    `call takes at most three arguments (the base tool, its arguments, the declared outcomes): ${SHAPE}`
+  );
+  return true;
+}
+function checkOptionsLiteral(state, options) {
+  state.add(
+    options,
+    state.tokens.of(options),
+    `the third argument of call must be a literal object of declared outcomes (${OUTCOME_LIST}), so the check can read them: ${SHAPE}`
+  );
+}
+function checkOutcomeKey(state, prop) {
+  state.add(
+    prop,
+    state.tokens.of(prop),
+    `a declared outcome must be a plain property 'name: () => \u2026' with a literal name (${OUTCOME_LIST}): ${SHAPE}`
+  );
+}
+function checkUnknownOutcome(state, key2, name) {
+  state.add(
+    key2,
+    name,
+    `'${name}' is not a declared outcome${suggestion(name, NAMES2)}: a call can declare ${OUTCOME_LIST} (409, 404, 410, 422); any other failure fails the tool`
+  );
+}
+function checkDuplicateOutcome(state, key2, name) {
+  state.add(key2, name, `the outcome '${name}' is declared twice in one call: keep one handler`);
+}
+function checkHandler(state, value, name) {
+  if (value.type !== "ArrowFunctionExpression") {
+    state.add(
+      value,
+      state.tokens.of(value),
+      `the handler of '${name}' must be an arrow function, run only when the base call answers that outcome: ${name}: () => \u2026`
+    );
+    return;
+  }
+  const param = value.params[0];
+  if (param !== void 0) {
+    state.add(
+      param,
+      state.tokens.of(param),
+      `the handler of '${name}' takes no parameters (the error's text is the base tool's, not data to act on): use the values the call was made with`
+    );
+  }
+}
 
 // core/static-rules.ts
 var FAIL_FAST = "a failed base call must fail the tool so the agent can fall back";
@@ -54760,6 +55048,7 @@ function checkCallInCheck(state, path) {
 }
 function checkBaseCall(state, node) {
   state.baseCalls++;
+  checkDeclaredOutcomes(state, node);
   const [first, second] = node.arguments;
   const toolName = first ? stringValue(first) : null;
   if (first === void 0 || toolName === null) {
@@ -54937,16 +55226,16 @@ function reportWalkFailure(state, err, ast) {
 
 // core/static-check.ts
 function staticCheck(source, baseTools) {
-  const found = [];
+  const found2 = [];
   const record = (start, token, message) => {
     const problem = { message };
     if (start) problem.line = start.line;
     if (token !== void 0) problem.token = token;
-    found.push({ problem, line: start?.line ?? Number.POSITIVE_INFINITY, column: start?.column ?? 0 });
+    found2.push({ problem, line: start?.line ?? Number.POSITIVE_INFINITY, column: start?.column ?? 0 });
   };
   const finish = (meta) => {
-    found.sort((a, b) => a.line - b.line || a.column - b.column);
-    const problems = found.map((f) => f.problem);
+    found2.sort((a, b) => a.line - b.line || a.column - b.column);
+    const problems = found2.map((f) => f.problem);
     return { ok: problems.length === 0, problems, meta };
   };
   let ast;
@@ -55186,12 +55475,12 @@ async function resolveVersion(store, name, version, pick) {
   }
   if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1);
   const wanted = pick === "active" ? "active" : "verified";
-  const found = all.filter((x) => x.status === wanted).at(-1);
-  if (!found) {
+  const found2 = all.filter((x) => x.status === wanted).at(-1);
+  if (!found2) {
     const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
     throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
   }
-  return found;
+  return found2;
 }
 
 // core/versions.ts
@@ -55464,7 +55753,7 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
   }
   const allow = (await store.getDependencies(v.name, v.version)).filter((d) => !d.avoided).map((d) => d.baseTool);
   const outcome = await ctx.sandbox.run({
-    source: code,
+    ...runnableSource(code, v.sourceHash),
     input,
     allow,
     call: async (tool, args2) => {
@@ -55477,10 +55766,14 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
           `the arguments do not match the current input schema of '${tool}', so the call was not made: ${invalid2.join("; ")}`
         );
       }
-      const r = await withTimeout(
-        recordBaseCall(ctx, trace.id, def, args2, callId, (what, err) => trace.warn(what, err)),
-        BASE_CALL_TIMEOUT_MS,
-        () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)
+      const r = await callWithRetries(
+        def,
+        ctx.settings.baseCallRetries,
+        () => withTimeout(
+          recordBaseCall(ctx, trace.id, def, args2, callId, (what, err) => trace.warn(what, err)),
+          BASE_CALL_TIMEOUT_MS,
+          () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)
+        )
       );
       if (!r.ok) throw r.thrown;
       return r.output;
@@ -55494,11 +55787,15 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     callId,
     innerCalls: outcome.calls.length
   };
+  const declared = outcome.calls.flatMap(
+    (c, i) => c.outcome === void 0 ? [] : [{ step: i + 1, tool: c.tool, outcome: c.outcome, error: c.error ?? null }]
+  );
   if (outcome.ok && outcome.notApplicable !== void 0) {
     const reason = outcome.notApplicable;
+    const evidence2 = declared.length > 0 ? { reason, declared } : { reason };
     await store.transaction(async (tx) => {
       await tx.finishCall(callId, { not_applicable: reason }, latency);
-      await tx.recordRun({ ...run, outcome: "not_applicable", evidence: { reason } });
+      await tx.recordRun({ ...run, outcome: "not_applicable", evidence: evidence2 });
     });
     return {
       content: notApplicableContent(v, reason, outcome.calls, ctx),
@@ -55509,7 +55806,9 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
   if (outcome.ok) {
     await store.transaction(async (tx) => {
       await tx.finishCall(callId, outcome.result, latency);
-      await tx.recordRun({ ...run, outcome: "ok" });
+      await tx.recordRun(
+        declared.length > 0 ? { ...run, outcome: "declared", evidence: { declared } } : { ...run, outcome: "ok" }
+      );
     });
     return { content: resultContent(outcome.result), isError: false };
   }
@@ -55564,6 +55863,18 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
   );
   noteReplacement(trace, v.name);
   return { content: text, isError: true };
+}
+var INSTRUMENTED = /* @__PURE__ */ new Map();
+var INSTRUMENTED_CACHE_SIZE = 64;
+function runnableSource(code, hash) {
+  let made = INSTRUMENTED.get(hash);
+  if (made === void 0) {
+    const located = locateCallSites(code);
+    made = located.sites.some((s) => s.outcomes !== void 0) ? instrumentCallSites(code, located) : null;
+    if (INSTRUMENTED.size >= INSTRUMENTED_CACHE_SIZE) INSTRUMENTED.delete(INSTRUMENTED.keys().next().value);
+    INSTRUMENTED.set(hash, made);
+  }
+  return made ?? { source: code };
 }
 function notApplicableContent(v, reason, calls, ctx) {
   const done = calls.filter((c) => c.ok);
@@ -55675,7 +55986,7 @@ ${listed(statics.problems)}`
 ${listed(named.length ? named : [{ message: toolNameProblem(meta.name) }])}`
     );
   }
-  const found = await ctx.store.transaction(async (tx) => {
+  const found2 = await ctx.store.transaction(async (tx) => {
     const same = await tx.versionWithCode(meta.name, hashSource(proposal.code));
     if (same) return { v: same, existing: true };
     const created = await tx.createVersion({
@@ -55689,17 +56000,21 @@ ${listed(named.length ? named : [{ message: toolNameProblem(meta.name) }])}`
     });
     return { v: created, existing: false };
   });
-  if (!found.existing) return verifyVersion(ctx, found.v, options);
+  if (!found2.existing) return verifyVersion(ctx, found2.v, options);
   if (options.mustBeat) {
     return rejectedVerdict(
       meta.name,
-      `the code is identical to ${meta.name} v${found.v.version}: a rebuild must change it to use fewer base calls`
+      `the code is identical to ${meta.name} v${found2.v.version}: a rebuild must change it to use fewer base calls`
     );
   }
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-T74VXFOG.js
   const verdict = await sameCodeVerdict(ctx, found.v);
   const owner = found.v.sourceTrace;
   const mine = sourceTrace === null || owner !== null && await runOwnership(ctx.store, sourceTrace)(owner);
   return mine ? verdict : withheldVerdict(verdict);
+========
+  return sameCodeVerdict(ctx, found2.v);
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-PMVAAVQM.js
 }
 async function sameCodeVerdict(ctx, v) {
   await runningVerification(ctx.store, v)?.catch(() => {
@@ -55863,12 +56178,12 @@ var STRUCTURAL = /* @__PURE__ */ new Set([
   "default"
 ]);
 function classifySchemaChange(before, after2) {
-  const found = new Found();
+  const found2 = new Found();
   if ((before.description ?? "") !== (after2.description ?? ""))
-    found.add("cosmetic", "the tool's description changed");
-  compareAnnotations({ ...before.annotations }, { ...after2.annotations }, found);
-  compareSchema(before.input_schema, after2.input_schema, "input", found);
-  return found.result();
+    found2.add("cosmetic", "the tool's description changed");
+  compareAnnotations({ ...before.annotations }, { ...after2.annotations }, found2);
+  compareSchema(before.input_schema, after2.input_schema, "input", found2);
+  return found2.result();
 }
 var Found = class {
   kind = "same";
@@ -55881,18 +56196,18 @@ var Found = class {
     return { kind: this.kind, reasons: this.reasons };
   }
 };
-function compareAnnotations(before, after2, found) {
+function compareAnnotations(before, after2, found2) {
   for (const key2 of /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)])) {
     if (stableStringify(before[key2]) === stableStringify(after2[key2])) continue;
-    if (key2 === "title") found.add("cosmetic", "the annotations' title changed");
+    if (key2 === "title") found2.add("cosmetic", "the annotations' title changed");
     else
-      found.add("compatible", `annotation ${key2} changed from ${show2(before[key2])} to ${show2(after2[key2])}`);
+      found2.add("compatible", `annotation ${key2} changed from ${show2(before[key2])} to ${show2(after2[key2])}`);
   }
 }
-function compareSchema(before, after2, at, found) {
+function compareSchema(before, after2, at, found2) {
   if (stableStringify(before) === stableStringify(after2)) return;
   if (!isPlainObject(before) || !isPlainObject(after2)) {
-    found.add("breaking", `${at}: the schema changed shape`);
+    found2.add("breaking", `${at}: the schema changed shape`);
     return;
   }
   const keys = /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after2)]);
@@ -55901,34 +56216,34 @@ function compareSchema(before, after2, at, found) {
     const b = after2[key2];
     if (stableStringify(a) === stableStringify(b)) continue;
     if (TEXT_KEYWORDS.has(key2)) {
-      found.add("cosmetic", `${at}: ${key2} changed`);
+      found2.add("cosmetic", `${at}: ${key2} changed`);
     } else if (UPPER_BOUNDS.has(key2) || LOWER_BOUNDS.has(key2)) {
-      compareBound(key2, a, b, at, found);
+      compareBound(key2, a, b, at, found2);
     } else if (!STRUCTURAL.has(key2)) {
-      found.add("breaking", `${at}: '${key2}' changed from ${show2(a)} to ${show2(b)}`);
+      found2.add("breaking", `${at}: '${key2}' changed from ${show2(a)} to ${show2(b)}`);
     }
   }
-  compareType(before["type"], after2["type"], at, found);
-  compareRequired(before, after2, at, found);
-  compareProperties(before, after2, at, found);
-  compareEnum(before, after2, at, found);
+  compareType(before["type"], after2["type"], at, found2);
+  compareRequired(before, after2, at, found2);
+  compareProperties(before, after2, at, found2);
+  compareEnum(before, after2, at, found2);
   if (stableStringify(before["const"]) !== stableStringify(after2["const"])) {
-    found.add(after2["const"] === void 0 ? "compatible" : "breaking", `${at}: const changed`);
+    found2.add(after2["const"] === void 0 ? "compatible" : "breaking", `${at}: const changed`);
   }
   if (stableStringify(before["items"]) !== stableStringify(after2["items"])) {
-    compareSchema(before["items"] ?? {}, after2["items"] ?? {}, `${at}[]`, found);
+    compareSchema(before["items"] ?? {}, after2["items"] ?? {}, `${at}[]`, found2);
   }
-  compareAdditional(before["additionalProperties"], after2["additionalProperties"], at, found);
+  compareAdditional(before["additionalProperties"], after2["additionalProperties"], at, found2);
   if (stableStringify(before["default"]) !== stableStringify(after2["default"])) {
-    found.add(
+    found2.add(
       "compatible",
       `${at}: default changed from ${show2(before["default"])} to ${show2(after2["default"])}`
     );
   }
 }
-function compareBound(key2, a, b, at, found) {
+function compareBound(key2, a, b, at, found2) {
   const looser = b === void 0 || typeof a === "number" && typeof b === "number" && (UPPER_BOUNDS.has(key2) ? b > a : b < a);
-  found.add(looser ? "compatible" : "breaking", `${at}: ${key2} changed from ${show2(a)} to ${show2(b)}`);
+  found2.add(looser ? "compatible" : "breaking", `${at}: ${key2} changed from ${show2(a)} to ${show2(b)}`);
 }
 function types(value) {
   if (value === void 0) return null;
@@ -55936,69 +56251,69 @@ function types(value) {
   if (Array.isArray(value) && value.every((t) => typeof t === "string")) return new Set(value);
   return /* @__PURE__ */ new Set(["?"]);
 }
-function compareType(a, b, at, found) {
+function compareType(a, b, at, found2) {
   if (stableStringify(a) === stableStringify(b)) return;
   const before = types(a);
   const after2 = types(b);
   const widened = after2 === null || before !== null && [...before].every((t) => after2.has(t) || t === "integer" && after2.has("number"));
-  found.add(widened ? "compatible" : "breaking", `${at}: type changed from ${show2(a)} to ${show2(b)}`);
+  found2.add(widened ? "compatible" : "breaking", `${at}: type changed from ${show2(a)} to ${show2(b)}`);
 }
 function requiredOf(schema) {
   const r = schema["required"];
   return new Set(Array.isArray(r) ? r.filter((x) => typeof x === "string") : []);
 }
-function compareRequired(before, after2, at, found) {
+function compareRequired(before, after2, at, found2) {
   const a = requiredOf(before);
   const b = requiredOf(after2);
-  for (const name of b) if (!a.has(name)) found.add("breaking", `${at}: '${name}' is now required`);
+  for (const name of b) if (!a.has(name)) found2.add("breaking", `${at}: '${name}' is now required`);
   for (const name of a) {
-    if (!b.has(name)) found.add("compatible", `${at}: '${name}' is no longer required`);
+    if (!b.has(name)) found2.add("compatible", `${at}: '${name}' is no longer required`);
   }
 }
-function compareProperties(before, after2, at, found) {
+function compareProperties(before, after2, at, found2) {
   const a = isPlainObject(before["properties"]) ? before["properties"] : {};
   const b = isPlainObject(after2["properties"]) ? after2["properties"] : {};
   const requiredAfter = requiredOf(after2);
   for (const name of /* @__PURE__ */ new Set([...Object.keys(a), ...Object.keys(b)])) {
     const where = at === "input" ? name : `${at}.${name}`;
     if (!(name in b)) {
-      found.add("breaking", `${where} was removed`);
+      found2.add("breaking", `${where} was removed`);
     } else if (!(name in a)) {
-      found.add(
+      found2.add(
         requiredAfter.has(name) ? "breaking" : "compatible",
         `${where} was added${requiredAfter.has(name) ? " (required)" : " (optional)"}`
       );
     } else {
-      compareSchema(a[name], b[name], where, found);
+      compareSchema(a[name], b[name], where, found2);
     }
   }
 }
-function compareEnum(before, after2, at, found) {
+function compareEnum(before, after2, at, found2) {
   const a = before["enum"];
   const b = after2["enum"];
   if (stableStringify(a) === stableStringify(b)) return;
   if (!Array.isArray(b)) {
-    found.add("compatible", `${at}: enum removed`);
+    found2.add("compatible", `${at}: enum removed`);
     return;
   }
   if (!Array.isArray(a)) {
-    found.add("breaking", `${at}: enum added`);
+    found2.add("breaking", `${at}: enum added`);
     return;
   }
   const allowed = new Set(b.map((x) => stableStringify(x)));
   const removed = a.filter((x) => !allowed.has(stableStringify(x)));
-  found.add(
+  found2.add(
     removed.length ? "breaking" : "compatible",
     removed.length ? `${at}: enum no longer allows ${removed.map(show2).join(", ")}` : `${at}: enum allows more values`
   );
 }
-function compareAdditional(a, b, at, found) {
+function compareAdditional(a, b, at, found2) {
   if (stableStringify(a) === stableStringify(b)) return;
   const closedBefore = a === false;
   const closedAfter = b === false;
-  if (closedAfter && !closedBefore) found.add("breaking", `${at}: extra properties are no longer allowed`);
-  else if (closedBefore && !closedAfter) found.add("compatible", `${at}: extra properties are now allowed`);
-  else found.add("breaking", `${at}: additionalProperties changed`);
+  if (closedAfter && !closedBefore) found2.add("breaking", `${at}: extra properties are no longer allowed`);
+  else if (closedBefore && !closedAfter) found2.add("compatible", `${at}: extra properties are now allowed`);
+  else found2.add("breaking", `${at}: additionalProperties changed`);
 }
 function show2(value) {
   const text = value === void 0 ? "nothing" : JSON.stringify(value);
@@ -56711,7 +57026,9 @@ var CallGate = class {
   }
   /**
    * Runs an admitted call on the host. Returns the result's JSON text for the guest, or the failure (a base tool
-   * that could not answer is `infrastructure`; one that refused the call is evidence against the tool).
+   * that could not answer is `infrastructure`; one that refused the call is evidence against the tool). A failure
+   * with an outcome the call's site declared returns OUTCOME_TAG and the outcome's name instead, which the
+   * prelude's `parse` turns into the signal to run that site's handler.
    */
   async perform({ call, step }) {
     let output;
@@ -56719,7 +57036,17 @@ var CallGate = class {
       output = await this.#host(call.tool, call.args);
     } catch (err) {
       call.error = errorMessage(err);
-      const cause = classifyBaseFailure(err) === "infrastructure" ? "infrastructure" : "tool";
+      const classified = classifyBaseFailure(err);
+      const site = call.site === void 0 ? void 0 : this.#sites?.[call.site - 1];
+      const declared = declaredOutcomeFor(
+        classified.kind,
+        site?.id === call.site ? site?.outcomes : void 0
+      );
+      if (declared !== null) {
+        call.outcome = declared;
+        return { json: `${OUTCOME_TAG}${declared}` };
+      }
+      const cause = classified.kind === "infrastructure" ? "infrastructure" : "tool";
       const failure = {
         kind: "call_failed",
         cause,
@@ -56750,7 +57077,7 @@ var CallGate = class {
       call.error = `its result is ${bytes} bytes, more than the ${max}-byte limit`;
       return {
         kind: "message_limit",
-        cause: "infrastructure",
+        cause: "tool",
         message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${max}-byte limit`,
         step,
         tool: call.tool

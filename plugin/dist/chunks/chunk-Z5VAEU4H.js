@@ -50,11 +50,15 @@ import {
   versionFromRow,
   versionRow,
   writeToolCode
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-Z5VAEU4H.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-HBGP6CBP.js
 } from "./chunk-2SZMPL7T.js";
 ========
 } from "./chunk-TBHEERC5.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/chunk-Z5VAEU4H.js
+========
+} from "./chunk-UAGPJX33.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-HPY5IHWG.js
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -540,8 +544,12 @@ function importSqlite(db, root, batch, written) {
     case "calls": {
       const insert = db.stmt(
         `INSERT INTO calls (id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-Z5VAEU4H.js
          version, external_id, started_at, note, clipped, raw_args)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+========
+         version, external_id, started_at, note, clipped, failure) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-HPY5IHWG.js
       );
       for (const c of batch.rows) {
         insert.run(
@@ -561,7 +569,11 @@ function importSqlite(db, root, batch, written) {
           c.startedAt,
           c.note,
           bit(c.clipped),
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-Z5VAEU4H.js
           c.rawArgs
+========
+          c.failure
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-HPY5IHWG.js
         );
       }
       return;
@@ -1160,11 +1172,36 @@ var MIGRATIONS = [
   CREATE INDEX calls_parent ON calls(parent_id) WHERE parent_id IS NOT NULL;
   CREATE INDEX calls_distilled ON calls(tool, version) WHERE kind = 'distilled';
   `,
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-Z5VAEU4H.js
   // 6: a distilled call's input exactly as the tool received it, as JSON text (key order kept, no defaults
   // filled): replay gives a recorded run this, not the canonical args. Rows from before have none (NULL) and
   // are replayed with their args.
   `
   ALTER TABLE calls ADD COLUMN raw_args TEXT;
+========
+  // 6: the class the host gave a failed base call from out-of-band signals (base-failure.ts), so replay knows a
+  // recorded 503 or 409 as what it was without reading its text (NULL for calls recorded before); the run outcome
+  // `declared` (a run that took an outcome its call site declared), for which the runs table is made again, since
+  // SQLite cannot widen a CHECK in place.
+  `
+  ALTER TABLE calls ADD COLUMN failure TEXT CHECK (failure IS NULL OR failure IN ('infrastructure', 'conflict', 'not_found', 'gone', 'unprocessable', 'rejected'));
+  CREATE TABLE runs_v6 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'declared', 'not_applicable', 'tool', 'infrastructure', 'host')),
+    trace_id TEXT,
+    call_id INTEGER,
+    inner_calls INTEGER NOT NULL DEFAULT 0,
+    evidence TEXT,
+    at TEXT NOT NULL
+  );
+  INSERT INTO runs_v6 (id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
+    SELECT id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at FROM runs;
+  DROP TABLE runs;
+  ALTER TABLE runs_v6 RENAME TO runs;
+  CREATE INDEX runs_by_version ON runs(name, version, id);
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-HPY5IHWG.js
   `
 ];
 var SCHEMA_VERSION = MIGRATIONS.length;
@@ -1345,7 +1382,7 @@ function explainer(root, busyTimeoutMs, walMissingAtOpen) {
 // core/store-runs.ts
 function recordRun(db, run) {
   const at = now();
-  const ok = run.outcome === "ok" ? 1 : 0;
+  const ok = run.outcome === "ok" || run.outcome === "declared" ? 1 : 0;
   const na = run.outcome === "not_applicable" ? 1 : 0;
   const failed = ok || na ? 0 : 1;
   db.transaction(() => {
@@ -2147,11 +2184,15 @@ function embeddedStore(store, what) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-Z5VAEU4H.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-HBGP6CBP.js
     const { PostgresStore } = await import("./postgres-store-64VNGIKM.js");
 ========
     const { PostgresStore } = await import("./postgres-store-F7SJE2JC.js");
 >>>>>>>> verify-inputs:plugin/dist/chunks/chunk-Z5VAEU4H.js
+========
+    const { PostgresStore } = await import("./postgres-store-B7MUW7G5.js");
+>>>>>>>> writers-runtime:plugin/dist/chunks/chunk-HPY5IHWG.js
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

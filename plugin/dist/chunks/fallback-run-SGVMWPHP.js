@@ -4,18 +4,27 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SGVMWPHP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-M3MJNLMG.js";
 ========
 } from "./chunk-6GWRB7RG.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/fallback-run-SGVMWPHP.js
+========
+} from "./chunk-VRYTYSTY.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/fallback-run-RPBOHVMT.js
 import {
   ToolDistill,
   appendLog,
   importRef
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SGVMWPHP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-ELNSZQXQ.js";
 import "./chunk-N2N6NAZD.js";
+========
+} from "./chunk-PMVAAVQM.js";
+import "./chunk-INOSIAQQ.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/fallback-run-RPBOHVMT.js
 import "./chunk-MTNHQDS3.js";
 ========
 } from "./chunk-PCC6D7DA.js";
@@ -28,6 +37,7 @@ import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   embeddedStore
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SGVMWPHP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-HBGP6CBP.js";
 import "./chunk-OGWWFJGY.js";
@@ -37,6 +47,11 @@ import "./chunk-2SZMPL7T.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-TBHEERC5.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/fallback-run-SGVMWPHP.js
+========
+} from "./chunk-HPY5IHWG.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-UAGPJX33.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/fallback-run-RPBOHVMT.js
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

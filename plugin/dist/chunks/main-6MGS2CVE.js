@@ -14,11 +14,15 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
+<<<<<<<< HEAD:plugin/dist/chunks/main-6MGS2CVE.js
 <<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-M3MJNLMG.js";
 ========
 } from "./chunk-6GWRB7RG.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/main-3YLMNFPF.js
+========
+} from "./chunk-VRYTYSTY.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/main-46BSDKCW.js
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -40,6 +44,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
+<<<<<<<< HEAD:plugin/dist/chunks/main-6MGS2CVE.js
 <<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-ELNSZQXQ.js";
 import "./chunk-N2N6NAZD.js";
@@ -47,6 +52,10 @@ import "./chunk-N2N6NAZD.js";
 } from "./chunk-PCC6D7DA.js";
 import "./chunk-3PVCE3ZL.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/main-3YLMNFPF.js
+========
+} from "./chunk-PMVAAVQM.js";
+import "./chunk-INOSIAQQ.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/main-46BSDKCW.js
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-GJCSP7XP.js";
@@ -57,6 +66,7 @@ import "./chunk-GNLRVJN4.js";
 import {
   Store,
   embeddedStore
+<<<<<<<< HEAD:plugin/dist/chunks/main-6MGS2CVE.js
 <<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-HBGP6CBP.js";
 import "./chunk-OGWWFJGY.js";
@@ -66,6 +76,11 @@ import "./chunk-2SZMPL7T.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-TBHEERC5.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/main-3YLMNFPF.js
+========
+} from "./chunk-HPY5IHWG.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-UAGPJX33.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/main-46BSDKCW.js
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

@@ -3,8 +3,12 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   MAX_CONCURRENT_STARTS,
   MCPToolkit
+<<<<<<<< HEAD:plugin/dist/chunks/mcp-toolkit-AIQT3LB5.js
 <<<<<<<< HEAD:plugin/dist/chunks/mcp-toolkit-GSTR37ED.js
 } from "./chunk-3PVCE3ZL.js";
+========
+} from "./chunk-INOSIAQQ.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/mcp-toolkit-UVTD7R6Q.js
 import "./chunk-RYYHHNJW.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-J2PGGSMV.js";

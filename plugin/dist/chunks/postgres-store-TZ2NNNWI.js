@@ -39,11 +39,15 @@ import {
   verifiedDefinitionRow,
   versionFromRow,
   versionRow
+<<<<<<<< HEAD:plugin/dist/chunks/postgres-store-TZ2NNNWI.js
 <<<<<<<< HEAD:plugin/dist/chunks/postgres-store-64VNGIKM.js
 } from "./chunk-2SZMPL7T.js";
 ========
 } from "./chunk-TBHEERC5.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/postgres-store-F7SJE2JC.js
+========
+} from "./chunk-UAGPJX33.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/postgres-store-B7MUW7G5.js
 import {
   Statuses
 } from "./chunk-J2PGGSMV.js";
@@ -304,101 +308,29 @@ var MIGRATIONS = [
   `
   },
   {
+<<<<<<<< HEAD:plugin/dist/chunks/postgres-store-TZ2NNNWI.js
     // 4 (SQLite's 6): a distilled call's input as received, JSON text (text: nothing normalises its key order).
     version: 4,
     sql: "ALTER TABLE tooldistill.calls ADD COLUMN IF NOT EXISTS raw_args text;"
+========
+    // 4 (SQLite's 6): the class the host gave a failed base call from out-of-band signals (base-failure.ts), so
+    // replay knows a recorded 503 or 409 as what it was without reading its text (NULL for calls recorded before);
+    // the run outcome `declared` (a run that took an outcome its call site declared).
+    version: 4,
+    sql: `
+  ALTER TABLE tooldistill.calls ADD COLUMN IF NOT EXISTS failure text;
+  ALTER TABLE tooldistill.calls DROP CONSTRAINT IF EXISTS calls_failure_check;
+  ALTER TABLE tooldistill.calls ADD CONSTRAINT calls_failure_check
+    CHECK (failure IS NULL OR failure IN ('infrastructure', 'conflict', 'not_found', 'gone', 'unprocessable', 'rejected'));
+  ALTER TABLE tooldistill.runs DROP CONSTRAINT IF EXISTS runs_outcome_check;
+  ALTER TABLE tooldistill.runs ADD CONSTRAINT runs_outcome_check
+    CHECK (outcome IN ('ok', 'declared', 'not_applicable', 'tool', 'infrastructure', 'host'));
+  `
+>>>>>>>> writers-runtime:plugin/dist/chunks/postgres-store-B7MUW7G5.js
   }
 ];
 var MIGRATION_VERSIONS = MIGRATIONS.map((m) => m.version);
 var SCHEMA_VERSION = Math.max(...MIGRATION_VERSIONS);
-async function appliedMigrations(pool) {
-  const { rows } = await pool.query(
-    "SELECT to_regclass('tooldistill.schema_version') IS NOT NULL AS present"
-  );
-  if (!rows[0]?.present) return [];
-  const applied = await pool.query("SELECT version FROM tooldistill.schema_version ORDER BY version");
-  return applied.rows.map((r) => Number(r.version));
-}
-function newer(where, found) {
-  return new DistillError(
-    "STORE",
-    `the store ${where} has schema version ${found}, newer than this tooldistill understands (${SCHEMA_VERSION}): a newer tooldistill migrated it. Upgrade tooldistill on this machine (every process sharing the store needs the same or a newer version).`
-  );
-}
-function refuseUnknown(where, applied) {
-  const unknown = applied.filter((v) => !MIGRATION_VERSIONS.includes(v));
-  if (unknown.length === 0) return;
-  const highest = Math.max(...unknown);
-  if (highest > SCHEMA_VERSION) throw newer(where, highest);
-  throw new DistillError(
-    "STORE",
-    `the store ${where} has migration ${unknown.join(", ")}, which this tooldistill does not have: a different build of tooldistill migrated it. Use the same or a newer tooldistill on every process sharing the store.`
-  );
-}
-async function migrate(pool, where, readOnly) {
-  let applied;
-  try {
-    applied = await appliedMigrations(pool);
-  } catch (err) {
-    throw explainPgError(err, where);
-  }
-  refuseUnknown(where, applied);
-  const missing = (done) => MIGRATIONS.filter((m) => !done.includes(m.version));
-  if (missing(applied).length === 0) return;
-  if (readOnly) {
-    throw new DistillError(
-      "STORE",
-      applied.length === 0 ? `the store ${where} has no tooldistill registry yet and this command only reads it: record a run into it first, or create it empty with \`tooldistill doctor --fix\` (or \`tooldistill import\` a registry into it).` : `the store ${where} was written by an older tooldistill (schema ${Math.max(...applied)}, now ${SCHEMA_VERSION}) and this command only reads it: run any command that writes (e.g. \`tooldistill doctor --fix\`) once to upgrade it.`
-    );
-  }
-  let client;
-  try {
-    client = await pool.connect();
-  } catch (err) {
-    throw explainPgError(err, where);
-  }
-  let locked = false;
-  try {
-    const server = await client.query(
-      "SELECT current_setting('server_version_num')::int AS n, version() AS v"
-    );
-    if (Number(server.rows[0]?.n) < MIN_SERVER_VERSION_NUM) {
-      throw new DistillError(
-        "STORE",
-        `the store ${where} is on ${String(server.rows[0]?.v).split(",")[0]}, older than the PostgreSQL 11 tooldistill needs (for sha256(), starts_with() and its triggers): use a newer server.`
-      );
-    }
-    await client.query("SELECT pg_advisory_lock($1, $2)", [LOCK_CLASS, LOCK.migrate]);
-    locked = true;
-    const schema = await client.query("SELECT to_regnamespace('tooldistill') IS NOT NULL AS present");
-    if (!schema.rows[0]?.present) await client.query("CREATE SCHEMA tooldistill");
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS tooldistill.schema_version (
-         version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`
-    );
-    const now = await appliedMigrations(client);
-    refuseUnknown(where, now);
-    for (const m of missing(now)) {
-      await client.query("BEGIN");
-      try {
-        await client.query(m.sql);
-        await client.query("INSERT INTO tooldistill.schema_version (version) VALUES ($1)", [m.version]);
-        await client.query("COMMIT");
-      } catch (err) {
-        await client.query("ROLLBACK").catch(() => {
-        });
-        throw err;
-      }
-    }
-  } catch (err) {
-    throw explainPgError(err, where);
-  } finally {
-    if (locked)
-      await client.query("SELECT pg_advisory_unlock($1, $2)", [LOCK_CLASS, LOCK.migrate]).catch(() => {
-      });
-    client.release();
-  }
-}
 
 // core/postgres-change-feed.ts
 var RETRY_MS = { first: 100, max: 5e3 };
@@ -543,7 +475,7 @@ async function setMeta(db, key, value) {
 
 // core/postgres-calls.ts
 var CALL_COLUMNS = `id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version,
-  note, clipped`;
+  note, clipped, failure`;
 async function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
   const kept = recordedOutcome(call, outcome, maxOutputBytes);
   const row = await db.first(
@@ -551,7 +483,11 @@ async function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
        UPDATE tooldistill.traces SET last_call_seq = last_call_seq + 1 WHERE id = $1::text RETURNING last_call_seq
      )
      INSERT INTO tooldistill.calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
+<<<<<<<< HEAD:plugin/dist/chunks/postgres-store-TZ2NNNWI.js
        version, external_id, note, clipped, raw_args)
+========
+       version, external_id, note, clipped, failure)
+>>>>>>>> writers-runtime:plugin/dist/chunks/postgres-store-B7MUW7G5.js
      SELECT $1::text, next.last_call_seq, $2::bigint, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
        $9::double precision, $10::integer, $11::text, $12::text, $13::boolean, $14::text FROM next
      RETURNING id`,
@@ -569,7 +505,11 @@ async function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
       call.externalId ?? null,
       kept.note,
       kept.clipped,
+<<<<<<<< HEAD:plugin/dist/chunks/postgres-store-TZ2NNNWI.js
       call.rawArgs ?? null
+========
+      kept.failure
+>>>>>>>> writers-runtime:plugin/dist/chunks/postgres-store-B7MUW7G5.js
     ]
   );
   if (!row) {
@@ -684,7 +624,7 @@ async function withInnerCalls(db, rows) {
 
 // core/postgres-runs.ts
 async function recordRun(db, run) {
-  const ok = run.outcome === "ok" ? 1 : 0;
+  const ok = run.outcome === "ok" || run.outcome === "declared" ? 1 : 0;
   const na = run.outcome === "not_applicable" ? 1 : 0;
   const failed = ok || na ? 0 : 1;
   await db.atomic(async (tx) => {
@@ -1405,6 +1345,96 @@ async function withTransaction(pool, where, begin, fn) {
   }
 }
 
+// core/postgres-migrate.ts
+async function appliedMigrations(pool) {
+  const { rows } = await pool.query(
+    "SELECT to_regclass('tooldistill.schema_version') IS NOT NULL AS present"
+  );
+  if (!rows[0]?.present) return [];
+  const applied = await pool.query("SELECT version FROM tooldistill.schema_version ORDER BY version");
+  return applied.rows.map((r) => Number(r.version));
+}
+function newer(where, found) {
+  return new DistillError(
+    "STORE",
+    `the store ${where} has schema version ${found}, newer than this tooldistill understands (${SCHEMA_VERSION}): a newer tooldistill migrated it. Upgrade tooldistill on this machine (every process sharing the store needs the same or a newer version).`
+  );
+}
+function refuseUnknown(where, applied) {
+  const unknown = applied.filter((v) => !MIGRATION_VERSIONS.includes(v));
+  if (unknown.length === 0) return;
+  const highest = Math.max(...unknown);
+  if (highest > SCHEMA_VERSION) throw newer(where, highest);
+  throw new DistillError(
+    "STORE",
+    `the store ${where} has migration ${unknown.join(", ")}, which this tooldistill does not have: a different build of tooldistill migrated it. Use the same or a newer tooldistill on every process sharing the store.`
+  );
+}
+async function migrate(pool, where, readOnly) {
+  let applied;
+  try {
+    applied = await appliedMigrations(pool);
+  } catch (err) {
+    throw explainPgError(err, where);
+  }
+  refuseUnknown(where, applied);
+  const missing = (done) => MIGRATIONS.filter((m) => !done.includes(m.version));
+  if (missing(applied).length === 0) return;
+  if (readOnly) {
+    throw new DistillError(
+      "STORE",
+      applied.length === 0 ? `the store ${where} has no tooldistill registry yet and this command only reads it: record a run into it first, or create it empty with \`tooldistill doctor --fix\` (or \`tooldistill import\` a registry into it).` : `the store ${where} was written by an older tooldistill (schema ${Math.max(...applied)}, now ${SCHEMA_VERSION}) and this command only reads it: run any command that writes (e.g. \`tooldistill doctor --fix\`) once to upgrade it.`
+    );
+  }
+  let client;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw explainPgError(err, where);
+  }
+  let locked = false;
+  try {
+    const server = await client.query(
+      "SELECT current_setting('server_version_num')::int AS n, version() AS v"
+    );
+    if (Number(server.rows[0]?.n) < MIN_SERVER_VERSION_NUM) {
+      throw new DistillError(
+        "STORE",
+        `the store ${where} is on ${String(server.rows[0]?.v).split(",")[0]}, older than the PostgreSQL 11 tooldistill needs (for sha256(), starts_with() and its triggers): use a newer server.`
+      );
+    }
+    await client.query("SELECT pg_advisory_lock($1, $2)", [LOCK_CLASS, LOCK.migrate]);
+    locked = true;
+    const schema = await client.query("SELECT to_regnamespace('tooldistill') IS NOT NULL AS present");
+    if (!schema.rows[0]?.present) await client.query("CREATE SCHEMA tooldistill");
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS tooldistill.schema_version (
+         version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`
+    );
+    const now = await appliedMigrations(client);
+    refuseUnknown(where, now);
+    for (const m of missing(now)) {
+      await client.query("BEGIN");
+      try {
+        await client.query(m.sql);
+        await client.query("INSERT INTO tooldistill.schema_version (version) VALUES ($1)", [m.version]);
+        await client.query("COMMIT");
+      } catch (err) {
+        await client.query("ROLLBACK").catch(() => {
+        });
+        throw err;
+      }
+    }
+  } catch (err) {
+    throw explainPgError(err, where);
+  } finally {
+    if (locked)
+      await client.query("SELECT pg_advisory_unlock($1, $2)", [LOCK_CLASS, LOCK.migrate]).catch(() => {
+      });
+    client.release();
+  }
+}
+
 // core/postgres-batch-insert.ts
 async function insertRows(db, table, columns, rows) {
   if (rows.length === 0) return;
@@ -1480,7 +1510,11 @@ async function insertBatch(db, batch) {
             ["started_at", "timestamptz", (c) => c.startedAt],
             ["note", "text", (c) => c.note],
             ["clipped", "boolean", (c) => c.clipped],
+<<<<<<<< HEAD:plugin/dist/chunks/postgres-store-TZ2NNNWI.js
             ["raw_args", "text", (c) => c.rawArgs]
+========
+            ["failure", "text", (c) => c.failure]
+>>>>>>>> writers-runtime:plugin/dist/chunks/postgres-store-B7MUW7G5.js
           ],
           rows
         );

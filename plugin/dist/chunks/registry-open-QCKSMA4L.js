@@ -4,6 +4,7 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
+<<<<<<<< HEAD:plugin/dist/chunks/registry-open-QCKSMA4L.js
 <<<<<<<< HEAD:plugin/dist/chunks/registry-open-I635GLTR.js
 } from "./chunk-HBGP6CBP.js";
 import "./chunk-OGWWFJGY.js";
@@ -13,6 +14,11 @@ import "./chunk-2SZMPL7T.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-TBHEERC5.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/registry-open-OVZKZX3I.js
+========
+} from "./chunk-HPY5IHWG.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-UAGPJX33.js";
+>>>>>>>> writers-runtime:plugin/dist/chunks/registry-open-VP47ZRS2.js
 import "./chunk-J2PGGSMV.js";
 import "./chunk-RYZN5VFB.js";
 import "./chunk-XSOUOFOT.js";
