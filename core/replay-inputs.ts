@@ -102,7 +102,7 @@ export async function replayTestInputs(
     maxCalls = Math.max(maxCalls, outcome.calls.length);
     const why = outcome.ok
       ? notApplicableProblem(outcome.notApplicable, run.name)
-      : replayFailure(outcome.failure, run.name);
+      : replayFailure(outcome.failure, run.name, options.live === true);
     if (why !== null) problem(why);
     else out.covered.push(...sitesRun(outcome));
     if (!options.live && run.trace !== null) out.runs.push({ trace: run.trace, why });

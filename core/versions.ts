@@ -217,16 +217,22 @@ async function commitVerification(
 
 /**
  * A live pass clears a runtime failure only when the calls that failed ran live this time: a failure at a write
- * that was answered from the record is not shown fixed (`--allow-writes` runs it for real).
+ * that was answered from the record is not shown fixed (`--allow-writes` runs it for real), unless that record was
+ * made after the failure (`--trace` of a later run that did the task): the base tool did that write since.
  */
 async function liveCoversFailures(
   ctx: DistillContext,
   v: VersionRecord,
   options: VerifyVersionOptions,
 ): Promise<boolean> {
-  const ran = options.livePolicy?.liveTools();
-  if (!ran) return true;
-  const failed = recordedFailures(await ctx.store.getHistory(v.name, v.version));
+  const policy = options.livePolicy;
+  if (!policy) return true;
+  const history = await ctx.store.getHistory(v.name, v.version);
+  const failed = recordedFailures(history);
+  const lastFailure = history.findLast((h) => h.to === "suspect")?.at ?? null;
+  const ran = policy.liveTools();
+  const later = policy.recordAt !== null && lastFailure !== null && policy.recordAt > lastFailure;
+  if (later) for (const tool of policy.recordTools()) ran.add(tool);
   return failed.every((f) => f.tool === null || ran.has(f.tool));
 }
 

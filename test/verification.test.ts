@@ -407,7 +407,16 @@ test("verify --live clears a runtime failure once the tool works again; a failed
   const recorded = await td.verify("invoice_from_email", { version: 1, live: true });
   assert.deepEqual(world.log, [], "no call ran for real");
   assert.equal(recorded.status, "suspect", "the failed write was answered from the record: not shown fixed");
-  const live = await td.verify("invoice_from_email", { version: 1, live: true, allowWrites: true });
+  // With consent to writes, on a fresh input: the source run's invoice is not created a second time.
+  await assert.rejects(td.verify("invoice_from_email", { version: 1, live: true, allowWrites: true }), {
+    code: "WRITE_REFUSED",
+  });
+  const live = await td.verify("invoice_from_email", {
+    version: 1,
+    live: true,
+    allowWrites: true,
+    input: { customer: "Globex" },
+  });
   assert.equal(live.status, "active");
   assert.equal(live.liveCalls.length, 4);
   assert.equal(
