@@ -501,7 +501,7 @@ test("exposure is ranked by successful runs and capped by max_exposed_tools", as
   const hidden = await reuse.execute("tool_c", { customer: "ACME" });
   assert.deepEqual(hidden, {
     content:
-      "Error: the distilled tool 'tool_c' is active but not offered now: max_exposed_tools (2) offers only the most used distilled tools. Complete the task with the base tools.",
+      "Error: the distilled tool 'tool_c' is active but not offered now: max_exposed_tools (2) offers the tools a person promoted, then the most used distilled tools, with a share kept for new ones. Complete the task with the base tools.",
     isError: true,
   });
   assert.deepEqual(
