@@ -9,6 +9,7 @@ import { recordedFailures } from "./failure-evidence.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { assertTransition, isExposed, PRUNABLE, withoutProblems, withProblem } from "./lifecycle.ts";
 import type { RegistryData, RegistryStore } from "./registry-store.ts";
+import { heldVersion, holdText } from "./runtime-hold.ts";
 import type { PrunedVersion, VersionRecord } from "./store.ts";
 import { autoPromotion, mayWrite, PROMOTED_BY_A_PERSON } from "./tool-effects.ts";
 import type { OpenProblem, Status, Verdict } from "./types.ts";
@@ -176,9 +177,19 @@ async function commitVerification(
     if (v.status === "draft" || v.status === "rejected") {
       const verified: Move = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
       moves.push(verified);
-      const auto = autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
+      const held = heldVersion(await ctx.store.listVersions({ name: v.name }));
+      const auto = held
+        ? { activate: false, text: holdText(v.name, v.version, held) }
+        : autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
       report.evidence.promotion = auto.text;
       if (auto.activate) moves.push(...(await activation(ctx, after(verified), auto.text)));
+    } else if (
+      v.status === "verified" &&
+      options.live &&
+      heldVersion(await ctx.store.listVersions({ name: v.name }))
+    ) {
+      // The live pass a replacement of a version held back for a runtime failure waits for.
+      moves.push(...(await activation(ctx, v, `${why} passed (live)`, evidence)));
     } else if (v.status === "suspect" || v.status === "active") {
       const cleared: OpenProblem[] = ["schema_changed", "dependency_missing", ...(options.clears ?? [])];
       if (options.live && (await liveCoversFailures(ctx, v, options))) cleared.push("runtime_failure");
