@@ -131,8 +131,7 @@ export const COMMANDS = {
     positionals: ["name"],
   },
   verify: {
-    synopsis:
-      "verify <name> [--version N] [--live [--allow-writes] [--dry-run] [--input <json> | --trace <id>]]",
+    synopsis: "verify <name> [--version N] [--live [--allow-writes] [--dry-run] [--input|--trace]]",
     summary: "re-run the three checks",
     details:
       "Re-runs the static, replay and efficiency checks on a version (default: the active one) and applies the\nlifecycle. --live runs the calls of read-only base tools (annotations.readOnlyHint) for real and answers\nthe calls of tools that may write from the source run's record; a write the record has no answer for\nrefuses the command before anything runs, unless --allow-writes lets it write for real. --dry-run prints\nthat plan, call by call, and runs nothing. Only a live pass clears a runtime failure. Exits 1 when a check\nfails or the command is refused.\n--input replays a fresh input instead of the test inputs (its writes are new); --trace replays the input of\nanother successful run against that run's record. A write a recorded run of the tool already sent with the\nsame arguments is never sent again: the command is refused, before that call, saying how to go on.",

@@ -3,16 +3,16 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-GG3BWAV6.js";
-import "./chunk-N2N6NAZD.js";
-import "./chunk-MTNHQDS3.js";
+} from "./chunk-66WDDRXQ.js";
+import "./chunk-ZTOAOY7G.js";
+import "./chunk-PKRKCUPB.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
-import "./chunk-NM5GKLPT.js";
+import "./chunk-UAOKGEVO.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-MOQGWUYL.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

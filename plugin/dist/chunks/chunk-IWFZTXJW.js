@@ -2,22 +2,22 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-66WDDRXQ.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-N2N6NAZD.js";
+} from "./chunk-ZTOAOY7G.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-PKRKCUPB.js";
 import {
   advanceSpan,
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-UAOKGEVO.js";
 import {
   clipDepth
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-MOQGWUYL.js";
 import {
   canonicalArgs,
   isPlainObject

@@ -38,7 +38,7 @@ import {
   verifiedDefinitionRow,
   versionFromRow,
   versionRow
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-MOQGWUYL.js";
 import {
   Statuses
 } from "./chunk-J2PGGSMV.js";

@@ -50,7 +50,7 @@ import {
   versionFromRow,
   versionRow,
   writeToolCode
-} from "./chunk-MWG6DU3D.js";
+} from "./chunk-MOQGWUYL.js";
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -2132,7 +2132,7 @@ function embeddedStore(store, what) {
 // core/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-ZOYAPIAE.js");
+    const { PostgresStore } = await import("./postgres-store-LHL5Y6PM.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },
@@ -2163,6 +2163,7 @@ function openConfiguredStore(config, options = {}, location = config.store) {
 }
 
 export {
+  checkLifecycle,
   Store,
   sessionSpan,
   findSessionSpan,

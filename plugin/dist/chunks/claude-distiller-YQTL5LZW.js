@@ -1,16 +1,14 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  MAX_CONCURRENT_STARTS,
-  MCPToolkit
-} from "./chunk-N2N6NAZD.js";
+  ClaudeDistiller
+} from "./chunk-PKRKCUPB.js";
 import "./chunk-RYYHHNJW.js";
-import "./chunk-OGWWFJGY.js";
+import "./chunk-NV5JO7FK.js";
 import "./chunk-J2PGGSMV.js";
-import "./chunk-XSOUOFOT.js";
+import "./chunk-XLRDCVB2.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  MAX_CONCURRENT_STARTS,
-  MCPToolkit
+  ClaudeDistiller
 };

@@ -4,9 +4,9 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-NM5GKLPT.js";
+} from "./chunk-UAOKGEVO.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-MWG6DU3D.js";
+import "./chunk-MOQGWUYL.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-RYZN5VFB.js";
 import "./chunk-XSOUOFOT.js";
