@@ -135,12 +135,24 @@ export const COMMANDS = {
     positionals: ["name"],
   },
   verify: {
-    synopsis: "verify <name> [--version N] [--live [--allow-writes] [--dry-run]]",
+    synopsis: "verify <name> [--version N] [--live [--allow-writes] [--dry-run] [--input|--trace]]",
     summary: "re-run the three checks",
     details:
-      "Re-runs the static, replay and efficiency checks on a version (default: the active one, else the newest\nsuspect one) and applies the lifecycle. --live runs the calls of read-only base tools\n(annotations.readOnlyHint) for real and answers the calls of tools that may write from the source run's\nrecord; a write the record has no answer for refuses the command before anything runs, unless --allow-writes\nlets it write for real. --dry-run prints that plan, call by call, and runs nothing. Only a live pass clears a\nruntime failure. Exits 1 when a check fails or the command is refused, 3 when every check passed but the\nversion stays suspect (out of use).",
+      "Re-runs the static, replay and efficiency checks on a version (default: the active one, else the newest\nsuspect one) and applies the lifecycle. --live runs the calls of read-only base tools\n(annotations.readOnlyHint) for real and answers the calls of tools that may write from the source run's\nrecord; a write the record has no answer for refuses the command before anything runs, unless --allow-writes\nlets it write for real. --dry-run prints that plan, call by call, and runs nothing. Only a live pass clears a\nruntime failure. Exits 1 when a check fails or the command is refused, 3 when every check passed but the\nversion stays suspect (out of use).\n--input replays a fresh input instead of the test inputs (its writes are new); --trace replays the input of\nanother successful run against that run's record. A write a recorded run of the tool already sent with the\nsame arguments is never sent again: the command is refused, before that call, saying how to go on.",
     options: {
       ...VERSION,
+      input: {
+        type: "text",
+        metavar: "<json>",
+        requires: "live",
+        help: "with --live: the tool's input to verify with (a JSON object), instead of its test inputs",
+      },
+      trace: {
+        type: "text",
+        metavar: "<id>",
+        requires: "live",
+        help: "with --live: a successful recorded run whose input (and record) to verify with",
+      },
       live: { type: "flag", help: "run read-only calls live; answer writes from the record" },
       "allow-writes": {
         type: "flag",

@@ -48,6 +48,8 @@ export interface TextOption {
   type: "text";
   metavar: string;
   help: string;
+  /** A flag this option only qualifies (`--input` with `--live`): without it, a usage error. */
+  requires?: string;
 }
 
 /** How one option is written, checked and explained. */
@@ -115,9 +117,10 @@ export function parseCommandLine(argv: string[], cwd: string): CommandLine {
   }
   for (const [flag, option] of Object.entries(spec.options as OptionsSpec)) {
     if (
-      option.type === "flag" &&
+      (option.type === "flag" || option.type === "text") &&
       option.requires &&
-      options[flag] === true &&
+      options[flag] !== undefined &&
+      options[flag] !== false &&
       options[option.requires] !== true
     ) {
       throw usageError(`--${flag} only goes with --${option.requires}`, usage);

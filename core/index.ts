@@ -18,7 +18,7 @@ export { PROPOSE_INPUT_SCHEMA, proposalPrompt } from "./distiller.ts";
 export type { ErrorCode } from "./errors.ts";
 export { DistillError } from "./errors.ts";
 export { fingerprint } from "./fingerprint.ts";
-export type { LiveHow, LivePlan, PlanStep } from "./live-plan.ts";
+export type { LiveHow, LiveOptions, LivePlan, PlanStep } from "./live-plan.ts";
 export { stderrLogger } from "./logger.ts";
 export type { ResolvedMcpServer, ResolvedRemoteServer, ResolvedStdioServer } from "./mcp-config.ts";
 export { mcpResultToValue } from "./mcp-result.ts";

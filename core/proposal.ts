@@ -9,6 +9,7 @@ import type { Proposal } from "./distiller.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { PROPOSE_TOOL_NAME } from "./prompts.ts";
 import { runOwnership, withheldVerdict } from "./run-access.ts";
+import { equivalentHeld, heldVerdict } from "./runtime-hold.ts";
 import { staticCheck } from "./static-check.ts";
 import type { VersionRecord } from "./store.ts";
 import { hashSource } from "./tool-files.ts";
@@ -90,6 +91,9 @@ export async function ingestProposal(
   const found = await ctx.store.transaction(async (tx) => {
     const same = await tx.versionWithCode(meta.name, hashSource(proposal.code));
     if (same) return { v: same, existing: true };
+    // The code of a version held back for a runtime failure, with a comment or formatting changed, is that version.
+    const held = await equivalentHeld(tx, meta.name, proposal.code);
+    if (held) return { v: held, existing: true, held: true };
     const created = await tx.createVersion({
       name: meta.name,
       code: proposal.code,
@@ -102,6 +106,7 @@ export async function ingestProposal(
     return { v: created, existing: false };
   });
   if (!found.existing) return verifyVersion(ctx, found.v, options);
+  if ("held" in found) return heldVerdict(found.v);
   if (options.mustBeat) {
     // A rebuild must beat the version it replaces; the same code cannot.
     return rejectedVerdict(

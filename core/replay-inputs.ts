@@ -108,7 +108,7 @@ export async function replayTestInputs(
     out.reached.push(...sitesRun(outcome));
     const why = outcome.ok
       ? notApplicableProblem(outcome.notApplicable, run.name)
-      : replayFailure(outcome.failure, run.name);
+      : replayFailure(outcome.failure, run.name, options.live === true);
     if (why !== null) problem(why);
     else out.covered.push(...sitesRun(outcome));
     if (!options.live && run.trace !== null) out.runs.push({ trace: run.trace, why });

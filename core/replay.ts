@@ -208,11 +208,17 @@ export function replayProblem(message: string): DistillError {
   return new DistillError("REPLAY", message);
 }
 
-/** Why a replay failed, as one problem; `run` names the run whose recorded failure a failed call replayed. */
-export function replayFailure(f: SandboxFailure, run: string): string {
+/**
+ * Why a replay failed, as one problem; `run` names the run whose recorded failure a failed call replayed. Under
+ * `verify --live` (`live`) a failed call failed for real: the record answers only with successful outputs.
+ */
+export function replayFailure(f: SandboxFailure, run: string, live = false): string {
   // A call the replay itself refused (a mismatch, a schema problem) names its own reason; any other failed call
-  // replayed a failure recorded in the run.
+  // replayed a failure recorded in the run, or, live, failed now.
   if (f.errorCode === "REPLAY") return f.message;
+  if (f.kind === "call_failed" && live) {
+    return `call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed live (verify --live sent it for real, replaying the input of ${run}): ${f.message}`;
+  }
   if (f.kind === "call_failed") {
     return `call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in ${run}: ${f.message}; a distilled tool must follow calls that succeeded`;
   }

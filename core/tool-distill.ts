@@ -19,7 +19,7 @@ import { DistillError, errorMessage } from "./errors.ts";
 import { toolDefinition, unavailableReason } from "./exposure.ts";
 import { ExposureCache, startupCandidates } from "./exposure-cache.ts";
 import { fingerprintOnce } from "./fingerprint.ts";
-import { assertNoRefusedWrites, type LivePlan, LivePolicy, planLive } from "./live-plan.ts";
+import { type LiveOptions, type LivePlan, liveSetup, planLive, verifyLive } from "./live-plan.ts";
 import { stderrLogger } from "./logger.ts";
 import { isPostgresUrl } from "./postgres-connect.ts";
 import { handleProposal } from "./proposal.ts";
@@ -295,11 +295,12 @@ export class ToolDistill {
   /**
    * Re-runs the three checks (default: the active version, else the newest suspect one). `live` runs the calls of read-only base tools for real
    * and answers the calls of tools that may write from the source run's record; a write the record cannot answer
-   * refuses the verification before anything runs, unless `allowWrites` lets it run for real.
+   * refuses the verification before anything runs, unless `allowWrites` lets it run for real. `input` (or the input
+   * of the run `trace`) replaces the test inputs; a write the tool's recorded runs already sent is never repeated.
    */
   async verify(
     name: string,
-    options: { version?: number; live?: boolean; allowWrites?: boolean } = {},
+    options: { version?: number; live?: boolean } & LiveOptions = {},
   ): Promise<Verdict> {
     await this.#ready;
     const v = await resolveVersion(this.store, name, options.version, "active-or-suspect");
@@ -310,20 +311,18 @@ export class ToolDistill {
         "verify --live needs the executor: set executor/tools or mcp_config in tooldistill.yaml",
       );
     }
-    const allowWrites = options.allowWrites ?? false;
-    assertNoRefusedWrites(await planLive(this.#ctx, v, { allowWrites }));
-    const livePolicy = new LivePolicy(this.#ctx, { allowWrites, dryRun: false });
-    return verifyVersion(this.#ctx, v, { live: true, livePolicy });
+    return verifyLive(this.#ctx, v, options);
   }
 
   /** What `verify --live` would do, call by call (live, from the record, refused), without running anything. */
   async planLiveVerification(
     name: string,
-    options: { version?: number; allowWrites?: boolean } = {},
+    options: { version?: number } & LiveOptions = {},
   ): Promise<LivePlan> {
     await this.#ready;
     const v = await resolveVersion(this.store, name, options.version, "active-or-suspect");
-    return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false });
+    const setup = await liveSetup(this.#ctx, v, options);
+    return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false, setup });
   }
 
   /**

@@ -25,7 +25,7 @@ import { staticCheck, type ToolMeta } from "./static-check.ts";
 import type { DependencyRecord, VersionRecord } from "./store.ts";
 import type { RunRef } from "./store-rows.ts";
 import type { CallRecord, CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "./types.ts";
-import { formatProblem, noEvidence, testInputsOf } from "./verdict.ts";
+import { formatProblem, noEvidence, type TestInput, testInputsOf } from "./verdict.ts";
 
 /** Options of one verification. */
 export interface VerifyOptions {
@@ -33,6 +33,8 @@ export interface VerifyOptions {
   live?: boolean;
   /** Decides each call of a live verification by what its tool may write (see live-plan.ts). */
   livePolicy?: LivePolicy;
+  /** `verify --live --input/--trace`: the fresh input replayed instead of the version's test inputs. */
+  liveInput?: TestInput;
   /** Base tools that recovered since the source run: their recorded failures are not replayed as failures. */
   recovered?: readonly string[];
   /** A rebuild must also beat the version it replaces. */
@@ -179,7 +181,15 @@ async function replayCheck(
     evidence.literals = { checked: provenance.checked, warned: provenance.warnings.map(formatProblem) };
   }
   const replayCode: ReplayCode = { instrumented, meta, tools };
-  const inputs = await replayTestInputs(ctx, version, replayCode, source.calls, options);
+  // A live verification with a fresh input replays that input alone (its writes are new; the test inputs' are not).
+  const fresh = options.live ? options.liveInput : undefined;
+  const tested = fresh
+    ? {
+        ...version,
+        testInputs: [fresh.trace === null ? fresh.input : { trace: fresh.trace, input: fresh.input }],
+      }
+    : version;
+  const inputs = await replayTestInputs(ctx, tested, replayCode, source.calls, options);
   problems.push(...inputs.problems);
   const recorded = await replayRecordedRuns(ctx, version, replayCode, source.calls, options);
   problems.push(...recorded.problems);
@@ -190,8 +200,9 @@ async function replayCheck(
       inputs.reached,
     );
     evidence.callSites = coverage.callSites;
-    // A replay that failed stopped early: the sites after it say nothing until it passes.
-    if (inputs.problems.length === 0) problems.push(...coverage.problems);
+    // A replay that failed stopped early: the sites after it say nothing until it passes. A fresh live input need
+    // not reach every site: the test inputs covered them when the version was verified.
+    if (inputs.problems.length === 0 && !fresh) problems.push(...coverage.problems);
   }
   const runs = [...inputs.runs, ...recorded.runs];
   if (runs.length > 0) {

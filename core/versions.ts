@@ -9,6 +9,7 @@ import { recordedFailures } from "./failure-evidence.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { assertTransition, isExposed, PRUNABLE, withoutProblems, withProblem } from "./lifecycle.ts";
 import type { RegistryData, RegistryStore } from "./registry-store.ts";
+import { heldVersion, holdText } from "./runtime-hold.ts";
 import type { PrunedVersion, VersionRecord } from "./store.ts";
 import { autoPromotion, mayWrite, PROMOTED_BY_A_PERSON } from "./tool-effects.ts";
 import type { OpenProblem, Status, Verdict } from "./types.ts";
@@ -176,9 +177,19 @@ async function commitVerification(
     if (v.status === "draft" || v.status === "rejected") {
       const verified: Move = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
       moves.push(verified);
-      const auto = autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
+      const held = heldVersion(await ctx.store.listVersions({ name: v.name }));
+      const auto = held
+        ? { activate: false, text: holdText(v.name, v.version, held) }
+        : autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
       report.evidence.promotion = auto.text;
       if (auto.activate) moves.push(...(await activation(ctx, after(verified), auto.text)));
+    } else if (
+      v.status === "verified" &&
+      options.live &&
+      heldVersion(await ctx.store.listVersions({ name: v.name }))
+    ) {
+      // The live pass a replacement of a version held back for a runtime failure waits for.
+      moves.push(...(await activation(ctx, v, `${why} passed (live)`, evidence)));
     } else if (v.status === "suspect" || v.status === "active") {
       const cleared: OpenProblem[] = ["schema_changed", "dependency_missing", ...(options.clears ?? [])];
       if (options.live && (await liveCoversFailures(ctx, v, options))) cleared.push("runtime_failure");
@@ -217,16 +228,22 @@ async function commitVerification(
 
 /**
  * A live pass clears a runtime failure only when the calls that failed ran live this time: a failure at a write
- * that was answered from the record is not shown fixed (`--allow-writes` runs it for real).
+ * that was answered from the record is not shown fixed (`--allow-writes` runs it for real), unless that record was
+ * made after the failure (`--trace` of a later run that did the task): the base tool did that write since.
  */
 async function liveCoversFailures(
   ctx: DistillContext,
   v: VersionRecord,
   options: VerifyVersionOptions,
 ): Promise<boolean> {
-  const ran = options.livePolicy?.liveTools();
-  if (!ran) return true;
-  const failed = recordedFailures(await ctx.store.getHistory(v.name, v.version));
+  const policy = options.livePolicy;
+  if (!policy) return true;
+  const history = await ctx.store.getHistory(v.name, v.version);
+  const failed = recordedFailures(history);
+  const lastFailure = history.findLast((h) => h.to === "suspect")?.at ?? null;
+  const ran = policy.liveTools();
+  const later = policy.recordAt !== null && lastFailure !== null && policy.recordAt > lastFailure;
+  if (later) for (const tool of policy.recordTools()) ran.add(tool);
   return failed.every((f) => f.tool === null || ran.has(f.tool));
 }
 

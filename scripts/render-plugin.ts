@@ -1,11 +1,11 @@
 /**
  * `npm run render-plugin`: renders the Claude Code plugin. `plugin/` is what the marketplace installs: plugin.json,
- * hooks.json, the command, .mcp.json, the README and esbuild bundles of the hook entries and the `td` MCP server
- * that import only `node:` built-ins (Claude Code never runs `npm install` for a plugin). `plugin-dev/` runs this
+ * hooks.json, the commands, .mcp.json, the README and esbuild bundles of the hook entries, the `td` MCP server and
+ * the CLI (which the commands run) that import only `node:` built-ins (Claude Code never runs `npm install` for a plugin). `plugin-dev/` runs this
  * checkout's TypeScript sources on the pinned Node instead. Both are committed; a test re-renders them into a temp
  * folder and compares bytes. Usage: `node scripts/render-plugin.ts [outRoot]` (default: the repository root).
  */
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
@@ -70,9 +70,18 @@ function mcpJson(command: string, args: string[]): string {
   return json({ mcpServers: { td: { type: "stdio", command, args } } });
 }
 
-function common(dir: string): void {
+/**
+ * Every command of commands/; `cli` is how the plugin runs the tooldistill CLI, which replaces `{{TOOLDISTILL}}` in
+ * the commands that run it at expansion (`` !`…` ``).
+ */
+function common(dir: string, cli: string): void {
   rmSync(dir, { recursive: true, force: true });
-  write(dir, "commands/distill.md", readFileSync(join(root, "commands", "distill.md"), "utf8"));
+  for (const file of readdirSync(join(root, "commands"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()) {
+    const text = readFileSync(join(root, "commands", file), "utf8");
+    write(dir, `commands/${file}`, text.replaceAll("{{TOOLDISTILL}}", cli));
+  }
 }
 
 /**
@@ -150,7 +159,7 @@ const registryOutOfHooks: Plugin = {
 
 /** plugin/: bundles that run on the user's `node`, with nothing but built-ins. */
 async function renderPlugin(dir: string): Promise<void> {
-  common(dir);
+  common(dir, `node "${PLUGIN_ROOT}/dist/cli.js"`);
   write(dir, ".claude-plugin/plugin.json", pluginJson(pkg.description));
   write(
     dir,
@@ -172,13 +181,15 @@ async function renderPlugin(dir: string): Promise<void> {
     legalComments: "eof",
     logLevel: "warning",
   } as const;
-  // The server, the fallback distiller and the hooks' full config loader share chunks.
+  // The server, the fallback distiller, the hooks' full config loader and the CLI share chunks (the CLI loads
+  // `pg` from its chunk only when the store is a PostgreSQL URL, as the server does).
   await build({
     ...shared,
     entryPoints: {
       td: join(root, "server", "td.ts"),
       fallback: join(root, "hooks", "fallback.ts"),
       [FULL_CONFIG_ENTRY]: join(root, "hooks", "full-config.ts"),
+      cli: join(root, "cli", "plugin-cli.ts"),
     },
     splitting: true,
     chunkNames: "chunks/[name]-[hash]",
@@ -205,8 +216,8 @@ async function renderPlugin(dir: string): Promise<void> {
 
 /** plugin-dev/: the same plugin over this checkout's sources, on its pinned Node (`npm ci` first). */
 function renderPluginDev(dir: string): void {
-  common(dir);
   const node = `${PLUGIN_ROOT}/../node_modules/.bin/node`;
+  common(dir, `"${node}" "${PLUGIN_ROOT}/../bin/tooldistill.js"`);
   write(
     dir,
     ".claude-plugin/plugin.json",

@@ -140,14 +140,35 @@ test("verify --live refuses a write the record cannot answer unless --allow-writ
   const withPlan = await cli(dir, "verify", "refund_ticket", "--live", "--allow-writes", "--dry-run");
   assert.match(
     withPlan.stdout,
-    /4\. tickets_close .*: live \(writes\) \(may write: runs live \(--allow-writes\)\)/,
+    /3\. refunds_create .*: REFUSED \(may write: the source run already sent these arguments\)\n.*4\. tickets_close .*: live \(writes\) \(may write: runs live \(--allow-writes\)\)/s,
   );
   assert.deepEqual(called(), []);
-  // Consent: every call runs for real (the source run's refund is undone first, as a person would).
-  SHARED_WORLD.refunded.clear();
-  const allowed = await cli(dir, "verify", "refund_ticket", "--live", "--allow-writes");
+  // Consent to writes does not repeat the source run's refund: the command says to give a fresh input.
+  const repeat = await cli(dir, "verify", "refund_ticket", "--live", "--allow-writes");
+  assert.equal(repeat.code, 1);
+  assert.match(
+    repeat.stderr,
+    /^tooldistill: verify --live refused for refund_ticket v1: call 3 to 'refunds_create' \{"amount":40,"order_id":"O-ACME"\} \(the source run already sent these arguments\)\. .* Nothing was run\. Verify against a fresh input whose writes are new: tooldistill verify refund_ticket --version 1 --live --allow-writes --input '<json>'/,
+  );
+  assert.deepEqual(called(), [], "refused before anything ran");
+  // A fresh input: every call runs for real, and each write is new.
+  const allowed = await cli(
+    dir,
+    "verify",
+    "refund_ticket",
+    "--live",
+    "--allow-writes",
+    "--input",
+    '{"customer":"Globex"}',
+  );
   assert.equal(allowed.code, 0, allowed.stderr);
   assert.deepEqual(called(), ["tickets_find", "orders_get", "refunds_create", "tickets_close"]);
+  const noLive = await cli(dir, "verify", "refund_ticket", "--input", '{"customer":"Globex"}');
+  assert.equal(noLive.code, 2, noLive.stderr);
+  assert.match(noLive.stderr, /^tooldistill: --input only goes with --live\n/);
+  const notJson = await cli(dir, "verify", "refund_ticket", "--live", "--input", "Globex");
+  assert.equal(notJson.code, 1, "a running command's usage error exits 1");
+  assert.match(notJson.stderr, /--input must be a JSON object, the tool's input/);
   const usage = await cli(dir, "verify", "refund_ticket", "--allow-writes");
   assert.equal(usage.code, 2);
   assert.equal((await cli(dir, "verify", "refund_ticket", "--dry-run")).code, 2);

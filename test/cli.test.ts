@@ -181,7 +181,7 @@ test("--help on every verb prints that verb's usage and runs nothing", async (t)
     "traces show": "traces show <id>",
     promote: "promote <name> [--version N]",
     deprecate: "deprecate <name> [--version N]",
-    verify: "verify <name> [--version N] [--live [--allow-writes] [--dry-run]]",
+    verify: "verify <name> [--version N] [--live [--allow-writes] [--dry-run] [--input|--trace]]",
     prune: "prune [--older-than N]",
     "tool-updated": "tool-updated <base_tool>",
     health: "health [--no-probe]",

@@ -121,8 +121,10 @@ test("invoice demo: the four scripted steps, the structured error and every numb
   assert.equal(currency.run?.outcome, true);
   assert.deepEqual(statuses(currency), [
     "v1 deprecated (avoided_tool_recovered)",
-    "v2 deprecated (runtime_failure)",
-    "v3 active",
+    // v3 replaces v2, held back for its runtime failure: replay alone does not activate it, even under
+    // auto_promote: all; it waits for a live pass or a person (docs/lifecycle.md, "Demotion is not evaded").
+    "v2 suspect (runtime_failure)",
+    "v3 verified",
   ]);
   assert.equal(currency.versions[2]?.calls, 3);
   assert.equal(currency.versions[2]?.baseline, 9);

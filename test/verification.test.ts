@@ -407,7 +407,16 @@ test("verify --live clears a runtime failure once the tool works again; a failed
   const recorded = await td.verify("invoice_from_email", { version: 1, live: true });
   assert.deepEqual(world.log, [], "no call ran for real");
   assert.equal(recorded.status, "suspect", "the failed write was answered from the record: not shown fixed");
-  const live = await td.verify("invoice_from_email", { version: 1, live: true, allowWrites: true });
+  // With consent to writes, on a fresh input: the source run's invoice is not created a second time.
+  await assert.rejects(td.verify("invoice_from_email", { version: 1, live: true, allowWrites: true }), {
+    code: "WRITE_REFUSED",
+  });
+  const live = await td.verify("invoice_from_email", {
+    version: 1,
+    live: true,
+    allowWrites: true,
+    input: { customer: "Globex" },
+  });
   assert.equal(live.status, "active");
   assert.equal(live.liveCalls.length, 4);
   assert.equal(
@@ -493,7 +502,7 @@ test("exposure is ranked by successful runs and capped by max_exposed_tools", as
   const hidden = await reuse.execute("tool_c", { customer: "ACME" });
   assert.deepEqual(hidden, {
     content:
-      "Error: the distilled tool 'tool_c' is active but not offered now: max_exposed_tools (2) offers only the most used distilled tools. Complete the task with the base tools.",
+      "Error: the distilled tool 'tool_c' is active but not offered now: max_exposed_tools (2) offers the tools a person promoted, then the most used distilled tools, with a share kept for new ones. Complete the task with the base tools.",
     isError: true,
   });
   assert.deepEqual(

@@ -1,9 +1,11 @@
 /** `promote`, `deprecate`, `verify` and `prune`: moving versions through their lifecycle. */
 
 import type { RegistryData, Verdict } from "../../core/index.ts";
+import { DistillError } from "../../core/index.ts";
 import {
   deprecate as deprecateVersion,
   isExposed,
+  isPlainObject,
   planText,
   promotionPreview,
   prune as pruneVersions,
@@ -50,7 +52,7 @@ export async function deprecate(ctx: ContextOf<"deprecate">): Promise<number> {
 export async function verify(ctx: ContextOf<"verify">): Promise<number> {
   const { version, live } = ctx.options;
   const allowWrites = ctx.options["allow-writes"];
-  const options = version === undefined ? {} : { version };
+  const options = { ...(version === undefined ? {} : { version }), ...freshInput(ctx.options) };
   return withLibrary(ctx, async (td) => {
     if (ctx.options["dry-run"]) {
       const plan = await td.planLiveVerification(ctx.args.name, { ...options, allowWrites });
@@ -71,6 +73,34 @@ async function stillOutOfUse(store: RegistryData, verdict: Verdict): Promise<boo
   if (verdict.status !== "suspect") return false;
   const v = await store.getVersion(verdict.name, verdict.version);
   return v !== null && !isExposed(v.status, v.problems);
+}
+
+/** `--input <json>` and `--trace <id>`: the fresh input of `verify --live`, checked before anything opens. */
+function freshInput(options: ContextOf<"verify">["options"]): {
+  input?: Record<string, unknown>;
+  trace?: string;
+} {
+  const { input, trace, live } = options;
+  if ((input !== undefined || trace !== undefined) && !live) {
+    throw new DistillError(
+      "USAGE",
+      "--input and --trace go with --live: tooldistill verify <name> --live --input '<json>'",
+    );
+  }
+  const out: { input?: Record<string, unknown>; trace?: string } = trace === undefined ? {} : { trace };
+  if (input === undefined) return out;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(input);
+  } catch (err) {
+    throw new DistillError(
+      "USAGE",
+      `--input must be a JSON object, the tool's input (${(err as Error).message})`,
+    );
+  }
+  if (!isPlainObject(parsed))
+    throw new DistillError("USAGE", "--input must be a JSON object, the tool's input");
+  return { ...out, input: parsed };
 }
 
 /** Removes rejected and superseded versions (older than N days with --older-than). */

@@ -52,6 +52,7 @@ import {
   versionRow,
   writeToolCode
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-3U4J7U5A.js
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-3U4J7U5A.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-HBGP6CBP.js
 } from "./chunk-2SZMPL7T.js";
 ========
@@ -60,6 +61,9 @@ import {
 ========
 } from "./chunk-BIWZWU3R.js";
 >>>>>>>> claude-code-new:plugin/dist/chunks/chunk-PGWFENER.js
+========
+} from "./chunk-MOQGWUYL.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-UAOKGEVO.js
 import {
   assertNodeVersion
 } from "./chunk-RYZN5VFB.js";
@@ -2157,6 +2161,7 @@ function embeddedStore(store, what) {
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-3U4J7U5A.js
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-3U4J7U5A.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-HBGP6CBP.js
     const { PostgresStore } = await import("./postgres-store-64VNGIKM.js");
 ========
@@ -2165,6 +2170,9 @@ async function openRegistryStore(location, options = {}) {
 ========
     const { PostgresStore } = await import("./postgres-store-VZSPEKVW.js");
 >>>>>>>> claude-code-new:plugin/dist/chunks/chunk-PGWFENER.js
+========
+    const { PostgresStore } = await import("./postgres-store-LHL5Y6PM.js");
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-UAOKGEVO.js
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },
@@ -2195,6 +2203,7 @@ function openConfiguredStore(config, options = {}, location = config.store) {
 }
 
 export {
+  checkLifecycle,
   Store,
   sessionSpan,
   findSessionSpan,

@@ -275,6 +275,27 @@ function verdictBody(v, evidence = true) {
   if (evidence) lines.push(...evidenceLines(v.evidence));
   return { failed, lines };
 }
+function verdictReport(v, options = {}) {
+  const { failed, lines } = verdictBody(v, options.evidence ?? true);
+  const id = `${v.name} v${v.version}`;
+  if (v.status === "active") lines.push(`${id} is active: agents can call it.`);
+  else if (v.status === "verified")
+    lines.push(`${id} is verified: tooldistill promote ${v.name} makes it available to agents.`);
+  else if (v.status === "deprecated") {
+    lines.push(
+      failed ? `${id} is deprecated: it no longer passes against the current base tools. The next successful agent run can propose a new version; tooldistill promote ${v.name} --version N rolls back to an earlier one that still passes.` : `${id} is deprecated; tooldistill promote ${v.name} --version ${v.version} makes it active again.`
+    );
+  } else if (v.status === "suspect") {
+    lines.push(
+      `${id} is still suspect: a runtime failure is cleared only by a live pass of the calls that failed: tooldistill verify ${v.name} --version ${v.version} --live (reads run for real; add --allow-writes when a call that failed may write).`
+    );
+  } else {
+    lines.push(
+      failed ? `${id} stays a draft: it is never offered to agents. An agent proposes a corrected version (or tooldistill rebuild ${v.name} when a rebuild is queued).` : `${id} is a draft.`
+    );
+  }
+  return lines.join("\n");
+}
 function verdictText(v) {
   const { failed, lines } = verdictBody(v);
   if (failed) {
@@ -467,12 +488,14 @@ function rootCause(err) {
 
 export {
   noEvidence,
+  evidenceLines,
   formatProblem,
   testInputsOf,
   parseProposal,
   toVerdict,
   rejectedVerdict,
   reportSummary,
+  verdictReport,
   verdictText,
   PROPOSE_INPUT_SCHEMA,
   ClaudeDistiller

@@ -525,6 +525,7 @@ function withEvidence(v) {
   return v === null || v.evidence !== void 0 ? v : { ...v, evidence: { ...NO_EVIDENCE, writes: [] } };
 }
 
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-BIWZWU3R.js
 // core/tool-files.ts
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
@@ -664,6 +665,8 @@ function verifiedDefinitionRow(r) {
   return { ...verifiedDefinitionFromRow(r), definition: textOrNull(r, "definition") };
 }
 
+========
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-MOQGWUYL.js
 // core/store-calls.ts
 function joinNotes(...notes) {
   const kept = notes.filter((n) => n !== null && n !== "");
@@ -788,6 +791,157 @@ function liveRun(db, row) {
   };
 }
 
+// core/tool-files.ts
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+var TOOL_FILE = /^v(\d+)\.ts$/;
+function hashSource(source) {
+  const { createHash } = process.getBuiltinModule("node:crypto");
+  return createHash("sha256").update(source).digest("hex");
+}
+function toolFilePath(root, name, version) {
+  const problem = toolNameProblem(name);
+  if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
+  if (!Number.isSafeInteger(version) || version < 1) {
+    throw new DistillError("USAGE", `version numbers are whole numbers from 1 (got ${version})`);
+  }
+  const tools = resolve(root, "tools");
+  const file = resolve(tools, name, `v${version}.ts`);
+  if (!file.startsWith(tools + sep)) {
+    throw new DistillError("PROPOSAL_INVALID", `tool name '${name}' would place its file outside ${tools}`);
+  }
+  return file;
+}
+function readToolCode(root, name, version) {
+  const file = toolFilePath(root, name, version);
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new DistillError(
+      "NOT_FOUND",
+      `the file of ${name} v${version} is missing (${file}); deprecate this version or restore the file`,
+      { cause: err }
+    );
+  }
+}
+function writeToolCode(root, file, code) {
+  try {
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(file, code);
+  } catch (err) {
+    throw new DistillError(
+      "STORE",
+      `cannot write the tool file ${file}: ${errorMessage(err)}. Check that ${join(root, "tools")} is writable by this user.`,
+      { cause: err }
+    );
+  }
+}
+function listToolFiles(root) {
+  const dir = join(root, "tools");
+  const out = [];
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names.sort()) {
+    let files;
+    try {
+      files = readdirSync(join(dir, name));
+    } catch {
+      continue;
+    }
+    for (const f of files.sort()) {
+      const m = TOOL_FILE.exec(f);
+      if (m) out.push({ name, version: Number(m[1]), file: join(dir, name, f) });
+    }
+  }
+  return out;
+}
+function countToolFiles(root) {
+  return listToolFiles(root).length;
+}
+
+// core/registry-store.ts
+var TRANSFER_ORDER = [
+  "traces",
+  "calls",
+  "versions",
+  "history",
+  "dependencies",
+  "runStats",
+  "runs",
+  "verifiedDefinitions",
+  "baseHealth",
+  "meta",
+  "sessions"
+];
+function emptyCounts() {
+  return {
+    traces: 0,
+    calls: 0,
+    versions: 0,
+    history: 0,
+    dependencies: 0,
+    runStats: 0,
+    runs: 0,
+    verifiedDefinitions: 0,
+    baseHealth: 0,
+    meta: 0,
+    sessions: 0
+  };
+}
+var INTERNAL_META_PREFIX = "tooldistill.lock:";
+
+// core/registry-rows.ts
+function traceRow(r) {
+  return { ...traceFromRow(r), ...traceFlagsFromRow(r) };
+}
+function callRow(r) {
+  return {
+    ...callFromRow(r),
+    args: text(r, "args"),
+    output: textOrNull(r, "output"),
+    externalId: textOrNull(r, "external_id"),
+    startedAt: text(r, "started_at")
+  };
+}
+function versionRow(r, code) {
+  return {
+    ...versionFromRow(r),
+    problems: text(r, "problems"),
+    inputSchema: text(r, "input_schema"),
+    testInputs: text(r, "test_inputs"),
+    verdict: textOrNull(r, "verdict"),
+    replayRuns: text(r, "replay_runs"),
+    code
+  };
+}
+function historyRow(r) {
+  return { ...historyFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
+}
+function runStatsRow(r) {
+  return runStatsFromRow(text(r, "name"), Number(r["version"]), r);
+}
+function metaRow(r) {
+  return { key: text(r, "key"), value: text(r, "value") };
+}
+function sessionRow(r) {
+  return {
+    sessionId: text(r, "session_id"),
+    span: Number(r["span"]),
+    confirmed: Boolean(r["confirmed"]),
+    updatedAt: text(r, "updated_at")
+  };
+}
+function runRow(r) {
+  return { ...runFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
+}
+function verifiedDefinitionRow(r) {
+  return { ...verifiedDefinitionFromRow(r), definition: textOrNull(r, "definition") };
+}
+
 export {
   loadPg,
   isPostgresUrl,
@@ -831,7 +985,9 @@ export {
   toolFilePath,
   readToolCode,
   writeToolCode,
+  listToolFiles,
   countToolFiles,
+  TRANSFER_ORDER,
   emptyCounts,
   INTERNAL_META_PREFIX,
   runInTransaction,

@@ -3,6 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-JIBLWWYZ.js
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-JIBLWWYZ.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-M3MJNLMG.js
 } from "./chunk-ELNSZQXQ.js";
 ========
@@ -20,11 +21,21 @@ import {
 import {
   PROPOSE_TOOL_NAME
 } from "./chunk-GJCSP7XP.js";
+========
+} from "./chunk-66WDDRXQ.js";
+import {
+  mcpHookResponseToValue
+} from "./chunk-ZTOAOY7G.js";
+import {
+  PROPOSE_TOOL_NAME
+} from "./chunk-PKRKCUPB.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-IWFZTXJW.js
 import {
   advanceSpan,
   findSessionSpan,
   markSpanConfirmed,
   sessionSpan
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-JIBLWWYZ.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-JIBLWWYZ.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-M3MJNLMG.js
 } from "./chunk-HBGP6CBP.js";
@@ -37,6 +48,12 @@ import {
   clipDepth
 } from "./chunk-UAGPJX33.js";
 >>>>>>>> writers-runtime:plugin/dist/chunks/chunk-VRYTYSTY.js
+========
+} from "./chunk-UAOKGEVO.js";
+import {
+  clipDepth
+} from "./chunk-MOQGWUYL.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-IWFZTXJW.js
 import {
   canonicalArgs,
   isPlainObject

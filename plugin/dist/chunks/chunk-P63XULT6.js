@@ -2,7 +2,11 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   suggestion
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-P63XULT6.js
 } from "./chunk-3PVCE3ZL.js";
+========
+} from "./chunk-ZTOAOY7G.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-66WDDRXQ.js
 import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
@@ -15,7 +19,11 @@ import {
   testInputsOf,
   toVerdict,
   verdictText
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-P63XULT6.js
 } from "./chunk-GJCSP7XP.js";
+========
+} from "./chunk-PKRKCUPB.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-66WDDRXQ.js
 import {
   clip,
   oneLine
@@ -27,7 +35,10 @@ import {
 } from "./chunk-GNLRVJN4.js";
 import {
   SqliteRegistryStore,
+  Store,
+  checkLifecycle,
   openRegistryStore
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-P63XULT6.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-PCC6D7DA.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-ELNSZQXQ.js
 } from "./chunk-HBGP6CBP.js";
@@ -37,13 +48,21 @@ import {
 ========
 } from "./chunk-PGWFENER.js";
 >>>>>>>> claude-code-new:plugin/dist/chunks/chunk-P63XULT6.js
+========
+} from "./chunk-UAOKGEVO.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-66WDDRXQ.js
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
+  TRANSFER_ORDER,
   clipDepth,
+  countToolFiles,
+  emptyCounts,
   hashSource,
   isPostgresUrl,
+  listToolFiles,
   parseStoreUrl,
   stderrLogger
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-P63XULT6.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-PCC6D7DA.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-ELNSZQXQ.js
 } from "./chunk-2SZMPL7T.js";
@@ -56,6 +75,12 @@ import {
 ========
 } from "./chunk-BIWZWU3R.js";
 >>>>>>>> claude-code-new:plugin/dist/chunks/chunk-P63XULT6.js
+========
+} from "./chunk-MOQGWUYL.js";
+import {
+  silentLogger
+} from "./chunk-J2PGGSMV.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-66WDDRXQ.js
 import {
   require_ajv
 } from "./chunk-LMZH4FWR.js";
@@ -7316,7 +7341,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse4(src, reviver, options) {
+    function parse5(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -7357,7 +7382,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse4;
+    exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify;
@@ -10495,14 +10520,14 @@ var require_lib = __commonJS({
         super.checkParams(node, false, true);
         this.scope.exit();
       }
-      forwardNoArrowParamsConversionAt(node, parse5) {
+      forwardNoArrowParamsConversionAt(node, parse6) {
         let result;
         if (this.state.noArrowParamsConversionAt.includes(this.offsetToSourcePos(node.start))) {
           this.state.noArrowParamsConversionAt.push(this.state.start);
-          result = parse5();
+          result = parse6();
           this.state.noArrowParamsConversionAt.pop();
         } else {
-          result = parse5();
+          result = parse6();
         }
         return result;
       }
@@ -10666,8 +10691,8 @@ var require_lib = __commonJS({
         }
         return exprList;
       }
-      parseArrayLike(close, isTuple, refExpressionErrors) {
-        const node = super.parseArrayLike(close, isTuple, refExpressionErrors);
+      parseArrayLike(close2, isTuple, refExpressionErrors) {
+        const node = super.parseArrayLike(close2, isTuple, refExpressionErrors);
         if (refExpressionErrors != null && !this.state.maybeInArrowParameters) {
           this.toReferencedList(node.elements);
         }
@@ -14888,11 +14913,11 @@ var require_lib = __commonJS({
         }
         return this.parseIdentifier();
       }
-      parseBindingList(close, closeCharCode, flags) {
+      parseBindingList(close2, closeCharCode, flags) {
         const allowEmpty = flags & 1;
         const elts = [];
         let first = true;
-        while (!this.eat(close)) {
+        while (!this.eat(close2)) {
           if (first) {
             first = false;
           } else {
@@ -14900,7 +14925,7 @@ var require_lib = __commonJS({
           }
           if (allowEmpty && this.match(12)) {
             elts.push(null);
-          } else if (this.eat(close)) {
+          } else if (this.eat(close2)) {
             break;
           } else if (this.match(21)) {
             let rest = this.parseRestBinding();
@@ -14909,7 +14934,7 @@ var require_lib = __commonJS({
             }
             elts.push(rest);
             if (!this.checkCommaAfterRest(closeCharCode)) {
-              this.expect(close);
+              this.expect(close2);
               break;
             }
           } else {
@@ -15117,11 +15142,11 @@ var require_lib = __commonJS({
             this.raise(Errors.InvalidRestAssignmentPattern, node);
         }
       }
-      checkCommaAfterRest(close) {
+      checkCommaAfterRest(close2) {
         if (!this.match(12)) {
           return false;
         }
-        this.raise(this.lookaheadCharCode() === close ? Errors.RestTrailingComma : Errors.ElementAfterRest, this.state.startLoc);
+        this.raise(this.lookaheadCharCode() === close2 ? Errors.RestTrailingComma : Errors.ElementAfterRest, this.state.startLoc);
         return true;
       }
     };
@@ -16227,7 +16252,7 @@ var require_lib = __commonJS({
       parseTemplateSubstitution() {
         return this.parseExpression();
       }
-      parseObjectLike(close, isPattern, isRecord, refExpressionErrors) {
+      parseObjectLike(close2, isPattern, isRecord, refExpressionErrors) {
         if (isRecord) {
           this.expectPlugin("recordAndTuple");
         }
@@ -16236,12 +16261,12 @@ var require_lib = __commonJS({
         const node = this.startNode();
         node.properties = [];
         this.next();
-        while (!this.match(close)) {
+        while (!this.match(close2)) {
           if (first) {
             first = false;
           } else {
             this.expect(12);
-            if (this.match(close)) {
+            if (this.match(close2)) {
               this.addTrailingCommaExtraToNode(node);
               break;
             }
@@ -16463,13 +16488,13 @@ var require_lib = __commonJS({
         this.scope.exit();
         return finishedNode;
       }
-      parseArrayLike(close, isTuple, refExpressionErrors) {
+      parseArrayLike(close2, isTuple, refExpressionErrors) {
         if (isTuple) {
           this.expectPlugin("recordAndTuple");
         }
         const node = this.startNode();
         this.next();
-        node.elements = this.parseExprList(close, !isTuple, refExpressionErrors, node);
+        node.elements = this.parseExprList(close2, !isTuple, refExpressionErrors, node);
         return this.finishNode(node, isTuple ? "TupleExpression" : "ArrayExpression");
       }
       parseArrowExpression(node, params, isAsync, trailingCommaLoc) {
@@ -16549,15 +16574,15 @@ var require_lib = __commonJS({
           this.checkLVal(param, formalParameters, 5, checkClashes, strictModeChanged);
         }
       }
-      parseExprList(close, allowEmpty, refExpressionErrors, nodeForExtra) {
+      parseExprList(close2, allowEmpty, refExpressionErrors, nodeForExtra) {
         const elts = [];
         let first = true;
-        while (!this.eat(close)) {
+        while (!this.eat(close2)) {
           if (first) {
             first = false;
           } else {
             this.expect(12);
-            if (this.match(close)) {
+            if (this.match(close2)) {
               if (nodeForExtra) {
                 this.addTrailingCommaExtraToNode(nodeForExtra);
               }
@@ -16565,11 +16590,11 @@ var require_lib = __commonJS({
               break;
             }
           }
-          elts.push(this.parseExprListItem(close, allowEmpty, refExpressionErrors));
+          elts.push(this.parseExprListItem(close2, allowEmpty, refExpressionErrors));
         }
         return elts;
       }
-      parseExprListItem(close, allowEmpty, refExpressionErrors, allowPlaceholder) {
+      parseExprListItem(close2, allowEmpty, refExpressionErrors, allowPlaceholder) {
         let elt;
         if (this.match(12)) {
           if (!allowEmpty) {
@@ -16590,7 +16615,7 @@ var require_lib = __commonJS({
           this.next();
           elt = this.finishNode(node, "ArgumentPlaceholder");
         } else {
-          elt = this.parseMaybeAssignAllowInOrVoidPattern(close, refExpressionErrors, this.parseParenItem);
+          elt = this.parseMaybeAssignAllowInOrVoidPattern(close2, refExpressionErrors, this.parseParenItem);
         }
         return elt;
       }
@@ -16906,10 +16931,10 @@ var require_lib = __commonJS({
         this.next();
         return this.finishNode(node, "VoidPattern");
       }
-      parseMaybeAssignAllowInOrVoidPattern(close, refExpressionErrors, afterLeftParse) {
+      parseMaybeAssignAllowInOrVoidPattern(close2, refExpressionErrors, afterLeftParse) {
         if (refExpressionErrors != null && this.match(88)) {
           const nextCode = this.lookaheadCharCode();
-          if (nextCode === 44 || nextCode === (close === 3 ? 93 : close === 8 ? 125 : 41) || nextCode === 61) {
+          if (nextCode === 44 || nextCode === (close2 === 3 ? 93 : close2 === 8 ? 125 : 41) || nextCode === 61) {
             return this.parseMaybeDefault(this.state.startLoc, this.parseVoidPattern(refExpressionErrors));
           }
         }
@@ -20420,8 +20445,8 @@ var require_lib = __commonJS({
         this.state.maybeInArrowParameters = oldMaybeInArrowParameters;
         if (!res) return;
         const startPos = this.offsetToSourcePos(startLoc.index);
-        const parse5 = () => res.returnType && this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithDeferredArrowErrors(() => super.parseArrowExpression(res, null, true)) : super.parseArrowExpression(res, null, true);
-        return this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithRestrictedArrowReturnType(parse5, this.hasPlugin("jsx") || this.state.tsArrowReturnTypeAllowed) : parse5();
+        const parse6 = () => res.returnType && this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithDeferredArrowErrors(() => super.parseArrowExpression(res, null, true)) : super.parseArrowExpression(res, null, true);
+        return this.tsIsArrowReturnTypeRestrictedAt(startPos) ? this.tsParseWithRestrictedArrowReturnType(parse6, this.hasPlugin("jsx") || this.state.tsArrowReturnTypeAllowed) : parse6();
       }
       tsParseTypeArgumentsInExpression() {
         if (this.reScan_lt() !== 47) return;
@@ -20533,8 +20558,8 @@ var require_lib = __commonJS({
         this.tsCheckForInvalidTypeCasts(exprList);
         return exprList;
       }
-      parseArrayLike(close, isTuple, refExpressionErrors) {
-        const node = super.parseArrayLike(close, isTuple, refExpressionErrors);
+      parseArrayLike(close2, isTuple, refExpressionErrors) {
+        const node = super.parseArrayLike(close2, isTuple, refExpressionErrors);
         if (node.type === "ArrayExpression") {
           this.tsCheckForInvalidTypeCasts(node.elements);
         }
@@ -20965,12 +20990,12 @@ var require_lib = __commonJS({
         this.state.tsArrowReturnTypeAllowed = allowsReturnType;
         this.state.tsGenericArrowParams = genericParams;
       }
-      tsParseWithRestrictedArrowReturnType(parse5, allowsReturnType = false, genericParams = false) {
+      tsParseWithRestrictedArrowReturnType(parse6, allowsReturnType = false, genericParams = false) {
         const oldAllowed = this.state.tsArrowReturnTypeAllowed;
         const oldGeneric = this.state.tsGenericArrowParams;
         const oldStart = this.state.tsArrowReturnTypeRestrictionAt;
         this.tsRestrictArrowReturnTypeAt(this.state.start, allowsReturnType, genericParams);
-        const result = parse5();
+        const result = parse6();
         this.state.tsArrowReturnTypeRestrictionAt = oldStart;
         this.state.tsArrowReturnTypeAllowed = oldAllowed;
         this.state.tsGenericArrowParams = oldGeneric;
@@ -21147,11 +21172,11 @@ var require_lib = __commonJS({
         this.state.tsGenericArrowParams = oldGeneric;
         return node;
       }
-      tsParseWithDeferredArrowErrors(parse5) {
-        if (this.optionFlags & 2048) return parse5();
+      tsParseWithDeferredArrowErrors(parse6) {
+        if (this.optionFlags & 2048) return parse6();
         this.optionFlags |= 2048;
         try {
-          return parse5();
+          return parse6();
         } finally {
           this.optionFlags &= ~2048;
         }
@@ -21164,19 +21189,19 @@ var require_lib = __commonJS({
       tsParseMaybeArrowWithRestrictedReturnType(startPos, refExpressionErrors, afterLeftParse) {
         if (!this.noArrowAt.has(startPos)) {
           const allowsReturnType = this.state.tsArrowReturnTypeAllowed;
-          const parse5 = () => this.tsParseMaybeAssign(refExpressionErrors, afterLeftParse);
+          const parse6 = () => this.tsParseMaybeAssign(refExpressionErrors, afterLeftParse);
           let state = this.state.clone();
           const {
             tokensLength
           } = state;
           this.tsArrowReturnTypeAt.delete(startPos);
-          let result = this.tryParse(parse5, state);
+          let result = this.tryParse(parse6, state);
           const returnTypeStart = this.tsArrowReturnTypeAt.get(startPos);
           if (result.thrown && returnTypeStart !== void 0 && !tsIsInvalidArrowParamsError(result.error, returnTypeStart) && !(this.optionFlags & 2048)) {
             state = this.state.clone();
             this.optionFlags |= 2048;
             try {
-              result = this.tryParse(parse5, state);
+              result = this.tryParse(parse6, state);
             } finally {
               this.optionFlags &= ~2048;
             }
@@ -21416,12 +21441,12 @@ var require_lib = __commonJS({
         }
         return super.parseMaybeDecoratorArguments(expr, startLoc);
       }
-      checkCommaAfterRest(close) {
-        if (this.state.isAmbientContext && this.match(12) && this.lookaheadCharCode() === close) {
+      checkCommaAfterRest(close2) {
+        if (this.state.isAmbientContext && this.match(12) && this.lookaheadCharCode() === close2) {
           this.next();
           return false;
         }
-        return super.checkCommaAfterRest(close);
+        return super.checkCommaAfterRest(close2);
       }
       isClassMethod() {
         return this.match(47) || super.isClassMethod();
@@ -21526,8 +21551,8 @@ var require_lib = __commonJS({
         const startPos = this.offsetToSourcePos(node.start);
         if (this.tsIsArrowReturnTypeRestrictedAt(startPos)) {
           const genericParams = this.state.tsGenericArrowParams;
-          const parse5 = () => super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
-          return this.tsParseWithRestrictedArrowReturnType(genericParams && node.returnType ? () => this.tsParseWithDeferredArrowErrors(parse5) : parse5, this.state.tsArrowReturnTypeAllowed || !genericParams && tsHasUnambiguousArrowParams(params));
+          const parse6 = () => super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
+          return this.tsParseWithRestrictedArrowReturnType(genericParams && node.returnType ? () => this.tsParseWithDeferredArrowErrors(parse6) : parse6, this.state.tsArrowReturnTypeAllowed || !genericParams && tsHasUnambiguousArrowParams(params));
         }
         return super.parseArrowExpression(node, params, isAsync, trailingCommaLoc);
       }
@@ -22307,7 +22332,7 @@ var require_lib = __commonJS({
         return result;
       }
     };
-    function parse4(input, options) {
+    function parse5(input, options) {
       var _options;
       if (((_options = options) == null ? void 0 : _options.sourceType) === "unambiguous") {
         options = Object.assign({}, options);
@@ -22394,7 +22419,7 @@ var require_lib = __commonJS({
       }
       return cls;
     }
-    exports.parse = parse4;
+    exports.parse = parse5;
     exports.parseExpression = parseExpression;
     exports.tokTypes = tokTypes;
   }
@@ -22442,7 +22467,7 @@ var require_ms = __commonJS({
       options = options || {};
       var type = typeof val;
       if (type === "string" && val.length > 0) {
-        return parse4(val);
+        return parse5(val);
       } else if (type === "number" && isFinite(val)) {
         return options.long ? fmtLong(val) : fmtShort(val);
       }
@@ -22450,7 +22475,7 @@ var require_ms = __commonJS({
         "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
       );
     };
-    function parse4(str) {
+    function parse5(str) {
       str = String(str);
       if (str.length > 100) {
         return;
@@ -39927,11 +39952,11 @@ var require_trace_mapping_umd = __commonJS({
         state.lastNeedle = needle;
         return state.lastIndex = binarySearch(haystack, needle, low, high);
       }
-      function parse4(map) {
+      function parse5(map) {
         return typeof map === "string" ? JSON.parse(map) : map;
       }
       var FlattenMap = function(map, mapUrl) {
-        const parsed = parse4(map);
+        const parsed = parse5(map);
         if (!("sections" in parsed)) {
           return new TraceMap(parsed, mapUrl);
         }
@@ -39995,7 +40020,7 @@ var require_trace_mapping_umd = __commonJS({
         }
       }
       function addSection(input, mapUrl, mappings, sources, sourcesContent, names, ignoreList, lineOffset, columnOffset, stopLine, stopColumn) {
-        const parsed = parse4(input);
+        const parsed = parse5(input);
         if ("sections" in parsed) return recurse(...arguments);
         const map = new TraceMap(parsed, mapUrl);
         const sourcesOffset = sources.length;
@@ -40045,7 +40070,7 @@ var require_trace_mapping_umd = __commonJS({
         constructor(map, mapUrl) {
           const isString = typeof map === "string";
           if (!isString && map._decodedMemo) return map;
-          const parsed = parse4(map);
+          const parsed = parse5(map);
           const { version, file, names, sourceRoot, sources, sourcesContent } = parsed;
           this.version = version;
           this.file = file;
@@ -47071,16 +47096,16 @@ var require_picocolors = __commonJS({
     var argv = p.argv || [];
     var env = p.env || {};
     var isColorSupported = !(!!env.NO_COLOR || argv.includes("--no-color")) && (!!env.FORCE_COLOR || argv.includes("--color") || p.platform === "win32" || (p.stdout || {}).isTTY && env.TERM !== "dumb" || !!env.CI);
-    var formatter = (open, close, replace = open) => (input) => {
-      let string = "" + input, index = string.indexOf(close, open.length);
-      return ~index ? open + replaceClose(string, close, replace, index) + close : open + string + close;
+    var formatter = (open, close2, replace = open) => (input) => {
+      let string = "" + input, index = string.indexOf(close2, open.length);
+      return ~index ? open + replaceClose(string, close2, replace, index) + close2 : open + string + close2;
     };
-    var replaceClose = (string, close, replace, index) => {
+    var replaceClose = (string, close2, replace, index) => {
       let result = "", cursor = 0;
       do {
         result += string.substring(cursor, index) + replace;
-        cursor = index + close.length;
-        index = string.indexOf(close, cursor);
+        cursor = index + close2.length;
+        index = string.indexOf(close2, cursor);
       } while (~index);
       return result + string.substring(cursor);
     };
@@ -47269,17 +47294,17 @@ var require_lib6 = __commonJS({
       if (endLine === -1) {
         end = source.length;
       }
-      const lineDiff = endLine - startLine;
+      const lineDiff2 = endLine - startLine;
       const markerLines = {};
-      if (lineDiff) {
-        for (let i = 0; i <= lineDiff; i++) {
+      if (lineDiff2) {
+        for (let i = 0; i <= lineDiff2; i++) {
           const lineNumber = i + startLine;
           if (!startColumn) {
             markerLines[lineNumber] = true;
           } else if (i === 0) {
             const sourceLength = source[lineNumber - 1].length;
             markerLines[lineNumber] = [startColumn, sourceLength - startColumn + 1];
-          } else if (i === lineDiff) {
+          } else if (i === lineDiff2) {
             markerLines[lineNumber] = [0, endColumn];
           } else {
             const sourceLength = source[lineNumber - i].length;
@@ -51439,18 +51464,69 @@ var require_lib8 = __commonJS({
   }
 });
 
-// core/module-ref.ts
-import { existsSync } from "node:fs";
+// core/config-file.ts
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+var CONFIG_FILE_NAME = "tooldistill.yaml";
+function findConfig(startDir = process.cwd()) {
+  const candidate = resolve(startDir, CONFIG_FILE_NAME);
+  return existsSync(candidate) && statSync(candidate).isFile() ? candidate : null;
+}
+
+// core/config-store.ts
+import { join, resolve as resolve2 } from "node:path";
+function storeLocation(raw, dir, env) {
+  const store = expandVars(raw, env, () => {
+  }).trim();
+  return isPostgresUrl(store) ? store : resolve2(dir, store);
+}
+function storeProblems(data, env) {
+  const raw = data["store"];
+  if (typeof raw !== "string" || raw === "") return [];
+  const found = [];
+  const add = (message) => found.push({ keyPath: ["store"], message });
+  const store = expandVars(
+    raw,
+    env,
+    (varName) => add(
+      `environment variable ${varName} is not set: set it (e.g. ${varName}=postgres://user:password@host:5432/database) or write \${${varName}:-.tooldistill} for a fallback`
+    )
+  ).trim();
+  if (found.length > 0) return found;
+  if (store === "") {
+    add(`${raw} expands to nothing: set the variable to a folder or a postgres:// URL`);
+  } else if (isPostgresUrl(store)) {
+    try {
+      parseStoreUrl(store);
+    } catch (err) {
+      add(errorMessage(err).replace(/^store: in tooldistill\.yaml /, ""));
+    }
+  } else {
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store);
+    if (scheme) {
+      add(
+        `a ${scheme[1]}:// URL cannot be a store: give a folder (e.g. .tooldistill) or a postgres://user:password@host:5432/database URL`
+      );
+    }
+  }
+  return found;
+}
+function localFolder(store, configDir) {
+  return isPostgresUrl(store) ? join(configDir, ".tooldistill") : store;
+}
+
+// core/module-ref.ts
+import { existsSync as existsSync2 } from "node:fs";
+import { resolve as resolve3 } from "node:path";
 import { pathToFileURL } from "node:url";
 function parseModuleRef(key2, raw, dir) {
   const hash = raw.lastIndexOf("#");
-  return { key: key2, file: resolve(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
+  return { key: key2, file: resolve3(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
 }
 async function importRef(ref) {
   const hash = ref.raw.lastIndexOf("#");
   const written = hash >= 0 ? ref.raw.slice(0, hash) : ref.raw;
-  if (!existsSync(ref.file)) {
+  if (!existsSync2(ref.file)) {
     throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: file not found`);
   }
   let namespace;
@@ -51640,57 +51716,6 @@ var import_ajv2 = __toESM(require_ajv(), 1);
 import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join as join2, resolve as resolve4 } from "node:path";
-
-// core/config-file.ts
-import { existsSync as existsSync2, statSync } from "node:fs";
-import { resolve as resolve2 } from "node:path";
-var CONFIG_FILE_NAME = "tooldistill.yaml";
-function findConfig(startDir = process.cwd()) {
-  const candidate = resolve2(startDir, CONFIG_FILE_NAME);
-  return existsSync2(candidate) && statSync(candidate).isFile() ? candidate : null;
-}
-
-// core/config-store.ts
-import { join, resolve as resolve3 } from "node:path";
-function storeLocation(raw, dir, env) {
-  const store = expandVars(raw, env, () => {
-  }).trim();
-  return isPostgresUrl(store) ? store : resolve3(dir, store);
-}
-function storeProblems(data, env) {
-  const raw = data["store"];
-  if (typeof raw !== "string" || raw === "") return [];
-  const found = [];
-  const add = (message) => found.push({ keyPath: ["store"], message });
-  const store = expandVars(
-    raw,
-    env,
-    (varName) => add(
-      `environment variable ${varName} is not set: set it (e.g. ${varName}=postgres://user:password@host:5432/database) or write \${${varName}:-.tooldistill} for a fallback`
-    )
-  ).trim();
-  if (found.length > 0) return found;
-  if (store === "") {
-    add(`${raw} expands to nothing: set the variable to a folder or a postgres:// URL`);
-  } else if (isPostgresUrl(store)) {
-    try {
-      parseStoreUrl(store);
-    } catch (err) {
-      add(errorMessage(err).replace(/^store: in tooldistill\.yaml /, ""));
-    }
-  } else {
-    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store);
-    if (scheme) {
-      add(
-        `a ${scheme[1]}:// URL cannot be a store: give a folder (e.g. .tooldistill) or a postgres://user:password@host:5432/database URL`
-      );
-    }
-  }
-  return found;
-}
-function localFolder(store, configDir) {
-  return isPostgresUrl(store) ? join(configDir, ".tooldistill") : store;
-}
 
 // core/config-yaml.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -52036,54 +52061,332 @@ ${sampleSettings()}
 #       GMAIL_FAKE: "1"
 `;
 
-// core/log-file.ts
-import { appendFileSync, mkdirSync, renameSync, statSync as statSync3 } from "node:fs";
-import { dirname as dirname2 } from "node:path";
-var DEFAULT_LOG_BYTES = 1024 * 1024;
-function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
-  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
-`;
+// core/spill.ts
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync as statSync3,
+  unlinkSync,
+  writeSync
+} from "node:fs";
+import { join as join3 } from "node:path";
+var KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
+var LIVE = ".jsonl";
+var CLAIMED = ".claimed";
+function spillDir(storeRoot) {
+  return join3(storeRoot, "spill");
+}
+function fileKey(sessionId) {
+  if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
+  let hash = 2166136261;
+  for (let i = 0; i < sessionId.length; i++) {
+    hash ^= sessionId.charCodeAt(i);
+    hash = Math.imul(hash, 16777619) >>> 0;
+  }
+  return `session-${hash.toString(16).padStart(8, "0")}`;
+}
+function pendingSpills(storeRoot) {
+  let names;
   try {
-    let size = 0;
-    try {
-      size = statSync3(file).size;
-    } catch {
-      mkdirSync(dirname2(file), { recursive: true });
-    }
-    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
-      try {
-        renameSync(file, `${file}.1`);
-      } catch {
+    names = readdirSync(spillDir(storeRoot));
+  } catch {
+    return { sessions: [], files: [] };
+  }
+  const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
+  const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
+  return { sessions, files: files.map((n) => join3(spillDir(storeRoot), n)) };
+}
+function applySpills(store, sessionId, apply) {
+  const report = { applied: 0, skipped: 0, failed: [] };
+  const dir = spillDir(store.root);
+  const keys = pendingKeys(store.root, sessionId);
+  if (keys.length === 0) return report;
+  const claimed = [];
+  store.transaction(() => {
+    for (const key2 of keys) {
+      for (const file of claimFiles(dir, key2)) {
+        claimed.push(file);
+        for (const event of readSpilled(file, report)) {
+          if (store.spillApplied(event.id)) {
+            report.skipped++;
+            continue;
+          }
+          try {
+            store.savepoint(() => apply(event));
+            report.applied++;
+          } catch (err) {
+            report.failed.push(`${event.event} of ${event.at}: ${errorMessage(err)}`);
+          }
+          store.markSpillApplied(event.id);
+        }
       }
     }
-    appendFileSync(
-      file,
-      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
-` : text
-    );
-    return true;
+    store.pruneSpillApplied(pruneBefore());
+  });
+  removeFiles(claimed);
+  return report;
+}
+function pendingKeys(root, sessionId) {
+  const { sessions } = pendingSpills(root);
+  return sessionId === null ? sessions : sessions.filter((s) => s === fileKey(sessionId));
+}
+function claimFiles(dir, key2) {
+  const files = readdirSync(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join3(dir, n));
+  const live = join3(dir, `${key2}${LIVE}`);
+  const claim = join3(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
+  try {
+    renameSync(live, claim);
+    files.push(claim);
   } catch {
-    return false;
+  }
+  return files;
+}
+function readSpilled(file, report) {
+  const events = [];
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      events.push(JSON.parse(line));
+    } catch {
+      report.failed.push(`${file}: a torn line was dropped`);
+    }
+  }
+  return events;
+}
+function pruneBefore() {
+  return new Date(Date.now() - KEEP_IDS_MS).toISOString();
+}
+function removeFiles(claimed) {
+  for (const file of claimed) {
+    try {
+      unlinkSync(file);
+    } catch {
+    }
   }
 }
 
-// core/tool-distill.ts
-import { randomUUID } from "node:crypto";
-
-// core/distill-options.ts
-import { dirname as dirname3 } from "node:path";
-function toolDef(t) {
-  const def = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
-  if (t.annotations !== void 0) def.annotations = t.annotations;
-  return def;
+// core/doctor.ts
+import { existsSync as existsSync4, mkdirSync as mkdirSync2, readFileSync as readFileSync2, renameSync as renameSync2 } from "node:fs";
+import { join as join4 } from "node:path";
+function stamp() {
+  return (/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-");
 }
-function proposeToolDefinition() {
+function moveAside(root, files) {
+  const target = join4(root, "orphaned", stamp());
+  for (const f of files) {
+    mkdirSync2(join4(target, f.name), { recursive: true });
+    renameSync2(f.file, join4(target, f.name, f.file.slice(f.file.lastIndexOf("/") + 1)));
+  }
+  return target;
+}
+function doctor(root, options) {
+  const report = { store: root, findings: [], fixed: [], ok: true };
+  const finish = () => {
+    report.ok = report.findings.every((f) => f.fix !== null && options.fix);
+    return report;
+  };
+  if (!existsSync4(root)) {
+    report.findings.push({
+      kind: "store_missing",
+      message: `no store at ${root}: nothing has been recorded there yet`,
+      fix: null,
+      command: "check store: in tooldistill.yaml (or --config); a store is created by the first recorded run or by tooldistill init"
+    });
+    return finish();
+  }
+  const dbPath = join4(root, "registry.db");
+  const open = () => new Store(root, { readOnly: !options.fix, checkInvariants: false, logger: silentLogger });
+  let store;
+  try {
+    store = open();
+  } catch (err) {
+    const message = errorMessage(err);
+    const files = countToolFiles(root);
+    if (err instanceof DistillError && files > 0 && / holds \d+ tool files?: the registry/.test(message)) {
+      report.findings.push({
+        kind: "registry_lost",
+        message: message.slice(0, message.indexOf(": the registry")),
+        fix: "moves the tool files to orphaned/ and starts a new, empty registry (restore registry.db from a backup instead to keep the tools' statuses and the recorded runs)",
+        command: null
+      });
+      if (!options.fix) return finish();
+      const target = moveAside(root, listToolFiles(root));
+      report.fixed.push(`moved ${files} tool file${files === 1 ? "" : "s"} to ${target}`);
+      store = open();
+    } else {
+      const older = err instanceof DistillError && /written by an older tooldistill/.test(message);
+      report.findings.push({
+        kind: older ? "schema" : "database",
+        message,
+        fix: older ? "upgrades the store's schema" : null,
+        command: older ? null : "see the message: restore from a backup or recover with sqlite3 .recover"
+      });
+      return finish();
+    }
+  }
+  try {
+    const integrity = store.integrityCheck();
+    if (integrity !== "ok") {
+      report.findings.push({
+        kind: "integrity",
+        message: `SQLite's integrity check of ${dbPath} found: ${integrity.split("\n").slice(0, 5).join("; ")}`,
+        fix: null,
+        command: `stop every process using the store, then restore registry.db from a backup or run: sqlite3 ${dbPath} ".recover" | sqlite3 recovered.db, and put recovered.db in its place`
+      });
+    }
+    const lifecycle = checkLifecycle(store);
+    for (const p of lifecycle) {
+      report.findings.push({ kind: "lifecycle", message: p.message, fix: p.repair, command: p.command });
+    }
+    const repairable = lifecycle.filter((p) => p.apply);
+    if (options.fix && repairable.length > 0) {
+      store.transaction(() => {
+        for (const p of repairable) p.apply?.(store);
+      });
+      for (const p of repairable) report.fixed.push(`${p.message}: ${p.repair}`);
+    }
+    const versions = new Map(store.listVersions().map((v) => [`${v.name}/${v.version}`, v]));
+    const orphans = [];
+    for (const f of listToolFiles(root)) {
+      if (!versions.has(`${f.name}/${f.version}`)) orphans.push(f);
+    }
+    for (const o of orphans) {
+      report.findings.push({
+        kind: "orphan_file",
+        message: `${o.file} belongs to no version (left by an interrupted proposal or a lost registry)`,
+        fix: "moves it to orphaned/",
+        command: null
+      });
+    }
+    if (options.fix && orphans.length > 0) {
+      report.fixed.push(
+        `moved ${orphans.length} orphaned file${orphans.length === 1 ? "" : "s"} to ${moveAside(root, orphans)}`
+      );
+    }
+    for (const v of versions.values()) {
+      if (v.status === "deprecated") continue;
+      let code = null;
+      try {
+        code = readFileSync2(store.toolFile(v.name, v.version), "utf8");
+      } catch {
+        code = null;
+      }
+      const id = `${v.name} v${v.version}`;
+      if (code === null) {
+        report.findings.push({
+          kind: "missing_file",
+          message: `${id} is ${v.status} but its file ${store.toolFile(v.name, v.version)} is missing`,
+          fix: null,
+          command: `restore the file, or run tooldistill deprecate ${v.name} --version ${v.version}`
+        });
+      } else if (hashSource(code) !== v.sourceHash) {
+        report.findings.push({
+          kind: "edited_file",
+          message: `${id}'s file was edited after it was verified, so it is refused at run time`,
+          fix: null,
+          command: `restore the file, or propose the edited code as a new version`
+        });
+      }
+    }
+    const pending = pendingSpills(root);
+    if (pending.files.length > 0) {
+      report.findings.push({
+        kind: "spill",
+        message: `${pending.files.length} spill file${pending.files.length === 1 ? "" : "s"} of ${pending.sessions.length} session${pending.sessions.length === 1 ? "" : "s"} hold hook events recorded while the store was locked`,
+        fix: options.applySpilled ? "applies them in order (the next hook or the td server would too)" : null,
+        command: options.applySpilled ? null : "start a Claude Code session in the project: its next hook applies them"
+      });
+      if (options.fix && options.applySpilled) {
+        const applied = options.applySpilled(store);
+        report.fixed.push(`applied ${applied.applied} spilled hook event${applied.applied === 1 ? "" : "s"}`);
+        for (const failed of applied.failed) {
+          report.findings.push({
+            kind: "spill",
+            message: `a spilled hook event could not be applied: ${failed}`,
+            fix: null,
+            command: "see hooks.log in the store"
+          });
+        }
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof DistillError)) throw err;
+    report.findings.push({ kind: "database", message: err.message, fix: null, command: null });
+  } finally {
+    store.close();
+  }
+  return finish();
+}
+
+// core/line-diff.ts
+var CONTEXT = 2;
+function diffLines(before, after2) {
+  const n = before.length;
+  const m = after2.length;
+  const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i2 = n - 1; i2 >= 0; i2--) {
+    for (let j2 = m - 1; j2 >= 0; j2--) {
+      lcs[i2][j2] = before[i2] === after2[j2] ? lcs[i2 + 1][j2 + 1] + 1 : Math.max(lcs[i2 + 1][j2], lcs[i2][j2 + 1]);
+    }
+  }
+  const out = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && before[i] === after2[j]) {
+      out.push({ op: " ", text: before[i], oldLine: i + 1, newLine: j + 1 });
+      i++;
+      j++;
+    } else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      out.push({ op: "-", text: before[i], oldLine: i + 1, newLine: j + 1 });
+      i++;
+    } else {
+      out.push({ op: "+", text: after2[j], oldLine: i + 1, newLine: j + 1 });
+      j++;
+    }
+  }
+  return out;
+}
+function lineDiff(before, after2, labels = { before: "old", after: "new" }) {
+  const lines = diffLines(before.split("\n"), after2.split("\n"));
+  const changed = lines.map((l, k2) => l.op === " " ? -1 : k2).filter((k2) => k2 >= 0);
+  if (changed.length === 0) return "";
+  const out = [`--- ${labels.before}`, `+++ ${labels.after}`];
+  let k = 0;
+  while (k < changed.length) {
+    const start = Math.max(0, changed[k] - CONTEXT);
+    let end = changed[k] + CONTEXT;
+    while (k + 1 < changed.length && changed[k + 1] - CONTEXT <= end + 1) end = changed[++k] + CONTEXT;
+    k++;
+    const hunk = lines.slice(start, Math.min(lines.length, end + 1));
+    out.push(`@@ old line ${hunk[0].oldLine}, new line ${hunk[0].newLine} @@`);
+    for (const l of hunk) out.push(`${l.op}${l.text}`);
+  }
+  return out.join("\n");
+}
+
+// core/version-lookup.ts
+async function promotionPreview(store, name, version) {
+  const v = await resolveVersion(store, name, version, "newest-verified");
+  const code = await store.readCode(v.name, v.version);
+  const active = (await store.listVersions({ name, status: "active" })).find((x) => x.version !== v.version);
+  if (!active) return { version: v.version, code, replaces: null };
+  const labels = { before: `${name} v${active.version} (active)`, after: `${name} v${v.version}` };
   return {
-    name: PROPOSE_TOOL_NAME,
-    description: "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, so the next run of this kind of task needs one call. The library checks the code statically, replays it against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
-    input_schema: PROPOSE_INPUT_SCHEMA
+    version: v.version,
+    code,
+    replaces: {
+      version: active.version,
+      diff: lineDiff(await store.readCode(name, active.version), code, labels)
+    }
   };
 }
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-P63XULT6.js
 async function optionsFromConfig(config, overrides, startup) {
   const options = { ...config.settings, store: config.store };
   if (config.executor) options.executor = await importRef(config.executor);
@@ -52105,8 +52408,34 @@ async function optionsFromConfig(config, overrides, startup) {
     options.tools = toolkit.tools;
     options.healthProbe ??= toolkit.probe;
     options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
+========
+async function resolveVersion(store, name, version, pick) {
+  const all = await store.listVersions({ name });
+  if (all.length === 0) {
+    const names = [...new Set((await store.listVersions()).map((v) => v.name))];
+    throw new DistillError(
+      "NOT_FOUND",
+      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`
+    );
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-66WDDRXQ.js
   }
-  return options;
+  if (version !== void 0) {
+    const v = all.find((x) => x.version === version);
+    if (!v)
+      throw new DistillError(
+        "NOT_FOUND",
+        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`
+      );
+    return v;
+  }
+  if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1);
+  const wanted = pick === "active" ? "active" : "verified";
+  const found = all.filter((x) => x.status === wanted).at(-1);
+  if (!found) {
+    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
+    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
+  }
+  return found;
 }
 
 // core/base-failure.ts
@@ -52144,6 +52473,7 @@ function classifyBaseFailure(err) {
   return INFRASTRUCTURE_TEXT.test(text) ? "infrastructure" : "rejected";
 }
 
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-P63XULT6.js
 // core/demotion.ts
 var EVIDENCE_OUTCOMES = ["ok", "not_applicable", "tool"];
 function decideDemotion(rule, recent, successes) {
@@ -52576,6 +52906,8 @@ function isWorthDistilling(state, minCallsToDistill) {
   return state.baseCalls >= minCallsToDistill;
 }
 
+========
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-66WDDRXQ.js
 // core/failure-evidence.ts
 function recordedFailures(history) {
   const lastActive = history.findLastIndex((h) => h.to === "active");
@@ -52631,8 +52963,122 @@ function sameFingerprint(stored, current) {
   return stored !== null && current !== null && stored === current;
 }
 
+// core/lifecycle.ts
+var TRANSITIONS = {
+  draft: ["verified", "rejected", "deprecated"],
+  verified: ["active", "superseded", "deprecated"],
+  active: ["suspect", "deprecated"],
+  suspect: ["active", "deprecated"],
+  deprecated: ["active"],
+  rejected: ["verified"],
+  superseded: ["active", "deprecated"]
+};
+var PRUNABLE = ["rejected", "superseded"];
+function canTransition(from, to) {
+  return TRANSITIONS[from].includes(to);
+}
+function assertTransition(name, version, from, to) {
+  if (canTransition(from, to)) return;
+  const allowed = TRANSITIONS[from];
+  throw new DistillError(
+    "TRANSITION",
+    `${name} v${version} is ${from}: it cannot become ${to} (from ${from} it can become ${allowed.join(" or ")})`
+  );
+}
+function isExposed(status, problems) {
+  if (status === "active") return true;
+  return status === "suspect" && problems.length === 1 && problems[0] === "avoided_tool_recovered";
+}
+function withProblem(problems, problem) {
+  return [.../* @__PURE__ */ new Set([...problems, problem])].sort();
+}
+function withoutProblems(problems, remove) {
+  return problems.filter((p) => !remove.includes(p));
+}
+
+// core/runtime-hold.ts
+var import_parser = __toESM(require_lib(), 1);
+var FORMATTING = /* @__PURE__ */ new Set([
+  "start",
+  "end",
+  "loc",
+  "range",
+  "leadingComments",
+  "trailingComments",
+  "innerComments",
+  "comments",
+  "extra",
+  "tokens",
+  "errors"
+]);
+function codeFingerprint(source) {
+  let program;
+  try {
+    program = (0, import_parser.parse)(source, { sourceType: "module", plugins: ["typescript"] }).program;
+  } catch {
+    return null;
+  }
+  return hashSource(JSON.stringify(program, (key2, value) => FORMATTING.has(key2) ? void 0 : value));
+}
+function heldVersion(versions) {
+  const held = versions.filter(
+    (v) => (v.status === "suspect" || v.status === "deprecated") && v.problems.includes("runtime_failure")
+  ).at(-1);
+  if (!held) return null;
+  return versions.some((v) => v.status === "active" && v.version > held.version) ? null : held;
+}
+async function equivalentHeld(store, name, code) {
+  const held = (await store.listVersions({ name })).filter(
+    (v) => (v.status === "suspect" || v.status === "deprecated") && v.problems.includes("runtime_failure")
+  );
+  if (held.length === 0) return null;
+  const mine = codeFingerprint(code);
+  if (mine === null) return null;
+  for (const v of held.reverse()) {
+    if (codeFingerprint(await store.readCode(v.name, v.version)) === mine) return v;
+  }
+  return null;
+}
+function heldVerdict(v) {
+  const message = `the code is ${v.name} v${v.version} again (the same syntax tree; only comments or formatting differ), which is ${v.status} after a runtime failure: replay cannot clear that, so nothing new was stored. Fix what failed at run time, or have a person run tooldistill verify ${v.name} --version ${v.version} --live`;
+  const notRun2 = { ok: false, problems: [{ message: "not run: the proposal is a held-back version" }] };
+  return {
+    name: v.name,
+    version: v.version,
+    status: v.status,
+    checks: { static: { ok: false, problems: [{ message }] }, replay: notRun2, efficiency: notRun2 },
+    calls: v.verdict?.calls ?? null,
+    baseline: v.baseline,
+    limit: v.verdict?.limit ?? null,
+    liveCalls: [],
+    evidence: v.verdict?.evidence ?? noEvidence()
+  };
+}
+function holdText(name, version, held) {
+  return `waits for tooldistill verify ${name} --version ${version} --live or tooldistill promote ${name}: it replaces v${held.version}, held back for runtime_failure, which only a live pass or a person clears`;
+}
+
+// core/tool-effects.ts
+function isReadOnly(tool) {
+  return tool?.annotations?.readOnlyHint === true;
+}
+function mayWrite(names, baseTool) {
+  return [...new Set(names)].filter((n) => !isReadOnly(baseTool(n))).sort();
+}
+function autoPromotion(setting2, writes) {
+  if (setting2 === "all") return { activate: true, text: "auto_promote: all" };
+  if (setting2 === false)
+    return { activate: false, text: "waits for tooldistill promote (auto_promote: false)" };
+  if (writes.length === 0) return { activate: true, text: "auto_promote (read-only tools only)" };
+  return {
+    activate: false,
+    text: `waits for tooldistill promote: it calls tools that may write (${writes.join(", ")}); auto_promote: true promotes read-only tools only (auto_promote: all promotes every tool)`
+  };
+}
+var PROMOTED_BY_A_PERSON = "promoted by a person (tooldistill promote)";
+
 // core/call-sites.ts
-var import_parser2 = __toESM(require_lib(), 1);
+var import_parser3 = __toESM(require_lib(), 1);
 
 // core/babel-traverse.ts
 import { createRequire } from "node:module";
@@ -52643,7 +53089,7 @@ function traverse() {
 }
 
 // core/module-body.ts
-var import_parser = __toESM(require_lib(), 1);
+var import_parser2 = __toESM(require_lib(), 1);
 import { stripTypeScriptTypes } from "node:module";
 var LIBRARY_PARAM = "__tooldistill";
 var LIBRARY_NAMES = ["distilledTool", "call", "notApplicable"];
@@ -52652,7 +53098,7 @@ function toFunctionBody(source) {
   const js = stripTypes(source);
   let program;
   try {
-    program = (0, import_parser.parse)(js, { sourceType: "module" }).program;
+    program = (0, import_parser2.parse)(js, { sourceType: "module" }).program;
   } catch (err) {
     throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
       cause: err
@@ -52714,7 +53160,7 @@ return ${exported};
 `;
   let script;
   try {
-    script = (0, import_parser.parse)(body, {
+    script = (0, import_parser2.parse)(body, {
       sourceType: "script",
       strictMode: true,
       allowReturnOutsideFunction: true,
@@ -52847,7 +53293,7 @@ function literalKeys(object) {
   }
   return keys;
 }
-function literalValue(input, bad) {
+function literalValue(input, bad2) {
   const node = unwrap(input);
   switch (node.type) {
     case "StringLiteral":
@@ -52858,7 +53304,7 @@ function literalValue(input, bad) {
       return null;
     case "TemplateLiteral": {
       const value = stringValue(node);
-      if (value === null) bad.push(node);
+      if (value === null) bad2.push(node);
       return value;
     }
     case "UnaryExpression":
@@ -52867,21 +53313,21 @@ function literalValue(input, bad) {
     case "ArrayExpression":
       return node.elements.map((el) => {
         if (el === null || el.type === "SpreadElement") {
-          bad.push(el ?? node);
+          bad2.push(el ?? node);
           return null;
         }
-        return literalValue(el, bad);
+        return literalValue(el, bad2);
       });
     case "ObjectExpression": {
       const out = {};
       for (const prop of node.properties) {
         const key2 = prop.type === "ObjectProperty" && !prop.computed ? propertyKey(prop) : null;
         if (prop.type !== "ObjectProperty" || key2 === null) {
-          bad.push(prop);
+          bad2.push(prop);
           continue;
         }
         Object.defineProperty(out, key2, {
-          value: literalValue(prop.value, bad),
+          value: literalValue(prop.value, bad2),
           enumerable: true,
           writable: true,
           configurable: true
@@ -52890,7 +53336,7 @@ function literalValue(input, bad) {
       return out;
     }
   }
-  bad.push(node);
+  bad2.push(node);
   return void 0;
 }
 
@@ -52991,7 +53437,7 @@ function locateCallSites(source) {
 function parseProgram(source) {
   let ast;
   try {
-    ast = (0, import_parser2.parse)(source, {
+    ast = (0, import_parser3.parse)(source, {
       sourceType: "module",
       plugins: ["typescript"],
       createParenthesizedExpressions: true
@@ -53062,14 +53508,14 @@ function insertionPoint(node, source) {
     const missing = CALL_SITE_ARG_INDEX - Math.min(args.length, CALL_SITE_ARG_INDEX);
     return { index: last.end ?? 0, text: (id) => `, ${`${ABSENT}, `.repeat(missing)}${id}` };
   }
-  const close = (node.end ?? 0) - 1;
-  if (source[close] !== ")") {
+  const close2 = (node.end ?? 0) - 1;
+  if (source[close2] !== ")") {
     throw new DistillError(
       "PROPOSAL_INVALID",
       `line ${node.loc?.start.line ?? "?"}: cannot find the end of a call`
     );
   }
-  return { index: close, text: (id) => `${`${ABSENT}, `.repeat(CALL_SITE_ARG_INDEX)}${id}` };
+  return { index: close2, text: (id) => `${`${ABSENT}, `.repeat(CALL_SITE_ARG_INDEX)}${id}` };
 }
 
 // core/coverage.ts
@@ -53861,6 +54307,37 @@ function tokenOf(node, source) {
   return text.length <= 40 && !text.includes("\n") ? text : text.match(/^\S+/)?.[0] ?? text;
 }
 
+// core/schema.ts
+var import_ajv3 = __toESM(require_ajv(), 1);
+var ajv = new import_ajv3.Ajv({ allErrors: true, strict: false, validateFormats: false });
+var cache = /* @__PURE__ */ new Map();
+function schemaProblems2(schema, value) {
+  let validate;
+  try {
+    const key2 = JSON.stringify(schema);
+    validate = cache.get(key2) ?? ajv.compile(schema);
+    cache.set(key2, validate);
+  } catch (err) {
+    return [`the schema itself is invalid: ${err.message}`];
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(describeError);
+}
+function describeError(e) {
+  const where = e.instancePath ? e.instancePath.slice(1).replaceAll("/", ".") : "";
+  const params = e.params;
+  switch (e.keyword) {
+    case "required":
+      return `missing required property '${where ? `${where}.` : ""}${String(params["missingProperty"])}'`;
+    case "additionalProperties":
+      return `unknown property '${where ? `${where}.` : ""}${String(params["additionalProperty"])}'`;
+    case "enum":
+      return `${where || "value"} must be one of ${JSON.stringify(params["allowedValues"])}`;
+    default:
+      return `${where || "value"} ${e.message ?? "is invalid"}`;
+  }
+}
+
 // core/replay.ts
 function fixturesFromCalls(calls) {
   return calls.filter((c) => c.kind === "base" && c.status !== "started").map((c, i) => ({
@@ -53967,8 +54444,11 @@ async function replayInput(req) {
 function replayProblem(message) {
   return new DistillError("REPLAY", message);
 }
-function replayFailure(f, run) {
+function replayFailure(f, run, live = false) {
   if (f.errorCode === "REPLAY") return f.message;
+  if (f.kind === "call_failed" && live) {
+    return `call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed live (verify --live sent it for real, replaying the input of ${run}): ${f.message}`;
+  }
   if (f.kind === "call_failed") {
     return `call ${f.step ?? "?"} to '${f.tool ?? "?"}' failed as recorded in ${run}: ${f.message}; a distilled tool must follow calls that succeeded`;
   }
@@ -54094,7 +54574,7 @@ async function replayTestInputs(ctx, version, code, sourceCalls, options) {
       answer: (call, fixtures) => answer(ctx, version, call, fixtures, run.name, options, out.liveCalls)
     });
     maxCalls = Math.max(maxCalls, outcome.calls.length);
-    const why = outcome.ok ? notApplicableProblem(outcome.notApplicable, run.name) : replayFailure(outcome.failure, run.name);
+    const why = outcome.ok ? notApplicableProblem(outcome.notApplicable, run.name) : replayFailure(outcome.failure, run.name, options.live === true);
     if (why !== null) problem(why);
     else out.covered.push(...sitesRun(outcome));
     if (!options.live && run.trace !== null) out.runs.push({ trace: run.trace, why });
@@ -54277,7 +54757,7 @@ async function replayRun(ctx, run, code, changed, own) {
 }
 
 // core/static-check.ts
-var import_parser3 = __toESM(require_lib(), 1);
+var import_parser4 = __toESM(require_lib(), 1);
 
 // core/source-tokens.ts
 var TOKEN = /^(?:[A-Za-z_$][\w$]*|\.\.\.|\S)/;
@@ -54378,17 +54858,17 @@ function readDescription(state, prop) {
 }
 function readInputSchema(state, prop) {
   if (prop === void 0) return null;
-  const bad = [];
-  const value = prop.type === "ObjectProperty" ? literalValue(prop.value, bad) : void 0;
-  if (prop.type === "ObjectMethod") bad.push(prop);
-  for (const node of bad) {
+  const bad2 = [];
+  const value = prop.type === "ObjectProperty" ? literalValue(prop.value, bad2) : void 0;
+  if (prop.type === "ObjectMethod") bad2.push(prop);
+  for (const node of bad2) {
     state.add(
       node,
       state.tokens.of(node),
       "'inputSchema' may contain only literals (strings, numbers, booleans, null, arrays and objects of those)"
     );
   }
-  if (bad.length > 0) return null;
+  if (bad2.length > 0) return null;
   if (!(isPlainObject(value) && value["type"] === "object")) {
     state.add(prop, "inputSchema", `'inputSchema' must be an object with type: "object"`);
   }
@@ -54959,7 +55439,7 @@ function staticCheck(source, baseTools) {
   };
   let ast;
   try {
-    ast = (0, import_parser3.parse)(source, {
+    ast = (0, import_parser4.parse)(source, {
       sourceType: "module",
       // decorators-legacy only so that a decorator is reported as banned rather than as a parse failure
       plugins: ["typescript", "decorators-legacy"],
@@ -55089,14 +55569,19 @@ async function replayCheck(ctx, version, { code, meta, tools }, source, options)
     evidence.literals = { checked: provenance.checked, warned: provenance.warnings.map(formatProblem) };
   }
   const replayCode = { instrumented, meta, tools };
-  const inputs = await replayTestInputs(ctx, version, replayCode, source.calls, options);
+  const fresh = options.live ? options.liveInput : void 0;
+  const tested = fresh ? {
+    ...version,
+    testInputs: [fresh.trace === null ? fresh.input : { trace: fresh.trace, input: fresh.input }]
+  } : version;
+  const inputs = await replayTestInputs(ctx, tested, replayCode, source.calls, options);
   problems.push(...inputs.problems);
   const recorded = await replayRecordedRuns(ctx, version, replayCode, source.calls, options);
   problems.push(...recorded.problems);
   if (inputs.calls !== null) {
     const coverage = siteCoverage(instrumented.sites, [...inputs.covered, ...recorded.covered]);
     evidence.callSites = coverage.callSites;
-    if (inputs.problems.length === 0) problems.push(...coverage.problems);
+    if (inputs.problems.length === 0 && !fresh) problems.push(...coverage.problems);
   }
   const runs = [...inputs.runs, ...recorded.runs];
   if (runs.length > 0) {
@@ -55171,35 +55656,6 @@ function efficiencyCheck(calls, baseline, limit, minCallReduction, mustBeat) {
     });
   }
   return { ok: problems.length === 0, problems };
-}
-
-// core/version-lookup.ts
-async function resolveVersion(store, name, version, pick) {
-  const all = await store.listVersions({ name });
-  if (all.length === 0) {
-    const names = [...new Set((await store.listVersions()).map((v) => v.name))];
-    throw new DistillError(
-      "NOT_FOUND",
-      `no distilled tool named '${name}'${names.length ? ` (known: ${names.join(", ")})` : ""}`
-    );
-  }
-  if (version !== void 0) {
-    const v = all.find((x) => x.version === version);
-    if (!v)
-      throw new DistillError(
-        "NOT_FOUND",
-        `${name} has no v${version} (versions: ${all.map((x) => x.version).join(", ")})`
-      );
-    return v;
-  }
-  if (pick === "active-or-newest") return all.filter((x) => x.status === "active").at(-1) ?? all.at(-1);
-  const wanted = pick === "active" ? "active" : "verified";
-  const found = all.filter((x) => x.status === wanted).at(-1);
-  if (!found) {
-    const summary = all.map((x) => `v${x.version} ${x.status}`).join(", ");
-    throw new DistillError("NOT_FOUND", `${name} has no ${wanted} version (${summary}): pass --version N`);
-  }
-  return found;
 }
 
 // core/versions.ts
@@ -55292,9 +55748,12 @@ async function commitVerification(ctx, v, report, evidence, options) {
     if (v.status === "draft" || v.status === "rejected") {
       const verified = { v, to: "verified", problems: [], reason: "all three checks passed", evidence };
       moves.push(verified);
-      const auto = autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
+      const held = heldVersion(await ctx.store.listVersions({ name: v.name }));
+      const auto = held ? { activate: false, text: holdText(v.name, v.version, held) } : autoPromotion(ctx.settings.autoPromote, report.evidence.writes);
       report.evidence.promotion = auto.text;
       if (auto.activate) moves.push(...await activation(ctx, after(verified), auto.text));
+    } else if (v.status === "verified" && options.live && heldVersion(await ctx.store.listVersions({ name: v.name }))) {
+      moves.push(...await activation(ctx, v, `${why} passed (live)`, evidence));
     } else if (v.status === "suspect" || v.status === "active") {
       const cleared = ["schema_changed", "dependency_missing", ...options.clears ?? []];
       if (options.live && await liveCoversFailures(ctx, v, options)) cleared.push("runtime_failure");
@@ -55330,9 +55789,14 @@ async function commitVerification(ctx, v, report, evidence, options) {
   return verdict;
 }
 async function liveCoversFailures(ctx, v, options) {
-  const ran = options.livePolicy?.liveTools();
-  if (!ran) return true;
-  const failed = recordedFailures(await ctx.store.getHistory(v.name, v.version));
+  const policy = options.livePolicy;
+  if (!policy) return true;
+  const history = await ctx.store.getHistory(v.name, v.version);
+  const failed = recordedFailures(history);
+  const lastFailure = history.findLast((h) => h.to === "suspect")?.at ?? null;
+  const ran = policy.liveTools();
+  const later = policy.recordAt !== null && lastFailure !== null && policy.recordAt > lastFailure;
+  if (later) for (const tool of policy.recordTools()) ran.add(tool);
   return failed.every((f) => f.tool === null || ran.has(f.tool));
 }
 async function storeVerified(ctx, tx, v, report) {
@@ -55417,6 +55881,911 @@ async function prune(store, options = {}) {
   }
   const before = days === void 0 ? null : new Date(Date.now() - days * 864e5).toISOString();
   return store.pruneVersions(PRUNABLE, before);
+}
+
+// core/live-plan.ts
+var LivePolicy = class {
+  steps = [];
+  #allowWrites;
+  #dryRun;
+  #ctx;
+  #writes;
+  #fresh;
+  #recordName;
+  /** When the record that answers calls was made (a later run's record is evidence of a write working since). */
+  recordAt;
+  constructor(ctx, options) {
+    this.#ctx = ctx;
+    this.#allowWrites = options.allowWrites;
+    this.#dryRun = options.dryRun;
+    this.#writes = options.setup?.writes ?? /* @__PURE__ */ new Map();
+    this.#fresh = options.setup?.input != null;
+    const trace = options.setup?.input?.trace ?? null;
+    this.#recordName = trace === null ? "the source run" : `the run '${trace}'`;
+    this.recordAt = options.setup?.recordAt ?? null;
+  }
+  /** Decides call `step` to `tool`; `fixture` is the recorded call it matches (already consumed), if any. */
+  decide(step, tool, args, fixture) {
+    const recorded = fixture?.ok && fixture.clipped === null ? { record: structuredClone(fixture.output) } : null;
+    const add = (how, why) => this.steps.push({ step, tool, args, how, why });
+    if (isReadOnly(this.#ctx.baseTool(tool))) {
+      add("live", "read-only (annotations.readOnlyHint)");
+      if (!this.#dryRun) return { live: true };
+      return recorded ?? {
+        refuse: `call ${step} to '${tool}' would run live and has no recorded answer: the plan stops here`
+      };
+    }
+    const sentBy = this.#writes.get(tool)?.get(stableStringify(args));
+    if (this.#allowWrites && sentBy !== void 0) {
+      add("repeat", `may write: ${sentBy} already sent these arguments`);
+      if (this.#dryRun && recorded) return recorded;
+      return {
+        refuse: `call ${step} to '${tool}' would send again what ${sentBy} already sent: refused, nothing was sent`
+      };
+    }
+    if (this.#allowWrites) {
+      add("live-write", "may write: runs live (--allow-writes)");
+      if (!this.#dryRun) return { live: true };
+      return recorded ?? {
+        refuse: `call ${step} to '${tool}' would write live and has no recorded answer: the plan stops here`
+      };
+    }
+    if (recorded) {
+      add("record", `may write: answered from the record of ${this.#recordName}`);
+      return recorded;
+    }
+    add("refused", "may write and has no recorded answer: needs --allow-writes");
+    return {
+      refuse: `call ${step} to '${tool}' may write and ${this.#recordName} recorded no answer for it: refused without --allow-writes`
+    };
+  }
+  /** Tools that ran (or would run) live in this verification. */
+  liveTools() {
+    return new Set(this.steps.filter((s) => s.how === "live" || s.how === "live-write").map((s) => s.tool));
+  }
+  /** Tools whose calls were answered from the record in this verification. */
+  recordTools() {
+    return new Set(this.steps.filter((s) => s.how === "record").map((s) => s.tool));
+  }
+  /** The calls refused: for want of --allow-writes, or because they would repeat a recorded write. */
+  refused() {
+    return this.steps.filter((s) => s.how === "refused" || s.how === "repeat");
+  }
+  /** Why the verification of `v` is refused, naming the calls and the ways on. */
+  refusal(v) {
+    const ranLive = this.#dryRun ? [] : this.steps.filter((s) => s.how === "live" || s.how === "live-write");
+    return refusalText(v, this.refused(), ranLive, this.#fresh, this.#recordName);
+  }
+};
+function refusalText(v, refused, ranLive, fresh, recordName = "the source run") {
+  const cmd = `tooldistill verify ${v.name} --version ${v.version} --live`;
+  const before = ranLive.length === 0 ? "Nothing was run." : `The refused call${refused.length === 1 ? " was" : "s were"} not sent; before, ${ranLive.map((s) => `call ${s.step} to '${s.tool}'`).join(", ")} ran live.`;
+  const repeats = refused.filter((s) => s.how === "repeat");
+  if (repeats.length > 0) {
+    const calls2 = repeats.map(
+      (s) => `call ${s.step} to '${s.tool}' ${JSON.stringify(s.args)} (${s.why.replace(/^may write: /, "")})`
+    );
+    return `verify --live refused for ${v.name} v${v.version}: ${calls2.join("; ")}. A write repeated with the very arguments a recorded run sent acts twice (it creates again, or gets a conflict). ${before} Verify against a fresh input whose writes are new${fresh ? " (another one than this)" : ""}: ${cmd} --allow-writes --input '<json>'; or, without --allow-writes, --trace <id> of a later successful run (tooldistill traces list), whose record answers its writes.`;
+  }
+  const calls = refused.map((s) => `call ${s.step} to '${s.tool}'`);
+  return `verify --live refused for ${v.name} v${v.version}: ${calls.join(", ")} may write and ${recordName} recorded no answer, so it would run for real. ${before} See the plan with ${cmd} --dry-run, or pass --allow-writes to let those calls write.`;
+}
+async function planLive(ctx, v, options) {
+  const { allowWrites, setup } = options;
+  const policy = new LivePolicy(ctx, { allowWrites, dryRun: true, setup });
+  const report = await runChecks(ctx, v, await ctx.store.readCode(v.name, v.version), {
+    live: true,
+    livePolicy: policy,
+    ...setup.input ? { liveInput: setup.input } : {}
+  });
+  const failed = [report.checks.static, report.checks.replay].find((c) => !c.ok);
+  return {
+    name: v.name,
+    version: v.version,
+    steps: policy.steps,
+    refused: policy.refused(),
+    problems: failed?.problems ?? []
+  };
+}
+function planText(plan) {
+  const label = {
+    live: "live",
+    record: "from the record",
+    "live-write": "live (writes)",
+    refused: "REFUSED",
+    repeat: "REFUSED"
+  };
+  const lines = [
+    `plan of tooldistill verify ${plan.name} --version ${plan.version} --live (nothing was run):`
+  ];
+  for (const s of plan.steps) {
+    lines.push(
+      `  ${String(s.step).padStart(2)}. ${s.tool} ${JSON.stringify(s.args)}: ${label[s.how]} (${s.why})`
+    );
+  }
+  if (plan.steps.length === 0) lines.push("  no base call was reached");
+  for (const p of plan.problems) lines.push(`  stops: ${p.message}`);
+  lines.push(
+    plan.refused.length > 0 ? plan.refused.some((s) => s.how === "repeat") ? "verify --live would be refused: it would repeat a write a recorded run already sent; give a fresh input (--input '<json>')" : `verify --live would be refused: ${plan.refused.length} call${plan.refused.length === 1 ? "" : "s"} may write with no recorded answer; --allow-writes runs them for real` : "verify --live would run the live calls above for real and answer the others from the record"
+  );
+  return lines.join("\n");
+}
+function assertNoRefusedWrites(plan, setup) {
+  if (plan.refused.length === 0) return;
+  const trace = setup?.input?.trace ?? null;
+  const recordName = trace === null ? "the source run" : `the run '${trace}'`;
+  throw new DistillError(
+    "WRITE_REFUSED",
+    refusalText(plan, plan.refused, [], Boolean(setup?.input), recordName)
+  );
+}
+async function recordedWrites(ctx, v, trace) {
+  const out = /* @__PURE__ */ new Map();
+  const add = (calls, where) => {
+    for (const c of calls) {
+      if (c.kind !== "base" || c.status === "started" || isReadOnly(ctx.baseTool(c.tool))) continue;
+      const byArgs = out.get(c.tool) ?? /* @__PURE__ */ new Map();
+      out.set(c.tool, byArgs);
+      const key2 = stableStringify(c.args);
+      if (!byArgs.has(key2)) byArgs.set(key2, where);
+    }
+  };
+  if (v.sourceTrace) add(await ctx.store.getCalls(v.sourceTrace), "the source run");
+  if (trace && trace !== v.sourceTrace) add(await ctx.store.getCalls(trace), `the run '${trace}'`);
+  const byTrace = /* @__PURE__ */ new Map();
+  for (const other of await ctx.store.listVersions({ name: v.name })) {
+    for (const run of await ctx.store.recentRuns(other.name, other.version, MAX_WRITE_RUNS)) {
+      if (run.traceId === null || run.callId === null) continue;
+      byTrace.set(run.traceId, (byTrace.get(run.traceId) ?? /* @__PURE__ */ new Set()).add(run.callId));
+    }
+  }
+  for (const [id, calls] of byTrace) {
+    const inner = (await ctx.store.getCalls(id)).filter((c) => c.parentId !== null && calls.has(c.parentId));
+    add(inner, `a recorded run of ${v.name} (trace '${id}')`);
+  }
+  return out;
+}
+var MAX_WRITE_RUNS = 500;
+async function liveInputOf(ctx, name, given) {
+  if (given.trace === void 0) {
+    return { input: given.input ? { input: given.input, trace: null } : null, recordAt: null };
+  }
+  const trace = await ctx.store.getTrace(given.trace);
+  if (!trace) {
+    throw new DistillError(
+      "NOT_FOUND",
+      `no recorded run '${given.trace}': name a successful run by its id (tooldistill traces list)`
+    );
+  }
+  if (trace.outcome !== true) {
+    throw new DistillError(
+      "USAGE",
+      `the run '${trace.id}' is not recorded as successful: verify --live --trace needs a run that did the task (tooldistill traces list)`
+    );
+  }
+  const recordAt = trace.endedAt ?? trace.startedAt;
+  if (given.input) return { input: { input: given.input, trace: trace.id }, recordAt };
+  const own = (await ctx.store.getCalls(trace.id)).filter(
+    (c) => c.tool === name && (c.kind === "distilled" || c.kind === "other")
+  );
+  const call = own.find((c) => c.status === "ok") ?? own.at(-1);
+  if (!call) {
+    throw new DistillError(
+      "USAGE",
+      `the run '${trace.id}' made no call of ${name}, so its input is not known: pass it too, --input '<json>'`
+    );
+  }
+  return { input: { input: call.args, trace: trace.id }, recordAt };
+}
+async function liveSetup(ctx, v, options) {
+  const given = {
+    ...options.input === void 0 ? {} : { input: options.input },
+    ...options.trace === void 0 ? {} : { trace: options.trace }
+  };
+  const { input, recordAt } = await liveInputOf(ctx, v.name, given);
+  const source = v.sourceTrace && recordAt === null ? await ctx.store.getTrace(v.sourceTrace) : null;
+  return {
+    writes: await recordedWrites(ctx, v, input?.trace ?? null),
+    input,
+    recordAt: recordAt ?? source?.startedAt ?? null
+  };
+}
+async function verifyLive(ctx, v, options) {
+  const allowWrites = options.allowWrites ?? false;
+  const setup = await liveSetup(ctx, v, options);
+  assertNoRefusedWrites(await planLive(ctx, v, { allowWrites, setup }), setup);
+  const livePolicy = new LivePolicy(ctx, { allowWrites, dryRun: false, setup });
+  return verifyVersion(ctx, v, {
+    live: true,
+    livePolicy,
+    ...setup.input ? { liveInput: setup.input } : {}
+  });
+}
+
+// core/log-file.ts
+import { appendFileSync, mkdirSync as mkdirSync3, renameSync as renameSync3, statSync as statSync4 } from "node:fs";
+import { dirname as dirname2 } from "node:path";
+var DEFAULT_LOG_BYTES = 1024 * 1024;
+function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
+  const text = `${line.endsWith("\n") ? line.slice(0, -1) : line}
+`;
+  try {
+    let size = 0;
+    try {
+      size = statSync4(file).size;
+    } catch {
+      mkdirSync3(dirname2(file), { recursive: true });
+    }
+    if (size > 0 && size + Buffer.byteLength(text) > maxBytes) {
+      try {
+        renameSync3(file, `${file}.1`);
+      } catch {
+      }
+    }
+    appendFileSync(
+      file,
+      Buffer.byteLength(text) > maxBytes ? `${text.slice(0, maxBytes - 20)}\u2026 [cut]
+` : text
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// core/registry-transfer.ts
+async function copyRegistry(from, to) {
+  if (from === to || from.kind === to.kind && from.location === to.location) {
+    throw new DistillError(
+      "USAGE",
+      `cannot copy the store ${from.location} onto itself: name another target.`
+    );
+  }
+  if (!await to.isEmpty()) {
+    throw new DistillError(
+      "USAGE",
+      `the store ${to.location} is not empty: a copy never merges two registries, so nothing was written. Copy into an empty database or a new folder, or empty the target first.`
+    );
+  }
+  return to.importRegistry(
+    checkedBatches(from.exportRegistry(), from.location, (n, v) => from.codeLocation(n, v))
+  );
+}
+async function* checkedBatches(batches, where, codeLocation) {
+  let at = 0;
+  try {
+    for await (const batch of batches) {
+      const index = TRANSFER_ORDER.indexOf(batch.table);
+      if (index < at) {
+        throw new DistillError(
+          "STORE",
+          `${where} has ${batch.table} after ${TRANSFER_ORDER[at]}: a copy needs its tables in the order ${TRANSFER_ORDER.join(", ")}.`
+        );
+      }
+      at = index;
+      if (batch.table === "versions") {
+        for (const v of batch.rows) {
+          if (hashSource(v.code) !== v.sourceHash) {
+            throw new DistillError(
+              "TOOL_FILE_CHANGED",
+              `the code of ${v.name} v${v.version} (${codeLocation(v.name, v.version)}) was changed after it was stored: its sha256 no longer matches the registry's. Restore the code it was verified with, then copy again.`
+            );
+          }
+        }
+      }
+      yield batch;
+    }
+  } catch (err) {
+    if (err instanceof DistillError) {
+      throw new DistillError(err.code, `the copy stopped and wrote nothing: ${err.message}`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+// core/registry-file.ts
+import { once } from "node:events";
+import { createReadStream, createWriteStream, existsSync as existsSync5, rmSync } from "node:fs";
+import { rename } from "node:fs/promises";
+import { basename as basename2 } from "node:path";
+import { createInterface } from "node:readline";
+import { pipeline } from "node:stream/promises";
+var REGISTRY_FILE_FORMAT = "tooldistill-registry";
+var REGISTRY_FILE_VERSION = 1;
+async function writeLine(out, value) {
+  if (!out.write(`${JSON.stringify(value)}
+`)) await once(out, "drain");
+}
+async function close(out) {
+  await new Promise(
+    (resolve6, reject) => out.end((err) => err ? reject(err) : resolve6())
+  );
+}
+async function exportRegistryFile(store, file, options = {}) {
+  if (existsSync5(file) && options.overwrite !== true) {
+    throw new DistillError(
+      "USAGE",
+      `${file} already exists: choose another file name, or pass --force to replace it.`
+    );
+  }
+  const body = `${file}.${process.pid}.body`;
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    const counts = emptyCounts();
+    const rows = createWriteStream(body);
+    try {
+      for await (const batch of checkedBatches(
+        store.exportRegistry(),
+        store.location,
+        (n, v) => store.codeLocation(n, v)
+      )) {
+        counts[batch.table] += batch.rows.length;
+        await writeLine(rows, batch);
+      }
+    } finally {
+      await close(rows);
+    }
+    const header = {
+      format: REGISTRY_FILE_FORMAT,
+      version: REGISTRY_FILE_VERSION,
+      source: store.kind,
+      location: store.location,
+      exportedAt: (/* @__PURE__ */ new Date()).toISOString(),
+      counts
+    };
+    const out = createWriteStream(partial);
+    await writeLine(out, header);
+    await pipeline(createReadStream(body), out);
+    await rename(partial, file);
+    return header;
+  } catch (err) {
+    if (err instanceof DistillError) throw err;
+    throw new DistillError(
+      "STORE",
+      `cannot write ${file}: ${errorMessage(err)}. Check the folder is writable.`,
+      {
+        cause: err
+      }
+    );
+  } finally {
+    rmSync(body, { force: true });
+    rmSync(partial, { force: true });
+  }
+}
+function bad(file, line, what) {
+  return new DistillError("USAGE", `${basename2(file)}:${line}: ${what}`);
+}
+async function readRegistryFileHeader(file) {
+  const lines = openLines(file);
+  try {
+    const first = await lines.next();
+    return parseHeader(file, first.done ? "" : first.value);
+  } finally {
+    await lines.return(void 0);
+  }
+}
+async function* openLines(file) {
+  if (!existsSync5(file)) {
+    throw new DistillError(
+      "NOT_FOUND",
+      `${file}: no such file; give the path of a file \`tooldistill export\` wrote.`
+    );
+  }
+  const input = createReadStream(file, { encoding: "utf8" });
+  const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  try {
+    yield* reader;
+  } catch (err) {
+    throw new DistillError("USAGE", `cannot read ${file}: ${errorMessage(err)}`, { cause: err });
+  } finally {
+    reader.close();
+    input.destroy();
+  }
+}
+function parseHeader(file, text) {
+  let header;
+  try {
+    header = JSON.parse(text);
+  } catch {
+    header = null;
+  }
+  if (!isPlainObject(header) || header["format"] !== REGISTRY_FILE_FORMAT) {
+    throw bad(
+      file,
+      1,
+      `not a tooldistill registry export (its first line is no ${REGISTRY_FILE_FORMAT} header)`
+    );
+  }
+  const version = header["version"];
+  if (typeof version !== "number" || version > REGISTRY_FILE_VERSION) {
+    throw bad(
+      file,
+      1,
+      `written in format version ${String(version)}, newer than this tooldistill reads (${REGISTRY_FILE_VERSION}): upgrade tooldistill to import it`
+    );
+  }
+  const counts = header["counts"];
+  if (!isPlainObject(counts) || TRANSFER_ORDER.some((t) => typeof counts[t] !== "number")) {
+    throw bad(file, 1, `the header has no row count for every table (${TRANSFER_ORDER.join(", ")})`);
+  }
+  return header;
+}
+async function* fileBatches(file, header) {
+  const seen = emptyCounts();
+  let line = 0;
+  for await (const text of openLines(file)) {
+    line++;
+    if (line === 1) {
+      header.value = parseHeader(file, text);
+      continue;
+    }
+    if (text.trim() === "") continue;
+    let batch;
+    try {
+      batch = JSON.parse(text);
+    } catch (err) {
+      throw bad(
+        file,
+        line,
+        `not a whole JSON line (${errorMessage(err)}): the file is damaged or was cut short`
+      );
+    }
+    if (!isPlainObject(batch) || !TRANSFER_ORDER.includes(batch["table"]) || !Array.isArray(batch["rows"]) || !batch["rows"].every(isPlainObject)) {
+      throw bad(
+        file,
+        line,
+        `not a page of rows ({"table": one of ${TRANSFER_ORDER.join(", ")}, "rows": [...]})`
+      );
+    }
+    const page = batch;
+    seen[page.table] += page.rows.length;
+    yield page;
+  }
+  if (header.value === void 0) throw bad(file, 1, "the file is empty");
+  const expected = header.value.counts;
+  const short = TRANSFER_ORDER.filter((t) => seen[t] !== expected[t]);
+  if (short.length > 0) {
+    const what = short.map((t) => `${t}: ${seen[t]} of ${expected[t]}`).join(", ");
+    throw bad(file, line, `the file ends here with rows missing (${what}): it was cut short or edited`);
+  }
+}
+async function importRegistryFile(store, file) {
+  const header = await readRegistryFileHeader(file);
+  if (!await store.isEmpty()) {
+    throw new DistillError(
+      "USAGE",
+      `the store ${store.location} is not empty: an import never merges two registries, so nothing was written. Import into an empty database or a new folder (store: in tooldistill.yaml), or move this one aside first.`
+    );
+  }
+  const read = {};
+  const counts = await store.importRegistry(
+    checkedBatches(fileBatches(file, read), file, (n, v) => `${file}, ${n} v${v}`)
+  );
+  return { header, counts };
+}
+
+// core/registry-loader.ts
+async function loadConfiguredStore(config, options = {}, location = config.store) {
+  return (await import("./registry-open-RBZKPTG4.js")).openConfiguredStore(config, options, location);
+}
+
+// core/tool-distill.ts
+import { randomUUID } from "node:crypto";
+
+// core/distill-options.ts
+import { dirname as dirname3 } from "node:path";
+function toolDef(t) {
+  const def = { name: t.name, description: t.description ?? "", input_schema: t.input_schema };
+  if (t.annotations !== void 0) def.annotations = t.annotations;
+  return def;
+}
+function proposeToolDefinition() {
+  return {
+    name: PROPOSE_TOOL_NAME,
+    description: "Propose a distilled tool: a TypeScript module that calls the base tools in a fixed, known-good sequence, so the next run of this kind of task needs one call. The library checks the code statically, replays it against the responses recorded in this run, and checks it uses fewer base calls; the verdict says what to fix.",
+    input_schema: PROPOSE_INPUT_SCHEMA
+  };
+}
+async function optionsFromConfig(config, overrides, startup) {
+  const options = { ...config.settings, store: config.store };
+  if (config.executor) options.executor = await importRef(config.executor);
+  if (config.tools) options.tools = await importRef(config.tools);
+  if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
+  if (config.distiller) options.distiller = await importRef(config.distiller);
+  if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
+    const { MCPToolkit: MCPToolkit2 } = await import("./mcp-toolkit-NILYFKQF.js");
+    const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-LJOSQ7QG.js");
+    const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
+    const toolkit = await MCPToolkit2.connect({
+      servers,
+      cwd: config.path ? dirname3(config.path) : config.dir,
+      ...overrides.logger ? { logger: overrides.logger } : {},
+      ...startup.signal ? { signal: startup.signal } : {},
+      ...startup.onSpawn ? { onSpawn: startup.onSpawn } : {}
+    });
+    options.executor = toolkit.executor;
+    options.tools = toolkit.tools;
+    options.healthProbe ??= toolkit.probe;
+    options.onClose = () => toolkit.close(startup.signal?.aborted ? { graceMs: 200 } : {});
+  }
+  return options;
+}
+
+// core/demotion.ts
+var EVIDENCE_OUTCOMES = ["ok", "not_applicable", "tool"];
+function decideDemotion(rule, recent, successes) {
+  const window2 = recent.slice(0, rule.window);
+  const failures = window2.filter((o) => o === "tool").length;
+  const tally = `${failures} failure${failures === 1 ? "" : "s"} of its own in its last ${window2.length} run${window2.length === 1 ? "" : "s"}`;
+  if (successes < rule.probation) {
+    return {
+      demote: true,
+      reason: `it failed with only ${successes} successful run${successes === 1 ? "" : "s"} (fewer than the ${rule.probation} of demotion.probation)`
+    };
+  }
+  if (failures >= rule.failures) {
+    return { demote: true, reason: `${tally} (demotion: ${rule.failures} in ${rule.window})` };
+  }
+  return {
+    demote: false,
+    reason: `${tally}; it is demoted at ${rule.failures} in ${rule.window} (demotion setting)`
+  };
+}
+
+// core/exposure.ts
+var IN_USE_ONCE = ["verified", "active", "suspect", "deprecated"];
+async function exposedCandidates(store) {
+  const exposed = (await store.listVersions()).filter((v) => isExposed(v.status, v.problems));
+  const stats = await Promise.all(exposed.map((v) => store.getRunStats(v.name, v.version)));
+  return exposed.map((v, i) => ({ v, runs: stats[i].successes }));
+}
+function exposedCandidatesSync(store) {
+  return store.listVersions().filter((v) => isExposed(v.status, v.problems)).map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
+}
+var NEW_TOOL_RUNS = 3;
+var NEW_SHARE = 1 / 4;
+var PROPOSER_SHARE = 1 / 4;
+function promotedByPerson(v) {
+  return v.verdict?.evidence.promotion === PROMOTED_BY_A_PERSON;
+}
+function proposerOf(v) {
+  return v.sourceTrace === null ? `version:${v.name}` : v.sourceTrace.replace(/\.\d+$/, "");
+}
+function pickExposed(candidates, max) {
+  const byName = /* @__PURE__ */ new Map();
+  for (const c of candidates) {
+    const prev = byName.get(c.v.name);
+    if (!prev || c.v.version > prev.v.version) byName.set(c.v.name, c);
+  }
+  if (max <= 0) return [];
+  const all = [...byName.values()];
+  const person = all.filter((c) => promotedByPerson(c.v));
+  const rest = all.filter((c) => !promotedByPerson(c.v));
+  const slots = Math.max(0, max - person.length);
+  const perProposer = Math.max(1, Math.ceil(max * PROPOSER_SHARE));
+  const byRuns = (a, b) => b.runs - a.runs || a.v.name.localeCompare(b.v.name);
+  const byAge = (a, b) => a.v.createdAt.localeCompare(b.v.createdAt) || a.v.name.localeCompare(b.v.name);
+  const fresh = rest.filter((c) => c.runs < NEW_TOOL_RUNS).sort(byAge);
+  const picked = /* @__PURE__ */ new Set();
+  const taken = /* @__PURE__ */ new Map();
+  const take = (list, upTo, capped) => {
+    for (const c of list) {
+      if (picked.size >= upTo) return;
+      const owner = proposerOf(c.v);
+      if (picked.has(c) || capped && (taken.get(owner) ?? 0) >= perProposer) continue;
+      picked.add(c);
+      taken.set(owner, (taken.get(owner) ?? 0) + 1);
+    }
+  };
+  if (slots > 0) take(fresh, Math.min(fresh.length, Math.ceil(slots * NEW_SHARE)), true);
+  take([...rest].sort(byRuns), slots, true);
+  take([...rest].sort(byRuns), slots, false);
+  return [...person, ...picked].sort(byRuns).map((c) => c.v);
+}
+async function exposedVersions(store, max) {
+  return pickExposed(await exposedCandidates(store), max);
+}
+function exposedVersionsSync(store, max) {
+  return pickExposed(exposedCandidatesSync(store), max);
+}
+async function unavailableReason(store, name, maxExposed) {
+  const versions = await store.listVersions({ name });
+  if (versions.length === 0) return null;
+  if (versions.some((v) => isExposed(v.status, v.problems))) {
+    return `the distilled tool '${name}' is active but not offered now: max_exposed_tools (${maxExposed}) offers the tools a person promoted, then the most used distilled tools, with a share kept for new ones. Complete the task with the base tools.`;
+  }
+  const last = async (v) => (await store.getHistory(v.name, v.version)).at(-1)?.reason ?? "no reason recorded";
+  const newest = (status) => versions.filter((v) => v.status === status).at(-1);
+  const suspect = newest("suspect");
+  const verified = newest("verified");
+  const deprecated = newest("deprecated");
+  let why;
+  if (suspect) {
+    why = `the distilled tool '${name}' is disabled: v${suspect.version} is suspect (${suspect.problems.join(", ")}: ${await last(suspect)}) until it passes verification again`;
+  } else if (verified) {
+    why = `the distilled tool '${name}' is not active yet: v${verified.version} passed verification and waits for a person to run tooldistill promote ${name}`;
+  } else if (deprecated && deprecated === versions.filter((v) => IN_USE_ONCE.includes(v.status)).at(-1)) {
+    why = `the distilled tool '${name}' was taken out of use: v${deprecated.version} is deprecated (${await last(deprecated)})`;
+  } else {
+    const draft = newest("draft");
+    const rejected = newest("rejected");
+    why = draft ? `the distilled tool '${name}' has not passed verification: v${draft.version} is a draft` : rejected ? `the distilled tool '${name}' has not passed verification: v${rejected.version} was rejected (${await last(rejected)})` : `the distilled tool '${name}' has no version in use (${versions.map((v) => `v${v.version} ${v.status}`).join(", ")})`;
+  }
+  return `${why}. Complete the task with the base tools.`;
+}
+function toolDefinition(v) {
+  return { name: v.name, description: v.description, input_schema: { ...v.inputSchema, type: "object" } };
+}
+
+// core/timeout.ts
+async function withTimeout(promise, ms, onTimeout) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// core/trace-state.ts
+function newTraceState() {
+  return {
+    outcome: null,
+    usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    proposed: false,
+    nudged: false,
+    replaceName: null,
+    baseCalls: 0
+  };
+}
+async function loadTrace(ctx, id) {
+  const [t, flags, baseCalls] = await Promise.all([
+    ctx.store.getTrace(id),
+    ctx.store.getTraceFlags(id),
+    ctx.store.countTopLevelBaseCalls(id)
+  ]);
+  if (!t) return null;
+  const state = {
+    outcome: t.outcome,
+    usage: { ...t.usage },
+    proposed: flags.proposed,
+    nudged: flags.nudged,
+    replaceName: flags.replaceName,
+    baseCalls
+  };
+  return { task: t.task, state };
+}
+
+// core/trace.ts
+async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
+  const safe = clipDepth(args);
+  const call = {
+    traceId,
+    tool: tool.name,
+    kind: "base",
+    args: canonicalArgs(safe.value, tool.input_schema),
+    parentId,
+    note: safe.note === null ? null : `arguments: ${safe.note}`
+  };
+  const started = performance.now();
+  let outcome;
+  try {
+    if (!ctx.executor) {
+      throw new DistillError(
+        "EXECUTOR",
+        "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml"
+      );
+    }
+    outcome = { ok: true, output: await ctx.executor(tool.name, args) };
+  } catch (err) {
+    outcome = { ok: false, error: errorMessage(err), thrown: err };
+  }
+  try {
+    await ctx.store.appendCall(
+      call,
+      outcome.ok ? { output: outcome.output } : { error: outcome.error },
+      performance.now() - started
+    );
+  } catch (err) {
+    warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
+  }
+  const down = !outcome.ok && classifyBaseFailure(outcome.thrown) === "infrastructure";
+  if (outcome.ok || down) {
+    await ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error).catch(
+      (err) => ctx.logger.warn(`tooldistill: recording the health of '${tool.name}' failed: ${errorMessage(err)}`)
+    );
+  }
+  return outcome;
+}
+function resultContent(value) {
+  if (typeof value === "string") return value;
+  if (value === void 0) return "null";
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    try {
+      return JSON.stringify(clipDepth(value).value) ?? "null";
+    } catch (err) {
+      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
+    }
+  }
+}
+var markReplacing;
+var queueWrite;
+function queueTraceWrite(trace, write, onError) {
+  queueWrite(trace, write, onError);
+}
+function noteReplacement(trace, name) {
+  markReplacing(trace, name);
+}
+var Trace = class {
+  id;
+  task;
+  #host;
+  #state;
+  #writes = Promise.resolve();
+  #finished = false;
+  static {
+    markReplacing = (trace, name) => {
+      trace.#state.replaceName = name;
+    };
+    queueWrite = (trace, write, onError) => trace.#enqueue("", write, onError);
+  }
+  /** `state`: what the store holds of the run (a new run's when omitted). */
+  constructor(host, id, task, state = newTraceState()) {
+    this.#host = host;
+    this.id = id;
+    this.task = task;
+    this.#state = state;
+  }
+  /** The caller's verdict on the run; null until `setOutcome`. */
+  get outcome() {
+    return this.#state.outcome;
+  }
+  /** The stored trace row, once the writes queued so far are made. */
+  async record() {
+    await this.flush();
+    const t = await this.#host.ctx.store.getTrace(this.id);
+    if (!t) throw new DistillError("STORE", `trace ${this.id} vanished from the store`);
+    return t;
+  }
+  /** Resolves once every write queued so far (usage, outcome, nudge) is made or warned about. Never rejects. */
+  flush() {
+    return this.#writes;
+  }
+  /** Queues a write after the ones before it; a failure is told to `onError` (default: warned as `what`). */
+  #enqueue(what, write, onError) {
+    this.#writes = this.#writes.then(write).then(
+      () => {
+      },
+      (err) => onError ? onError(err) : this.warn(what, err)
+    );
+  }
+  /**
+   * Runs one tool call of the agent and records it. Never throws: a malformed proposal, a failing tool, a store
+   * that cannot be written (permissions, a read-only disk, a lock) all become an error result for the model and,
+   * for store problems, a warning on the logger, so the agent keeps running.
+   */
+  async execute(name, input, options = {}) {
+    try {
+      await this.#writes;
+      await this.#host.ready();
+      const args = isPlainObject(input) ? input : {};
+      if (name === PROPOSE_TOOL_NAME) {
+        this.#state.proposed = true;
+        return await this.#host.propose(this, args, options);
+      }
+      const distilled = await this.#host.runDistilled(this, name, args, options);
+      if (distilled) return distilled;
+      const tool = this.#host.ctx.baseTool(name);
+      if (!tool) return await this.#unknownTool(name, args);
+      return await this.#runBaseCall(tool, args);
+    } catch (err) {
+      this.warn(`the call of '${name}'`, err);
+      const message = errorMessage(err);
+      return name === PROPOSE_TOOL_NAME ? { content: `rejected: tooldistill could not handle the proposal: ${message}`, isError: true } : { content: `Error: tooldistill could not run '${name}': ${message}`, isError: true };
+    }
+  }
+  /** Reports a problem of this trace on the logger (the agent runs on). */
+  warn(what, err) {
+    this.#host.ctx.logger.warn(`tooldistill: ${what} in trace ${this.id} failed: ${errorMessage(err)}`);
+  }
+  /** Runs and records one top-level base call. */
+  async #runBaseCall(tool, args) {
+    let recorded = true;
+    const r = await recordBaseCall(this.#host.ctx, this.id, tool, args, null, (what, err) => {
+      recorded = false;
+      this.warn(what, err);
+    });
+    if (recorded) this.#state.baseCalls += 1;
+    return r.ok ? { content: resultContent(r.output), isError: false } : { content: `Error: ${r.error}`, isError: true };
+  }
+  async #unknownTool(name, args) {
+    const { store } = this.#host.ctx;
+    const names = this.#host.ctx.tools().map((t) => t.name);
+    const message = await this.#host.unavailableReason(name) ?? `no such tool '${name}'${suggestion(name, names)}`;
+    const id = await store.startCall({
+      traceId: this.id,
+      tool: name,
+      kind: "other",
+      args: canonicalArgs(args)
+    });
+    await store.failCall(id, message, 0);
+    return { content: `Error: ${message}`, isError: true };
+  }
+  /** Adds one Anthropic usage object to the run's totals (cache token fields included); a store problem is warned. */
+  recordUsage(usage) {
+    if (!usage) return;
+    const add = {
+      input_tokens: usage.input_tokens ?? 0,
+      output_tokens: usage.output_tokens ?? 0,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0
+    };
+    const total = this.#state.usage;
+    total.input_tokens += add.input_tokens;
+    total.output_tokens += add.output_tokens;
+    total.cache_creation_input_tokens += add.cache_creation_input_tokens;
+    total.cache_read_input_tokens += add.cache_read_input_tokens;
+    this.#enqueue("recording usage", () => this.#host.ctx.store.addUsage(this.id, add));
+  }
+  /**
+   * Records whether the task succeeded: the caller's own check, never inferred from the model stopping. A store
+   * problem is warned, not thrown.
+   */
+  setOutcome(outcome) {
+    this.#state.outcome = outcome.success;
+    this.#enqueue("recording the outcome", () => this.#host.ctx.store.setOutcome(this.id, outcome.success));
+  }
+  /** Top-level base calls of the run (failed ones included): the unit of baselines. */
+  baseCallCount() {
+    return this.#state.baseCalls;
+  }
+  /**
+   * True when the run succeeded, nobody proposed yet, and it took at least `min_calls_to_distill`
+   * top-level base calls (waived after a distilled tool failed in it).
+   */
+  worthDistilling() {
+    return isWorthDistilling(this.#state, this.#host.ctx.settings.minCallsToDistill);
+  }
+  /**
+   * A message asking the agent to propose a distilled tool, or null; at most once per trace. Never throws.
+   *
+   * The decision is this trace's own (its state in memory); the claim is still made atomically in the store,
+   * through the write queue. In the rare case that another process holds the same trace (the plugin's server and
+   * a hook on one Claude Code span) and claims the nudge between this trace's load and its own claim, both may
+   * show it once: the store records one claim, and the agent reads the same request twice.
+   */
+  distillNudge() {
+    if (!this.worthDistilling() || this.#state.nudged) return null;
+    this.#state.nudged = true;
+    this.#enqueue("claiming the nudge", () => this.#host.ctx.store.claimNudge(this.id));
+    return nudgeText({ baseCalls: this.#state.baseCalls, replaceName: this.#state.replaceName });
+  }
+  /** Ends the run; may run the fallback distiller. Never throws: problems are logged and kept on the trace. */
+  async finish() {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#enqueue("ending the run", () => this.#host.ctx.store.endTrace(this.id));
+    await this.#writes;
+    try {
+      if (this.#host.ctx.settings.fallbackDistiller && this.worthDistilling()) {
+        this.#state.proposed = true;
+        await this.#host.fallbackDistill(this);
+      }
+    } catch (err) {
+      this.#host.ctx.logger.error(`tooldistill: finishing trace ${this.id} failed: ${errorMessage(err)}`);
+    }
+  }
+};
+function isWorthDistilling(state, minCallsToDistill) {
+  if (state.outcome !== true || state.proposed) return false;
+  if (state.replaceName) return true;
+  return state.baseCalls >= minCallsToDistill;
 }
 
 // core/distilled-run.ts
@@ -55686,6 +57055,8 @@ ${listed(named.length ? named : [{ message: toolNameProblem(meta.name) }])}`
   const found = await ctx.store.transaction(async (tx) => {
     const same = await tx.versionWithCode(meta.name, hashSource(proposal.code));
     if (same) return { v: same, existing: true };
+    const held = await equivalentHeld(tx, meta.name, proposal.code);
+    if (held) return { v: held, existing: true, held: true };
     const created = await tx.createVersion({
       name: meta.name,
       code: proposal.code,
@@ -55698,6 +57069,7 @@ ${listed(named.length ? named : [{ message: toolNameProblem(meta.name) }])}`
     return { v: created, existing: false };
   });
   if (!found.existing) return verifyVersion(ctx, found.v, options);
+  if ("held" in found) return heldVerdict(found.v);
   if (options.mustBeat) {
     return rejectedVerdict(
       meta.name,
@@ -56425,82 +57797,8 @@ var ExposureCache = class {
   }
 };
 
-// core/live-plan.ts
-var LivePolicy = class {
-  steps = [];
-  #allowWrites;
-  #dryRun;
-  #ctx;
-  constructor(ctx, options) {
-    this.#ctx = ctx;
-    this.#allowWrites = options.allowWrites;
-    this.#dryRun = options.dryRun;
-  }
-  /** Decides call `step` to `tool`; `fixture` is the recorded call it matches (already consumed), if any. */
-  decide(step, tool, args, fixture) {
-    const recorded = fixture?.ok && fixture.clipped === null ? { record: structuredClone(fixture.output) } : null;
-    const add = (how, why) => this.steps.push({ step, tool, args, how, why });
-    if (isReadOnly(this.#ctx.baseTool(tool))) {
-      add("live", "read-only (annotations.readOnlyHint)");
-      if (!this.#dryRun) return { live: true };
-      return recorded ?? {
-        refuse: `call ${step} to '${tool}' would run live and has no recorded answer: the plan stops here`
-      };
-    }
-    if (this.#allowWrites) {
-      add("live-write", "may write: runs live (--allow-writes)");
-      if (!this.#dryRun) return { live: true };
-      return recorded ?? {
-        refuse: `call ${step} to '${tool}' would write live and has no recorded answer: the plan stops here`
-      };
-    }
-    if (recorded) {
-      add("record", "may write: answered from the record of the source run");
-      return recorded;
-    }
-    add("refused", "may write and has no recorded answer: needs --allow-writes");
-    return {
-      refuse: `call ${step} to '${tool}' may write and the source run recorded no answer for it: refused without --allow-writes`
-    };
-  }
-  /** Tools that ran (or would run) live in this verification. */
-  liveTools() {
-    return new Set(this.steps.filter((s) => s.how === "live" || s.how === "live-write").map((s) => s.tool));
-  }
-  /** The calls refused for want of --allow-writes. */
-  refused() {
-    return this.steps.filter((s) => s.how === "refused");
-  }
-  /** Why the verification of `v` is refused, naming the calls and the two ways on. */
-  refusal(v) {
-    const calls = this.refused().map((s) => `call ${s.step} to '${s.tool}'`);
-    return `verify --live refused for ${v.name} v${v.version}: ${calls.join(", ")} may write and the source run recorded no answer, so it would run for real. Nothing was run. See the plan with tooldistill verify ${v.name} --version ${v.version} --live --dry-run, or pass --allow-writes to let those calls write.`;
-  }
-};
-async function planLive(ctx, v, options) {
-  const policy = new LivePolicy(ctx, { allowWrites: options.allowWrites, dryRun: true });
-  const report = await runChecks(ctx, v, await ctx.store.readCode(v.name, v.version), {
-    live: true,
-    livePolicy: policy
-  });
-  const failed = [report.checks.static, report.checks.replay].find((c) => !c.ok);
-  return {
-    name: v.name,
-    version: v.version,
-    steps: policy.steps,
-    refused: policy.refused(),
-    problems: failed?.problems ?? []
-  };
-}
-function assertNoRefusedWrites(plan) {
-  if (plan.refused.length === 0) return;
-  const policy = new LivePolicy({ baseTool: () => void 0 }, { allowWrites: false, dryRun: true });
-  policy.steps.push(...plan.refused);
-  throw new DistillError("WRITE_REFUSED", policy.refusal(plan));
-}
-
 // core/quickjs-engine.ts
-import { existsSync as existsSync4, readFileSync } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync3 } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -56578,7 +57876,7 @@ var wasm = globalThis.WebAssembly;
 var compiled2 = null;
 function engineWasmPath() {
   const beside = fileURLToPath(new URL(`./${WASM_FILE}`, import.meta.url));
-  if (existsSync4(beside)) return beside;
+  if (existsSync6(beside)) return beside;
   try {
     return createRequire2(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
   } catch (err) {
@@ -56593,7 +57891,7 @@ function compiledModule() {
   if (compiled2) return compiled2;
   const path = engineWasmPath();
   try {
-    compiled2 = new wasm.Module(readFileSync(path));
+    compiled2 = new wasm.Module(readFileSync3(path));
     return compiled2;
   } catch (err) {
     throw new DistillError("USAGE", `cannot load the sandbox engine from ${path}: ${errorMessage(err)}`, {
@@ -57613,7 +58911,8 @@ var ToolDistill = class _ToolDistill {
   /**
    * Re-runs the three checks (default: the active version). `live` runs the calls of read-only base tools for real
    * and answers the calls of tools that may write from the source run's record; a write the record cannot answer
-   * refuses the verification before anything runs, unless `allowWrites` lets it run for real.
+   * refuses the verification before anything runs, unless `allowWrites` lets it run for real. `input` (or the input
+   * of the run `trace`) replaces the test inputs; a write the tool's recorded runs already sent is never repeated.
    */
   async verify(name, options = {}) {
     await this.#ready;
@@ -57625,16 +58924,14 @@ var ToolDistill = class _ToolDistill {
         "verify --live needs the executor: set executor/tools or mcp_config in tooldistill.yaml"
       );
     }
-    const allowWrites = options.allowWrites ?? false;
-    assertNoRefusedWrites(await planLive(this.#ctx, v, { allowWrites }));
-    const livePolicy = new LivePolicy(this.#ctx, { allowWrites, dryRun: false });
-    return verifyVersion(this.#ctx, v, { live: true, livePolicy });
+    return verifyLive(this.#ctx, v, options);
   }
   /** What `verify --live` would do, call by call (live, from the record, refused), without running anything. */
   async planLiveVerification(name, options = {}) {
     await this.#ready;
     const v = await resolveVersion(this.store, name, options.version, "active");
-    return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false });
+    const setup = await liveSetup(this.#ctx, v, options);
+    return planLive(this.#ctx, v, { allowWrites: options.allowWrites ?? false, setup });
   }
   /**
    * Removes rejected and superseded versions (only those whose status is older than `olderThanDays`, when given)
@@ -57676,7 +58973,11 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-P63XULT6.js
       const { ClaudeDistiller } = await import("./claude-distiller-JN6K7HCR.js");
+========
+      const { ClaudeDistiller } = await import("./claude-distiller-YQTL5LZW.js");
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/chunk-66WDDRXQ.js
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -57699,115 +59000,6 @@ var ToolDistill = class _ToolDistill {
     };
   }
 };
-
-// core/spill.ts
-import {
-  closeSync,
-  fstatSync,
-  mkdirSync as mkdirSync2,
-  openSync,
-  readdirSync,
-  readFileSync as readFileSync2,
-  renameSync as renameSync2,
-  statSync as statSync4,
-  unlinkSync,
-  writeSync
-} from "node:fs";
-import { join as join3 } from "node:path";
-var KEEP_IDS_MS = 24 * 60 * 60 * 1e3;
-var LIVE = ".jsonl";
-var CLAIMED = ".claimed";
-function spillDir(storeRoot) {
-  return join3(storeRoot, "spill");
-}
-function fileKey(sessionId) {
-  if (/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return sessionId;
-  let hash = 2166136261;
-  for (let i = 0; i < sessionId.length; i++) {
-    hash ^= sessionId.charCodeAt(i);
-    hash = Math.imul(hash, 16777619) >>> 0;
-  }
-  return `session-${hash.toString(16).padStart(8, "0")}`;
-}
-function pendingSpills(storeRoot) {
-  let names;
-  try {
-    names = readdirSync(spillDir(storeRoot));
-  } catch {
-    return { sessions: [], files: [] };
-  }
-  const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
-  const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
-  return { sessions, files: files.map((n) => join3(spillDir(storeRoot), n)) };
-}
-function applySpills(store, sessionId, apply) {
-  const report = { applied: 0, skipped: 0, failed: [] };
-  const dir = spillDir(store.root);
-  const keys = pendingKeys(store.root, sessionId);
-  if (keys.length === 0) return report;
-  const claimed = [];
-  store.transaction(() => {
-    for (const key2 of keys) {
-      for (const file of claimFiles(dir, key2)) {
-        claimed.push(file);
-        for (const event of readSpilled(file, report)) {
-          if (store.spillApplied(event.id)) {
-            report.skipped++;
-            continue;
-          }
-          try {
-            store.savepoint(() => apply(event));
-            report.applied++;
-          } catch (err) {
-            report.failed.push(`${event.event} of ${event.at}: ${errorMessage(err)}`);
-          }
-          store.markSpillApplied(event.id);
-        }
-      }
-    }
-    store.pruneSpillApplied(pruneBefore());
-  });
-  removeFiles(claimed);
-  return report;
-}
-function pendingKeys(root, sessionId) {
-  const { sessions } = pendingSpills(root);
-  return sessionId === null ? sessions : sessions.filter((s) => s === fileKey(sessionId));
-}
-function claimFiles(dir, key2) {
-  const files = readdirSync(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join3(dir, n));
-  const live = join3(dir, `${key2}${LIVE}`);
-  const claim = join3(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
-  try {
-    renameSync2(live, claim);
-    files.push(claim);
-  } catch {
-  }
-  return files;
-}
-function readSpilled(file, report) {
-  const events = [];
-  for (const line of readFileSync2(file, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      events.push(JSON.parse(line));
-    } catch {
-      report.failed.push(`${file}: a torn line was dropped`);
-    }
-  }
-  return events;
-}
-function pruneBefore() {
-  return new Date(Date.now() - KEEP_IDS_MS).toISOString();
-}
-function removeFiles(claimed) {
-  for (const file of claimed) {
-    try {
-      unlinkSync(file);
-    } catch {
-    }
-  }
-}
 
 // core/spill-registry.ts
 import { hostname } from "node:os";
@@ -57853,17 +59045,31 @@ async function applyOne(tx, event, apply, report) {
 assertNodeVersion();
 
 export {
+  CONFIG_FILE_NAME,
   findConfig,
   localFolder,
   importRef,
   hookSettings,
+  defaultConfig,
   loadConfig,
+  SAMPLE_CONFIG,
+  pendingSpills,
   applySpills,
+  doctor,
   exposedVersions,
   exposedVersionsSync,
   unavailableReason,
   toolDefinition,
+  promotionPreview,
+  resolveVersion,
+  deprecate,
+  prune,
+  planText,
   appendLog,
+  copyRegistry,
+  exportRegistryFile,
+  importRegistryFile,
+  loadConfiguredStore,
   applySpillsToRegistry,
   proposeToolDefinition,
   ToolDistill

@@ -3,6 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ClaudeDistiller
 <<<<<<<< HEAD:plugin/dist/chunks/claude-distiller-JN6K7HCR.js
+<<<<<<<< HEAD:plugin/dist/chunks/claude-distiller-JN6K7HCR.js
 } from "./chunk-GJCSP7XP.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
@@ -10,6 +11,9 @@ import "./chunk-J2PGGSMV.js";
 import "./chunk-GWZUS3JX.js";
 ========
 } from "./chunk-4VDOQW56.js";
+========
+} from "./chunk-PKRKCUPB.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/claude-distiller-YQTL5LZW.js
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-J2PGGSMV.js";

@@ -5,6 +5,7 @@ import {
   cachedBaseTools,
   sessionOfTrace
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-M3MJNLMG.js";
 ========
@@ -13,10 +14,14 @@ import {
 ========
 } from "./chunk-SRT2IJGE.js";
 >>>>>>>> claude-code-new:plugin/dist/chunks/fallback-run-RHXXHUEX.js
+========
+} from "./chunk-IWFZTXJW.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/fallback-run-7KZB2IWL.js
 import {
   ToolDistill,
   appendLog,
   importRef
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-ELNSZQXQ.js";
@@ -30,12 +35,18 @@ import "./chunk-MTNHQDS3.js";
 import "./chunk-3PVCE3ZL.js";
 import "./chunk-GJCSP7XP.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/fallback-run-SGVMWPHP.js
+========
+} from "./chunk-66WDDRXQ.js";
+import "./chunk-ZTOAOY7G.js";
+import "./chunk-PKRKCUPB.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/fallback-run-7KZB2IWL.js
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {
   embeddedStore
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-HBGP6CBP.js";
@@ -51,6 +62,11 @@ import "./chunk-TBHEERC5.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-BIWZWU3R.js";
 >>>>>>>> claude-code-new:plugin/dist/chunks/fallback-run-RHXXHUEX.js
+========
+} from "./chunk-UAOKGEVO.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-MOQGWUYL.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/fallback-run-7KZB2IWL.js
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
 import "./chunk-RYZN5VFB.js";

@@ -4,7 +4,11 @@ import {
   MAX_CONCURRENT_STARTS,
   MCPToolkit
 <<<<<<<< HEAD:plugin/dist/chunks/mcp-toolkit-GSTR37ED.js
+<<<<<<<< HEAD:plugin/dist/chunks/mcp-toolkit-GSTR37ED.js
 } from "./chunk-3PVCE3ZL.js";
+========
+} from "./chunk-ZTOAOY7G.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/mcp-toolkit-NILYFKQF.js
 import "./chunk-RYYHHNJW.js";
 import "./chunk-OGWWFJGY.js";
 import "./chunk-J2PGGSMV.js";

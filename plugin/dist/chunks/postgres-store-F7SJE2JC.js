@@ -40,6 +40,7 @@ import {
   versionFromRow,
   versionRow
 <<<<<<<< HEAD:plugin/dist/chunks/postgres-store-F7SJE2JC.js
+<<<<<<<< HEAD:plugin/dist/chunks/postgres-store-F7SJE2JC.js
 <<<<<<<< HEAD:plugin/dist/chunks/postgres-store-64VNGIKM.js
 } from "./chunk-2SZMPL7T.js";
 ========
@@ -48,6 +49,9 @@ import {
 ========
 } from "./chunk-BIWZWU3R.js";
 >>>>>>>> claude-code-new:plugin/dist/chunks/postgres-store-VZSPEKVW.js
+========
+} from "./chunk-MOQGWUYL.js";
+>>>>>>>> writers-lifecycle:plugin/dist/chunks/postgres-store-LHL5Y6PM.js
 import {
   Statuses
 } from "./chunk-J2PGGSMV.js";

@@ -1,0 +1,120 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  withLibrary,
+  withRegistry
+} from "./chunk-ZTKOGAON.js";
+import {
+  output,
+  outputVerdict,
+  promotionText,
+  versionRow
+} from "./chunk-SDNSSE42.js";
+import {
+  EXIT
+} from "./chunk-JFCIHAGY.js";
+import {
+  deprecate,
+  planText,
+  promotionPreview,
+  prune
+} from "./chunk-66WDDRXQ.js";
+import "./chunk-ZTOAOY7G.js";
+import "./chunk-PKRKCUPB.js";
+import "./chunk-RYYHHNJW.js";
+import "./chunk-NV5JO7FK.js";
+import "./chunk-C37ZN2VE.js";
+import "./chunk-GNLRVJN4.js";
+import "./chunk-UAOKGEVO.js";
+import "./chunk-OGWWFJGY.js";
+import "./chunk-MOQGWUYL.js";
+import "./chunk-J2PGGSMV.js";
+import "./chunk-LMZH4FWR.js";
+import "./chunk-RYZN5VFB.js";
+import "./chunk-7JG2XOTS.js";
+import {
+  isPlainObject
+} from "./chunk-XLRDCVB2.js";
+import "./chunk-XSOUOFOT.js";
+import {
+  DistillError
+} from "./chunk-WEYMVVQ3.js";
+import "./chunk-UTY5CP2H.js";
+
+// cli/commands/lifecycle.ts
+async function promote(ctx) {
+  return withLibrary(ctx, async (td) => {
+    const preview = await promotionPreview(td.store, ctx.args.name, ctx.options.version);
+    const v = await td.promote(ctx.args.name, ctx.options);
+    const { successes } = await td.store.getRunStats(v.name, v.version);
+    output(ctx, { ...versionRow(v, successes), ...preview }, () => promotionText(v, preview));
+    return EXIT.ok;
+  });
+}
+async function deprecate2(ctx) {
+  return withRegistry(ctx, async (store) => {
+    const v = await deprecate({ store, exposureChanged: () => {
+    } }, ctx.args.name, ctx.options);
+    const { successes } = await store.getRunStats(v.name, v.version);
+    output(ctx, versionRow(v, successes), () => `${v.name} v${v.version}: deprecated`);
+    return EXIT.ok;
+  });
+}
+async function verify(ctx) {
+  const { version, live } = ctx.options;
+  const allowWrites = ctx.options["allow-writes"];
+  const options = { ...version === void 0 ? {} : { version }, ...freshInput(ctx.options) };
+  return withLibrary(ctx, async (td) => {
+    if (ctx.options["dry-run"]) {
+      const plan = await td.planLiveVerification(ctx.args.name, { ...options, allowWrites });
+      output(ctx, plan, () => planText(plan));
+      return EXIT.ok;
+    }
+    const verdict = await td.verify(ctx.args.name, { ...options, live, allowWrites });
+    return outputVerdict(ctx, verdict) ? EXIT.ok : EXIT.error;
+  });
+}
+function freshInput(options) {
+  const { input, trace, live } = options;
+  if ((input !== void 0 || trace !== void 0) && !live) {
+    throw new DistillError(
+      "USAGE",
+      "--input and --trace go with --live: tooldistill verify <name> --live --input '<json>'"
+    );
+  }
+  const out = trace === void 0 ? {} : { trace };
+  if (input === void 0) return out;
+  let parsed;
+  try {
+    parsed = JSON.parse(input);
+  } catch (err) {
+    throw new DistillError(
+      "USAGE",
+      `--input must be a JSON object, the tool's input (${err.message})`
+    );
+  }
+  if (!isPlainObject(parsed))
+    throw new DistillError("USAGE", "--input must be a JSON object, the tool's input");
+  return { ...out, input: parsed };
+}
+async function prune2(ctx) {
+  const days = ctx.options["older-than"];
+  return withRegistry(ctx, async (store) => {
+    const pruned = await prune(store, days === void 0 ? {} : { olderThanDays: days });
+    output(
+      ctx,
+      pruned,
+      () => pruned.length === 0 ? `nothing to prune${days === void 0 ? "" : ` older than ${days} days`}` : [
+        ...pruned.map((p) => `removed ${p.name} v${p.version} (${p.status} since ${p.since})`),
+        `${pruned.length} version${pruned.length === 1 ? "" : "s"} removed; the traces they came from are kept`
+      ].join("\n")
+    );
+    return EXIT.ok;
+  });
+}
+export {
+  deprecate2 as deprecate,
+  promote,
+  prune2 as prune,
+  verify
+};
