@@ -51,7 +51,8 @@ export function guestFailure(
   prefix: string,
   kind: "code_error" | "bad_module",
 ): SandboxFailure {
-  if (text.startsWith("InternalError: stack overflow")) {
+  // The engine's own limit: its InternalError, or the SyntaxError its JSON parser throws at the same limit.
+  if (text.startsWith("InternalError: stack overflow") || text.startsWith("SyntaxError: stack overflow")) {
     return {
       kind: "stack",
       cause: "tool",

@@ -41,12 +41,21 @@ export const ABSENT_MEMBERS: Readonly<Record<string, string>> = Object.freeze({
   "Date.now": NO_CLOCK,
 });
 
+/** The parameter through which the tool's body receives the library object (module-body.ts makes the body). */
+export const LIBRARY_PARAM = "__tooldistill";
+
+/**
+ * What the engine evaluates is `${BODY_PREFIX}${body}\n})`: the body on the prefix's line, so the tool's line
+ * numbers are the engine's. Only the columns of line 1 move, by the prefix's length (sandbox-sites.ts maps them).
+ */
+export const BODY_PREFIX = `(function (${LIBRARY_PARAM}) {"use strict";`;
+
 /** The file name the engine gives the tool's code, so errors and stacks say `tool.ts:<line>`. */
 export const TOOL_FILE = "tool.ts";
 
 /**
  * The prelude, a function expression evaluated in a fresh context and called once by the host with the
- * host's `call` function (which takes a name, a JSON string and a call site's id, and returns a promise),
+ * host's `call` function (which takes a name, a JSON string and the stack at the call, and returns a promise),
  * `inCheck`, and the host's `notApplicable` function (which takes the reason as a JSON string). Only the prelude
  * holds the host functions: the tool reaches them through `call` and `notApplicable` of the library object, so the
  * host knows a run ended as not applicable from its own record of that call, never from anything the tool returns
@@ -65,6 +74,8 @@ export const PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   const StringCtor = String;
   const TypeErrorCtor = TypeError;
   const construct = Reflect.construct;
+  const ErrorCtor = Error;
+  const ownDescriptor = Object.getOwnPropertyDescriptor;
 
   // No code generation from strings: eval goes, and so does every Function constructor reachable from a
   // function's prototype chain (plain, async, generator, async generator).
@@ -103,13 +114,15 @@ export const PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
     ? function call() {
         throw new TypeErrorCtor("call() is not available in check(): check only looks at the result");
       }
-    : function call(name, args, site) {
-        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name. The third argument
-        // is the call site's id that instrumentation put there; only a number crosses, and the host judges it.
+    : function call(name, args) {
+        // The engine's own stack, taken here with the Error captured above and read as an own data property
+        // (nothing the tool changed on Error or its prototype runs): the host finds the call's site in it.
+        const at = ownDescriptor(new ErrorCtor(), "stack");
+        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name.
         return hostCall(
           typeof name === "string" ? stringify(name) : undefined,
           stringify(args === undefined ? {} : args),
-          typeof site === "number" ? site : undefined,
+          at !== undefined && typeof at.value === "string" ? at.value : undefined,
         );
       };
   // The host records the outcome before the throw, which only unwinds the tool's code: whatever the code does
