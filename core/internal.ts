@@ -28,6 +28,7 @@ export { nodeVersionProblem } from "./node-version.ts";
 export { isPostgresUrl, refusePostgresUrl } from "./postgres-connect.ts";
 export { nudgeText, TOOL_FORMAT_GUIDE } from "./prompts.ts";
 export { engineWasmPath, WASM_FILE } from "./quickjs-engine.ts";
+export { WORKER_FILE } from "./sandbox-workers.ts";
 export type { Clipped } from "./recordable.ts";
 export { clipDepth } from "./recordable.ts";
 export type { RegistryFileHeader } from "./registry-file.ts";

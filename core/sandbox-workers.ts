@@ -66,10 +66,13 @@ interface Active {
 
 let nextJob = 1;
 
+/** The worker entry's file name without extension (scripts/render-plugin.ts puts its bundle beside this one). */
+export const WORKER_FILE = "sandbox-worker";
+
 /** Where the worker's entry is: a built file beside this one (bundle, dist/), else the TypeScript source. */
 function workerEntry(): URL {
-  const built = new URL("./sandbox-worker.js", import.meta.url);
-  return existsSync(fileURLToPath(built)) ? built : new URL("./sandbox-worker.ts", import.meta.url);
+  const built = new URL(`./${WORKER_FILE}.js`, import.meta.url);
+  return existsSync(fileURLToPath(built)) ? built : new URL(`./${WORKER_FILE}.ts`, import.meta.url);
 }
 
 /** One engine worker, serving one job at a time. */
