@@ -7,12 +7,11 @@
  * call order, whatever order they arrive in, so a replay (answers at once) and a live run (answers by latency)
  * settle the same way.
  */
-import {
-  DefaultIntrinsics,
-  type QuickJSContext,
-  type QuickJSDeferredPromise,
-  type QuickJSHandle,
-  type QuickJSRuntime,
+import type {
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSRuntime,
 } from "quickjs-emscripten-core";
 import { errorMessage } from "./errors.ts";
 
@@ -20,48 +19,24 @@ import type { EngineInstance } from "./quickjs-engine.ts";
 import type { SandboxFailure, SandboxLimits, SandboxOutcome } from "./sandbox.ts";
 import { type AdmittedCall, CallGate, isFailure, MAX_NAME_CHARS, readReason } from "./sandbox-calls.ts";
 import { RunClock } from "./sandbox-clock.ts";
+import { type Api, openContext, type RunSetup } from "./sandbox-context.ts";
 import {
+  codeError,
   describedError,
   engineFailure,
   guestFailure,
   memoryFailure,
+  readResult,
   unknownFailure,
 } from "./sandbox-failures.ts";
-import { BODY_PREFIX, PRELUDE, TOOL_FILE } from "./sandbox-guest.ts";
-import { type SitePositions, siteFromStack } from "./sandbox-sites.ts";
+import { BODY_PREFIX, TOOL_FILE } from "./sandbox-guest.ts";
+import { siteFromStack } from "./sandbox-sites.ts";
 import { clip } from "./text.ts";
-
-/** A failure of the tool's own code or result: evidence against the tool. */
-function codeError(message: string): SandboxFailure {
-  return { kind: "code_error", cause: "tool", message };
-}
-
-const INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false } as const;
-
-interface Api {
-  define: QuickJSHandle;
-  kind: QuickJSHandle;
-  run: QuickJSHandle;
-  check: QuickJSHandle;
-  describe: QuickJSHandle;
-  parse: QuickJSHandle;
-}
 
 /** A call the gate admitted, with the guest promise its result settles and, once it came, its answer. */
 interface Pending extends AdmittedCall {
   deferred: QuickJSDeferredPromise;
   answer?: { json: string } | SandboxFailure;
-}
-
-/** What a run needs from the host: the allowlist, the call sites (verification) and how a call is performed. */
-export interface RunSetup {
-  allow: readonly string[];
-  /** The tool's call sites and where each `call(` is in the evaluated code: given, every call must come from one. */
-  sites?: SitePositions;
-  /** Performs an admitted call on the host (over the worker's channel): its result's JSON, or the failure. */
-  perform: (call: AdmittedCall) => Promise<{ json: string } | SandboxFailure>;
-  /** Where each slice's watchdog deadline is written for the host to read (sandbox-clock.ts). */
-  watch?: Int32Array;
 }
 
 /** One run (or check) on one instance, made ahead with its prelude; never throws for the code; used once. */
@@ -121,28 +96,9 @@ export class SandboxRun {
     const promise = this.#slice(() => this.#guest("run", "", loaded.definition, this.#newString(inputJson)));
     const tagged = promise === null ? null : await this.#settle(promise);
     if (tagged === null) return this.#finish(null);
-    if (tagged.startsWith("U")) {
-      const why = describedError(tagged.slice(1));
-      this.#fail(codeError(`the tool's result is not JSON-serialisable: ${why}`));
-      return this.#finish(null);
-    }
-    const json = tagged.slice(1);
-    const bytes = Buffer.byteLength(json);
-    if (bytes > limits.maxMessageBytes) {
-      this.#fail({
-        kind: "message_limit",
-        cause: "tool",
-        message: `the tool's result is ${bytes} bytes, more than the ${limits.maxMessageBytes}-byte limit`,
-      });
-      return this.#finish(null);
-    }
-    // The prelude's stringify made the text; the host parses it itself into its own value.
-    try {
-      return this.#finish({ result: JSON.parse(json) });
-    } catch (err) {
-      this.#fail(codeError(`the tool's result is not JSON: ${errorMessage(err)}`));
-      return this.#finish(null);
-    }
+    const read = readResult(tagged, limits.maxMessageBytes);
+    if ("kind" in read) this.#fail(read);
+    return this.#finish("kind" in read ? null : read);
   }
 
   /** Runs the module's `check` on `resultJson` in this instance, which never ran the tool. */
@@ -168,38 +124,13 @@ export class SandboxRun {
 
   /** The runtime, the context and the prelude, with the host's functions; a failure here is the host's. */
   #prepare(): void {
-    try {
-      const rt = this.#instance.quickjs.newRuntime();
-      this.#rt = rt;
-      rt.setInterruptHandler(() => this.#interrupt());
-      const ctx = rt.newContext({ intrinsics: INTRINSICS });
-      this.#ctx = ctx;
-      const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
-      const hostCall = ctx.newFunction("call", (name, args, stack) => this.#hostCall(name, args, stack));
-      const hostNotApplicable = ctx.newFunction("notApplicable", (reason) => this.#hostNotApplicable(reason));
-      const flag = this.#inCheck ? ctx.true : ctx.false;
-      const api = prelude.error
-        ? prelude
-        : ctx.callFunction(prelude.value, ctx.undefined, hostCall, flag, hostNotApplicable);
-      if (api.error) {
-        this.#fail({ kind: "engine", cause: "host", message: "the sandbox prelude failed to start" });
-        return;
-      }
-      this.#api = {
-        define: ctx.getProp(api.value, "define"),
-        kind: ctx.getProp(api.value, "kind"),
-        run: ctx.getProp(api.value, "run"),
-        check: ctx.getProp(api.value, "check"),
-        describe: ctx.getProp(api.value, "describe"),
-        parse: ctx.getProp(api.value, "parse"),
-      };
-    } catch (err) {
-      this.#fail({
-        kind: "engine",
-        cause: "host",
-        message: `the sandbox engine could not start: ${errorMessage(err)}`,
-      });
-    }
+    const opened = openContext(this.#instance, this.#inCheck, {
+      call: (name, args, stack) => this.#hostCall(name, args, stack),
+      notApplicable: (reason) => this.#hostNotApplicable(reason),
+      interrupt: () => this.#interrupt(),
+    });
+    if ("kind" in opened) this.#fail(opened);
+    else ({ rt: this.#rt, ctx: this.#ctx, api: this.#api } = opened);
   }
 
   /** Makes the tool's definition from its body; null (with a failure) when it cannot. */
@@ -419,10 +350,7 @@ export class SandboxRun {
         );
         return null;
       }
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
-      this.#wake = null;
+      await this.#sleep();
     }
   }
 
@@ -430,10 +358,7 @@ export class SandboxRun {
   async #finish(done: { result: unknown } | null): Promise<SandboxOutcome> {
     // Calls still in flight finish first; one that fails now fails the run.
     while (this.#inflight > 0) {
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
-      this.#wake = null;
+      await this.#sleep();
     }
     for (const p of this.#queue) if (p.answer !== undefined && isFailure(p.answer)) this.#fail(p.answer);
     // A run that hit its memory cap fails, whatever its code did with the engine's error.
@@ -452,6 +377,14 @@ export class SandboxRun {
     this.#api = null;
     this.#ctx = null;
     this.#rt = null;
+  }
+
+  /** Until an answer comes (or the run is ended). */
+  async #sleep(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+    this.#wake = null;
   }
 
   #fail(failure: SandboxFailure): void {
