@@ -308,8 +308,8 @@ export function structuredError(
 const MAX_FAILURE_CHARS = 2000;
 /** Longest arguments of one completed step in a message, as JSON. */
 const ARGS_CHARS = 300;
-/** Most completed steps listed one by one; the rest are counted. */
-const MAX_STEPS_LISTED = 50;
+/** Most completed steps listed one by one; the rest are counted (a write among them is said). */
+const MAX_STEPS_LISTED = 30;
 /** Largest message built after a failure, in characters. */
 const MAX_MESSAGE_CHARS = 24_000;
 
