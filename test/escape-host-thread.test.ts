@@ -106,6 +106,54 @@ describe("builtins over a huge length never freeze the host", () => {
   });
 });
 
+describe("instances made ahead hold nothing of an earlier run", () => {
+  // A tool that leaves what it can behind: globals, changed builtins and prototypes, the prelude's captured
+  // functions shadowed, a large value on the heap, and a not-applicable end.
+  const DIRTY = toolSource(
+    [
+      `    const g = globalThis as any;`,
+      `    g.leak = "secret-" + input.n; g.big = "s".repeat(1_000_000) + input.n;`,
+      `    (Array.prototype as any).extra = 1; (Object.prototype as any).polluted = true;`,
+      `    JSON.parse = () => ({ forged: true }); JSON.stringify = () => "forged";`,
+      `    (g.Date as any).parse = () => 0; g.Error = function () { return { stack: "forged" }; };`,
+      `    if (input.n % 2 === 0) notApplicable("dirty " + input.n);`,
+      `    return "dirtied";`,
+    ].join("\n"),
+  ).replace(`import { distilledTool, call }`, `import { distilledTool, call, notApplicable }`);
+  const CLEAN = toolSource(
+    [
+      `    const g = globalThis as any;`,
+      `    const seen = [g.leak, g.big, ([] as any).extra, ({} as any).polluted, g.Error.name, Date.parse("1970-01-02T00:00:00Z")];`,
+      `    const echoed = await call("echo", { n: input.n });`,
+      `    return { seen: seen.map((v) => v === undefined ? null : v), n: echoed.args.n, keys: Object.keys(g).sort() };`,
+    ].join("\n"),
+  );
+
+  test("run after run, tool after tool, on the same workers: globals, heap, builtins and prelude state are new", async () => {
+    const pool = new Sandbox({ poolSize: 1 });
+    try {
+      const host = fakeHost();
+      const baseline = resultOf(
+        await pool.run({ source: CLEAN, input: { n: -1 }, allow: ["echo"], call: host.call }),
+      ) as { keys: string[] };
+      for (let n = 0; n < 6; n++) {
+        const dirty = await pool.run({ source: DIRTY, input: { n }, allow: [], call: host.call });
+        assert.ok(dirty.ok, JSON.stringify(dirty));
+        const clean = await pool.run({ source: CLEAN, input: { n }, allow: ["echo"], call: host.call });
+        assert.equal(clean.ok && clean.notApplicable, undefined, "no earlier run's not-applicable end");
+        assert.deepEqual(resultOf(clean), {
+          seen: [null, null, null, null, "Error", 86_400_000],
+          n,
+          keys: baseline.keys,
+        });
+      }
+      assert.ok(pool.stats().spawned >= 13, "each run had an instance of its own");
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe("accounting blames only what the tool keeps", () => {
   test("a tool that reads 40 answers of 800 kB and keeps a counter succeeds in 64 MB", async () => {
     const outcome = await sandbox.run({
