@@ -1,8 +1,9 @@
 /**
  * Call sites: every place where a tool's code calls a base tool through the `call` it imports from
- * "tooldistill". Verification counts which sites ran, so the source is instrumented before it runs: each
- * site passes its id as an extra argument. The instrumentation only inserts text, never a newline, so every
- * line of the instrumented source is the line of the same name in the tool's own source.
+ * "tooldistill". Verification counts which sites ran. Nothing is inserted into the source: the sandbox finds the
+ * site of each call from where its `(` is (sandbox-sites.ts), so verification and live run the same bytes. What
+ * this module refuses (`call` read as a value, spread arguments, the library reached another way) is what makes
+ * that sound: every way to reach `call` is a site.
  */
 import { parse } from "@babel/parser";
 import type { Binding, Node, NodePath } from "@babel/traverse";
@@ -17,12 +18,8 @@ type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
 /** A base call as Babel sees it: `call(...)` or `call?.(...)`. */
 export type CallNode = NodeOf<"CallExpression" | "OptionalCallExpression">;
 
-/**
- * Where an instrumented call carries its site id: the third argument (0-based index 2), after the base
- * tool's name and its arguments. The id is inserted there even when the code passes more arguments, so code
- * cannot put a number of its own in that place.
- */
-export const CALL_SITE_ARG_INDEX = 2;
+/** The arguments of `call` that name the base tool and its arguments: a spread among them hides them. */
+const CALL_SITE_ARG_INDEX = 2;
 
 /** One `call(...)` in a tool's source. `tool` is the string-literal first argument, null when it is not one. */
 export interface CallSite {
@@ -35,9 +32,11 @@ export interface CallSite {
    * none. The host lets an outcome apply only at a site whose record has it, so the guest cannot claim one.
    */
   outcomes?: readonly string[];
+  /** The offset in the source of the call's opening `(`: where the engine's stack places the call. */
+  at?: number;
 }
 
-/** A tool's source with every call site numbered, and the sites in id order. */
+/** A tool's source (unchanged: what runs in verification is what runs live) and its sites in id order. */
 export interface InstrumentedSource {
   source: string;
   sites: CallSite[];
@@ -59,17 +58,13 @@ export interface LocatedCallSites {
 }
 
 const MODULE = "tooldistill";
-/** Stands for a missing argument. `undefined` is a name a tool's code may redeclare; `void 0` is not. */
-const ABSENT = "void 0";
 const CALL_DIRECTLY = `call base tools directly: call("<base tool>", {...})`;
 
 /**
- * Numbers every base call site and passes its id as argument CALL_SITE_ARG_INDEX:
- * `call("x", { a })` → `call("x", { a }, 3)`, `call("x")` → `call("x", void 0, 1)`.
- * Only text is inserted, never a newline, and only erasable syntax, so the result still type-strips and keeps
- * every line number. Throws DistillError("PROPOSAL_INVALID") when the source does not parse or uses `call`
- * in a way whose calls could not be counted (read as a value, or with a spread name or arguments). `located`
- * reuses the sites `locateCallSites` found in the same source.
+ * Numbers every base call site, each with the offset of its `(` (`CallSite.at`), and returns the source as it
+ * is: the sandbox places each call by that offset. Throws DistillError("PROPOSAL_INVALID") when the source does
+ * not parse or uses `call` in a way whose calls could not be placed (read as a value, or with a spread name or
+ * arguments). `located` reuses the sites `locateCallSites` found in the same source.
  */
 export function instrumentCallSites(
   source: string,
@@ -80,21 +75,15 @@ export function instrumentCallSites(
     const list = unsupported.map((p) => `line ${p.line ?? "?"}: ${p.message}`).join("; ");
     throw new DistillError("PROPOSAL_INVALID", `the tool's base calls cannot be counted: ${list}`);
   }
-  const inserts = sites.map((site) => ({ at: insertionPoint(site.path.node, source), site }));
-  // Nested calls never share an insertion point (an inner one lies inside the outer call's arguments).
-  inserts.sort((a, b) => a.at.index - b.at.index);
-  let out = "";
-  let from = 0;
-  for (const { at, site } of inserts) {
-    out += source.slice(from, at.index) + at.text(site.id);
-    from = at.index;
-  }
-  out += source.slice(from);
   return {
-    source: out,
-    sites: sites.map(({ id, line, tool, outcomes }) =>
-      outcomes ? { id, line, tool, outcomes } : { id, line, tool },
-    ),
+    source,
+    sites: sites.map(({ id, line, tool, path, outcomes }) => ({
+      id,
+      line,
+      tool,
+      at: openParen(path.node, source),
+      ...(outcomes ? { outcomes } : {}),
+    })),
   };
 }
 
@@ -270,21 +259,24 @@ function staticMemberName(node: NodeOf<"MemberExpression" | "OptionalMemberExpre
   return stringValue(node.property);
 }
 
-/** Where a site's id goes, and the text that puts it there as argument CALL_SITE_ARG_INDEX. */
-function insertionPoint(node: CallNode, source: string): { index: number; text: (id: number) => string } {
-  const args = node.arguments;
-  const last = args[Math.min(args.length, CALL_SITE_ARG_INDEX) - 1];
-  if (last !== undefined) {
-    const missing = CALL_SITE_ARG_INDEX - Math.min(args.length, CALL_SITE_ARG_INDEX);
-    return { index: last.end ?? 0, text: (id) => `, ${`${ABSENT}, `.repeat(missing)}${id}` };
+/**
+ * The offset of a call's opening `(`: the first `(` after its callee (and type arguments) that is not inside a
+ * comment; only whitespace, comments and `?.` can come between.
+ */
+function openParen(node: CallNode, source: string): number {
+  const typeArgs = (node as { typeArguments?: Node | null; typeParameters?: Node | null }).typeArguments;
+  let i = Math.max(node.callee.end ?? 0, typeArgs?.end ?? 0);
+  while (i < source.length) {
+    const c = source[i];
+    if (c === "(") return i;
+    if (source.startsWith("//", i))
+      i = source.indexOf("\n", i) === -1 ? source.length : source.indexOf("\n", i);
+    else if (source.startsWith("/*", i))
+      i = source.indexOf("*/", i + 2) === -1 ? source.length : source.indexOf("*/", i + 2) + 2;
+    else i++;
   }
-  // No arguments: the call's own `)` closes it (parentheses around the call are nodes of their own).
-  const close = (node.end ?? 0) - 1;
-  if (source[close] !== ")") {
-    throw new DistillError(
-      "PROPOSAL_INVALID",
-      `line ${node.loc?.start.line ?? "?"}: cannot find the end of a call`,
-    );
-  }
-  return { index: close, text: (id) => `${`${ABSENT}, `.repeat(CALL_SITE_ARG_INDEX)}${id}` };
+  throw new DistillError(
+    "PROPOSAL_INVALID",
+    `line ${node.loc?.start.line ?? "?"}: cannot find the start of a call's arguments`,
+  );
 }

@@ -17,7 +17,7 @@ import type { RegistryData } from "./registry-store.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
 import { schemaProblems } from "./schema.ts";
 import type { VersionRecord } from "./store.ts";
-import { oneLine } from "./text.ts";
+import { clip, oneLine } from "./text.ts";
 import { withTimeout } from "./timeout.ts";
 import { isReadOnly } from "./tool-effects.ts";
 import { hashSource } from "./tool-files.ts";
@@ -192,7 +192,7 @@ export async function runDistilled(
     call: callId,
     kind: f.kind,
     cause: f.cause,
-    message: f.message,
+    message: clip(f.message, MAX_FAILURE_CHARS),
     step: f.step ?? null,
     tool: f.tool ?? null,
   };
@@ -240,7 +240,7 @@ export async function runDistilled(
     ctx,
     current,
     "runtime_failure",
-    `runtime failure: ${f.message}; demoted: ${decision.reason}`,
+    `runtime failure: ${clip(f.message, MAX_FAILURE_CHARS)}; demoted: ${decision.reason}`,
     { demotion: decision.reason, failures },
     async (tx) => {
       await record(tx);
@@ -340,7 +340,7 @@ export function structuredError(
       `Distilled tool '${v.name}' (v${v.version}) failed after step ${calls.filter((c) => c.ok).length} of ${total}.`,
     );
   }
-  lines.push(`Error: ${failure.message}`);
+  lines.push(`Error: ${clip(failure.message, MAX_FAILURE_CHARS)}`);
   lines.push(consequence);
   const done = calls.filter((c) => c.ok);
   if (done.length) {
@@ -354,13 +354,29 @@ export function structuredError(
     const next = failure.tool ? ` starting with ${failure.tool}` : "";
     lines.push(`Left to do: ${left} step${left > 1 ? "s" : ""}${next}.`);
   }
-  return lines.join("\n");
+  // Every part is clipped already; the whole is capped too, whatever the number of steps.
+  return clip(lines.join("\n"), MAX_MESSAGE_CHARS);
 }
+
+/** Longest failure text in a message (its guest-made parts are clipped shorter where they are made). */
+const MAX_FAILURE_CHARS = 2000;
+/** Longest arguments of one completed step in a message, as JSON. */
+const ARGS_CHARS = 300;
+/** Most completed steps listed one by one; the rest are counted (a write among them is said). */
+const MAX_STEPS_LISTED = 30;
+/** Largest message built after a failure, in characters. */
+const MAX_MESSAGE_CHARS = 24_000;
 
 /** Completed steps for the resume packet: `1. tool {args} → output (read-only | may have changed something)`. */
 function stepLines(done: readonly SandboxCall[], ctx: Pick<DistillContext, "baseTool">): string[] {
-  return done.map((c, i) => {
+  const lines = done.slice(0, MAX_STEPS_LISTED).map((c, i) => {
     const effect = isReadOnly(ctx.baseTool(c.tool)) ? "read-only" : "may have changed something";
-    return `${i + 1}. ${c.tool} ${JSON.stringify(c.args)} → ${summarize(c.output)} (${effect})`;
+    return `${i + 1}. ${c.tool} ${clip(JSON.stringify(c.args), ARGS_CHARS)} → ${summarize(c.output)} (${effect})`;
   });
+  const more = done.length - MAX_STEPS_LISTED;
+  if (more > 0) {
+    const writes = done.slice(MAX_STEPS_LISTED).filter((c) => !isReadOnly(ctx.baseTool(c.tool))).length;
+    lines.push(`… and ${more} more completed steps (${writes} of them may have changed something)`);
+  }
+  return lines;
 }

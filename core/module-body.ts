@@ -6,12 +6,20 @@
 import { stripTypeScriptTypes } from "node:module";
 import { parse } from "@babel/parser";
 import { DistillError, errorMessage } from "./errors.ts";
+import { LIBRARY_PARAM } from "./sandbox-guest.ts";
 
 /** The parameter through which the body receives `{ distilledTool, call, notApplicable }`. */
-export const LIBRARY_PARAM = "__tooldistill";
+export { LIBRARY_PARAM };
 /** What a tool module may import from "tooldistill". */
 export const LIBRARY_NAMES: readonly string[] = ["distilledTool", "call", "notApplicable"];
 const DEFAULT_BINDING = "__tooldistill_default";
+
+/** A tool's function body, and where an offset of the tool's source ended up in it. */
+export interface MappedBody {
+  body: string;
+  /** The body offset of `offset` in the source (types stripped in place keep every offset of the source). */
+  offsetOf(offset: number): number;
+}
 
 /**
  * Strips a tool module's types and turns it into a strict function body that takes the library object
@@ -19,6 +27,11 @@ const DEFAULT_BINDING = "__tooldistill_default";
  * Throws DistillError("PROPOSAL_INVALID") when the source cannot be made into one.
  */
 export function toFunctionBody(source: string): string {
+  return toMappedBody(source).body;
+}
+
+/** `toFunctionBody`, with the map from the source's offsets to the body's (the call sites need it). */
+export function toMappedBody(source: string): MappedBody {
   const js = stripTypes(source);
   let program: ReturnType<typeof parse>["program"];
   try {
@@ -84,7 +97,8 @@ export function toFunctionBody(source: string): string {
 
   let body = "";
   let at = 0;
-  for (const edit of edits.sort((a, b) => a.start - b.start)) {
+  const sorted = edits.sort((a, b) => a.start - b.start);
+  for (const edit of sorted) {
     body += js.slice(at, edit.start) + edit.text;
     at = edit.end;
   }
@@ -114,7 +128,15 @@ export function toFunctionBody(source: string): string {
       `line ${dynamicImport.loc?.start.line ?? "?"}: import() is not available in a distilled tool`,
     );
   }
-  return body;
+  const offsetOf = (offset: number): number => {
+    let shift = 0;
+    for (const edit of sorted) {
+      if (edit.end > offset) break;
+      shift += edit.text.length - (edit.end - edit.start);
+    }
+    return offset + shift;
+  };
+  return { body, offsetOf };
 }
 
 interface SyntaxNode {

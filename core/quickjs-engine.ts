@@ -30,6 +30,8 @@ export const WASM_FILE = "quickjs.wasm";
 /** One fresh engine instance, used for one run (or one check) and then dropped. */
 export interface EngineInstance {
   readonly quickjs: QuickJSWASMModule;
+  /** The cap of its whole memory, in MB. */
+  readonly memoryMb: number;
   /** True when the last attempt to grow the memory was refused because it would pass the cap. */
   readonly growthRefused: () => boolean;
 }
@@ -65,8 +67,11 @@ export function engineWasmPath(): string {
   }
 }
 
-/** The compiled module, made on first use (synchronously: about 3 ms, V8 compiles lazily). */
-function compiledModule(): object {
+/**
+ * The compiled module, made on first use (synchronously: about 3 ms, V8 compiles lazily). The sandbox compiles it
+ * once on the main thread and hands it to each engine worker (a compiled module crosses threads as it is).
+ */
+export function compiledModule(): object {
   if (compiled) return compiled;
   const path = engineWasmPath();
   try {
@@ -77,6 +82,11 @@ function compiledModule(): object {
       cause: err,
     });
   }
+}
+
+/** Uses `module`, compiled by another thread of this process (`compiledModule`), for this thread's instances. */
+export function useEngineModule(module: object): void {
+  compiled = module;
 }
 
 /**
@@ -115,5 +125,5 @@ export async function newEngineInstance(memoryMb: number): Promise<EngineInstanc
       emscriptenModule: output,
     }),
   );
-  return { quickjs, growthRefused: () => refused };
+  return { quickjs, memoryMb, growthRefused: () => refused };
 }

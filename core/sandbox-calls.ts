@@ -5,10 +5,12 @@
  * never taken: what it sent is parsed here, and what went wrong is decided here.
  */
 import { classifyBaseFailure } from "./base-failure.ts";
+import type { CallSite } from "./call-sites.ts";
 import { dangerousKeyProblem, isPlainObject } from "./canonical.ts";
 import { declaredOutcomeFor } from "./declared-outcomes.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import type { SandboxCall, SandboxFailure, SandboxLimits, SandboxRunRequest } from "./sandbox.ts";
+import { MAX_ERROR_CHARS } from "./sandbox-failures.ts";
 import { OUTCOME_TAG } from "./sandbox-guest.ts";
 import { clip } from "./text.ts";
 
@@ -27,23 +29,21 @@ export class CallGate {
   readonly calls: SandboxCall[] = [];
   readonly #limits: Pick<SandboxLimits, "maxCalls" | "maxMessageBytes">;
   readonly #allow: Set<string>;
-  readonly #host: SandboxRunRequest["call"];
-  readonly #sites: SandboxRunRequest["sites"];
+  readonly #sites: readonly CallSite[] | undefined;
 
   constructor(
     limits: Pick<SandboxLimits, "maxCalls" | "maxMessageBytes">,
-    req: Pick<SandboxRunRequest, "allow" | "call" | "sites">,
+    req: Pick<SandboxRunRequest, "allow" | "sites">,
   ) {
     this.#limits = limits;
     this.#allow = new Set(req.allow);
-    this.#host = req.call;
     this.#sites = req.sites;
   }
 
   /**
-   * One call the code asked for, from the JSON texts the guest handed over (null: not a string) and the call
-   * site's id it carried (null: none, or not a number). Returns the admitted call, or the failure that stops the
-   * run (the call is recorded either way).
+   * One call the code asked for, from the JSON texts the guest handed over (null: not a string) and the id of
+   * the call site the host found in the caller's stack (null: none it could trust). Returns the admitted call, or
+   * the failure that stops the run (the call is recorded either way).
    */
   admit(
     nameJson: string | null,
@@ -68,8 +68,8 @@ export class CallGate {
       return { ...failure, step, tool: name };
     };
     if (this.#sites !== undefined) {
-      // Instrumentation put the id after whatever the code passed, at every site: a call without a valid one
-      // for its tool reached `call` some other way, and could mark a site covered that never ran.
+      // The site is the host's reading of the stack the prelude took inside `call` (sandbox-sites.ts): a call
+      // it could not place, or placed at a site of another tool, could mark a site covered that never ran.
       const known = site !== null && Number.isInteger(site) ? this.#sites[site - 1] : undefined;
       if (known === undefined || known.id !== site || (known.tool !== null && known.tool !== rawName)) {
         const message = `call ${step} to '${name}' did not come from a call site of the tool's code: call base tools directly: call("<base tool>", {...})`;
@@ -119,74 +119,75 @@ export class CallGate {
     this.calls.push(entry);
     return { call: entry, step };
   }
+}
 
-  /**
-   * Runs an admitted call on the host. Returns the result's JSON text for the guest, or the failure (a base tool
-   * that could not answer is `infrastructure`; one that refused the call is evidence against the tool). A failure
-   * with an outcome the call's site declared returns OUTCOME_TAG and the outcome's name instead, which the
-   * prelude's `parse` turns into the signal to run that site's handler.
-   */
-  async perform({ call, step }: AdmittedCall): Promise<{ json: string } | SandboxFailure> {
-    let output: unknown;
-    try {
-      output = await this.#host(call.tool, call.args);
-    } catch (err) {
-      call.error = errorMessage(err);
-      // Decided from out-of-band signals only (base-failure.ts): the message may echo what the tool sent.
-      const classified = classifyBaseFailure(err);
-      // A business outcome the call's own site declared (its record is the host's, from the parse): the site's
-      // handler runs in place of the result. What the guest passed never decides this.
-      const site = call.site === undefined ? undefined : this.#sites?.[call.site - 1];
-      const declared = declaredOutcomeFor(
-        classified.kind,
-        site?.id === call.site ? site?.outcomes : undefined,
-      );
-      if (declared !== null) {
-        call.outcome = declared;
-        return { json: `${OUTCOME_TAG}${declared}` };
-      }
-      const cause = classified.kind === "infrastructure" ? "infrastructure" : "tool";
-      const failure: SandboxFailure = {
-        kind: "call_failed",
-        cause,
-        message: call.error,
-        step,
-        tool: call.tool,
-      };
-      if (err instanceof DistillError) failure.errorCode = err.code;
-      return failure;
+/**
+ * Runs an admitted call on the host (the main thread: the engine's worker only asks). Returns the result's JSON
+ * text for the guest, or the failure (a base tool that could not answer is `infrastructure`; one that refused the
+ * call is evidence against the tool). A failure with an outcome the call's site declared (`outcomes`, the host's
+ * record of that site from the parse, never what the guest passed) returns OUTCOME_TAG and the outcome's name
+ * instead, which the prelude's `parse` turns into the signal to run that site's handler.
+ */
+export async function performCall(
+  host: SandboxRunRequest["call"],
+  limits: Pick<SandboxLimits, "maxMessageBytes">,
+  { call, step }: AdmittedCall,
+  outcomes?: readonly string[],
+): Promise<{ json: string } | SandboxFailure> {
+  let output: unknown;
+  try {
+    output = await host(call.tool, call.args);
+  } catch (err) {
+    // A base tool's error text can be anything (a whole page, megabytes): it goes into messages clipped.
+    call.error = clip(errorMessage(err), MAX_ERROR_CHARS);
+    // Decided from out-of-band signals only (base-failure.ts): the message may echo what the tool sent.
+    const classified = classifyBaseFailure(err);
+    const declared = declaredOutcomeFor(classified.kind, outcomes);
+    if (declared !== null) {
+      call.outcome = declared;
+      return { json: `${OUTCOME_TAG}${declared}` };
     }
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(output);
-    } catch (err) {
-      call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
-      return {
-        kind: "call_failed",
-        cause: "infrastructure",
-        message: `base tool '${call.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
-        step,
-        tool: call.tool,
-      };
-    }
-    json ??= "null";
-    const bytes = Buffer.byteLength(json);
-    const max = this.#limits.maxMessageBytes;
-    if (bytes > max) {
-      call.error = `its result is ${bytes} bytes, more than the ${max}-byte limit`;
-      // The tool chose the arguments that got this answer (a page size, a wide query): it counts against the tool.
-      return {
-        kind: "message_limit",
-        cause: "tool",
-        message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${max}-byte limit`,
-        step,
-        tool: call.tool,
-      };
-    }
-    call.ok = true;
-    call.output = JSON.parse(json);
-    return { json };
+    const cause = classified.kind === "infrastructure" ? "infrastructure" : "tool";
+    const failure: SandboxFailure = {
+      kind: "call_failed",
+      cause,
+      message: call.error,
+      step,
+      tool: call.tool,
+    };
+    if (err instanceof DistillError) failure.errorCode = err.code;
+    return failure;
   }
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(output);
+  } catch (err) {
+    call.error = `its result is not JSON-serialisable: ${errorMessage(err)}`;
+    return {
+      kind: "call_failed",
+      cause: "infrastructure",
+      message: `base tool '${call.tool}' returned a value that is not JSON-serialisable: ${errorMessage(err)}`,
+      step,
+      tool: call.tool,
+    };
+  }
+  json ??= "null";
+  const bytes = Buffer.byteLength(json);
+  const max = limits.maxMessageBytes;
+  if (bytes > max) {
+    call.error = `its result is ${bytes} bytes, more than the ${max}-byte limit`;
+    // The tool chose the arguments that got this answer (a page size, a wide query): it counts against the tool.
+    return {
+      kind: "message_limit",
+      cause: "tool",
+      message: `the result of call ${step} to '${call.tool}' is ${bytes} bytes, more than the ${max}-byte limit`,
+      step,
+      tool: call.tool,
+    };
+  }
+  call.ok = true;
+  call.output = JSON.parse(json);
+  return { json };
 }
 
 /** Longest not-applicable reason kept: the agent reads it, so it is clipped like an error text. */

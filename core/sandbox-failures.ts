@@ -51,7 +51,8 @@ export function guestFailure(
   prefix: string,
   kind: "code_error" | "bad_module",
 ): SandboxFailure {
-  if (text.startsWith("InternalError: stack overflow")) {
+  // The engine's own limit: its InternalError, or the SyntaxError its JSON parser throws at the same limit.
+  if (text.startsWith("InternalError: stack overflow") || text.startsWith("SyntaxError: stack overflow")) {
     return {
       kind: "stack",
       cause: "tool",
@@ -71,4 +72,33 @@ export function describedError(described: string): string {
 /** A run that ended without a result or a failure the host saw: the engine's fault, never the tool's. */
 export function unknownFailure(): SandboxFailure {
   return { kind: "engine", cause: "host", message: "the run ended without an outcome" };
+}
+
+/** A failure of the tool's own code or result: evidence against the tool. */
+export function codeError(message: string): SandboxFailure {
+  return { kind: "code_error", cause: "tool", message };
+}
+
+/**
+ * The tool's result from the prelude's tagged text ("R" and its JSON, or "U" and why it has none), parsed by the
+ * host itself; the failure when it is not JSON or passes `maxBytes`.
+ */
+export function readResult(tagged: string, maxBytes: number): { result: unknown } | SandboxFailure {
+  if (tagged.startsWith("U")) {
+    return codeError(`the tool's result is not JSON-serialisable: ${describedError(tagged.slice(1))}`);
+  }
+  const json = tagged.slice(1);
+  const bytes = Buffer.byteLength(json);
+  if (bytes > maxBytes) {
+    return {
+      kind: "message_limit",
+      cause: "tool",
+      message: `the tool's result is ${bytes} bytes, more than the ${maxBytes}-byte limit`,
+    };
+  }
+  try {
+    return { result: JSON.parse(json) };
+  } catch (err) {
+    return codeError(`the tool's result is not JSON: ${errorMessage(err)}`);
+  }
 }

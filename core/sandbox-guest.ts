@@ -47,12 +47,21 @@ export const ABSENT_MEMBERS: Readonly<Record<string, string>> = Object.freeze({
  */
 export const OUTCOME_TAG = "!outcome:";
 
+/** The parameter through which the tool's body receives the library object (module-body.ts makes the body). */
+export const LIBRARY_PARAM = "__tooldistill";
+
+/**
+ * What the engine evaluates is `${BODY_PREFIX}${body}\n})`: the body on the prefix's line, so the tool's line
+ * numbers are the engine's. Only the columns of line 1 move, by the prefix's length (sandbox-sites.ts maps them).
+ */
+export const BODY_PREFIX = `(function (${LIBRARY_PARAM}) {"use strict";`;
+
 /** The file name the engine gives the tool's code, so errors and stacks say `tool.ts:<line>`. */
 export const TOOL_FILE = "tool.ts";
 
 /**
  * The prelude, a function expression evaluated in a fresh context and called once by the host with the
- * host's `call` function (which takes a name, a JSON string and a call site's id, and returns a promise),
+ * host's `call` function (which takes a name, a JSON string and the stack at the call, and returns a promise),
  * `inCheck`, and the host's `notApplicable` function (which takes the reason as a JSON string). Only the prelude
  * holds the host functions: the tool reaches them through `call` and `notApplicable` of the library object, so the
  * host knows a run ended as not applicable from its own record of that call, never from anything the tool returns
@@ -76,6 +85,8 @@ export const PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   const then = Promise.prototype.then;
   const startsWith = String.prototype.startsWith;
   const slice = String.prototype.slice;
+  const ErrorCtor = Error;
+  const ownDescriptor = Object.getOwnPropertyDescriptor;
 
   // No code generation from strings: eval goes, and so does every Function constructor reachable from a
   // function's prototype chain (plain, async, generator, async generator).
@@ -114,16 +125,16 @@ export const PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
     ? function call() {
         throw new TypeErrorCtor("call() is not available in check(): check only looks at the result");
       }
-    : function call(name, args, third, fourth) {
-        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name. A number in third
-        // place is the call site's id that instrumentation put there (only a number crosses, and the host judges
-        // it); the declared outcomes come after it, or in third place where no id is inserted.
-        const site = typeof third === "number" ? third : undefined;
-        const outcomes = typeof third === "number" ? fourth : third;
+    : function call(name, args, outcomes) {
+        // The engine's own stack, taken here with the Error captured above and read as an own data property
+        // (nothing the tool changed on Error or its prototype runs): the host finds the call's site in it, and
+        // judges there whether the site declared the outcome a base call answered (the third argument).
+        const at = ownDescriptor(new ErrorCtor(), "stack");
+        // Name and arguments cross as JSON text: a C string would end at a NUL inside a name.
         const answer = hostCall(
           typeof name === "string" ? stringify(name) : undefined,
           stringify(args === undefined ? {} : args),
-          site,
+          at !== undefined && typeof at.value === "string" ? at.value : undefined,
         );
         // The handlers stay here: the host only says which declared outcome its base call answered.
         return apply(then, answer, [(value) => (value instanceof Outcome ? handle(outcomes, value.name) : value)]);

@@ -1,58 +1,52 @@
 /**
- * One run of a tool's code (or of its `check`) on one fresh engine instance. The host keeps its own record of
- * everything that decides the outcome (calls and how each ended, time, memory, stops, a not-applicable end); the
- * guest only hands it strings, and it only hands the guest strings and values it parses from JSON itself.
+ * One run of a tool's code (or of its `check`) on one fresh engine instance, inside an engine worker
+ * (sandbox-worker.ts). The instance is made and its prelude evaluated ahead of time (`new SandboxRun`), off the
+ * critical path; `begin` gives it its run. The host keeps its own record of everything that decides the outcome
+ * (calls and how each ended, time, memory, stops, a not-applicable end); the guest only hands it strings, and it
+ * only hands the guest strings and values it parses from JSON itself. Answers of base calls reach the guest in
+ * call order, whatever order they arrive in, so a replay (answers at once) and a live run (answers by latency)
+ * settle the same way.
  */
-import {
-  DefaultIntrinsics,
-  type QuickJSContext,
-  type QuickJSDeferredPromise,
-  type QuickJSHandle,
-  type QuickJSRuntime,
+import type {
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSRuntime,
 } from "quickjs-emscripten-core";
 import { errorMessage } from "./errors.ts";
-import { LIBRARY_PARAM } from "./module-body.ts";
+
 import type { EngineInstance } from "./quickjs-engine.ts";
-import type { SandboxFailure, SandboxLimits, SandboxOutcome, SandboxRunRequest } from "./sandbox.ts";
+import type { SandboxFailure, SandboxLimits, SandboxOutcome } from "./sandbox.ts";
 import { type AdmittedCall, CallGate, isFailure, MAX_NAME_CHARS, readReason } from "./sandbox-calls.ts";
 import { RunClock } from "./sandbox-clock.ts";
+import { type Api, openContext, type RunSetup } from "./sandbox-context.ts";
 import {
+  codeError,
   describedError,
   engineFailure,
   guestFailure,
   memoryFailure,
+  readResult,
   unknownFailure,
 } from "./sandbox-failures.ts";
-import { PRELUDE, TOOL_FILE } from "./sandbox-guest.ts";
+import { BODY_PREFIX, TOOL_FILE } from "./sandbox-guest.ts";
+import { siteFromStack } from "./sandbox-sites.ts";
 import { clip } from "./text.ts";
 
-/** A failure of the tool's own code or result: evidence against the tool. */
-function codeError(message: string): SandboxFailure {
-  return { kind: "code_error", cause: "tool", message };
-}
-
-const INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false } as const;
-
-interface Api {
-  define: QuickJSHandle;
-  kind: QuickJSHandle;
-  run: QuickJSHandle;
-  check: QuickJSHandle;
-  describe: QuickJSHandle;
-  parse: QuickJSHandle;
-}
-
-/** A call the gate admitted, with the guest promise its result settles. */
+/** A call the gate admitted, with the guest promise its result settles and, once it came, its answer. */
 interface Pending extends AdmittedCall {
   deferred: QuickJSDeferredPromise;
+  answer?: { json: string } | SandboxFailure;
 }
 
-/** Runs `req` (a run, or a check) on `instance`; never throws for the code; the instance is used once. */
+/** One run (or check) on one instance, made ahead with its prelude; never throws for the code; used once. */
 export class SandboxRun {
   readonly #instance: EngineInstance;
-  readonly #limits: SandboxLimits;
-  readonly #gate: CallGate;
-  readonly #clock: RunClock;
+  readonly #inCheck: boolean;
+  #limits: SandboxLimits | null = null;
+  #gate: CallGate | null = null;
+  #clock: RunClock | null = null;
+  #setup: RunSetup | null = null;
   #rt: QuickJSRuntime | null = null;
   #ctx: QuickJSContext | null = null;
   #api: Api | null = null;
@@ -61,66 +55,55 @@ export class SandboxRun {
   #notApplicable: string | null = null;
   #inflight = 0;
   #batch: Pending[] = [];
+  /** Dispatched calls whose answers the guest has not had yet, in call order. */
+  #queue: Pending[] = [];
   #wake: (() => void) | null = null;
-  #closed = false;
 
-  constructor(
-    instance: EngineInstance,
-    req: Pick<SandboxRunRequest, "allow" | "call" | "sites">,
-    limits: SandboxLimits,
-  ) {
+  /** Makes the runtime and context on `instance` and evaluates the prelude: host work, before any run. */
+  constructor(instance: EngineInstance, inCheck: boolean) {
     this.#instance = instance;
+    this.#inCheck = inCheck;
+    this.#prepare();
+  }
+
+  /** The memory cap of this run's instance, in MB: a run asking for another one needs another instance. */
+  get memoryMb(): number {
+    return this.#instance.memoryMb;
+  }
+
+  /** Gives the prepared instance its run: limits, allowlist, sites and how calls are performed. */
+  begin(setup: RunSetup, limits: SandboxLimits): void {
+    this.#setup = setup;
     this.#limits = limits;
-    this.#gate = new CallGate(limits, req);
-    this.#clock = new RunClock(limits);
+    this.#gate = new CallGate(
+      limits,
+      setup.sites ? { allow: setup.allow, sites: setup.sites.sites } : { allow: setup.allow },
+    );
+    this.#clock = new RunClock(limits, setup.watch);
+    this.#rt?.setMaxStackSize(limits.stackKb * 1024);
   }
 
   /** Every base call the code asked for, in order, with its outcome. */
   get calls() {
-    return this.#gate.calls;
-  }
-
-  /** Ends the run from outside (the sandbox is closing): it fails at once, without waiting for calls. */
-  abort(failure: SandboxFailure): void {
-    this.#closed = true;
-    this.#fail(failure);
-    this.#wake?.();
+    return this.#gate?.calls ?? [];
   }
 
   /** Runs the tool with `inputJson`; the result is the tool's result as the host parsed it. */
   async run(body: string, inputJson: string): Promise<SandboxOutcome> {
-    const loaded = this.#load(body, false);
+    const limits = this.#limits!;
+    const loaded = this.#load(body);
     if (loaded === null) return this.#finish(null);
     const promise = this.#slice(() => this.#guest("run", "", loaded.definition, this.#newString(inputJson)));
     const tagged = promise === null ? null : await this.#settle(promise);
     if (tagged === null) return this.#finish(null);
-    if (tagged.startsWith("U")) {
-      const why = describedError(tagged.slice(1));
-      this.#fail(codeError(`the tool's result is not JSON-serialisable: ${why}`));
-      return this.#finish(null);
-    }
-    const json = tagged.slice(1);
-    const bytes = Buffer.byteLength(json);
-    if (bytes > this.#limits.maxMessageBytes) {
-      this.#fail({
-        kind: "message_limit",
-        cause: "tool",
-        message: `the tool's result is ${bytes} bytes, more than the ${this.#limits.maxMessageBytes}-byte limit`,
-      });
-      return this.#finish(null);
-    }
-    // The prelude's stringify made the text; the host parses it itself into its own value.
-    try {
-      return this.#finish({ result: JSON.parse(json) });
-    } catch (err) {
-      this.#fail(codeError(`the tool's result is not JSON: ${errorMessage(err)}`));
-      return this.#finish(null);
-    }
+    const read = readResult(tagged, limits.maxMessageBytes);
+    if ("kind" in read) this.#fail(read);
+    return this.#finish("kind" in read ? null : read);
   }
 
   /** Runs the module's `check` on `resultJson` in this instance, which never ran the tool. */
   async check(body: string, resultJson: string): Promise<"passed" | "absent" | SandboxFailure> {
-    const loaded = this.#load(body, true);
+    const loaded = this.#load(body);
     if (loaded === null) return this.#failure ?? unknownFailure();
     if (!loaded.hasCheck) return "absent";
     const verdict = this.#read(
@@ -129,7 +112,7 @@ export class SandboxRun {
       ),
     );
     if (verdict === "P" && !this.#instance.growthRefused()) return "passed";
-    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
+    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits!));
     const failure = this.#failure;
     if (failure) return failure.kind === "code_error" ? { ...failure, kind: "check_failed" } : failure;
     const message =
@@ -139,39 +122,24 @@ export class SandboxRun {
     return { kind: "check_failed", cause: "tool", message };
   }
 
-  /** Makes the context, the prelude and the tool's definition; null (with a failure) when it cannot. */
-  #load(body: string, inCheck: boolean): { definition: QuickJSHandle; hasCheck: boolean } | null {
+  /** The runtime, the context and the prelude, with the host's functions; a failure here is the host's. */
+  #prepare(): void {
+    const opened = openContext(this.#instance, this.#inCheck, {
+      call: (name, args, stack) => this.#hostCall(name, args, stack),
+      notApplicable: (reason) => this.#hostNotApplicable(reason),
+      interrupt: () => this.#interrupt(),
+    });
+    if ("kind" in opened) this.#fail(opened);
+    else ({ rt: this.#rt, ctx: this.#ctx, api: this.#api } = opened);
+  }
+
+  /** Makes the tool's definition from its body; null (with a failure) when it cannot. */
+  #load(body: string): { definition: QuickJSHandle; hasCheck: boolean } | null {
     const factory = this.#slice(() => {
-      const rt = this.#instance.quickjs.newRuntime();
-      this.#rt = rt;
-      rt.setMaxStackSize(this.#limits.stackKb * 1024);
-      rt.setInterruptHandler(() => this.#interrupt());
-      const ctx = rt.newContext({ intrinsics: INTRINSICS });
-      this.#ctx = ctx;
-      const prelude = ctx.evalCode(PRELUDE, "tooldistill-prelude.js", { type: "global", strict: true });
-      const hostCall = ctx.newFunction("call", (name, args, site) => this.#hostCall(name, args, site));
-      const hostNotApplicable = ctx.newFunction("notApplicable", (reason) => this.#hostNotApplicable(reason));
-      const flag = inCheck ? ctx.true : ctx.false;
-      const api = prelude.error
-        ? prelude
-        : ctx.callFunction(prelude.value, ctx.undefined, hostCall, flag, hostNotApplicable);
-      if (api.error) {
-        this.#fail({ kind: "engine", cause: "host", message: "the sandbox prelude failed to start" });
-        return null;
-      }
-      this.#api = {
-        define: ctx.getProp(api.value, "define"),
-        kind: ctx.getProp(api.value, "kind"),
-        run: ctx.getProp(api.value, "run"),
-        check: ctx.getProp(api.value, "check"),
-        describe: ctx.getProp(api.value, "describe"),
-        parse: ctx.getProp(api.value, "parse"),
-      };
+      const ctx = this.#ctx;
+      if (!ctx || !this.#api) return null;
       // On the first line with the body, so the tool's line numbers are the engine's line numbers.
-      const made = ctx.evalCode(`(function (${LIBRARY_PARAM}) {"use strict";${body}\n})`, TOOL_FILE, {
-        type: "global",
-        strict: true,
-      });
+      const made = ctx.evalCode(`${BODY_PREFIX}${body}\n})`, TOOL_FILE, { type: "global", strict: true });
       if (made.error) {
         this.#failFromGuest(made.error, "", "bad_module");
         return null;
@@ -201,6 +169,7 @@ export class SandboxRun {
     const r = ctx.callFunction(api[name], ctx.undefined, ...args);
     if (r.error) {
       this.#failFromGuest(r.error, prefix, "code_error");
+      r.error.dispose();
       return null;
     }
     return r.value;
@@ -219,7 +188,7 @@ export class SandboxRun {
   /** Runs `fn` as a slice of the tool's execution (time and CPU counted); an engine exception ends the run. */
   #slice<T>(fn: () => T | null): T | null {
     if (this.#failure) return null;
-    this.#clock.begin();
+    this.#clock!.begin();
     // Emscripten's exit path sets the host's process.exitCode; nothing the engine does may change it.
     const exitCode = process.exitCode;
     try {
@@ -229,27 +198,27 @@ export class SandboxRun {
       return null;
     } finally {
       if (process.exitCode !== exitCode) process.exitCode = exitCode;
-      this.#clock.end();
+      this.#clock!.end();
     }
   }
 
   /** Called by the engine while code runs: true stops the code (an error it cannot catch). */
   #interrupt(): boolean {
     if (this.#failure || this.#notApplicable !== null) return true;
-    const passed = this.#clock.check();
+    const passed = this.#clock?.check() ?? null;
     if (passed) this.#fail(passed);
     return passed !== null;
   }
 
   /** The engine itself threw (not the guest): classified by what the host saw. */
   #engineThrew(err: unknown): void {
-    this.#fail(engineFailure(err, this.#instance.growthRefused(), this.#limits));
+    this.#fail(engineFailure(err, this.#instance.growthRefused(), this.#limits!));
   }
 
   /** A guest exception ended a slice: the host's own observations first, then the error's text. */
   #failFromGuest(error: QuickJSHandle, prefix: string, kind: "code_error" | "bad_module"): void {
     if (this.#failure) return;
-    const observed = this.#instance.growthRefused() ? memoryFailure(this.#limits) : null;
+    const observed = this.#instance.growthRefused() ? memoryFailure(this.#limits!) : null;
     this.#fail(observed ?? guestFailure(this.#describe(error), prefix, kind));
   }
 
@@ -264,18 +233,22 @@ export class SandboxRun {
     return describedError(ctx.getString(r.value));
   }
 
-  /** The guest's `call(name, argsJson, site)`: admitted by the gate (which judges `site`), answered by promise. */
+  /**
+   * The guest's `call(nameJson, argsJson, stack)`: admitted by the gate, answered by promise. `stack` is the one
+   * the prelude took inside `call`; where the run has call sites, the host places the call from it.
+   */
   #hostCall(
     nameHandle: QuickJSHandle | undefined,
     argsHandle: QuickJSHandle | undefined,
-    siteHandle: QuickJSHandle | undefined,
+    stackHandle: QuickJSHandle | undefined,
   ): QuickJSHandle {
     const ctx = this.#ctx!;
     const deferred = ctx.newPromise();
-    if (this.#failure || this.#notApplicable !== null) return deferred.handle;
+    if (this.#failure || this.#notApplicable !== null || !this.#gate) return deferred.handle;
     const text = (h: QuickJSHandle | undefined) =>
       h && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
-    const site = siteHandle && ctx.typeof(siteHandle) === "number" ? ctx.getNumber(siteHandle) : null;
+    const sites = this.#setup?.sites;
+    const site = sites === undefined ? null : siteFromStack(sites, text(stackHandle));
     const admitted = this.#gate.admit(text(nameHandle), text(argsHandle), site);
     if (isFailure(admitted)) this.#fail(admitted);
     else this.#batch.push({ ...admitted, deferred });
@@ -295,33 +268,55 @@ export class SandboxRun {
     const batch = this.#batch;
     this.#batch = [];
     if (this.#failure || this.#notApplicable !== null) {
-      const at = this.#failure?.step ?? this.#gate.calls.length;
+      const at = this.#failure?.step ?? this.calls.length;
       const why = this.#failure ? `the tool was stopped at step ${at}` : "the tool ended with notApplicable";
       for (const p of batch) p.call.error ??= `not run: ${why}`;
       return;
     }
-    for (const p of batch) void this.#dispatch(p);
+    for (const p of batch) this.#dispatch(p);
   }
 
-  async #dispatch(pending: Pending): Promise<void> {
+  #dispatch(pending: Pending): void {
     this.#inflight++;
-    try {
-      const done = await this.#gate.perform(pending);
-      if (isFailure(done)) {
-        this.#fail(done);
-        return;
-      }
-      if (this.#failure || this.#closed) return;
-      // The guest gets its own value, parsed inside the engine from the text: nothing of the host crosses.
-      this.#slice(() => {
-        const value = this.#guest("parse", "", this.#newString(done.json));
-        if (value !== null) pending.deferred.resolve(value);
-        return null;
-      });
-    } finally {
-      this.#inflight--;
-      this.#wake?.();
+    this.#queue.push(pending);
+    void this.#setup!.perform(pending).then(
+      (answer) => this.#answered(pending, answer),
+      (err) => this.#answered(pending, { kind: "engine", cause: "host", message: errorMessage(err) }),
+    );
+  }
+
+  #answered(pending: Pending, answer: { json: string } | SandboxFailure): void {
+    pending.answer = answer;
+    this.#inflight--;
+    this.#wake?.();
+  }
+
+  /**
+   * Gives the guest the next answer in call order, if it has come: true when one was handled. Only the oldest
+   * undelivered call is looked at, so the guest sees answers in the order it made the calls, in replay and live.
+   * The host's handles go once used: what the answer keeps alive is only what the guest's code keeps.
+   */
+  #deliverNext(): boolean {
+    const next = this.#queue[0];
+    if (next?.answer === undefined) return false;
+    this.#queue.shift();
+    const answer = next.answer;
+    if (isFailure(answer)) {
+      this.#fail(answer);
+      return true;
     }
+    this.#slice(() => {
+      const text = this.#newString(answer.json);
+      const value = this.#guest("parse", "", text);
+      text.dispose();
+      if (value !== null) {
+        next.deferred.resolve(value);
+        value.dispose();
+      }
+      return null;
+    });
+    if (next.deferred.alive) next.deferred.dispose();
+    return true;
   }
 
   /** Pumps the engine's jobs until the run's promise settles; the JSON text of its result, or null. */
@@ -347,32 +342,27 @@ export class SandboxRun {
         this.#failFromGuest(state.error, "", "code_error");
         return null;
       }
-      if (this.#inflight === 0 && !rt.hasPendingJob()) {
+      // One answer at a time, then the jobs it wakes: the same steps whether answers come at once or apart.
+      if (this.#deliverNext()) continue;
+      if (this.#inflight === 0 && this.#queue.length === 0 && !rt.hasPendingJob()) {
         this.#fail(
           codeError("the tool's promise never settled: its code is waiting, but not on any base call"),
         );
         return null;
       }
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
-      this.#wake = null;
+      await this.#sleep();
     }
   }
 
   /** Waits for every dispatched call (their outcomes belong to the record), then gives the outcome. */
   async #finish(done: { result: unknown } | null): Promise<SandboxOutcome> {
-    if (!this.#closed) {
-      // Calls still in flight finish first; one that fails now fails the run.
-      while (this.#inflight > 0) {
-        await new Promise<void>((resolve) => {
-          this.#wake = resolve;
-        });
-        this.#wake = null;
-      }
+    // Calls still in flight finish first; one that fails now fails the run.
+    while (this.#inflight > 0) {
+      await this.#sleep();
     }
+    for (const p of this.#queue) if (p.answer !== undefined && isFailure(p.answer)) this.#fail(p.answer);
     // A run that hit its memory cap fails, whatever its code did with the engine's error.
-    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
+    if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits!));
     this.#drop();
     const reason = this.#notApplicable;
     if (!this.#failure && reason !== null)
@@ -387,6 +377,14 @@ export class SandboxRun {
     this.#api = null;
     this.#ctx = null;
     this.#rt = null;
+  }
+
+  /** Until an answer comes (or the run is ended). */
+  async #sleep(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+    this.#wake = null;
   }
 
   #fail(failure: SandboxFailure): void {

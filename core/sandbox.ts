@@ -1,16 +1,18 @@
 /**
- * Runs distilled tools (LLM-written code) on QuickJS compiled to WebAssembly, in-process. The boundary is
+ * Runs distilled tools (LLM-written code) on QuickJS compiled to WebAssembly, in worker threads. The boundary is
  * the engine: a tool's code runs in a fresh instance with its own linear memory, which holds no host
- * object at all; its only way out is `call(name, argsJSON)`, answered with JSON. The host enforces the
- * limits (computing time, wall-clock time, memory, stack, calls, message and name sizes, the allowlist),
- * records every base call itself, and decides every outcome from its own observations.
- * See docs/security.md for the threat model.
+ * object at all; its only way out is `call(name, argsJSON)`, answered with JSON. The engine runs in a worker
+ * (sandbox-workers.ts) that the host terminates from outside when the code outlives its bound, so no guest code
+ * runs on the host's event loop. The host enforces the limits (computing time, wall-clock time, memory, stack,
+ * calls, message and name sizes, the allowlist), runs and records every base call itself on the main thread, and
+ * decides every outcome from its own observations. See docs/security.md for the threat model.
  */
 import type { CallSite } from "./call-sites.ts";
 import { DistillError, type ErrorCode, errorMessage } from "./errors.ts";
-import { toFunctionBody } from "./module-body.ts";
-import { ENGINE_BASE_MB, type EngineInstance, newEngineInstance } from "./quickjs-engine.ts";
-import { SandboxRun } from "./sandbox-run.ts";
+import { type MappedBody, toMappedBody } from "./module-body.ts";
+import { ENGINE_BASE_MB } from "./quickjs-engine.ts";
+import { sitePositions } from "./sandbox-sites.ts";
+import { EngineWorker } from "./sandbox-workers.ts";
 
 /** Resource limits of one sandboxed run. */
 export interface SandboxLimits {
@@ -45,7 +47,7 @@ export interface SandboxCall {
   ok: boolean;
   output?: unknown;
   error?: string;
-  /** The call site it came from, when the run's source was instrumented (`SandboxRunRequest.sites`). */
+  /** The call site it came from, when the run was given its sites (`SandboxRunRequest.sites`). */
   site?: number;
   /**
    * Set when the call failed with an outcome its site declared (declared-outcomes.ts): the host let the site's
@@ -115,9 +117,9 @@ export interface SandboxRunRequest {
   /** Host dispatcher for base calls: a throw fails that call (and the run). Its own timeout is the host's. */
   call: (tool: string, args: Record<string, unknown>) => Promise<unknown>;
   /**
-   * The call sites of `source` when it was instrumented (`instrumentCallSites`): every call must then carry
-   * the id of one of them whose tool it calls, and the host records it on the call. Without them any id a call
-   * carries is ignored.
+   * The call sites of `source` (`instrumentCallSites`, which leaves the source as it is): the host then places
+   * every call at one of them, from the engine's stack at the call, and records it on the call; a call it cannot
+   * place, or placed at a site of another tool, fails the run. The code runs the same either way.
    */
   sites?: readonly CallSite[];
   /** Run the module's `check(result)` too, in a fresh instance; a throw or a falsy return fails the run. */
@@ -127,7 +129,10 @@ export interface SandboxRunRequest {
 
 /** Options of a sandbox. */
 export interface SandboxOptions {
-  /** Fresh engine instances made ahead of time, each used once (default 2); 0 makes one per run. */
+  /**
+   * Spare engine workers kept ready, each with a fresh instance made ahead (default 2); 0 starts one per run.
+   * Every run and every check still gets an instance of its own, used once.
+   */
   poolSize?: number;
   /** Runs executing at once (default 16); more wait their turn, and their clocks do not run meanwhile. */
   maxConcurrent?: number;
@@ -138,7 +143,7 @@ export interface SandboxOptions {
 export interface SandboxStats {
   /** Engine instances made since the sandbox was made (each serves one run or one check). */
   spawned: number;
-  /** Fresh instances waiting for a run. */
+  /** Engine workers waiting for a run, each with a fresh instance ready. */
   idle: number;
   /** Runs executing now. */
   busy: number;
@@ -151,11 +156,12 @@ export class Sandbox {
   readonly #limits: SandboxLimits;
   readonly #poolSize: number;
   readonly #maxConcurrent: number;
-  readonly #spares: Promise<EngineInstance>[] = [];
+  readonly #idle: EngineWorker[] = [];
+  readonly #busyWorkers = new Set<EngineWorker>();
   readonly #queue: (() => void)[] = [];
-  readonly #running = new Set<SandboxRun>();
   /** Prepared bodies by source: a tool runs the same source many times, and preparing it parses it twice. */
-  readonly #bodies = new Map<string, string>();
+  readonly #bodies = new Map<string, MappedBody>();
+  #watchdog: ReturnType<typeof setInterval> | null = null;
   #busy = 0;
   #spawned = 0;
   #closed = false;
@@ -176,9 +182,9 @@ export class Sandbox {
     if (this.#closed)
       throw new DistillError("USAGE", "the sandbox is closed: make a new Sandbox to run more tools");
     const limits = resolveLimits(this.#limits, req.limits);
-    let body: string;
+    let mapped: MappedBody;
     try {
-      body = this.#body(req.source);
+      mapped = this.#body(req.source);
     } catch (err) {
       if (err instanceof DistillError)
         return { ok: false, failure: { kind: "bad_module", cause: "tool", message: err.message }, calls: [] };
@@ -192,38 +198,46 @@ export class Sandbox {
         cause: err,
       });
     }
+    const sites = req.sites && sitePositions(req.source, mapped, req.sites);
     await this.#turn();
     try {
-      const outcome = await this.#execute(limits, (run) => run.run(body, input), req);
-      if (!outcome.ok || req.runCheck !== true || outcome.notApplicable !== undefined) return outcome;
-      // The check runs in an instance of its own, on the result as JSON: the run cannot reach it.
-      const checked = await this.#execute(
-        limits,
-        async (run) => {
-          const verdict = await run.check(body, JSON.stringify(outcome.result));
-          return verdict === "passed" || verdict === "absent"
-            ? { ...outcome, check: verdict }
-            : { ok: false as const, failure: verdict, calls: outcome.calls };
-        },
-        { allow: [], call: refuseCall },
-      );
-      return { ...checked, calls: outcome.calls };
+      if (this.#closed) return closedOutcome();
+      const worker = this.#worker();
+      try {
+        await worker.hold();
+        if (this.#closed) return closedOutcome();
+        this.#watch();
+        return await worker.run(
+          {
+            body: mapped.body,
+            input,
+            limits,
+            allow: [...req.allow],
+            runCheck: req.runCheck === true,
+            ...(sites ? { sites: { sites: sites.sites, at: [...sites.at] } } : {}),
+          },
+          req.call,
+        );
+      } finally {
+        this.#busyWorkers.delete(worker);
+        this.#release(worker);
+      }
     } finally {
       this.#endTurn();
     }
   }
 
-  /** Ends every run in progress with a `closed` failure; later runs are refused. */
+  /** Ends every run in progress with a `closed` failure and terminates every worker; later runs are refused. */
   async close(): Promise<void> {
     this.#closed = true;
-    this.#spares.length = 0;
-    for (const run of this.#running) {
-      run.abort({
-        kind: "closed",
-        cause: "host",
-        message: "the sandbox was closed while the tool was running",
-      });
-    }
+    const failure: SandboxFailure = {
+      kind: "closed",
+      cause: "host",
+      message: "the sandbox was closed while the tool was running",
+    };
+    for (const worker of [...this.#idle.splice(0), ...this.#busyWorkers]) worker.terminate(failure);
+    if (this.#watchdog) clearInterval(this.#watchdog);
+    this.#watchdog = null;
     for (const waiting of this.#queue.splice(0)) waiting();
   }
 
@@ -231,46 +245,16 @@ export class Sandbox {
   stats(): SandboxStats {
     return {
       spawned: this.#spawned,
-      idle: this.#spares.length,
+      idle: this.#idle.length,
       busy: this.#busy,
       queued: this.#queue.length,
     };
   }
 
-  async #execute(
-    limits: SandboxLimits,
-    body: (run: SandboxRun) => Promise<SandboxOutcome>,
-    req: Pick<SandboxRunRequest, "allow" | "call" | "sites">,
-  ): Promise<SandboxOutcome> {
-    if (this.#closed) return closedOutcome();
-    let instance: EngineInstance;
-    try {
-      instance = await this.#instance(limits.memoryMb);
-    } catch (err) {
-      return {
-        ok: false,
-        failure: {
-          kind: "engine",
-          cause: "host",
-          message: `the sandbox engine could not start: ${errorMessage(err)}`,
-        },
-        calls: [],
-      };
-    }
-    if (this.#closed) return closedOutcome();
-    const run = new SandboxRun(instance, req, limits);
-    this.#running.add(run);
-    try {
-      return await body(run);
-    } finally {
-      this.#running.delete(run);
-    }
-  }
-
-  #body(source: string): string {
+  #body(source: string): MappedBody {
     const cached = this.#bodies.get(source);
     if (cached !== undefined) return cached;
-    const body = toFunctionBody(source);
+    const body = toMappedBody(source);
     if (this.#bodies.size >= BODY_CACHE_SIZE) {
       const oldest = this.#bodies.keys().next();
       if (!oldest.done) this.#bodies.delete(oldest.value);
@@ -279,23 +263,52 @@ export class Sandbox {
     return body;
   }
 
-  /** A fresh instance: a spare made ahead of time when the memory cap matches, else a new one. */
-  #instance(memoryMb: number): Promise<EngineInstance> {
-    const spare = memoryMb === this.#limits.memoryMb ? this.#spares.shift() : undefined;
+  /** A worker for a run, counted busy (close() ends it): a spare made ahead, else a new one; spares topped up after. */
+  #worker(): EngineWorker {
+    let worker = this.#idle.shift();
+    while (worker?.dead) worker = this.#idle.shift();
     setImmediate(() => this.#topUp());
-    if (spare) return spare;
-    this.#spawned++;
-    return newEngineInstance(memoryMb);
+    worker ??= this.#spawn();
+    this.#busyWorkers.add(worker);
+    return worker;
+  }
+
+  #spawn(): EngineWorker {
+    return new EngineWorker(this.#limits.memoryMb, (n) => {
+      this.#spawned += n;
+    });
   }
 
   #topUp(): void {
-    while (!this.#closed && this.#spares.length < this.#poolSize) {
-      this.#spawned++;
-      const made = newEngineInstance(this.#limits.memoryMb);
-      // A spare that fails to start is the next run's failure to report, not an unhandled rejection.
-      made.catch(() => {});
-      this.#spares.push(made);
+    while (!this.#closed && this.#idle.length < this.#poolSize) this.#idle.push(this.#spawn());
+  }
+
+  /**
+   * A worker back from a run: kept as a spare (its next instance is being made) up to twice the pool's size, so
+   * steady sequential runs start no worker; a dead one (the watchdog's, or one that crashed) is dropped.
+   */
+  #release(worker: EngineWorker): void {
+    worker.release();
+    if (worker.dead) return;
+    if (this.#closed || this.#idle.length >= this.#poolSize * 2) {
+      worker.terminate({ kind: "closed", cause: "host", message: "the worker was not needed" });
+      return;
     }
+    this.#idle.push(worker);
+  }
+
+  /** The watchdog: while any run is in progress, each busy worker's slice deadline is read every few ms. */
+  #watch(): void {
+    if (this.#watchdog !== null) return;
+    this.#watchdog = setInterval(() => {
+      for (const worker of this.#busyWorkers) worker.watchdog();
+      if (this.#busyWorkers.size === 0 && this.#watchdog !== null) {
+        clearInterval(this.#watchdog);
+        this.#watchdog = null;
+      }
+    }, WATCHDOG_TICK_MS);
+    // It bounds runs; it never keeps the process alive by itself (a run in progress does, through its worker).
+    this.#watchdog.unref();
   }
 
   /** Waits for one of the `maxConcurrent` places; a closed sandbox lets everyone through to fail. */
@@ -314,11 +327,9 @@ export class Sandbox {
   }
 }
 
+/** How often the watchdog looks at busy workers. */
+const WATCHDOG_TICK_MS = 20;
 const BODY_CACHE_SIZE = 64;
-
-async function refuseCall(): Promise<never> {
-  throw new DistillError("USAGE", "call() is not available in check()");
-}
 
 function closedOutcome(): SandboxOutcome {
   return {

@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { engineWasmPath, WASM_FILE } from "../core/internal.ts";
+import { engineWasmPath, WASM_FILE, WORKER_FILE } from "../core/internal.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outRoot = resolve(process.argv[2] ?? root);
@@ -209,6 +209,18 @@ async function renderPlugin(dir: string): Promise<void> {
     minify: true,
     plugins: [builtinsWithoutFacade, fullConfigExternal, registryOutOfHooks],
   });
+  // The sandbox's engine worker (core/sandbox-worker.ts) is loaded by path from beside core/sandbox-workers.ts: one
+  // self-contained file (only node: built-ins and the engine), in the chunk folder and, in case that module was
+  // bundled into an entry, beside the entries.
+  await build({
+    ...shared,
+    entryPoints: { [`chunks/${WORKER_FILE}`]: join(root, "core", "sandbox-worker.ts") },
+    splitting: false,
+    banner: {
+      js: 'import { createRequire as __tdCreateRequire } from "node:module";\nconst require = __tdCreateRequire(import.meta.url);',
+    },
+  });
+  copyFileSync(join(dir, "dist", "chunks", `${WORKER_FILE}.js`), join(dir, "dist", `${WORKER_FILE}.js`));
   // core/quickjs-engine.ts looks for the engine next to itself through import.meta.url: in the bundle that is the
   // chunk folder (the plugin has no node_modules to resolve the package from).
   copyFileSync(engineWasmPath(), join(dir, "dist", "chunks", WASM_FILE));

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { stripTypeScriptTypes } from "node:module";
 import { after, describe, test } from "node:test";
-import { CALL_SITE_ARG_INDEX, type CallSite, instrumentCallSites } from "../core/call-sites.ts";
+import { type CallSite, instrumentCallSites } from "../core/call-sites.ts";
 import { DistillError } from "../core/errors.ts";
-import { LIBRARY_PARAM, toFunctionBody } from "../core/module-body.ts";
+import { LIBRARY_PARAM } from "../core/module-body.ts";
 import { Sandbox } from "../core/sandbox.ts";
 import { failureOf, fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";
 
@@ -12,126 +12,41 @@ after(() => sandbox.close());
 
 const IMPORT = `import { distilledTool, call } from "tooldistill";\n`;
 
-/** Instruments `body` under the usual import and returns the instrumented body (the import line dropped). */
+/**
+ * The sites of `body` under the usual import: the source comes back unchanged, and each site's `at` is the `(`
+ * of its call. The sites are returned without `at`, for comparing.
+ */
 function instrumentBody(body: string): { body: string; sites: CallSite[] } {
   const { source, sites } = instrumentCallSites(IMPORT + body);
-  assert.ok(source.startsWith(IMPORT));
-  return { body: source.slice(IMPORT.length), sites };
+  assert.equal(source, IMPORT + body, "the source is returned as it is");
+  return { body: source.slice(IMPORT.length), sites: bare(source, sites) };
 }
 
-/**
- * Asserts that `out` is `original` with text inserted and nothing else: same lines, each original line a
- * subsequence of its instrumented line, and every inserted character one of those an inserted argument uses.
- */
-function assertOnlyInserted(original: string, out: string): void {
-  const before = original.split("\n");
-  const afterLines = out.split("\n");
-  assert.equal(afterLines.length, before.length, "line count changed");
-  before.forEach((line, i) => {
-    const got = afterLines[i] ?? "";
-    let at = 0;
-    let inserted = "";
-    for (const ch of got) {
-      if (at < line.length && ch === line[at]) at++;
-      else inserted += ch;
-    }
-    assert.equal(
-      at,
-      line.length,
-      `line ${i + 1} lost text: ${JSON.stringify(line)} → ${JSON.stringify(got)}`,
-    );
-    assert.match(inserted, /^[, void0-9]*$/, `line ${i + 1} gained ${JSON.stringify(inserted)}`);
+/** `sites` without `at`, after checking that each `at` is the offset of a `(` in `source`. */
+function bare(source: string, sites: readonly CallSite[]): CallSite[] {
+  return sites.map(({ id, line, tool, at }) => {
+    assert.equal(source[at ?? -1], "(", `site ${id}'s offset is its call's '('`);
+    return { id, line, tool };
   });
 }
 
-describe("instrumentCallSites: the rewrite", () => {
-  test("a call with an arguments object gets its site id as the next argument", () => {
-    assert.deepEqual(instrumentBody(`await call("x", { a });\n`), {
-      body: `await call("x", { a }, 1);\n`,
-      sites: [{ id: 1, line: 2, tool: "x" }],
-    });
+describe("instrumentCallSites: where each site is", () => {
+  test("the offset of each site is its call's '(', past comments, type arguments and ?.", () => {
+    const src = `await call /* ( */ ("a", {});\nawait call<number>("b");\nawait call?.("c");\nawait (call)("d");\n`;
+    const { sites } = instrumentCallSites(IMPORT + src);
+    const at = (id: number) => (sites[id - 1]?.at ?? 0) - IMPORT.length;
+    assert.equal(src.slice(at(1)), src.slice(src.indexOf(`("a"`)));
+    assert.equal(src.slice(at(2)), src.slice(src.indexOf(`("b"`)));
+    assert.equal(src.slice(at(3)), src.slice(src.indexOf(`("c"`)));
+    assert.equal(src.slice(at(4)), src.slice(src.indexOf(`("d"`)));
   });
 
-  test("a call with only a name gets `void 0` for its arguments; one with none gets it for both", () => {
-    assert.equal(instrumentBody(`call("x");\n`).body, `call("x", void 0, 1);\n`);
-    assert.equal(instrumentBody(`call();\n`).body, `call(void 0, void 0, 1);\n`);
-    assert.equal(
-      instrumentBody(`call( /* nothing */ );\n`).body,
-      `call( /* nothing */ void 0, void 0, 1);\n`,
-    );
-    assert.deepEqual(instrumentBody(`call();\n`).sites, [{ id: 1, line: 2, tool: null }]);
-  });
-
-  test("trailing commas stay where they were, on one line and over several", () => {
-    assert.equal(instrumentBody(`call("x", { a },);\n`).body, `call("x", { a }, 1,);\n`);
-    assert.equal(instrumentBody(`call("x",);\n`).body, `call("x", void 0, 1,);\n`);
-    assert.equal(
-      instrumentBody(`call(\n  "x",\n  {\n    a: 1,\n  },\n);\n`).body,
-      `call(\n  "x",\n  {\n    a: 1,\n  }, 1,\n);\n`,
-    );
-  });
-
-  test("the id goes in third place even when the code passes more arguments, so the code cannot choose it", () => {
-    assert.equal(instrumentBody(`call("x", {}, 7);\n`).body, `call("x", {}, 1, 7);\n`);
-    assert.equal(instrumentBody(`call("x", {}, ...more);\n`).body, `call("x", {}, 1, ...more);\n`);
-    assert.equal(CALL_SITE_ARG_INDEX, 2);
-  });
-
-  test("nested calls: ids in source order, each inserted inside its own call", () => {
-    const { body, sites } = instrumentBody(`const r = await call("a", { b: await call("b", {}) });\n`);
-    assert.equal(body, `const r = await call("a", { b: await call("b", {}, 2) }, 1);\n`);
+  test("nested calls: ids in source order, each at its own '('", () => {
+    const { sites } = instrumentBody(`const r = await call("a", { b: await call("b", {}) });\n`);
     assert.deepEqual(sites, [
       { id: 1, line: 2, tool: "a" },
       { id: 2, line: 2, tool: "b" },
     ]);
-    assert.equal(instrumentBody(`call("a", call("b"));\n`).body, `call("a", call("b", void 0, 2), 1);\n`);
-  });
-
-  test("arrow functions, conditionals, for…of, Promise.all and optional chaining", () => {
-    const src = [
-      `const get = (id: string) => call("get", { id });`,
-      `const r = input.big ? await call("big", {}) : await call("small", { n: 1 });`,
-      `for (const id of input.ids) await call("each", { id });`,
-      `const all = await Promise.all([call("p1", {}), call("p2", { q: 2 })]);`,
-      `const name = (await call("who", {}))?.profile?.name ?? "none";`,
-      `const maybe = await call?.("opt", {});`,
-      "",
-    ].join("\n");
-    const { body, sites } = instrumentBody(src);
-    assert.equal(
-      body,
-      [
-        `const get = (id: string) => call("get", { id }, 1);`,
-        `const r = input.big ? await call("big", {}, 2) : await call("small", { n: 1 }, 3);`,
-        `for (const id of input.ids) await call("each", { id }, 4);`,
-        `const all = await Promise.all([call("p1", {}, 5), call("p2", { q: 2 }, 6)]);`,
-        `const name = (await call("who", {}, 7))?.profile?.name ?? "none";`,
-        `const maybe = await call?.("opt", {}, 8);`,
-        "",
-      ].join("\n"),
-    );
-    assert.deepEqual(
-      sites.map((s) => [s.id, s.line, s.tool]),
-      [
-        [1, 2, "get"],
-        [2, 3, "big"],
-        [3, 3, "small"],
-        [4, 4, "each"],
-        [5, 5, "p1"],
-        [6, 5, "p2"],
-        [7, 6, "who"],
-        [8, 7, "opt"],
-      ],
-    );
-  });
-
-  test("parenthesised and typed arguments: the id goes after the closing parenthesis or the type", () => {
-    assert.equal(instrumentBody(`call("x", ({ a: 1 }));\n`).body, `call("x", ({ a: 1 }), 1);\n`);
-    assert.equal(instrumentBody(`call("x", { a } as Args);\n`).body, `call("x", { a } as Args, 1);\n`);
-    assert.equal(instrumentBody(`call<Flight[]>("x", {});\n`).body, `call<Flight[]>("x", {}, 1);\n`);
-    assert.equal(instrumentBody(`(call)("x", {});\n`).body, `(call)("x", {}, 1);\n`);
-    assert.equal(instrumentBody(`call("x", {} /* why */);\n`).body, `call("x", {}, 1 /* why */);\n`);
-    assert.equal(instrumentBody(`call("x", {} // why\n);\n`).body, `call("x", {}, 1 // why\n);\n`);
   });
 
   test("a name that is not a literal gives the site a null tool", () => {
@@ -141,15 +56,21 @@ describe("instrumentCallSites: the rewrite", () => {
     ]);
     assert.deepEqual(instrumentBody("call(`plain`, {});\n").sites, [{ id: 1, line: 2, tool: "plain" }]);
   });
+
+  test("type stripping keeps every offset: the stripped JavaScript has each '(' where the TypeScript has it", () => {
+    const { source, sites } = instrumentCallSites(TOOL);
+    const js = stripTypeScriptTypes(source, { mode: "strip" });
+    assert.equal(js.length, source.length);
+    for (const site of sites) assert.equal(js[site.at ?? -1], "(");
+  });
 });
 
 describe("instrumentCallSites: which calls are sites", () => {
   test("an alias of the import is followed", () => {
     const src = `import { distilledTool, call as c } from "tooldistill";\nawait c("x", {});\ncall("not_imported", {});\n`;
-    assert.deepEqual(instrumentCallSites(src), {
-      source: `import { distilledTool, call as c } from "tooldistill";\nawait c("x", {}, 1);\ncall("not_imported", {});\n`,
-      sites: [{ id: 1, line: 2, tool: "x" }],
-    });
+    const { source, sites } = instrumentCallSites(src);
+    assert.equal(source, src);
+    assert.deepEqual(bare(src, sites), [{ id: 1, line: 2, tool: "x" }]);
   });
 
   test("a local binding that shadows the import and another object's .call are not sites", () => {
@@ -162,28 +83,23 @@ describe("instrumentCallSites: which calls are sites", () => {
       `await call("real", {});`,
       "",
     ].join("\n");
-    const { body, sites } = instrumentBody(src);
-    assert.equal(body, src.replace(`call("real", {})`, `call("real", {}, 1)`));
-    assert.deepEqual(sites, [{ id: 1, line: 7, tool: "real" }]);
+    assert.deepEqual(instrumentBody(src).sites, [{ id: 1, line: 7, tool: "real" }]);
   });
 
   test("a namespace import's .call is a site; its other members are not", () => {
     const src = `import * as td from "tooldistill";\nawait td.call("a", {});\nawait td["call"]("b");\nexport default td.distilledTool({});\n`;
-    assert.deepEqual(instrumentCallSites(src), {
-      source: `import * as td from "tooldistill";\nawait td.call("a", {}, 1);\nawait td["call"]("b", void 0, 2);\nexport default td.distilledTool({});\n`,
-      sites: [
-        { id: 1, line: 2, tool: "a" },
-        { id: 2, line: 3, tool: "b" },
-      ],
-    });
+    const { source, sites } = instrumentCallSites(src);
+    assert.equal(source, src);
+    assert.deepEqual(bare(src, sites), [
+      { id: 1, line: 2, tool: "a" },
+      { id: 2, line: 3, tool: "b" },
+    ]);
   });
 
   test("type-only imports and `typeof call` in types are not uses", () => {
     const typeOnly = `import type { call } from "tooldistill";\ncall("x", {});\n`;
     assert.deepEqual(instrumentCallSites(typeOnly), { source: typeOnly, sites: [] });
-    const { body, sites } = instrumentBody(`type Call = typeof call;\nawait call("x", {});\n`);
-    assert.equal(body, `type Call = typeof call;\nawait call("x", {}, 1);\n`);
-    assert.equal(sites.length, 1);
+    assert.equal(instrumentBody(`type Call = typeof call;\nawait call("x", {});\n`).sites.length, 1);
   });
 
   test("a source without any call has no sites and is returned unchanged", () => {
@@ -208,7 +124,7 @@ describe("instrumentCallSites: what it refuses", () => {
     refusal(`await call.apply(null, ["x", {}]);\n`, /line 2: 'call' is used without being called/);
   });
 
-  test("a spread in the name or arguments position would let the code choose the id's place", () => {
+  test("a spread in the name or arguments position hides what is called", () => {
     refusal(
       `await call("x", ...rest);\n`,
       /line 2: a spread argument in call\(\.\.\.\) hides the base tool's name or arguments/,
@@ -246,7 +162,7 @@ describe("instrumentCallSites: what it refuses", () => {
   });
 });
 
-/** A whole tool exercising every shape the rewrite handles. */
+/** A whole tool exercising every shape of call site. */
 const TOOL = `import { distilledTool, call } from "tooldistill";
 
 interface Flight { id: string; price: number }
@@ -275,12 +191,30 @@ export default distilledTool({
 });
 `;
 
-describe("instrumentCallSites: a whole tool", () => {
+describe("instrumentCallSites: a whole tool in the sandbox", () => {
   const { source, sites } = instrumentCallSites(TOOL);
+  const allow = [
+    "flights_search",
+    "flights_get",
+    "audit_log",
+    "flights_book",
+    "flights_book_group",
+    "receipts_new",
+    "payments_send",
+  ];
+  const host = (tool: string, args: Record<string, unknown>) =>
+    Promise.resolve(
+      tool === "flights_search"
+        ? [
+            { id: "F-2", price: 9 },
+            { id: "F-1", price: 5 },
+          ]
+        : { tool, id: args["id"] ?? "R-1" },
+    );
 
-  test("keeps every line and only inserts ids", () => {
-    assertOnlyInserted(TOOL, source);
-    assert.deepEqual(sites, [
+  test("the source is the tool's own, with every site numbered", () => {
+    assert.equal(source, TOOL);
+    assert.deepEqual(bare(source, sites), [
       { id: 1, line: 10, tool: "flights_search" },
       { id: 2, line: 13, tool: "flights_get" },
       { id: 3, line: 16, tool: "audit_log" },
@@ -289,147 +223,124 @@ describe("instrumentCallSites: a whole tool", () => {
       { id: 6, line: 22, tool: "receipts_new" },
       { id: 7, line: 24, tool: "payments_send" },
     ]);
-    const expected = TOOL.replace(`{ from: input.from, }`, `{ from: input.from, }, 1`)
-      .replace(`{ id })`, `{ id }, 2)`)
-      .replace(`{ id: d.id }`, `{ id: d.id }, 3`)
-      .replace(`{ id: cheapest!.id })`, `{ id: cheapest!.id }, 4)`)
-      .replace(`        },);`, `        }, 5,);`)
-      .replace(`call("receipts_new")`, `call("receipts_new", void 0, 6)`)
-      .replace(`{ amount: cheapest!.price }`, `{ amount: cheapest!.price }, 7`);
-    assert.equal(source, expected);
   });
 
-  test("the result still strips to JavaScript and becomes a function body", () => {
-    const js = stripTypeScriptTypes(source, { mode: "strip" });
-    assert.equal(js.split("\n").length, TOOL.split("\n").length);
-    assert.doesNotThrow(() => toFunctionBody(source));
-  });
-
-  test("run as JavaScript, each call carries its site id in place CALL_SITE_ARG_INDEX", async () => {
-    const seen: unknown[][] = [];
-    const lib = {
-      distilledTool: (definition: unknown) => definition,
-      call: async (...args: unknown[]) => {
-        seen.push([args[0], args[CALL_SITE_ARG_INDEX]]);
-        if (args[0] === "flights_search")
-          return [
-            { id: "F-2", price: 9 },
-            { id: "F-1", price: 5 },
-          ];
-        if (args[0] === "flights_get") return { id: (args[1] as { id: string }).id };
-        if (args[0] === "receipts_new") return { id: "R-1" };
-        return { ok: true };
-      },
-    };
-    // The tool's own body, in this test's realm: only to read the arguments each call receives.
-    const definition = new Function(LIBRARY_PARAM, toFunctionBody(source))(lib) as {
-      run(input: unknown): Promise<unknown>;
-    };
-    await definition.run({ from: "SFO", ids: ["a", "b"] });
-    assert.deepEqual(seen, [
-      ["flights_search", 1],
-      ["flights_get", 2],
-      ["flights_get", 2],
-      ["audit_log", 3],
-      ["audit_log", 3],
-      ["receipts_new", 6],
-      ["flights_book", 5],
-      ["payments_send", 7],
-    ]);
-  });
-
-  test("runs in the sandbox with the same calls and result as the original", async () => {
-    const host = (tool: string, args: Record<string, unknown>) =>
-      Promise.resolve(
-        tool === "flights_search"
-          ? [
-              { id: "F-2", price: 9 },
-              { id: "F-1", price: 5 },
-            ]
-          : { tool, id: args["id"] ?? "R-1" },
-      );
-    const allow = [
-      "flights_search",
-      "flights_get",
-      "audit_log",
-      "flights_book",
-      "receipts_new",
-      "payments_send",
-    ];
-    const input = { from: "SFO", ids: ["a"] };
-    const original = await sandbox.run({ source: TOOL, input, allow, call: host });
-    const instrumented = await sandbox.run({ source, input, allow, call: host });
-    assert.deepEqual(resultOf(instrumented), resultOf(original));
-    assert.deepEqual(instrumented.calls, original.calls);
+  test("given the sites, the host records the site of each call from the engine's stack", async () => {
+    const input = { from: "SFO", ids: ["a", "b"] };
+    const plain = await sandbox.run({ source: TOOL, input, allow, call: host });
+    const placed = await sandbox.run({ source: TOOL, input, allow, call: host, sites });
+    assert.deepEqual(resultOf(placed), resultOf(plain));
     assert.deepEqual(
-      instrumented.calls.map((c) => c.tool),
-      ["flights_search", "flights_get", "audit_log", "receipts_new", "flights_book", "payments_send"],
+      placed.calls.map((c) => [c.tool, c.site]),
+      [
+        ["flights_search", 1],
+        ["flights_get", 2],
+        ["flights_get", 2],
+        ["audit_log", 3],
+        ["audit_log", 3],
+        ["receipts_new", 6],
+        ["flights_book", 5],
+        ["payments_send", 7],
+      ],
     );
+    assert.deepEqual(
+      plain.calls,
+      placed.calls.map(({ site: _, ...c }) => c),
+    );
+    const group = await sandbox.run({
+      source: TOOL,
+      input: { ...input, big: true },
+      allow,
+      call: host,
+      sites,
+    });
+    assert.ok(group.calls.some((c) => c.tool === "flights_book_group" && c.site === 4));
   });
 
-  test("given the sites, the host records each call's site; an id the code passes itself is not the one", async () => {
-    const host = fakeHost();
-    // The first call passes a number of its own where the id goes: instrumentation puts the id before it.
-    const { source: tool, sites } = instrumentCallSites(
+  test("a site on the first line and after non-ASCII text on its line is still placed", async () => {
+    const one = `import { distilledTool, call } from "tooldistill"; export default distilledTool({ name: "t", description: "é😀", inputSchema: { type: "object" }, async run() { const s = "ü😀"; return call("echo", { s }); } });\n`;
+    const located = instrumentCallSites(one);
+    const outcome = await sandbox.run({
+      source: one,
+      input: {},
+      allow: ["echo"],
+      call: fakeHost().call,
+      sites: located.sites,
+    });
+    resultOf(outcome);
+    assert.equal(outcome.calls[0]?.site, 1);
+  });
+
+  test("given the sites, a call that no single site made fails the run; a forged stack is never believed", async () => {
+    const first = `    if (input.never) await call("echo", {});`;
+    // Where the first site's call is, as the engine's stack writes it: what a forger would put in a name.
+    const place = `tool.ts:8:${first.indexOf("call(") + 5}`;
+    const runs: [string, string][] = [
+      // The library through the sandbox's own parameter name (the static rules refuse it; the host too).
+      ["parameter", `    return ${LIBRARY_PARAM}.call("echo", {});`],
+      // Through a callback: the caller is a builtin and a function that is not a site.
+      ["callback", `    const c = ${LIBRARY_PARAM}.call;\n    return ["echo"].map((n) => c(n, {}))[0];`],
+      // A function named with a forged frame at the first site's place, calling from the second site.
+      [
+        "forged name",
+        `    const f = { [${JSON.stringify(`x (${place})\n    at y`)}]: () => call("echo", {}) };\n    return Object.values(f)[0]!();`,
+      ],
+    ];
+    for (const [what, run] of runs) {
+      const tool = toolSource(`${first}\n${run}`);
+      const { sites: own } = instrumentCallSites(tool.replaceAll(LIBRARY_PARAM, "lib"));
+      const host = fakeHost();
+      const outcome = await sandbox.run({
+        source: tool,
+        input: {},
+        allow: ["echo"],
+        call: host.call,
+        sites: own,
+      });
+      const failure = failureOf(outcome);
+      assert.match(failure.message, /did not come from a call site of the tool's code/, what);
+      assert.equal(host.log.length, 0, `${what}: the call never reached the host`);
+      assert.equal(outcome.calls[0]?.site, undefined, what);
+    }
+  });
+
+  test("the code cannot change the stack the host reads: Error, its prototype and stack properties", async () => {
+    const { source: tool, sites: own } = instrumentCallSites(
       toolSource(
-        `    await call("echo", { n: 1 }, 2);\n    if (input.never) await call("fail", {});\n    return 1;`,
+        [
+          `    const E: any = Error;`,
+          `    Object.defineProperty(E.prototype, "stack", { get: () => "    at x (tool.ts:1:1)", set: () => {}, configurable: true });`,
+          `    E.prepareStackTrace = () => "    at x (tool.ts:1:1)";`,
+          `    E.stackTraceLimit = 0;`,
+          `    (globalThis as any).Error = function () { return { stack: "forged" }; };`,
+          `    return call("echo", {});`,
+        ].join("\n"),
       ),
     );
-    assert.match(tool, /call\("echo", \{ n: 1 \}, 1, 2\)/);
     const outcome = await sandbox.run({
       source: tool,
       input: {},
-      allow: ["echo", "fail"],
-      call: host.call,
-      sites,
+      allow: ["echo"],
+      call: fakeHost().call,
+      sites: own,
     });
     resultOf(outcome);
-    assert.deepEqual(outcome.calls, [
-      { tool: "echo", args: { n: 1 }, ok: true, output: { tool: "echo", args: { n: 1 } }, site: 1 },
-    ]);
-  });
-
-  test("given the sites, a call without a valid id for its tool fails the run: it did not come from a site", async () => {
-    const sites = [
-      { id: 1, line: 8, tool: "echo" },
-      { id: 2, line: 9, tool: "fail" },
-    ];
-    // Code that reached call() uncounted (instrumentation bypassed): each way of naming a site is refused.
-    for (const [run, step] of [
-      [`return ${LIBRARY_PARAM}.call("echo", {}, 1.5);`, 1],
-      [`return ${LIBRARY_PARAM}.call("echo", {});`, 1],
-      [`return ${LIBRARY_PARAM}.call("echo", {}, 3);`, 1],
-      [`return ${LIBRARY_PARAM}.call("echo", {}, 2);`, 1],
-      [`await ${LIBRARY_PARAM}.call("echo", {}, 1);\n    return ${LIBRARY_PARAM}.call("echo", {}, "2");`, 2],
-    ] as const) {
-      const host = fakeHost();
-      const outcome = await sandbox.run({
-        source: toolSource(`    ${run}`),
-        input: {},
-        allow: ["echo", "fail"],
-        call: host.call,
-        sites,
-      });
-      const failure = failureOf(outcome);
-      assert.deepEqual(
-        [failure.kind, failure.cause, failure.step, failure.message],
-        [
-          "code_error",
-          "tool",
-          step,
-          `call ${step} to 'echo' did not come from a call site of the tool's code: call base tools directly: call("<base tool>", {...})`,
-        ],
-        run,
-      );
-      assert.equal(host.log.length, step - 1, "the refused call never reached the host");
-      assert.equal(outcome.calls.at(-1)?.site, undefined);
-    }
+    assert.deepEqual(
+      outcome.calls.map((c) => c.site),
+      [1],
+    );
   });
 
   test("a one-argument call still sends no arguments object through the sandbox", async () => {
     const host = fakeHost();
-    const { source: one } = instrumentCallSites(toolSource(`    return call("echo");`));
-    const outcome = await sandbox.run({ source: one, input: {}, allow: ["echo"], call: host.call });
+    const { source: one, sites: oneSites } = instrumentCallSites(toolSource(`    return call("echo");`));
+    const outcome = await sandbox.run({
+      source: one,
+      input: {},
+      allow: ["echo"],
+      call: host.call,
+      sites: oneSites,
+    });
     assert.deepEqual(resultOf(outcome), { tool: "echo", args: {} });
     assert.deepEqual(host.log, [{ tool: "echo", args: {} }]);
   });

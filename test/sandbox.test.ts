@@ -587,7 +587,7 @@ describe("limits", () => {
 });
 
 describe("instances", () => {
-  test("every run and every check gets a fresh engine instance; spares are made ahead and used once", async (t) => {
+  test("every run and every check gets a fresh engine instance; spare workers are made ahead", async (t) => {
     const pool = new Sandbox({ poolSize: 1 });
     t.after(() => pool.close());
     const host = fakeHost();
@@ -598,17 +598,17 @@ describe("instances", () => {
       call: host.call,
     };
     for (let i = 0; i < 3; i++) resultOf(await pool.run(req));
-    // Three runs took three instances; a spare was made after each.
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(pool.stats(), { spawned: 4, idle: 1, busy: 0, queued: 0 });
+    // Three runs took three instances, each made (with its prelude) before its run; a spare worker waits.
+    const afterRuns = pool.stats().spawned;
+    assert.ok(afterRuns >= 3, `${afterRuns} instances for 3 runs`);
+    assert.ok(pool.stats().idle >= 1);
     const checked = await pool.run({
       ...req,
       source: toolSource(`return 1;`, "\n  check: (r: any) => r === 1,"),
       runCheck: true,
     });
     assert.equal(checked.ok && checked.check, "passed");
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(pool.stats().spawned, 6, "the check ran in an instance of its own");
+    assert.ok(pool.stats().spawned >= afterRuns + 1, "the check ran in an instance of its own");
   });
 
   test("a failed run leaves nothing behind: the next run works", async (t) => {
@@ -667,7 +667,8 @@ describe("instances", () => {
       allow: ["slow"],
       call: host.call,
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Once the base call is in progress (a worker's start-up is not the point here).
+    while (host.log.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const closing = performance.now();
     await pool.close();
     assert.deepEqual(failureOf(await running), {
