@@ -78,7 +78,9 @@ export async function replayTestInputs(
     return out;
   }
   let maxCalls = 0;
-  const owns = runOwnership(ctx.store, version.sourceTrace);
+  // A live verification's input (`verify --live --trace`) is named by whoever holds the store, not by the proposer:
+  // every recorded run is theirs to name.
+  const owns = runOwnership(ctx.store, options.liveInput ? null : version.sourceTrace);
   for (const [i, test] of inputs.entries()) {
     const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
     const problem = (message: string) => out.problems.push({ message: `${label}${message}` });

@@ -55,7 +55,8 @@ test("verify --live --allow-writes with the source run's input is refused before
   await assert.rejects(td.verify("onboard_hire", { version: 1, live: true, allowWrites: true }), {
     code: "WRITE_REFUSED",
     message:
-      `verify --live refused for onboard_hire v1: call 2 to 'accounts_create' {"email":"e1@example.com","name":"Hire E1"} (the source run already sent these arguments). ` +
+      `verify --live refused for onboard_hire v1: call 2 to 'accounts_create' {"email":"e1@example.com","name":"Hire E1"} (the source run already sent these arguments); ` +
+      `call 3 to 'groups_add' {"email":"e1@example.com","group":"eng"} (the source run already sent these arguments). ` +
       "A write repeated with the very arguments a recorded run sent acts twice (it creates again, or gets a conflict). Nothing was run. " +
       "Verify against a fresh input whose writes are new: tooldistill verify onboard_hire --version 1 --live --allow-writes --input '<json>'; " +
       "or, without --allow-writes, --trace <id> of a later successful run (tooldistill traces list), whose record answers its writes.",
@@ -71,6 +72,7 @@ test("verify --live --allow-writes with the source run's input is refused before
     [
       ["hr_lookup", "live"],
       ["accounts_create", "repeat"],
+      ["groups_add", "repeat"],
     ],
   );
 });
