@@ -11,6 +11,7 @@
  */
 import type { Node, NodePath } from "@babel/traverse";
 import { type LocatedCallSite, type LocatedCallSites, locateCallSites } from "./call-sites.ts";
+import { boundedProblems } from "./proposal-limits.ts";
 import { Folder } from "./provenance-fold.ts";
 import { LIMIT_MESSAGES, Reacher } from "./provenance-reach.ts";
 import { type RunFacts, RunIndex } from "./provenance-run.ts";
@@ -113,7 +114,11 @@ export function checkArgumentProvenance(
     }
   }
 
-  return { checked: checked.size, problems: inOrder(found), warnings: inOrder(warned) };
+  return {
+    checked: checked.size,
+    problems: boundedProblems(inOrder(found)),
+    warnings: boundedProblems(inOrder(warned)),
+  };
 }
 
 function inOrder(found: Map<string, { problem: Problem; start: number }>): Problem[] {
