@@ -23,6 +23,7 @@ import { type ReplayCode, replayTestInputs } from "./replay-inputs.ts";
 import { staticCheck, type ToolMeta } from "./static-check.ts";
 import type { DependencyRecord, VersionRecord } from "./store.ts";
 import type { RunRef } from "./store-rows.ts";
+import { mayWrite } from "./tool-effects.ts";
 import type { CallRecord, CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "./types.ts";
 import { formatProblem, noEvidence, testInputsOf } from "./verdict.ts";
 
@@ -167,7 +168,10 @@ async function replayCheck(
   }
   const problems: Problem[] = [];
   if (source.task !== null) {
-    const facts = provenanceFacts(source.task, version, source.calls);
+    const facts = {
+      ...provenanceFacts(source.task, version, source.calls),
+      writes: mayWrite(meta.dependencies, (name) => tools.get(name)),
+    };
     const provenance = checkArgumentProvenance(code, facts, located);
     problems.push(...provenance.problems);
     evidence.literals = { checked: provenance.checked, warned: provenance.warnings.map(formatProblem) };
