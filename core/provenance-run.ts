@@ -25,6 +25,11 @@ export interface RunFacts {
    * argument traced (provenance-writes.ts). Verification always passes them; absent, no call gets it.
    */
   writes?: readonly string[];
+  /**
+   * Base calls of the source runs of earlier verified versions of the same tool: for calls to tools that may
+   * write, a constant one of them passed to a tool is one "the run passed" (see provenance-facts.ts).
+   */
+  earlier?: readonly RunCall[];
 }
 
 /** Strings shorter than this must match whole: a 3-character substring of some response is no evidence. */

@@ -38,6 +38,12 @@ interface Trace {
 
 const OK: Trace = Object.freeze({ level: DIRECT, bad: [] }) as Trace;
 
+/**
+ * The argument path of a value that is read from or computed on, not sent: a constant there is explained by
+ * any argument of the tool, and null or undefined send nothing (reading from them throws).
+ */
+const READ = "[…]<read>";
+
 /** Most steps one write call's arguments may take to trace; beyond it the call is reported. */
 export const MAX_TRACE_STEPS = 20_000;
 
@@ -137,6 +143,7 @@ export class WriteTracer {
       const out: Untraced[] = [];
       for (const alt of folded) {
         if (alt.kind !== "value" || alt.value === undefined) continue;
+        if (alt.value === null && at === READ) continue;
         if (!this.#args.passed(tool, at, alt.value)) {
           out.push({ node: alt.node, why: "a constant the source run never passed there", value: alt.value });
         }
@@ -337,7 +344,7 @@ export class WriteTracer {
       }
       return out;
     }
-    const whole = this.#trace(object, tool, "[…]");
+    const whole = this.#trace(object, tool, READ);
     if (whole.bad.length === 0 && whole.level !== DIRECT) {
       return bad(path.node, "it reads from a value the code computed, not from data");
     }
@@ -406,7 +413,14 @@ export class WriteTracer {
    * before. Traced twice when the first pass finds `f` returns something less direct than it assumed, so an
    * accumulator cannot hide arithmetic on arithmetic.
    */
-  #reduce(receiver: NodePath, cb: NodePath, init: NodePath | undefined, tool: string, at: string, where: Node): Trace {
+  #reduce(
+    receiver: NodePath,
+    cb: NodePath,
+    init: NodePath | undefined,
+    tool: string,
+    at: string,
+    where: Node,
+  ): Trace {
     const elements = this.#direct(receiver, tool, where);
     const start = join(elements, init === undefined ? OK : this.#trace(init, tool, at));
     const accumulator = cb.isFunction() ? (cb.get("params") as NodePath[])[0] : undefined;
@@ -428,7 +442,7 @@ export class WriteTracer {
 
   /** A value read from or computed on: it must be direct. */
   #direct(path: NodePath, tool: string, where: Node): Trace {
-    const t = this.#trace(path, tool, "[…]");
+    const t = this.#trace(path, tool, READ);
     if (t.bad.length === 0 && t.level !== DIRECT)
       return bad(where, "it works on a value the code computed, not on data");
     return { level: DIRECT, bad: t.bad };

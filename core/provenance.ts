@@ -120,7 +120,7 @@ export function checkArgumentProvenance(
   for (const finding of checkWrites(
     reacher.folder,
     located,
-    facts.calls,
+    [...facts.calls, ...(facts.earlier ?? [])],
     new Set(facts.writes ?? []),
     showAny,
   )) {

@@ -17,6 +17,7 @@ import { DistillError } from "./errors.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { LivePolicy } from "./live-plan.ts";
 import { checkArgumentProvenance, type RunFacts } from "./provenance.ts";
+import { earlierRunCalls } from "./provenance-facts.ts";
 import { replayRecordedRuns } from "./recorded-runs.ts";
 import type { RegistryData } from "./registry-store.ts";
 import { type ReplayCode, replayTestInputs } from "./replay-inputs.ts";
@@ -171,6 +172,7 @@ async function replayCheck(
     const facts = {
       ...provenanceFacts(source.task, version, source.calls),
       writes: mayWrite(meta.dependencies, (name) => tools.get(name)),
+      earlier: await earlierRunCalls(ctx.store, version),
     };
     const provenance = checkArgumentProvenance(code, facts, located);
     problems.push(...provenance.problems);
