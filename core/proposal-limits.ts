@@ -9,11 +9,11 @@ import { clip } from "./text.ts";
 import type { Problem } from "./types.ts";
 
 /** Largest source of a distilled tool, in UTF-8 bytes. The demos' tools are about 2 kB. */
-export const MAX_SOURCE_BYTES = 65_536;
+export const MAX_SOURCE_BYTES = 32_768;
 /** Most lines of a distilled tool's source. */
-export const MAX_SOURCE_LINES = 2000;
-/** Most syntax-tree nodes: about what MAX_SOURCE_BYTES of dense code parses to. */
-export const MAX_AST_NODES = 25_000;
+export const MAX_SOURCE_LINES = 1000;
+/** Most syntax-tree nodes: about what MAX_SOURCE_BYTES of plain code parses to. */
+export const MAX_AST_NODES = 12_000;
 /** Most `call(...)` sites: a run makes at most `limits.maxCalls` (200 by default) calls anyway. */
 export const MAX_CALL_SITES = 200;
 /** Deepest nesting of the syntax tree: every later walk over it is bounded by this. */

@@ -8,7 +8,7 @@ import { RE2JS } from "re2js";
 import { isPlainObject } from "./canonical.ts";
 
 /** Largest `inputSchema` of a distilled tool, as JSON text. A real one is a few hundred bytes. */
-export const MAX_SCHEMA_BYTES = 32_768;
+export const MAX_SCHEMA_BYTES = 16_384;
 /** Deepest nesting of objects and arrays in a distilled tool's `inputSchema`. */
 export const MAX_SCHEMA_DEPTH = 32;
 /** Longest regular expression in a schema (RE2 also refuses repeat counts over 1000 and huge programs). */

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, type TestContext, test } from "node:test";
 import {
+  MAX_AST_NODES,
   MAX_CALL_SITES,
   MAX_PROBLEMS,
   MAX_SOURCE_BYTES,
@@ -168,8 +169,8 @@ describe("1b. schema regexes cannot freeze the host", () => {
         /inputSchema\.propertyNames\.pattern is not a pattern/,
       ],
       [
-        `{ type: "object", description: "${"d".repeat(40_000)}" }`,
-        /'inputSchema' is \d+ bytes of JSON, over the limit of 32768/,
+        `{ type: "object", description: "${"d".repeat(20_000)}" }`,
+        /'inputSchema' is \d+ bytes of JSON, over the limit of 16384/,
       ],
       [
         `{ type: "object", properties: ${"{ a: { type: 'object', properties: ".repeat(40)}{}${" } }".repeat(40)} }`,
@@ -232,13 +233,13 @@ describe("1c. the analysis of a proposal is bounded", () => {
     const { td } = world(t);
     const trace = await echoRun(td);
     const dense = tool({
-      body: `    const a = [${"1,".repeat(30_000)}];\n    return call("echo", { text });`,
+      body: `    const a = [${"1,".repeat(14_000)}];\n    return call("echo", { text });`,
     });
     const out = await trace.execute("propose_distilled_tool", {
       code: dense,
       test_inputs: [{ text: "aaaa" }],
     });
-    assert.match(out.content, /more than 25000 syntax nodes/);
+    assert.match(out.content, new RegExp(`more than ${MAX_AST_NODES} syntax nodes`));
     const deep = tool({
       body: `    const a = ${"[".repeat(5000)}${"]".repeat(5000)};\n    return call("echo", { text });`,
     });
@@ -253,11 +254,11 @@ describe("1c. the analysis of a proposal is bounded", () => {
   test("thousands of problems: the first ones, then a count; the verdict stays bounded", async (t) => {
     const { td } = world(t);
     const trace = await echoRun(td);
-    // Each line is refused by the static check (a banned global), so the check has 1500 problems to report.
-    const code = tool({ body: `${"    Math.random();\n".repeat(1500)}    return call("echo", { text });` });
+    // Each line is refused by the static check (a banned global), so the check has 900 problems to report.
+    const code = tool({ body: `${"    Math.random();\n".repeat(900)}    return call("echo", { text });` });
     const out = await trace.execute("propose_distilled_tool", { code, test_inputs: [{ text: "aaaa" }] });
     assert.equal(out.isError, true);
-    assert.match(out.content, new RegExp(`and ${1500 - MAX_PROBLEMS} more problems`));
+    assert.match(out.content, new RegExp(`and ${900 - MAX_PROBLEMS} more problems`));
     assert.ok(out.content.length <= MAX_VERDICT_CHARS + 200, `verdict of ${out.content.length} characters`);
     assert.match(out.content, /Fix the problems above and call propose_distilled_tool again/);
   });
