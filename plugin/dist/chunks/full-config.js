@@ -3,9 +3,9 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-KEL4FGC4.js";
 import "./chunk-N2N6NAZD.js";
-import "./chunk-MTNHQDS3.js";
+import "./chunk-W7TRJ6E2.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";

@@ -2,13 +2,13 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-KEL4FGC4.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-N2N6NAZD.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-W7TRJ6E2.js";
 import {
   advanceSpan,
   findSessionSpan,

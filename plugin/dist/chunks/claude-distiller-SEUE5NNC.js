@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   ClaudeDistiller
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-W7TRJ6E2.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-J2PGGSMV.js";

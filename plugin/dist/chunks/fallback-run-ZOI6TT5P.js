@@ -4,14 +4,14 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-QMRCVRCW.js";
+} from "./chunk-XQBQINNY.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-KEL4FGC4.js";
 import "./chunk-N2N6NAZD.js";
-import "./chunk-MTNHQDS3.js";
+import "./chunk-W7TRJ6E2.js";
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
