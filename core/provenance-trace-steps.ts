@@ -26,6 +26,8 @@ export interface Untraced {
   why: string;
   /** A literal the run never passed to the tool: its value, for the message. */
   value?: string | number | boolean | null;
+  /** The argument path it is sent at (`.to`), when known. */
+  at?: string;
 }
 
 export interface Trace {

@@ -76,7 +76,12 @@ export class WriteTracer extends TraceSteps {
         if (alt.kind !== "value" || alt.value === undefined) continue;
         if (alt.value === null && at === READ) continue;
         if (!this.args.passed(tool, at, alt.value)) {
-          out.push({ node: alt.node, why: "a constant the source run never passed there", value: alt.value });
+          out.push({
+            node: alt.node,
+            why: "a constant the source run never passed there",
+            value: alt.value,
+            at,
+          });
         }
       }
       return { level: DIRECT, bad: out };

@@ -51,7 +51,7 @@ export function checkWrites(
   const report = (u: Untraced, tool: string, where: string) => {
     const what =
       u.value !== undefined
-        ? `passes ${show(u.value)} to ${where}, a constant the source run never passed there`
+        ? `passes ${show(u.value)} to ${where}${u.at !== undefined && !u.at.includes("[…]") ? u.at : ""}, a constant the source run never passed there`
         : `cannot trace ${where}: ${u.why}`;
     out.push({ node: u.node, message: `${what}: ${WRITE_RULE.replace("that tool", tool)}` });
   };
