@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-KEL4FGC4.js";
+} from "./chunk-CK4YB6KJ.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-W7TRJ6E2.js";
 import "./chunk-RYYHHNJW.js";

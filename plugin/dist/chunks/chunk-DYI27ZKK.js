@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-KEL4FGC4.js";
+} from "./chunk-CK4YB6KJ.js";
 import {
   mcpHookResponseToValue
 } from "./chunk-N2N6NAZD.js";

@@ -4,12 +4,12 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-XQBQINNY.js";
+} from "./chunk-DYI27ZKK.js";
 import {
   ToolDistill,
   appendLog,
   importRef
-} from "./chunk-KEL4FGC4.js";
+} from "./chunk-CK4YB6KJ.js";
 import "./chunk-N2N6NAZD.js";
 import "./chunk-W7TRJ6E2.js";
 import "./chunk-RYYHHNJW.js";

@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-XQBQINNY.js";
+} from "./chunk-DYI27ZKK.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,7 +36,7 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-KEL4FGC4.js";
+} from "./chunk-CK4YB6KJ.js";
 import "./chunk-N2N6NAZD.js";
 import {
   PROPOSE_TOOL_NAME

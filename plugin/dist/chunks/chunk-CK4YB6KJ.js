@@ -60940,7 +60940,12 @@ var WriteTracer = class extends TraceSteps {
         if (alt.kind !== "value" || alt.value === void 0) continue;
         if (alt.value === null && at === READ) continue;
         if (!this.args.passed(tool, at, alt.value)) {
-          out.push({ node: alt.node, why: "a constant the source run never passed there", value: alt.value });
+          out.push({
+            node: alt.node,
+            why: "a constant the source run never passed there",
+            value: alt.value,
+            at
+          });
         }
       }
       return { level: DIRECT, bad: out };
@@ -61226,7 +61231,7 @@ function checkWrites(folder, located, calls, writes, show3) {
   );
   const out = [];
   const report = (u, tool, where) => {
-    const what = u.value !== void 0 ? `passes ${show3(u.value)} to ${where}, a constant the source run never passed there` : `cannot trace ${where}: ${u.why}`;
+    const what = u.value !== void 0 ? `passes ${show3(u.value)} to ${where}${u.at !== void 0 && !u.at.includes("[\u2026]") ? u.at : ""}, a constant the source run never passed there` : `cannot trace ${where}: ${u.why}`;
     out.push({ node: u.node, message: `${what}: ${WRITE_RULE.replace("that tool", tool)}` });
   };
   for (const site of writing) {
