@@ -8,6 +8,7 @@ import type { DistillContext } from "./context.ts";
 import type { Proposal } from "./distiller.ts";
 import { DistillError, errorMessage } from "./errors.ts";
 import { PROPOSE_TOOL_NAME } from "./prompts.ts";
+import { boundedText } from "./proposal-limits.ts";
 import { runOwnership, withheldVerdict } from "./run-access.ts";
 import { equivalentHeld, heldVerdict } from "./runtime-hold.ts";
 import { staticCheck } from "./static-check.ts";
@@ -53,7 +54,7 @@ export async function handleProposal(
     }
     if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
     return {
-      content: `rejected: ${err.message}\nFix it and call ${PROPOSE_TOOL_NAME} again.`,
+      content: boundedText(`rejected: ${err.message}`, `Fix it and call ${PROPOSE_TOOL_NAME} again.`),
       isError: true,
     };
   }

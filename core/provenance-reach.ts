@@ -37,6 +37,10 @@ export type Reach =
 /** Walks a call's arguments to the literals that reach them. */
 export class Reacher {
   readonly #folder: Folder;
+  /** The folder it reads the code with, shared with the rule for writes. */
+  get folder(): Folder {
+    return this.#folder;
+  }
   /** Parts of the current call's arguments read so far, against MAX_VISITS. */
   #visits = 0;
 

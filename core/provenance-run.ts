@@ -20,6 +20,16 @@ export interface RunFacts {
   inputs: readonly Record<string, unknown>[];
   /** The source run's base calls in order, inner ones included. */
   calls: readonly RunCall[];
+  /**
+   * The base tools that may write (not declared read-only): calls to these get the inverted rule, every
+   * argument traced (provenance-writes.ts). Verification always passes them; absent, no call gets it.
+   */
+  writes?: readonly string[];
+  /**
+   * Base calls of the source runs of earlier verified versions of the same tool: for calls to tools that may
+   * write, a constant one of them passed to a tool is one "the run passed" (see provenance-facts.ts).
+   */
+  earlier?: readonly RunCall[];
 }
 
 /** Strings shorter than this must match whole: a 3-character substring of some response is no evidence. */
@@ -136,4 +146,109 @@ function leaves(root: unknown): Leaves {
     }
   }
   return { strings, numbers, joined: [...strings].join(JOIN) };
+}
+
+/** A hole in a format: a part of the text that the code takes from data. */
+export const HOLE: unique symbol = Symbol("hole");
+/** One part of a format: literal text, or a hole. */
+export type Piece = string | typeof HOLE;
+
+/** A path as it is compared: every index and run-time key is `[]`. */
+function normalPath(path: string): string {
+  return path.replace(/\[(\d+|…)\]/g, "[]");
+}
+
+/**
+ * The arguments the source run passed to each tool, leaf by leaf with its path (`.to`, `.lines[].sku`): what
+ * the inverted rule for tools that may write reads to decide whether a constant is one the run passed there.
+ */
+export class ArgumentIndex {
+  readonly #byTool = new Map<string, { path: string; value: unknown }[]>();
+
+  constructor(calls: readonly RunCall[]) {
+    for (const call of calls) {
+      const leaves = this.#byTool.get(call.tool) ?? [];
+      this.#byTool.set(call.tool, leaves);
+      const stack: { value: unknown; path: string }[] = [{ value: call.args, path: "" }];
+      while (stack.length > 0) {
+        const { value, path } = stack.pop()!;
+        if (Array.isArray(value)) for (const v of value) stack.push({ value: v, path: `${path}[]` });
+        else if (typeof value === "object" && value !== null) {
+          for (const [k, v] of Object.entries(value))
+            stack.push({ value: v, path: normalPath(path + pathStepOf(k)) });
+        } else leaves.push({ path, value });
+      }
+    }
+  }
+
+  /** The leaves the run passed to `tool` at `at` (anywhere, when `at` has a key known only at run time). */
+  #leaves(tool: string, at: string): unknown[] {
+    const anywhere = at.includes("[…]");
+    const want = normalPath(at);
+    return (this.#byTool.get(tool) ?? []).filter((l) => anywhere || l.path === want).map((l) => l.value);
+  }
+
+  /** True when the run passed `value` to `tool` at `at` (a number and its decimal text count as the same). */
+  passed(tool: string, at: string, value: string | number | boolean | null): boolean {
+    return this.#leaves(tool, at).some(
+      (leaf) =>
+        leaf === value ||
+        (typeof value === "string" && typeof leaf === "number" && String(leaf) === value) ||
+        (typeof value === "number" && typeof leaf === "string" && leaf === String(value)),
+    );
+  }
+
+  /**
+   * True when a text the run passed to `tool` at `at` fits `shape`: its literal pieces in order, each hole at
+   * least one character (so a hole cannot be used to splice letters out of the run's text), anchored at both
+   * ends. `joined`: the separator of a join, which fits when the text contains it.
+   */
+  formatPassed(tool: string, at: string, shape: readonly Piece[], joined = false): boolean {
+    const texts = this.#leaves(tool, at).flatMap((l) =>
+      typeof l === "string" ? [l] : typeof l === "number" ? [String(l)] : [],
+    );
+    if (!shape.some((p) => p !== HOLE && p !== "")) return true;
+    if (joined) return texts.some((t) => shape.every((p) => p === HOLE || t.includes(p)));
+    return texts.some((t) => fits(t, shape));
+  }
+}
+
+function pathStepOf(key: string): string {
+  return /^\d+$/.test(key)
+    ? `[${key}]`
+    : /^[A-Za-z_$][\w$]*$/.test(key)
+      ? `.${key}`
+      : `[${JSON.stringify(key)}]`;
+}
+
+/** Whether `text` is `shape`'s literal pieces with at least one character for each hole; leftmost matching suffices. */
+function fits(text: string, shape: readonly Piece[]): boolean {
+  const parts: Piece[] = [];
+  for (const p of shape) {
+    if (p === "") continue;
+    const last = parts[parts.length - 1];
+    if (p === HOLE && last === HOLE) continue;
+    if (p !== HOLE && typeof last === "string") parts[parts.length - 1] = last + p;
+    else parts.push(p);
+  }
+  let pos = 0;
+  let hole = false;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part === HOLE) {
+      hole = true;
+      continue;
+    }
+    const from = pos + (hole ? 1 : 0);
+    if (i === parts.length - 1) {
+      if (i === 0) return text === part;
+      if (!text.endsWith(part) || text.length - part.length < from) return false;
+      return true;
+    }
+    const at = i === 0 ? (text.startsWith(part) ? 0 : -1) : text.indexOf(part, from);
+    if (at === -1) return false;
+    pos = at + part.length;
+    hole = false;
+  }
+  return text.length >= pos + (hole ? 1 : 0);
 }

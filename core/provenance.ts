@@ -11,9 +11,11 @@
  */
 import type { Node, NodePath } from "@babel/traverse";
 import { type LocatedCallSite, type LocatedCallSites, locateCallSites } from "./call-sites.ts";
+import { boundedProblems } from "./proposal-limits.ts";
 import { Folder } from "./provenance-fold.ts";
 import { LIMIT_MESSAGES, Reacher } from "./provenance-reach.ts";
 import { type RunFacts, RunIndex } from "./provenance-run.ts";
+import { checkWrites } from "./provenance-writes.ts";
 import { stringValue } from "./static-values.ts";
 import { oneLine } from "./text.ts";
 import type { Problem } from "./types.ts";
@@ -113,7 +115,26 @@ export function checkArgumentProvenance(
     }
   }
 
-  return { checked: checked.size, problems: inOrder(found), warnings: inOrder(warned) };
+  // Calls to tools that may write: every argument traced, not only the literals (the inverted rule).
+  const shown = new Set([...found.values()].map((f) => `${f.problem.line}\u0000${f.problem.token}`));
+  for (const finding of checkWrites(
+    reacher.folder,
+    located,
+    [...facts.calls, ...(facts.earlier ?? [])],
+    new Set(facts.writes ?? []),
+    showAny,
+  )) {
+    const problem: Problem = { message: finding.message, token: tokenOf(finding.node, source) };
+    if (finding.node.loc) problem.line = finding.node.loc.start.line;
+    // A literal the rule above already rejected at this place is not reported twice.
+    if (shown.has(`${problem.line}\u0000${problem.token}`)) continue;
+    report(found, finding.node, problem);
+  }
+  return {
+    checked: checked.size,
+    problems: boundedProblems(inOrder(found)),
+    warnings: boundedProblems(inOrder(warned)),
+  };
 }
 
 function inOrder(found: Map<string, { problem: Problem; start: number }>): Problem[] {
@@ -129,6 +150,11 @@ function argumentsOf(site: LocatedCallSite): NodePath | null {
   // A spread in the arguments is refused by instrumentation, which verification runs on the same source.
   if (second === undefined || second.isSpreadElement()) return null;
   return second;
+}
+
+/** A constant of any kind as a message shows it. */
+function showAny(value: string | number | boolean | null): string {
+  return typeof value === "string" || typeof value === "number" ? show(value) : String(value);
 }
 
 /** How a value is shown in a message: strings quoted, on one line and clipped. */

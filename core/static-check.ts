@@ -8,6 +8,7 @@
 import { parse } from "@babel/parser";
 import type { Node } from "@babel/traverse";
 import { traverse } from "./babel-traverse.ts";
+import { boundedProblems, sourceSizeProblem, treeSizeProblem } from "./proposal-limits.ts";
 import { SourceTokens, tokenAt } from "./source-tokens.ts";
 import { readConfig } from "./static-config.ts";
 import { checkTopLevel } from "./static-module.ts";
@@ -72,9 +73,12 @@ export function staticCheck(source: string, baseTools: readonly ToolDef[]): Stat
   };
   const finish = (meta: ToolMeta | null): StaticCheckResult => {
     found.sort((a, b) => a.line - b.line || a.column - b.column);
-    const problems = found.map((f) => f.problem);
+    const problems = boundedProblems(found.map((f) => f.problem));
     return { ok: problems.length === 0, problems, meta };
   };
+  // Bounded before anything walks the code: the size before parsing, the tree's counts before the rules.
+  const tooLarge = sourceSizeProblem(source);
+  if (tooLarge !== null) return { ok: false, problems: [tooLarge], meta: null };
 
   let ast: ReturnType<typeof parse>;
   try {
@@ -89,6 +93,8 @@ export function staticCheck(source: string, baseTools: readonly ToolDef[]): Stat
     record(syntax.at, syntax.token, syntax.message);
     return finish(null);
   }
+  const tooBig = treeSizeProblem(ast);
+  if (tooBig !== null) return { ok: false, problems: [tooBig], meta: null };
 
   const state: CheckState = {
     add: (node, token, message) => record(node?.loc?.start, token, message),
@@ -126,6 +132,9 @@ function syntaxProblem(
   err: unknown,
   source: string,
 ): { at: Position | undefined; token: string | undefined; message: string } {
+  // Nesting deep enough to exhaust the parser's stack is a property of the code, not a fault of the host.
+  if (err instanceof RangeError)
+    return { at: undefined, token: undefined, message: "the code nests too deeply to be parsed: flatten it" };
   if (!(err instanceof SyntaxError)) throw err;
   const loc = (err as SyntaxError & { loc?: Position & { index: number } }).loc;
   const message = `syntax error: ${err.message.replace(/\.? \(\d+:\d+\)$/, "")}`;

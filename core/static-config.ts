@@ -5,6 +5,7 @@
 import type { Node } from "@babel/traverse";
 import { isPlainObject } from "./canonical.ts";
 import { suggestion } from "./did-you-mean.ts";
+import { schemaLimitProblems } from "./schema-limits.ts";
 import type { CheckState } from "./static-check.ts";
 import { literalValue, type NodeOf, propertyKey, stringValue, unwrap } from "./static-values.ts";
 import { toolNameProblem } from "./tool-names.ts";
@@ -124,7 +125,10 @@ function readInputSchema(state: CheckState, prop: ConfigProperty | undefined): J
   if (!(isPlainObject(value) && value["type"] === "object")) {
     state.add(prop, "inputSchema", `'inputSchema' must be an object with type: "object"`);
   }
-  return isPlainObject(value) ? value : null;
+  // The schema is compiled and run on the host at every replay and live call: bounded before either.
+  const limits = schemaLimitProblems(value);
+  for (const problem of limits) state.add(prop, "inputSchema", problem.message);
+  return isPlainObject(value) && limits.length === 0 ? value : null;
 }
 
 /** `run` makes the base calls, so it is async. */

@@ -3,10 +3,12 @@
  * check report, one line for logs and history, the text a model reads and the report a person reads. One shape
  * for `propose_distilled_tool`, `verify`, `rebuild` and a distiller's retry.
  */
+
 import { dangerousKeyProblem, isPlainObject } from "./canonical.ts";
 import type { Proposal } from "./distiller.ts";
 import { DistillError } from "./errors.ts";
 import { PROPOSE_TOOL_NAME } from "./prompts.ts";
+import { boundedText } from "./proposal-limits.ts";
 import type { VersionRecord } from "./store.ts";
 import {
   type CheckResult,
@@ -242,16 +244,18 @@ export function verdictReport(v: Verdict, options: { evidence?: boolean } = {}):
 /** The text form of a verdict for a model: outcome, every problem, the call arithmetic, and what to do next. */
 export function verdictText(v: Verdict): string {
   const { failed, lines } = verdictBody(v);
+  let last: string;
   if (failed) {
-    lines.push(`Fix the problems above and call ${PROPOSE_TOOL_NAME} again with the whole corrected code.`);
+    last = `Fix the problems above and call ${PROPOSE_TOOL_NAME} again with the whole corrected code.`;
   } else if (v.status === "active") {
-    lines.push(`${v.name} v${v.version} is active: agents can call it now.`);
+    last = `${v.name} v${v.version} is active: agents can call it now.`;
   } else if (v.status === "verified") {
-    lines.push(`${v.name} v${v.version} is verified and waits for promote (tooldistill promote ${v.name}).`);
+    last = `${v.name} v${v.version} is verified and waits for promote (tooldistill promote ${v.name}).`;
   } else {
-    lines.push(`${v.name} v${v.version} is ${v.status}.`);
+    last = `${v.name} v${v.version} is ${v.status}.`;
   }
-  return lines.join("\n");
+  // It goes into a model's context: bounded whatever the proposal made the checks say.
+  return boundedText(lines.join("\n"), last);
 }
 
 function problemLines(check: CheckResult): string[] {

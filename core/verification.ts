@@ -17,6 +17,7 @@ import { DistillError } from "./errors.ts";
 import { fingerprint } from "./fingerprint.ts";
 import type { LivePolicy } from "./live-plan.ts";
 import { checkArgumentProvenance, type RunFacts } from "./provenance.ts";
+import { earlierRunCalls } from "./provenance-facts.ts";
 import { withRecordedDefaults } from "./recorded-defaults.ts";
 import { replayRecordedRuns } from "./recorded-runs.ts";
 import type { RegistryData } from "./registry-store.ts";
@@ -24,6 +25,7 @@ import { type ReplayCode, replayTestInputs } from "./replay-inputs.ts";
 import { staticCheck, type ToolMeta } from "./static-check.ts";
 import type { DependencyRecord, VersionRecord } from "./store.ts";
 import type { RunRef } from "./store-rows.ts";
+import { mayWrite } from "./tool-effects.ts";
 import type { CallRecord, CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "./types.ts";
 import { formatProblem, noEvidence, type TestInput, testInputsOf } from "./verdict.ts";
 
@@ -175,7 +177,11 @@ async function replayCheck(
   }
   const problems: Problem[] = [];
   if (source.task !== null) {
-    const facts = provenanceFacts(source.task, version, source.calls);
+    const facts = {
+      ...provenanceFacts(source.task, version, source.calls),
+      writes: mayWrite(meta.dependencies, (name) => tools.get(name)),
+      earlier: await earlierRunCalls(ctx.store, version),
+    };
     const provenance = checkArgumentProvenance(code, facts, located);
     problems.push(...provenance.problems);
     evidence.literals = { checked: provenance.checked, warned: provenance.warnings.map(formatProblem) };

@@ -119,12 +119,15 @@ test("verify --live --dry-run prints the plan call by call and calls no base too
 
 test("verify --live refuses a write the record cannot answer unless --allow-writes; the plan names it", async (t) => {
   const dir = project(t);
-  await distil(dir, { promote: true, skipClose: true });
+  // The source run never closed the ticket, so a note in the tool's own words would be a constant it never
+  // passed to tickets_close (rejected for a tool that may write): the note is the refund's id, from its result.
+  const code = REFUND_TOOL.replace("note: `refunded ${refund.refund_id}`", "note: refund.refund_id");
+  await distil(dir, { code, promote: true, skipClose: true });
   const plan = await cli(dir, "verify", "refund_ticket", "--live", "--dry-run");
   assert.equal(plan.code, 0, plan.stderr);
   assert.match(
     plan.stdout,
-    /\n {3}4\. tickets_close \{"note":"refunded R-O-ACME","ticket_id":"T-ACME"\}: REFUSED \(may write and has no recorded answer: needs --allow-writes\)\n/,
+    /\n {3}4\. tickets_close \{"note":"R-O-ACME","ticket_id":"T-ACME"\}: REFUSED \(may write and has no recorded answer: needs --allow-writes\)\n/,
   );
   assert.match(
     plan.stdout,

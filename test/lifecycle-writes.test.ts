@@ -321,10 +321,11 @@ test("verify --live on a tool with a write the record cannot answer refuses with
   for (const [name, args] of SOURCE_RUN.filter(([name]) => name !== "tickets_close"))
     await trace.execute(name, args);
   trace.setOutcome({ success: true });
-  const out = await trace.execute(PROPOSE_TOOL_NAME, {
-    code: REFUND_TOOL,
-    test_inputs: [{ customer: "ACME" }],
-  });
+  // A note of the tool's own words would be a constant the source run never passed to tickets_close, which
+  // provenance rejects for a tool that may write: the note here is the refund's id, taken from its result.
+  const code = REFUND_TOOL.replace("note: `refunded ${refund.refund_id}`", "note: refund.refund_id");
+  assert.notEqual(code, REFUND_TOOL);
+  const out = await trace.execute(PROPOSE_TOOL_NAME, { code, test_inputs: [{ customer: "ACME" }] });
   assert.equal(out.isError, false, out.content);
   await td.promote("refund_ticket");
   const before = sqliteOf(td).getHistory("refund_ticket", 1).length;

@@ -593,3 +593,80 @@ describe("argument provenance: small forms", () => {
     });
   });
 });
+
+describe("calls to tools that may write: every argument traced", () => {
+  const WRITES: RunFacts = { ...RUN, writes: ["flights_book", "payments_send", "invoices_create"] };
+  const messages = (lines: string[]) => check(lines, WRITES).problems.map((p) => `${p.line}: ${p.message}`);
+
+  test("a constant counts only at the path the run passed it to that tool", () => {
+    // The run passed "api" to flights_book.channel: fine there, not as the traveller.
+    assert.deepEqual(
+      messages([
+        SEARCH,
+        CHEAPEST,
+        `return call("flights_book", { flight_id: f.id, traveller: input.traveller, channel: "api" });`,
+      ]),
+      [],
+    );
+    const moved = messages([
+      SEARCH,
+      CHEAPEST,
+      `return call("flights_book", { flight_id: f.id, traveller: "api" });`,
+    ]);
+    assert.equal(moved.length, 1);
+    assert.match(
+      moved[0]!,
+      /^10: passes 'api' to flights_book\.traveller, a constant the source run never passed there: a tool that may write takes each argument from its input, an earlier call's result, or a constant the source run passed to flights_book$/,
+    );
+  });
+
+  test("text built from data must be the run's own format, each hole at least one character", () => {
+    // The run paid memo "BK-5521": "BK-" then a hole fits it; "BK-5" then a hole does not (the run's hole is "5521").
+    assert.deepEqual(
+      messages([
+        SEARCH,
+        CHEAPEST,
+        `return call("payments_send", { to: f.account, amount: f.price, memo: "BK-" + input.ref });`,
+      ]),
+      [],
+    );
+    assert.match(
+      messages([
+        SEARCH,
+        CHEAPEST,
+        `return call("payments_send", { to: f.account, amount: f.price, memo: \`BK-5521X\${input.ref}\` });`,
+      ])[0]!,
+      /^10: cannot trace payments_send: its literal text is not the text of a value the source run passed there/,
+    );
+  });
+
+  test("one step of computation: a constant made from data alone cannot be built on", () => {
+    const out = messages([
+      SEARCH,
+      CHEAPEST,
+      `const one = f.price / f.price;`,
+      `return call("payments_send", { to: f.account, amount: one + one + one });`,
+    ]);
+    assert.match(out[0]!, /^11: cannot trace payments_send: text joined with a computed value/);
+    // Computed once and sent whole is fine: the amount in cents.
+    assert.deepEqual(
+      messages([
+        SEARCH,
+        CHEAPEST,
+        `return call("payments_send", { to: f.account, amount: Math.round(f.price) });`,
+      ]),
+      [],
+    );
+  });
+
+  test("calls to read-only tools keep the literal rule only", () => {
+    // flights_search is not in `writes`: an unfolded computation in its arguments is not traced.
+    assert.deepEqual(
+      messages([
+        `const found = await call("flights_search", { from: String.fromCharCode(83, 70, 79), to: input.to, channel: "api" });`,
+        `return found;`,
+      ]),
+      [],
+    );
+  });
+});

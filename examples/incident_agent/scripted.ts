@@ -62,12 +62,21 @@ export function incidentToolCode(options: {
   via: "redeploy" | "rollback";
   reason: boolean;
   name?: string;
+  /**
+   * The wording of the note, when it is not the path's own: a tool that may write passes only text its
+   * source run passed, so a rollback rebuilt from a run that redeployed words its note as that run did.
+   */
+  note?: "redeploy";
 }): string {
   const name = options.name ?? TOOL_NAME;
   const fix =
     options.via === "rollback"
       ? `    const rollback = await call("deploys_rollback", { deploy_id: bad${options.reason ? ", reason: `${alert_id}: ${alert.signal}, right after ${bad}`" : ""} });
-    const note = \`Mitigated \${alert_id}: rolled back \${bad} (\${culprit.bad.version}) of \${culprit.bad.service} to \${rollback.version}\`;
+    const note = ${
+      options.note === "redeploy"
+        ? `\`Mitigated \${alert_id}: \${bad} (\${culprit.bad.version}) of \${culprit.bad.service} was bad; redeployed \${rollback.version} as \${rollback.restored}\``
+        : `\`Mitigated \${alert_id}: rolled back \${bad} (\${culprit.bad.version}) of \${culprit.bad.service} to \${rollback.version}\``
+    };
     await call("alerts_annotate", { alert_id, note });
     return {
       status: rollback.status === "rolled_back" ? "mitigated" : "rollback_failed",
@@ -340,7 +349,14 @@ function distillerTurn(request: ModelRequest): ScriptedTurn {
     /'deploys_rollback' failed on every call/.test(prompt) ||
     /deploys_rollback [^\n]*\n\s*→ ok:/.test(prompt);
   const reason = requires(schemaInPrompt(prompt, "deploys_rollback"), "reason");
-  const code = incidentToolCode({ name, via: rollbackWorks ? "rollback" : "redeploy", reason });
+  // The run's own note decides the wording: the tool may only write text the run wrote.
+  const redeployed = /was bad; redeployed/.test(prompt);
+  const code = incidentToolCode({
+    name,
+    via: rollbackWorks ? "rollback" : "redeploy",
+    reason,
+    ...(rollbackWorks && redeployed ? { note: "redeploy" as const } : {}),
+  });
   return {
     text: rollbackWorks
       ? `deploys_rollback is back: one call replaces the three of the redeploy path. Rebuilding ${name}.`

@@ -139,6 +139,104 @@ function json(value) {
   }
 }
 
+// core/proposal-limits.ts
+var MAX_SOURCE_BYTES = 32768;
+var MAX_SOURCE_LINES = 1e3;
+var MAX_AST_NODES = 12e3;
+var MAX_CALL_SITES = 200;
+var MAX_AST_DEPTH = 200;
+var MAX_PROBLEMS = 50;
+var MAX_VERDICT_CHARS = 24e3;
+var SHRINK = "a distilled tool is a short fixed sequence of base calls: split it or remove what it does not need";
+function sourceSizeProblem(source) {
+  const bytes = source.length * 3 <= MAX_SOURCE_BYTES ? source.length : Buffer.byteLength(source, "utf8");
+  if (bytes > MAX_SOURCE_BYTES) {
+    return {
+      token: "source",
+      message: `the source is ${bytes} bytes, over the limit of ${MAX_SOURCE_BYTES}: ${SHRINK}`
+    };
+  }
+  let lines = 1;
+  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) {
+    if (++lines > MAX_SOURCE_LINES) {
+      return {
+        line: MAX_SOURCE_LINES + 1,
+        token: "source",
+        message: `the source has more than ${MAX_SOURCE_LINES} lines: ${SHRINK}`
+      };
+    }
+  }
+  return null;
+}
+function looksLikeCallSite(node) {
+  if (node.type !== "CallExpression" && node.type !== "OptionalCallExpression") return false;
+  const callee = node.callee;
+  if (callee.type === "Identifier") return callee.name === "call";
+  if (callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression") {
+    return callee.property.type === "Identifier" && callee.property.name === "call";
+  }
+  return false;
+}
+function treeSizeProblem(ast) {
+  let nodes = 0;
+  let sites = 0;
+  const stack = [{ node: ast, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop();
+    const at = node.loc ? { line: node.loc.start.line } : {};
+    if (++nodes > MAX_AST_NODES) {
+      return {
+        ...at,
+        token: "source",
+        message: `the code has more than ${MAX_AST_NODES} syntax nodes: ${SHRINK}`
+      };
+    }
+    if (depth > MAX_AST_DEPTH) {
+      return {
+        ...at,
+        token: "source",
+        message: `the code nests more than ${MAX_AST_DEPTH} levels deep: flatten it`
+      };
+    }
+    if (looksLikeCallSite(node) && ++sites > MAX_CALL_SITES) {
+      return {
+        ...at,
+        token: "call",
+        message: `the code has more than ${MAX_CALL_SITES} call sites: ${SHRINK}`
+      };
+    }
+    for (const key of Object.keys(node)) {
+      if (key === "loc" || key === "leadingComments" || key === "trailingComments" || key === "innerComments")
+        continue;
+      const child = node[key];
+      if (Array.isArray(child)) {
+        for (const c of child) if (isNode(c)) stack.push({ node: c, depth: depth + 1 });
+      } else if (isNode(child)) {
+        stack.push({ node: child, depth: depth + 1 });
+      }
+    }
+  }
+  return null;
+}
+function isNode(value) {
+  return typeof value === "object" && value !== null && typeof value.type === "string";
+}
+function boundedProblems(problems) {
+  if (problems.length <= MAX_PROBLEMS) return problems;
+  const more = problems.length - MAX_PROBLEMS;
+  return [
+    ...problems.slice(0, MAX_PROBLEMS).map((p) => ({ ...p, message: clip(p.message, 1e3) })),
+    {
+      message: `and ${more} more problem${more === 1 ? "" : "s"}: fix these and propose again to see the rest`
+    }
+  ];
+}
+function boundedText(body, last) {
+  const clipped = clip(body, MAX_VERDICT_CHARS);
+  return last === void 0 ? clipped : `${clipped}
+${last}`;
+}
+
 // core/verdict.ts
 var CHECK_ORDER = ["static", "replay", "efficiency"];
 var ALL_CHECKS_PASSED = "all checks passed";
@@ -298,16 +396,17 @@ function verdictReport(v, options = {}) {
 }
 function verdictText(v) {
   const { failed, lines } = verdictBody(v);
+  let last;
   if (failed) {
-    lines.push(`Fix the problems above and call ${PROPOSE_TOOL_NAME} again with the whole corrected code.`);
+    last = `Fix the problems above and call ${PROPOSE_TOOL_NAME} again with the whole corrected code.`;
   } else if (v.status === "active") {
-    lines.push(`${v.name} v${v.version} is active: agents can call it now.`);
+    last = `${v.name} v${v.version} is active: agents can call it now.`;
   } else if (v.status === "verified") {
-    lines.push(`${v.name} v${v.version} is verified and waits for promote (tooldistill promote ${v.name}).`);
+    last = `${v.name} v${v.version} is verified and waits for promote (tooldistill promote ${v.name}).`;
   } else {
-    lines.push(`${v.name} v${v.version} is ${v.status}.`);
+    last = `${v.name} v${v.version} is ${v.status}.`;
   }
-  return lines.join("\n");
+  return boundedText(lines.join("\n"), last);
 }
 function problemLines(check) {
   return check.problems.map((p) => `- ${formatProblem(p)}`);
@@ -487,6 +586,15 @@ function rootCause(err) {
 }
 
 export {
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-4VDOQW56.js
+========
+  sourceSizeProblem,
+  treeSizeProblem,
+  boundedProblems,
+  boundedText,
+  PROPOSE_TOOL_NAME,
+  nudgeText,
+>>>>>>>> verify-bounds:plugin/dist/chunks/chunk-W7TRJ6E2.js
   noEvidence,
   evidenceLines,
   formatProblem,

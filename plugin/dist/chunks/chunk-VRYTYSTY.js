@@ -2,12 +2,16 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-VRYTYSTY.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-JIBLWWYZ.js
 <<<<<<<< HEAD:plugin/dist/chunks/chunk-M3MJNLMG.js
 } from "./chunk-ELNSZQXQ.js";
 ========
 } from "./chunk-PCC6D7DA.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/chunk-6GWRB7RG.js
+========
+} from "./chunk-CK4YB6KJ.js";
+>>>>>>>> verify-bounds:plugin/dist/chunks/chunk-DYI27ZKK.js
 import {
   mcpHookResponseToValue
 } from "./chunk-3PVCE3ZL.js";
@@ -19,7 +23,11 @@ import {
 >>>>>>>> writers-runtime:plugin/dist/chunks/chunk-VRYTYSTY.js
 import {
   PROPOSE_TOOL_NAME
+<<<<<<<< HEAD:plugin/dist/chunks/chunk-VRYTYSTY.js
 } from "./chunk-GJCSP7XP.js";
+========
+} from "./chunk-W7TRJ6E2.js";
+>>>>>>>> verify-bounds:plugin/dist/chunks/chunk-DYI27ZKK.js
 import {
   advanceSpan,
   findSessionSpan,

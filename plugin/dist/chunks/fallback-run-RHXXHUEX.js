@@ -4,6 +4,7 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-RHXXHUEX.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-M3MJNLMG.js";
@@ -13,10 +14,14 @@ import {
 ========
 } from "./chunk-SRT2IJGE.js";
 >>>>>>>> claude-code-new:plugin/dist/chunks/fallback-run-RHXXHUEX.js
+========
+} from "./chunk-DYI27ZKK.js";
+>>>>>>>> verify-bounds:plugin/dist/chunks/fallback-run-TMYLXMSS.js
 import {
   ToolDistill,
   appendLog,
   importRef
+<<<<<<<< HEAD:plugin/dist/chunks/fallback-run-RHXXHUEX.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-F3GZW2GP.js
 <<<<<<<< HEAD:plugin/dist/chunks/fallback-run-SDOH4O3H.js
 } from "./chunk-ELNSZQXQ.js";
@@ -30,6 +35,11 @@ import "./chunk-MTNHQDS3.js";
 import "./chunk-3PVCE3ZL.js";
 import "./chunk-GJCSP7XP.js";
 >>>>>>>> verify-inputs:plugin/dist/chunks/fallback-run-SGVMWPHP.js
+========
+} from "./chunk-CK4YB6KJ.js";
+import "./chunk-N2N6NAZD.js";
+import "./chunk-W7TRJ6E2.js";
+>>>>>>>> verify-bounds:plugin/dist/chunks/fallback-run-TMYLXMSS.js
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";

@@ -15,6 +15,7 @@ import {
   spanPrefix,
   spanTraceId
 <<<<<<<< HEAD:plugin/dist/chunks/main-6MGS2CVE.js
+<<<<<<<< HEAD:plugin/dist/chunks/main-6MGS2CVE.js
 <<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-M3MJNLMG.js";
 ========
@@ -23,6 +24,9 @@ import {
 ========
 } from "./chunk-VRYTYSTY.js";
 >>>>>>>> writers-runtime:plugin/dist/chunks/main-46BSDKCW.js
+========
+} from "./chunk-DYI27ZKK.js";
+>>>>>>>> verify-bounds:plugin/dist/chunks/main-2ZOWLUXD.js
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -45,8 +49,12 @@ import {
   toolDefinition,
   unavailableReason
 <<<<<<<< HEAD:plugin/dist/chunks/main-6MGS2CVE.js
+<<<<<<<< HEAD:plugin/dist/chunks/main-6MGS2CVE.js
 <<<<<<<< HEAD:plugin/dist/chunks/main-SQEOOTKG.js
 } from "./chunk-ELNSZQXQ.js";
+========
+} from "./chunk-CK4YB6KJ.js";
+>>>>>>>> verify-bounds:plugin/dist/chunks/main-2ZOWLUXD.js
 import "./chunk-N2N6NAZD.js";
 ========
 } from "./chunk-PCC6D7DA.js";
@@ -58,7 +66,11 @@ import "./chunk-INOSIAQQ.js";
 >>>>>>>> writers-runtime:plugin/dist/chunks/main-46BSDKCW.js
 import {
   PROPOSE_TOOL_NAME
+<<<<<<<< HEAD:plugin/dist/chunks/main-6MGS2CVE.js
 } from "./chunk-GJCSP7XP.js";
+========
+} from "./chunk-W7TRJ6E2.js";
+>>>>>>>> verify-bounds:plugin/dist/chunks/main-2ZOWLUXD.js
 import "./chunk-RYYHHNJW.js";
 import "./chunk-NV5JO7FK.js";
 import "./chunk-C37ZN2VE.js";
