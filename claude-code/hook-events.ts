@@ -34,16 +34,17 @@ export interface HookInput {
   error?: string;
   duration_ms?: number;
   reason?: string;
+  transcript_path?: string;
 }
 
 /** What one hook event writes to the store, whether a hook applies it live or from a spill file later. */
 export type SessionEvent =
   | { type: "session-start"; sessionId: string }
-  | { type: "prompt"; sessionId: string; prompt: string }
+  | { type: "prompt"; sessionId: string; prompt: string; transcriptPath: string | null }
   | { type: "confirm"; sessionId: string }
   | { type: "tool-start"; sessionId: string; call: ToolStart }
   | { type: "tool-end"; sessionId: string; call: ToolEnd }
-  | { type: "session-end"; sessionId: string }
+  | { type: "session-end"; sessionId: string; transcriptPath: string | null }
   | { type: "none"; sessionId: string };
 
 /** True when `name` is one of the events the plugin hooks (a spill file's event is checked before it is applied). */
@@ -69,12 +70,16 @@ function toolStart(sessionId: string, input: HookInput): ToolStart {
 /** Reads a hook's input as the store change it stands for; throws naming a missing field. */
 export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
   const sessionId = need(input.session_id, "session_id");
+  // The span's tokens are read from the transcript where the span may change: a prompt, the session's end.
+  const transcriptPath = typeof input.transcript_path === "string" ? input.transcript_path : null;
   switch (event) {
     case "SessionStart":
       return { type: "session-start", sessionId };
     case "UserPromptSubmit": {
       const prompt = input.prompt ?? "";
-      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+      return isDistillPrompt(prompt)
+        ? { type: "confirm", sessionId }
+        : { type: "prompt", sessionId, prompt, transcriptPath };
     }
     case "UserPromptExpansion":
       // UserPromptSubmit sends the context; confirming here too keeps the outcome if only one of them fires.
@@ -96,6 +101,6 @@ export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
         },
       };
     case "SessionEnd":
-      return { type: "session-end", sessionId };
+      return { type: "session-end", sessionId, transcriptPath };
   }
 }

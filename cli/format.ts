@@ -10,6 +10,7 @@ import {
   type HistoryRecord,
   type RunRecord,
   type RunStats,
+  runTokens,
   type ToolDef,
   type TraceRecord,
   type UsageTotals,
@@ -62,11 +63,6 @@ function table(headers: string[], rows: string[][]): string {
 function when(iso: string | null): string {
   if (iso === null) return "-";
   return iso.replace("T", " ").replace(/\.\d+Z$/, "Z");
-}
-
-/** Every token of a run, cached or not. */
-export function totalTokens(u: UsageTotals): number {
-  return u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
 }
 
 function count(n: number): string {
@@ -258,7 +254,7 @@ export const TRACE_TABLE = {
     r.source,
     outcomeText(r.outcome),
     String(r.base_calls),
-    totalTokens(r.usage) ? count(totalTokens(r.usage)) : "-",
+    runTokens(r.usage) ? count(runTokens(r.usage)) : "-",
     oneLine(r.task, 60),
   ],
 };

@@ -43,6 +43,7 @@ export type {
   VerifiedDefinitionRow,
   VersionRow,
 } from "./registry-store.ts";
+export { runTokens } from "./run-tokens.ts";
 export type {
   FailureCause,
   SandboxCall,

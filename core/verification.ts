@@ -20,6 +20,7 @@ import { checkArgumentProvenance, type RunFacts } from "./provenance.ts";
 import { replayRecordedRuns } from "./recorded-runs.ts";
 import type { RegistryData } from "./registry-store.ts";
 import { type ReplayCode, replayTestInputs } from "./replay-inputs.ts";
+import { runTokens } from "./run-tokens.ts";
 import { staticCheck, type ToolMeta } from "./static-check.ts";
 import type { DependencyRecord, VersionRecord } from "./store.ts";
 import type { RunRef } from "./store-rows.ts";
@@ -69,12 +70,7 @@ export async function runChecks(
   const sourceTrace = version.sourceTrace ? await ctx.store.getTrace(version.sourceTrace) : null;
   const baseline = await measureBaseline(ctx.store, version);
   const limit = baseline === null ? null : roundLimit(baseline * (1 - ctx.settings.minCallReduction));
-  const baselineTokens = sourceTrace
-    ? sourceTrace.usage.input_tokens +
-        sourceTrace.usage.output_tokens +
-        sourceTrace.usage.cache_creation_input_tokens +
-        sourceTrace.usage.cache_read_input_tokens || null
-    : null;
+  const baselineTokens = sourceTrace ? runTokens(sourceTrace.usage) || null : null;
 
   const statics = staticCheck(code, tools);
   const report: CheckReport = {

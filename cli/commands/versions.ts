@@ -1,6 +1,6 @@
 /** `list` and `show`: the distilled tool versions in the store, read-only. */
 import type { RegistryStore, RunStats, VersionRecord } from "../../core/index.ts";
-import { DistillError } from "../../core/index.ts";
+import { DistillError, runTokens } from "../../core/index.ts";
 import { resolveVersion } from "../../core/internal.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import {
@@ -8,7 +8,6 @@ import {
   outputRows,
   type Savings,
   type ShownVersion,
-  totalTokens,
   VERSION_TABLE,
   versionPage,
   versionRow,
@@ -113,14 +112,15 @@ export async function show(ctx: ContextOf<"show">): Promise<number> {
   return EXIT.ok;
 }
 
-/** Baseline calls against inner calls per live run, and the source run's tokens where it recorded usage. */
+/**
+ * Baseline calls against inner calls per live run, and the source run's tokens where it recorded usage. The tokens
+ * are the source trace's as stored now (what `traces list` shows): the copy taken at verification is only a
+ * fallback for a source trace no longer stored, since the run it was taken from often went on afterwards.
+ */
 async function savings(store: RegistryStore, v: VersionRecord, stats: RunStats): Promise<Savings> {
   let tokens = v.baselineTokens;
-  if (tokens === null && v.sourceTrace !== null) {
-    const trace = await store.getTrace(v.sourceTrace);
-    const total = trace ? totalTokens(trace.usage) : 0;
-    if (total > 0) tokens = total;
-  }
+  const trace = v.sourceTrace === null ? null : await store.getTrace(v.sourceTrace);
+  if (trace && runTokens(trace.usage) > 0) tokens = runTokens(trace.usage);
   return {
     baseline_calls: v.baseline,
     inner_calls_per_run: stats.runs > 0 ? stats.innerCalls / stats.runs : null,
