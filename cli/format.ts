@@ -243,6 +243,8 @@ export interface TraceRow {
   ended_at: string | null;
   base_calls: number;
   usage: UsageTotals;
+  /** `runTokens(usage)`: the one total every command and the report use. */
+  tokens: number;
 }
 
 /** The columns of `traces list`. */

@@ -43,6 +43,21 @@ export type {
   VerifiedDefinitionRow,
   VersionRow,
 } from "./registry-store.ts";
+export type {
+  BaseToolReport,
+  CostSide,
+  DayPoint,
+  FailureItem,
+  Report,
+  ReportAction,
+  ReportOptions,
+  RunCost,
+  TimelineEntry,
+  TokenTotals,
+  ToolReport,
+  ToolSavings,
+} from "./report.ts";
+export { reportHtml } from "./report-html.ts";
 export { runTokens } from "./run-tokens.ts";
 export type {
   FailureCause,
