@@ -19,6 +19,8 @@ export const {
   notApplicable,
   PROPOSE_INPUT_SCHEMA,
   proposalPrompt,
+  reportHtml,
+  runTokens,
   verdictReport,
   verdictText,
   DistillError,
