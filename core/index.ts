@@ -52,6 +52,7 @@ export type {
   ReportAction,
   ReportOptions,
   RunCost,
+  RunPoint,
   TimelineEntry,
   TokenTotals,
   ToolReport,

@@ -52,7 +52,7 @@ function table(headers: string[], rows: string[][], empty: string): string {
 }
 
 /** The tables of the report (everything but the charts), as HTML. */
-function sections(r: Report): string {
+function sections(r: Report): { cards: string; tables: string } {
   const o = r.overall;
   const cards = [
     ["runs", n(o.runs), `${pct(o.successRate)} succeeded (${n(o.undeclared)} without a declared outcome)`],
@@ -135,13 +135,15 @@ function sections(r: Report): string {
     ]),
     "nothing waits for a person",
   );
-  return `<section class="cards">${cards}</section>
-<h2>Distilled tools</h2>${tools}
+  return {
+    cards: `<section class="cards">${cards}</section>`,
+    tables: `<h2>Distilled tools</h2>${tools}
 <h2>Next actions</h2>${actions}
 <h2>Status timeline</h2>${timeline}
 <h2>Failures by cause</h2>${causes}
 <h3>Recent failures</h3>${recent}
-<h2>Base tool health</h2>${base}`;
+<h2>Base tool health</h2>${base}`,
+  };
 }
 
 // The page's own script: draws the three charts from the embedded numbers with uPlot.
@@ -149,7 +151,6 @@ const CHARTS = `
 const R = JSON.parse(document.getElementById("report-data").textContent);
 const W = Math.min(1000, document.body.clientWidth - 40);
 const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#4d7c0f"];
-const day = (d) => Date.parse(d + "T00:00:00Z") / 1000;
 function empty(id, text) { document.getElementById(id).innerHTML = '<p class="empty">' + text + "</p>"; }
 function chart(id, opts, data) {
   const el = document.getElementById(id);
@@ -157,19 +158,22 @@ function chart(id, opts, data) {
   return new uPlot(Object.assign({ width: W, height: 260 }, opts), data, el);
 }
 const pts = { show: true, size: 7 };
-if (R.days.length === 0) empty("chart-runs", "no runs in this period");
+const t = (iso) => Date.parse(iso) / 1000;
+if (R.runs.length === 0) empty("chart-runs", "no runs in this period");
 else chart("chart-runs", {
-  series: [{}, { label: "base calls per run", stroke: COLORS[0], width: 2, scale: "calls", points: pts },
-    { label: "tokens per run", stroke: COLORS[1], width: 2, scale: "tokens", points: pts }],
+  series: [{}, { label: "base calls", stroke: COLORS[0], width: 2, scale: "calls", points: pts },
+    { label: "tokens", stroke: COLORS[1], width: 2, scale: "tokens", points: pts }],
   axes: [{}, { scale: "calls", label: "base calls" }, { scale: "tokens", side: 1, label: "tokens", grid: { show: false }, size: 70 }],
-}, [R.days.map((d) => day(d.day)), R.days.map((d) => d.runs ? d.baseCalls / d.runs : null),
-  R.days.map((d) => d.runs ? d.tokens / d.runs : null)]);
-const names = R.tools.map((t) => t.name);
-if (names.length === 0 || R.days.length === 0) empty("chart-tools", "no distilled tool has run");
-else chart("chart-tools", {
-  series: [{}].concat(names.map((name, i) => ({ label: name, stroke: COLORS[i % COLORS.length], width: 2, points: pts }))),
-  axes: [{}, { label: "calls of the tool" }],
-}, [R.days.map((d) => day(d.day))].concat(names.map((name) => R.days.map((d) => d.toolRuns[name] || 0))));
+}, [R.runs.map((r) => t(r.at)), R.runs.map((r) => r.baseCalls), R.runs.map((r) => r.tokens || null)]);
+const used = R.tools.filter((tool) => tool.callTimes.length > 0);
+if (used.length === 0) empty("chart-tools", "no distilled tool has run in this period");
+else {
+  const xs = [...new Set(used.flatMap((tool) => tool.callTimes))].sort();
+  chart("chart-tools", {
+    series: [{}].concat(used.map((tool, i) => ({ label: tool.name, stroke: COLORS[i % COLORS.length], width: 2, points: pts, paths: uPlot.paths.stepped({ align: 1 }) }))),
+    axes: [{}, { label: "calls so far" }],
+  }, [xs.map(t)].concat(used.map((tool) => xs.map((x) => tool.callTimes.filter((c) => c <= x).length))));
+}
 const measured = R.tools.filter((t) => t.savings.perRun.baseCalls !== null);
 if (measured.length === 0) empty("chart-savings", "no savings measured yet: no run used a distilled tool");
 else {
@@ -202,6 +206,7 @@ th { background: #f6f6f6; } code { background: #f3f3f3; padding: 1px 4px; }
 export function reportHtml(report: Report): string {
   const js = readFileSync(chartAssetPath(CHART_FILES.js), "utf8");
   const css = readFileSync(chartAssetPath(CHART_FILES.css), "utf8");
+  const { cards, tables } = sections(report);
   const since = report.since === null ? "everything stored" : `since ${report.since}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -212,10 +217,11 @@ export function reportHtml(report: Report): string {
 </head><body>
 <h1>tooldistill report</h1>
 <div class="meta">${esc(since)} · generated ${esc(report.generatedAt)} · ${esc(report.store.kind)} store ${esc(report.store.location)}</div>
-<h2>Per run, by day</h2><div class="chart" id="chart-runs"></div>
-<h2>Distilled tool calls, by day</h2><div class="chart" id="chart-tools"></div>
+${cards}
+<h2>Each run: base calls and tokens</h2><div class="chart" id="chart-runs"></div>
+<h2>Calls of each distilled tool, so far</h2><div class="chart" id="chart-tools"></div>
 <h2>Saved per run, by tool</h2><div class="chart" id="chart-savings"></div>
-${sections(report)}
+${tables}
 <script type="application/json" id="report-data">${scriptJson(report)}</script>
 <script>${js.replace(/<\/script/gi, "<\\/script")}</script>
 <script>${CHARTS}</script>

@@ -4,11 +4,13 @@
  * Every number is recomputed from stored rows: runs, calls, usage, the status history, base tool health.
  */
 import { DistillError } from "./errors.ts";
-import type { BaseHealthRecord, HistoryRecord, RegistryData, VersionRecord } from "./registry-store.ts";
+import type { HistoryRecord, RegistryData, VersionRecord } from "./registry-store.ts";
+import { actionsOf, type BaseToolReport, baseToolReports, type ReportAction } from "./report-actions.ts";
 import { measureSavings, type RunCost, type ToolSavings } from "./report-savings.ts";
 import { addUsage, runTokens, zeroUsage } from "./run-tokens.ts";
 import type { OpenProblem, Status, TraceRecord, UsageTotals } from "./types.ts";
 
+export type { BaseToolReport, ReportAction } from "./report-actions.ts";
 export type { CostSide, RunCost, ToolSavings } from "./report-savings.ts";
 
 /** What to report on: runs from `since` on (an ISO date or time; default: everything stored). */
@@ -48,27 +50,18 @@ export interface ToolReport {
   successRate: number | null;
   savings: ToolSavings;
   timeline: TimelineEntry[];
+  /** When each of its calls in the period was made, oldest first (the cumulative chart). */
+  callTimes: string[];
 }
 
-/** One base tool's calls in the period and its recorded health. */
-export interface BaseToolReport {
-  tool: string;
-  calls: number;
-  errors: number;
-  /** Infrastructure failures since it last answered (0: healthy as far as calls show). */
-  consecutiveFailures: number;
-  lastError: string | null;
-  lastOkAt: string | null;
-  probeOk: boolean | null;
-}
-
-/** Something a person can do now, with the command that does it. */
-export interface ReportAction {
-  kind: "promote" | "rebuild" | "verify" | "base-tool";
-  tool: string;
-  version: number | null;
-  command: string;
-  why: string;
+/** One recorded run, for the per-run chart. */
+export interface RunPoint {
+  trace: string;
+  at: string;
+  baseCalls: number;
+  tokens: number;
+  /** A distilled tool ran in it. */
+  distilled: boolean;
 }
 
 /** One UTC day of runs, for the charts. */
@@ -116,6 +109,8 @@ export interface Report {
   failures: { byCause: Record<string, number>; recent: FailureItem[] };
   baseTools: BaseToolReport[];
   actions: ReportAction[];
+  /** Every run of the period, oldest first. */
+  runs: RunPoint[];
   days: DayPoint[];
 }
 
@@ -240,6 +235,13 @@ export async function buildReport(
     failures: { byCause, recent: failures.sort((a, b) => b.at.localeCompare(a.at)).slice(0, 20) },
     baseTools: baseToolReports(baseTools, health),
     actions: actionsOf(versions, health),
+    runs: period.map((t) => ({
+      trace: t.id,
+      at: t.startedAt,
+      baseCalls: costs.get(t.id)?.baseCalls ?? 0,
+      tokens: runTokens(t.usage),
+      distilled: toolRunsByTrace.has(t.id),
+    })),
     days: [...days.values()].sort((a, b) => a.day.localeCompare(b.day)),
   };
 }
@@ -266,10 +268,12 @@ async function toolReport(
   const usedIn = new Set<string>();
   const byDay = new Map<string, number>();
   const timeline: TimelineEntry[] = [];
+  const callTimes: string[] = [];
   for (const v of versions) {
     for (const r of await store.recentRuns(name, v.version, ALL)) {
       if (!g.inPeriod(r.at)) continue;
       counts.runs += 1;
+      callTimes.push(r.at);
       byDay.set(r.at.slice(0, 10), (byDay.get(r.at.slice(0, 10)) ?? 0) + 1);
       if (r.traceId !== null) usedIn.add(r.traceId);
       // An outcome this build does not know (a newer writer's) is counted under its own name, never dropped.
@@ -328,61 +332,7 @@ async function toolReport(
       successRate: ended ? counts.successes / ended : null,
       savings: measureSavings(baseline, withTool),
       timeline,
+      callTimes: callTimes.sort(),
     },
   };
-}
-
-function baseToolReports(
-  seen: Map<string, { calls: number; errors: number }>,
-  health: BaseHealthRecord[],
-): BaseToolReport[] {
-  const names = new Set([...seen.keys(), ...health.map((h) => h.tool)]);
-  return [...names].sort().map((tool) => {
-    const h = health.find((x) => x.tool === tool);
-    return {
-      tool,
-      calls: seen.get(tool)?.calls ?? 0,
-      errors: seen.get(tool)?.errors ?? 0,
-      consecutiveFailures: h?.consecutive ?? 0,
-      lastError: h?.lastError ?? null,
-      lastOkAt: h?.lastOkAt ?? null,
-      probeOk: h?.probeOk ?? null,
-    };
-  });
-}
-
-/** What a person can do now: promote a waiting version, run a queued rebuild, re-verify a suspect one. */
-function actionsOf(versions: VersionRecord[], health: BaseHealthRecord[]): ReportAction[] {
-  const out: ReportAction[] = [];
-  for (const v of versions) {
-    const at = { tool: v.name, version: v.version };
-    if (v.status === "verified") {
-      const why = v.verdict?.evidence.promotion ?? "verified; waits for a person to promote it";
-      out.push({
-        kind: "promote",
-        ...at,
-        command: `tooldistill promote ${v.name} --version ${v.version}`,
-        why,
-      });
-    }
-    if (v.queuedRebuild) {
-      const why = v.rebuildNote ?? "queued for a rebuild";
-      out.push({ kind: "rebuild", ...at, command: `tooldistill rebuild ${v.name}`, why });
-    }
-    if (v.status === "suspect") {
-      const why = `suspect: ${v.problems.join(", ") || "open problems"}`;
-      out.push({
-        kind: "verify",
-        ...at,
-        command: `tooldistill verify ${v.name} --version ${v.version}`,
-        why,
-      });
-    }
-  }
-  for (const h of health) {
-    if (h.consecutive === 0) continue;
-    const why = `${h.consecutive} infrastructure failure(s) in a row: ${h.lastError ?? "?"}`;
-    out.push({ kind: "base-tool", tool: h.tool, version: null, command: "tooldistill health", why });
-  }
-  return out;
 }
