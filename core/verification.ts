@@ -24,6 +24,7 @@ import { runTokens } from "./run-tokens.ts";
 import { staticCheck, type ToolMeta } from "./static-check.ts";
 import type { DependencyRecord, VersionRecord } from "./store.ts";
 import type { RunRef } from "./store-rows.ts";
+import { withVerificationSpan } from "./telemetry.ts";
 import type { CallRecord, CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "./types.ts";
 import { formatProblem, noEvidence, testInputsOf } from "./verdict.ts";
 
@@ -57,12 +58,25 @@ export interface CheckReport {
 
 const notRun = (why: string): CheckResult => ({ ok: false, problems: [{ message: `not run: ${why}` }] });
 
-/** Runs the static, replay and efficiency checks on one stored version. */
-export async function runChecks(
+/** Runs the static, replay and efficiency checks on one stored version (in a verification span, telemetry.ts). */
+export function runChecks(
   ctx: DistillContext,
   version: VersionRecord,
   code: string,
   options: VerifyOptions = {},
+): Promise<CheckReport> {
+  return withVerificationSpan(
+    version,
+    () => checksOf(ctx, version, code, options),
+    (r) => r,
+  );
+}
+
+async function checksOf(
+  ctx: DistillContext,
+  version: VersionRecord,
+  code: string,
+  options: VerifyOptions,
 ): Promise<CheckReport> {
   const tools = ctx.tools();
   const byName = new Map(tools.map((t) => [t.name, t]));
