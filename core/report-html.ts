@@ -158,9 +158,12 @@ function chart(id, opts, data) {
   return new uPlot(Object.assign({ width: W, height: 260 }, opts), data, el);
 }
 const pts = { show: true, size: 7 };
+// One point in time has no span: a minute either side, or uPlot's time axis would stretch over years.
+const timeX = { x: { range: (u, min, max) => (min === max ? [min - 60, max + 60] : [min, max]) } };
 const t = (iso) => Date.parse(iso) / 1000;
 if (R.runs.length === 0) empty("chart-runs", "no runs in this period");
 else chart("chart-runs", {
+  scales: timeX,
   series: [{}, { label: "base calls", stroke: COLORS[0], width: 2, scale: "calls", points: pts },
     { label: "tokens", stroke: COLORS[1], width: 2, scale: "tokens", points: pts }],
   axes: [{}, { scale: "calls", label: "base calls" }, { scale: "tokens", side: 1, label: "tokens", grid: { show: false }, size: 70 }],
@@ -168,8 +171,11 @@ else chart("chart-runs", {
 const used = R.tools.filter((tool) => tool.callTimes.length > 0);
 if (used.length === 0) empty("chart-tools", "no distilled tool has run in this period");
 else {
-  const xs = [...new Set(used.flatMap((tool) => tool.callTimes))].sort();
+  // From the period's first run (none yet) to the last call, so even one call draws a step.
+  const start = R.runs.length ? [R.runs[0].at] : [];
+  const xs = [...new Set(start.concat(used.flatMap((tool) => tool.callTimes)))].sort();
   chart("chart-tools", {
+    scales: timeX,
     series: [{}].concat(used.map((tool, i) => ({ label: tool.name, stroke: COLORS[i % COLORS.length], width: 2, points: pts, paths: uPlot.paths.stepped({ align: 1 }) }))),
     axes: [{}, { label: "calls so far" }],
   }, [xs.map(t)].concat(used.map((tool) => xs.map((x) => tool.callTimes.filter((c) => c <= x).length))));
