@@ -12,10 +12,15 @@ import type { Report } from "./report.ts";
 /** The chart library's files: the browser build and its stylesheet. */
 export const CHART_FILES = { js: "uPlot.iife.min.js", css: "uPlot.min.css" } as const;
 
-/** Where the chart library's file is: next to this module when bundled, else in the `uplot` package. */
+/**
+ * Where the chart library's file is: in a bundle, beside this module or in the chunk folder beside it (the plugin
+ * copies it to dist/chunks/, and this code lands in an entry or in a chunk); else in the `uplot` package.
+ */
 export function chartAssetPath(file: string): string {
-  const beside = fileURLToPath(new URL(`./${file}`, import.meta.url));
-  if (existsSync(beside)) return beside;
+  for (const near of [`./${file}`, `./chunks/${file}`]) {
+    const path = fileURLToPath(new URL(near, import.meta.url));
+    if (existsSync(path)) return path;
+  }
   try {
     return createRequire(import.meta.url).resolve(`uplot/dist/${file}`);
   } catch (err) {

@@ -33,10 +33,11 @@ function tracer() {
 }
 
 /** The open run spans by trace id, and the open distilled-call spans by call id (the parents of inner calls). */
-const runs = new Map<string, Span>();
-const workflows = new Map<number, Context>();
+// Pure allocations: the plugin's hooks import trace.ts but never make a span, so their bundles leave this out.
+const runs = /* @__PURE__ */ new Map<string, Span>();
+const workflows = /* @__PURE__ */ new Map<number, Context>();
 /** The context of the base call in progress, for `traceparent` (whatever context manager the app has, if any). */
-const current = new AsyncLocalStorage<Context>();
+const current = /* @__PURE__ */ new AsyncLocalStorage<Context>();
 
 /** The context new spans of `traceId` hang under: the distilled call they run inside, else the run's span. */
 function parentOf(traceId: string, parentCallId: number | null): Context {

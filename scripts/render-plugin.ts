@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { engineWasmPath, WASM_FILE } from "../core/internal.ts";
+import { CHART_FILES, chartAssetPath, engineWasmPath, WASM_FILE } from "../core/internal.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outRoot = resolve(process.argv[2] ?? root);
@@ -69,9 +69,12 @@ function mcpJson(command: string, args: string[]): string {
   return json({ mcpServers: { td: { type: "stdio", command, args } } });
 }
 
-function common(dir: string): void {
+function common(dir: string, reportCommand: string): void {
   rmSync(dir, { recursive: true, force: true });
   write(dir, "commands/distill.md", readFileSync(join(root, "commands", "distill.md"), "utf8"));
+  // /tooldistill:report runs the report entry as the command expands; how it runs differs by plugin.
+  const report = readFileSync(join(root, "commands", "report.md"), "utf8");
+  write(dir, "commands/report.md", report.replace("<report-entry>", reportCommand));
 }
 
 /**
@@ -147,9 +150,32 @@ const registryOutOfHooks: Plugin = {
   },
 };
 
+/**
+ * The hooks make no spans (each is a short process with no SDK registered), but they reach trace.ts, whose Trace
+ * class esbuild keeps (a static block): its telemetry calls would pull @opentelemetry/api into every hook file.
+ * Hook bundles get telemetry.ts as the no-ops it would be without an SDK.
+ */
+const telemetryOutOfHooks: Plugin = {
+  name: "telemetry-out-of-hooks",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/telemetry\.ts$/ }, (args) => ({ path: args.path, namespace: "no-spans" }));
+    b.onLoad({ filter: /.*/, namespace: "no-spans" }, () => ({
+      contents: [
+        "export const startRunSpan = () => {};",
+        "export const endRunSpan = () => {};",
+        "export const withToolSpan = (_where, _tool, fn) => fn();",
+        "export const withWorkflowSpan = (_where, _tool, fn) => fn();",
+        "export const withVerificationSpan = (_tool, fn) => fn();",
+        "export const traceContextMeta = () => ({});",
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
 /** plugin/: bundles that run on the user's `node`, with nothing but built-ins. */
 async function renderPlugin(dir: string): Promise<void> {
-  common(dir);
+  common(dir, `node "${PLUGIN_ROOT}/dist/report.js"`);
   write(dir, ".claude-plugin/plugin.json", pluginJson(pkg.description));
   write(
     dir,
@@ -177,6 +203,7 @@ async function renderPlugin(dir: string): Promise<void> {
     entryPoints: {
       td: join(root, "server", "td.ts"),
       fallback: join(root, "hooks", "fallback.ts"),
+      report: join(root, "hooks", "report.ts"),
       [FULL_CONFIG_ENTRY]: join(root, "hooks", "full-config.ts"),
     },
     splitting: true,
@@ -195,17 +222,21 @@ async function renderPlugin(dir: string): Promise<void> {
     entryPoints: hookEntries,
     splitting: false,
     minify: true,
-    plugins: [builtinsWithoutFacade, fullConfigExternal, registryOutOfHooks],
+    plugins: [builtinsWithoutFacade, fullConfigExternal, registryOutOfHooks, telemetryOutOfHooks],
   });
   // core/quickjs-engine.ts looks for the engine next to itself through import.meta.url: in the bundle that is the
   // chunk folder (the plugin has no node_modules to resolve the package from).
   copyFileSync(engineWasmPath(), join(dir, "dist", "chunks", WASM_FILE));
+  // The report inlines the chart library; core/report-html.ts looks for it beside itself the same way.
+  for (const file of Object.values(CHART_FILES)) {
+    copyFileSync(chartAssetPath(file), join(dir, "dist", "chunks", file));
+  }
 }
 
 /** plugin-dev/: the same plugin over this checkout's sources, on its pinned Node (`npm ci` first). */
 function renderPluginDev(dir: string): void {
-  common(dir);
   const node = `${PLUGIN_ROOT}/../node_modules/.bin/node`;
+  common(dir, `"${node}" "${PLUGIN_ROOT}/../hooks/report.ts"`);
   write(
     dir,
     ".claude-plugin/plugin.json",

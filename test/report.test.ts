@@ -5,9 +5,11 @@
  * `traces list` and `show`.
  */
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { type Report, runTokens, silentLogger, ToolDistill, type Trace } from "../core/index.ts";
 import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { Sandbox } from "../core/sandbox.ts";
@@ -192,3 +194,26 @@ for (const kind of KINDS) {
     assert.match(text.stdout, /wrote .*out\.html/);
   });
 }
+
+test("the plugin's bundled report entry (/tooldistill:report) writes the page from the project's store", async (t) => {
+  const dir = tempDir(t, "td-report-plugin-");
+  writeFileSync(join(dir, "tooldistill.yaml"), "min_calls_to_distill: 2\n");
+  const { td } = await open(t, join(dir, ".tooldistill"));
+  const run = await bookingRun(td);
+  usage(run, 100, 20);
+  await run.finish();
+  await td.close();
+  const entry = fileURLToPath(new URL("../plugin/dist/report.js", import.meta.url));
+  const r = spawnSync(process.execPath, [entry, "out.html"], {
+    env: { PATH: process.env["PATH"] ?? "", CLAUDE_PROJECT_DIR: dir },
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(
+    r.stdout,
+    new RegExp(`tooldistill report written to ${join(dir, "out.html")}\\n1 runs, 0 distilled calls`),
+  );
+  const html = readFileSync(join(dir, "out.html"), "utf8");
+  assert.match(html, /var uPlot=function/, "the chart library is inlined from the bundle's copy");
+  assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+href="http/, "nothing is loaded from elsewhere");
+});

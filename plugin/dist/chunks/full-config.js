@@ -3,11 +3,12 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   hookSettings,
   loadConfig
-} from "./chunk-GG3BWAV6.js";
-import "./chunk-N2N6NAZD.js";
-import "./chunk-MTNHQDS3.js";
+} from "./chunk-KKCDEYRK.js";
+import "./chunk-Y7RINLA7.js";
+import "./chunk-QUTUH7BC.js";
 import "./chunk-RYYHHNJW.js";
-import "./chunk-NV5JO7FK.js";
+import "./chunk-LPVZYSRE.js";
+import "./chunk-A6E7RSNK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import "./chunk-NM5GKLPT.js";

@@ -11,7 +11,7 @@ import {
   AnthropicError,
   AuthenticationError,
   RateLimitError
-} from "./chunk-NV5JO7FK.js";
+} from "./chunk-LPVZYSRE.js";
 import {
   NO_EVIDENCE,
   silentLogger

@@ -1,8 +1,13 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  suggestion
-} from "./chunk-N2N6NAZD.js";
+  endRunSpan,
+  startRunSpan,
+  suggestion,
+  withToolSpan,
+  withVerificationSpan,
+  withWorkflowSpan
+} from "./chunk-Y7RINLA7.js";
 import {
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
@@ -15,7 +20,7 @@ import {
   testInputsOf,
   toVerdict,
   verdictText
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-QUTUH7BC.js";
 import {
   clip,
   oneLine
@@ -969,8 +974,8 @@ var require_Collection = __commonJS({
         return this.items.every((node) => {
           if (!identity.isPair(node))
             return false;
-          const n = node.value;
-          return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+          const n2 = node.value;
+          return n2 == null || allowScalar && identity.isScalar(n2) && n2.value == null && !n2.commentBefore && !n2.comment && !n2.tag;
         });
       }
       /**
@@ -1995,7 +2000,7 @@ ${indent}${line}` : "\n";
           str += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str += ",";
@@ -2011,7 +2016,7 @@ ${indent}${line}` : "\n";
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len = lines.reduce((sum2, line) => sum2 + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
@@ -2413,18 +2418,18 @@ var require_stringifyNumber = __commonJS({
       const num = typeof value === "number" ? value : Number(value);
       if (!isFinite(num))
         return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
-      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
-      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
-        let i = n.indexOf(".");
+      let n2 = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n2) && !n2.includes("e")) {
+        let i = n2.indexOf(".");
         if (i < 0) {
-          i = n.length;
-          n += ".";
+          i = n2.length;
+          n2 += ".";
         }
-        let d = minFractionDigits - (n.length - i - 1);
+        let d = minFractionDigits - (n2.length - i - 1);
         while (d-- > 0)
-          n += "0";
+          n2 += "0";
       }
-      return n;
+      return n2;
     }
     exports.stringifyNumber = stringifyNumber;
   }
@@ -2668,9 +2673,9 @@ var require_binary = __commonJS({
         type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str.length / lineWidth);
-          const lines = new Array(n);
-          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
+          const n2 = Math.ceil(str.length / lineWidth);
+          const lines = new Array(n2);
+          for (let i = 0, o = 0; i < n2; ++i, o += lineWidth) {
             lines[i] = str.substr(o, lineWidth);
           }
           str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
@@ -2942,11 +2947,11 @@ var require_int2 = __commonJS({
             str = `0x${str}`;
             break;
         }
-        const n2 = BigInt(str);
-        return sign === "-" ? BigInt(-1) * n2 : n2;
+        const n3 = BigInt(str);
+        return sign === "-" ? BigInt(-1) * n3 : n3;
       }
-      const n = parseInt(str, radix);
-      return sign === "-" ? -1 * n : n;
+      const n2 = parseInt(str, radix);
+      return sign === "-" ? -1 * n2 : n2;
     }
     function intStringify(node, radix, prefix) {
       const { value } = node;
@@ -3095,15 +3100,15 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num = (n) => asBigInt ? BigInt(n) : Number(n);
+      const num = (n2) => asBigInt ? BigInt(n2) : Number(n2);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
       return sign === "-" ? num(-1) * res : res;
     }
     function stringifySexagesimal(node) {
       let { value } = node;
-      let num = (n) => n;
+      let num = (n2) => n2;
       if (typeof value === "bigint")
-        num = (n) => BigInt(n);
+        num = (n2) => BigInt(n2);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node);
       let sign = "";
@@ -3123,7 +3128,7 @@ var require_timestamp = __commonJS({
           parts.unshift(value);
         }
       }
-      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+      return sign + parts.map((n2) => String(n2).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
       identify: (value) => typeof value === "bigint" || Number.isInteger(value),
@@ -4594,9 +4599,9 @@ var require_resolve_block_scalar = __commonJS({
         if (!chomp && (ch === "-" || ch === "+"))
           chomp = ch;
         else {
-          const n = Number(ch);
-          if (!indent && n)
-            indent = n;
+          const n2 = Number(ch);
+          if (!indent && n2)
+            indent = n2;
           else if (error === -1)
             error = offset + i;
         }
@@ -5817,8 +5822,8 @@ var require_lexer = __commonJS({
           return this.buffer[i + 1] === "\n";
         return false;
       }
-      charAt(n) {
-        return this.buffer[this.pos + n];
+      charAt(n2) {
+        return this.buffer[this.pos + n2];
       }
       continueScalar(offset) {
         let ch = this.buffer[offset];
@@ -5852,8 +5857,8 @@ var require_lexer = __commonJS({
           end -= 1;
         return this.buffer.substring(this.pos, end);
       }
-      hasChars(n) {
-        return this.pos + n <= this.buffer.length;
+      hasChars(n2) {
+        return this.pos + n2 <= this.buffer.length;
       }
       setNext(state) {
         this.buffer = this.buffer.substring(this.pos);
@@ -5862,8 +5867,8 @@ var require_lexer = __commonJS({
         this.next = state;
         return null;
       }
-      peek(n) {
-        return this.buffer.substr(this.pos, n);
+      peek(n2) {
+        return this.buffer.substr(this.pos, n2);
       }
       *parseNext(next) {
         switch (next) {
@@ -5912,8 +5917,8 @@ var require_lexer = __commonJS({
             else
               break;
           }
-          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
-          yield* this.pushCount(line.length - n);
+          const n2 = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+          yield* this.pushCount(line.length - n2);
           this.pushNewline();
           return "stream";
         }
@@ -5951,9 +5956,9 @@ var require_lexer = __commonJS({
         if (!ch1 && !this.atEnd)
           return this.setNext("block-start");
         if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
-          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+          const n2 = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
           this.indentNext = this.indentValue + 1;
-          this.indentValue += n;
+          this.indentValue += n2;
           return "block-start";
         }
         return "doc";
@@ -5963,10 +5968,10 @@ var require_lexer = __commonJS({
         const line = this.getLine();
         if (line === null)
           return this.setNext("doc");
-        let n = yield* this.pushIndicators();
-        switch (line[n]) {
+        let n2 = yield* this.pushIndicators();
+        switch (line[n2]) {
           case "#":
-            yield* this.pushCount(line.length - n);
+            yield* this.pushCount(line.length - n2);
           // fallthrough
           case void 0:
             yield* this.pushNewline();
@@ -5989,9 +5994,9 @@ var require_lexer = __commonJS({
             return yield* this.parseQuotedScalar();
           case "|":
           case ">":
-            n += yield* this.parseBlockScalarHeader();
-            n += yield* this.pushSpaces(true);
-            yield* this.pushCount(line.length - n);
+            n2 += yield* this.parseBlockScalarHeader();
+            n2 += yield* this.pushSpaces(true);
+            yield* this.pushCount(line.length - n2);
             yield* this.pushNewline();
             return yield* this.parseBlockScalar();
           default:
@@ -6022,18 +6027,18 @@ var require_lexer = __commonJS({
             return yield* this.parseLineStart();
           }
         }
-        let n = 0;
-        while (line[n] === ",") {
-          n += yield* this.pushCount(1);
-          n += yield* this.pushSpaces(true);
+        let n2 = 0;
+        while (line[n2] === ",") {
+          n2 += yield* this.pushCount(1);
+          n2 += yield* this.pushSpaces(true);
           this.flowKey = false;
         }
-        n += yield* this.pushIndicators();
-        switch (line[n]) {
+        n2 += yield* this.pushIndicators();
+        switch (line[n2]) {
           case void 0:
             return "flow";
           case "#":
-            yield* this.pushCount(line.length - n);
+            yield* this.pushCount(line.length - n2);
             return "flow";
           case "{":
           case "[":
@@ -6077,10 +6082,10 @@ var require_lexer = __commonJS({
             end = this.buffer.indexOf("'", end + 2);
         } else {
           while (end !== -1) {
-            let n = 0;
-            while (this.buffer[end - 1 - n] === "\\")
-              n += 1;
-            if (n % 2 === 0)
+            let n2 = 0;
+            while (this.buffer[end - 1 - n2] === "\\")
+              n2 += 1;
+            if (n2 % 2 === 0)
               break;
             end = this.buffer.indexOf('"', end + 1);
           }
@@ -6234,11 +6239,11 @@ var require_lexer = __commonJS({
         yield* this.pushToIndex(end + 1, true);
         return inFlow ? "flow" : "doc";
       }
-      *pushCount(n) {
-        if (n > 0) {
-          yield this.buffer.substr(this.pos, n);
-          this.pos += n;
-          return n;
+      *pushCount(n2) {
+        if (n2 > 0) {
+          yield this.buffer.substr(this.pos, n2);
+          this.pos += n2;
+          return n2;
         }
         return 0;
       }
@@ -6253,16 +6258,16 @@ var require_lexer = __commonJS({
         return 0;
       }
       *pushIndicators() {
-        let n = 0;
+        let n2 = 0;
         loop: while (true) {
           switch (this.charAt(0)) {
             case "!":
-              n += yield* this.pushTag();
-              n += yield* this.pushSpaces(true);
+              n2 += yield* this.pushTag();
+              n2 += yield* this.pushSpaces(true);
               continue loop;
             case "&":
-              n += yield* this.pushUntil(isNotAnchorChar);
-              n += yield* this.pushSpaces(true);
+              n2 += yield* this.pushUntil(isNotAnchorChar);
+              n2 += yield* this.pushSpaces(true);
               continue loop;
             case "-":
             // this is an error
@@ -6276,15 +6281,15 @@ var require_lexer = __commonJS({
                   this.indentNext = this.indentValue + 1;
                 else if (this.flowKey)
                   this.flowKey = false;
-                n += yield* this.pushCount(1);
-                n += yield* this.pushSpaces(true);
+                n2 += yield* this.pushCount(1);
+                n2 += yield* this.pushSpaces(true);
                 continue loop;
               }
             }
           }
           break loop;
         }
-        return n;
+        return n2;
       }
       *pushTag() {
         if (this.charAt(1) === "<") {
@@ -6322,12 +6327,12 @@ var require_lexer = __commonJS({
         do {
           ch = this.buffer[++i];
         } while (ch === " " || allowTabs && ch === "	");
-        const n = i - this.pos;
-        if (n > 0) {
-          yield this.buffer.substr(this.pos, n);
+        const n2 = i - this.pos;
+        if (n2 > 0) {
+          yield this.buffer.substr(this.pos, n2);
           this.pos = i;
         }
-        return n;
+        return n2;
       }
       *pushUntil(test) {
         let i = this.pos;
@@ -6602,8 +6607,8 @@ var require_parser = __commonJS({
         }
         yield* this.pop();
       }
-      peek(n) {
-        return this.stack[this.stack.length - n];
+      peek(n2) {
+        return this.stack[this.stack.length - n2];
       }
       *pop(error) {
         const token = error ?? this.stack.pop();
@@ -7405,9 +7410,9 @@ var require_lib = __commonJS({
     function _objectWithoutPropertiesLoose(r, e) {
       if (null == r) return {};
       var t = {};
-      for (var n in r) if ({}.hasOwnProperty.call(r, n)) {
-        if (-1 !== e.indexOf(n)) continue;
-        t[n] = r[n];
+      for (var n2 in r) if ({}.hasOwnProperty.call(r, n2)) {
+        if (-1 !== e.indexOf(n2)) continue;
+        t[n2] = r[n2];
       }
       return t;
     }
@@ -12913,12 +12918,12 @@ var require_lib = __commonJS({
     }
     function readHexChar(input, pos, lineStart, curLine, len, forceLen, throwOnInvalid, errors) {
       const initialPos = pos;
-      let n;
+      let n2;
       ({
-        n,
+        n: n2,
         pos
       } = readInt(input, pos, lineStart, curLine, 16, len, forceLen, false, errors, !throwOnInvalid));
-      if (n === null) {
+      if (n2 === null) {
         if (throwOnInvalid) {
           errors.invalidEscapeSequence(initialPos, lineStart, curLine);
         } else {
@@ -12926,7 +12931,7 @@ var require_lib = __commonJS({
         }
       }
       return {
-        code: n,
+        code: n2,
         pos
       };
     }
@@ -13787,11 +13792,11 @@ var require_lib = __commonJS({
       }
       readInt(radix, len, forceLen = false, allowNumSeparator = true) {
         const {
-          n,
+          n: n2,
           pos
         } = readInt(this.input, this.state.pos, this.state.lineStart, this.state.curLine, radix, len, forceLen, allowNumSeparator, this.errorHandlers_readInt, false);
         this.state.pos = pos;
-        return n;
+        return n2;
       }
       readLiteralInt(radix) {
         let pos = this.state.pos;
@@ -14003,12 +14008,12 @@ var require_lib = __commonJS({
               continue;
             }
             ++this.state.pos;
-            const esc = this.readCodePoint(true);
-            if (esc !== null) {
-              if (!identifierCheck(esc)) {
+            const esc2 = this.readCodePoint(true);
+            if (esc2 !== null) {
+              if (!identifierCheck(esc2)) {
                 this.raise(Errors.EscapedCharNotAnIdentifier, escStart);
               }
-              word += String.fromCodePoint(esc);
+              word += String.fromCodePoint(esc2);
             }
             chunkStart = this.state.pos;
           } else {
@@ -22440,7 +22445,7 @@ var require_ms = __commonJS({
       if (!match) {
         return;
       }
-      var n = parseFloat(match[1]);
+      var n2 = parseFloat(match[1]);
       var type = (match[2] || "ms").toLowerCase();
       switch (type) {
         case "years":
@@ -22448,39 +22453,39 @@ var require_ms = __commonJS({
         case "yrs":
         case "yr":
         case "y":
-          return n * y;
+          return n2 * y;
         case "weeks":
         case "week":
         case "w":
-          return n * w;
+          return n2 * w;
         case "days":
         case "day":
         case "d":
-          return n * d;
+          return n2 * d;
         case "hours":
         case "hour":
         case "hrs":
         case "hr":
         case "h":
-          return n * h;
+          return n2 * h;
         case "minutes":
         case "minute":
         case "mins":
         case "min":
         case "m":
-          return n * m;
+          return n2 * m;
         case "seconds":
         case "second":
         case "secs":
         case "sec":
         case "s":
-          return n * s;
+          return n2 * s;
         case "milliseconds":
         case "millisecond":
         case "msecs":
         case "msec":
         case "ms":
-          return n;
+          return n2;
         default:
           return void 0;
       }
@@ -22517,9 +22522,9 @@ var require_ms = __commonJS({
       }
       return ms + " ms";
     }
-    function plural(ms, msAbs, n, name) {
-      var isPlural = msAbs >= n * 1.5;
-      return Math.round(ms / n) + " " + name + (isPlural ? "s" : "");
+    function plural(ms, msAbs, n2, name) {
+      var isPlural = msAbs >= n2 * 1.5;
+      return Math.round(ms / n2) + " " + name + (isPlural ? "s" : "");
     }
   }
 });
@@ -26454,12 +26459,12 @@ var require_lib3 = __commonJS({
     }
     function readHexChar(input, pos, lineStart, curLine, len, forceLen, throwOnInvalid, errors) {
       const initialPos = pos;
-      let n;
+      let n2;
       ({
-        n,
+        n: n2,
         pos
       } = readInt(input, pos, lineStart, curLine, 16, len, forceLen, false, errors, !throwOnInvalid));
-      if (n === null) {
+      if (n2 === null) {
         if (throwOnInvalid) {
           errors.invalidEscapeSequence(initialPos, lineStart, curLine);
         } else {
@@ -26467,7 +26472,7 @@ var require_lib3 = __commonJS({
         }
       }
       return {
-        code: n,
+        code: n2,
         pos
       };
     }
@@ -39944,13 +39949,13 @@ var require_trace_mapping_umd = __commonJS({
         return presortedDecodedMap(joined);
       };
       function recurse(input, mapUrl, mappings, sources, sourcesContent, names, ignoreList, lineOffset, columnOffset, stopLine, stopColumn) {
-        const { sections } = input;
-        for (let i = 0; i < sections.length; i++) {
-          const { map, offset } = sections[i];
+        const { sections: sections2 } = input;
+        for (let i = 0; i < sections2.length; i++) {
+          const { map, offset } = sections2[i];
           let sl = stopLine;
           let sc = stopColumn;
-          if (i + 1 < sections.length) {
-            const nextOffset = sections[i + 1].offset;
+          if (i + 1 < sections2.length) {
+            const nextOffset = sections2[i + 1].offset;
             sl = Math.min(stopLine, lineOffset + nextOffset.line);
             if (sl === stopLine) {
               sc = Math.min(stopColumn, columnOffset + nextOffset.column);
@@ -48604,9 +48609,9 @@ var require_options = __commonJS({
     function _objectWithoutPropertiesLoose(r, e) {
       if (null == r) return {};
       var t = {};
-      for (var n in r) if ({}.hasOwnProperty.call(r, n)) {
-        if (-1 !== e.indexOf(n)) continue;
-        t[n] = r[n];
+      for (var n2 in r) if ({}.hasOwnProperty.call(r, n2)) {
+        if (-1 !== e.indexOf(n2)) continue;
+        t[n2] = r[n2];
       }
       return t;
     }
@@ -51418,18 +51423,69 @@ var require_lib8 = __commonJS({
   }
 });
 
-// core/module-ref.ts
-import { existsSync } from "node:fs";
+// core/config-file.ts
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+var CONFIG_FILE_NAME = "tooldistill.yaml";
+function findConfig(startDir = process.cwd()) {
+  const candidate = resolve(startDir, CONFIG_FILE_NAME);
+  return existsSync(candidate) && statSync(candidate).isFile() ? candidate : null;
+}
+
+// core/config-store.ts
+import { join, resolve as resolve2 } from "node:path";
+function storeLocation(raw, dir, env) {
+  const store = expandVars(raw, env, () => {
+  }).trim();
+  return isPostgresUrl(store) ? store : resolve2(dir, store);
+}
+function storeProblems(data, env) {
+  const raw = data["store"];
+  if (typeof raw !== "string" || raw === "") return [];
+  const found = [];
+  const add = (message) => found.push({ keyPath: ["store"], message });
+  const store = expandVars(
+    raw,
+    env,
+    (varName) => add(
+      `environment variable ${varName} is not set: set it (e.g. ${varName}=postgres://user:password@host:5432/database) or write \${${varName}:-.tooldistill} for a fallback`
+    )
+  ).trim();
+  if (found.length > 0) return found;
+  if (store === "") {
+    add(`${raw} expands to nothing: set the variable to a folder or a postgres:// URL`);
+  } else if (isPostgresUrl(store)) {
+    try {
+      parseStoreUrl(store);
+    } catch (err) {
+      add(errorMessage(err).replace(/^store: in tooldistill\.yaml /, ""));
+    }
+  } else {
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store);
+    if (scheme) {
+      add(
+        `a ${scheme[1]}:// URL cannot be a store: give a folder (e.g. .tooldistill) or a postgres://user:password@host:5432/database URL`
+      );
+    }
+  }
+  return found;
+}
+function localFolder(store, configDir) {
+  return isPostgresUrl(store) ? join(configDir, ".tooldistill") : store;
+}
+
+// core/module-ref.ts
+import { existsSync as existsSync2 } from "node:fs";
+import { resolve as resolve3 } from "node:path";
 import { pathToFileURL } from "node:url";
 function parseModuleRef(key2, raw, dir) {
   const hash = raw.lastIndexOf("#");
-  return { key: key2, file: resolve(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
+  return { key: key2, file: resolve3(dir, raw.slice(0, hash)), exportName: raw.slice(hash + 1), raw };
 }
 async function importRef(ref) {
   const hash = ref.raw.lastIndexOf("#");
   const written = hash >= 0 ? ref.raw.slice(0, hash) : ref.raw;
-  if (!existsSync(ref.file)) {
+  if (!existsSync2(ref.file)) {
     throw new DistillError("MODULE_LOAD", `${ref.key}: cannot import ${written}: file not found`);
   }
   let namespace;
@@ -51619,57 +51675,6 @@ var import_ajv2 = __toESM(require_ajv(), 1);
 import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join as join2, resolve as resolve4 } from "node:path";
-
-// core/config-file.ts
-import { existsSync as existsSync2, statSync } from "node:fs";
-import { resolve as resolve2 } from "node:path";
-var CONFIG_FILE_NAME = "tooldistill.yaml";
-function findConfig(startDir = process.cwd()) {
-  const candidate = resolve2(startDir, CONFIG_FILE_NAME);
-  return existsSync2(candidate) && statSync(candidate).isFile() ? candidate : null;
-}
-
-// core/config-store.ts
-import { join, resolve as resolve3 } from "node:path";
-function storeLocation(raw, dir, env) {
-  const store = expandVars(raw, env, () => {
-  }).trim();
-  return isPostgresUrl(store) ? store : resolve3(dir, store);
-}
-function storeProblems(data, env) {
-  const raw = data["store"];
-  if (typeof raw !== "string" || raw === "") return [];
-  const found = [];
-  const add = (message) => found.push({ keyPath: ["store"], message });
-  const store = expandVars(
-    raw,
-    env,
-    (varName) => add(
-      `environment variable ${varName} is not set: set it (e.g. ${varName}=postgres://user:password@host:5432/database) or write \${${varName}:-.tooldistill} for a fallback`
-    )
-  ).trim();
-  if (found.length > 0) return found;
-  if (store === "") {
-    add(`${raw} expands to nothing: set the variable to a folder or a postgres:// URL`);
-  } else if (isPostgresUrl(store)) {
-    try {
-      parseStoreUrl(store);
-    } catch (err) {
-      add(errorMessage(err).replace(/^store: in tooldistill\.yaml /, ""));
-    }
-  } else {
-    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(store);
-    if (scheme) {
-      add(
-        `a ${scheme[1]}:// URL cannot be a store: give a folder (e.g. .tooldistill) or a postgres://user:password@host:5432/database URL`
-      );
-    }
-  }
-  return found;
-}
-function localFolder(store, configDir) {
-  return isPostgresUrl(store) ? join(configDir, ".tooldistill") : store;
-}
 
 // core/config-yaml.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -52046,6 +52051,513 @@ function appendLog(file, line, maxBytes = DEFAULT_LOG_BYTES) {
   }
 }
 
+// core/registry-loader.ts
+async function loadConfiguredStore(config, options = {}, location = config.store) {
+  return (await import("./registry-open-ET7NIYML.js")).openConfiguredStore(config, options, location);
+}
+
+// core/report-actions.ts
+function baseToolReports(seen, health2) {
+  const names = /* @__PURE__ */ new Set([...seen.keys(), ...health2.map((h) => h.tool)]);
+  return [...names].sort().map((tool) => {
+    const h = health2.find((x) => x.tool === tool);
+    return {
+      tool,
+      calls: seen.get(tool)?.calls ?? 0,
+      errors: seen.get(tool)?.errors ?? 0,
+      consecutiveFailures: h?.consecutive ?? 0,
+      lastError: h?.lastError ?? null,
+      lastOkAt: h?.lastOkAt ?? null,
+      probeOk: h?.probeOk ?? null
+    };
+  });
+}
+function actionsOf(versions, health2) {
+  const out = [];
+  for (const v of versions) {
+    const at = { tool: v.name, version: v.version };
+    if (v.status === "verified") {
+      const why = v.verdict?.evidence.promotion ?? "verified; waits for a person to promote it";
+      out.push({
+        kind: "promote",
+        ...at,
+        command: `tooldistill promote ${v.name} --version ${v.version}`,
+        why
+      });
+    }
+    if (v.queuedRebuild) {
+      const why = v.rebuildNote ?? "queued for a rebuild";
+      out.push({ kind: "rebuild", ...at, command: `tooldistill rebuild ${v.name}`, why });
+    }
+    if (v.status === "suspect") {
+      const why = `suspect: ${v.problems.join(", ") || "open problems"}`;
+      out.push({
+        kind: "verify",
+        ...at,
+        command: `tooldistill verify ${v.name} --version ${v.version}`,
+        why
+      });
+    }
+  }
+  for (const h of health2) {
+    if (h.consecutive === 0) continue;
+    const why = `${h.consecutive} infrastructure failure(s) in a row: ${h.lastError ?? "?"}`;
+    out.push({ kind: "base-tool", tool: h.tool, version: null, command: "tooldistill health", why });
+  }
+  return out;
+}
+
+// core/report-savings.ts
+var mean = (xs) => xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+var round1 = (n2) => n2 === null ? null : Math.round(n2 * 10) / 10;
+function costSide(runs) {
+  const withTokens = runs.filter((r) => r.tokens > 0);
+  return {
+    runs: runs.length,
+    traces: runs.map((r) => r.trace),
+    baseCallsPerRun: round1(mean(runs.map((r) => r.baseCalls))),
+    tokenRuns: withTokens.length,
+    tokensPerRun: round1(mean(withTokens.map((r) => r.tokens)))
+  };
+}
+function measureSavings(baseline, withTool) {
+  const b = costSide(baseline);
+  const w = costSide(withTool);
+  const diff = (x, y) => x === null || y === null ? null : round1(x - y);
+  const perRun = {
+    baseCalls: diff(b.baseCallsPerRun, w.baseCallsPerRun),
+    tokens: diff(b.tokensPerRun, w.tokensPerRun)
+  };
+  const total = {
+    baseCalls: perRun.baseCalls === null ? null : Math.round(perRun.baseCalls * w.runs),
+    tokens: perRun.tokens === null ? null : Math.round(perRun.tokens * w.tokenRuns)
+  };
+  const plural = (n2, what) => `${n2} ${what}${n2 === 1 ? "" : "s"}`;
+  const basis = w.runs === 0 ? `no runs used it yet; baseline: ${plural(b.runs, "run")}` : `${plural(w.runs, "run")} with the tool against ${plural(b.runs, "baseline run")}` + (w.tokenRuns < w.runs || b.tokenRuns < b.runs ? ` (tokens: ${w.tokenRuns} against ${b.tokenRuns} that recorded them)` : "");
+  return { baseline: b, withTool: w, perRun, total, basis };
+}
+
+// core/run-tokens.ts
+function runTokens(u) {
+  return u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+}
+function zeroUsage() {
+  return { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+}
+function addUsage(a, b) {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
+    cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens
+  };
+}
+
+// core/report.ts
+var ALL = 1e6;
+function parseSince(since) {
+  if (since === void 0 || since === null) return null;
+  const d = since instanceof Date ? since : new Date(since);
+  if (Number.isNaN(d.getTime())) {
+    throw new DistillError(
+      "USAGE",
+      `--since: '${String(since)}' is not a date; give one like 2026-01-31 or 2026-01-31T12:00:00Z`
+    );
+  }
+  return d.toISOString();
+}
+function declared(outcome) {
+  if (outcome === true || outcome === "success" || outcome === "ok") return "succeeded";
+  if (outcome === false || outcome === "failure" || outcome === "failed") return "failed";
+  return "undeclared";
+}
+async function buildReport(store, options = {}) {
+  const since = parseSince(options.since);
+  const inPeriod = (at) => since === null || at >= since;
+  const traces = await store.listTraces(ALL);
+  const byId = new Map(traces.map((t) => [t.id, t]));
+  const costs = /* @__PURE__ */ new Map();
+  const baseTools = /* @__PURE__ */ new Map();
+  const costOf = async (t, count) => {
+    const known = costs.get(t.id);
+    if (known) return known;
+    const calls = (await store.getCalls(t.id)).filter((c) => c.kind === "base" && c.status !== "started");
+    if (count) {
+      for (const c of calls) {
+        const b = baseTools.get(c.tool) ?? { calls: 0, errors: 0 };
+        b.calls += 1;
+        if (c.status === "error") b.errors += 1;
+        baseTools.set(c.tool, b);
+      }
+    }
+    const cost = { trace: t.id, baseCalls: calls.length, tokens: runTokens(t.usage) };
+    costs.set(t.id, cost);
+    return cost;
+  };
+  const period = traces.filter((t) => inPeriod(t.startedAt)).reverse();
+  for (const t of period) await costOf(t, true);
+  const versions = await store.listVersions();
+  const names = [...new Set(versions.map((v) => v.name))].sort();
+  const tools = [];
+  const failures = [];
+  const byCause = {};
+  const toolRunsByTrace = /* @__PURE__ */ new Map();
+  const dayRuns = /* @__PURE__ */ new Map();
+  for (const name of names) {
+    const mine = versions.filter((v) => v.name === name);
+    const tool = await toolReport(store, name, mine, { inPeriod, byId, costOf, failures, byCause });
+    for (const trace of tool.report.savings.withTool.traces) {
+      const set = toolRunsByTrace.get(trace) ?? /* @__PURE__ */ new Set();
+      set.add(name);
+      toolRunsByTrace.set(trace, set);
+    }
+    for (const [day, n2] of tool.byDay) {
+      const row = dayRuns.get(day) ?? {};
+      row[name] = (row[name] ?? 0) + n2;
+      dayRuns.set(day, row);
+    }
+    tools.push(tool.report);
+  }
+  let tokens = zeroUsage();
+  const outcomes = { succeeded: 0, failed: 0, undeclared: 0 };
+  const days = /* @__PURE__ */ new Map();
+  for (const t of period) {
+    tokens = addUsage(tokens, t.usage);
+    outcomes[declared(t.outcome)] += 1;
+    const day = t.startedAt.slice(0, 10);
+    const point = days.get(day) ?? { day, runs: 0, baseCalls: 0, tokens: 0, toolRuns: {} };
+    point.runs += 1;
+    point.baseCalls += costs.get(t.id)?.baseCalls ?? 0;
+    point.tokens += runTokens(t.usage);
+    days.set(day, point);
+  }
+  for (const [day, runs] of dayRuns) {
+    const point = days.get(day) ?? { day, runs: 0, baseCalls: 0, tokens: 0, toolRuns: {} };
+    point.toolRuns = runs;
+    days.set(day, point);
+  }
+  const health2 = await store.baseHealth();
+  const distilledCalls = tools.reduce((n2, t) => n2 + t.runs, 0);
+  const ended = tools.reduce((n2, t) => n2 + t.successes + sum(t.failures), 0);
+  const declaredRuns = outcomes.succeeded + outcomes.failed;
+  return {
+    generatedAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
+    since,
+    store: { kind: store.kind, location: store.location },
+    overall: {
+      runs: period.length,
+      ...outcomes,
+      successRate: declaredRuns ? outcomes.succeeded / declaredRuns : null,
+      baseCalls: period.reduce((n2, t) => n2 + (costs.get(t.id)?.baseCalls ?? 0), 0),
+      tokens: { ...tokens, total: runTokens(tokens) },
+      runsWithDistilled: [...toolRunsByTrace.keys()].filter((id) => byId.has(id)).length,
+      distilledCalls,
+      distilledSuccessRate: ended ? tools.reduce((n2, t) => n2 + t.successes, 0) / ended : null,
+      saved: {
+        baseCalls: tools.reduce((n2, t) => n2 + (t.savings.total.baseCalls ?? 0), 0),
+        tokens: tools.reduce((n2, t) => n2 + (t.savings.total.tokens ?? 0), 0),
+        tools: tools.filter((t) => t.savings.total.baseCalls !== null).length
+      }
+    },
+    tools,
+    failures: { byCause, recent: failures.sort((a, b) => b.at.localeCompare(a.at)).slice(0, 20) },
+    baseTools: baseToolReports(baseTools, health2),
+    actions: actionsOf(versions, health2),
+    runs: period.map((t) => ({
+      trace: t.id,
+      at: t.startedAt,
+      baseCalls: costs.get(t.id)?.baseCalls ?? 0,
+      tokens: runTokens(t.usage),
+      distilled: toolRunsByTrace.has(t.id)
+    })),
+    days: [...days.values()].sort((a, b) => a.day.localeCompare(b.day))
+  };
+}
+var sum = (r) => Object.values(r).reduce((a, b) => a + b, 0);
+async function toolReport(store, name, versions, g) {
+  const counts = { runs: 0, successes: 0, notApplicable: 0 };
+  const failures = {};
+  const usedIn = /* @__PURE__ */ new Set();
+  const byDay = /* @__PURE__ */ new Map();
+  const timeline = [];
+  const callTimes = [];
+  for (const v of versions) {
+    for (const r of await store.recentRuns(name, v.version, ALL)) {
+      if (!g.inPeriod(r.at)) continue;
+      counts.runs += 1;
+      callTimes.push(r.at);
+      byDay.set(r.at.slice(0, 10), (byDay.get(r.at.slice(0, 10)) ?? 0) + 1);
+      if (r.traceId !== null) usedIn.add(r.traceId);
+      const outcome = String(r.outcome);
+      if (outcome === "ok") counts.successes += 1;
+      else if (outcome === "not_applicable") counts.notApplicable += 1;
+      else {
+        failures[outcome] = (failures[outcome] ?? 0) + 1;
+        g.byCause[outcome] = (g.byCause[outcome] ?? 0) + 1;
+        const e = r.evidence ?? {};
+        g.failures.push({
+          tool: name,
+          version: v.version,
+          cause: outcome,
+          trace: r.traceId,
+          message: typeof e.message === "string" ? e.message : null,
+          at: r.at
+        });
+      }
+    }
+    const history = await store.getHistory(name, v.version);
+    for (const h of history)
+      timeline.push({ version: v.version, from: h.from, to: h.to, reason: h.reason, at: h.at });
+  }
+  timeline.sort((a, b) => a.at.localeCompare(b.at) || a.version - b.version);
+  const firstAt = versions.map((v) => v.createdAt).sort()[0] ?? "";
+  const sources = new Set(versions.map((v) => v.sourceTrace).filter((s) => s !== null));
+  const tasks = new Set([...sources].map((s) => g.byId.get(s)?.task).filter((t) => Boolean(t)));
+  const baseline = [];
+  for (const t of g.byId.values()) {
+    const earlier = t.startedAt < firstAt && tasks.has(t.task) && declared(t.outcome) === "succeeded";
+    if ((sources.has(t.id) || earlier) && !usedIn.has(t.id)) baseline.push(await g.costOf(t, false));
+  }
+  const withTool = [];
+  for (const id of usedIn) {
+    const t = g.byId.get(id);
+    if (t && g.inPeriod(t.startedAt)) withTool.push(await g.costOf(t, false));
+  }
+  const active = versions.find((v) => v.status === "active") ?? versions.at(-1);
+  const ended = counts.successes + sum(failures);
+  return {
+    byDay,
+    report: {
+      name,
+      versions: versions.map((v) => ({
+        version: v.version,
+        status: v.status,
+        problems: v.problems,
+        queuedRebuild: v.queuedRebuild
+      })),
+      current: { version: active.version, status: active.status },
+      ...counts,
+      failures,
+      successRate: ended ? counts.successes / ended : null,
+      savings: measureSavings(baseline, withTool),
+      timeline,
+      callTimes: callTimes.sort()
+    }
+  };
+}
+
+// core/report-html.ts
+import { existsSync as existsSync4, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+var CHART_FILES = { js: "uPlot.iife.min.js", css: "uPlot.min.css" };
+function chartAssetPath(file) {
+  for (const near of [`./${file}`, `./chunks/${file}`]) {
+    const path = fileURLToPath(new URL(near, import.meta.url));
+    if (existsSync4(path)) return path;
+  }
+  try {
+    return createRequire(import.meta.url).resolve(`uplot/dist/${file}`);
+  } catch (err) {
+    throw new DistillError(
+      "USAGE",
+      `the chart library (uplot/dist/${file}) is missing: reinstall tooldistill, or keep ${file} next to a bundle`,
+      { cause: err }
+    );
+  }
+}
+function scriptJson(value) {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
+}
+function esc(text) {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]
+  );
+}
+var n = (x, digits = 0) => x === null ? "\u2013" : x.toLocaleString("en-US", { maximumFractionDigits: digits });
+var pct = (x) => x === null ? "\u2013" : `${Math.round(x * 100)}%`;
+function table(headers, rows, empty) {
+  if (rows.length === 0) return `<p class="empty">${esc(empty)}</p>`;
+  const head = headers.map((h) => `<th>${esc(h)}</th>`).join("");
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("\n");
+  return `<table><thead><tr>${head}</tr></thead><tbody>
+${body}
+</tbody></table>`;
+}
+function sections(r) {
+  const o = r.overall;
+  const cards = [
+    ["runs", n(o.runs), `${pct(o.successRate)} succeeded (${n(o.undeclared)} without a declared outcome)`],
+    ["base calls", n(o.baseCalls), "every finished base call, inside distilled tools too"],
+    ["tokens", n(o.tokens.total), "input + output + cache creation + cache read"],
+    ["distilled calls", n(o.distilledCalls), `${pct(o.distilledSuccessRate)} succeeded`],
+    ["base calls saved", n(o.saved.baseCalls), `measured over ${n(o.saved.tools)} tool(s)`],
+    ["tokens saved", n(o.saved.tokens), "against each tool's baseline runs"]
+  ].map(
+    ([k, v, d]) => `<div class="card"><div class="k">${k}</div><div class="v">${v}</div><div>${d}</div></div>`
+  ).join("");
+  const tools = table(
+    ["tool", "status", "runs", "success", "failures", "saved / run", "saved in total", "basis"],
+    r.tools.map((t) => [
+      esc(t.name),
+      `v${t.current.version} ${esc(t.current.status)}`,
+      n(t.runs),
+      pct(t.successRate),
+      esc(
+        Object.entries(t.failures).map(([k, v]) => `${k} ${v}`).join(", ") || "none"
+      ),
+      `${n(t.savings.perRun.baseCalls, 1)} calls, ${n(t.savings.perRun.tokens)} tokens`,
+      `${n(t.savings.total.baseCalls)} calls, ${n(t.savings.total.tokens)} tokens`,
+      esc(t.savings.basis)
+    ]),
+    "no distilled tools yet"
+  );
+  const timeline = table(
+    ["at", "tool", "change", "reason"],
+    r.tools.flatMap(
+      (t) => t.timeline.map((h) => [
+        esc(h.at.replace("T", " ").replace(/\.\d+Z$/, "Z")),
+        `${esc(t.name)} v${h.version}`,
+        `<span class="st ${esc(h.to)}">${esc(h.from === null ? h.to : `${h.from} \u2192 ${h.to}`)}</span>`,
+        esc(h.reason)
+      ])
+    ),
+    "no status changes"
+  );
+  const causes = table(
+    ["cause", "failed calls"],
+    Object.entries(r.failures.byCause).map(([k, v]) => [esc(k), n(v)]),
+    "no distilled call failed"
+  );
+  const recent = table(
+    ["at", "tool", "cause", "message", "trace"],
+    r.failures.recent.map((f) => [
+      esc(f.at),
+      `${esc(f.tool)} v${f.version}`,
+      esc(f.cause),
+      esc(f.message ?? ""),
+      esc(f.trace ?? "-")
+    ]),
+    "none"
+  );
+  const base = table(
+    ["base tool", "calls", "errors", "failing in a row", "last error", "last answer", "probe"],
+    r.baseTools.map((b) => [
+      esc(b.tool),
+      n(b.calls),
+      n(b.errors),
+      n(b.consecutiveFailures),
+      esc(b.lastError ?? ""),
+      esc(b.lastOkAt ?? "-"),
+      b.probeOk === null ? "-" : b.probeOk ? "ok" : "down"
+    ]),
+    "no base tool calls recorded"
+  );
+  const actions = table(
+    ["what", "command", "why"],
+    r.actions.map((a) => [
+      `${esc(a.kind)}: ${esc(a.tool)}${a.version === null ? "" : ` v${a.version}`}`,
+      `<code>${esc(a.command)}</code>`,
+      esc(a.why)
+    ]),
+    "nothing waits for a person"
+  );
+  return {
+    cards: `<section class="cards">${cards}</section>`,
+    tables: `<h2>Distilled tools</h2>${tools}
+<h2>Next actions</h2>${actions}
+<h2>Status timeline</h2>${timeline}
+<h2>Failures by cause</h2>${causes}
+<h3>Recent failures</h3>${recent}
+<h2>Base tool health</h2>${base}`
+  };
+}
+var CHARTS = `
+const R = JSON.parse(document.getElementById("report-data").textContent);
+const W = Math.min(1000, document.body.clientWidth - 40);
+const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#4d7c0f"];
+function empty(id, text) { document.getElementById(id).innerHTML = '<p class="empty">' + text + "</p>"; }
+function chart(id, opts, data) {
+  const el = document.getElementById(id);
+  el.dataset.series = String(opts.series.length - 1);
+  return new uPlot(Object.assign({ width: W, height: 260 }, opts), data, el);
+}
+const pts = { show: true, size: 7 };
+// One point in time has no span: a minute either side, or uPlot's time axis would stretch over years.
+const timeX = { x: { range: (u, min, max) => (min === max ? [min - 60, max + 60] : [min, max]) } };
+const t = (iso) => Date.parse(iso) / 1000;
+if (R.runs.length === 0) empty("chart-runs", "no runs in this period");
+else chart("chart-runs", {
+  scales: timeX,
+  series: [{}, { label: "base calls", stroke: COLORS[0], width: 2, scale: "calls", points: pts },
+    { label: "tokens", stroke: COLORS[1], width: 2, scale: "tokens", points: pts }],
+  axes: [{}, { scale: "calls", label: "base calls" }, { scale: "tokens", side: 1, label: "tokens", grid: { show: false }, size: 70 }],
+}, [R.runs.map((r) => t(r.at)), R.runs.map((r) => r.baseCalls), R.runs.map((r) => r.tokens || null)]);
+const used = R.tools.filter((tool) => tool.callTimes.length > 0);
+if (used.length === 0) empty("chart-tools", "no distilled tool has run in this period");
+else {
+  // From the period's first run (none yet) to the last call, so even one call draws a step.
+  const start = R.runs.length ? [R.runs[0].at] : [];
+  const xs = [...new Set(start.concat(used.flatMap((tool) => tool.callTimes)))].sort();
+  chart("chart-tools", {
+    scales: timeX,
+    series: [{}].concat(used.map((tool, i) => ({ label: tool.name, stroke: COLORS[i % COLORS.length], width: 2, points: pts, paths: uPlot.paths.stepped({ align: 1 }) }))),
+    axes: [{}, { label: "calls so far" }],
+  }, [xs.map(t)].concat(used.map((tool) => xs.map((x) => tool.callTimes.filter((c) => c <= x).length))));
+}
+const measured = R.tools.filter((t) => t.savings.perRun.baseCalls !== null);
+if (measured.length === 0) empty("chart-savings", "no savings measured yet: no run used a distilled tool");
+else {
+  const idx = measured.map((_, i) => i);
+  const bars = uPlot.paths.bars;
+  chart("chart-savings", {
+    scales: { x: { time: false, range: [-0.5, measured.length - 0.5] } },
+    series: [{}, { label: "base calls saved per run", fill: COLORS[0] + "cc", stroke: COLORS[0], scale: "calls", paths: bars({ size: [0.3], align: -1 }), points: { show: false } },
+      { label: "tokens saved per run", fill: COLORS[1] + "cc", stroke: COLORS[1], scale: "tokens", paths: bars({ size: [0.3], align: 1 }), points: { show: false } }],
+    axes: [{ splits: () => idx, values: (u, s) => s.map((i) => measured[i] ? measured[i].name : "") },
+      { scale: "calls", label: "base calls" }, { scale: "tokens", side: 1, label: "tokens", grid: { show: false }, size: 70 }],
+  }, [idx, measured.map((t) => t.savings.perRun.baseCalls), measured.map((t) => t.savings.perRun.tokens)]);
+}
+document.body.dataset.rendered = "true";
+`;
+var STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 20px; color: #111; background: #fff; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; } .meta, .empty { color: #555; }
+.cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 16px 0; }
+.card { border: 1px solid #ddd; border-radius: 6px; padding: 10px 14px; min-width: 150px; color: #555; font-size: 12px; }
+.card .k { text-transform: uppercase; letter-spacing: .04em; } .card .v { font-size: 24px; color: #111; font-weight: 600; }
+table { border-collapse: collapse; } th, td { border-bottom: 1px solid #eee; padding: 4px 10px; text-align: left; vertical-align: top; }
+th { background: #f6f6f6; } code { background: #f3f3f3; padding: 1px 4px; }
+.st.active { color: #15803d; } .st.suspect { color: #b45309; } .st.deprecated, .st.rejected { color: #b91c1c; }
+.chart { margin: 8px 0 16px; }
+`;
+function reportHtml(report) {
+  const js = readFileSync(chartAssetPath(CHART_FILES.js), "utf8");
+  const css = readFileSync(chartAssetPath(CHART_FILES.css), "utf8");
+  const { cards, tables } = sections(report);
+  const since = report.since === null ? "everything stored" : `since ${report.since}`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>tooldistill report</title>
+<style>${css}</style><style>${STYLE}</style>
+</head><body>
+<h1>tooldistill report</h1>
+<div class="meta">${esc(since)} \xB7 generated ${esc(report.generatedAt)} \xB7 ${esc(report.store.kind)} store ${esc(report.store.location)}</div>
+${cards}
+<h2>Each run: base calls and tokens</h2><div class="chart" id="chart-runs"></div>
+<h2>Calls of each distilled tool, so far</h2><div class="chart" id="chart-tools"></div>
+<h2>Saved per run, by tool</h2><div class="chart" id="chart-savings"></div>
+${tables}
+<script type="application/json" id="report-data">${scriptJson(report)}</script>
+<script>${js.replace(/<\/script/gi, "<\\/script")}</script>
+<script>${CHARTS}</script>
+</body></html>
+`;
+}
+
 // core/tool-distill.ts
 import { randomUUID } from "node:crypto";
 
@@ -52070,7 +52582,7 @@ async function optionsFromConfig(config, overrides, startup) {
   if (config.healthProbe) options.healthProbe = await importRef(config.healthProbe);
   if (config.distiller) options.distiller = await importRef(config.distiller);
   if (!config.executor && (config.mcpConfig || Object.keys(config.mcpServers).length > 0)) {
-    const { MCPToolkit } = await import("./mcp-toolkit-F5NWZSXA.js");
+    const { MCPToolkit } = await import("./mcp-toolkit-FO5UPESK.js");
     const { loadMcpServers: loadMcpServers2 } = await import("./mcp-config-LJOSQ7QG.js");
     const servers = await loadMcpServers2({ mcpConfigPath: config.mcpConfig, inline: config.mcpServers });
     const toolkit = await MCPToolkit.connect({
@@ -52280,7 +52792,7 @@ function isReadOnly(tool) {
   return tool?.annotations?.readOnlyHint === true;
 }
 function mayWrite(names, baseTool) {
-  return [...new Set(names)].filter((n) => !isReadOnly(baseTool(n))).sort();
+  return [...new Set(names)].filter((n2) => !isReadOnly(baseTool(n2))).sort();
 }
 function autoPromotion(setting2, writes) {
   if (setting2 === "all") return { activate: true, text: "auto_promote: all" };
@@ -52335,18 +52847,19 @@ async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
     note: safe.note === null ? null : `arguments: ${safe.note}`
   };
   const started = performance.now();
-  let outcome;
-  try {
-    if (!ctx.executor) {
-      throw new DistillError(
-        "EXECUTOR",
-        "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml"
-      );
+  const outcome = await withToolSpan({ traceId, parentCallId: parentId }, tool.name, async () => {
+    try {
+      if (!ctx.executor) {
+        throw new DistillError(
+          "EXECUTOR",
+          "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml"
+        );
+      }
+      return { ok: true, output: await ctx.executor(tool.name, args) };
+    } catch (err) {
+      return { ok: false, error: errorMessage(err), thrown: err };
     }
-    outcome = { ok: true, output: await ctx.executor(tool.name, args) };
-  } catch (err) {
-    outcome = { ok: false, error: errorMessage(err), thrown: err };
-  }
+  });
   try {
     await ctx.store.appendCall(
       call,
@@ -52434,6 +52947,7 @@ var Trace = class {
    * for store problems, a warning on the logger, so the agent keeps running.
    */
   async execute(name, input, options = {}) {
+    startRunSpan(this.id);
     try {
       await this.#writes;
       await this.#host.ready();
@@ -52535,6 +53049,7 @@ var Trace = class {
     this.#finished = true;
     this.#enqueue("ending the run", () => this.#host.ctx.store.endTrace(this.id));
     await this.#writes;
+    endRunSpan(this.id, this.#state.usage, this.#state.outcome);
     try {
       if (this.#host.ctx.settings.fallbackDistiller && this.worthDistilling()) {
         this.#state.proposed = true;
@@ -52598,10 +53113,10 @@ function sameFingerprint(stored, current) {
 var import_parser2 = __toESM(require_lib(), 1);
 
 // core/babel-traverse.ts
-import { createRequire } from "node:module";
+import { createRequire as createRequire2 } from "node:module";
 var loaded;
 function traverse() {
-  loaded ??= (typeof __require === "function" ? require_lib8() : createRequire(import.meta.url)("@babel/traverse")).default;
+  loaded ??= (typeof __require === "function" ? require_lib8() : createRequire2(import.meta.url)("@babel/traverse")).default;
   return loaded;
 }
 
@@ -52688,7 +53203,7 @@ return ${exported};
       cause: err
     });
   }
-  const dynamicImport = findNode(script, (n) => n.type === "Import" || n.type === "ImportExpression");
+  const dynamicImport = findNode(script, (n2) => n2.type === "Import" || n2.type === "ImportExpression");
   if (dynamicImport) {
     throw new DistillError(
       "PROPOSAL_INVALID",
@@ -53230,9 +53745,9 @@ var STRING_METHODS = Object.freeze({
   substring: (s, args) => args.every((a) => typeof a === "number") ? s.substring(...args) : NOT_FOLDED,
   replace: (s, [from, to]) => typeof from === "string" && typeof to === "string" ? s.replace(from, to) : NOT_FOLDED,
   replaceAll: (s, [from, to]) => typeof from === "string" && typeof to === "string" && s.length * (to.length + 1) <= 1e4 ? s.replaceAll(from, to) : NOT_FOLDED,
-  repeat: (s, [n]) => typeof n === "number" && n >= 0 && s.length * n <= 1e4 ? s.repeat(n) : NOT_FOLDED,
-  padStart: (s, [n, fill]) => typeof n === "number" && n <= 1e4 && (fill === void 0 || typeof fill === "string") ? s.padStart(n, fill) : NOT_FOLDED,
-  padEnd: (s, [n, fill]) => typeof n === "number" && n <= 1e4 && (fill === void 0 || typeof fill === "string") ? s.padEnd(n, fill) : NOT_FOLDED
+  repeat: (s, [n2]) => typeof n2 === "number" && n2 >= 0 && s.length * n2 <= 1e4 ? s.repeat(n2) : NOT_FOLDED,
+  padStart: (s, [n2, fill]) => typeof n2 === "number" && n2 <= 1e4 && (fill === void 0 || typeof fill === "string") ? s.padStart(n2, fill) : NOT_FOLDED,
+  padEnd: (s, [n2, fill]) => typeof n2 === "number" && n2 <= 1e4 && (fill === void 0 || typeof fill === "string") ? s.padEnd(n2, fill) : NOT_FOLDED
 });
 
 // core/provenance-fold.ts
@@ -54815,16 +55330,16 @@ function reportWalkFailure(state, err, ast) {
     return;
   }
   const name = duplicate[1];
-  const declared = [];
+  const declared2 = [];
   traverse()(ast, {
     noScope: true,
     Identifier(path) {
-      if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
+      if (path.node.name === name && path.isBindingIdentifier()) declared2.push(path.node);
     }
   });
   const why = name === "call" || name === "distilledTool" || name === "notApplicable" ? `it is imported from "${MODULE2}" and cannot be declared again` : "give each declaration its own name";
   state.add(
-    declared[1] ?? declared[0] ?? null,
+    declared2[1] ?? declared2[0] ?? null,
     name,
     `'${name}' is declared twice in the same scope: ${why}`
   );
@@ -54895,14 +55410,21 @@ function syntaxProblem(err, source) {
 
 // core/verification.ts
 var notRun = (why) => ({ ok: false, problems: [{ message: `not run: ${why}` }] });
-async function runChecks(ctx, version, code, options = {}) {
+function runChecks(ctx, version, code, options = {}) {
+  return withVerificationSpan(
+    version,
+    () => checksOf(ctx, version, code, options),
+    (r) => r
+  );
+}
+async function checksOf(ctx, version, code, options) {
   const tools = ctx.tools();
   const byName = new Map(tools.map((t) => [t.name, t]));
   const sourceCalls = version.sourceTrace ? await ctx.store.getCalls(version.sourceTrace) : [];
   const sourceTrace = version.sourceTrace ? await ctx.store.getTrace(version.sourceTrace) : null;
   const baseline = await measureBaseline(ctx.store, version);
   const limit = baseline === null ? null : roundLimit(baseline * (1 - ctx.settings.minCallReduction));
-  const baselineTokens = sourceTrace ? sourceTrace.usage.input_tokens + sourceTrace.usage.output_tokens + sourceTrace.usage.cache_creation_input_tokens + sourceTrace.usage.cache_read_input_tokens || null : null;
+  const baselineTokens = sourceTrace ? runTokens(sourceTrace.usage) || null : null;
   const statics = staticCheck(code, tools);
   const report = {
     checks: {
@@ -55356,29 +55878,34 @@ async function runDistilled(ctx, trace, v, input, options = {}) {
     );
   }
   const allow = (await store.getDependencies(v.name, v.version)).filter((d) => !d.avoided).map((d) => d.baseTool);
-  const outcome = await ctx.sandbox.run({
-    source: code,
-    input,
-    allow,
-    call: async (tool, args2) => {
-      const def = ctx.baseTool(tool);
-      if (!def) throw new DistillError("NOT_FOUND", `no such base tool '${tool}'`);
-      const invalid2 = schemaProblems2(def.input_schema, args2);
-      if (invalid2.length) {
-        throw new DistillError(
-          "SCHEMA",
-          `the arguments do not match the current input schema of '${tool}', so the call was not made: ${invalid2.join("; ")}`
+  const outcome = await withWorkflowSpan(
+    { traceId: trace.id, callId },
+    v,
+    () => ctx.sandbox.run({
+      source: code,
+      input,
+      allow,
+      call: async (tool, args2) => {
+        const def = ctx.baseTool(tool);
+        if (!def) throw new DistillError("NOT_FOUND", `no such base tool '${tool}'`);
+        const invalid2 = schemaProblems2(def.input_schema, args2);
+        if (invalid2.length) {
+          throw new DistillError(
+            "SCHEMA",
+            `the arguments do not match the current input schema of '${tool}', so the call was not made: ${invalid2.join("; ")}`
+          );
+        }
+        const r = await withTimeout(
+          recordBaseCall(ctx, trace.id, def, args2, callId, (what, err) => trace.warn(what, err)),
+          BASE_CALL_TIMEOUT_MS,
+          () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)
         );
+        if (!r.ok) throw r.thrown;
+        return r.output;
       }
-      const r = await withTimeout(
-        recordBaseCall(ctx, trace.id, def, args2, callId, (what, err) => trace.warn(what, err)),
-        BASE_CALL_TIMEOUT_MS,
-        () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS)
-      );
-      if (!r.ok) throw r.thrown;
-      return r.output;
-    }
-  });
+    }),
+    (o) => o.ok ? null : o.failure.kind
+  );
   const latency = performance.now() - started;
   const run = {
     name: v.name,
@@ -56377,9 +56904,9 @@ function assertNoRefusedWrites(plan) {
 }
 
 // core/quickjs-engine.ts
-import { existsSync as existsSync4, readFileSync } from "node:fs";
-import { createRequire as createRequire2 } from "node:module";
-import { fileURLToPath } from "node:url";
+import { existsSync as existsSync5, readFileSync as readFileSync2 } from "node:fs";
+import { createRequire as createRequire3 } from "node:module";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@jitl/quickjs-wasmfile-release-sync/dist/index.mjs
 var variant = { type: "sync", importFFI: () => import("./ffi-YHPLSZKO.js").then((mod) => mod.QuickJSFFI), importModuleLoader: () => import("./emscripten-module-IUTPQVPT.js").then((mod) => mod.default) };
@@ -56454,10 +56981,10 @@ var WASM_FILE = "quickjs.wasm";
 var wasm = globalThis.WebAssembly;
 var compiled2 = null;
 function engineWasmPath() {
-  const beside = fileURLToPath(new URL(`./${WASM_FILE}`, import.meta.url));
-  if (existsSync4(beside)) return beside;
+  const beside = fileURLToPath2(new URL(`./${WASM_FILE}`, import.meta.url));
+  if (existsSync5(beside)) return beside;
   try {
-    return createRequire2(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
+    return createRequire3(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
   } catch (err) {
     throw new DistillError(
       "USAGE",
@@ -56470,7 +56997,7 @@ function compiledModule() {
   if (compiled2) return compiled2;
   const path = engineWasmPath();
   try {
-    compiled2 = new wasm.Module(readFileSync(path));
+    compiled2 = new wasm.Module(readFileSync2(path));
     return compiled2;
   } catch (err) {
     throw new DistillError("USAGE", `cannot load the sandbox engine from ${path}: ${errorMessage(err)}`, {
@@ -57512,6 +58039,10 @@ var ToolDistill = class _ToolDistill {
   prune(options = {}) {
     return prune(this.store, options);
   }
+  /** What distilled tools did and saved (runs, savings with their basis, timeline, failures); reads only. */
+  report(options = {}) {
+    return buildReport(this.store, options);
+  }
   /** Reacts to a changed or recovered base tool: re-verifies dependents, queues rebuilds for avoiders. */
   async onToolUpdated(name) {
     await this.#ready;
@@ -57545,7 +58076,7 @@ var ToolDistill = class _ToolDistill {
   }
   async #getDistiller() {
     if (!this.#distiller) {
-      const { ClaudeDistiller } = await import("./claude-distiller-XXKIJOGV.js");
+      const { ClaudeDistiller } = await import("./claude-distiller-ENDTDOUY.js");
       this.#distiller = new ClaudeDistiller({ model: this.settings.distillerModel, logger: this.logger });
     }
     return this.#distiller;
@@ -57576,7 +58107,7 @@ import {
   mkdirSync as mkdirSync2,
   openSync,
   readdirSync,
-  readFileSync as readFileSync2,
+  readFileSync as readFileSync3,
   renameSync as renameSync2,
   statSync as statSync4,
   unlinkSync,
@@ -57605,9 +58136,9 @@ function pendingSpills(storeRoot) {
   } catch {
     return { sessions: [], files: [] };
   }
-  const files = names.filter((n) => n.endsWith(LIVE) || n.endsWith(CLAIMED)).sort();
-  const sessions = [...new Set(files.map((n) => n.slice(0, n.indexOf("."))))];
-  return { sessions, files: files.map((n) => join3(spillDir(storeRoot), n)) };
+  const files = names.filter((n2) => n2.endsWith(LIVE) || n2.endsWith(CLAIMED)).sort();
+  const sessions = [...new Set(files.map((n2) => n2.slice(0, n2.indexOf("."))))];
+  return { sessions, files: files.map((n2) => join3(spillDir(storeRoot), n2)) };
 }
 function applySpills(store, sessionId, apply) {
   const report = { applied: 0, skipped: 0, failed: [] };
@@ -57644,7 +58175,7 @@ function pendingKeys(root, sessionId) {
   return sessionId === null ? sessions : sessions.filter((s) => s === fileKey(sessionId));
 }
 function claimFiles(dir, key2) {
-  const files = readdirSync(dir).filter((n) => n.startsWith(`${key2}.`) && n.endsWith(CLAIMED)).sort().map((n) => join3(dir, n));
+  const files = readdirSync(dir).filter((n2) => n2.startsWith(`${key2}.`) && n2.endsWith(CLAIMED)).sort().map((n2) => join3(dir, n2));
   const live = join3(dir, `${key2}${LIVE}`);
   const claim = join3(dir, `${key2}.${String(Date.now()).padStart(15, "0")}-${process.pid}${CLAIMED}`);
   try {
@@ -57656,7 +58187,7 @@ function claimFiles(dir, key2) {
 }
 function readSpilled(file, report) {
   const events = [];
-  for (const line of readFileSync2(file, "utf8").split("\n")) {
+  for (const line of readFileSync3(file, "utf8").split("\n")) {
     if (line.trim() === "") continue;
     try {
       events.push(JSON.parse(line));
@@ -57733,6 +58264,9 @@ export {
   unavailableReason,
   toolDefinition,
   appendLog,
+  loadConfiguredStore,
+  buildReport,
+  reportHtml,
   applySpillsToRegistry,
   proposeToolDefinition,
   ToolDistill

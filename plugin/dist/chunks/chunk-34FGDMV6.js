@@ -2,13 +2,13 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpills
-} from "./chunk-GG3BWAV6.js";
+} from "./chunk-KKCDEYRK.js";
 import {
   mcpHookResponseToValue
-} from "./chunk-N2N6NAZD.js";
+} from "./chunk-Y7RINLA7.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-QUTUH7BC.js";
 import {
   advanceSpan,
   findSessionSpan,
@@ -115,12 +115,13 @@ function toolStart(sessionId, input) {
 }
 function sessionEvent(event, input) {
   const sessionId = need(input.session_id, "session_id");
+  const transcriptPath = typeof input.transcript_path === "string" ? input.transcript_path : null;
   switch (event) {
     case "SessionStart":
       return { type: "session-start", sessionId };
     case "UserPromptSubmit": {
       const prompt = input.prompt ?? "";
-      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt, transcriptPath };
     }
     case "UserPromptExpansion":
       return input.command_name === DISTILL_COMMAND ? { type: "confirm", sessionId } : { type: "none", sessionId };
@@ -138,7 +139,7 @@ function sessionEvent(event, input) {
         }
       };
     case "SessionEnd":
-      return { type: "session-end", sessionId };
+      return { type: "session-end", sessionId, transcriptPath };
   }
 }
 
@@ -237,6 +238,88 @@ function canonicalizeTrace(store, traceId, tools) {
   });
 }
 
+// claude-code/transcript-usage.ts
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+function cursorKey(sessionId) {
+  return `tooldistill.transcript:${sessionId}`;
+}
+var num = (v) => typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0;
+function readTranscriptUsage(path, cursor) {
+  const from = cursor && cursor.path === path ? cursor.offset : 0;
+  const last = cursor && cursor.path === path ? cursor.lastMessage : null;
+  const usage = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0
+  };
+  let size;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return { usage, messages: 0, cursor: { path, offset: from, lastMessage: last } };
+  }
+  const start = size < from ? 0 : from;
+  const buf = Buffer.alloc(size - start);
+  const fd = openSync(path, "r");
+  try {
+    readSync(fd, buf, 0, buf.length, start);
+  } finally {
+    closeSync(fd);
+  }
+  const end = buf.lastIndexOf(10) + 1;
+  const byMessage = /* @__PURE__ */ new Map();
+  let lastMessage = size < from ? null : last;
+  let anonymous = 0;
+  for (const line of buf.subarray(0, end).toString("utf8").split("\n")) {
+    const entry = parseLine(line);
+    if (!entry) continue;
+    const key = entry.id ?? `#${start}:${anonymous++}`;
+    if (key === last && !byMessage.has(key)) continue;
+    byMessage.set(key, entry.usage);
+    lastMessage = key;
+  }
+  for (const u of byMessage.values()) {
+    usage.input_tokens += u.input_tokens;
+    usage.output_tokens += u.output_tokens;
+    usage.cache_creation_input_tokens += u.cache_creation_input_tokens;
+    usage.cache_read_input_tokens += u.cache_read_input_tokens;
+  }
+  return { usage, messages: byMessage.size, cursor: { path, offset: start + end, lastMessage } };
+}
+function parseLine(line) {
+  if (!line.includes('"usage"')) return null;
+  let value;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (!isPlainObject(value) || value["type"] !== "assistant" || !isPlainObject(value["message"])) return null;
+  const message = value["message"];
+  const u = message["usage"];
+  if (!isPlainObject(u)) return null;
+  const id = typeof message["id"] === "string" ? message["id"] : null;
+  return {
+    id,
+    usage: {
+      input_tokens: num(u["input_tokens"]),
+      output_tokens: num(u["output_tokens"]),
+      cache_creation_input_tokens: num(u["cache_creation_input_tokens"]),
+      cache_read_input_tokens: num(u["cache_read_input_tokens"])
+    }
+  };
+}
+function recordTranscriptUsage(store, sessionId, traceId, path) {
+  const key = cursorKey(sessionId);
+  const stored = store.getMeta(key);
+  const cursor = stored === null ? null : JSON.parse(stored);
+  const read = readTranscriptUsage(path, cursor);
+  if (read.messages > 0) store.addUsage(traceId, read.usage);
+  store.setMeta(key, JSON.stringify(read.cursor));
+  return read.usage;
+}
+
 // claude-code/session-events.ts
 function applySessionEvent(store, ev, ctx) {
   switch (ev.type) {
@@ -244,6 +327,14 @@ function applySessionEvent(store, ev, ctx) {
       currentSpan(store, ev.sessionId);
       return;
     case "prompt":
+      if (ev.transcriptPath !== null && findSessionSpan(store, ev.sessionId)) {
+        recordTranscriptUsage(
+          store,
+          ev.sessionId,
+          currentSpan(store, ev.sessionId).traceId,
+          ev.transcriptPath
+        );
+      }
       userPrompt(store, ev.sessionId, ev.prompt);
       return;
     case "confirm":
@@ -256,7 +347,12 @@ function applySessionEvent(store, ev, ctx) {
       recordToolEnd(store, ev.call, ctx);
       return;
     case "session-end":
-      if (findSessionSpan(store, ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      if (findSessionSpan(store, ev.sessionId)) {
+        const { traceId } = currentSpan(store, ev.sessionId);
+        if (ev.transcriptPath !== null)
+          recordTranscriptUsage(store, ev.sessionId, traceId, ev.transcriptPath);
+        store.endTrace(traceId);
+      }
       return;
     case "none":
       return;

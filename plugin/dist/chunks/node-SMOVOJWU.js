@@ -26,7 +26,8 @@ import {
   readEnv,
   sleep,
   withDeadline
-} from "./chunk-NV5JO7FK.js";
+} from "./chunk-LPVZYSRE.js";
+import "./chunk-A6E7RSNK.js";
 import "./chunk-UTY5CP2H.js";
 
 // node_modules/@anthropic-ai/sdk/tools/agent-toolset/node.mjs

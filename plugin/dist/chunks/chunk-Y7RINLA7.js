@@ -4,6 +4,13 @@ import {
   clip
 } from "./chunk-RYYHHNJW.js";
 import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace
+} from "./chunk-A6E7RSNK.js";
+import {
   stopProcess
 } from "./chunk-OGWWFJGY.js";
 import {
@@ -439,6 +446,155 @@ var Semaphore = class {
   }
 };
 
+// core/telemetry.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+var TRACER = "tooldistill";
+function tracer() {
+  return trace.getTracer(TRACER);
+}
+var runs = /* @__PURE__ */ new Map();
+var workflows = /* @__PURE__ */ new Map();
+var current = /* @__PURE__ */ new AsyncLocalStorage();
+function parentOf(traceId, parentCallId) {
+  if (parentCallId !== null) {
+    const wf = workflows.get(parentCallId);
+    if (wf) return wf;
+  }
+  const run = runSpan(traceId);
+  return run ? trace.setSpan(current.getStore() ?? context.active(), run) : context.active();
+}
+function runSpan(traceId) {
+  const known = runs.get(traceId);
+  if (known) return known;
+  const span = tracer().startSpan(
+    `invoke_agent ${TRACER}`,
+    {
+      kind: SpanKind.INTERNAL,
+      attributes: {
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.agent.name": TRACER,
+        "tooldistill.trace.id": traceId
+      }
+    },
+    ROOT_CONTEXT
+  );
+  if (!span.isRecording()) return void 0;
+  runs.set(traceId, span);
+  return span;
+}
+function startRunSpan(traceId) {
+  runSpan(traceId);
+}
+function endRunSpan(traceId, usage, outcome) {
+  const span = runs.get(traceId);
+  if (!span) return;
+  runs.delete(traceId);
+  span.setAttributes({
+    "gen_ai.usage.input_tokens": usage.input_tokens,
+    "gen_ai.usage.output_tokens": usage.output_tokens,
+    "gen_ai.usage.cache_read.input_tokens": usage.cache_read_input_tokens,
+    "gen_ai.usage.cache_creation.input_tokens": usage.cache_creation_input_tokens
+  });
+  if (outcome !== null) span.setAttribute("tooldistill.run.success", outcome);
+  if (outcome === false) span.setStatus({ code: SpanStatusCode.ERROR, message: "the run failed" });
+  span.end();
+}
+function errorType(err) {
+  if (err && typeof err === "object") {
+    const code = err.code;
+    if (typeof code === "string" && code) return code;
+    const name = err.name;
+    if (typeof name === "string" && name && name !== "Error") return name;
+  }
+  return "_OTHER";
+}
+async function withToolSpan(where, tool, fn) {
+  const attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool };
+  if (where.callId !== void 0) attributes["gen_ai.tool.call.id"] = where.callId;
+  const span = tracer().startSpan(
+    `execute_tool ${tool}`,
+    { kind: SpanKind.INTERNAL, attributes },
+    parentOf(where.traceId, where.parentCallId)
+  );
+  const ctx = trace.setSpan(context.active(), span);
+  try {
+    const outcome = await current.run(ctx, () => context.with(ctx, fn));
+    if (!outcome.ok) {
+      span.setAttribute("error.type", errorType(outcome.thrown));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    return outcome;
+  } finally {
+    span.end();
+  }
+}
+async function withWorkflowSpan(where, tool, fn, failure) {
+  const span = tracer().startSpan(
+    `invoke_workflow ${tool.name}`,
+    {
+      kind: SpanKind.INTERNAL,
+      attributes: {
+        "gen_ai.operation.name": "invoke_workflow",
+        "gen_ai.workflow.name": tool.name,
+        "gen_ai.tool.name": tool.name,
+        "tooldistill.tool.version": tool.version,
+        "tooldistill.call.id": where.callId
+      }
+    },
+    parentOf(where.traceId, null)
+  );
+  workflows.set(where.callId, trace.setSpan(context.active(), span));
+  try {
+    const result = await fn();
+    const failed = failure(result);
+    if (failed !== null) {
+      span.setAttribute("error.type", failed);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    return result;
+  } finally {
+    workflows.delete(where.callId);
+    span.end();
+  }
+}
+async function withVerificationSpan(tool, fn, attributesOf) {
+  const span = tracer().startSpan(`verify_distilled_tool ${tool.name}`, {
+    kind: SpanKind.INTERNAL,
+    attributes: { "tooldistill.tool.name": tool.name, "tooldistill.tool.version": tool.version }
+  });
+  try {
+    const result = await current.run(trace.setSpan(context.active(), span), fn);
+    const a = attributesOf(result);
+    span.setAttribute("tooldistill.verdict.passed", a.passed);
+    for (const [check, r] of Object.entries(a.checks)) {
+      span.setAttribute(`tooldistill.check.${check}.ok`, r.ok);
+      span.setAttribute(`tooldistill.check.${check}.problems`, r.problems.length);
+    }
+    if (a.calls !== null) span.setAttribute("tooldistill.verdict.calls", a.calls);
+    if (a.baseline !== null) span.setAttribute("tooldistill.verdict.baseline", a.baseline);
+    if (a.limit !== null) span.setAttribute("tooldistill.verdict.limit", a.limit);
+    if (!a.passed) span.setStatus({ code: SpanStatusCode.ERROR, message: "verification failed" });
+    return result;
+  } catch (err) {
+    span.setAttribute("error.type", errorType(err));
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+function traceContextMeta() {
+  const span = trace.getSpan(current.getStore() ?? context.active());
+  const sc = span?.spanContext();
+  if (!sc || !trace.isSpanContextValid(sc)) return {};
+  const meta = {
+    traceparent: `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 255).toString(16).padStart(2, "0")}`
+  };
+  const state = sc.traceState?.serialize();
+  if (state) meta["tracestate"] = state;
+  return meta;
+}
+
 // core/mcp-toolkit.ts
 var MAX_CONCURRENT_STARTS = 8;
 var MCPToolkit = class _MCPToolkit {
@@ -625,7 +781,9 @@ var MCPToolkit = class _MCPToolkit {
     }
   }
   async #request(client, tool, args) {
-    const result = await client.callTool({ name: tool, arguments: args }, void 0, {
+    const meta = traceContextMeta();
+    const params = Object.keys(meta).length ? { name: tool, arguments: args, _meta: meta } : { name: tool, arguments: args };
+    const result = await client.callTool(params, void 0, {
       timeout: this.#callTimeoutMs
     });
     return result;
@@ -660,6 +818,11 @@ var MCPToolkit = class _MCPToolkit {
 
 export {
   suggestion,
+  startRunSpan,
+  endRunSpan,
+  withToolSpan,
+  withWorkflowSpan,
+  withVerificationSpan,
   mcpHookResponseToValue,
   MAX_CONCURRENT_STARTS,
   MCPToolkit

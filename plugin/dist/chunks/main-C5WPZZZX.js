@@ -14,7 +14,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-QMRCVRCW.js";
+} from "./chunk-34FGDMV6.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -36,13 +36,14 @@ import {
   proposeToolDefinition,
   toolDefinition,
   unavailableReason
-} from "./chunk-GG3BWAV6.js";
-import "./chunk-N2N6NAZD.js";
+} from "./chunk-KKCDEYRK.js";
+import "./chunk-Y7RINLA7.js";
 import {
   PROPOSE_TOOL_NAME
-} from "./chunk-MTNHQDS3.js";
+} from "./chunk-QUTUH7BC.js";
 import "./chunk-RYYHHNJW.js";
-import "./chunk-NV5JO7FK.js";
+import "./chunk-LPVZYSRE.js";
+import "./chunk-A6E7RSNK.js";
 import "./chunk-C37ZN2VE.js";
 import "./chunk-GNLRVJN4.js";
 import {

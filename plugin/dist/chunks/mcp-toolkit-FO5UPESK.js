@@ -1,14 +1,17 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
-  ClaudeDistiller
-} from "./chunk-MTNHQDS3.js";
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+} from "./chunk-Y7RINLA7.js";
 import "./chunk-RYYHHNJW.js";
-import "./chunk-NV5JO7FK.js";
+import "./chunk-A6E7RSNK.js";
+import "./chunk-OGWWFJGY.js";
 import "./chunk-J2PGGSMV.js";
-import "./chunk-XLRDCVB2.js";
+import "./chunk-XSOUOFOT.js";
 import "./chunk-WEYMVVQ3.js";
 import "./chunk-UTY5CP2H.js";
 export {
-  ClaudeDistiller
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
 };
