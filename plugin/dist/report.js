@@ -10,5 +10,9 @@ import "./chunks/chunk-UTY5CP2H.js";
 // hooks/report.ts
 if (nodeSupported()) {
   const { runReport } = await import("./chunks/report-run-EHKN424D.js");
-  process.exitCode = await runReport(process.argv.slice(2), process.env, (text) => process.stdout.write(text));
+  process.exitCode = await runReport(
+    process.argv.slice(2),
+    process.env,
+    (text) => process.stdout.write(text)
+  );
 }
