@@ -478,7 +478,12 @@ test("plugin-dev/ (this checkout's sources) records, distils and verifies in a r
   const trace = store.getTrace(`${init.session_id}.1`);
   assert.equal(trace?.outcome, true);
   // The span's tokens come from the session transcript: the fake API answers every response with 100 in, 50 out.
-  const tokens = trace!.usage;
+  // SessionEnd's hook may still be writing when the claude process has exited: wait for it.
+  let tokens = trace!.usage;
+  for (let i = 0; i < 150 && tokens.input_tokens === 0; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    tokens = store.getTrace(trace!.id)!.usage;
+  }
   assert.ok(
     tokens.input_tokens >= 100 && tokens.input_tokens % 100 === 0,
     `input tokens: ${tokens.input_tokens}`,
