@@ -9,7 +9,7 @@
  * same `message.id` and the response's usage: a message counts once, with the usage of its last line.
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import type { Store, UsageTotals } from "../core/index.ts";
+import type { RegistryData, Store, UsageTotals } from "../core/index.ts";
 import { isPlainObject } from "../core/internal.ts";
 
 /** Where the last read of a session's transcript stopped: a byte offset after a whole line, and the last message. */
@@ -125,5 +125,20 @@ export function recordTranscriptUsage(
   const read = readTranscriptUsage(path, cursor);
   if (read.messages > 0) store.addUsage(traceId, read.usage);
   store.setMeta(key, JSON.stringify(read.cursor));
+  return read.usage;
+}
+
+/** `recordTranscriptUsage` through a registry transaction (the td server applying spilled events, any store). */
+export async function recordTranscriptUsageIn(
+  tx: RegistryData,
+  sessionId: string,
+  traceId: string,
+  path: string,
+): Promise<UsageTotals> {
+  const key = cursorKey(sessionId);
+  const stored = await tx.getMeta(key);
+  const read = readTranscriptUsage(path, stored === null ? null : (JSON.parse(stored) as TranscriptCursor));
+  if (read.messages > 0) await tx.addUsage(traceId, read.usage);
+  await tx.setMeta(key, JSON.stringify(read.cursor));
   return read.usage;
 }

@@ -6,10 +6,13 @@ import assert from "node:assert/strict";
 import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
+import { sessionEvent } from "../claude-code/hook-events.ts";
+import { applySessionEventIn } from "../claude-code/session-registry.ts";
 import { readTranscriptUsage } from "../claude-code/transcript-usage.ts";
 import { runTokens, Store } from "../core/index.ts";
 import { handleHookInput } from "../hooks/run.ts";
 import { cli, tempDir } from "./helpers.ts";
+import { freshStore, KINDS } from "./registry-helpers.ts";
 
 const SESSION = "5b0c1c7e-0f5e-4a39-9d5e-7d3f2b0f4c11";
 
@@ -107,3 +110,37 @@ test("a message whose lines straddle two reads counts once", (t) => {
   // A missing transcript (the session was never written) reads as nothing new.
   assert.equal(readTranscriptUsage(join(dir, "none.jsonl"), null).messages, 0);
 });
+
+for (const kind of KINDS) {
+  test(`the td server's path (spilled events through the registry) reads the transcript the same way, on ${kind}`, async (t) => {
+    const { store } = await freshStore(t, kind);
+    const dir = tempDir(t, "td-transcript-");
+    const transcript = join(dir, "session.jsonl");
+    writeFileSync(transcript, "");
+    const apply = (
+      event: "SessionStart" | "UserPromptSubmit" | "SessionEnd",
+      extra: Record<string, unknown> = {},
+    ) =>
+      store.transaction((tx) =>
+        applySessionEventIn(
+          tx,
+          sessionEvent(event, { session_id: SESSION, transcript_path: transcript, ...extra }),
+          { baseServers: [], baseTools: [] },
+        ),
+      );
+    await apply("SessionStart");
+    await apply("UserPromptSubmit", { prompt: "first task" });
+    appendFileSync(transcript, assistant("m1", 10, 2) + assistant("m1", 10, 2) + assistant("m2", 5, 1, 30));
+    await apply("UserPromptSubmit", { prompt: "/tooldistill:distill" });
+    await apply("UserPromptSubmit", { prompt: "second task" });
+    appendFileSync(transcript, assistant("m3", 7, 3));
+    await apply("SessionEnd", { reason: "other" });
+    assert.deepEqual((await store.getTrace(`${SESSION}.1`))?.usage, {
+      input_tokens: 15,
+      output_tokens: 3,
+      cache_read_input_tokens: 30,
+      cache_creation_input_tokens: 0,
+    });
+    assert.equal((await store.getTrace(`${SESSION}.2`))?.usage.input_tokens, 7);
+  });
+}

@@ -11,10 +11,11 @@ import {
   isHookEvent,
   newCall,
   pickCall,
+  recordTranscriptUsageIn,
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-34FGDMV6.js";
+} from "./chunk-WYINXLFH.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -859,6 +860,10 @@ async function applySessionEventIn(tx, ev, ctx) {
       await currentSpanIn(tx, ev.sessionId);
       return;
     case "prompt":
+      if (ev.transcriptPath !== null && await tx.findSessionSpan(ev.sessionId)) {
+        const { traceId } = await currentSpanIn(tx, ev.sessionId);
+        await recordTranscriptUsageIn(tx, ev.sessionId, traceId, ev.transcriptPath);
+      }
       await userPromptIn(tx, ev.sessionId, ev.prompt);
       return;
     case "confirm":
@@ -871,8 +876,12 @@ async function applySessionEventIn(tx, ev, ctx) {
       await toolEndIn(tx, ev.call, ctx);
       return;
     case "session-end":
-      if (await tx.findSessionSpan(ev.sessionId))
-        await tx.endTrace((await currentSpanIn(tx, ev.sessionId)).traceId);
+      if (await tx.findSessionSpan(ev.sessionId)) {
+        const { traceId } = await currentSpanIn(tx, ev.sessionId);
+        if (ev.transcriptPath !== null)
+          await recordTranscriptUsageIn(tx, ev.sessionId, traceId, ev.transcriptPath);
+        await tx.endTrace(traceId);
+      }
       return;
     case "none":
       return;

@@ -4,7 +4,7 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-34FGDMV6.js";
+} from "./chunk-WYINXLFH.js";
 import {
   ToolDistill,
   appendLog,

@@ -319,6 +319,14 @@ function recordTranscriptUsage(store, sessionId, traceId, path) {
   store.setMeta(key, JSON.stringify(read.cursor));
   return read.usage;
 }
+async function recordTranscriptUsageIn(tx, sessionId, traceId, path) {
+  const key = cursorKey(sessionId);
+  const stored = await tx.getMeta(key);
+  const read = readTranscriptUsage(path, stored === null ? null : JSON.parse(stored));
+  if (read.messages > 0) await tx.addUsage(traceId, read.usage);
+  await tx.setMeta(key, JSON.stringify(read.cursor));
+  return read.usage;
+}
 
 // claude-code/session-events.ts
 function applySessionEvent(store, ev, ctx) {
@@ -382,5 +390,6 @@ export {
   callForToolUse,
   pickCall,
   canonicalizeTrace,
+  recordTranscriptUsageIn,
   applySpilledEvents
 };
