@@ -43,7 +43,7 @@ export type SessionEvent =
   | { type: "prompt"; sessionId: string; prompt: string; transcriptPath: string | null }
   | { type: "confirm"; sessionId: string }
   | { type: "tool-start"; sessionId: string; call: ToolStart }
-  | { type: "tool-end"; sessionId: string; call: ToolEnd }
+  | { type: "tool-end"; sessionId: string; call: ToolEnd; transcriptPath: string | null }
   | { type: "session-end"; sessionId: string; transcriptPath: string | null }
   | { type: "none"; sessionId: string };
 
@@ -70,7 +70,8 @@ function toolStart(sessionId: string, input: HookInput): ToolStart {
 /** Reads a hook's input as the store change it stands for; throws naming a missing field. */
 export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
   const sessionId = need(input.session_id, "session_id");
-  // The span's tokens are read from the transcript where the span may change: a prompt, the session's end.
+  // The span's tokens are read from the transcript where the span may change (a prompt, the session's end) and
+  // after each tool call, since Claude Code may cut SessionEnd's hook short as it exits.
   const transcriptPath = typeof input.transcript_path === "string" ? input.transcript_path : null;
   switch (event) {
     case "SessionStart":
@@ -93,6 +94,7 @@ export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
       return {
         type: "tool-end",
         sessionId,
+        transcriptPath,
         call: {
           ...toolStart(sessionId, input),
           durationMs: input.duration_ms ?? null,

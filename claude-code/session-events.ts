@@ -39,6 +39,14 @@ export function applySessionEvent(store: Store, ev: SessionEvent, ctx: ToolConte
       return;
     case "tool-end":
       recordToolEnd(store, ev.call, ctx);
+      if (ev.transcriptPath !== null) {
+        recordTranscriptUsage(
+          store,
+          ev.sessionId,
+          currentSpan(store, ev.sessionId).traceId,
+          ev.transcriptPath,
+        );
+      }
       return;
     case "session-end":
       if (findSessionSpan(store, ev.sessionId)) {

@@ -105,6 +105,10 @@ export async function applySessionEventIn(
       return;
     case "tool-end":
       await toolEndIn(tx, ev.call, ctx);
+      if (ev.transcriptPath !== null) {
+        const { traceId } = await currentSpanIn(tx, ev.sessionId);
+        await recordTranscriptUsageIn(tx, ev.sessionId, traceId, ev.transcriptPath);
+      }
       return;
     case "session-end":
       if (await tx.findSessionSpan(ev.sessionId)) {

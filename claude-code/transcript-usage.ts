@@ -2,8 +2,9 @@
  * Model tokens of a Claude Code session, read from its transcript (`transcript_path`, given to every hook): JSONL,
  * one line per entry, each assistant entry with the API's `message.usage`. A span's tokens are the usage of the
  * assistant messages written while it was the session's current span, so the hooks read the lines added since the
- * last read just before the span can change (an ordinary prompt) and at the session's end, and add them to the
- * current span's trace. Where the last read stopped is kept in the store, so every line counts once.
+ * last read just before the span can change (an ordinary prompt), after each tool call, and at the session's end
+ * (which Claude Code may cut short as it exits), and add them to the current span's trace. Where the last read
+ * stopped is kept in the store, so every line counts once.
  *
  * Claude Code writes one line per content block of a response (thinking, text, each tool_use), every one with the
  * same `message.id` and the response's usage: a message counts once, with the usage of its last line.

@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-P5JQ73TT.js");
+  const { main } = await import("./chunks/main-A2GTIQAU.js");
   await main();
 }

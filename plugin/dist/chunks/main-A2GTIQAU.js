@@ -15,7 +15,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-WYINXLFH.js";
+} from "./chunk-YBVVUZGW.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -874,6 +874,10 @@ async function applySessionEventIn(tx, ev, ctx) {
       return;
     case "tool-end":
       await toolEndIn(tx, ev.call, ctx);
+      if (ev.transcriptPath !== null) {
+        const { traceId } = await currentSpanIn(tx, ev.sessionId);
+        await recordTranscriptUsageIn(tx, ev.sessionId, traceId, ev.transcriptPath);
+      }
       return;
     case "session-end":
       if (await tx.findSessionSpan(ev.sessionId)) {

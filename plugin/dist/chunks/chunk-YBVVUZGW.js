@@ -132,6 +132,7 @@ function sessionEvent(event, input) {
       return {
         type: "tool-end",
         sessionId,
+        transcriptPath,
         call: {
           ...toolStart(sessionId, input),
           durationMs: input.duration_ms ?? null,
@@ -353,6 +354,14 @@ function applySessionEvent(store, ev, ctx) {
       return;
     case "tool-end":
       recordToolEnd(store, ev.call, ctx);
+      if (ev.transcriptPath !== null) {
+        recordTranscriptUsage(
+          store,
+          ev.sessionId,
+          currentSpan(store, ev.sessionId).traceId,
+          ev.transcriptPath
+        );
+      }
       return;
     case "session-end":
       if (findSessionSpan(store, ev.sessionId)) {

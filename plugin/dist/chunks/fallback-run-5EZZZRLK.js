@@ -4,7 +4,7 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-WYINXLFH.js";
+} from "./chunk-YBVVUZGW.js";
 import {
   ToolDistill,
   appendLog,
