@@ -45,11 +45,11 @@ export interface HookInput {
 /** What one hook event writes to the store, whether a hook applies it live or from a spill file later. */
 export type SessionEvent =
   | { type: "session-start"; sessionId: string }
-  | { type: "prompt"; sessionId: string; prompt: string }
+  | { type: "prompt"; sessionId: string; prompt: string; transcriptPath: string | null }
   | { type: "confirm"; sessionId: string }
   | { type: "tool-start"; sessionId: string; call: ToolStart }
-  | { type: "tool-end"; sessionId: string; call: ToolEnd }
-  | { type: "session-end"; sessionId: string }
+  | { type: "tool-end"; sessionId: string; call: ToolEnd; transcriptPath: string | null }
+  | { type: "session-end"; sessionId: string; transcriptPath: string | null }
   | { type: "none"; sessionId: string };
 
 /** True when `name` is one of the events the plugin hooks (a spill file's event is checked before it is applied). */
@@ -75,12 +75,17 @@ function toolStart(sessionId: string, input: HookInput): ToolStart {
 /** Reads a hook's input as the store change it stands for; throws naming a missing field. */
 export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
   const sessionId = need(input.session_id, "session_id");
+  // The span's tokens are read from the transcript where the span may change (a prompt, the session's end) and
+  // after each tool call, since Claude Code may cut SessionEnd's hook short as it exits.
+  const transcriptPath = typeof input.transcript_path === "string" ? input.transcript_path : null;
   switch (event) {
     case "SessionStart":
       return { type: "session-start", sessionId };
     case "UserPromptSubmit": {
       const prompt = input.prompt ?? "";
-      return isDistillPrompt(prompt) ? { type: "confirm", sessionId } : { type: "prompt", sessionId, prompt };
+      return isDistillPrompt(prompt)
+        ? { type: "confirm", sessionId }
+        : { type: "prompt", sessionId, prompt, transcriptPath };
     }
     case "UserPromptExpansion":
       // UserPromptSubmit sends the context; confirming here too keeps the outcome if only one of them fires.
@@ -97,6 +102,7 @@ export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
       return {
         type: "tool-end",
         sessionId,
+        transcriptPath,
         call: {
           ...toolStart(sessionId, input),
           durationMs: input.duration_ms ?? null,
@@ -108,6 +114,6 @@ export function sessionEvent(event: HookEvent, input: HookInput): SessionEvent {
       // Nothing to write of its own: the hook reconciles the trace with the transcript (see run.ts).
       return { type: "none", sessionId };
     case "SessionEnd":
-      return { type: "session-end", sessionId };
+      return { type: "session-end", sessionId, transcriptPath };
   }
 }

@@ -11,6 +11,7 @@ import { type HookInput, isHookEvent, type SessionEvent, sessionEvent } from "./
 import { confirmSpan, currentSpan, userPrompt } from "./session.ts";
 import { findSessionSpan } from "./session-store.ts";
 import { recordToolEnd, recordToolStart, type ToolContext } from "./tool-calls.ts";
+import { recordTranscriptUsage } from "./transcript-usage.ts";
 
 /** Writes one session event (in the caller's transaction when there is one). */
 export function applySessionEvent(store: Store, ev: SessionEvent, ctx: ToolContext): void {
@@ -19,6 +20,15 @@ export function applySessionEvent(store: Store, ev: SessionEvent, ctx: ToolConte
       currentSpan(store, ev.sessionId);
       return;
     case "prompt":
+      // What the model used so far belongs to the span before this prompt, which may start the next one.
+      if (ev.transcriptPath !== null && findSessionSpan(store, ev.sessionId)) {
+        recordTranscriptUsage(
+          store,
+          ev.sessionId,
+          currentSpan(store, ev.sessionId).traceId,
+          ev.transcriptPath,
+        );
+      }
       userPrompt(store, ev.sessionId, ev.prompt);
       return;
     case "confirm":
@@ -29,9 +39,22 @@ export function applySessionEvent(store: Store, ev: SessionEvent, ctx: ToolConte
       return;
     case "tool-end":
       recordToolEnd(store, ev.call, ctx);
+      if (ev.transcriptPath !== null) {
+        recordTranscriptUsage(
+          store,
+          ev.sessionId,
+          currentSpan(store, ev.sessionId).traceId,
+          ev.transcriptPath,
+        );
+      }
       return;
     case "session-end":
-      if (findSessionSpan(store, ev.sessionId)) store.endTrace(currentSpan(store, ev.sessionId).traceId);
+      if (findSessionSpan(store, ev.sessionId)) {
+        const { traceId } = currentSpan(store, ev.sessionId);
+        if (ev.transcriptPath !== null)
+          recordTranscriptUsage(store, ev.sessionId, traceId, ev.transcriptPath);
+        store.endTrace(traceId);
+      }
       return;
     case "none":
       return;

@@ -19,6 +19,7 @@ import {
   type ToolEnd,
   type ToolStart,
 } from "./tool-calls.ts";
+import { recordTranscriptUsageIn } from "./transcript-usage.ts";
 
 /** The base tool definitions the td server cached in the registry (empty before it first listed them). */
 export async function cachedBaseToolsIn(tx: RegistryData): Promise<ToolDef[]> {
@@ -89,6 +90,11 @@ export async function applySessionEventIn(
       await currentSpanIn(tx, ev.sessionId);
       return;
     case "prompt":
+      // What the model used so far belongs to the span before this prompt (see transcript-usage.ts).
+      if (ev.transcriptPath !== null && (await tx.findSessionSpan(ev.sessionId))) {
+        const { traceId } = await currentSpanIn(tx, ev.sessionId);
+        await recordTranscriptUsageIn(tx, ev.sessionId, traceId, ev.transcriptPath);
+      }
       await userPromptIn(tx, ev.sessionId, ev.prompt);
       return;
     case "confirm":
@@ -99,10 +105,18 @@ export async function applySessionEventIn(
       return;
     case "tool-end":
       await toolEndIn(tx, ev.call, ctx);
+      if (ev.transcriptPath !== null) {
+        const { traceId } = await currentSpanIn(tx, ev.sessionId);
+        await recordTranscriptUsageIn(tx, ev.sessionId, traceId, ev.transcriptPath);
+      }
       return;
     case "session-end":
-      if (await tx.findSessionSpan(ev.sessionId))
-        await tx.endTrace((await currentSpanIn(tx, ev.sessionId)).traceId);
+      if (await tx.findSessionSpan(ev.sessionId)) {
+        const { traceId } = await currentSpanIn(tx, ev.sessionId);
+        if (ev.transcriptPath !== null)
+          await recordTranscriptUsageIn(tx, ev.sessionId, traceId, ev.transcriptPath);
+        await tx.endTrace(traceId);
+      }
       return;
     case "none":
       return;

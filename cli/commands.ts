@@ -119,6 +119,17 @@ export const COMMANDS = {
     options: {},
     positionals: ["id"],
   },
+  report: {
+    synopsis: "report [--since <date>] [--html <file>]",
+    summary: "what distilled tools did and saved, with charts in --html",
+    details:
+      "Per tool and overall: runs and success rate, base calls and tokens saved (per run and in total, measured\nagainst each tool's baseline runs, with how many runs that rests on), the status timeline with reasons,\nfailures by cause, base tool health and what waits for a person. --json prints the numbers; --html writes\none self-contained page with charts (nothing fetched over the network). Reads only.",
+    options: {
+      since: { type: "text", metavar: "<date>", help: "only runs from this date or time on (2026-01-31)" },
+      html: { type: "text", metavar: "<file>", help: "also write the report as a self-contained HTML file" },
+    },
+    positionals: [],
+  },
   promote: {
     synopsis: "promote <name> [--version N]",
     summary: "activate a version (a rollback re-verifies first)",
@@ -280,6 +291,7 @@ const LOADERS: { [N in CommandName]: () => Promise<Body<N>> } = {
   show: () => import("./commands/versions.ts").then((m) => m.show),
   "traces list": () => import("./commands/traces.ts").then((m) => m.tracesList),
   "traces show": () => import("./commands/traces.ts").then((m) => m.tracesShow),
+  report: () => import("./commands/report.ts").then((m) => m.report),
   promote: () => import("./commands/lifecycle.ts").then((m) => m.promote),
   deprecate: () => import("./commands/lifecycle.ts").then((m) => m.deprecate),
   verify: () => import("./commands/lifecycle.ts").then((m) => m.verify),

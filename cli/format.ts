@@ -18,7 +18,7 @@ import type {
   VersionRecord,
 } from "../core/index.ts";
 import type { DoctorReport, PromotionPreview, TransferCounts } from "../core/internal.ts";
-import { evidenceLines, oneLine, verdictReport } from "../core/read.ts";
+import { evidenceLines, oneLine, runTokens, verdictReport } from "../core/read.ts";
 import type { CliIO } from "./commands.ts";
 
 /** Prints `text` on stdout, ending it with one newline. */
@@ -56,11 +56,6 @@ function table(headers: string[], rows: string[][]): string {
 function when(iso: string | null): string {
   if (iso === null) return "-";
   return iso.replace("T", " ").replace(/\.\d+Z$/, "Z");
-}
-
-/** Every token of a run, cached or not. */
-export function totalTokens(u: UsageTotals): number {
-  return u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
 }
 
 function count(n: number): string {
@@ -250,6 +245,8 @@ export interface TraceRow {
   ended_at: string | null;
   base_calls: number;
   usage: UsageTotals;
+  /** `runTokens(usage)`: the one total every command and the report use. */
+  tokens: number;
 }
 
 /** The columns of `traces list`. */
@@ -261,7 +258,7 @@ export const TRACE_TABLE = {
     r.source,
     outcomeText(r.outcome),
     String(r.base_calls),
-    totalTokens(r.usage) ? count(totalTokens(r.usage)) : "-",
+    runTokens(r.usage) ? count(runTokens(r.usage)) : "-",
     oneLine(r.task, 60),
   ],
 };

@@ -17,6 +17,7 @@ import type { RegistryData } from "./registry-store.ts";
 import type { SandboxCall, SandboxFailure } from "./sandbox.ts";
 import { schemaProblems } from "./schema.ts";
 import type { VersionRecord } from "./store.ts";
+import { withWorkflowSpan } from "./telemetry.ts";
 import { clip, oneLine } from "./text.ts";
 import { withTimeout } from "./timeout.ts";
 import { isReadOnly } from "./tool-effects.ts";
@@ -118,35 +119,41 @@ export async function runDistilled(
   const allow = (await store.getDependencies(v.name, v.version))
     .filter((d) => !d.avoided)
     .map((d) => d.baseTool);
-  const outcome = await ctx.sandbox.run({
-    ...runnableSource(code, v.sourceHash),
-    input,
-    allow,
-    call: async (tool, args) => {
-      const def = ctx.baseTool(tool);
-      if (!def) throw new DistillError("NOT_FOUND", `no such base tool '${tool}'`);
-      // Verification checked the arguments against the schema of its day: the call goes out only if they fit today's.
-      const invalid = schemaProblems(def.input_schema, args);
-      if (invalid.length) {
-        throw new DistillError(
-          "SCHEMA",
-          `the arguments do not match the current input schema of '${tool}', so the call was not made: ${invalid.join("; ")}`,
-        );
-      }
-      // The sandbox does not count time spent waiting for base tools, so a hung executor needs its own bound.
-      // An outage of a tool that may be called again is retried here, each attempt recorded (base-retry.ts).
-      const r = await callWithRetries(def, ctx.settings.baseCallRetries, () =>
-        withTimeout(
-          recordBaseCall(ctx, trace.id, def, args, callId, (what, err) => trace.warn(what, err)),
-          BASE_CALL_TIMEOUT_MS,
-          () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS),
-        ),
-      );
-      // The executor's own error goes on, so the sandbox can tell an outage from a refused call.
-      if (!r.ok) throw r.thrown;
-      return r.output;
-    },
-  });
+  const outcome = await withWorkflowSpan(
+    { traceId: trace.id, callId },
+    v,
+    () =>
+      ctx.sandbox.run({
+        ...runnableSource(code, v.sourceHash),
+        input,
+        allow,
+        call: async (tool, args) => {
+          const def = ctx.baseTool(tool);
+          if (!def) throw new DistillError("NOT_FOUND", `no such base tool '${tool}'`);
+          // Verification checked the arguments against the schema of its day: the call goes out only if they fit today's.
+          const invalid = schemaProblems(def.input_schema, args);
+          if (invalid.length) {
+            throw new DistillError(
+              "SCHEMA",
+              `the arguments do not match the current input schema of '${tool}', so the call was not made: ${invalid.join("; ")}`,
+            );
+          }
+          // The sandbox does not count time spent waiting for base tools, so a hung executor needs its own bound.
+          // An outage of a tool that may be called again is retried here, each attempt recorded (base-retry.ts).
+          const r = await callWithRetries(def, ctx.settings.baseCallRetries, () =>
+            withTimeout(
+              recordBaseCall(ctx, trace.id, def, args, callId, (what, err) => trace.warn(what, err)),
+              BASE_CALL_TIMEOUT_MS,
+              () => baseCallTimeout(tool, BASE_CALL_TIMEOUT_MS),
+            ),
+          );
+          // The executor's own error goes on, so the sandbox can tell an outage from a refused call.
+          if (!r.ok) throw r.thrown;
+          return r.output;
+        },
+      }),
+    (o) => (o.ok ? null : o.failure.kind),
+  );
   const latency = performance.now() - started;
   const run = {
     name: v.name,

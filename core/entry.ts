@@ -20,6 +20,8 @@ export const {
   notApplicable,
   PROPOSE_INPUT_SCHEMA,
   proposalPrompt,
+  reportHtml,
+  runTokens,
   verdictReport,
   verdictText,
   DistillError,

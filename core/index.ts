@@ -46,6 +46,23 @@ export type {
   VersionRow,
 } from "./registry-store.ts";
 export type {
+  BaseToolReport,
+  CostSide,
+  DayPoint,
+  FailureItem,
+  Report,
+  ReportAction,
+  ReportOptions,
+  RunCost,
+  RunPoint,
+  TimelineEntry,
+  TokenTotals,
+  ToolReport,
+  ToolSavings,
+} from "./report.ts";
+export { reportHtml } from "./report-html.ts";
+export { runTokens } from "./run-tokens.ts";
+export type {
   FailureCause,
   SandboxCall,
   SandboxFailure,

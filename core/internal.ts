@@ -36,6 +36,8 @@ export { exportRegistryFile, importRegistryFile } from "./registry-file.ts";
 export { loadConfiguredStore } from "./registry-loader.ts";
 export type { RegistryStore, TransferCounts } from "./registry-store.ts";
 export { copyRegistry } from "./registry-transfer.ts";
+export { buildReport } from "./report.ts";
+export { CHART_FILES, chartAssetPath } from "./report-html.ts";
 export { WORKER_FILE } from "./sandbox-workers.ts";
 export type { HookSettings } from "./settings.ts";
 export { hookSettings } from "./settings.ts";

@@ -15,6 +15,7 @@ import { mcpResultToValue } from "./mcp-result.ts";
 import { loadMcpSdk, type McpSdk } from "./mcp-sdk.ts";
 import { stopProcess } from "./process-stop.ts";
 import { Semaphore } from "./semaphore.ts";
+import { traceContextMeta } from "./telemetry.ts";
 import { splitBaseToolName } from "./tool-names.ts";
 import { type Executor, type HealthProbe, type Logger, silentLogger, type ToolDef } from "./types.ts";
 
@@ -270,7 +271,12 @@ export class MCPToolkit {
   }
 
   async #request(client: Client, tool: string, args: Record<string, unknown>): Promise<CallResult> {
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+    // The base call's span travels with the request (W3C Trace Context in _meta, as the MCP spec describes).
+    const meta = traceContextMeta();
+    const params = Object.keys(meta).length
+      ? { name: tool, arguments: args, _meta: meta }
+      : { name: tool, arguments: args };
+    const result = await client.callTool(params, undefined, {
       timeout: this.#callTimeoutMs,
     });
     // Servers on the 2024-10-07 protocol answer `{ toolResult }`; mcpResultToValue reads what is there.

@@ -9,6 +9,7 @@ export { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
 export { DistillError, errorMessage } from "./errors.ts";
 export { isPostgresUrl } from "./postgres-connect.ts";
 export { loadConfiguredStore } from "./registry-loader.ts";
+export { runTokens } from "./run-tokens.ts";
 export { oneLine } from "./text.ts";
 export { countToolFiles } from "./tool-files.ts";
 export { Statuses } from "./types.ts";

@@ -25,6 +25,7 @@ import { isPostgresUrl } from "./postgres-connect.ts";
 import { handleProposal } from "./proposal.ts";
 import { openRegistryStore } from "./registry-open.ts";
 import type { RegistryStore } from "./registry-store.ts";
+import { buildReport, type Report, type ReportOptions } from "./report.ts";
 import { Sandbox } from "./sandbox.ts";
 import { type Settings, settingsFromOptions } from "./settings.ts";
 import { SqliteRegistryStore } from "./sqlite-registry-store.ts";
@@ -331,6 +332,11 @@ export class ToolDistill {
    */
   prune(options: { olderThanDays?: number } = {}): Promise<PrunedVersion[]> {
     return prune(this.store, options);
+  }
+
+  /** What distilled tools did and saved (runs, savings with their basis, timeline, failures); reads only. */
+  report(options: ReportOptions = {}): Promise<Report> {
+    return buildReport(this.store, options);
   }
 
   /** Reacts to a changed or recovered base tool: re-verifies dependents, queues rebuilds for avoiders. */

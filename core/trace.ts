@@ -6,6 +6,7 @@ import { DistillError, errorMessage } from "./errors.ts";
 import { nudgeText, PROPOSE_TOOL_NAME } from "./prompts.ts";
 import { clipDepth } from "./recordable.ts";
 import type { Store } from "./store.ts";
+import { endRunSpan, startRunSpan, withToolSpan } from "./telemetry.ts";
 import { newTraceState, type TraceState } from "./trace-state.ts";
 import type { ToolDef, TraceRecord, UsageTotals } from "./types.ts";
 
@@ -81,18 +82,24 @@ export async function recordBaseCall(
     note: safe.note === null ? null : `arguments: ${safe.note}`,
   };
   const started = performance.now();
-  let outcome: BaseCallOutcome;
-  try {
-    if (!ctx.executor) {
-      throw new DistillError(
-        "EXECUTOR",
-        "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml",
-      );
+  const outcome = await withToolSpan({ traceId, parentCallId: parentId }, tool.name, async () => {
+    try {
+      if (!ctx.executor) {
+        throw new DistillError(
+          "EXECUTOR",
+          "no executor configured: pass executor to ToolDistill or set executor/mcp_config in tooldistill.yaml",
+        );
+      }
+      return { ok: true, output: await ctx.executor(tool.name, args) } satisfies BaseCallOutcome;
+    } catch (err) {
+      return {
+        ok: false,
+        error: errorMessage(err),
+        thrown: err,
+        failure: classifyBaseFailure(err),
+      } satisfies BaseCallOutcome;
     }
-    outcome = { ok: true, output: await ctx.executor(tool.name, args) };
-  } catch (err) {
-    outcome = { ok: false, error: errorMessage(err), thrown: err, failure: classifyBaseFailure(err) };
-  }
+  });
   try {
     await ctx.store.appendCall(
       call,
@@ -217,6 +224,7 @@ export class Trace {
    * for store problems, a warning on the logger, so the agent keeps running.
    */
   async execute(name: string, input: unknown, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+    startRunSpan(this.id);
     try {
       // The trace row and the writes queued before this call land first.
       await this.#writes;
@@ -344,6 +352,7 @@ export class Trace {
     this.#finished = true;
     this.#enqueue("ending the run", () => this.#host.ctx.store.endTrace(this.id));
     await this.#writes;
+    endRunSpan(this.id, this.#state.usage, this.#state.outcome);
     try {
       if (this.#host.ctx.settings.fallbackDistiller && this.worthDistilling()) {
         this.#state.proposed = true;

@@ -22,9 +22,11 @@ import { withRecordedDefaults } from "./recorded-defaults.ts";
 import { replayRecordedRuns } from "./recorded-runs.ts";
 import type { RegistryData } from "./registry-store.ts";
 import { type ReplayCode, replayTestInputs } from "./replay-inputs.ts";
+import { runTokens } from "./run-tokens.ts";
 import { staticCheck, type ToolMeta } from "./static-check.ts";
 import type { DependencyRecord, VersionRecord } from "./store.ts";
 import type { RunRef } from "./store-rows.ts";
+import { withVerificationSpan } from "./telemetry.ts";
 import { mayWrite } from "./tool-effects.ts";
 import type { CallRecord, CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "./types.ts";
 import { formatProblem, noEvidence, type TestInput, testInputsOf } from "./verdict.ts";
@@ -61,12 +63,25 @@ export interface CheckReport {
 
 const notRun = (why: string): CheckResult => ({ ok: false, problems: [{ message: `not run: ${why}` }] });
 
-/** Runs the static, replay and efficiency checks on one stored version. */
-export async function runChecks(
+/** Runs the static, replay and efficiency checks on one stored version (in a verification span, telemetry.ts). */
+export function runChecks(
   ctx: DistillContext,
   version: VersionRecord,
   code: string,
   options: VerifyOptions = {},
+): Promise<CheckReport> {
+  return withVerificationSpan(
+    version,
+    () => checksOf(ctx, version, code, options),
+    (r) => r,
+  );
+}
+
+async function checksOf(
+  ctx: DistillContext,
+  version: VersionRecord,
+  code: string,
+  options: VerifyOptions,
 ): Promise<CheckReport> {
   const tools = ctx.tools();
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -74,12 +89,7 @@ export async function runChecks(
   const sourceTrace = version.sourceTrace ? await ctx.store.getTrace(version.sourceTrace) : null;
   const baseline = await measureBaseline(ctx.store, version);
   const limit = baseline === null ? null : roundLimit(baseline * (1 - ctx.settings.minCallReduction));
-  const baselineTokens = sourceTrace
-    ? sourceTrace.usage.input_tokens +
-        sourceTrace.usage.output_tokens +
-        sourceTrace.usage.cache_creation_input_tokens +
-        sourceTrace.usage.cache_read_input_tokens || null
-    : null;
+  const baselineTokens = sourceTrace ? runTokens(sourceTrace.usage) || null : null;
 
   const statics = staticCheck(code, tools);
   const report: CheckReport = {

@@ -181,6 +181,24 @@ export async function runDemo(example: DemoDef["example"], options: DemoOptions 
   }
 }
 
+/**
+ * Writes `tooldistill report --html` of the demo's store to `file` (outside the temporary folder, so it outlives
+ * it) with the CLI a person would use, and returns the path.
+ */
+export function writeReport(work: string, file: string): string {
+  const argv = [
+    join(REPO_ROOT, "bin", "tooldistill.js"),
+    "report",
+    "--html",
+    file,
+    "--config",
+    join(work, "tooldistill.yaml"),
+  ];
+  const r = spawnSync(process.execPath, argv, { cwd: work, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`tooldistill report failed (exit ${r.status}): ${r.stderr}`);
+  return file;
+}
+
 function openStore(work: string): Store {
   return new Store(join(work, ".tooldistill"));
 }
@@ -322,6 +340,8 @@ if (import.meta.main) {
       onStep: (r) => printStep(r, DEMOS[example].steps.length, !values.quiet),
     });
     printSummary(reports);
+    const report = writeReport(dir, join(tmpdir(), `tooldistill-demo-${example}-report.html`));
+    console.log(`\nThe report (runs, savings, timeline; open it in a browser): ${report}`);
     console.log(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
     if (values.keep) {
       console.log(`The store is kept: npx tooldistill list --config ${join(dir, "tooldistill.yaml")}`);

@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { engineWasmPath, WASM_FILE, WORKER_FILE } from "../core/internal.ts";
+import { CHART_FILES, chartAssetPath, engineWasmPath, WASM_FILE, WORKER_FILE } from "../core/internal.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outRoot = resolve(process.argv[2] ?? root);
@@ -72,15 +72,19 @@ function mcpJson(command: string, args: string[]): string {
 
 /**
  * Every command of commands/; `cli` is how the plugin runs the tooldistill CLI, which replaces `{{TOOLDISTILL}}` in
- * the commands that run it at expansion (`` !`…` ``).
+ * the commands that run it at expansion (`` !`…` ``), and `report` how it runs the report entry (`<report-entry>`).
  */
-function common(dir: string, cli: string): void {
+function common(dir: string, cli: string, report: string): void {
   rmSync(dir, { recursive: true, force: true });
   for (const file of readdirSync(join(root, "commands"))
     .filter((f) => f.endsWith(".md"))
     .sort()) {
     const text = readFileSync(join(root, "commands", file), "utf8");
-    write(dir, `commands/${file}`, text.replaceAll("{{TOOLDISTILL}}", cli));
+    write(
+      dir,
+      `commands/${file}`,
+      text.replaceAll("{{TOOLDISTILL}}", cli).replaceAll("<report-entry>", report),
+    );
   }
 }
 
@@ -157,9 +161,32 @@ const registryOutOfHooks: Plugin = {
   },
 };
 
+/**
+ * The hooks make no spans (each is a short process with no SDK registered), but they reach trace.ts, whose Trace
+ * class esbuild keeps (a static block): its telemetry calls would pull @opentelemetry/api into every hook file.
+ * Hook bundles get telemetry.ts as the no-ops it would be without an SDK.
+ */
+const telemetryOutOfHooks: Plugin = {
+  name: "telemetry-out-of-hooks",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/telemetry\.ts$/ }, (args) => ({ path: args.path, namespace: "no-spans" }));
+    b.onLoad({ filter: /.*/, namespace: "no-spans" }, () => ({
+      contents: [
+        "export const startRunSpan = () => {};",
+        "export const endRunSpan = () => {};",
+        "export const withToolSpan = (_where, _tool, fn) => fn();",
+        "export const withWorkflowSpan = (_where, _tool, fn) => fn();",
+        "export const withVerificationSpan = (_tool, fn) => fn();",
+        "export const traceContextMeta = () => ({});",
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
 /** plugin/: bundles that run on the user's `node`, with nothing but built-ins. */
 async function renderPlugin(dir: string): Promise<void> {
-  common(dir, `node "${PLUGIN_ROOT}/dist/cli.js"`);
+  common(dir, `node "${PLUGIN_ROOT}/dist/cli.js"`, `node "${PLUGIN_ROOT}/dist/report.js"`);
   write(dir, ".claude-plugin/plugin.json", pluginJson(pkg.description));
   write(
     dir,
@@ -188,6 +215,7 @@ async function renderPlugin(dir: string): Promise<void> {
     entryPoints: {
       td: join(root, "server", "td.ts"),
       fallback: join(root, "hooks", "fallback.ts"),
+      report: join(root, "hooks", "report.ts"),
       [FULL_CONFIG_ENTRY]: join(root, "hooks", "full-config.ts"),
       cli: join(root, "cli", "plugin-cli.ts"),
     },
@@ -207,7 +235,7 @@ async function renderPlugin(dir: string): Promise<void> {
     entryPoints: hookEntries,
     splitting: false,
     minify: true,
-    plugins: [builtinsWithoutFacade, fullConfigExternal, registryOutOfHooks],
+    plugins: [builtinsWithoutFacade, fullConfigExternal, registryOutOfHooks, telemetryOutOfHooks],
   });
   // The sandbox's engine worker (core/sandbox-worker.ts) is loaded by path from beside core/sandbox-workers.ts: one
   // self-contained file (only node: built-ins and the engine), in the chunk folder and, in case that module was
@@ -224,12 +252,20 @@ async function renderPlugin(dir: string): Promise<void> {
   // core/quickjs-engine.ts looks for the engine next to itself through import.meta.url: in the bundle that is the
   // chunk folder (the plugin has no node_modules to resolve the package from).
   copyFileSync(engineWasmPath(), join(dir, "dist", "chunks", WASM_FILE));
+  // The report inlines the chart library; core/report-html.ts looks for it beside itself the same way.
+  for (const file of Object.values(CHART_FILES)) {
+    copyFileSync(chartAssetPath(file), join(dir, "dist", "chunks", file));
+  }
 }
 
 /** plugin-dev/: the same plugin over this checkout's sources, on its pinned Node (`npm ci` first). */
 function renderPluginDev(dir: string): void {
   const node = `${PLUGIN_ROOT}/../node_modules/.bin/node`;
-  common(dir, `"${node}" "${PLUGIN_ROOT}/../bin/tooldistill.js"`);
+  common(
+    dir,
+    `"${node}" "${PLUGIN_ROOT}/../bin/tooldistill.js"`,
+    `"${node}" "${PLUGIN_ROOT}/../hooks/report.ts"`,
+  );
   write(
     dir,
     ".claude-plugin/plugin.json",

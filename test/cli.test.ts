@@ -588,7 +588,17 @@ test("traces list --json has the stable shape, newest first", async (t) => {
   const rows = JSON.parse(r.stdout);
   assert.deepEqual(
     rows.map((x: Record<string, unknown>) => Object.keys(x)),
-    [0, 1].map(() => ["id", "task", "source", "outcome", "started_at", "ended_at", "base_calls", "usage"]),
+    [0, 1].map(() => [
+      "id",
+      "task",
+      "source",
+      "outcome",
+      "started_at",
+      "ended_at",
+      "base_calls",
+      "usage",
+      "tokens",
+    ]),
   );
   const first = rows.find((x: { id: string }) => x.id === "trace-1");
   assert.deepEqual(
@@ -607,6 +617,7 @@ test("traces list --json has the stable shape, newest first", async (t) => {
         cache_creation_input_tokens: 0,
         cache_read_input_tokens: 300,
       },
+      tokens: 1500,
     },
   );
   const limited = JSON.parse((await cli(dir, "traces", "list", "--limit", "1", "--json")).stdout);
@@ -641,7 +652,8 @@ test("traces show --json has the stable shape, inner calls included", async (t) 
   const r = await cli(dir, "traces", "show", "trace-1", "--json");
   assert.equal(r.code, 0, r.stderr);
   const shown = JSON.parse(r.stdout);
-  assert.deepEqual(Object.keys(shown), ["id", "task", "source", "outcome", "usage", "calls"]);
+  assert.deepEqual(Object.keys(shown), ["id", "task", "source", "outcome", "usage", "tokens", "calls"]);
+  assert.equal(shown.tokens, 1500, "the same total as traces list");
   assert.equal(shown.calls.length, 4);
   const [a, b, c, d] = shown.calls;
   assert.deepEqual(Object.keys(a), [

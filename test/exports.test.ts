@@ -30,6 +30,8 @@ const VALUE_EXPORTS: Record<string, string> = {
   mcpResultToValue: "function",
   notApplicable: "function",
   proposalPrompt: "function",
+  reportHtml: "function",
+  runTokens: "function",
   silentLogger: "object",
   stderrLogger: "object",
   validateConfig: "function",

@@ -88,6 +88,12 @@ test("the packed tarball runs as `npx --package <tarball> tooldistill`", { timeo
   const list = run("npx", ["--yes", "--package", tarball, "tooldistill", "list", "--json"], { cwd: empty });
   assert.equal(list.status, 0, `npx tooldistill list failed:\n${list.stderr}`);
   assert.deepEqual(JSON.parse(list.stdout), []);
+  // The report inlines the chart library from the installed `uplot` dependency.
+  const report = run("npx", ["--yes", "--package", tarball, "tooldistill", "report", "--html", "r.html"], {
+    cwd: empty,
+  });
+  assert.equal(report.status, 0, `npx tooldistill report failed:\n${report.stderr}`);
+  assert.match(readFileSync(join(empty, "r.html"), "utf8"), /var uPlot=function/);
   // The sandbox engine (a .wasm in a dependency) is found from an installed copy of the library.
   const project = tempDir(t, "td-install-");
   writeFileSync(

@@ -25,7 +25,7 @@ import {
   searchingModel,
   startFakeAnthropic,
 } from "./fakes/anthropic-server.ts";
-import { tempDir } from "./helpers.ts";
+import { cli, tempDir } from "./helpers.ts";
 import {
   CLAUDE_RELEASES,
   claude,
@@ -507,6 +507,32 @@ test("plugin-dev/ (this checkout's sources) records, distils and verifies in a r
   t.after(() => store.close());
   const trace = store.getTrace(`${init.session_id}.1`);
   assert.equal(trace?.outcome, true);
+  // The span's tokens come from the session transcript: the fake API answers every response with 100 in, 50 out.
+  // SessionEnd's hook may still be writing when the claude process has exited: wait for it.
+  let tokens = trace!.usage;
+  for (let i = 0; i < 150 && tokens.input_tokens === 0; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    tokens = store.getTrace(trace!.id)!.usage;
+  }
+  assert.ok(
+    tokens.input_tokens >= 100 && tokens.input_tokens % 100 === 0,
+    `input tokens: ${tokens.input_tokens}`,
+  );
+  assert.equal(tokens.output_tokens * 2, tokens.input_tokens);
+  const listed = JSON.parse((await cli(project, "traces", "list", "--json")).stdout) as {
+    id: string;
+    tokens: number;
+  }[];
+  const report = JSON.parse((await cli(project, "report", "--json")).stdout) as {
+    overall: { tokens: { total: number } };
+  };
+  const total = tokens.input_tokens + tokens.output_tokens;
+  assert.equal(listed.find((x) => x.id === trace!.id)?.tokens, total, "traces list counts the same tokens");
+  assert.equal(
+    report.overall.tokens.total,
+    listed.reduce((n, x) => n + x.tokens, 0),
+    "and so does the report",
+  );
   const calls = store.getCalls(trace!.id);
   assert.deepEqual(
     calls.filter((c) => c.kind === "base").map((c) => [c.tool, c.status]),

@@ -1,6 +1,6 @@
 /** `traces list` and `traces show`: the recorded runs in the store, read-only. */
 import type { RegistryStore } from "../../core/index.ts";
-import { DistillError } from "../../core/read.ts";
+import { DistillError, runTokens } from "../../core/read.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import { output, outputRows, TRACE_TABLE, type TraceRow, tracePage } from "../format.ts";
 import { withRegistry } from "../project.ts";
@@ -23,6 +23,7 @@ export async function tracesList(ctx: ContextOf<"traces list">): Promise<number>
           ended_at: t.endedAt,
           base_calls: await store.countTopLevelBaseCalls(t.id),
           usage: t.usage,
+          tokens: runTokens(t.usage),
         });
       outputRows(ctx, rows, { empty: "no traces recorded yet", ...TRACE_TABLE });
       return EXIT.ok;
@@ -47,6 +48,7 @@ export async function tracesShow(ctx: ContextOf<"traces show">): Promise<number>
           source: t.source,
           outcome: t.outcome,
           usage: t.usage,
+          tokens: runTokens(t.usage),
           calls: calls.map((c) => ({
             id: c.id,
             seq: c.seq,

@@ -1,13 +1,12 @@
 /** `list` and `show`: the distilled tool versions in the store, read-only. */
 import type { RegistryStore, RunStats, VersionRecord } from "../../core/index.ts";
-import { DistillError, resolveVersion } from "../../core/read.ts";
+import { DistillError, resolveVersion, runTokens } from "../../core/read.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import {
   output,
   outputRows,
   type Savings,
   type ShownVersion,
-  totalTokens,
   VERSION_TABLE,
   versionPage,
   versionRow,
@@ -112,14 +111,15 @@ export async function show(ctx: ContextOf<"show">): Promise<number> {
   return EXIT.ok;
 }
 
-/** Baseline calls against inner calls per live run, and the source run's tokens where it recorded usage. */
+/**
+ * Baseline calls against inner calls per live run, and the source run's tokens where it recorded usage. The tokens
+ * are the source trace's as stored now (what `traces list` shows): the copy taken at verification is only a
+ * fallback for a source trace no longer stored, since the run it was taken from often went on afterwards.
+ */
 async function savings(store: RegistryStore, v: VersionRecord, stats: RunStats): Promise<Savings> {
   let tokens = v.baselineTokens;
-  if (tokens === null && v.sourceTrace !== null) {
-    const trace = await store.getTrace(v.sourceTrace);
-    const total = trace ? totalTokens(trace.usage) : 0;
-    if (total > 0) tokens = total;
-  }
+  const trace = v.sourceTrace === null ? null : await store.getTrace(v.sourceTrace);
+  if (trace && runTokens(trace.usage) > 0) tokens = runTokens(trace.usage);
   return {
     baseline_calls: v.baseline,
     inner_calls_per_run: stats.runs > 0 ? stats.innerCalls / stats.runs : null,

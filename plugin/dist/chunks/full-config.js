@@ -1,27 +1,32 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
+import "./chunk-QYIALDTZ.js";
+import "./chunk-6TYRKRPH.js";
+import "./chunk-Q5J75UQA.js";
 import {
   hookSettings,
   loadConfig
-} from "./chunk-T74VXFOG.js";
-import "./chunk-KWROAIR3.js";
-import "./chunk-4VDOQW56.js";
+} from "./chunk-HBRSV4NN.js";
+import "./chunk-Q5FRN7I7.js";
+import "./chunk-QMZU5RRW.js";
+import "./chunk-POCT4HZ6.js";
+import "./chunk-O4NDKIK6.js";
 import "./chunk-RYYHHNJW.js";
-import "./chunk-NV5JO7FK.js";
-import "./chunk-C37ZN2VE.js";
-import "./chunk-GNLRVJN4.js";
-import "./chunk-3U4J7U5A.js";
+import "./chunk-LPVZYSRE.js";
+import "./chunk-A6E7RSNK.js";
+import "./chunk-IR76D6NA.js";
 import "./chunk-OGWWFJGY.js";
-import "./chunk-KWZDXMQB.js";
+import "./chunk-27JIJYWJ.js";
+import "./chunk-EPNEU7NH.js";
 import "./chunk-J2PGGSMV.js";
 import "./chunk-LMZH4FWR.js";
-import "./chunk-RYZN5VFB.js";
+import "./chunk-GLB7ED25.js";
 import {
   loadMcpServers
-} from "./chunk-LPGC4WEZ.js";
-import "./chunk-XLRDCVB2.js";
-import "./chunk-4UHCGHMJ.js";
-import "./chunk-F4WBWD6I.js";
+} from "./chunk-UNPHGQIK.js";
+import "./chunk-XNNFATCV.js";
+import "./chunk-DB4N7OMT.js";
+import "./chunk-RHGQ5VNB.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

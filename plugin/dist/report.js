@@ -1,0 +1,18 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  nodeSupported
+} from "./chunks/chunk-43ZM4OKA.js";
+import "./chunks/chunk-GLB7ED25.js";
+import "./chunks/chunk-WEYMVVQ3.js";
+import "./chunks/chunk-UTY5CP2H.js";
+
+// hooks/report.ts
+if (nodeSupported()) {
+  const { runReport } = await import("./chunks/report-run-GYBVYB3T.js");
+  process.exitCode = await runReport(
+    process.argv.slice(2),
+    process.env,
+    (text) => process.stdout.write(text)
+  );
+}
