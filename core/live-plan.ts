@@ -370,6 +370,12 @@ export async function verifyLive(
   v: VersionRecord,
   options: LiveOptions,
 ): Promise<Verdict> {
+  if (!ctx.executor) {
+    throw new DistillError(
+      "EXECUTOR",
+      "verify --live needs the executor: set executor/tools or mcp_config in tooldistill.yaml",
+    );
+  }
   const allowWrites = options.allowWrites ?? false;
   const setup = await liveSetup(ctx, v, options);
   assertNoRefusedWrites(await planLive(ctx, v, { allowWrites, setup }), setup);

@@ -294,8 +294,9 @@ export class ToolDistill {
   }
 
   /**
-   * Re-runs the three checks (default: the active version, else the newest suspect one). `live` runs the calls of read-only base tools for real
-   * and answers the calls of tools that may write from the source run's record; a write the record cannot answer
+   * Re-runs the three checks (default: the active version, else the newest suspect one). `live` runs the calls of
+   * read-only base tools for real and answers the calls of tools that may write from the source run's record (it
+   * needs the executor); a write the record cannot answer
    * refuses the verification before anything runs, unless `allowWrites` lets it run for real. `input` (or the input
    * of the run `trace`) replaces the test inputs; a write the tool's recorded runs already sent is never repeated.
    */
@@ -305,14 +306,7 @@ export class ToolDistill {
   ): Promise<Verdict> {
     await this.#ready;
     const v = await resolveVersion(this.store, name, options.version, "active-or-suspect");
-    if (!options.live) return verifyVersion(this.#ctx, v);
-    if (!this.executor) {
-      throw new DistillError(
-        "EXECUTOR",
-        "verify --live needs the executor: set executor/tools or mcp_config in tooldistill.yaml",
-      );
-    }
-    return verifyLive(this.#ctx, v, options);
+    return options.live ? verifyLive(this.#ctx, v, options) : verifyVersion(this.#ctx, v);
   }
 
   /** What `verify --live` would do, call by call (live, from the record, refused), without running anything. */

@@ -92,9 +92,17 @@ test("verify on a suspect tool takes its newest suspect version; a pass that lea
   const replay = await cli(dir, "verify", "refund_ticket", "--json");
   assert.equal(replay.code, 3, "a replay pass never clears a runtime failure");
   assert.equal(JSON.parse(replay.stdout).status, "suspect");
-  // With consent the failed write runs for real (the earlier refund undone first): the tool is usable again.
-  SHARED_WORLD.refunded.clear();
-  const cleared = await cli(dir, "verify", "refund_ticket", "--live", "--allow-writes");
+  // With consent, on a fresh input (another customer's ticket: its writes are new, none repeats a recorded one),
+  // the failed write runs for real: the tool is usable again.
+  const cleared = await cli(
+    dir,
+    "verify",
+    "refund_ticket",
+    "--live",
+    "--allow-writes",
+    "--input",
+    JSON.stringify({ customer: "Globex" }),
+  );
   assert.equal(cleared.code, 0, cleared.stderr);
   assert.match(cleared.stdout, /\nrefund_ticket v1 is active: agents can call it\.\n$/);
   // With neither an active nor a suspect version, the message names what there is.

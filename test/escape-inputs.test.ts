@@ -331,8 +331,14 @@ for (const [how, code] of LEAKS) {
     const out = await propose(b, code);
     const seen = seenBy(td, out, 2);
     assert.match(out.content, new RegExp(`recorded run ${a.id} of v1 not reproduced`), out.content);
-    for (const secret of [...SECRETS, MARK])
-      assert.ok(!seen.includes(secret), `'${secret}' reached B:\n${seen}`);
+    for (const secret of SECRETS) assert.ok(!seen.includes(secret), `'${secret}' reached B:\n${seen}`);
+    // The marker may come back only inside B's own source, quoted as a problem's token (provenance names the
+    // expression it cannot trace): never as text a run made.
+    const tokens = (sqliteOf(td).getVersion(NAME, 2)?.verdict?.checks.replay.problems ?? []).flatMap((p) =>
+      p.token !== undefined && code.includes(p.token) ? [p.token, JSON.stringify(p.token).slice(1, -1)] : [],
+    );
+    const made = tokens.reduce((text, token) => text.replaceAll(token, ""), seen);
+    assert.ok(!made.includes(MARK), `'${MARK}' reached B outside its own code:\n${seen}`);
   });
 }
 

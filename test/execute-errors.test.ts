@@ -77,21 +77,24 @@ test("a disabled distilled tool answers with why it is disabled, not 'no such to
   const root = join(tempDir(t), ".tooldistill");
   await seeded(root);
   const world = invoiceWorld();
+  // A refusal of the name the caller gave would be the caller's (it passes straight through): an answer too large
+  // for the sandbox is the tool's, since the tool chose the call that got it.
   const td = new ToolDistill({
     store: root,
-    executor: world.executor,
+    executor: (name, args) =>
+      args["name"] === "Everyone" ? { customers: "x".repeat(1_100_000) } : world.executor(name, args),
     tools: world.tools,
     logger: silentLogger,
   });
   t.after(() => td.close());
   world.outage = false;
-  const trace = td.startTrace("find Nobody with the tool");
-  const failed = await trace.execute("find_customer_once", { name: "Nobody" });
-  assert.match(failed.content, /^Distilled tool 'find_customer_once' \(v1\) failed at step 1 of 1\./);
+  const trace = td.startTrace("find Everyone with the tool");
+  const failed = await trace.execute("find_customer_once", { name: "Everyone" });
+  assert.match(failed.content, /^Distilled tool 'find_customer_once' \(v1\) failed after step 0 of 1\./);
   const again = await trace.execute("find_customer_once", { name: "ACME" });
   assert.deepEqual(again, {
     content:
-      "Error: the distilled tool 'find_customer_once' is disabled: v1 is suspect (runtime_failure: runtime failure: no customer named Nobody; demoted: it failed with only 0 successful runs (fewer than the 3 of demotion.probation)) until it passes verification again. Complete the task with the base tools.",
+      "Error: the distilled tool 'find_customer_once' is disabled: v1 is suspect (runtime_failure: runtime failure: the result of call 1 to 'billing_find_customer' is 1100016 bytes, more than the 1048576-byte limit; demoted: it failed with only 0 successful runs (fewer than the 3 of demotion.probation)) until it passes verification again. Complete the task with the base tools.",
     isError: true,
   });
   await td.deprecate("find_customer_once", { version: 1 });

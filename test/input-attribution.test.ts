@@ -42,7 +42,7 @@ async function promoted(t: TestContext): Promise<{ dir: string; td: ToolDistill 
   trace.setOutcome({ success: true });
   const out = await trace.execute(PROPOSE_TOOL_NAME, {
     code: CHARGE_TOOL,
-    test_inputs: [{ customer_id: "C-1", amount: 25, note: "invoice 7" }],
+    test_inputs: [{ customer_id: "C-1", units: 1, unit_price_cents: 2500, note: "invoice 7" }],
   });
   assert.match(out.content, /^verified: charge_customer v1\n/, out.content);
   await td.promote("charge_customer");
@@ -58,7 +58,8 @@ test("ids the CRM refuses, passed straight through from the input, go back to th
   for (const id of ["C-404", "cust-77"]) {
     const out = await td.startTrace(`charge ${id}`).execute("charge_customer", {
       customer_id: id,
-      amount: 10,
+      units: 1,
+      unit_price_cents: 1000,
       note: "x",
     });
     assert.equal(out.isError, true);
@@ -75,7 +76,8 @@ test("ids the CRM refuses, passed straight through from the input, go back to th
   );
   const good = await td.startTrace("charge C-2").execute("charge_customer", {
     customer_id: "C-2",
-    amount: 12,
+    units: 1,
+    unit_price_cents: 1200,
     note: "y",
   });
   assert.equal(good.isError, false, good.content);
@@ -97,10 +99,11 @@ test("ids the CRM refuses, passed straight through from the input, go back to th
 
 test("a refusal of an argument the tool computed from its input still counts against the tool", async (t) => {
   const { td } = await promoted(t);
-  // 2000 EUR becomes 200000 cents, made by the tool's own arithmetic: the payments API refuses it.
+  // 2 units at 100000 cents become 200000 cents, made by the tool's own arithmetic: the payments API refuses it.
   const out = await td.startTrace("charge C-3 2000").execute("charge_customer", {
     customer_id: "C-3",
-    amount: 2000,
+    units: 2,
+    unit_price_cents: 100_000,
     note: "z",
   });
   assert.equal(out.isError, true);
@@ -111,7 +114,7 @@ test("a refusal of an argument the tool computed from its input still counts aga
 
 test("an input larger than the message limit, passed on to a base call, is the caller's", async (t) => {
   const { td } = await promoted(t);
-  const input = { customer_id: "C-1", amount: 5, note: "n".repeat(LIMIT + 100) };
+  const input = { customer_id: "C-1", units: 1, unit_price_cents: 500, note: "n".repeat(LIMIT + 100) };
   const out = await td.startTrace("charge C-1 a long note").execute("charge_customer", input);
   assert.equal(out.isError, true);
   assert.match(

@@ -166,7 +166,7 @@ test("a store of an older schema is upgraded by a writer, and a read-only open s
   const db = new DatabaseSync(join(root, "registry.db"));
   // Undo migrations 6, 5, 4 and 3, newest first.
   db.exec(
-    "ALTER TABLE calls DROP COLUMN raw_args; ALTER TABLE versions DROP COLUMN replay_runs; DROP INDEX calls_parent; DROP INDEX calls_distilled; DROP TABLE runs; DROP TABLE base_health; DROP TABLE verified_definitions; DROP INDEX versions_by_code; DROP TRIGGER versions_status_insert; DROP TRIGGER versions_status_update; DROP TRIGGER history_status_insert; ALTER TABLE run_stats DROP COLUMN not_applicable; ALTER TABLE calls DROP COLUMN note; ALTER TABLE calls DROP COLUMN clipped; DROP TABLE spill_applied;",
+    "ALTER TABLE calls DROP COLUMN failure; ALTER TABLE calls DROP COLUMN raw_args; ALTER TABLE versions DROP COLUMN replay_runs; DROP INDEX calls_parent; DROP INDEX calls_distilled; DROP TABLE runs; DROP TABLE base_health; DROP TABLE verified_definitions; DROP INDEX versions_by_code; DROP TRIGGER versions_status_insert; DROP TRIGGER versions_status_update; DROP TRIGGER history_status_insert; ALTER TABLE run_stats DROP COLUMN not_applicable; ALTER TABLE calls DROP COLUMN note; ALTER TABLE calls DROP COLUMN clipped; DROP TABLE spill_applied;",
   );
   db.exec("PRAGMA user_version = 2");
   db.close();

@@ -91,16 +91,17 @@ test("coverage: a call in a branch no test input takes is rejected with its line
     uncovered: [{ line: 16, tool: "payments_send" }],
   });
 
-  // The call that runs passes the other site's id (3) as a third argument: instrumentation puts the real id
-  // before it, the host records that one, and site 3 still never ran.
+  // The call that runs passes the other site's id (3) as a third argument, as if to claim that site: the third
+  // argument is only ever a literal object of declared outcomes, so the static check refuses it before anything
+  // runs (and the host reads sites from the engine's stack, never from an argument).
   const forged = twice.replace(/\}\);$/, "}, 3);");
   assert.match(forged, /\}, 3\);$/);
   const again = await propose(trace, TOOL.replace(PAY, forged));
+  assert.match(lines(again)[0] ?? "", /^rejected: book_cheapest_flight v1: static check failed/);
   assert.equal(
     lines(again)[1],
-    "- line 16: call to 'payments_send' never ran in replay: give a test input from a recorded run that takes this path, or remove it",
+    `- line 17: the third argument of call must be a literal object of declared outcomes ('conflict', 'notFound', 'gone', 'unprocessable'), so the check can read them: write call("<tool>", {...}, { conflict: () => call("<lookup>", {...}) }) or { notFound: () => notApplicable("why") }`,
   );
-  assert.ok(lines(again).includes("call sites covered: 3/4"), again.content);
 });
 
 test("provenance: an id the source run read from a response is rejected as hard-coded, naming that call", async (t) => {

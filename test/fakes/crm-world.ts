@@ -65,20 +65,28 @@ export const SHARED_CRM = crmWorld();
 export const executeTool: Executor = (name, args) => SHARED_CRM.executor(name, args);
 export const TOOLS: ToolDef[] = SHARED_CRM.tools;
 
-/** A proven payment tool: finds the customer the caller names, charges the amount in cents. */
+/**
+ * A proven payment tool: finds the customer the caller names, charges units × unit price (cents). The amount is
+ * computed from the input without constants: a tool that may write takes no number of its own (provenance).
+ */
 export const CHARGE_TOOL = `import { distilledTool, call } from "tooldistill";
 
 export default distilledTool({
   name: "charge_customer",
-  description: "Charge a CRM customer an amount in euros, with a note.",
+  description: "Charge a CRM customer units at a unit price in cents, with a note.",
   inputSchema: {
     type: "object",
-    properties: { customer_id: { type: "string" }, amount: { type: "number" }, note: { type: "string" } },
-    required: ["customer_id", "amount", "note"],
+    properties: {
+      customer_id: { type: "string" },
+      units: { type: "number" },
+      unit_price_cents: { type: "number" },
+      note: { type: "string" },
+    },
+    required: ["customer_id", "units", "unit_price_cents", "note"],
   },
-  async run({ customer_id, amount, note }: { customer_id: string; amount: number; note: string }) {
+  async run({ customer_id, units, unit_price_cents, note }: { customer_id: string; units: number; unit_price_cents: number; note: string }) {
     const customer = await call("crm_find_customer", { id: customer_id });
-    return call("payments_charge", { customer_id: customer.id, amount_cents: Math.round(amount * 100), note });
+    return call("payments_charge", { customer_id: customer.id, amount_cents: units * unit_price_cents, note });
   },
 });
 `;

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import "./chunk-QYIALDTZ.js";
 import "./chunk-6TYRKRPH.js";
-import "./chunk-Q5J75UQA.js";
+import "./chunk-3Y2YTLYP.js";
 import {
   hookSettings,
   loadConfig

@@ -10,7 +10,7 @@ import {
   groupUsage,
   runCommand,
   usageOf
-} from "./chunk-IYPVP6XR.js";
+} from "./chunk-RGVGSRBV.js";
 import "./chunk-6TYRKRPH.js";
 import "./chunk-HBRSV4NN.js";
 import "./chunk-QMZU5RRW.js";

@@ -7,7 +7,7 @@ import {
 import {
   buildReport,
   reportHtml
-} from "./chunk-Q5J75UQA.js";
+} from "./chunk-3Y2YTLYP.js";
 import {
   findConfig,
   loadConfig,

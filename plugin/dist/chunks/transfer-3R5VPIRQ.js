@@ -3,14 +3,14 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-IYIIMBQO.js";
+} from "./chunk-BTWLJ23G.js";
 import {
   output,
   transferText
 } from "./chunk-XI77YA5Y.js";
 import {
   EXIT
-} from "./chunk-IYPVP6XR.js";
+} from "./chunk-RGVGSRBV.js";
 import {
   copyRegistry,
   exportRegistryFile,
@@ -19,7 +19,7 @@ import {
 import {
   loadConfiguredStore
 } from "./chunk-6TYRKRPH.js";
-import "./chunk-Q5J75UQA.js";
+import "./chunk-3Y2YTLYP.js";
 import "./chunk-HBRSV4NN.js";
 import "./chunk-Q5FRN7I7.js";
 import "./chunk-QMZU5RRW.js";

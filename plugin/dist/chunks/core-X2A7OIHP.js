@@ -9,7 +9,7 @@ import {
   fingerprint,
   notApplicable,
   reportHtml
-} from "./chunk-Q5J75UQA.js";
+} from "./chunk-3Y2YTLYP.js";
 import {
   DEFAULT_SETTINGS,
   loadConfig,

@@ -3,14 +3,14 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-IYIIMBQO.js";
+} from "./chunk-BTWLJ23G.js";
 import {
   doctorText,
   output
 } from "./chunk-XI77YA5Y.js";
 import {
   EXIT
-} from "./chunk-IYPVP6XR.js";
+} from "./chunk-RGVGSRBV.js";
 import {
   sessionRecorder
 } from "./chunk-PFRTIEPU.js";
@@ -24,7 +24,7 @@ import {
 import {
   loadConfiguredStore
 } from "./chunk-6TYRKRPH.js";
-import "./chunk-Q5J75UQA.js";
+import "./chunk-3Y2YTLYP.js";
 import {
   localFolder
 } from "./chunk-HBRSV4NN.js";

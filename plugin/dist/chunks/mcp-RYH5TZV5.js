@@ -2,17 +2,17 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   projectConfig
-} from "./chunk-IYIIMBQO.js";
+} from "./chunk-BTWLJ23G.js";
 import {
   output,
   toolsTable
 } from "./chunk-XI77YA5Y.js";
 import {
   EXIT
-} from "./chunk-IYPVP6XR.js";
+} from "./chunk-RGVGSRBV.js";
 import "./chunk-QYIALDTZ.js";
 import "./chunk-6TYRKRPH.js";
-import "./chunk-Q5J75UQA.js";
+import "./chunk-3Y2YTLYP.js";
 import {
   CONFIG_FILE_NAME
 } from "./chunk-HBRSV4NN.js";

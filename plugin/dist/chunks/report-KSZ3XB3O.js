@@ -2,19 +2,19 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withRegistry
-} from "./chunk-IYIIMBQO.js";
+} from "./chunk-BTWLJ23G.js";
 import {
   output
 } from "./chunk-XI77YA5Y.js";
 import {
   EXIT
-} from "./chunk-IYPVP6XR.js";
+} from "./chunk-RGVGSRBV.js";
 import "./chunk-QYIALDTZ.js";
 import "./chunk-6TYRKRPH.js";
 import {
   buildReport,
   reportHtml
-} from "./chunk-Q5J75UQA.js";
+} from "./chunk-3Y2YTLYP.js";
 import "./chunk-HBRSV4NN.js";
 import "./chunk-Q5FRN7I7.js";
 import "./chunk-QMZU5RRW.js";

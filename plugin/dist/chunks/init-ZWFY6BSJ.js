@@ -5,10 +5,10 @@ import {
 } from "./chunk-XI77YA5Y.js";
 import {
   EXIT
-} from "./chunk-IYPVP6XR.js";
+} from "./chunk-RGVGSRBV.js";
 import "./chunk-QYIALDTZ.js";
 import "./chunk-6TYRKRPH.js";
-import "./chunk-Q5J75UQA.js";
+import "./chunk-3Y2YTLYP.js";
 import {
   CONFIG_FILE_NAME,
   SAMPLE_CONFIG,

@@ -11,7 +11,7 @@ import {
 import "./chunk-6TYRKRPH.js";
 import {
   ToolDistill
-} from "./chunk-Q5J75UQA.js";
+} from "./chunk-3Y2YTLYP.js";
 import {
   importRef
 } from "./chunk-HBRSV4NN.js";

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   withLibrary,
   withRegistry
-} from "./chunk-IYIIMBQO.js";
+} from "./chunk-BTWLJ23G.js";
 import {
   output,
   outputVerdict,
@@ -12,7 +12,7 @@ import {
 } from "./chunk-XI77YA5Y.js";
 import {
   EXIT
-} from "./chunk-IYPVP6XR.js";
+} from "./chunk-RGVGSRBV.js";
 import "./chunk-QYIALDTZ.js";
 import "./chunk-6TYRKRPH.js";
 import {
@@ -20,7 +20,7 @@ import {
   isExposed,
   planText,
   prune
-} from "./chunk-Q5J75UQA.js";
+} from "./chunk-3Y2YTLYP.js";
 import {
   promotionPreview,
   resolveVersion
