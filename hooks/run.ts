@@ -67,7 +67,9 @@ export interface HookRuntime {
 }
 
 /** The events at which the trace is checked against the transcript: the end of a turn, of the session, and before a prompt. */
-const RECONCILED: readonly HookEvent[] = ["Stop", "SessionEnd", "UserPromptSubmit"];
+// UserPromptExpansion too: on 2.1.197 it fires before UserPromptSubmit and confirms the span, after which a call
+// filled in would count as the proposal exchange's, not the task's.
+const RECONCILED: readonly HookEvent[] = ["Stop", "SessionEnd", "UserPromptExpansion", "UserPromptSubmit"];
 
 /**
  * Fills in the base calls the tool hooks missed from the session's transcript (claude-code/transcript-reconcile.ts).
