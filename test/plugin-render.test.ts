@@ -220,7 +220,9 @@ test("an old Node gets one clear message from every bundled hook and the server"
   const dist = join(ROOT, "plugin", "dist");
   // Every entry Claude Code or a person runs; the sandbox's worker is started only by the sandbox, on the Node that
   // already passed the gate.
-  const entries = files(dist).filter((f) => !f.includes("/") && f.endsWith(".js") && f !== "sandbox-worker.js");
+  const entries = files(dist).filter(
+    (f) => !f.includes("/") && f.endsWith(".js") && f !== "sandbox-worker.js",
+  );
   assert.ok(entries.includes("td.js") && entries.includes("cli.js"), entries.join(", "));
   for (const entry of entries) {
     const r = run(old!.path, [join(dist, entry)], {
