@@ -77,13 +77,8 @@ export const mcpServer: Benchmark = {
       fallbackDistiller: false,
       minCallsToDistill: 2,
     });
-    const td = createTdServer({
-      projectDir: dir,
-      logger: silent,
-      pollMs: 60_000,
-      overrides: { executor, tools: TOOLS },
-    });
     const client = new Client({ name: "bench", version: "0" });
+    let td: ReturnType<typeof createTdServer> | null = null;
     try {
       // A source run with detours, a verified proposal, a promotion: the tool the server then offers.
       const source = lib.startTrace("Add a note 'call back' to Grace Hopper");
@@ -94,6 +89,14 @@ export const mcpServer: Benchmark = {
       const verdict = await source.execute(PROPOSE_TOOL_NAME, { code: TOOL, test_inputs: [ARGS] });
       if (verdict.isError) throw new Error(`bench tool was rejected:\n${verdict.content}`);
       await lib.promote("note_for_contact");
+      // The server opens on the store as it now is: with the change feed's poll at a minute, a promotion made after
+      // it opened would reach its list only at the next poll.
+      td = createTdServer({
+        projectDir: dir,
+        logger: silent,
+        pollMs: 60_000,
+        overrides: { executor, tools: TOOLS },
+      });
 
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await td.server.connect(serverSide);
@@ -181,7 +184,7 @@ export const mcpServer: Benchmark = {
       };
     } finally {
       await client.close().catch(() => {});
-      await td.close();
+      await td?.close();
       await lib.close();
       rmSync(dir, { recursive: true, force: true });
     }
