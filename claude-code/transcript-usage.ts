@@ -12,6 +12,7 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { RegistryData, Store, UsageTotals } from "../core/index.ts";
 import { isPlainObject } from "../core/internal.ts";
+import { parseTranscript, type TranscriptEntry } from "./transcript.ts";
 
 /** Where the last read of a session's transcript stopped: a byte offset after a whole line, and the last message. */
 export interface TranscriptCursor {
@@ -67,8 +68,9 @@ export function readTranscriptUsage(path: string, cursor: TranscriptCursor | nul
   const byMessage = new Map<string, UsageTotals>();
   let lastMessage = size < from ? null : last;
   let anonymous = 0;
-  for (const line of buf.subarray(0, end).toString("utf8").split("\n")) {
-    const entry = parseLine(line);
+  // Only whole lines: one still being written is read next time. Lines that are not JSON are skipped there.
+  for (const value of parseTranscript(buf.subarray(0, end).toString("utf8")).entries) {
+    const entry = usageOf(value);
     if (!entry) continue;
     const key = entry.id ?? `#${start}:${anonymous++}`;
     // The read before this one counted that message already (its lines straddled the two reads).
@@ -85,16 +87,9 @@ export function readTranscriptUsage(path: string, cursor: TranscriptCursor | nul
   return { usage, messages: byMessage.size, cursor: { path, offset: start + end, lastMessage } };
 }
 
-/** An assistant line's message id and usage, or null for any other line. */
-function parseLine(line: string): { id: string | null; usage: UsageTotals } | null {
-  if (!line.includes('"usage"')) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (!isPlainObject(value) || value["type"] !== "assistant" || !isPlainObject(value["message"])) return null;
+/** An assistant entry's message id and usage, or null for any other entry. */
+function usageOf(value: TranscriptEntry): { id: string | null; usage: UsageTotals } | null {
+  if (value["type"] !== "assistant" || !isPlainObject(value["message"])) return null;
   const message = value["message"];
   const u = message["usage"];
   if (!isPlainObject(u)) return null;
