@@ -237,9 +237,9 @@ async function renderPlugin(dir: string): Promise<void> {
     minify: true,
     plugins: [builtinsWithoutFacade, fullConfigExternal, registryOutOfHooks, telemetryOutOfHooks],
   });
-  // The sandbox's engine worker (core/sandbox-worker.ts) is loaded by path from beside core/sandbox-workers.ts: one
-  // self-contained file (only node: built-ins and the engine), in the chunk folder and, in case that module was
-  // bundled into an entry, beside the entries.
+  // The sandbox's engine worker (core/sandbox-worker.ts) is loaded by path from beside core/sandbox-workers.ts, which
+  // every entry that runs tools shares from the chunk folder: one self-contained file there (only node: built-ins and
+  // the engine), as the engine's .wasm is (test/plugin-engine.test.ts runs both from a copy of the plugin).
   await build({
     ...shared,
     entryPoints: { [`chunks/${WORKER_FILE}`]: join(root, "core", "sandbox-worker.ts") },
@@ -248,7 +248,6 @@ async function renderPlugin(dir: string): Promise<void> {
       js: 'import { createRequire as __tdCreateRequire } from "node:module";\nconst require = __tdCreateRequire(import.meta.url);',
     },
   });
-  copyFileSync(join(dir, "dist", "chunks", `${WORKER_FILE}.js`), join(dir, "dist", `${WORKER_FILE}.js`));
   // core/quickjs-engine.ts looks for the engine next to itself through import.meta.url: in the bundle that is the
   // chunk folder (the plugin has no node_modules to resolve the package from).
   copyFileSync(engineWasmPath(), join(dir, "dist", "chunks", WASM_FILE));

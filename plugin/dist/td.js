@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-QVYOPJSE.js");
+  const { main } = await import("./chunks/main-Y7W3CJ65.js");
   await main();
 }

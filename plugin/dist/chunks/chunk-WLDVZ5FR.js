@@ -248,6 +248,25 @@ function canonicalizeTrace(store, traceId, tools) {
 
 // claude-code/transcript-usage.ts
 import { closeSync, openSync, readSync, statSync } from "node:fs";
+
+// claude-code/transcript.ts
+function parseTranscript(text) {
+  const entries = [];
+  let skipped = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      const value = JSON.parse(line);
+      if (isPlainObject(value) && typeof value["type"] === "string") entries.push(value);
+      else skipped++;
+    } catch {
+      skipped++;
+    }
+  }
+  return { entries, skipped };
+}
+
+// claude-code/transcript-usage.ts
 function cursorKey(sessionId) {
   return `tooldistill.transcript:${sessionId}`;
 }
@@ -279,8 +298,8 @@ function readTranscriptUsage(path, cursor) {
   const byMessage = /* @__PURE__ */ new Map();
   let lastMessage = size < from ? null : last;
   let anonymous = 0;
-  for (const line of buf.subarray(0, end).toString("utf8").split("\n")) {
-    const entry = parseLine(line);
+  for (const value of parseTranscript(buf.subarray(0, end).toString("utf8")).entries) {
+    const entry = usageOf(value);
     if (!entry) continue;
     const key = entry.id ?? `#${start}:${anonymous++}`;
     if (key === last && !byMessage.has(key)) continue;
@@ -295,15 +314,8 @@ function readTranscriptUsage(path, cursor) {
   }
   return { usage, messages: byMessage.size, cursor: { path, offset: start + end, lastMessage } };
 }
-function parseLine(line) {
-  if (!line.includes('"usage"')) return null;
-  let value;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (!isPlainObject(value) || value["type"] !== "assistant" || !isPlainObject(value["message"])) return null;
+function usageOf(value) {
+  if (value["type"] !== "assistant" || !isPlainObject(value["message"])) return null;
   const message = value["message"];
   const u = message["usage"];
   if (!isPlainObject(u)) return null;

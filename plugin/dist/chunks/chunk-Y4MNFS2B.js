@@ -15,7 +15,7 @@ import {
   sessionEvent,
   spanPrefix,
   spanTraceId
-} from "./chunk-PTDPE7WN.js";
+} from "./chunk-WLDVZ5FR.js";
 import {
   applySpillsToRegistry
 } from "./chunk-QYIALDTZ.js";

@@ -10,7 +10,7 @@ import {
   groupUsage,
   runCommand,
   usageOf
-} from "./chunk-RGVGSRBV.js";
+} from "./chunk-3CDQHHHB.js";
 import "./chunk-6TYRKRPH.js";
 import "./chunk-HBRSV4NN.js";
 import "./chunk-QMZU5RRW.js";

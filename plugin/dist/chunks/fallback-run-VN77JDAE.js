@@ -4,7 +4,7 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-PTDPE7WN.js";
+} from "./chunk-WLDVZ5FR.js";
 import {
   appendLog
 } from "./chunk-QYIALDTZ.js";

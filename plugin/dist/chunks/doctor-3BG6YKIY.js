@@ -10,13 +10,13 @@ import {
 } from "./chunk-XI77YA5Y.js";
 import {
   EXIT
-} from "./chunk-RGVGSRBV.js";
+} from "./chunk-3CDQHHHB.js";
 import {
   sessionRecorder
-} from "./chunk-PFRTIEPU.js";
+} from "./chunk-Y4MNFS2B.js";
 import {
   applySpilledEvents
-} from "./chunk-PTDPE7WN.js";
+} from "./chunk-WLDVZ5FR.js";
 import {
   doctor,
   pendingSpills

@@ -216,24 +216,24 @@ var GROUPS = [
   ...new Set(COMMAND_NAMES.filter((n) => n.includes(" ")).map((n) => n.split(" ")[0]))
 ];
 var LOADERS = {
-  init: () => import("./init-ZWFY6BSJ.js").then((m) => m.init),
-  list: () => import("./versions-MBQNX5JO.js").then((m) => m.list),
-  show: () => import("./versions-MBQNX5JO.js").then((m) => m.show),
-  "traces list": () => import("./traces-XZSMMW4R.js").then((m) => m.tracesList),
-  "traces show": () => import("./traces-XZSMMW4R.js").then((m) => m.tracesShow),
-  report: () => import("./report-KSZ3XB3O.js").then((m) => m.report),
-  promote: () => import("./lifecycle-7NUHO4F2.js").then((m) => m.promote),
-  deprecate: () => import("./lifecycle-7NUHO4F2.js").then((m) => m.deprecate),
-  verify: () => import("./lifecycle-7NUHO4F2.js").then((m) => m.verify),
-  prune: () => import("./lifecycle-7NUHO4F2.js").then((m) => m.prune),
-  "tool-updated": () => import("./changes-MAPSFBH7.js").then((m) => m.toolUpdated),
-  health: () => import("./changes-MAPSFBH7.js").then((m) => m.health),
-  rebuild: () => import("./changes-MAPSFBH7.js").then((m) => m.rebuild),
-  doctor: () => import("./doctor-E3TIM3YA.js").then((m) => m.doctor),
-  export: () => import("./transfer-3R5VPIRQ.js").then((m) => m.exportRegistry),
-  import: () => import("./transfer-3R5VPIRQ.js").then((m) => m.importRegistry),
-  copy: () => import("./transfer-3R5VPIRQ.js").then((m) => m.copy),
-  "mcp tools": () => import("./mcp-RYH5TZV5.js").then((m) => m.mcpTools)
+  init: () => import("./init-5AAOHOK4.js").then((m) => m.init),
+  list: () => import("./versions-KALGZ67C.js").then((m) => m.list),
+  show: () => import("./versions-KALGZ67C.js").then((m) => m.show),
+  "traces list": () => import("./traces-SDP36H3C.js").then((m) => m.tracesList),
+  "traces show": () => import("./traces-SDP36H3C.js").then((m) => m.tracesShow),
+  report: () => import("./report-DWEX473Z.js").then((m) => m.report),
+  promote: () => import("./lifecycle-VFITWYBP.js").then((m) => m.promote),
+  deprecate: () => import("./lifecycle-VFITWYBP.js").then((m) => m.deprecate),
+  verify: () => import("./lifecycle-VFITWYBP.js").then((m) => m.verify),
+  prune: () => import("./lifecycle-VFITWYBP.js").then((m) => m.prune),
+  "tool-updated": () => import("./changes-WZWI6AL6.js").then((m) => m.toolUpdated),
+  health: () => import("./changes-WZWI6AL6.js").then((m) => m.health),
+  rebuild: () => import("./changes-WZWI6AL6.js").then((m) => m.rebuild),
+  doctor: () => import("./doctor-3BG6YKIY.js").then((m) => m.doctor),
+  export: () => import("./transfer-WNRKVBMD.js").then((m) => m.exportRegistry),
+  import: () => import("./transfer-WNRKVBMD.js").then((m) => m.importRegistry),
+  copy: () => import("./transfer-WNRKVBMD.js").then((m) => m.copy),
+  "mcp tools": () => import("./mcp-OE24HCVF.js").then((m) => m.mcpTools)
 };
 async function runCommand(name, ctx) {
   const body = await LOADERS[name]();

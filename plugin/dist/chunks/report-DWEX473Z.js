@@ -8,7 +8,7 @@ import {
 } from "./chunk-XI77YA5Y.js";
 import {
   EXIT
-} from "./chunk-RGVGSRBV.js";
+} from "./chunk-3CDQHHHB.js";
 import "./chunk-QYIALDTZ.js";
 import "./chunk-6TYRKRPH.js";
 import {

@@ -2,8 +2,8 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   sessionRecorder
-} from "./chunk-PFRTIEPU.js";
-import "./chunk-PTDPE7WN.js";
+} from "./chunk-Y4MNFS2B.js";
+import "./chunk-WLDVZ5FR.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,

@@ -10,7 +10,7 @@ import {
 } from "./chunk-XI77YA5Y.js";
 import {
   EXIT
-} from "./chunk-RGVGSRBV.js";
+} from "./chunk-3CDQHHHB.js";
 import {
   copyRegistry,
   exportRegistryFile,
