@@ -53,6 +53,38 @@ describe("builtins over a huge length never freeze the host", () => {
     });
   }
 
+  test("the same loop in check(), which runs in an instance of its own after the run, is terminated too", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    try {
+      const outcome = await sandbox.run({
+        source: toolSource(
+          `    return { ok: true };`,
+          `\n  check: (result: any) => Array.prototype.indexOf.call({ length: 1e15 }, result) === -1,`,
+        ),
+        input: {},
+        allow: [],
+        call: fakeHost().call,
+        runCheck: true,
+        limits: { cpuMs: 500, wallMs: 800 },
+      });
+      const failure = failureOf(outcome);
+      assert.deepEqual([failure.kind, failure.cause], ["cpu", "tool"], failure.message);
+      assert.ok(ticks > 3, `the host's timer fired ${ticks} times during the check`);
+    } finally {
+      clearInterval(timer);
+    }
+    // The next run, check included, is served as usual.
+    const next = await sandbox.run({
+      source: toolSource(`    return 7;`, `\n  check: (result: any) => result === 7,`),
+      input: {},
+      allow: [],
+      call: fakeHost().call,
+      runCheck: true,
+    });
+    assert.equal(resultOf(next), 7);
+  });
+
   test("allocating builtins fail on memory, regex backtracking on time; none of them is blamed on the host's freeze", async () => {
     for (const code of [
       `return Array.from({ length: 1e9 }).length;`,
