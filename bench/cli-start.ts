@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import { distilHops, executor, TOOLS } from "./distilled-call.ts";
 import { type Benchmark, figure, median, timedProcess } from "./types.ts";
 

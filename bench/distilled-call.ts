@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parse } from "@babel/parser";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { Sandbox } from "../core/sandbox.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import type { Executor, ToolDef } from "../core/types.ts";
 import { type Benchmark, figure, median } from "./types.ts";
 

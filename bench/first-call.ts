@@ -4,7 +4,7 @@
  * verification (the proposal of the 7-hop tool) in a new store. Prints `{ "ms": <n> }`.
  */
 import { performance } from "node:perf_hooks";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import { distilHops, executor, TOOLS } from "./distilled-call.ts";
 
 const [store, what] = process.argv.slice(2);

@@ -17,7 +17,7 @@ import { createInterface } from "node:readline";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 import { type RegistryStore, silentLogger, ToolDistill, type Verdict } from "../core/index.ts";
-import { openRegistryStore } from "../core/registry-open.ts";
+import { openRegistryStore } from "../core/store/registry-open.ts";
 import { type PgServer, startPgServer } from "../test/support/pg-server.ts";
 import type { FleetWorkerJob, FleetWorkerResult } from "./fleet-worker.ts";
 import { type Benchmark, type Figure, figure, median } from "./types.ts";

@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { MAX_RECORDED_RUNS } from "../core/recorded-runs.ts";
-import { Sandbox } from "../core/sandbox.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
-import type { Trace } from "../core/trace.ts";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
+import type { Trace } from "../core/trace/trace.ts";
+import { MAX_RECORDED_RUNS } from "../core/verify/replay/recorded-runs.ts";
 import { type Benchmark, median } from "./types.ts";
 import { STEPS, TOOLS, toolSource } from "./verification.ts";
 

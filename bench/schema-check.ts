@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fingerprint } from "../core/fingerprint.ts";
-import { Store } from "../core/store.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { fingerprint } from "../core/base-tools/fingerprint.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
 import { type Benchmark, figure, median } from "./types.ts";
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { DatabaseSync } from "node:sqlite";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import type { Executor, ToolDef } from "../core/types.ts";
 import { type Benchmark, figure, median, micros } from "./types.ts";
 

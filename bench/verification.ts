@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { Sandbox } from "../core/sandbox.ts";
-import { staticCheck } from "../core/static-check.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
+import { staticCheck } from "../core/verify/static/static-check.ts";
 import { type Benchmark, median } from "./types.ts";
 
 export const STEPS = 10;

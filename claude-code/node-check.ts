@@ -4,7 +4,7 @@
  * the real entry (static `node:sqlite`) would crash unreadably.
  */
 import * as nodeModule from "node:module";
-import { nodeVersionProblem } from "../core/node-version.ts";
+import { nodeVersionProblem } from "../core/node/node-version.ts";
 
 /**
  * True on Node 22.18+ (node:sqlite's ExperimentalWarning silenced, Node's compile cache on); otherwise prints the

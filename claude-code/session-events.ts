@@ -1,6 +1,6 @@
 /**
  * Applying session events to the store: live, in a hook's one transaction, or later from the spill files the
- * hooks wrote while the store was locked (in order and exactly once, see core/spill.ts).
+ * hooks wrote while the store was locked (in order and exactly once, see core/store/spill.ts).
  */
 
 import type { Store } from "../core/index.ts";

@@ -4,7 +4,7 @@
  * only the plugin can list, show, promote, deprecate and verify without installing the npm package. The Node
  * version is checked before the CLI (and its static `node:sqlite`) loads, so an old Node gets one clear line.
  */
-import { nodeVersionProblem } from "../core/node-version.ts";
+import { nodeVersionProblem } from "../core/node/node-version.ts";
 
 const problem = nodeVersionProblem();
 if (problem === null) {

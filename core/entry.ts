@@ -4,7 +4,7 @@
  * missing built-in. So this module checks the version first and only then loads the library; every value export
  * of index.ts is re-exported here (a test keeps the two lists equal).
  */
-import { assertNodeVersion } from "./node-version.ts";
+import { assertNodeVersion } from "./node/node-version.ts";
 
 assertNodeVersion();
 const lib = await import("./index.ts");

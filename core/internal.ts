@@ -4,57 +4,63 @@
  * They import the public API from core/index.ts and the rest from here, nothing else of core; the linter holds them
  * to it. Explicit named exports only, none of them public (test/exports.test.ts keeps index.ts the public list).
  */
-export { canonicalArgs, isPlainObject } from "./canonical.ts";
-export { defaultConfig, SAMPLE_CONFIG } from "./config.ts";
-export { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
-export { localFolder } from "./config-store.ts";
-export type { DoctorReport } from "./doctor.ts";
-export { doctor } from "./doctor.ts";
-export { expandVars } from "./env-vars.ts";
+
+export { defaultConfig, SAMPLE_CONFIG } from "./config/config.ts";
+export { CONFIG_FILE_NAME, findConfig } from "./config/config-file.ts";
+export { localFolder } from "./config/config-store.ts";
+export { expandVars } from "./config/env-vars.ts";
+export { importRef } from "./config/module-ref.ts";
+export type { HookSettings } from "./config/settings.ts";
+export { hookSettings } from "./config/settings.ts";
+export { nudgeText, TOOL_FORMAT_GUIDE } from "./distill/prompts.ts";
 export { errorMessage } from "./errors.ts";
 export {
   exposedVersions,
   exposedVersionsSync,
   toolDefinition,
   unavailableReason,
-} from "./exposure.ts";
-export { isExposed } from "./lifecycle.ts";
-export { lineDiff } from "./line-diff.ts";
-export { planText } from "./live-plan.ts";
-export { appendLog } from "./log-file.ts";
-export { loadMcpServers } from "./mcp-config.ts";
-export { mcpHookResponseToValue } from "./mcp-result.ts";
-export { importRef } from "./module-ref.ts";
-export { nodeVersionProblem } from "./node-version.ts";
-export { isPostgresUrl, refusePostgresUrl } from "./postgres-connect.ts";
-export { nudgeText, TOOL_FORMAT_GUIDE } from "./prompts.ts";
-export { engineWasmPath, WASM_FILE } from "./quickjs-engine.ts";
-export type { Clipped } from "./recordable.ts";
-export { clipDepth } from "./recordable.ts";
-export type { RegistryFileHeader } from "./registry-file.ts";
-export { exportRegistryFile, importRegistryFile } from "./registry-file.ts";
-export { loadConfiguredStore } from "./registry-loader.ts";
-export type { RegistryStore, TransferCounts } from "./registry-store.ts";
-export { copyRegistry } from "./registry-transfer.ts";
-export { buildReport } from "./report.ts";
-export { CHART_FILES, chartAssetPath } from "./report-html.ts";
-export { WORKER_FILE } from "./sandbox-workers.ts";
-export type { HookSettings } from "./settings.ts";
-export { hookSettings } from "./settings.ts";
-export type { SpillReport } from "./spill.ts";
-export { applySpills, pendingSpills, spillEvent } from "./spill.ts";
-export { applySpillsToRegistry } from "./spill-registry.ts";
+} from "./lifecycle/exposure.ts";
+export { isExposed } from "./lifecycle/lifecycle.ts";
+export type { PromotionPreview } from "./lifecycle/version-lookup.ts";
+export { promotionPreview, resolveVersion } from "./lifecycle/version-lookup.ts";
+export { deprecate, prune } from "./lifecycle/versions.ts";
+export { loadMcpServers } from "./mcp/mcp-config.ts";
+export { mcpHookResponseToValue } from "./mcp/mcp-result.ts";
+export { nodeVersionProblem } from "./node/node-version.ts";
+export { buildReport } from "./report/report.ts";
+export { CHART_FILES, chartAssetPath } from "./report/report-html.ts";
+export { engineWasmPath, WASM_FILE } from "./sandbox/quickjs-engine.ts";
+export { WORKER_FILE } from "./sandbox/sandbox-workers.ts";
+export type { DoctorReport } from "./store/doctor.ts";
+export { doctor } from "./store/doctor.ts";
+export { isPostgresUrl, refusePostgresUrl } from "./store/postgres/postgres-connect.ts";
+export { loadConfiguredStore } from "./store/registry-loader.ts";
+export type { RegistryStore, TransferCounts } from "./store/registry-store.ts";
+export type { SpillReport } from "./store/spill.ts";
+export { applySpills, pendingSpills, spillEvent } from "./store/spill.ts";
+export { applySpillsToRegistry } from "./store/spill-registry.ts";
 // The embedded store behind a registry, for what only SQLite has (the plugin's session tables, spill files).
-export { embeddedStore, SqliteRegistryStore } from "./sqlite-registry-store.ts";
-export type { SessionSpan } from "./store-sessions.ts";
-export { advanceSpan, findSessionSpan, markSpanConfirmed, sessionSpan } from "./store-sessions.ts";
-export { clip, oneLine } from "./text.ts";
-export { proposeToolDefinition } from "./tool-distill.ts";
-export { countToolFiles } from "./tool-files.ts";
-export { baseToolName, splitBaseToolName } from "./tool-names.ts";
-export { resultContent, worthDistilling } from "./trace.ts";
+export { embeddedStore, SqliteRegistryStore } from "./store/sqlite/sqlite-registry-store.ts";
+export type { SessionSpan } from "./store/sqlite/sqlite-sessions.ts";
+export {
+  advanceSpan,
+  findSessionSpan,
+  markSpanConfirmed,
+  sessionSpan,
+} from "./store/sqlite/sqlite-sessions.ts";
+export { countToolFiles } from "./store/tool-files.ts";
+export type { RegistryFileHeader } from "./store/transfer/registry-file.ts";
+export { exportRegistryFile, importRegistryFile } from "./store/transfer/registry-file.ts";
+export { copyRegistry } from "./store/transfer/registry-transfer.ts";
+export { proposeToolDefinition } from "./tool-distill/tool-distill.ts";
+export type { Clipped } from "./trace/recordable.ts";
+export { clipDepth } from "./trace/recordable.ts";
+export { resultContent, worthDistilling } from "./trace/trace.ts";
 export { Statuses } from "./types.ts";
-export { evidenceLines } from "./verdict.ts";
-export type { PromotionPreview } from "./version-lookup.ts";
-export { promotionPreview, resolveVersion } from "./version-lookup.ts";
-export { deprecate, prune } from "./versions.ts";
+export { canonicalArgs, isPlainObject } from "./util/canonical.ts";
+export { lineDiff } from "./util/line-diff.ts";
+export { appendLog } from "./util/log-file.ts";
+export { clip, oneLine } from "./util/text.ts";
+export { baseToolName, splitBaseToolName } from "./util/tool-names.ts";
+export { planText } from "./verify/replay/live-plan.ts";
+export { evidenceLines } from "./verify/verdict.ts";

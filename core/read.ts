@@ -4,14 +4,14 @@
  * Babel, the MCP SDK or the Anthropic SDK at start-up (`test/cli-imports.test.ts` walks the imports to prove it);
  * verbs that need the whole library load core/index.ts or core/internal.ts when they run.
  */
-export { defaultConfig, loadConfig } from "./config.ts";
-export { CONFIG_FILE_NAME, findConfig } from "./config-file.ts";
+export { defaultConfig, loadConfig } from "./config/config.ts";
+export { CONFIG_FILE_NAME, findConfig } from "./config/config-file.ts";
 export { DistillError, errorMessage } from "./errors.ts";
-export { isPostgresUrl } from "./postgres-connect.ts";
-export { loadConfiguredStore } from "./registry-loader.ts";
-export { runTokens } from "./run-tokens.ts";
-export { oneLine } from "./text.ts";
-export { countToolFiles } from "./tool-files.ts";
+export { resolveVersion } from "./lifecycle/version-lookup.ts";
+export { isPostgresUrl } from "./store/postgres/postgres-connect.ts";
+export { loadConfiguredStore } from "./store/registry-loader.ts";
+export { countToolFiles } from "./store/tool-files.ts";
+export { runTokens } from "./trace/run-tokens.ts";
 export { Statuses } from "./types.ts";
-export { evidenceLines, verdictReport } from "./verdict.ts";
-export { resolveVersion } from "./version-lookup.ts";
+export { oneLine } from "./util/text.ts";
+export { evidenceLines, verdictReport } from "./verify/verdict.ts";

@@ -1,6 +1,6 @@
 /** Shapes shared by every module of the library. Pure data: no behaviour lives here. */
 
-import type { BaseFailureClass } from "./base-failure.ts";
+import type { BaseFailureClass } from "./base-tools/base-failure.ts";
 
 /** A JSON Schema object as found in a tool's `input_schema`. */
 export type JsonSchema = Record<string, unknown>;

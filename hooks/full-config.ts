@@ -1,6 +1,6 @@
 /**
- * The hooks' full config loader: tooldistill.yaml through core/config.ts (YAML, ajv) and the server names through
- * core/mcp-config.ts. Loaded only when hook-config.ts's cache is stale; the bundle keeps it out of the hook files.
+ * The hooks' full config loader: tooldistill.yaml through core/config/config.ts (YAML, ajv) and the server names through
+ * core/mcp/mcp-config.ts. Loaded only when hook-config.ts's cache is stale; the bundle keeps it out of the hook files.
  */
 import { readFileSync } from "node:fs";
 import { type Config, DistillError, loadConfig } from "../core/index.ts";

@@ -2,7 +2,7 @@
  * The shared body of the plugin's hooks: reads the event's JSON from stdin, finds the project's store from
  * `CLAUDE_PROJECT_DIR`/tooldistill.yaml and records into it through claude-code/. Hooks never stall or break
  * the session: the store is opened with a short busy timeout, and when another process holds its write lock past
- * it the event goes to the session's spill file (core/spill.ts), applied in order by the next hook or the
+ * it the event goes to the session's spill file (core/store/spill.ts), applied in order by the next hook or the
  * plugin's server. Every problem (a broken config, empty or non-JSON stdin) is logged to `<store>/hooks.log`
  * (bounded) and stderr, and the hook still exits 0.
  */
@@ -237,7 +237,7 @@ export async function handleHookInput(
     const file = logFile;
     const log = (message: string) => logLine(file, event, message, false);
     if (isPostgresUrl(config.store)) {
-      // Never a connection from a hook: the td server, connected anyway, applies the file (core/spill.ts).
+      // Never a connection from a hook: the td server, connected anyway, applies the file (core/store/spill.ts).
       if (ev.type !== "none") spillEvent(local, ev.sessionId, event, text);
       return respondSpilled(event, parsed.input, ev);
     }

@@ -32,7 +32,7 @@ for (const required of [
   "core/entry.js",
   "core/index.js",
   "core/index.d.ts",
-  "core/quickjs-engine.js",
+  "core/sandbox/quickjs-engine.js",
 ]) {
   if (!existsSync(join(dist, required))) fail(`dist/${required} was not produced`);
 }
@@ -47,5 +47,5 @@ for (const entry of readdirSync(dist, { recursive: true, encoding: "utf8" })) {
 if (leftovers.length > 0) fail(`these files still import .ts modules: ${leftovers.join(", ")}`);
 
 console.log(
-  `build: dist/ ready (${readdirSync(join(dist, "core")).filter((f) => f.endsWith(".js")).length} core modules)`,
+  `build: dist/ ready (${readdirSync(join(dist, "core"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js")).length} core modules)`,
 );

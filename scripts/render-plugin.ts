@@ -144,7 +144,7 @@ const fullConfigExternal: Plugin = {
 const registryOutOfHooks: Plugin = {
   name: "registry-out-of-hooks",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(registry-open|sqlite-registry-store)\.ts$/ }, (args) => ({
+    b.onResolve({ filter: /(^|\/)(registry-open|sqlite-registry-store)\.ts$/ }, (args) => ({
       path: args.path,
       namespace: "left-out",
     }));
@@ -169,7 +169,7 @@ const registryOutOfHooks: Plugin = {
 const telemetryOutOfHooks: Plugin = {
   name: "telemetry-out-of-hooks",
   setup(b) {
-    b.onResolve({ filter: /^\.\/telemetry\.ts$/ }, (args) => ({ path: args.path, namespace: "no-spans" }));
+    b.onResolve({ filter: /(^|\/)telemetry\.ts$/ }, (args) => ({ path: args.path, namespace: "no-spans" }));
     b.onLoad({ filter: /.*/, namespace: "no-spans" }, () => ({
       contents: [
         "export const startRunSpan = () => {};",
@@ -237,21 +237,21 @@ async function renderPlugin(dir: string): Promise<void> {
     minify: true,
     plugins: [builtinsWithoutFacade, fullConfigExternal, registryOutOfHooks, telemetryOutOfHooks],
   });
-  // The sandbox's engine worker (core/sandbox-worker.ts) is loaded by path from beside core/sandbox-workers.ts, which
+  // The sandbox's engine worker (core/sandbox/sandbox-worker.ts) is loaded by path from beside core/sandbox/sandbox-workers.ts, which
   // every entry that runs tools shares from the chunk folder: one self-contained file there (only node: built-ins and
   // the engine), as the engine's .wasm is (test/plugin-engine.test.ts runs both from a copy of the plugin).
   await build({
     ...shared,
-    entryPoints: { [`chunks/${WORKER_FILE}`]: join(root, "core", "sandbox-worker.ts") },
+    entryPoints: { [`chunks/${WORKER_FILE}`]: join(root, "core", "sandbox", "sandbox-worker.ts") },
     splitting: false,
     banner: {
       js: 'import { createRequire as __tdCreateRequire } from "node:module";\nconst require = __tdCreateRequire(import.meta.url);',
     },
   });
-  // core/quickjs-engine.ts looks for the engine next to itself through import.meta.url: in the bundle that is the
+  // core/sandbox/quickjs-engine.ts looks for the engine next to itself through import.meta.url: in the bundle that is the
   // chunk folder (the plugin has no node_modules to resolve the package from).
   copyFileSync(engineWasmPath(), join(dir, "dist", "chunks", WASM_FILE));
-  // The report inlines the chart library; core/report-html.ts looks for it beside itself the same way.
+  // The report inlines the chart library; core/report/report-html.ts looks for it beside itself the same way.
   for (const file of Object.values(CHART_FILES)) {
     copyFileSync(chartAssetPath(file), join(dir, "dist", "chunks", file));
   }

@@ -2,7 +2,7 @@
  * The plugin's MCP server `td`: offers `propose_distilled_tool` and the exposed distilled tools to Claude Code,
  * runs distilled tools against the project's MCP servers through the toolkit, and announces every change of
  * the exposed set with `notifications/tools/list_changed`. Besides core's MCP toolkit (whose client side
- * core/mcp-sdk.ts loads), the only importer of the MCP SDK.
+ * core/mcp/mcp-sdk.ts loads), the only importer of the MCP SDK.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { stripTypeScriptTypes } from "node:module";
 import { after, describe, test } from "node:test";
-import { type CallSite, instrumentCallSites } from "../core/call-sites.ts";
 import { DistillError } from "../core/errors.ts";
-import { LIBRARY_PARAM } from "../core/module-body.ts";
-import { Sandbox } from "../core/sandbox.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
+import { type CallSite, instrumentCallSites } from "../core/verify/call-sites.ts";
+import { LIBRARY_PARAM } from "../core/verify/module-body.ts";
 import { failureOf, fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";
 
 const sandbox = new Sandbox({ poolSize: 1 });

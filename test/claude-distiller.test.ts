@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import Anthropic from "@anthropic-ai/sdk";
-import { ClaudeDistiller } from "../core/claude-distiller.ts";
+import { ClaudeDistiller } from "../core/distill/claude-distiller.ts";
 import {
   type DistillRequest,
   PROPOSE_INPUT_SCHEMA,
   PROPOSE_TOOL_NAME,
   type Proposal,
   proposalPrompt,
-} from "../core/distiller.ts";
+} from "../core/distill/distiller.ts";
 import { DistillError } from "../core/errors.ts";
 import type { CallRecord, Verdict } from "../core/types.ts";
-import { verdictText } from "../core/verdict.ts";
+import { verdictText } from "../core/verify/verdict.ts";
 import { type FakeAnthropic, type FakeReply, startFakeAnthropic } from "./fakes/anthropic-server.ts";
 
 const MODEL = "claude-test-1";

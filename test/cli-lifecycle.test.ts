@@ -9,8 +9,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
 import { Sandbox, silentLogger, ToolDistill } from "../core/index.ts";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { REFUND_TOOL, SHARED_WORLD, SOURCE_RUN, TOOLS } from "./fakes/support-tools.ts";
 import { cli, tempDir } from "./helpers.ts";
 

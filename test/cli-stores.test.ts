@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import pg from "pg";
 import { main } from "../cli/main.ts";
-import type { RegistryStore } from "../core/registry-store.ts";
-import { spillEvent } from "../core/spill.ts";
+import type { RegistryStore } from "../core/store/registry-store.ts";
+import { spillEvent } from "../core/store/spill.ts";
 import { tempDir } from "./helpers.ts";
 import { freshLocation, KINDS, openStore, pgServer, proposal, verdict } from "./registry-helpers.ts";
 

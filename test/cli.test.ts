@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
-import { SAMPLE_CONFIG } from "../core/config.ts";
-import { Store } from "../core/store.ts";
+import { SAMPLE_CONFIG } from "../core/config/config.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import type { Verdict } from "../core/types.ts";
 import { cli, tempDir } from "./helpers.ts";
 

@@ -10,10 +10,10 @@ import {
   loadConfig,
   SAMPLE_CONFIG,
   validateConfig,
-} from "../core/config.ts";
+} from "../core/config/config.ts";
+import { importRef } from "../core/config/module-ref.ts";
+import { DEFAULT_SETTINGS } from "../core/config/settings.ts";
 import { DistillError } from "../core/errors.ts";
-import { importRef } from "../core/module-ref.ts";
-import { DEFAULT_SETTINGS } from "../core/settings.ts";
 
 /** Runs `fn` in a fresh temp folder that is removed afterwards. */
 async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import { Store } from "../core/store.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import { type Logger, silentLogger } from "../core/types.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 

@@ -1,14 +1,14 @@
 /**
- * Declared business outcomes (core/declared-outcomes.ts): the static rules of the form, the outcomes each call site
+ * Declared business outcomes (core/trace/declared-outcomes.ts): the static rules of the form, the outcomes each call site
  * records, and the host applying one only from its own classification and the site's record, in the sandbox.
  */
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
-import { instrumentCallSites } from "../core/call-sites.ts";
-import { declaredOutcomeFor } from "../core/declared-outcomes.ts";
-import { Sandbox } from "../core/sandbox.ts";
-import { staticCheck } from "../core/static-check.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
+import { declaredOutcomeFor } from "../core/trace/declared-outcomes.ts";
 import type { ToolDef } from "../core/types.ts";
+import { instrumentCallSites } from "../core/verify/call-sites.ts";
+import { staticCheck } from "../core/verify/static/static-check.ts";
 
 const TOOLS: ToolDef[] = [
   {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import { Store } from "../core/index.ts";
-import { MCPToolkit } from "../core/mcp-toolkit.ts";
+import { MCPToolkit } from "../core/mcp/mcp-toolkit.ts";
 import { prepareWorkDir, runDemo, type StepReport } from "../examples/demo.ts";
 import { incidentPolicy } from "../examples/incident_agent/scripted.ts";
 import { REPO_ROOT, runNumbers, SCRIPTED_ENV, STATE_ENV } from "../examples/shared/runner-kit.ts";
@@ -182,7 +182,7 @@ for (const example of ["incident", "invoice"] as const) {
   test(`${example} claude_code project: its MCP server starts from .mcp.json and lists the fake tools`, async (t) => {
     const dir = tempDir(t, `td-demo-mcp-${example}-`);
     const project = join(REPO_ROOT, "examples", `${example}_agent`, "claude_code");
-    const { loadMcpServers } = await import("../core/mcp-config.ts");
+    const { loadMcpServers } = await import("../core/mcp/mcp-config.ts");
     const servers = await loadMcpServers({ mcpConfigPath: join(project, ".mcp.json"), inline: {} });
     process.env[STATE_ENV] = join(dir, "switches.json");
     t.after(() => {

@@ -18,8 +18,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { spillEvent } from "../core/spill.ts";
-import { Store } from "../core/store.ts";
+import { spillEvent } from "../core/store/spill.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import type { Verdict } from "../core/types.ts";
 import { cli, tempDir } from "./helpers.ts";
 

@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
-import { instrumentCallSites } from "../core/call-sites.ts";
-import { structuredError } from "../core/distilled-run.ts";
-import { Sandbox, type SandboxCall, type SandboxOutcome } from "../core/sandbox.ts";
-import type { VersionRecord } from "../core/store.ts";
+import { Sandbox, type SandboxCall, type SandboxOutcome } from "../core/sandbox/sandbox.ts";
+import type { VersionRecord } from "../core/store/sqlite/sqlite-store.ts";
+import { structuredError } from "../core/trace/distilled-run.ts";
+import { instrumentCallSites } from "../core/verify/call-sites.ts";
 import { failureOf, fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";
 
 const sandbox = new Sandbox({ poolSize: 1 });

@@ -7,15 +7,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, type TestContext, test } from "node:test";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
+import type { ToolDef } from "../core/types.ts";
 import {
   MAX_AST_NODES,
   MAX_CALL_SITES,
   MAX_PROBLEMS,
   MAX_SOURCE_BYTES,
   MAX_VERDICT_CHARS,
-} from "../core/proposal-limits.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
-import type { ToolDef } from "../core/types.ts";
+} from "../core/verify/proposal-limits.ts";
 import { paymentsWorld } from "./fakes/payments-world.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { backoffMs, callWithRetries } from "../core/base-retry.ts";
+import { backoffMs, callWithRetries } from "../core/base-tools/base-retry.ts";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
 import {
   classifyBaseFailure,
   DistillError,
@@ -16,9 +17,8 @@ import {
   ToolDistill,
   type ToolDistillOptions,
 } from "../core/index.ts";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { fixturesFromCalls } from "../core/replay.ts";
 import type { CallRecord, Executor, ToolDef } from "../core/types.ts";
+import { fixturesFromCalls } from "../core/verify/replay/replay.ts";
 import { onboardingWorld } from "./fakes/onboarding-world.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 

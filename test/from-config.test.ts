@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 
 const TOOLS_MODULE = `

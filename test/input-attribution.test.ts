@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { PROPOSE_TOOL_NAME, Sandbox, silentLogger, ToolDistill } from "../core/index.ts";
-import { callerAttribution } from "../core/input-attribution.ts";
+import { callerAttribution } from "../core/lifecycle/input-attribution.ts";
 import { CHARGE_TOOL, SHARED_CRM, TOOLS } from "./fakes/crm-world.ts";
 import { cli, sqliteOf, tempDir } from "./helpers.ts";
 

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
 import { Sandbox, silentLogger, ToolDistill } from "../core/index.ts";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { REFUND_TOOL, SOURCE_RUN, type SupportWorld, supportWorld } from "./fakes/support-tools.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 

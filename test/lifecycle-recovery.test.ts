@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
 import { Sandbox, silentLogger, ToolDistill } from "../core/index.ts";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import { type AccountsWorld, accountsWorld, ONBOARD_RUN, ONBOARD_TOOL } from "./fakes/accounts-world.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 

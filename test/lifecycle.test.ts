@@ -6,7 +6,7 @@ import {
   isExposed,
   withoutProblems,
   withProblem,
-} from "../core/lifecycle.ts";
+} from "../core/lifecycle/lifecycle.ts";
 import { Statuses } from "../core/types.ts";
 
 test("the legal transitions are the reference's table, deprecate-from-anywhere-usable, and the hygiene statuses", () => {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { DistillError } from "../core/errors.ts";
-import { loadMcpServers } from "../core/mcp-config.ts";
+import { loadMcpServers } from "../core/mcp/mcp-config.ts";
 
 let dir: string;
 beforeEach(async () => {

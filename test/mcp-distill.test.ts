@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 
 const server = fileURLToPath(new URL("./fixtures/mcp/crm-server.ts", import.meta.url));

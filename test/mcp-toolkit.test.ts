@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { after, afterEach, before, beforeEach, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DistillError } from "../core/errors.ts";
-import { loadMcpServers, type ResolvedMcpServer } from "../core/mcp-config.ts";
-import { mcpContentToValue, mcpResultToValue } from "../core/mcp-result.ts";
-import { MCPToolkit } from "../core/mcp-toolkit.ts";
+import { loadMcpServers, type ResolvedMcpServer } from "../core/mcp/mcp-config.ts";
+import { mcpContentToValue, mcpResultToValue } from "../core/mcp/mcp-result.ts";
+import { MCPToolkit } from "../core/mcp/mcp-toolkit.ts";
 import type { Logger } from "../core/types.ts";
 import { type FixtureHttpServer, startHttpServer } from "./fixtures/mcp/http-server.ts";
 

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
 import { Sandbox, ToolDistill } from "../core/index.ts";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
 import {
   DISCOVERY,
   ONBOARD_HIRE,

@@ -66,7 +66,7 @@ test("the packed tarball runs as `npx --package <tarball> tooldistill`", { timeo
     "dist/cli/main.js",
     "dist/core/index.js",
     "dist/core/index.d.ts",
-    "dist/core/quickjs-engine.js",
+    "dist/core/sandbox/quickjs-engine.js",
   ]) {
     assert.ok(listing.includes(`package/${file}`), `the tarball lacks ${file}`);
   }

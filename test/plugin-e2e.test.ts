@@ -16,7 +16,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Store } from "../core/store.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import {
   deferredNames,
   type FakeReply,

@@ -12,8 +12,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BASE_TOOLS_META_KEY } from "../claude-code/base-tools.ts";
 import { spanPrefix, spanTraceId } from "../claude-code/session.ts";
-import { MCPToolkit } from "../core/mcp-toolkit.ts";
-import { Store } from "../core/store.ts";
+import { MCPToolkit } from "../core/mcp/mcp-toolkit.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import { type HookEvent, handleHookInput, setupHint } from "../hooks/run.ts";
 import { tempDir } from "./helpers.ts";
 

@@ -17,7 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spanTraceId } from "../claude-code/session.ts";
-import type { RegistryStore } from "../core/registry-store.ts";
+import type { RegistryStore } from "../core/store/registry-store.ts";
 import { tempDir } from "./helpers.ts";
 import { eventually, freshLocation, KINDS, openStore } from "./registry-helpers.ts";
 

@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spanTraceId } from "../claude-code/session.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
 import { handleHookInput } from "../hooks/run.ts";
 import { createTdServer } from "../server/td-server.ts";

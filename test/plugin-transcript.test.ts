@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parseTranscript, readTranscript, transcriptToolCalls } from "../claude-code/transcript.ts";
-import { Store } from "../core/store.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import { type HookEvent, handleHookInput } from "../hooks/run.ts";
 import { tempDir } from "./helpers.ts";
 

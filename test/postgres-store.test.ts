@@ -10,10 +10,10 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { DistillError } from "../core/errors.ts";
-import { MIGRATION_VERSIONS, SCHEMA_VERSION } from "../core/postgres-schema.ts";
-import { openRegistryStore } from "../core/registry-open.ts";
-import type { RegistryChange, RegistryStore } from "../core/registry-store.ts";
-import { hashSource } from "../core/tool-files.ts";
+import { MIGRATION_VERSIONS, SCHEMA_VERSION } from "../core/store/postgres/postgres-schema.ts";
+import { openRegistryStore } from "../core/store/registry-open.ts";
+import type { RegistryChange, RegistryStore } from "../core/store/registry-store.ts";
+import { hashSource } from "../core/store/tool-files.ts";
 import { silentLogger } from "../core/types.ts";
 import { eventually, openStore, pgServer, proposal, verdict } from "./registry-helpers.ts";
 
@@ -336,7 +336,7 @@ test("a SQLite store never loads pg", () => {
     import { mkdtempSync } from "node:fs";
     import { tmpdir } from "node:os";
     import { join } from "node:path";
-    const { openRegistryStore } = await import(${JSON.stringify(new URL("../core/registry-open.ts", import.meta.url).href)});
+    const { openRegistryStore } = await import(${JSON.stringify(new URL("../core/store/registry-open.ts", import.meta.url).href)});
     const store = await openRegistryStore(join(mkdtempSync(join(tmpdir(), "td-nopg-")), "s"));
     await store.createTrace("t", "task", "sdk");
     await store.close();

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DistillError } from "../core/errors.ts";
+import type { Problem } from "../core/types.ts";
 import {
   checkArgumentProvenance,
   MAX_ALTERNATIVES,
   MAX_DEPTH,
   MAX_VISITS,
   type RunFacts,
-} from "../core/provenance.ts";
-import type { Problem } from "../core/types.ts";
+} from "../core/verify/provenance/provenance.ts";
 import { toolSource } from "./sandbox-helpers.ts";
 
 /**

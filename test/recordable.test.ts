@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { spanTraceId } from "../claude-code/session.ts";
-import { MAX_RECORDED_DEPTH } from "../core/recordable.ts";
-import { Store } from "../core/store.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
+import { MAX_RECORDED_DEPTH } from "../core/trace/recordable.ts";
 import { silentLogger } from "../core/types.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 

@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { Sandbox } from "../core/sandbox.ts";
-import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
-import type { Trace } from "../core/trace.ts";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
+import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill/tool-distill.ts";
+import type { Trace } from "../core/trace/trace.ts";
 import { bookingRun, input, PICK, TOOL, travelWorld } from "./fakes/travel-world.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 

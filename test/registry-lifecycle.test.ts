@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { describe, test } from "node:test";
 import { DistillError } from "../core/errors.ts";
-import type { RegistryChange, RegistryData, StatusChange } from "../core/registry-store.ts";
-import { hashSource } from "../core/tool-files.ts";
+import type { RegistryChange, RegistryData, StatusChange } from "../core/store/registry-store.ts";
+import { hashSource } from "../core/store/tool-files.ts";
 import type { Status, ToolDef } from "../core/types.ts";
 import { eventually, freshStore, KINDS, openStore, proposal, verdict } from "./registry-helpers.ts";
 

@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { after, type TestContext, test } from "node:test";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { Sandbox } from "../core/sandbox.ts";
-import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
+import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill/tool-distill.ts";
 import { silentLogger, type ToolDef } from "../core/types.ts";
 import { bookingRun, input, TOOL, travelWorld } from "./fakes/travel-world.ts";
 import { freshLocation, KINDS } from "./registry-helpers.ts";

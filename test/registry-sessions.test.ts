@@ -8,9 +8,9 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { DistillError } from "../core/errors.ts";
-import type { RegistryData } from "../core/registry-store.ts";
-import { type SpilledEvent, spillDir, spillEvent } from "../core/spill.ts";
-import { applySpillsToRegistry } from "../core/spill-registry.ts";
+import type { RegistryData } from "../core/store/registry-store.ts";
+import { type SpilledEvent, spillDir, spillEvent } from "../core/store/spill.ts";
+import { applySpillsToRegistry } from "../core/store/spill-registry.ts";
 import { tempDir } from "./helpers.ts";
 import { freshStore, KINDS, openStore } from "./registry-helpers.ts";
 

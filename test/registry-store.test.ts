@@ -8,9 +8,9 @@ import { once } from "node:events";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DistillError } from "../core/errors.ts";
-import { openRegistryStore } from "../core/registry-open.ts";
-import type { RegistryChange, RegistryData } from "../core/registry-store.ts";
-import { hashSource } from "../core/tool-files.ts";
+import { openRegistryStore } from "../core/store/registry-open.ts";
+import type { RegistryChange, RegistryData } from "../core/store/registry-store.ts";
+import { hashSource } from "../core/store/tool-files.ts";
 import { silentLogger } from "../core/types.ts";
 import { eventually, freshStore, KINDS, openStore, proposal, verdict } from "./registry-helpers.ts";
 

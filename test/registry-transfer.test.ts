@@ -6,9 +6,13 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { type TestContext, test } from "node:test";
 import { DistillError } from "../core/errors.ts";
-import { INTERNAL_META_PREFIX, type RegistryBatch, type RegistryStore } from "../core/registry-store.ts";
-import { copyRegistry } from "../core/registry-transfer.ts";
-import type { SqliteRegistryStore } from "../core/sqlite-registry-store.ts";
+import {
+  INTERNAL_META_PREFIX,
+  type RegistryBatch,
+  type RegistryStore,
+} from "../core/store/registry-store.ts";
+import type { SqliteRegistryStore } from "../core/store/sqlite/sqlite-registry-store.ts";
+import { copyRegistry } from "../core/store/transfer/registry-transfer.ts";
 import { freshStore, proposal, verdict } from "./registry-helpers.ts";
 
 const isCode = (code: string, message?: RegExp) => (err: unknown) =>

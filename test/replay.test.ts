@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { canonicalArgs } from "../core/canonical.ts";
-import { argDifferences, FixtureSet, fixturesFromCalls } from "../core/replay.ts";
 import type { CallRecord } from "../core/types.ts";
-import { avoidedTools, efficiencyCheck } from "../core/verification.ts";
+import { canonicalArgs } from "../core/util/canonical.ts";
+import { argDifferences, FixtureSet, fixturesFromCalls } from "../core/verify/replay/replay.ts";
+import { avoidedTools, efficiencyCheck } from "../core/verify/verification.ts";
 
 let nextId = 1;
 function call(

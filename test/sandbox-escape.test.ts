@@ -16,9 +16,9 @@ import {
   type SandboxOptions,
   type SandboxOutcome,
   type SandboxRunRequest,
-} from "../core/sandbox.ts";
-import { ABSENT_GLOBALS, ABSENT_MEMBERS } from "../core/sandbox-guest.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
+} from "../core/sandbox/sandbox.ts";
+import { ABSENT_GLOBALS, ABSENT_MEMBERS } from "../core/sandbox/sandbox-guest.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import { PAY_VENDOR, paymentsWorld } from "./fakes/payments-world.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 import { failureOf, fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";

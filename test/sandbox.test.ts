@@ -4,8 +4,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { DistillError } from "../core/errors.ts";
-import { toFunctionBody } from "../core/module-body.ts";
-import { DEFAULT_LIMITS, Sandbox, type SandboxRunRequest } from "../core/sandbox.ts";
+import { DEFAULT_LIMITS, Sandbox, type SandboxRunRequest } from "../core/sandbox/sandbox.ts";
+import { toFunctionBody } from "../core/verify/module-body.ts";
 import { tempDir } from "./helpers.ts";
 import { failureOf, fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";
 
@@ -688,7 +688,7 @@ describe("instances", () => {
 describe("a process using the sandbox", () => {
   function runScript(dir: string, extra: string) {
     const script = join(dir, "use-sandbox.ts");
-    const sandboxUrl = new URL("../core/sandbox.ts", import.meta.url).href;
+    const sandboxUrl = new URL("../core/sandbox/sandbox.ts", import.meta.url).href;
     writeFileSync(
       script,
       `import { Sandbox } from ${JSON.stringify(sandboxUrl)};

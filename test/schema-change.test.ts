@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { passedProperties } from "../core/passed-properties.ts";
-import { classifySchemaChange } from "../core/schema-change.ts";
+import { classifySchemaChange } from "../core/base-tools/definition-change.ts";
+import { passedProperties } from "../core/base-tools/passed-properties.ts";
 import type { ToolDef } from "../core/types.ts";
 
 const base: ToolDef = {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ABSENT_GLOBALS, NO_CLOCK } from "../core/sandbox-guest.ts";
-import { staticCheck, TOOL_NAME_PATTERN } from "../core/static-check.ts";
+import { ABSENT_GLOBALS, NO_CLOCK } from "../core/sandbox/sandbox-guest.ts";
 import type { Problem, ToolDef } from "../core/types.ts";
-import { formatProblem } from "../core/verdict.ts";
+import { staticCheck, TOOL_NAME_PATTERN } from "../core/verify/static/static-check.ts";
+import { formatProblem } from "../core/verify/verdict.ts";
 
 const BASE: ToolDef[] = [
   {

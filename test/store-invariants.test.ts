@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Store } from "../core/store.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import type { Logger, Verdict } from "../core/types.ts";
 import { tempDir } from "./helpers.ts";
 

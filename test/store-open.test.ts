@@ -18,7 +18,7 @@ import {
 import { join } from "node:path";
 import { test } from "node:test";
 import { DistillError } from "../core/errors.ts";
-import { Store } from "../core/store.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import { silentLogger } from "../core/types.ts";
 import { tempDir } from "./helpers.ts";
 

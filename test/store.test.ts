@@ -7,9 +7,9 @@ import { DatabaseSync } from "node:sqlite";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DistillError } from "../core/errors.ts";
-import { Store } from "../core/store.ts";
-import { SCHEMA_VERSION } from "../core/store-schema.ts";
-import { hashSource } from "../core/tool-files.ts";
+import { SCHEMA_VERSION } from "../core/store/sqlite/sqlite-schema.ts";
+import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { hashSource } from "../core/store/tool-files.ts";
 import type { Verdict } from "../core/types.ts";
 import { tempDir } from "./helpers.ts";
 

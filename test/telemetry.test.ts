@@ -14,9 +14,9 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
 import { MCPToolkit, silentLogger, ToolDistill } from "../core/index.ts";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { Sandbox } from "../core/sandbox.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
 import { bookingRun, input, TOOL, travelWorld } from "./fakes/travel-world.ts";
 import { tempDir } from "./helpers.ts";
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
-import type { Distiller, DistillRequest, Proposal } from "../core/distiller.ts";
-import { fallbackDistill } from "../core/distilling.ts";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { Sandbox } from "../core/sandbox.ts";
-import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
+import type { Distiller, DistillRequest, Proposal } from "../core/distill/distiller.ts";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
+import { fallbackDistill } from "../core/distill/rebuild.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
+import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
 import { invoiceWorld } from "./fakes/invoice-tools.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";

@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { PROPOSE_TOOL_NAME, ToolDistill } from "../core/index.ts";
-import { toolNameProblem } from "../core/tool-names.ts";
+import { toolNameProblem } from "../core/util/tool-names.ts";
 import { invoiceWorld } from "./fakes/invoice-tools.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { ToolDistill } from "../core/tool-distill.ts";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
+import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import { invoiceWorld } from "./fakes/invoice-tools.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 
@@ -117,7 +117,7 @@ test("outcome is null until set", (t) => {
   assert.equal(trace.outcome, true);
 });
 
-async function threeCalls(trace: import("../core/trace.ts").Trace) {
+async function threeCalls(trace: import("../core/trace/trace.ts").Trace) {
   await trace.execute("gmail_search", { query: "from:ACME order" });
   await trace.execute("gmail_get_message", { id: "msg-from-ACME-order" });
   await trace.execute("billing_find_customer", { name: "Nobody" }); // a failed call counts too

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, type TestContext, test } from "node:test";
-import { PROPOSE_TOOL_NAME } from "../core/prompts.ts";
-import { Sandbox } from "../core/sandbox.ts";
-import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill.ts";
-import type { Trace } from "../core/trace.ts";
+import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
+import { ToolDistill, type ToolDistillOptions } from "../core/tool-distill/tool-distill.ts";
+import type { Trace } from "../core/trace/trace.ts";
 import { invoiceWorld } from "./fakes/invoice-tools.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
 

@@ -2,14 +2,14 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   nodeVersionProblem
-} from "./chunks/chunk-GLB7ED25.js";
+} from "./chunks/chunk-AFD4KMO3.js";
 import "./chunks/chunk-WEYMVVQ3.js";
 import "./chunks/chunk-UTY5CP2H.js";
 
 // cli/plugin-cli.ts
 var problem = nodeVersionProblem();
 if (problem === null) {
-  const { main } = await import("./chunks/main-URIZNV2C.js");
+  const { main } = await import("./chunks/main-SU73XKMG.js");
   process.exitCode = await main(process.argv.slice(2));
 } else {
   process.stderr.write(`${problem}

@@ -2,14 +2,14 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   nodeSupported
-} from "./chunks/chunk-43ZM4OKA.js";
-import "./chunks/chunk-GLB7ED25.js";
+} from "./chunks/chunk-ZCFTJBWR.js";
+import "./chunks/chunk-AFD4KMO3.js";
 import "./chunks/chunk-WEYMVVQ3.js";
 import "./chunks/chunk-UTY5CP2H.js";
 
 // hooks/report.ts
 if (nodeSupported()) {
-  const { runReport } = await import("./chunks/report-run-TJZQGMXF.js");
+  const { runReport } = await import("./chunks/report-run-BWUSAXJE.js");
   process.exitCode = await runReport(
     process.argv.slice(2),
     process.env,

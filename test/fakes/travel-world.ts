@@ -1,5 +1,5 @@
-import type { ToolDistill } from "../../core/tool-distill.ts";
-import type { Trace } from "../../core/trace.ts";
+import type { ToolDistill } from "../../core/tool-distill/tool-distill.ts";
+import type { Trace } from "../../core/trace/trace.ts";
 import type { Executor, ToolDef } from "../../core/types.ts";
 
 /** One flight a route offers: its id, its price and the airline account that is paid for it. */

@@ -1,32 +1,32 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
-import "./chunk-QYIALDTZ.js";
-import "./chunk-6TYRKRPH.js";
-import "./chunk-3Y2YTLYP.js";
+import "./chunk-WOXAJQJ5.js";
+import "./chunk-IUMFZZRM.js";
+import "./chunk-J64JK7AG.js";
 import {
   hookSettings,
   loadConfig
-} from "./chunk-HBRSV4NN.js";
-import "./chunk-Q5FRN7I7.js";
-import "./chunk-QMZU5RRW.js";
-import "./chunk-POCT4HZ6.js";
-import "./chunk-O4NDKIK6.js";
-import "./chunk-RYYHHNJW.js";
-import "./chunk-LPVZYSRE.js";
-import "./chunk-A6E7RSNK.js";
-import "./chunk-IR76D6NA.js";
-import "./chunk-OGWWFJGY.js";
-import "./chunk-27JIJYWJ.js";
-import "./chunk-EPNEU7NH.js";
+} from "./chunk-WSTLYW53.js";
+import "./chunk-I42C2654.js";
+import "./chunk-PA5A5OBP.js";
+import "./chunk-KJIBML44.js";
+import "./chunk-LNPORMZP.js";
+import "./chunk-DFWB4XA7.js";
+import "./chunk-FLNVHBNK.js";
+import "./chunk-WGRAGIMS.js";
+import "./chunk-6X6CQ3U3.js";
+import "./chunk-QNKRPA2X.js";
+import "./chunk-JFH4BXRI.js";
+import "./chunk-RXOWFUTW.js";
 import "./chunk-J2PGGSMV.js";
-import "./chunk-LMZH4FWR.js";
-import "./chunk-GLB7ED25.js";
+import "./chunk-3GICA5WK.js";
+import "./chunk-AFD4KMO3.js";
 import {
   loadMcpServers
-} from "./chunk-UNPHGQIK.js";
-import "./chunk-XNNFATCV.js";
-import "./chunk-DB4N7OMT.js";
-import "./chunk-RHGQ5VNB.js";
+} from "./chunk-F7FMCNXH.js";
+import "./chunk-PLUU42V4.js";
+import "./chunk-ZQYAE2VL.js";
+import "./chunk-VH3A3DZF.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";

@@ -15,14 +15,14 @@ var __export = (target, all) => {
     __defProp(target, name, { get: all[name], enumerable: true });
 };
 
-// node_modules/@jitl/quickjs-wasmfile-release-sync/dist/ffi.mjs
+// ../../main/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/ffi.mjs
 var ffi_exports = {};
 __export(ffi_exports, {
   QuickJSFFI: () => QuickJSFFI
 });
 var QuickJSFFI;
 var init_ffi = __esm({
-  "node_modules/@jitl/quickjs-wasmfile-release-sync/dist/ffi.mjs"() {
+  "../../main/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/ffi.mjs"() {
     QuickJSFFI = class {
       constructor(module) {
         this.module = module;
@@ -100,7 +100,7 @@ var init_ffi = __esm({
   }
 });
 
-// node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.mjs
+// ../../main/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.mjs
 var emscripten_module_exports = {};
 __export(emscripten_module_exports, {
   default: () => emscripten_module_default
@@ -582,15 +582,15 @@ async function QuickJSRaw(moduleArg = {}) {
 }
 var emscripten_module_default;
 var init_emscripten_module = __esm({
-  "node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.mjs"() {
+  "../../main/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.mjs"() {
     emscripten_module_default = QuickJSRaw;
   }
 });
 
-// node_modules/@jitl/quickjs-ffi-types/dist/index.mjs
+// ../../main/node_modules/@jitl/quickjs-ffi-types/dist/index.mjs
 var EvalFlags, IntrinsicsFlags, JSPromiseStateEnum, GetOwnPropertyNamesFlags, IsEqualOp;
 var init_dist = __esm({
-  "node_modules/@jitl/quickjs-ffi-types/dist/index.mjs"() {
+  "../../main/node_modules/@jitl/quickjs-ffi-types/dist/index.mjs"() {
     EvalFlags = { JS_EVAL_TYPE_GLOBAL: 0, JS_EVAL_TYPE_MODULE: 1, JS_EVAL_TYPE_DIRECT: 2, JS_EVAL_TYPE_INDIRECT: 3, JS_EVAL_TYPE_MASK: 3, JS_EVAL_FLAG_STRICT: 8, JS_EVAL_FLAG_STRIP: 16, JS_EVAL_FLAG_COMPILE_ONLY: 32, JS_EVAL_FLAG_BACKTRACE_BARRIER: 64 };
     IntrinsicsFlags = { BaseObjects: 1, Date: 2, Eval: 4, StringNormalize: 8, RegExp: 16, RegExpCompiler: 32, JSON: 64, Proxy: 128, MapSet: 256, TypedArrays: 512, Promise: 1024, BigInt: 2048, BigFloat: 4096, BigDecimal: 8192, OperatorOverloading: 16384, BignumExt: 32768 };
     JSPromiseStateEnum = { Pending: 0, Fulfilled: 1, Rejected: 2 };
@@ -599,7 +599,7 @@ var init_dist = __esm({
   }
 });
 
-// node_modules/quickjs-emscripten-core/dist/chunk-V2S4ZYJR.mjs
+// ../../main/node_modules/quickjs-emscripten-core/dist/chunk-V2S4ZYJR.mjs
 function debugLog(...args) {
   QTS_DEBUG && console.log("quickjs-emscripten:", ...args);
 }
@@ -686,7 +686,7 @@ function applyModuleEvalRuntimeOptions(runtime, options) {
 }
 var __defProp2, __export2, QTS_DEBUG, errors_exports, QuickJSUnwrapError, QuickJSWrongOwner, QuickJSUseAfterFree, QuickJSNotImplemented, QuickJSAsyncifyError, QuickJSAsyncifySuspended, QuickJSMemoryLeakDetected, QuickJSEmscriptenModuleError, QuickJSUnknownIntrinsic, QuickJSPromisePending, QuickJSEmptyGetOwnPropertyNames, QuickJSHostRefRangeExceeded, QuickJSHostRefInvalid, AwaitYield, UsingDisposable, SymbolDispose, prototypeAsAny, Lifetime, StaticLifetime, WeakLifetime, Scope, AbstractDisposableResult, DisposableSuccess, DisposableFail, DisposableResult, QuickJSDeferredPromise, ModuleMemory, DefaultIntrinsics, QuickJSIterator, INT32_MIN, INT32_MAX, INVALID_HOST_REF_ID, HostRefMap, HostRef, ContextMemory, QuickJSContext, QuickJSRuntime, QuickJSEmscriptenModuleCallbacks, QuickJSModuleCallbacks, QuickJSWASMModule;
 var init_chunk_V2S4ZYJR = __esm({
-  "node_modules/quickjs-emscripten-core/dist/chunk-V2S4ZYJR.mjs"() {
+  "../../main/node_modules/quickjs-emscripten-core/dist/chunk-V2S4ZYJR.mjs"() {
     init_dist();
     init_dist();
     __defProp2 = Object.defineProperty;
@@ -1716,7 +1716,7 @@ Attempted to suspend at:`);
   }
 });
 
-// node_modules/quickjs-emscripten-core/dist/module-ES6BEMUI.mjs
+// ../../main/node_modules/quickjs-emscripten-core/dist/module-ES6BEMUI.mjs
 var module_ES6BEMUI_exports = {};
 __export(module_ES6BEMUI_exports, {
   QuickJSModuleCallbacks: () => QuickJSModuleCallbacks,
@@ -1725,12 +1725,12 @@ __export(module_ES6BEMUI_exports, {
   applyModuleEvalRuntimeOptions: () => applyModuleEvalRuntimeOptions
 });
 var init_module_ES6BEMUI = __esm({
-  "node_modules/quickjs-emscripten-core/dist/module-ES6BEMUI.mjs"() {
+  "../../main/node_modules/quickjs-emscripten-core/dist/module-ES6BEMUI.mjs"() {
     init_chunk_V2S4ZYJR();
   }
 });
 
-// core/sandbox-worker.ts
+// core/sandbox/sandbox-worker.ts
 import { parentPort, workerData } from "node:worker_threads";
 
 // core/errors.ts
@@ -1752,16 +1752,16 @@ function errorMessage(err) {
   }
 }
 
-// core/quickjs-engine.ts
+// core/sandbox/quickjs-engine.ts
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-// node_modules/@jitl/quickjs-wasmfile-release-sync/dist/index.mjs
+// ../../main/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/index.mjs
 var variant = { type: "sync", importFFI: () => Promise.resolve().then(() => (init_ffi(), ffi_exports)).then((mod) => mod.QuickJSFFI), importModuleLoader: () => Promise.resolve().then(() => (init_emscripten_module(), emscripten_module_exports)).then((mod) => mod.default) };
 var src_default = variant;
 
-// node_modules/quickjs-emscripten-core/dist/index.mjs
+// ../../main/node_modules/quickjs-emscripten-core/dist/index.mjs
 init_chunk_V2S4ZYJR();
 init_dist();
 async function newQuickJSWASMModuleFromVariant(variantOrPromise) {
@@ -1824,7 +1824,7 @@ function newMockExtensions(log) {
   } };
 }
 
-// core/quickjs-engine.ts
+// core/sandbox/quickjs-engine.ts
 var variant2 = src_default;
 var PAGE_BYTES = 65536;
 var ENGINE_BASE_MB = 16;
@@ -1890,7 +1890,13 @@ async function newEngineInstance(memoryMb) {
   return { quickjs, memoryMb, growthRefused: () => refused };
 }
 
-// core/canonical.ts
+// core/util/text.ts
+function clip(text, max) {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
+}
+
+// core/util/canonical.ts
 function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -1927,7 +1933,7 @@ function dangerousKeyProblem(args) {
   return `the arguments have the key '${path.slice(0, 200)}', which tooldistill never sends (it can reach a prototype in the code that receives it): pass the data under another key`;
 }
 
-// core/sandbox-guest.ts
+// core/sandbox/sandbox-guest.ts
 var NO_CLOCK = "a distilled tool has no clock: take the time as an input or from a base tool";
 var ABSENT_GLOBALS = Object.freeze({
   setTimeout: "a distilled tool has no timers",
@@ -2098,13 +2104,7 @@ var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
   });
 })`;
 
-// core/text.ts
-function clip(text, max) {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
-}
-
-// core/sandbox-failures.ts
+// core/sandbox/sandbox-failures.ts
 var MAX_ERROR_CHARS = 1e3;
 var SEPARATOR = "";
 var TOOL_LINE = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+)`);
@@ -2171,7 +2171,7 @@ function readResult(tagged, maxBytes) {
   }
 }
 
-// core/sandbox-calls.ts
+// core/sandbox/sandbox-calls.ts
 var MAX_NAME_CHARS = 128;
 var CallGate = class {
   /** Every call asked for, in order, with its outcome: the run's record. */
@@ -2280,7 +2280,7 @@ function parsePlainObject(json) {
   }
 }
 
-// core/sandbox-clock.ts
+// core/sandbox/sandbox-clock.ts
 var cpuNow = typeof process.threadCpuUsage === "function" ? () => {
   const u = process.threadCpuUsage();
   return (u.user + u.system) / 1e3;
@@ -2361,7 +2361,7 @@ var RunClock = class {
   }
 };
 
-// core/sandbox-context.ts
+// core/sandbox/sandbox-context.ts
 var INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false };
 function openContext(instance, inCheck, host) {
   try {
@@ -2396,7 +2396,7 @@ function openContext(instance, inCheck, host) {
   }
 }
 
-// core/sandbox-sites.ts
+// core/sandbox/sandbox-sites.ts
 var PLACE = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+):(\\d+)\\)`, "g");
 function siteFromStack(positions, stack) {
   if (stack === null) return null;
@@ -2410,7 +2410,7 @@ function siteFromStack(positions, stack) {
   return found;
 }
 
-// core/sandbox-run.ts
+// core/sandbox/sandbox-run.ts
 var SandboxRun = class {
   #instance;
   #inCheck;
@@ -2719,9 +2719,10 @@ var SandboxRun = class {
   }
 };
 
-// core/sandbox-worker.ts
+// core/sandbox/sandbox-worker.ts
 var port = parentPort;
-if (port === null) throw new Error("core/sandbox-worker.ts runs as a worker thread, started by the sandbox");
+if (port === null)
+  throw new Error("core/sandbox/sandbox-worker.ts runs as a worker thread, started by the sandbox");
 var data = workerData;
 useEngineModule(data.module);
 var watch = new Int32Array(data.watch);

@@ -1,0 +1,96 @@
+/**
+ * Versions held back for a runtime failure, and code that would evade the hold. A version demoted for
+ * `runtime_failure` comes back only by a live pass (or a person's promote); the same code proposed again with a
+ * comment or other formatting is the same tool, so it is recognised by the fingerprint of its syntax tree
+ * (Babel's AST without locations, comments and raw text) and gets the held version's state and evidence. A
+ * replacement with other code waits for a live pass or a person too, instead of being activated by replay.
+ */
+import { parse } from "@babel/parser";
+import type { RegistryData } from "../store/registry-store.ts";
+import type { VersionRecord } from "../store/sqlite/sqlite-store.ts";
+import { hashSource } from "../store/tool-files.ts";
+import type { Verdict } from "../types.ts";
+import { noEvidence } from "../verify/verdict.ts";
+
+/** What tells two spellings of one program apart and nothing else: positions, comments, raw text, parentheses. */
+const FORMATTING = new Set([
+  "start",
+  "end",
+  "loc",
+  "range",
+  "leadingComments",
+  "trailingComments",
+  "innerComments",
+  "comments",
+  "extra",
+  "tokens",
+  "errors",
+]);
+
+/** The fingerprint of a module's syntax tree, the same for code that differs only in comments and formatting. */
+export function codeFingerprint(source: string): string | null {
+  let program: unknown;
+  try {
+    program = parse(source, { sourceType: "module", plugins: ["typescript"] }).program;
+  } catch {
+    // Code that does not parse has no tree to compare; the static check reports it.
+    return null;
+  }
+  return hashSource(JSON.stringify(program, (key, value) => (FORMATTING.has(key) ? undefined : value)));
+}
+
+/**
+ * The version of `name` held back for a runtime failure, if any: the newest suspect or deprecated version whose
+ * open problems include `runtime_failure` and that no later version replaced by becoming active.
+ */
+export function heldVersion(versions: readonly VersionRecord[]): VersionRecord | null {
+  const held = versions
+    .filter(
+      (v) => (v.status === "suspect" || v.status === "deprecated") && v.problems.includes("runtime_failure"),
+    )
+    .at(-1);
+  if (!held) return null;
+  return versions.some((v) => v.status === "active" && v.version > held.version) ? null : held;
+}
+
+/** A held-back version of `name` whose code is `code` up to comments and formatting, or null. */
+export async function equivalentHeld(
+  store: RegistryData,
+  name: string,
+  code: string,
+): Promise<VersionRecord | null> {
+  const held = (await store.listVersions({ name })).filter(
+    (v) => (v.status === "suspect" || v.status === "deprecated") && v.problems.includes("runtime_failure"),
+  );
+  if (held.length === 0) return null;
+  const mine = codeFingerprint(code);
+  if (mine === null) return null;
+  for (const v of held.reverse()) {
+    if (codeFingerprint(await store.readCode(v.name, v.version)) === mine) return v;
+  }
+  return null;
+}
+
+/** The answer to a proposal equivalent to held-back `v`: its state and evidence, and the only ways back. */
+export function heldVerdict(v: VersionRecord): Verdict {
+  const message =
+    `the code is ${v.name} v${v.version} again (the same syntax tree; only comments or formatting differ), which is ${v.status} after a runtime failure: ` +
+    `replay cannot clear that, so nothing new was stored. Fix what failed at run time, or have a person run tooldistill verify ${v.name} --version ${v.version} --live`;
+  const notRun = { ok: false, problems: [{ message: "not run: the proposal is a held-back version" }] };
+  return {
+    name: v.name,
+    version: v.version,
+    status: v.status,
+    checks: { static: { ok: false, problems: [{ message }] }, replay: notRun, efficiency: notRun },
+    calls: v.verdict?.calls ?? null,
+    baseline: v.baseline,
+    limit: v.verdict?.limit ?? null,
+    liveCalls: [],
+    evidence: v.verdict?.evidence ?? noEvidence(),
+  };
+}
+
+/** Why a passing replacement of a held-back version waits instead of being auto-promoted. */
+export function holdText(name: string, version: number, held: VersionRecord): string {
+  return `waits for tooldistill verify ${name} --version ${version} --live or tooldistill promote ${name}: it replaces v${held.version}, held back for runtime_failure, which only a live pass or a person clears`;
+}

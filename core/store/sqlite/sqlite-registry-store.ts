@@ -1,0 +1,289 @@
+/**
+ * The registry on SQLite, behind the async RegistryStore interface: an adapter over the embedded `Store`, which
+ * keeps doing the work (same database, same tool files under tools/, same open check). The hooks keep using that
+ * `Store` synchronously; this adapter is what the library's async operations use.
+ *
+ * One process has one connection, and SQLite's transactions belong to the connection: while this adapter holds a
+ * transaction open across awaits (`transaction`, `importRegistry`, or the read snapshot of `exportRegistry`), its
+ * other callers wait for it in turn. Code that uses the underlying `Store` directly in the same process meanwhile
+ * would be folded into that transaction, so a process uses one or the other for writes, not both at once.
+ */
+import { rmdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { DistillError } from "../../errors.ts";
+import type { Logger } from "../../types.ts";
+import { stderrLogger } from "../../util/logger.ts";
+import { assertOutsideTransaction, runInTransaction, ToolLocks } from "../registry-scope.ts";
+import {
+  emptyCounts,
+  type RegistryBatch,
+  type RegistryChangeListener,
+  type RegistryData,
+  type RegistryStore,
+  type TransferCounts,
+} from "../registry-store.ts";
+import { SqliteChangeFeed } from "./sqlite-change-feed.ts";
+import { SqliteRegistryData } from "./sqlite-registry-data.ts";
+import { exportSqlite, importSqlite, sqliteIsEmpty } from "./sqlite-registry-transfer.ts";
+import { Store, type StoreOptions } from "./sqlite-store.ts";
+import { takeLease } from "./sqlite-tool-lease.ts";
+import { storeDatabase } from "./store-access.ts";
+
+/** This process's exclusive use of the one connection: a transaction, an export's snapshot or an import. */
+class Gate {
+  #busy: Promise<void> | null = null;
+
+  /** Undefined when free (the common case, so a call costs no wait), else resolves once it is. */
+  idle(): Promise<void> | undefined {
+    return this.#busy ? this.#wait() : undefined;
+  }
+
+  get busy(): boolean {
+    return this.#busy !== null;
+  }
+
+  async #wait(): Promise<void> {
+    while (this.#busy) await this.#busy;
+  }
+
+  async acquire(): Promise<() => void> {
+    while (this.#busy) await this.#busy;
+    let resolve!: () => void;
+    this.#busy = new Promise<void>((r) => {
+      resolve = r;
+    });
+    return () => {
+      this.#busy = null;
+      resolve();
+    };
+  }
+}
+
+/** A transaction's view: the data methods on the connection that holds the transaction; usable until it ends. */
+class SqliteTransaction extends SqliteRegistryData {
+  readonly #state: { open: boolean };
+  readonly #store: Store;
+
+  constructor(store: Store) {
+    const state = { open: true };
+    super(store, () => {
+      if (!state.open) {
+        throw new DistillError(
+          "USAGE",
+          "this transaction has ended: use the store, or open a new transaction",
+        );
+      }
+      return undefined;
+    });
+    this.#state = state;
+    this.#store = store;
+  }
+
+  override async savepoint<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
+    if (!this.#state.open) throw new DistillError("USAGE", "this transaction has ended: open a new one");
+    // SQLite's savepoints nest by name: ROLLBACK TO and RELEASE act on the innermost of that name.
+    const db = storeDatabase(this.#store);
+    db.exec("SAVEPOINT td_async_step");
+    try {
+      const result = await fn(this);
+      db.exec("RELEASE td_async_step");
+      return result;
+    } catch (err) {
+      db.exec("ROLLBACK TO td_async_step");
+      db.exec("RELEASE td_async_step");
+      throw err;
+    }
+  }
+
+  end(): void {
+    this.#state.open = false;
+  }
+
+  transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+}
+
+/** The SQLite registry: the embedded default, one folder on one machine. */
+export class SqliteRegistryStore extends SqliteRegistryData implements RegistryStore {
+  readonly kind = "sqlite";
+  /** The synchronous store underneath: the hooks' path, `doctor`, spill files, the session tables. */
+  readonly store: Store;
+  readonly location: string;
+  readonly readOnly: boolean;
+  readonly #gate: Gate;
+  readonly #locks = new ToolLocks();
+  readonly #logger: Logger;
+  readonly #changes: SqliteChangeFeed;
+
+  /** Opens (creating and migrating unless read-only) the store in folder `root`. */
+  static open(root: string, options: StoreOptions = {}): SqliteRegistryStore {
+    return new SqliteRegistryStore(new Store(root, options), { logger: options.logger ?? stderrLogger });
+  }
+
+  /** Wraps an open store; the adapter owns it from now on (`close` closes it). */
+  constructor(store: Store, options: { logger?: Logger } = {}) {
+    const gate = new Gate();
+    super(store, () => {
+      assertOutsideTransaction(gate);
+      return gate.idle();
+    });
+    this.store = store;
+    this.location = store.root;
+    this.readOnly = store.readOnly;
+    this.#gate = gate;
+    this.#logger = options.logger ?? stderrLogger;
+    this.#changes = new SqliteChangeFeed(store, () => gate.busy, this.#logger);
+  }
+
+  codeLocation(name: string, version: number): string {
+    return this.store.toolFile(name, version);
+  }
+
+  /** One `BEGIN IMMEDIATE` transaction (the write lock, taken up front) around `fn`, committed once. */
+  async transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
+    assertOutsideTransaction(this.#gate, "transaction()");
+    const release = await this.#gate.acquire();
+    const db = storeDatabase(this.store);
+    const tx = new SqliteTransaction(this.store);
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await runInTransaction(this.#gate, () => fn(tx));
+        db.exec("COMMIT");
+        return result;
+      } catch (err) {
+        if (db.inTransaction) db.exec("ROLLBACK");
+        throw err;
+      }
+    } finally {
+      tx.end();
+      release();
+    }
+  }
+
+  /**
+   * Runs `fn` on the synchronous `Store` underneath while no transaction of this adapter is open, so its writes
+   * are never folded into another flow's transaction (the plugin's session tables and spill files, which only the
+   * embedded store has).
+   */
+  async exclusive<T>(fn: (store: Store) => T): Promise<T> {
+    assertOutsideTransaction(this.#gate, "exclusive()");
+    const release = await this.#gate.acquire();
+    try {
+      return fn(this.store);
+    } finally {
+      release();
+    }
+  }
+
+  async withToolLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    assertOutsideTransaction(this.#gate, "withToolLock()");
+    return this.#locks.run(name, () => takeLease(this.store, name, () => this.#idle(), this.#logger), fn);
+  }
+
+  async onChange(listener: RegistryChangeListener): Promise<() => Promise<void>> {
+    // The feed starts from the last committed history row: not from inside another flow's open transaction.
+    await this.#idle();
+    return this.#changes.subscribe(listener);
+  }
+
+  /** Resolves when no transaction, export or import of this process holds the connection. */
+  async #idle(): Promise<void> {
+    while (this.#gate.busy) await this.#gate.idle();
+  }
+
+  async isEmpty(): Promise<boolean> {
+    assertOutsideTransaction(this.#gate, "isEmpty()");
+    await this.#idle();
+    return sqliteIsEmpty(storeDatabase(this.store));
+  }
+
+  async *exportRegistry(): AsyncGenerator<RegistryBatch> {
+    assertOutsideTransaction(this.#gate, "exportRegistry()");
+    const release = await this.#gate.acquire();
+    const db = storeDatabase(this.store);
+    try {
+      // A read transaction: one snapshot across every page while other processes go on writing (WAL).
+      db.exec("BEGIN");
+      yield* exportSqlite(db, this.store.root);
+    } finally {
+      if (db.inTransaction) db.exec("COMMIT");
+      release();
+    }
+  }
+
+  async importRegistry(batches: AsyncIterable<RegistryBatch>): Promise<TransferCounts> {
+    assertOutsideTransaction(this.#gate, "importRegistry()");
+    const release = await this.#gate.acquire();
+    const db = storeDatabase(this.store);
+    const counts = emptyCounts();
+    const written: string[] = [];
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        // Checked at COMMIT, so a page may refer to rows of a later one.
+        db.exec("PRAGMA defer_foreign_keys = ON");
+        if (!sqliteIsEmpty(db)) {
+          throw new DistillError(
+            "USAGE",
+            `the store at ${this.location} is not empty: importing into it would mix two registries, so nothing was written. Import into a new store (a new folder, or an empty PostgreSQL database), or move this one aside first.`,
+          );
+        }
+        for await (const batch of batches) {
+          importSqlite(db, this.store.root, batch, written);
+          counts[batch.table] += batch.rows.length;
+        }
+        db.exec("COMMIT");
+        return counts;
+      } catch (err) {
+        if (db.inTransaction) db.exec("ROLLBACK");
+        // Tool files beside an empty registry would read as a lost registry at the next open: none may stay.
+        removeToolFiles(written);
+        throw constraintError(err, this.location);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#changes.stop();
+    this.store.close();
+  }
+}
+
+/** Removes the tool files an import wrote, and the folders it made for them (only if they are left empty). */
+function removeToolFiles(files: string[]): void {
+  for (const file of files) rmSync(file, { force: true });
+  for (const folder of new Set(files.map((f) => dirname(f)))) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      // Not empty (or already gone): left as it is.
+    }
+  }
+}
+
+/** SQLite's constraint failure (code 19) on an import: the rows copied in do not fit together. */
+function constraintError(err: unknown, location: string): unknown {
+  const e = err as { errcode?: unknown; message?: string };
+  if (typeof e.errcode !== "number" || (e.errcode & 0xff) !== 19) return err;
+  return new DistillError(
+    "STORE",
+    `the registry copied into ${location} breaks one of its constraints (${e.message}), so nothing was written: the source holds rows that refer to missing ones. Run \`tooldistill doctor\` on the source.`,
+    { cause: err },
+  );
+}
+
+/**
+ * The embedded SQLite store behind `store`, for what only it has (the plugin's session tables and spill files,
+ * `doctor`); `what` names the caller for the error a PostgreSQL registry gets.
+ */
+export function embeddedStore(store: RegistryStore, what: string): SqliteRegistryStore {
+  if (store instanceof SqliteRegistryStore) return store;
+  throw new DistillError(
+    "USAGE",
+    `${what} needs the embedded SQLite store, and store: is a PostgreSQL database (${store.location}): point store: at a folder for it.`,
+  );
+}
