@@ -1,25 +1,25 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
-import "./chunk-WOXAJQJ5.js";
-import "./chunk-IUMFZZRM.js";
-import "./chunk-J64JK7AG.js";
+import "./chunk-IYMYVRKQ.js";
+import "./chunk-KNTWPZCL.js";
+import "./chunk-2CDCRBX2.js";
 import {
   hookSettings,
   loadConfig
-} from "./chunk-WSTLYW53.js";
-import "./chunk-I42C2654.js";
+} from "./chunk-Q43EQ4S5.js";
+import "./chunk-AKW4E22I.js";
 import "./chunk-PA5A5OBP.js";
-import "./chunk-KJIBML44.js";
+import "./chunk-C76PIVXH.js";
 import "./chunk-LNPORMZP.js";
 import "./chunk-DFWB4XA7.js";
-import "./chunk-FLNVHBNK.js";
-import "./chunk-WGRAGIMS.js";
-import "./chunk-6X6CQ3U3.js";
+import "./chunk-LPVZYSRE.js";
+import "./chunk-A6E7RSNK.js";
+import "./chunk-UMZBALXE.js";
 import "./chunk-QNKRPA2X.js";
-import "./chunk-JFH4BXRI.js";
-import "./chunk-RXOWFUTW.js";
+import "./chunk-GHTTQKRX.js";
+import "./chunk-KWE2AXCZ.js";
 import "./chunk-J2PGGSMV.js";
-import "./chunk-3GICA5WK.js";
+import "./chunk-LMZH4FWR.js";
 import "./chunk-AFD4KMO3.js";
 import {
   loadMcpServers

@@ -1,0 +1,19 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+} from "./chunk-AKW4E22I.js";
+import "./chunk-PA5A5OBP.js";
+import "./chunk-DFWB4XA7.js";
+import "./chunk-A6E7RSNK.js";
+import "./chunk-QNKRPA2X.js";
+import "./chunk-J2PGGSMV.js";
+import "./chunk-ZQYAE2VL.js";
+import "./chunk-VH3A3DZF.js";
+import "./chunk-WEYMVVQ3.js";
+import "./chunk-UTY5CP2H.js";
+export {
+  MAX_CONCURRENT_STARTS,
+  MCPToolkit
+};
