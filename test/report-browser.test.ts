@@ -21,11 +21,11 @@ import { CHROMIUM_FLAGS, ensureChromium } from "./support/chromium.ts";
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
 const sandbox = new Sandbox({ poolSize: 2 });
 let browser: Browser;
+let profile = "";
 
 before(async () => {
   const executablePath = ensureChromium();
-  const profile = mkdtempSync(join(tmpdir(), "td-chromium-"));
-  after(() => rmSync(profile, { recursive: true, force: true }));
+  profile = mkdtempSync(join(tmpdir(), "td-chromium-"));
   browser = await puppeteer.launch({
     executablePath,
     headless: true,
@@ -35,6 +35,8 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await sandbox.close();
+  // The profile goes only once Chromium has exited: removed first, a late write of the browser fails the rm.
+  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** The part of the page's DOM the chart check reads. */
