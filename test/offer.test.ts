@@ -195,3 +195,18 @@ test("OfferReader does not connect to a PostgreSQL registry (the ToolDistill doe
   await reader.close();
   assert.deepEqual(log.lines, []);
 });
+
+test("OfferReader: a store that cannot be opened is warned, and the proposal tool alone is offered", async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "not-a-folder"), "");
+  writeFileSync(join(dir, "tooldistill.yaml"), "store: not-a-folder\n");
+  const log = heard();
+  const reader = await OfferReader.open(await loadConfig(join(dir, "tooldistill.yaml")), log);
+  assert.deepEqual((await reader.read()).distilled, []);
+  await reader.close();
+  assert.equal(log.lines.length, 1, log.lines.join("\n"));
+  assert.match(
+    log.lines[0] ?? "",
+    /^tooldistill: cannot read the store yet: cannot open the store at .*not-a-folder: it is a file/,
+  );
+});
