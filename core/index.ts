@@ -96,6 +96,7 @@ export type {
   VersionRecord,
 } from "./store/sqlite/sqlite-store.ts";
 export { Store } from "./store/sqlite/sqlite-store.ts";
+export type { DistilledOffer } from "./tool-distill/offer.ts";
 export type { ToolDistillOptions } from "./tool-distill/tool-distill.ts";
 export { ToolDistill } from "./tool-distill/tool-distill.ts";
 export { runTokens } from "./trace/run-tokens.ts";

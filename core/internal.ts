@@ -52,6 +52,7 @@ export { countToolFiles } from "./store/tool-files.ts";
 export type { RegistryFileHeader } from "./store/transfer/registry-file.ts";
 export { exportRegistryFile, importRegistryFile } from "./store/transfer/registry-file.ts";
 export { copyRegistry } from "./store/transfer/registry-transfer.ts";
+export { OfferReader } from "./tool-distill/offer.ts";
 export { proposeToolDefinition } from "./tool-distill/tool-distill.ts";
 export type { Clipped } from "./trace/recordable.ts";
 export { clipDepth } from "./trace/recordable.ts";

@@ -1,38 +1,25 @@
 /**
  * The plugin's MCP server `td`: offers `propose_distilled_tool` and the exposed distilled tools to Claude Code,
  * runs distilled tools against the project's MCP servers through the toolkit, and announces every change of
- * the exposed set with `notifications/tools/list_changed`. Besides core's MCP toolkit (whose client side
- * core/mcp/mcp-sdk.ts loads), the only importer of the MCP SDK.
+ * the exposed set with `notifications/tools/list_changed`. A thin adapter: what is offered and what a call may run
+ * are the library's answers (`ToolDistill.offer()`, `execute`'s `distilledOnly`); this adds Claude Code's part
+ * (the session a call belongs to, the hooks' spilled events, the MCP form of the list). Besides core's MCP toolkit
+ * (whose client side core/mcp/mcp-sdk.ts loads), the only importer of the MCP SDK.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type SessionRecorder, sessionRecorder } from "../claude-code/session-recorder.ts";
-import type { Logger, ToolDef } from "../core/index.ts";
-import {
-  type Config,
-  loadConfig,
-  PROPOSE_TOOL_NAME,
-  Store,
-  ToolDistill,
-  type ToolDistillOptions,
-} from "../core/index.ts";
-import {
-  errorMessage,
-  exposedVersions,
-  exposedVersionsSync,
-  findConfig,
-  loadMcpServers,
-  localFolder,
-  proposeToolDefinition,
-  toolDefinition,
-  unavailableReason,
-} from "../core/internal.ts";
+import type { Config, Logger, ToolDistillOptions } from "../core/index.ts";
+import { loadConfig, PROPOSE_TOOL_NAME, ToolDistill } from "../core/index.ts";
+import { errorMessage, findConfig, loadMcpServers, localFolder, OfferReader } from "../core/internal.ts";
+import { listedTools, listSignature, type McpTool } from "./tool-list.ts";
+
+export { ALWAYS_LOAD_META } from "./tool-list.ts";
 
 /** Options of the `td` server. */
 export interface TdServerOptions {
@@ -50,265 +37,237 @@ export interface TdServerOptions {
   overrides?: Partial<ToolDistillOptions>;
 }
 
-/** A running `td` server: connect it to a transport; `close` stops polling and releases the base servers. */
-export interface TdServer {
-  server: Server;
-  /** Resolves once the project's config and base servers are loaded (or failed to load). */
-  ready: Promise<void>;
-  /**
-   * Stops everything: a start-up still connecting to base servers is abandoned, and every base server started is
-   * stopped by pid (quickly: the session is over). Safe to call more than once.
-   */
-  close(): Promise<void>;
-  /** Pids of every base server process started (some may have exited): the last resort of a forced exit. */
-  pids(): number[];
-}
-
 const TOOL_USE_ID_META = "claudecode/toolUseId";
 
 function text(content: string, isError: boolean): CallToolResult {
   return { content: [{ type: "text", text: content }], isError };
 }
 
-/**
- * Claude Code (2.1.332 and later) defers MCP tools behind `ToolSearch` unless a tool's `_meta` carries this: the
- * model then sees the tool's schema from the session's first request. Older releases ignore it (they load every
- * tool upfront anyway). See docs/claude-code.md for what it costs and why the proposal tool stays deferred.
- */
-export const ALWAYS_LOAD_META = "anthropic/alwaysLoad";
-
-/** The MCP form of a tool; `alwaysLoad` exempts it from Claude Code's deferral. */
-function mcpTool(
-  t: ToolDef,
-  alwaysLoad = false,
-): {
-  name: string;
-  description: string;
-  inputSchema: { type: "object"; [k: string]: unknown };
-  _meta?: Record<string, unknown>;
-} {
-  return {
-    name: t.name,
-    description: t.description,
-    inputSchema: { ...t.input_schema, type: "object" },
-    ...(alwaysLoad ? { _meta: { [ALWAYS_LOAD_META]: true } } : {}),
-  };
+/** The library once it runs, and what it records of Claude Code's sessions. */
+interface Running {
+  td: ToolDistill;
+  recorder: SessionRecorder;
+  /** The project's MCP servers: what the spilled hook events' tool names are read against. */
+  baseServers: readonly string[];
 }
 
 /**
- * The tool list: `propose_distilled_tool` stays deferred (it is only needed after /tooldistill:distill, whose
- * context tells the model to load it with ToolSearch), every distilled tool is loaded upfront, because a
- * shortcut the model has to search for is one it rarely calls.
+ * A `td` server for one project: connect `server` to a transport. Loading the config and the base servers starts
+ * at once, in the background; until the library runs, the list comes from the store read-only, because Claude
+ * Code does not wait long for a server's tool list and base servers may take seconds to start.
  */
-function listed(propose: ToolDef, distilled: readonly ToolDef[]) {
-  return { tools: [mcpTool(propose), ...distilled.map((t) => mcpTool(t, true))] };
-}
+export class TdServer {
+  /** The MCP server. */
+  readonly server: Server;
+  /** Resolves once the project's config and base servers are loaded (or failed to load). */
+  readonly ready: Promise<void>;
+  readonly #options: TdServerOptions;
+  readonly #logger: Logger;
+  /** Aborts a start-up still connecting to base servers. */
+  readonly #stopping = new AbortController();
+  /** Every base server process started (some may have exited). */
+  readonly #pids = new Set<number>();
+  /** The project's config, once read; null when there is none or it is broken (`#problem` says which). */
+  readonly #configured: Promise<Config | null>;
+  /** Why calls cannot be served: no config, a broken one, a start that failed. */
+  #problem: string | null = null;
+  /** Where the list comes from until the library runs. */
+  #early: OfferReader | null = null;
+  #running: Running | null = null;
+  /** The distilled tools as the client last saw them: the library's change of them is announced, not a repeat. */
+  #listed = "";
+  #poll: NodeJS.Timeout | null = null;
+  /** The pass over spilled hook events running now: one at a time. */
+  #applying: Promise<void> = Promise.resolve();
+  #closed = false;
 
-/** A fingerprint of a tool list as Claude Code sees it: names and descriptions. */
-function listSignature(tools: readonly ToolDef[]): string {
-  return tools
-    .map((t) => `${t.name}:${t.description}`)
-    .sort()
-    .join("\n");
-}
+  constructor(options: TdServerOptions) {
+    this.#options = options;
+    this.#logger = options.logger;
+    this.server = new Server(
+      { name: "td", version: "0.1.0" },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions:
+          "tooldistill: distilled tools are verified shortcuts for tasks done before in this project; prefer them over " +
+          "repeating the base tool calls. propose_distilled_tool is used after the user runs /tooldistill:distill.",
+      },
+    );
+    this.#configured = this.#configure();
+    this.ready = this.#start();
+    this.server.setRequestHandler(ListToolsRequestSchema, () => this.#list());
+    this.server.setRequestHandler(CallToolRequestSchema, (request) => this.#call(request.params));
+  }
 
-/** A new trace for a call that names no session, once its row is written. */
-async function startedTrace(td: ToolDistill): Promise<string> {
-  const trace = td.startTrace("", { source: "claude-code" });
-  await trace.flush();
-  return trace.id;
-}
+  /** Pids of every base server process started (some may have exited): the last resort of a forced exit. */
+  pids(): number[] {
+    return [...this.#pids];
+  }
 
-/** Creates the `td` server for a project. Loading the config and the base servers starts at once, in the background. */
-export function createTdServer(options: TdServerOptions): TdServer {
-  const { logger } = options;
-  const server = new Server(
-    { name: "td", version: "0.1.0" },
-    {
-      capabilities: { tools: { listChanged: true } },
-      instructions:
-        "tooldistill: distilled tools are verified shortcuts for tasks done before in this project; prefer them over " +
-        "repeating the base tool calls. propose_distilled_tool is used after the user runs /tooldistill:distill.",
-    },
-  );
-  let td: ToolDistill | null = null;
-  let recorder: SessionRecorder | null = null;
-  let baseServers: string[] = [];
-  let problem: string | null = null;
-  let signature = "";
-  let timer: NodeJS.Timeout | null = null;
-  let closed = false;
-  const stopping = new AbortController();
-  const pids = new Set<number>();
+  /**
+   * Stops everything: a start-up still connecting to base servers is abandoned, and every base server started is
+   * stopped by pid (quickly: the session is over). Safe to call more than once.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stopPolling();
+    this.#stopping.abort();
+    await this.ready;
+    this.#stopPolling();
+    await this.#applying;
+    await this.#early?.close();
+    await this.#running?.td.close();
+    await this.server.close();
+  }
 
-  const announce = () => {
-    if (!td || closed) return;
-    signature = listSignature(td.activeTools());
-    server
+  /** Reads the config and opens the store for the first list; nothing here waits on a base server. */
+  async #configure(): Promise<Config | null> {
+    const { projectDir } = this.#options;
+    const path = findConfig(projectDir);
+    if (path === null) {
+      this.#problem = `no tooldistill.yaml in ${projectDir}: add one with mcp_config: .mcp.json and start a new session`;
+      return null;
+    }
+    let config: Config;
+    try {
+      config = await loadConfig(path);
+    } catch (err) {
+      this.#problem = `tooldistill could not start: ${errorMessage(err)}`;
+      this.#logger.error(this.#problem);
+      return null;
+    }
+    this.#early = await OfferReader.open(config, this.#logger);
+    return config;
+  }
+
+  /** Connects the base servers and opens the library; then applies what the hooks spilled, and keeps doing so. */
+  async #start(): Promise<void> {
+    const config = await this.#configured;
+    if (config === null || this.#closed) return;
+    try {
+      const servers = await loadMcpServers({
+        mcpConfigPath: config.mcpConfig,
+        inline: config.mcpServers,
+      }).catch(() => ({}));
+      const td = await ToolDistill.fromLoadedConfig(
+        config,
+        { logger: this.#logger, onExposureChange: () => this.#announce(), ...this.#options.overrides },
+        { signal: this.#stopping.signal, onSpawn: (pid) => this.#pids.add(pid) },
+      );
+      const recorder = sessionRecorder(td.store, localFolder(config.store, config.dir));
+      this.#running = { td, recorder, baseServers: Object.keys(servers) };
+      if (this.#closed) return;
+      const early = this.#early;
+      this.#early = null;
+      await early?.close();
+      // The hooks never start MCP servers: they read base tool schemas (for defaults) from this cache.
+      await recorder.cacheBaseTools(td.tools());
+      await this.#applySpills();
+      // The set listed early may have changed while the base servers connected; later changes, by this process or
+      // any other, reach `#announce` through the library's change feed (onExposureChange).
+      if (listSignature(td.activeTools()) !== this.#listed) this.#announce();
+      if (this.#closed) return;
+      this.#poll = setInterval(() => void this.#applySpills(), this.#options.pollMs ?? 1000);
+      this.#poll.unref();
+    } catch (err) {
+      this.#problem = `tooldistill could not start: ${errorMessage(err)}`;
+      if (!this.#closed) this.#logger.error(this.#problem);
+    }
+  }
+
+  /** `tools/list`: nothing without a config; the library's offer, read from the store until the library runs. */
+  async #list(): Promise<{ tools: McpTool[] }> {
+    await this.#configured;
+    const offer = this.#running?.td.offer() ?? (await this.#early?.read());
+    if (!offer) return { tools: [] };
+    this.#listed = listSignature(offer.distilled);
+    return listedTools(offer);
+  }
+
+  /** `tools/call`: runs a distilled tool or the proposal in the trace of the calling session's span. */
+  async #call(params: CallToolRequest["params"]): Promise<CallToolResult> {
+    await this.ready;
+    const running = this.#running;
+    if (!running) return text(this.#problem ?? "tooldistill is not configured in this project", true);
+    const { td, recorder } = running;
+    const { name } = params;
+    try {
+      // The PreToolUse hook of this very call may have spilled its record.
+      await this.#applySpills();
+      const toolUseId = params._meta?.[TOOL_USE_ID_META];
+      // The PreToolUse hook recorded this call under its tool_use_id: that row names the calling session's span,
+      // which the server's own CLAUDE_CODE_SESSION_ID cannot (it goes stale after /clear).
+      const recorded =
+        typeof toolUseId === "string"
+          ? await recorder.callForToolUse(toolUseId, name, this.#options.sessionId)
+          : null;
+      const traceId = recorded?.traceId ?? (await this.#fallbackTrace(running));
+      const trace = await td.openTrace(traceId);
+      if (name === PROPOSE_TOOL_NAME) await recorder.canonicalizeTrace(traceId, td.tools());
+      // Claude Code runs the base tools itself: through td only what td offers runs, anything else is refused.
+      const r = await trace.execute(name, params.arguments ?? {}, {
+        distilledOnly: true,
+        ...(recorded ? { callId: recorded.id } : {}),
+      });
+      return text(r.content, r.isError);
+    } catch (err) {
+      this.#logger.error(
+        `tooldistill td: ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
+      return text(`tooldistill failed: ${errorMessage(err)}`, true);
+    }
+  }
+
+  /** The trace of a call no hook recorded: the environment's session's current span, else a new trace. */
+  async #fallbackTrace({ td, recorder }: Running): Promise<string> {
+    const { sessionId } = this.#options;
+    if (sessionId) return recorder.currentTrace(sessionId);
+    const trace = td.startTrace("", { source: "claude-code" });
+    await trace.flush();
+    return trace.id;
+  }
+
+  /** Tells the client the list changed (it re-lists within milliseconds). */
+  #announce(): void {
+    if (!this.#running || this.#closed) return;
+    this.#listed = listSignature(this.#running.td.activeTools());
+    this.server
       .sendToolListChanged()
-      .catch((err: unknown) => logger.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`));
-  };
+      .catch((err: unknown) =>
+        this.#logger.warn(`tooldistill td: list_changed failed: ${errorMessage(err)}`),
+      );
+  }
 
   /**
    * Hook events spilled (on SQLite while the store was locked; on PostgreSQL every one): applied before a call
    * and on every poll. One pass at a time: a poll that finds one running waits for it, then looks again.
    */
-  let applying: Promise<void> = Promise.resolve();
-  const applySpills = () => {
-    applying = applying.then(applySpillsOnce);
-    return applying;
-  };
-  const applySpillsOnce = async () => {
-    if (!recorder || closed) return;
+  #applySpills(): Promise<void> {
+    this.#applying = this.#applying.then(() => this.#applySpillsOnce());
+    return this.#applying;
+  }
+
+  async #applySpillsOnce(): Promise<void> {
+    const running = this.#running;
+    if (!running || this.#closed) return;
     try {
-      const report = await recorder.applySpills(baseServers);
+      const report = await running.recorder.applySpills(running.baseServers);
       for (const failed of report.failed)
-        logger.warn(`tooldistill td: a spilled hook event could not be applied: ${failed}`);
+        this.#logger.warn(`tooldistill td: a spilled hook event could not be applied: ${failed}`);
     } catch (err) {
       // Still locked: the next poll, call or hook applies them.
-      logger.warn(`tooldistill td: spilled hook events not applied yet: ${errorMessage(err)}`);
+      this.#logger.warn(`tooldistill td: spilled hook events not applied yet: ${errorMessage(err)}`);
     }
-  };
+  }
 
-  // Claude Code does not wait long for a server's tool list before the first request, and base servers may take
-  // seconds to start: the list comes from the store (read-only) as soon as the config is read, and the base
-  // servers connect behind it.
-  let config: Config | null = null;
-  let early: Store | null = null;
-  const closeEarly = () => {
-    early?.close();
-    early = null;
-  };
-  const configured = (async () => {
-    const configPath = findConfig(options.projectDir);
-    if (configPath === null) {
-      problem = `no tooldistill.yaml in ${options.projectDir}: add one with mcp_config: .mcp.json and start a new session`;
-      return;
-    }
-    try {
-      config = await loadConfig(configPath);
-    } catch (err) {
-      problem = `tooldistill could not start: ${errorMessage(err)}`;
-      logger.error(problem);
-      return;
-    }
-    if (existsSync(join(config.store, "registry.db"))) {
-      try {
-        early = new Store(config.store, { readOnly: true, checkInvariants: false, logger });
-      } catch (err) {
-        logger.warn(`tooldistill td: cannot read the store yet: ${errorMessage(err)}`);
-      }
-    }
-  })();
+  #stopPolling(): void {
+    if (this.#poll) clearInterval(this.#poll);
+    this.#poll = null;
+  }
+}
 
-  const ready = (async () => {
-    await configured;
-    const loaded = config as Config | null;
-    if (loaded === null || closed) return;
-    try {
-      baseServers = Object.keys(
-        await loadMcpServers({ mcpConfigPath: loaded.mcpConfig, inline: loaded.mcpServers }).catch(
-          () => ({}),
-        ),
-      );
-      td = await ToolDistill.fromLoadedConfig(
-        loaded,
-        { logger, onExposureChange: announce, ...options.overrides },
-        { signal: stopping.signal, onSpawn: (pid) => pids.add(pid) },
-      );
-      if (closed) return;
-      const own = td;
-      closeEarly();
-      recorder = sessionRecorder(own.store, localFolder(loaded.store, loaded.dir));
-      // The hooks never start MCP servers: they read base tool schemas (for defaults) from this cache.
-      await recorder.cacheBaseTools(own.tools());
-      await applySpills();
-      // The set listed early may have changed while the base servers connected; later changes, by this process or
-      // any other, reach `announce` through the library's change feed (onExposureChange).
-      if (listSignature(own.activeTools()) !== signature) announce();
-      timer = setInterval(() => void applySpills(), options.pollMs ?? 1000);
-      timer.unref();
-    } catch (err) {
-      problem = `tooldistill could not start: ${errorMessage(err)}`;
-      if (!closed) logger.error(problem);
-    }
-  })();
-
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    await configured;
-    if (td) {
-      const active = td.activeTools();
-      signature = listSignature(active);
-      return listed(td.proposeTool(), active);
-    }
-    const loaded = config as Config | null;
-    if (loaded === null) return { tools: [] };
-    const max = loaded.settings.maxExposedTools;
-    const exposed = early ? exposedVersionsSync(early, max).map(toolDefinition) : [];
-    signature = listSignature(exposed);
-    return listed(proposeToolDefinition(), exposed);
-  });
-
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    await ready;
-    if (!td) return text(problem ?? "tooldistill is not configured in this project", true);
-    const { name } = request.params;
-    const args = request.params.arguments ?? {};
-    // The PreToolUse hook of this very call may have spilled its record.
-    await applySpills();
-    const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
-    const sessions = recorder as SessionRecorder;
-    // The PreToolUse hook recorded this call under its tool_use_id: that row names the calling session's span,
-    // which the server's own CLAUDE_CODE_SESSION_ID cannot (it goes stale after /clear).
-    const recorded =
-      typeof toolUseId === "string"
-        ? await sessions.callForToolUse(toolUseId, name, options.sessionId)
-        : null;
-    const sessionId = options.sessionId;
-    const traceId =
-      recorded?.traceId ?? (sessionId ? await sessions.currentTrace(sessionId) : await startedTrace(td));
-    const callOptions = recorded ? { callId: recorded.id } : {};
-    try {
-      const trace = await td.openTrace(traceId);
-      if (name === PROPOSE_TOOL_NAME) {
-        const tools = td.tools();
-        await sessions.canonicalizeTrace(traceId, tools);
-        const r = await trace.execute(name, args, callOptions);
-        return text(r.content, r.isError);
-      }
-      // Read now, not from the set in memory: another process may have changed it a moment ago.
-      const exposed = await exposedVersions(td.store, td.settings.maxExposedTools);
-      if (!exposed.some((v) => v.name === name)) {
-        return text(
-          (await unavailableReason(td.store, name, td.settings.maxExposedTools)) ??
-            `there is no distilled tool '${name}' in this project; complete the task with the base tools`,
-          true,
-        );
-      }
-      const r = await trace.execute(name, args, callOptions);
-      return text(r.content, r.isError);
-    } catch (err) {
-      logger.error(
-        `tooldistill td: ${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-      );
-      return text(`tooldistill failed: ${errorMessage(err)}`, true);
-    }
-  });
-
-  return {
-    server,
-    ready,
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (timer) clearInterval(timer);
-      stopping.abort();
-      await ready;
-      await applying;
-      closeEarly();
-      await td?.close();
-      await server.close();
-    },
-    pids: () => [...pids],
-  };
+/** Creates the `td` server for a project (see `TdServer`). */
+export function createTdServer(options: TdServerOptions): TdServer {
+  return new TdServer(options);
 }

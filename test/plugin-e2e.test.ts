@@ -353,7 +353,11 @@ for (const release of CLAUDE_RELEASES) {
       const calls = store.getCalls(`${sessionId3}.1`);
       assert.deepEqual(
         calls
-          .filter((c) => c.kind !== "distilled" || c.status !== "error" || c.parentId !== null || c.seq === 1)
+          // Later calls of the demoted tool are left out: refused by Claude Code, or by td (a call not made, kind other).
+          .filter(
+            (c) =>
+              c.tool !== "note_for_contact" || c.status !== "error" || c.parentId !== null || c.seq === 1,
+          )
           .map((c) => [c.tool, c.kind, c.status, c.parentId === null ? "top" : "inner"]),
         [
           ["note_for_contact", "distilled", "error", "top"],

@@ -4,18 +4,22 @@
  * of the exposed set (its own, and the CLI's in another store handle).
  */
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { spanTraceId } from "../claude-code/session.ts";
-import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
+import { spanPrefix, spanTraceId } from "../claude-code/session.ts";
+import { PROPOSE_TOOL_NAME, silentLogger, ToolDistill } from "../core/index.ts";
 import type { ToolDef } from "../core/types.ts";
 import { handleHookInput } from "../hooks/run.ts";
 import { createTdServer } from "../server/td-server.ts";
+import { REFUND_TOOL, SOURCE_RUN, supportWorld } from "./fakes/support-tools.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
+
+const FIXTURES = fileURLToPath(new URL("fixtures/mcp/", import.meta.url));
 
 const SESSION = "11111111-2222-3333-4444-555555555555";
 const TOOLS: ToolDef[] = [
@@ -41,7 +45,10 @@ const CONTACTS: Record<string, string> = {
 };
 let broken = false;
 let notes = 0;
+/** Every base call the executor ran. */
+let executed = 0;
 function executor(name: string, args: Record<string, unknown>): unknown {
+  executed += 1;
   if (name === "crm__find_contact") {
     const id = CONTACTS[String(args["name"])];
     if (!id) throw new Error(`no contact named ${String(args["name"])}`);
@@ -226,6 +233,15 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   assert.equal(disabled.isError, true);
   assert.match((disabled.content as Array<{ text: string }>)[0]?.text ?? "", /is disabled: v1 is suspect/);
   assert.equal(sqliteOf(cli).getCalls(spanTraceId(SESSION, 2)).length, runsBefore, "the disabled tool ran");
+  // Claude Code runs the base tools itself: one called through td by name is refused, and runs nothing.
+  const executedBefore = executed;
+  const base = await client.callTool({ name: "crm__find_contact", arguments: { name: "Grace Hopper" } });
+  assert.equal(base.isError, true);
+  assert.equal(
+    (base.content as Array<{ text: string }>)[0]?.text,
+    "Error: there is no distilled tool 'crm__find_contact' in this project; complete the task with the base tools",
+  );
+  assert.equal(executed, executedBefore, "a base tool ran through td");
 
   // Another session reuses tool-use id u6 (a fake API numbers per session): the server completes that session's
   // row, never the finished one of the first session.
@@ -299,11 +315,90 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   )
     await new Promise((r) => setTimeout(r, 20));
 
-  // A call of a tool that is no longer exposed is refused without running anything.
-  const gone = await client.callTool({ name: "note_for_contact", arguments: input });
+  // A call of a tool that is no longer exposed is refused without running anything; the hook's row of it is
+  // completed as a call that was not made (kind other: never a run of the tool, never a base call).
+  await h("PreToolUse", { tool_name: `${P}note_for_contact`, tool_input: input, tool_use_id: "u8" });
+  const gone = await client.callTool({
+    name: "note_for_contact",
+    arguments: input,
+    _meta: { "claudecode/toolUseId": "u8" },
+  });
   assert.equal(gone.isError, true);
   assert.match(
     (gone.content as Array<{ text: string }>)[0]?.text ?? "",
-    /^the distilled tool 'note_for_contact' was taken out of use: v1 is deprecated \(deprecated by the user\)\. Complete the task with the base tools\.$/,
+    /^Error: the distilled tool 'note_for_contact' was taken out of use: v1 is deprecated \(deprecated by the user\)\. Complete the task with the base tools\.$/,
   );
+  const refusedRow = sqliteOf(cli).getCallByExternalId("u8", spanPrefix(SESSION));
+  assert.deepEqual(
+    [refusedRow?.traceId, refusedRow?.tool, refusedRow?.kind, refusedRow?.status],
+    [spanTraceId(SESSION, 2), "note_for_contact", "other", "error"],
+  );
+  assert.equal(
+    sqliteOf(cli)
+      .getCalls(spanTraceId(SESSION, 2))
+      .filter((c) => c.parentId === refusedRow?.id).length,
+    0,
+  );
+});
+
+test("td lists the store's distilled tools while its base servers are still connecting (the library is not open yet)", {
+  timeout: 60_000,
+}, async (t) => {
+  const dir = tempDir(t, "td-early-");
+  const pidDir = join(dir, "pids");
+  mkdirSync(pidDir);
+  // A base server that never answers initialize: the library cannot open while it starts (30 s).
+  writeFileSync(
+    join(dir, "tooldistill.yaml"),
+    `fallback_distiller: false\nmcpServers:\n  stuck:\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(FIXTURES, "hang-server.ts"))}]\n    env: { FIXTURE_PID_DIR: ${JSON.stringify(pidDir)} }\n`,
+  );
+  const world = supportWorld();
+  const lib = new ToolDistill({
+    store: join(dir, ".tooldistill"),
+    tools: world.tools,
+    executor: world.executor,
+    logger: silentLogger,
+    fallbackDistiller: false,
+  });
+  const trace = lib.startTrace("Refund ACME");
+  for (const [name, args] of SOURCE_RUN) await trace.execute(name, args);
+  trace.setOutcome({ success: true });
+  const proposed = await trace.execute(PROPOSE_TOOL_NAME, {
+    code: REFUND_TOOL,
+    test_inputs: [{ customer: "ACME" }],
+  });
+  assert.equal(proposed.isError, false, proposed.content);
+  await lib.promote("refund_ticket");
+  await lib.close();
+
+  const td = createTdServer({ projectDir: dir, logger: silentLogger });
+  t.after(() => {
+    for (const pid of td.pids()) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+  let ready = false;
+  void td.ready.then(() => {
+    ready = true;
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await td.server.connect(serverSide);
+  const client = new Client({ name: "claude-code", version: "2.1.332" });
+  await client.connect(clientSide);
+  const listed = await client.listTools();
+  assert.equal(ready, false, "the library opened: this list proves nothing about the early one");
+  assert.deepEqual(
+    listed.tools.map((x) => [x.name, x._meta?.["anthropic/alwaysLoad"] ?? null]),
+    [
+      ["propose_distilled_tool", null],
+      ["refund_ticket", true],
+    ],
+  );
+  await client.close();
+  await td.close();
+  assert.equal(ready, true);
 });

@@ -146,6 +146,22 @@ export async function unavailableReason(
   return `${why}. Complete the task with the base tools.`;
 }
 
+/**
+ * Why a call of `name` is not served by a client that offers only distilled tools (the plugin's td server): the
+ * reason a distilled tool of that name is not offered, or that there is none (a base tool's name included: such a
+ * client runs base tools itself, never by name through tooldistill).
+ */
+export async function notOfferedReason(
+  store: RegistryData,
+  name: string,
+  maxExposed: number,
+): Promise<string> {
+  return (
+    (await unavailableReason(store, name, maxExposed)) ??
+    `there is no distilled tool '${name}' in this project; complete the task with the base tools`
+  );
+}
+
 /** An exposed version as an Anthropic tool definition. */
 export function toolDefinition(v: VersionRecord): ToolDef {
   // The static check made sure the schema is an object schema.

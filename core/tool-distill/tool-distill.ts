@@ -11,10 +11,9 @@ import {
 import { type Config, loadConfig } from "../config/config.ts";
 import { type Settings, settingsFromOptions } from "../config/settings.ts";
 import type { Distiller } from "../distill/distiller.ts";
-import { handleProposal } from "../distill/proposal.ts";
-import { fallbackDistill, rebuild } from "../distill/rebuild.ts";
+import { rebuild } from "../distill/rebuild.ts";
 import { DistillError, errorMessage } from "../errors.ts";
-import { toolDefinition, unavailableReason } from "../lifecycle/exposure.ts";
+import { toolDefinition } from "../lifecycle/exposure.ts";
 import { ExposureCache, startupCandidates } from "../lifecycle/exposure-cache.ts";
 import { resolveVersion } from "../lifecycle/version-lookup.ts";
 import { deprecate, promote, prune, verifyVersion } from "../lifecycle/versions.ts";
@@ -25,7 +24,6 @@ import { openRegistryStore } from "../store/registry-open.ts";
 import type { RegistryStore } from "../store/registry-store.ts";
 import { SqliteRegistryStore } from "../store/sqlite/sqlite-registry-store.ts";
 import type { PrunedVersion, VersionRecord } from "../store/sqlite/sqlite-store.ts";
-import { runExposed } from "../trace/distilled-run.ts";
 import { queueTraceWrite, Trace, type TraceHost } from "../trace/trace.ts";
 import { loadTrace } from "../trace/trace-state.ts";
 import type { Executor, HealthProbe, Logger, ToolDef, ToolInput, TraceSource, Verdict } from "../types.ts";
@@ -38,12 +36,14 @@ import {
   verifyLive,
 } from "../verify/replay/live-plan.ts";
 import type { DistillContext } from "./context.ts";
+import type { DistilledOffer } from "./offer.ts";
 import {
   optionsFromConfig,
   proposeToolDefinition,
   type ToolDistillOptions,
   toolDef,
 } from "./tool-distill-options.ts";
+import { traceHost } from "./trace-host.ts";
 
 export type { ToolDistillOptions } from "./tool-distill-options.ts";
 export { proposeToolDefinition } from "./tool-distill-options.ts";
@@ -118,19 +118,8 @@ export class ToolDistill {
       this.logger,
       options.onExposureChange ?? (() => {}),
     );
-    this.#host = {
-      ctx: this.#ctx,
-      // A call waits for the start-up re-verification, which may still change what is exposed.
-      ready: () => this.#ready,
-      runDistilled: async (trace, name, input, opts) => {
-        const r = await runExposed(this.#ctx, this.#exposure.versions(), trace, name, input, opts);
-        if (r && !r.isError && r.notApplicable === undefined) this.#exposure.ran(name);
-        return r;
-      },
-      propose: (trace, input, opts) => handleProposal(this.#ctx, trace.id, input, opts),
-      unavailableReason: (name) => unavailableReason(this.store, name, this.settings.maxExposedTools),
-      fallbackDistill: (trace) => fallbackDistill(this.#ctx, trace.id),
-    };
+    // A call waits for the start-up re-verification, which may still change what is exposed.
+    this.#host = traceHost(this.#ctx, this.#exposure, () => this.#ready);
     const review = settings.checkSchemasOnStart && options.tools !== undefined;
     this.startupReport = review ? { changes: [], messages: [] } : null;
     // The embedded store is read now, so `activeTools()` answers as soon as the constructor returns; versions a
@@ -265,6 +254,14 @@ export class ToolDistill {
   /** The `propose_distilled_tool` definition to offer next to the base tools. */
   proposeTool(): ToolDef {
     return proposeToolDefinition();
+  }
+
+  /**
+   * What a client that runs the base tools itself lists (the plugin's td server): `proposeTool()` and
+   * `activeTools()`. Its calls go through `execute` with `distilledOnly`, which refuses anything else with why.
+   */
+  offer(): DistilledOffer {
+    return { propose: this.proposeTool(), distilled: this.activeTools() };
   }
 
   /** Current base tools. */

@@ -18,9 +18,17 @@ export interface ExecuteResult {
   notApplicable?: string;
 }
 
-/** Options of one `execute`: `callId` completes a call row recorded elsewhere (the plugin's PreToolUse hook). */
+/** Options of one `execute`. */
 export interface ExecuteOptions {
+  /** Completes a call row recorded elsewhere (the plugin's PreToolUse hook) instead of starting one. */
   callId?: number;
+  /**
+   * For a client that runs the base tools itself and offers only distilled ones (the plugin's td server): the call
+   * runs a distilled tool offered now (read from the store at the call, so a change another process made a moment
+   * ago counts) or the proposal tool, nothing else. A base tool's name, or a distilled tool that is not offered, is
+   * refused with why (`activeTools()`'s ranking, the version's status) and recorded as a call not made.
+   */
+  distilledOnly?: boolean;
 }
 
 /** Anthropic's usage object; every field may be absent or null depending on the API and the SDK version. */
@@ -39,7 +47,10 @@ export interface TraceHost {
   readonly ctx: DistillContext;
   /** Resolves when the library is ready for calls (the start-up re-verification has ended). */
   ready(): Promise<void>;
-  /** Handles a call of a distilled tool, or resolves to null when `name` is not an exposed distilled tool. */
+  /**
+   * Handles a call of a distilled tool, or resolves to null when `name` is not an exposed distilled tool (read from
+   * the store with `distilledOnly`, else from the set in memory).
+   */
   runDistilled(
     trace: Trace,
     name: string,
@@ -50,6 +61,8 @@ export interface TraceHost {
   propose(trace: Trace, input: Record<string, unknown>, options?: ExecuteOptions): Promise<ExecuteResult>;
   /** Why a distilled tool of that name cannot be called now, or null when there is none of that name. */
   unavailableReason(name: string): Promise<string | null>;
+  /** Why a `distilledOnly` call of `name` is refused: `unavailableReason`, else that there is no such tool. */
+  notOffered(name: string): Promise<string>;
   /** Called by `finish()` for a worth-distilling run without a proposal. Never throws. */
   fallbackDistill(trace: Trace): Promise<void>;
 }
@@ -239,6 +252,8 @@ export class Trace {
       if (dangerous !== null) return await this.#refuseCall(name, args, dangerous, options);
       const distilled = await this.#host.runDistilled(this, name, args, options);
       if (distilled) return distilled;
+      if (options.distilledOnly)
+        return await this.#refuseCall(name, args, await this.#host.notOffered(name), options);
       const tool = this.#host.ctx.baseTool(name);
       if (!tool) return await this.#unknownTool(name, args);
       return await this.#runBaseCall(tool, args);
