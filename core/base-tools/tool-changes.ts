@@ -58,6 +58,22 @@ async function watched(ctx: DistillContext, statuses: readonly Status[]): Promis
   return (await ctx.store.listVersions()).filter((v) => statuses.includes(v.status));
 }
 
+/**
+ * What the start-up's first look (the embedded store's seed of the exposed set, lifecycle/exposure-cache.ts) read
+ * and judged, a moment before the review runs: the review takes it instead of reading and judging it all again.
+ * Rows by version (`versionKey`); `judged`, the versions it already classified against the current definitions.
+ */
+export interface StartupSnapshot {
+  deps: Map<string, DependencyRecord[]>;
+  known: Map<string, VerifiedDefinition[]>;
+  judged: Map<string, DefinitionStatus>;
+}
+
+/** The key of a version's rows in a snapshot. */
+export function versionKey(r: { name: string; version: number }): string {
+  return `${r.name}\u0000${r.version}`;
+}
+
 /** How a version's dependencies stand against the current base tool definitions. */
 export interface VersionReview {
   status: DefinitionStatus;
@@ -132,6 +148,8 @@ export async function reviewDefinitions(
     onlyTool?: string;
     /** The pass's fingerprints of current definitions, when the caller already hashed some (the start-up). */
     fingerprintOf?: (tool: ToolDef) => string | null;
+    /** The start-up's first look, judged with the same `fingerprintOf`. */
+    snapshot?: StartupSnapshot;
   } = {},
 ): Promise<{ report: ChangeReport; jobs: Reverification[] }> {
   const report: ChangeReport = { changes: [], messages: [] };
@@ -140,20 +158,28 @@ export async function reviewDefinitions(
   const versions = await watched(ctx, statuses);
   if (versions.length === 0) return { report, jobs };
   // Grouped by version once, and each current definition fingerprinted once: a start-up reviews every version.
-  const deps = Map.groupBy(await ctx.store.getDependencies(), (d) => `${d.name}\u0000${d.version}`);
-  const known = Map.groupBy(await ctx.store.verifiedDefinitions(), (k) => `${k.name}\u0000${k.version}`);
+  // The start-up's snapshot serves while it holds every version's rows (a version made since has none there):
+  // a version's rows only grow, and one found changed is read again under its lock below.
+  const snapshot =
+    options.onlyTool === undefined && versions.every((v) => options.snapshot?.deps.has(versionKey(v)))
+      ? options.snapshot
+      : undefined;
+  const deps = snapshot?.deps ?? Map.groupBy(await ctx.store.getDependencies(), versionKey);
+  const known = snapshot?.known ?? Map.groupBy(await ctx.store.verifiedDefinitions(), versionKey);
   const fingerprintOf = options.fingerprintOf ?? fingerprintOnce();
   for (const first of versions) {
-    const key = `${first.name}\u0000${first.version}`;
-    const quick = classifyVersion(
-      first,
-      deps.get(key) ?? [],
-      known.get(key) ?? [],
-      ctx.baseTool,
-      options.onlyTool,
-      fingerprintOf,
-    );
-    if (quick.status === "known") continue;
+    const key = versionKey(first);
+    const quick =
+      snapshot?.judged.get(key) ??
+      classifyVersion(
+        first,
+        deps.get(key) ?? [],
+        known.get(key) ?? [],
+        ctx.baseTool,
+        options.onlyTool,
+        fingerprintOf,
+      ).status;
+    if (quick === "known") continue;
     try {
       await ctx.store.withToolLock(first.name, async () => {
         const v = await ctx.store.getVersion(first.name, first.version);

@@ -6,7 +6,8 @@
  */
 
 import { fingerprintOnce } from "../base-tools/fingerprint.ts";
-import { classifyVersion } from "../base-tools/tool-changes.ts";
+import { classifyVersion, type StartupSnapshot, versionKey } from "../base-tools/tool-changes.ts";
+import type { DefinitionStatus } from "../base-tools/verified-definitions.ts";
 import { errorMessage } from "../errors.ts";
 import type { RegistryStore } from "../store/registry-store.ts";
 import type { Store, VersionRecord } from "../store/sqlite/sqlite-store.ts";
@@ -14,32 +15,41 @@ import type { DistillContext } from "../tool-distill/context.ts";
 import type { Logger, ToolDef } from "../types.ts";
 import { type ExposedCandidate, exposedCandidates, exposedCandidatesSync, pickExposed } from "./exposure.ts";
 
+/** The start-up's fingerprints of the current definitions, and what its first look read (`startupCandidates`). */
+export interface StartupLook {
+  fingerprintOf: (tool: ToolDef) => string | null;
+  snapshot?: StartupSnapshot;
+}
+
 /**
  * The exposed versions of the embedded store, read synchronously when a ToolDistill opens. With `baseTool` (the
  * start-up review will run), versions whose base tools broke or are gone are left out: the review makes them
- * suspect once it runs, and until then they are not offered.
+ * suspect once it runs, and until then they are not offered. What it read and judged is left in `look.snapshot`
+ * for that review.
  */
 export function startupCandidates(
   store: Store,
   baseTool: DistillContext["baseTool"] | null,
-  fingerprintOf: (tool: ToolDef) => string | null = fingerprintOnce(),
+  look: StartupLook = { fingerprintOf: fingerprintOnce() },
 ): ExposedCandidate[] {
   const candidates = exposedCandidatesSync(store);
   if (!baseTool || candidates.length === 0) return candidates;
   // Grouped by version once: each candidate reads its own rows, not every version's.
-  const key = (r: { name: string; version: number }) => `${r.name}\u0000${r.version}`;
-  const deps = Map.groupBy(store.getDependencies(), key);
-  const known = Map.groupBy(store.verifiedDefinitions(), key);
+  const deps = Map.groupBy(store.getDependencies(), versionKey);
+  const known = Map.groupBy(store.verifiedDefinitions(), versionKey);
+  const judged = new Map<string, DefinitionStatus>();
+  look.snapshot = { deps, known, judged };
   return candidates.filter((c) => {
-    const k = key(c.v);
+    const k = versionKey(c.v);
     const status = classifyVersion(
       c.v,
       deps.get(k) ?? [],
       known.get(k) ?? [],
       baseTool,
       undefined,
-      fingerprintOf,
+      look.fingerprintOf,
     ).status;
+    judged.set(k, status);
     return status !== "missing" && status !== "breaking";
   });
 }

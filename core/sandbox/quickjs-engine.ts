@@ -1,8 +1,8 @@
 /**
  * The sandbox's engine: QuickJS compiled to WebAssembly (quickjs-emscripten, release-sync variant).
  * The compiled WebAssembly module (code only, immutable) is made once per process; every run gets a new
- * instance of it with its own linear memory, so nothing a tool's code made can outlive its run or be
- * seen by another run. The memory is ours: its maximum is the run's memory cap, and a growth it refuses is
+ * instance of it with a linear memory no other instance holds (new, or a dropped instance's, zeroed), so nothing
+ * a tool's code made can outlive its run or be seen by another run. The memory is ours: its maximum is the run's memory cap, and a growth it refuses is
  * how the host knows, by its own observation, that a run ran out of memory.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -89,29 +89,56 @@ export function useEngineModule(module: object): void {
   compiled = module;
 }
 
+/** A linear memory and what the host observed of its growth (reset when the memory serves a new instance). */
+interface MemorySlot {
+  readonly memory: WasmMemory;
+  readonly maximumPages: number;
+  refused: boolean;
+}
+
+const INITIAL_PAGES = (ENGINE_BASE_MB * 1024 * 1024) / PAGE_BYTES;
 /**
- * A new engine instance whose whole memory (data, stack and heap) is capped at `memoryMb` megabytes.
- * Output the engine would print (it has no reason to) goes nowhere: stdout belongs to the protocol.
+ * Memories of dropped instances, every byte zeroed, by their maximum in pages. A new memory costs this thread an
+ * allocation of 16 MiB that only a full garbage collection frees (V8 runs one every few instances for that
+ * reason alone); zeroing one that never grew costs less, and zeroed it is byte for byte what a new one is.
  */
-export async function newEngineInstance(memoryMb: number): Promise<EngineInstance> {
-  const memory = new wasm.Memory({
-    initial: (ENGINE_BASE_MB * 1024 * 1024) / PAGE_BYTES,
-    maximum: Math.max(ENGINE_BASE_MB, Math.ceil(memoryMb)) * ((1024 * 1024) / PAGE_BYTES),
-  });
-  let refused = false;
+const spareMemories = new Map<number, MemorySlot[]>();
+/** Spare memories kept per maximum: a run and its check hold two at once. */
+const SPARE_MEMORIES = 2;
+const slots = new WeakMap<EngineInstance, MemorySlot>();
+
+function takeMemory(memoryMb: number): MemorySlot {
+  const maximumPages = Math.max(ENGINE_BASE_MB, Math.ceil(memoryMb)) * ((1024 * 1024) / PAGE_BYTES);
+  const spare = spareMemories.get(maximumPages)?.pop();
+  if (spare !== undefined) {
+    spare.refused = false;
+    return spare;
+  }
+  const memory = new wasm.Memory({ initial: INITIAL_PAGES, maximum: maximumPages });
+  const slot: MemorySlot = { memory, maximumPages, refused: false };
   const grow = memory.grow.bind(memory);
   // Emscripten grows the memory through this method when its heap is full; it tries a few sizes and
   // gives up (malloc fails, QuickJS throws "out of memory") when every one passes the maximum.
   memory.grow = (delta: number): number => {
     try {
       const pages = grow(delta);
-      refused = false;
+      slot.refused = false;
       return pages;
     } catch (err) {
-      refused = true;
+      slot.refused = true;
       throw err;
     }
   };
+  return slot;
+}
+
+/**
+ * A new engine instance whose whole memory (data, stack and heap) is capped at `memoryMb` megabytes: a memory
+ * never used, or one a dropped instance used that `dropEngineInstance` zeroed, which no other instance holds.
+ * Output the engine would print (it has no reason to) goes nowhere: stdout belongs to the protocol.
+ */
+export async function newEngineInstance(memoryMb: number): Promise<EngineInstance> {
+  const slot = takeMemory(memoryMb);
   const quiet = (): void => {};
   // Emscripten's own print hooks (not in the package's types): the engine prints nothing on stdout.
   const output = { print: quiet, printErr: quiet } as NonNullable<
@@ -121,9 +148,43 @@ export async function newEngineInstance(memoryMb: number): Promise<EngineInstanc
     newVariant(variant, {
       // The package types these with the DOM library's WebAssembly classes; they are those objects.
       wasmModule: compiledModule() as never,
-      wasmMemory: memory as never,
+      wasmMemory: slot.memory as never,
       emscriptenModule: output,
     }),
   );
-  return { quickjs, memoryMb, growthRefused: () => refused };
+  const instance: EngineInstance = { quickjs, memoryMb, growthRefused: () => slot.refused };
+  slots.set(instance, slot);
+  return instance;
+}
+
+/**
+ * Ends `instance`: the caller holds no reference that could call into it again. Its memory, unless it grew
+ * (a memory cannot shrink), is zeroed and kept for a later instance; the rest goes with the instance.
+ */
+export function dropEngineInstance(instance: EngineInstance): void {
+  const slot = slots.get(instance);
+  slots.delete(instance);
+  if (slot === undefined || slot.memory.buffer.byteLength !== INITIAL_PAGES * PAGE_BYTES) return;
+  const spares = spareMemories.get(slot.maximumPages) ?? [];
+  if (spares.length >= SPARE_MEMORIES) return;
+  if (!keepUnzeroed) new Uint8Array(slot.memory.buffer).fill(0);
+  spares.push(slot);
+  spareMemories.set(slot.maximumPages, spares);
+}
+
+let keepUnzeroed = false;
+
+/**
+ * Test only (test/sandbox-isolation.test.ts): `true` breaks the isolation on purpose, a dropped instance's memory
+ * kept as it is, to prove the test sees it.
+ */
+export function breakMemoryZeroingForTest(on: boolean): void {
+  keepUnzeroed = on;
+}
+
+/** Test only: the memory the next instance capped at `memoryMb` would get, to read its bytes from the host. */
+export function peekSpareMemoryForTest(memoryMb: number): ArrayBuffer | null {
+  const maximumPages = Math.max(ENGINE_BASE_MB, Math.ceil(memoryMb)) * ((1024 * 1024) / PAGE_BYTES);
+  const spares = spareMemories.get(maximumPages);
+  return spares?.[spares.length - 1]?.memory.buffer ?? null;
 }

@@ -8,6 +8,8 @@ import { clip } from "../util/text.ts";
 import type { SandboxFailure, SandboxLimits } from "./sandbox.ts";
 import { TOOL_FILE } from "./sandbox-guest.ts";
 
+/** Longest tool name (or other guest-chosen text) that goes into a message, clipped beyond. */
+export const MAX_NAME_CHARS = 128;
 /** Longest error text of a tool's code that goes into a failure message. */
 export const MAX_ERROR_CHARS = 1000;
 /** Separates the parts of one string the prelude hands the host (a C string would stop at a NUL). */
@@ -101,4 +103,24 @@ export function readResult(tagged: string, maxBytes: number): { result: unknown 
   } catch (err) {
     return codeError(`the tool's result is not JSON: ${errorMessage(err)}`);
   }
+}
+
+/** The definition the module made is not a tool (`kind`: the prelude's answer): the module's fault. */
+export function badDefinition(kind: string | null): SandboxFailure {
+  const message =
+    kind === "no-run"
+      ? "the tool has no run function"
+      : kind === "bad-check"
+        ? "the tool's check must be a function"
+        : "the module's default export must be distilledTool({ name, description, inputSchema, run, check? })";
+  return { kind: "bad_module", cause: "tool", message };
+}
+
+/** `check(result)` answered without holding (`verdict`: the prelude's "A", or "F" and what it returned). */
+export function checkRefused(verdict: string | null): SandboxFailure {
+  const message =
+    verdict === "A"
+      ? "check(result) returned a promise: check must answer at once (not async, no await)"
+      : `check(result) returned ${clip(verdict?.slice(1) ?? "nothing", MAX_NAME_CHARS)}`;
+  return { kind: "check_failed", cause: "tool", message };
 }

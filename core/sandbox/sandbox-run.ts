@@ -14,13 +14,14 @@ import type {
   QuickJSRuntime,
 } from "quickjs-emscripten-core";
 import { errorMessage } from "../errors.ts";
-import { clip } from "../util/text.ts";
-import type { EngineInstance } from "./quickjs-engine.ts";
+import { dropEngineInstance, type EngineInstance } from "./quickjs-engine.ts";
 import type { SandboxFailure, SandboxLimits, SandboxOutcome } from "./sandbox.ts";
-import { type AdmittedCall, CallGate, isFailure, MAX_NAME_CHARS, readReason } from "./sandbox-calls.ts";
+import { type AdmittedCall, CallGate, isFailure, readReason } from "./sandbox-calls.ts";
 import { RunClock } from "./sandbox-clock.ts";
 import { type Api, openContext, type RunSetup } from "./sandbox-context.ts";
 import {
+  badDefinition,
+  checkRefused,
   codeError,
   describedError,
   engineFailure,
@@ -42,6 +43,8 @@ interface Pending extends AdmittedCall {
 export class SandboxRun {
   readonly #instance: EngineInstance;
   readonly #inCheck: boolean;
+  /** Test only: the context outlives its run (test/sandbox-isolation.test.ts breaks the isolation with it). */
+  readonly #keepForTest: boolean;
   #limits: SandboxLimits | null = null;
   #gate: CallGate | null = null;
   #clock: RunClock | null = null;
@@ -59,9 +62,10 @@ export class SandboxRun {
   #wake: (() => void) | null = null;
 
   /** Makes the runtime and context on `instance` and evaluates the prelude: host work, before any run. */
-  constructor(instance: EngineInstance, inCheck: boolean) {
+  constructor(instance: EngineInstance, inCheck: boolean, keepForTest = false) {
     this.#instance = instance;
     this.#inCheck = inCheck;
+    this.#keepForTest = keepForTest;
     this.#prepare();
   }
 
@@ -72,6 +76,9 @@ export class SandboxRun {
 
   /** Gives the prepared instance its run: limits, allowlist, sites and how calls are performed. */
   begin(setup: RunSetup, limits: SandboxLimits): void {
+    // A no-op for a new instance; for the test-only kept one, what ended its last run.
+    this.#failure = null;
+    this.#notApplicable = null;
     this.#setup = setup;
     this.#limits = limits;
     this.#gate = new CallGate(
@@ -114,11 +121,7 @@ export class SandboxRun {
     if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits!));
     const failure = this.#failure;
     if (failure) return failure.kind === "code_error" ? { ...failure, kind: "check_failed" } : failure;
-    const message =
-      verdict === "A"
-        ? "check(result) returned a promise: check must answer at once (not async, no await)"
-        : `check(result) returned ${clip(verdict?.slice(1) ?? "nothing", MAX_NAME_CHARS)}`;
-    return { kind: "check_failed", cause: "tool", message };
+    return checkRefused(verdict);
   }
 
   /** The runtime, the context and the prelude, with the host's functions; a failure here is the host's. */
@@ -150,13 +153,7 @@ export class SandboxRun {
     if (definition === null) return null;
     const kind = this.#read(this.#slice(() => this.#guest("kind", "", definition)));
     if (kind === "ok" || kind === "no-check") return { definition, hasCheck: kind === "ok" };
-    const message =
-      kind === "no-run"
-        ? "the tool has no run function"
-        : kind === "bad-check"
-          ? "the tool's check must be a function"
-          : "the module's default export must be distilledTool({ name, description, inputSchema, run, check? })";
-    this.#fail({ kind: "bad_module", cause: "tool", message });
+    this.#fail(badDefinition(kind));
     return null;
   }
 
@@ -373,9 +370,19 @@ export class SandboxRun {
 
   /** The instance is never reused: the references go, and with them its memory. */
   #drop(): void {
+    if (this.#keepForTest) return;
     this.#api = null;
     this.#ctx = null;
     this.#rt = null;
+  }
+
+  /**
+   * Ends the instance once its outcome is out (off the run's path): nothing here calls into it again, so its
+   * memory can be zeroed for a later instance (quickjs-engine.ts).
+   */
+  dispose(): void {
+    this.#drop();
+    if (!this.#keepForTest) dropEngineInstance(this.#instance);
   }
 
   /** Until an answer comes (or the run is ended). */

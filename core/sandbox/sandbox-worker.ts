@@ -24,10 +24,13 @@ let made = 0;
 
 /** The next run's instance, made and given its prelude while the worker waits for a job. */
 let next: Promise<SandboxRun> = prepare(data.memoryMb, false);
+// Once, when the first is ready; later instances are counted in each job's "done" (one message less per run).
 void next.then(
   () => post({ type: "ready", made: take() }),
   () => post({ type: "ready", made: take() }),
 );
+/** Test only: the one run every job reuses (`breakRunIsolationForTest`). */
+let kept: SandboxRun | null = null;
 
 port.on("message", (msg: ToWorker) => {
   if (msg.type === "answer") answers.get(msg.step)?.(msg.answer);
@@ -37,7 +40,7 @@ port.on("message", (msg: ToWorker) => {
 async function prepare(memoryMb: number, inCheck: boolean): Promise<SandboxRun> {
   const instance = await newEngineInstance(memoryMb);
   made++;
-  return new SandboxRun(instance, inCheck);
+  return new SandboxRun(instance, inCheck, data.reuseRunsForTest === true && !inCheck);
 }
 
 function take(): number {
@@ -52,8 +55,9 @@ function post(msg: FromWorker): void {
 
 async function runJob(job: Job): Promise<void> {
   let outcome: SandboxOutcome;
+  const used: SandboxRun[] = [];
   try {
-    outcome = await execute(job);
+    outcome = await execute(job, used);
   } catch (err) {
     outcome = {
       ok: false,
@@ -63,17 +67,21 @@ async function runJob(job: Job): Promise<void> {
   }
   answers.clear();
   post({ type: "done", id: job.id, outcome, made: take() });
-  next = prepare(data.memoryMb, false);
-  void next.then(
-    () => post({ type: "ready", made: take() }),
-    () => post({ type: "ready", made: take() }),
-  );
+  // After the outcome is out: the instances the job used go (their memories zeroed), and the next one is made.
+  for (const run of used) run.dispose();
+  if (data.reuseRunsForTest === true && kept !== null) next = Promise.resolve(kept);
+  else next = prepare(data.memoryMb, false);
 }
 
-async function execute(job: Job): Promise<SandboxOutcome> {
+async function execute(job: Job, used: SandboxRun[]): Promise<SandboxOutcome> {
   const { limits } = job;
   let run = await next;
-  if (run.memoryMb !== limits.memoryMb) run = await prepare(limits.memoryMb, false);
+  used.push(run);
+  if (run.memoryMb !== limits.memoryMb) {
+    run = await prepare(limits.memoryMb, false);
+    used.push(run);
+  }
+  if (data.reuseRunsForTest === true) kept ??= run;
   const perform = (admitted: AdmittedCall) =>
     new Promise<{ json: string } | SandboxFailure>((resolve) => {
       answers.set(admitted.step, resolve);
@@ -92,10 +100,19 @@ async function execute(job: Job): Promise<SandboxOutcome> {
     });
   const sites = job.sites && { sites: job.sites.sites, at: new Map(job.sites.at) };
   run.begin({ allow: job.allow, perform, watch, ...(sites ? { sites } : {}) }, limits);
+  // The check's own instance is made while the run waits for its base calls, not after it.
+  const checking = job.runCheck ? prepare(limits.memoryMb, true) : null;
+  checking?.then(
+    (checker) => used.push(checker),
+    () => {},
+  );
   const outcome = await run.run(job.body, job.input);
-  if (!outcome.ok || !job.runCheck || outcome.notApplicable !== undefined) return outcome;
+  if (!outcome.ok || checking === null || outcome.notApplicable !== undefined) {
+    await checking?.catch(() => {});
+    return outcome;
+  }
   // The check runs in an instance of its own, on the result as JSON: the run cannot reach it.
-  const checker = await prepare(limits.memoryMb, true);
+  const checker = await checking;
   checker.begin({ allow: [], perform: refuseCall, watch }, limits);
   const verdict = await checker.check(job.body, JSON.stringify(outcome.result));
   return verdict === "passed" || verdict === "absent"

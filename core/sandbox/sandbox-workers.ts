@@ -30,6 +30,8 @@ export interface WorkerData {
   watch: SharedArrayBuffer;
   /** The memory cap of the instances it makes ahead. */
   memoryMb: number;
+  /** Test only (`breakRunIsolationForTest`): every job runs in the first job's context. */
+  reuseRunsForTest?: boolean;
 }
 
 /** One run (and its check) for a worker. */
@@ -73,6 +75,15 @@ interface Active {
 }
 
 let nextJob = 1;
+let reuseRunsForTest = false;
+
+/**
+ * Test only (test/sandbox-isolation.test.ts): `true` breaks the isolation on purpose for workers started after,
+ * every job of a worker run in the context of its first, to prove the test sees a leak.
+ */
+export function breakRunIsolationForTest(on: boolean): void {
+  reuseRunsForTest = on;
+}
 
 /** The worker entry's file name without extension (scripts/render-plugin.ts puts its bundle beside this one). */
 export const WORKER_FILE = "sandbox-worker";
@@ -98,7 +109,12 @@ export class EngineWorker {
     const watch = new SharedArrayBuffer(4);
     this.#watch = new Int32Array(watch);
     this.#onMade = onMade;
-    const data: WorkerData = { module: compiledModule(), watch, memoryMb };
+    const data: WorkerData = {
+      module: compiledModule(),
+      watch,
+      memoryMb,
+      ...(reuseRunsForTest ? { reuseRunsForTest } : {}),
+    };
     // Its own stdout and stderr are piped, not inherited: stdout belongs to the protocol.
     this.#worker = new Worker(workerEntry(), { workerData: data, stdout: true, stderr: true });
     this.#worker.unref();

@@ -14,7 +14,7 @@ import type { Distiller } from "../distill/distiller.ts";
 import { rebuild } from "../distill/rebuild.ts";
 import { DistillError, errorMessage } from "../errors.ts";
 import { toolDefinition } from "../lifecycle/exposure.ts";
-import { ExposureCache, startupCandidates } from "../lifecycle/exposure-cache.ts";
+import { ExposureCache, type StartupLook, startupCandidates } from "../lifecycle/exposure-cache.ts";
 import { resolveVersion } from "../lifecycle/version-lookup.ts";
 import { deprecate, promote, prune, verifyVersion } from "../lifecycle/versions.ts";
 import { buildReport, type Report, type ReportOptions } from "../report/report.ts";
@@ -125,24 +125,23 @@ export class ToolDistill {
     // The embedded store is read now, so `activeTools()` answers as soon as the constructor returns; versions a
     // breaking change or a gone base tool affects are left out until the review has re-verified them.
     // One hash per current definition for the whole start: the seed and the review read the same ones.
-    const fingerprintOf = fingerprintOnce();
+    const look: StartupLook = { fingerprintOf: fingerprintOnce() };
     if (this.store instanceof SqliteRegistryStore) {
-      this.#exposure.seed(
-        startupCandidates(this.store.store, review ? this.#ctx.baseTool : null, fingerprintOf),
-      );
+      this.#exposure.seed(startupCandidates(this.store.store, review ? this.#ctx.baseTool : null, look));
     }
-    this.#ready = this.#start(fingerprintOf);
+    this.#ready = this.#start(look);
   }
 
   /** Follows the change feed, reads the exposed set, and runs the start-up review. Never rejects. */
-  async #start(fingerprintOf: (tool: ToolDef) => string | null): Promise<void> {
+  async #start(look: StartupLook): Promise<void> {
     try {
       // Following first: a change committed while the set is read is heard, not lost.
       await this.#exposure.follow();
       await this.#exposure.refresh();
       const report = this.startupReport;
       if (!report) return;
-      const review = await reviewDefinitions(this.#ctx, { fingerprintOf });
+      // What the seed read and judged a moment ago is not read and judged again.
+      const review = await reviewDefinitions(this.#ctx, look);
       report.changes.push(...review.report.changes);
       report.messages.push(...review.report.messages);
       await reverify(this.#ctx, review.jobs);
