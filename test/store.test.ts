@@ -325,7 +325,10 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
     status: "verified",
     checks: {
       static: { ok: true, problems: [] },
-      replay: { ok: false, problems: [{ line: 3, token: "call", message: "no fixture" }] },
+      replay: {
+        ok: false,
+        problems: [{ rule: "replay-mismatch", line: 3, token: "call", message: "no fixture" }],
+      },
       efficiency: { ok: true, problems: [] },
     },
     calls: 4,

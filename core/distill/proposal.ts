@@ -87,7 +87,7 @@ export async function ingestProposal(
     const named = statics.problems.filter((p) => p.token === meta.name);
     throw new DistillError(
       "PROPOSAL_INVALID",
-      `the tool's name cannot be used, so nothing was stored:\n${listed(named.length ? named : [{ message: toolNameProblem(meta.name)! }])}`,
+      `the tool's name cannot be used, so nothing was stored:\n${listed(named.length ? named : [{ rule: "tool-name", message: toolNameProblem(meta.name)! }])}`,
     );
   }
   const found = await ctx.store.transaction(async (tx) => {

@@ -97,7 +97,7 @@ export function locateCallSites(source: string): LocatedCallSites {
   const found: { path: NodePath<CallNode>; start: number }[] = [];
   const unsupported: { problem: Problem; start: number }[] = [];
   const refuse = (node: Node, message: string): void => {
-    const problem: Problem = { message };
+    const problem: Problem = { rule: "uncountable-call", message };
     if (node.loc) problem.line = node.loc.start.line;
     problem.token = source.slice(node.start ?? 0, node.end ?? 0).split("\n")[0] ?? "";
     unsupported.push({ problem, start: node.start ?? 0 });

@@ -62,7 +62,10 @@ export interface CheckReport {
   replayRuns: RunRef[];
 }
 
-const notRun = (why: string): CheckResult => ({ ok: false, problems: [{ message: `not run: ${why}` }] });
+const notRun = (why: string): CheckResult => ({
+  ok: false,
+  problems: [{ rule: "not-run", message: `not run: ${why}` }],
+});
 
 /** Runs the static, replay and efficiency checks on one stored version (in a verification span, telemetry.ts). */
 export function runChecks(
@@ -183,7 +186,7 @@ async function replayCheck(
     instrumented = instrumentCallSites(code, located);
   } catch (err) {
     if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
-    const check = { ok: false, problems: [{ message: err.message }] };
+    const check = { ok: false, problems: [{ rule: "uncountable-call", message: err.message }] };
     return { check, calls: null, liveCalls: [], evidence, replayRuns: [] };
   }
   const problems: Problem[] = [];
@@ -301,7 +304,9 @@ export function efficiencyCheck(
   if (baseline === null || limit === null) {
     return {
       ok: false,
-      problems: [{ message: "no baseline: the version has no source run to compare with" }],
+      problems: [
+        { rule: "no-baseline", message: "no baseline: the version has no source run to compare with" },
+      ],
     };
   }
   const factor = Math.round((1 - minCallReduction) * 100) / 100;
@@ -309,11 +314,13 @@ export function efficiencyCheck(
   const problems: Problem[] = [];
   if (calls > limit) {
     problems.push({
+      rule: "call-limit",
       message: `${line}: use at least ${Math.round(minCallReduction * 100)}% fewer base calls than the source run`,
     });
   }
   if (mustBeat && mustBeat.calls !== null && calls >= mustBeat.calls) {
     problems.push({
+      rule: "rebuild-not-fewer",
       message: `${calls} base calls; the version it replaces (v${mustBeat.version}) needs ${mustBeat.calls}: a rebuild must use fewer`,
     });
   }
