@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ABSENT_GLOBALS, NO_CLOCK } from "../core/sandbox/sandbox-guest.ts";
 import type { Problem, ToolDef } from "../core/types.ts";
-import { staticCheck as checkWithRules, TOOL_NAME_PATTERN } from "../core/verify/static/static-check.ts";
+import { instrumentCallSites, locateCallSites } from "../core/verify/call-sites.ts";
+import {
+  checkedSource,
+  checkSource,
+  staticCheck as checkWithRules,
+  TOOL_NAME_PATTERN,
+} from "../core/verify/static/static-check.ts";
 import { formatProblem } from "../core/verify/verdict.ts";
 
 const BASE: ToolDef[] = [
@@ -900,5 +906,44 @@ function distilledTool() {}
         message: `'distilledTool' is declared twice in the same scope: it is imported from "tooldistill" and cannot be declared again`,
       },
     );
+  });
+});
+
+describe("one check per proposal: checkedSource", () => {
+  test("the check of the same source against the same tool list is reused, with its tree", () => {
+    const known = checkSource(EXAMPLE, BASE);
+    assert.ok(known.ok && known.ast !== null);
+    assert.equal(checkedSource(EXAMPLE, BASE, known), known);
+    // Call sites read from the check's tree are the ones a parse of their own finds.
+    const fresh = instrumentCallSites(EXAMPLE);
+    assert.deepEqual(instrumentCallSites(EXAMPLE, locateCallSites(EXAMPLE, known.ast)), fresh);
+    assert.equal(fresh.sites.length, 4);
+  });
+
+  test("any other source, or another tool list, is checked again: what is verified is what runs", () => {
+    const known = checkSource(EXAMPLE, BASE);
+    const other = EXAMPLE.replace(`call("gmail_get_message"`, `call("gmail_get_mesage"`);
+    const again = checkedSource(other, BASE, known);
+    assert.notEqual(again, known);
+    assert.equal(again.source, other);
+    assert.deepEqual(
+      again.problems.map((p) => p.rule),
+      ["unknown-base-tool"],
+    );
+    // The same tools in a new list (base tools re-listed since) are checked again too: a change could be inside.
+    const relisted = checkedSource(EXAMPLE, [...BASE], known);
+    assert.notEqual(relisted, known);
+    assert.ok(relisted.ok);
+    const withoutSearch = checkedSource(
+      EXAMPLE,
+      BASE.filter((t) => t.name !== "gmail_search"),
+      known,
+    );
+    assert.equal(withoutSearch.ok, false);
+  });
+
+  test("a source refused before or while parsing has no tree to reuse", () => {
+    assert.equal(checkSource("export default {", BASE).ast, null);
+    assert.equal(checkSource("x".repeat(40_000), BASE).ast, null);
   });
 });

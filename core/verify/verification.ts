@@ -29,7 +29,8 @@ import type { LivePolicy } from "./replay/live-plan.ts";
 import { withRecordedDefaults } from "./replay/recorded-defaults.ts";
 import { replayRecordedRuns } from "./replay/recorded-runs.ts";
 import { type ReplayCode, replayTestInputs } from "./replay/replay-inputs.ts";
-import { staticCheck, type ToolMeta } from "./static/static-check.ts";
+import { type CheckedSource, checkedSource, type ToolMeta } from "./static/static-check.ts";
+import type { ToolAst } from "./tool-syntax.ts";
 import { formatProblem, noEvidence, type TestInput, testInputsOf } from "./verdict.ts";
 
 /** Options of one verification. */
@@ -44,6 +45,11 @@ export interface VerifyOptions {
   recovered?: readonly string[];
   /** A rebuild must also beat the version it replaces. */
   mustBeat?: { version: number; calls: number | null };
+  /**
+   * The static check the proposal already ran, reused (with its parse) only when it checked exactly the code
+   * verified here against the same base tool list; otherwise the code is checked again.
+   */
+  checked?: CheckedSource;
 }
 
 /** The three checks' results plus what verification measured; the caller applies the lifecycle. */
@@ -95,7 +101,7 @@ async function checksOf(
   const limit = baseline === null ? null : roundLimit(baseline * (1 - ctx.settings.minCallReduction));
   const baselineTokens = sourceTrace ? runTokens(sourceTrace.usage) || null : null;
 
-  const statics = staticCheck(code, tools);
+  const statics = checkedSource(code, tools, options.checked);
   const report: CheckReport = {
     checks: {
       static: { ok: statics.ok, problems: statics.problems },
@@ -133,7 +139,7 @@ async function checksOf(
   const replay = await replayCheck(
     ctx,
     version,
-    { code, meta: statics.meta, tools: replayTools },
+    { code, ast: statics.ast, meta: statics.meta, tools: replayTools },
     source,
     options,
   );
@@ -174,7 +180,12 @@ interface ReplayReport {
 async function replayCheck(
   ctx: DistillContext,
   version: VersionRecord,
-  { code, meta, tools }: { code: string; meta: ToolMeta; tools: ReadonlyMap<string, ToolDef> },
+  {
+    code,
+    ast,
+    meta,
+    tools,
+  }: { code: string; ast: ToolAst | null; meta: ToolMeta; tools: ReadonlyMap<string, ToolDef> },
   source: { calls: readonly CallRecord[]; task: string | null },
   options: VerifyOptions,
 ): Promise<ReplayReport> {
@@ -182,7 +193,8 @@ async function replayCheck(
   let located: LocatedCallSites;
   let instrumented: InstrumentedSource;
   try {
-    located = locateCallSites(code);
+    // The static check's tree of this same code: call sites and provenance read it instead of parsing again.
+    located = ast === null ? locateCallSites(code) : locateCallSites(code, ast);
     instrumented = instrumentCallSites(code, located);
   } catch (err) {
     if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;

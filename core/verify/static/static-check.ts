@@ -2,22 +2,24 @@
  * The static check: structural rules on a proposed distilled tool's source, before anything runs.
  * It gives early, clear errors naming line and token; the sandbox is what actually contains the code.
  * Here the source is parsed once, bounded, the config literal read, and the rules (rules/index.ts) run over one
- * state in one walk; the problems come out in source order, each with the id of the rule that found it.
+ * state in one walk; the problems come out in source order, each with the id of the rule that found it. The
+ * result is bound to the source and tools it checked (`CheckedSource`), so a proposal is checked and parsed once:
+ * its verification reuses the check, and call sites and provenance read its tree.
  */
-import { parse } from "@babel/parser";
 import type { Node, NodePath, Visitor } from "@babel/traverse";
 import type { Problem, ToolDef } from "../../types.ts";
 import { TOOL_NAME_PATTERN } from "../../util/tool-names.ts";
 import { traverse } from "../babel-traverse.ts";
 import { boundedProblems, sourceSizeProblem, treeSizeProblem } from "../proposal-limits.ts";
 import { SourceTokens, tokenAt } from "../source-tokens.ts";
+import { parseTool, type ToolAst } from "../tool-syntax.ts";
 import { isImported, isInside, MODULE } from "./library-import.ts";
 import { RULES } from "./rules/index.ts";
 import { readConfig } from "./static-config.ts";
 import { stringValue } from "./static-values.ts";
-import type { CheckState, MessageData, NodeOf, StaticCheckResult, ToolMeta } from "./types.ts";
+import type { CheckedSource, CheckState, MessageData, NodeOf, StaticCheckResult, ToolMeta } from "./types.ts";
 
-export type { StaticCheckResult, ToolMeta };
+export type { CheckedSource, StaticCheckResult, ToolMeta };
 export { TOOL_NAME_PATTERN };
 
 /**
@@ -50,6 +52,26 @@ export function formatMessage(template: string, data: MessageData = {}): string 
 
 /** Checks a proposed tool's source against the current base tools; every problem is reported at once. */
 export function staticCheck(source: string, baseTools: readonly ToolDef[]): StaticCheckResult {
+  const { ok, problems, meta } = checkSource(source, baseTools);
+  return { ok, problems, meta };
+}
+
+/**
+ * The check of `source` against `baseTools`: `known` when it checked exactly this source against this same tool
+ * list, so one proposal is checked (and parsed) once, else a new check. Anything else checked is checked again.
+ */
+export function checkedSource(
+  source: string,
+  baseTools: readonly ToolDef[],
+  known: CheckedSource | undefined,
+): CheckedSource {
+  return known !== undefined && known.source === source && known.tools === baseTools
+    ? known
+    : checkSource(source, baseTools);
+}
+
+/** `staticCheck`, bound to the source and tools it checked and with the tree it parsed, for reuse. */
+export function checkSource(source: string, baseTools: readonly ToolDef[]): CheckedSource {
   const found: Found[] = [];
   const record = (
     rule: string,
@@ -62,30 +84,33 @@ export function staticCheck(source: string, baseTools: readonly ToolDef[]): Stat
     if (token !== undefined) problem.token = token;
     found.push({ problem, line: start?.line ?? Number.POSITIVE_INFINITY, column: start?.column ?? 0 });
   };
-  const finish = (meta: ToolMeta | null): StaticCheckResult => {
+  const refused = (problem: Problem): CheckedSource => ({
+    ok: false,
+    problems: [problem],
+    meta: null,
+    source,
+    tools: baseTools,
+    ast: null,
+  });
+  let ast: ToolAst | null = null;
+  const finish = (meta: ToolMeta | null): CheckedSource => {
     found.sort((a, b) => a.line - b.line || a.column - b.column);
     const problems = boundedProblems(found.map((f) => f.problem));
-    return { ok: problems.length === 0, problems, meta };
+    return { ok: problems.length === 0, problems, meta, source, tools: baseTools, ast };
   };
   // Bounded before anything walks the code: the size before parsing, the tree's counts before the rules.
   const tooLarge = sourceSizeProblem(source);
-  if (tooLarge !== null) return { ok: false, problems: [tooLarge], meta: null };
+  if (tooLarge !== null) return refused(tooLarge);
 
-  let ast: ReturnType<typeof parse>;
   try {
-    ast = parse(source, {
-      sourceType: "module",
-      // decorators-legacy only so that a decorator is reported as banned rather than as a parse failure
-      plugins: ["typescript", "decorators-legacy"],
-      errorRecovery: false,
-    });
+    ast = parseTool(source);
   } catch (err) {
     const syntax = syntaxProblem(err, source);
     record(CHECK_PROBLEM_IDS.parseError, syntax.at, syntax.token, syntax.message);
     return finish(null);
   }
   const tooBig = treeSizeProblem(ast);
-  if (tooBig !== null) return { ok: false, problems: [tooBig], meta: null };
+  if (tooBig !== null) return refused(tooBig);
 
   const body = ast.program.body;
   const config = readConfig(body);

@@ -1,8 +1,8 @@
 /**
  * Reads the `distilledTool({...})` literal without running the tool: which object is the config, its keys, and
  * the name, description and input schema as literals (they become the tool's metadata) and the check function.
- * Reading reports nothing: the config rules (rules/config-*.ts and the others with a `config` check) judge what
- * was read.
+ * Reading reports nothing: the rules with a `config` check (config-keys, literal-metadata, tool-name, …) judge
+ * what was read.
  */
 import type { Node } from "@babel/traverse";
 import { schemaLimitProblems } from "../../base-tools/json-schema-limits.ts";

@@ -5,6 +5,7 @@
 import type { Node, Visitor } from "@babel/traverse";
 import type { CheckResult, JsonSchema, ToolDef } from "../../types.ts";
 import type { SourceTokens } from "../source-tokens.ts";
+import type { ToolAst } from "../tool-syntax.ts";
 
 /** The Babel node of one `type`. */
 export type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
@@ -28,6 +29,17 @@ export interface ToolMeta {
 /** The static check's verdict; `meta` is null when name, description or inputSchema could not be read as literals. */
 export interface StaticCheckResult extends CheckResult {
   meta: ToolMeta | null;
+}
+
+/**
+ * A static check bound to exactly what it checked: this source against this base tool list (the same array), with
+ * the tree it parsed, so that the rest of one verification reuses the one parse instead of parsing again.
+ */
+export interface CheckedSource extends StaticCheckResult {
+  readonly source: string;
+  readonly tools: readonly ToolDef[];
+  /** The parsed tree; null when the source was refused before or while parsing, or its tree was too large. */
+  readonly ast: ToolAst | null;
 }
 
 /** The keys `distilledTool({...})` accepts. */
