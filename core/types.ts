@@ -58,8 +58,13 @@ export interface Logger {
 /** A logger that drops everything: the default when the caller gives none. */
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
-/** One finding of a check. `line`/`token` point into the tool's source where the check is about code. */
+/**
+ * One finding of a check. `rule` names what found it: a static check rule's id (docs/verification.md lists them)
+ * or the id of another check's finding (`replay-mismatch`, `call-limit`, …), stable for programs to branch on.
+ * `line`/`token` point into the tool's source where the check is about code.
+ */
 export interface Problem {
+  rule: string;
   line?: number;
   token?: string;
   message: string;

@@ -144,7 +144,9 @@ const rejected = verdict({
   checks: {
     static: {
       ok: false,
-      problems: [{ line: 5, token: "billing_find_customr", message: "no such base tool" }],
+      problems: [
+        { rule: "unknown-base-tool", line: 5, token: "billing_find_customr", message: "no such base tool" },
+      ],
     },
     replay: { ok: true, problems: [] },
     efficiency: { ok: true, problems: [] },
@@ -441,11 +443,14 @@ describe("verdictText", () => {
         replay: {
           ok: false,
           problems: [
-            { message: "call 2 billing_create_invoice: no recorded call matches" },
-            { line: 7, message: "check() returned false" },
+            { rule: "replay-mismatch", message: "call 2 billing_create_invoice: no recorded call matches" },
+            { rule: "replay-mismatch", line: 7, message: "check() returned false" },
           ],
         },
-        efficiency: { ok: false, problems: [{ message: "9 base calls is over the limit 8.4" }] },
+        efficiency: {
+          ok: false,
+          problems: [{ rule: "call-limit", message: "9 base calls is over the limit 8.4" }],
+        },
       },
       calls: 9,
       baseline: 12,

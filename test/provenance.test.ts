@@ -68,17 +68,24 @@ const CHEAPEST = `const f = found.flights[0];`;
 
 function hardCoded(line: number, token: string, value: string, tool: string): Problem {
   return {
+    rule: "provenance-from-result",
     line: L(line),
     token,
     message: `hard-codes ${value}, which the source run read from ${tool}'s result: take it from that call's result`,
   };
 }
 function unexplained(line: number, token: string, value: string, where: string): Problem {
-  return { line: L(line), token, message: `passes ${value} to ${where}, a value the source run never used` };
+  return {
+    rule: "provenance-unexplained",
+    line: L(line),
+    token,
+    message: `passes ${value} to ${where}, a value the source run never used`,
+  };
 }
 function warned(line: number, token: string, value: string, where: string, from: "task" | "input"): Problem {
   const source = from === "task" ? "the task text" : "a test input";
   return {
+    rule: "provenance-task-value",
     line: L(line),
     token,
     message: `passes ${value} to ${where}, a value of this task (${source}): take it from the tool's input if it changes between tasks`,
@@ -525,6 +532,7 @@ describe("argument provenance: limits are reported, not skipped", () => {
     const report = check([...levels, `return call("payments_send", { to: o23 });`]);
     assert.deepEqual(report.problems, [
       {
+        rule: "provenance-limit",
         line: L(25),
         token: "{ to: o23 }",
         message: `passes more than ${MAX_VISITS} parts to payments_send: simplify it so each value can be checked`,
@@ -577,6 +585,7 @@ describe("argument provenance: small forms", () => {
     const source = `import * as td from "tooldistill";\nexport default td.distilledTool({\n  async run() {\n    return td.call("payments_send", { to: "acct-NS" });\n  },\n});\n`;
     assert.deepEqual(checkArgumentProvenance(source, RUN).problems, [
       {
+        rule: "provenance-unexplained",
         line: 4,
         token: "acct-NS",
         message: "passes 'acct-NS' to payments_send.to, a value the source run never used",

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ABSENT_GLOBALS, NO_CLOCK } from "../core/sandbox/sandbox-guest.ts";
 import type { Problem, ToolDef } from "../core/types.ts";
-import { staticCheck, TOOL_NAME_PATTERN } from "../core/verify/static/static-check.ts";
+import { instrumentCallSites, locateCallSites } from "../core/verify/call-sites.ts";
+import {
+  checkedSource,
+  checkSource,
+  staticCheck as checkWithRules,
+  TOOL_NAME_PATTERN,
+} from "../core/verify/static/static-check.ts";
 import { formatProblem } from "../core/verify/verdict.ts";
 
 const BASE: ToolDef[] = [
@@ -99,14 +105,23 @@ const RUN = `  async run() {
     return call("gmail_search", { query: "x" });
   },`;
 
-function problems(source: string): Problem[] {
+/** A problem as this file pins it: line, token and message (test/static-rules.test.ts pins the rule ids). */
+type Pinned = Omit<Problem, "rule">;
+
+/** The static check with its problems' rule ids left out. */
+function staticCheck(source: string, tools: readonly ToolDef[]) {
+  const result = checkWithRules(source, tools);
+  return { ...result, problems: result.problems.map(({ rule: _rule, ...pinned }): Pinned => pinned) };
+}
+
+function problems(source: string): Pinned[] {
   return staticCheck(source, BASE).problems;
 }
 
 /** The single problem a body produces. */
-function only(body: string): Problem {
+function only(body: string): Pinned {
   const found = problems(wrap(body));
-  assert.equal(found.length, 1, found.map(formatProblem).join("\n"));
+  assert.equal(found.length, 1, found.map((p) => formatProblem({ rule: "", ...p })).join("\n"));
   return found[0]!;
 }
 
@@ -187,10 +202,18 @@ export default distilledTool({
 describe("formatProblem and TOOL_NAME_PATTERN", () => {
   test("formatProblem prefixes the line only when there is one", () => {
     assert.equal(
-      formatProblem({ line: 5, token: "x", message: "call to 'x' — no such base tool" }),
+      formatProblem({
+        rule: "unknown-base-tool",
+        line: 5,
+        token: "x",
+        message: "call to 'x' — no such base tool",
+      }),
       "line 5: call to 'x' — no such base tool",
     );
-    assert.equal(formatProblem({ message: "the tool calls no base tool" }), "the tool calls no base tool");
+    assert.equal(
+      formatProblem({ rule: "some-base-call", message: "the tool calls no base tool" }),
+      "the tool calls no base tool",
+    );
   });
 
   test("TOOL_NAME_PATTERN accepts 3 to 36 lowercase characters starting with a letter", () => {
@@ -804,13 +827,16 @@ ${wrap(`    while (input) {}
     await call("billing_find_customr", { name: "n" });`).replace("demo_tool", "Demo")}const extra = 1;
 `;
     const result = staticCheck(source, BASE);
-    assert.deepEqual(result.problems.map(formatProblem), [
-      `line 1: import from 'fs' is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
-      "line 4: tool name 'Demo' must match ^[a-z][a-z0-9_]{2,35}$ (lowercase letters, digits and _, 3 to 36 characters)",
-      "line 9: 'while' is not allowed: use for…of over a bounded list",
-      "line 10: call to 'billing_find_customr' — no such base tool (did you mean 'billing_find_customer'?)",
-      "line 13: only imports and one export default distilledTool({...}) are allowed at top level",
-    ]);
+    assert.deepEqual(
+      result.problems.map((p) => formatProblem({ rule: "", ...p })),
+      [
+        `line 1: import from 'fs' is not allowed: only { distilledTool, call, notApplicable } from "tooldistill"`,
+        "line 4: tool name 'Demo' must match ^[a-z][a-z0-9_]{2,35}$ (lowercase letters, digits and _, 3 to 36 characters)",
+        "line 9: 'while' is not allowed: use for…of over a bounded list",
+        "line 10: call to 'billing_find_customr' — no such base tool (did you mean 'billing_find_customer'?)",
+        "line 13: only imports and one export default distilledTool({...}) are allowed at top level",
+      ],
+    );
     assert.equal(result.ok, false);
     assert.deepEqual(result.meta?.dependencies, ["gmail_search"]);
   });
@@ -880,5 +906,44 @@ function distilledTool() {}
         message: `'distilledTool' is declared twice in the same scope: it is imported from "tooldistill" and cannot be declared again`,
       },
     );
+  });
+});
+
+describe("one check per proposal: checkedSource", () => {
+  test("the check of the same source against the same tool list is reused, with its tree", () => {
+    const known = checkSource(EXAMPLE, BASE);
+    assert.ok(known.ok && known.ast !== null);
+    assert.equal(checkedSource(EXAMPLE, BASE, known), known);
+    // Call sites read from the check's tree are the ones a parse of their own finds.
+    const fresh = instrumentCallSites(EXAMPLE);
+    assert.deepEqual(instrumentCallSites(EXAMPLE, locateCallSites(EXAMPLE, known.ast)), fresh);
+    assert.equal(fresh.sites.length, 4);
+  });
+
+  test("any other source, or another tool list, is checked again: what is verified is what runs", () => {
+    const known = checkSource(EXAMPLE, BASE);
+    const other = EXAMPLE.replace(`call("gmail_get_message"`, `call("gmail_get_mesage"`);
+    const again = checkedSource(other, BASE, known);
+    assert.notEqual(again, known);
+    assert.equal(again.source, other);
+    assert.deepEqual(
+      again.problems.map((p) => p.rule),
+      ["unknown-base-tool"],
+    );
+    // The same tools in a new list (base tools re-listed since) are checked again too: a change could be inside.
+    const relisted = checkedSource(EXAMPLE, [...BASE], known);
+    assert.notEqual(relisted, known);
+    assert.ok(relisted.ok);
+    const withoutSearch = checkedSource(
+      EXAMPLE,
+      BASE.filter((t) => t.name !== "gmail_search"),
+      known,
+    );
+    assert.equal(withoutSearch.ok, false);
+  });
+
+  test("a source refused before or while parsing has no tree to reuse", () => {
+    assert.equal(checkSource("export default {", BASE).ast, null);
+    assert.equal(checkSource("x".repeat(40_000), BASE).ast, null);
   });
 });

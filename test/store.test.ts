@@ -325,7 +325,10 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
     status: "verified",
     checks: {
       static: { ok: true, problems: [] },
-      replay: { ok: false, problems: [{ line: 3, token: "call", message: "no fixture" }] },
+      replay: {
+        ok: false,
+        problems: [{ rule: "replay-mismatch", line: 3, token: "call", message: "no fixture" }],
+      },
       efficiency: { ok: true, problems: [] },
     },
     calls: 4,
@@ -336,6 +339,14 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
   };
   store.setVerification("make_invoice", 1, verdict, 4200);
   store.setQueuedRebuild("make_invoice", 1, true, "search recovered");
+  // A verdict written before problems had rule ids reads back with `unnamed` ones, so every reader sees one shape.
+  const { rule: _rule, ...unnamed } = verdict.checks.replay.problems[0]!;
+  const before = { ...verdict, checks: { ...verdict.checks, replay: { ok: false, problems: [unnamed] } } };
+  store.setVerification("make_invoice", 1, before as unknown as Verdict, 4200);
+  assert.deepEqual(store.getVersion("make_invoice", 1)!.verdict?.checks.replay.problems, [
+    { ...unnamed, rule: "unnamed" },
+  ]);
+  store.setVerification("make_invoice", 1, verdict, 4200);
   const verified = store.getVersion("make_invoice", 1)!;
   assert.deepEqual(verified.verdict, verdict);
   assert.equal(verified.baseline, 9);

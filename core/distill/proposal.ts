@@ -16,7 +16,7 @@ import type { Problem, Verdict } from "../types.ts";
 import { toolNameProblem } from "../util/tool-names.ts";
 import { boundedText } from "../verify/proposal-limits.ts";
 import { runOwnership, withheldVerdict } from "../verify/run-access.ts";
-import { staticCheck } from "../verify/static/static-check.ts";
+import { checkedSource } from "../verify/static/static-check.ts";
 import { formatProblem, parseProposal, rejectedVerdict, verdictText } from "../verify/verdict.ts";
 import type { Proposal } from "./distiller.ts";
 import { PROPOSE_TOOL_NAME } from "./prompts.ts";
@@ -73,7 +73,8 @@ export async function ingestProposal(
   proposal: Proposal,
   options: VerifyVersionOptions & { reason?: string } = {},
 ): Promise<Verdict> {
-  const statics = staticCheck(proposal.code, ctx.tools());
+  // Checked once: the verification below reuses this check (and its parse) when the stored code is this code.
+  const statics = checkedSource(proposal.code, ctx.tools(), options.checked);
   const listed = (problems: readonly Problem[]) => problems.map(formatProblem).join("\n");
   if (!statics.meta) {
     throw new DistillError(
@@ -87,7 +88,7 @@ export async function ingestProposal(
     const named = statics.problems.filter((p) => p.token === meta.name);
     throw new DistillError(
       "PROPOSAL_INVALID",
-      `the tool's name cannot be used, so nothing was stored:\n${listed(named.length ? named : [{ message: toolNameProblem(meta.name)! }])}`,
+      `the tool's name cannot be used, so nothing was stored:\n${listed(named.length ? named : [{ rule: "tool-name", message: toolNameProblem(meta.name)! }])}`,
     );
   }
   const found = await ctx.store.transaction(async (tx) => {
@@ -107,7 +108,7 @@ export async function ingestProposal(
     });
     return { v: created, existing: false };
   });
-  if (!found.existing) return verifyVersion(ctx, found.v, options);
+  if (!found.existing) return verifyVersion(ctx, found.v, { ...options, checked: statics });
   if ("held" in found) return heldVerdict(found.v);
   if (options.mustBeat) {
     // A rebuild must beat the version it replaces; the same code cannot.

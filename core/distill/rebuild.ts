@@ -8,7 +8,7 @@ import type { VersionRecord } from "../store/sqlite/sqlite-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { Verdict } from "../types.ts";
 import { withTimeout } from "../util/timeout.ts";
-import { staticCheck } from "../verify/static/static-check.ts";
+import { checkSource } from "../verify/static/static-check.ts";
 import { parseProposal, rejectedVerdict } from "../verify/verdict.ts";
 import type { Proposal } from "./distiller.ts";
 import { ingestProposal } from "./proposal.ts";
@@ -60,7 +60,9 @@ async function rebuildLocked(ctx: DistillContext, name: string): Promise<Verdict
   let last: Verdict | null = null;
   const verify = async (proposal: Proposal): Promise<Verdict> => {
     const parsed = parseProposal(proposal);
-    const meta = staticCheck(parsed.code, ctx.tools()).meta;
+    // The one check of this proposal: ingestion and verification reuse it.
+    const checked = checkSource(parsed.code, ctx.tools());
+    const meta = checked.meta;
     if (meta && meta.name !== name) {
       throw new DistillError(
         "PROPOSAL_INVALID",
@@ -72,6 +74,7 @@ async function rebuildLocked(ctx: DistillContext, name: string): Promise<Verdict
       mustBeat,
       reason: `rebuild of v${target.version}`,
       clearQueueOf: { name: target.name, version: target.version },
+      checked,
     });
     return last;
   };

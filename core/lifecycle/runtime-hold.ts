@@ -76,12 +76,19 @@ export function heldVerdict(v: VersionRecord): Verdict {
   const message =
     `the code is ${v.name} v${v.version} again (the same syntax tree; only comments or formatting differ), which is ${v.status} after a runtime failure: ` +
     `replay cannot clear that, so nothing new was stored. Fix what failed at run time, or have a person run tooldistill verify ${v.name} --version ${v.version} --live`;
-  const notRun = { ok: false, problems: [{ message: "not run: the proposal is a held-back version" }] };
+  const notRun = {
+    ok: false,
+    problems: [{ rule: "not-run", message: "not run: the proposal is a held-back version" }],
+  };
   return {
     name: v.name,
     version: v.version,
     status: v.status,
-    checks: { static: { ok: false, problems: [{ message }] }, replay: notRun, efficiency: notRun },
+    checks: {
+      static: { ok: false, problems: [{ rule: "held-back", message }] },
+      replay: notRun,
+      efficiency: notRun,
+    },
     calls: v.verdict?.calls ?? null,
     baseline: v.baseline,
     limit: v.verdict?.limit ?? null,

@@ -7,6 +7,7 @@ import type { BaseFailureClass } from "../base-tools/base-failure.ts";
 import type {
   CallKind,
   CallRecord,
+  CheckResult,
   OpenProblem,
   Status,
   ToolDef,
@@ -374,7 +375,22 @@ export function callFromRow(r: Row): CallRecord {
   };
 }
 
-/** A verdict stored before verdicts had an evidence block gets an empty one, so every reader sees one shape. */
+/**
+ * A verdict stored before verdicts had an evidence block gets an empty one, and its problems stored before
+ * problems had rule ids get `unnamed`, so every reader sees one shape.
+ */
 function withEvidence(v: Verdict | null): Verdict | null {
-  return v === null || v.evidence !== undefined ? v : { ...v, evidence: { ...NO_EVIDENCE, writes: [] } };
+  if (v === null) return v;
+  const checks = v.checks;
+  const named = Object.values(checks).every((c) => c.problems.every((p) => typeof p.rule === "string"));
+  const shaped = named ? v : { ...v, checks: withRuleIds(checks) };
+  return shaped.evidence !== undefined ? shaped : { ...shaped, evidence: { ...NO_EVIDENCE, writes: [] } };
+}
+
+function withRuleIds(checks: Verdict["checks"]): Verdict["checks"] {
+  const named = (c: CheckResult): CheckResult => ({
+    ...c,
+    problems: c.problems.map((p) => (typeof p.rule === "string" ? p : { ...p, rule: "unnamed" })),
+  });
+  return { static: named(checks.static), replay: named(checks.replay), efficiency: named(checks.efficiency) };
 }

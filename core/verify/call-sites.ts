@@ -5,7 +5,6 @@
  * this module refuses (`call` read as a value, spread arguments, the library reached another way) is what makes
  * that sound: every way to reach `call` is a site.
  */
-import { parse } from "@babel/parser";
 import type { Binding, Node, NodePath } from "@babel/traverse";
 import { DistillError, errorMessage } from "../errors.ts";
 import { declaredOutcomeNames } from "../trace/declared-outcomes.ts";
@@ -13,6 +12,7 @@ import type { Problem } from "../types.ts";
 import { traverse } from "./babel-traverse.ts";
 import { LIBRARY_PARAM } from "./module-body.ts";
 import { stringValue } from "./static/static-values.ts";
+import { parseTool, type ToolAst } from "./tool-syntax.ts";
 
 type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
 /** A base call as Babel sees it: `call(...)` or `call?.(...)`. */
@@ -90,14 +90,15 @@ export function instrumentCallSites(
 /**
  * Parses a tool's source and finds its call sites: the calls of `call` as imported from "tooldistill"
  * (under any alias, or as `ns.call` of a namespace import), never a local binding that shadows it nor
- * another object's `.call`. Throws DistillError("PROPOSAL_INVALID") when the source does not parse.
+ * another object's `.call`. Throws DistillError("PROPOSAL_INVALID") when the source does not parse. `ast`, when
+ * given, must be `source`'s own tree (the static check's, `CheckedSource.ast`): the sites' offsets are read from it.
  */
-export function locateCallSites(source: string): LocatedCallSites {
-  const program = parseProgram(source);
+export function locateCallSites(source: string, ast: ToolAst = parseSource(source)): LocatedCallSites {
+  const program = programOf(ast);
   const found: { path: NodePath<CallNode>; start: number }[] = [];
   const unsupported: { problem: Problem; start: number }[] = [];
   const refuse = (node: Node, message: string): void => {
-    const problem: Problem = { message };
+    const problem: Problem = { rule: "uncountable-call", message };
     if (node.loc) problem.line = node.loc.start.line;
     problem.token = source.slice(node.start ?? 0, node.end ?? 0).split("\n")[0] ?? "";
     unsupported.push({ problem, start: node.start ?? 0 });
@@ -181,20 +182,19 @@ export function locateCallSites(source: string): LocatedCallSites {
   return { sites, unsupported: unsupported.map((u) => u.problem) };
 }
 
-/** Parses as the static check does, with parentheses kept as nodes so an argument's range includes them. */
-function parseProgram(source: string): NodePath<NodeOf<"Program">> {
-  let ast: ReturnType<typeof parse>;
+/** Parses as the static check does (tool-syntax.ts); a failure is the proposal's, with Babel's message. */
+function parseSource(source: string): ToolAst {
   try {
-    ast = parse(source, {
-      sourceType: "module",
-      plugins: ["typescript"],
-      createParenthesizedExpressions: true,
-    });
+    return parseTool(source);
   } catch (err) {
     throw new DistillError("PROPOSAL_INVALID", `the tool's code does not parse: ${errorMessage(err)}`, {
       cause: err,
     });
   }
+}
+
+/** The program's path, with its scope (reused when the static check already walked this tree). */
+function programOf(ast: ToolAst): NodePath<NodeOf<"Program">> {
   let program: NodePath<NodeOf<"Program">> | null = null;
   traverse()(ast, {
     Program(path) {

@@ -31,6 +31,7 @@ export function siteCoverage(
       })),
     },
     problems: uncovered.map((s) => ({
+      rule: "call-site-not-covered",
       line: s.line,
       token: s.tool ?? "call",
       message: `call to '${s.tool ?? "?"}' never ran in replay: give a test input from a recorded run that takes this path, or remove it`,

@@ -32,6 +32,7 @@ export function sourceSizeProblem(source: string): Problem | null {
   const bytes = source.length * 3 <= MAX_SOURCE_BYTES ? source.length : Buffer.byteLength(source, "utf8");
   if (bytes > MAX_SOURCE_BYTES) {
     return {
+      rule: "source-too-large",
       token: "source",
       message: `the source is ${bytes} bytes, over the limit of ${MAX_SOURCE_BYTES}: ${SHRINK}`,
     };
@@ -40,6 +41,7 @@ export function sourceSizeProblem(source: string): Problem | null {
   for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) {
     if (++lines > MAX_SOURCE_LINES) {
       return {
+        rule: "source-too-large",
         line: MAX_SOURCE_LINES + 1,
         token: "source",
         message: `the source has more than ${MAX_SOURCE_LINES} lines: ${SHRINK}`,
@@ -73,6 +75,7 @@ export function treeSizeProblem(ast: Node): Problem | null {
     const at = node.loc ? { line: node.loc.start.line } : {};
     if (++nodes > MAX_AST_NODES) {
       return {
+        rule: "tree-too-large",
         ...at,
         token: "source",
         message: `the code has more than ${MAX_AST_NODES} syntax nodes: ${SHRINK}`,
@@ -80,6 +83,7 @@ export function treeSizeProblem(ast: Node): Problem | null {
     }
     if (depth > MAX_AST_DEPTH) {
       return {
+        rule: "tree-too-large",
         ...at,
         token: "source",
         message: `the code nests more than ${MAX_AST_DEPTH} levels deep: flatten it`,
@@ -87,6 +91,7 @@ export function treeSizeProblem(ast: Node): Problem | null {
     }
     if (looksLikeCallSite(node) && ++sites > MAX_CALL_SITES) {
       return {
+        rule: "tree-too-large",
         ...at,
         token: "call",
         message: `the code has more than ${MAX_CALL_SITES} call sites: ${SHRINK}`,
@@ -119,6 +124,7 @@ export function boundedProblems(problems: Problem[]): Problem[] {
   return [
     ...problems.slice(0, MAX_PROBLEMS).map((p) => ({ ...p, message: clip(p.message, 1000) })),
     {
+      rule: "too-many-problems",
       message: `and ${more} more problem${more === 1 ? "" : "s"}: fix these and propose again to see the rest`,
     },
   ];

@@ -100,6 +100,7 @@ export function foreignMiss(
  */
 export function withheldVerdict(v: Verdict): Verdict {
   const withheld = {
+    rule: "withheld",
     message: `the same code is ${v.name} v${v.version}, verified from another agent's run: its problems are about that run and are not shown; change the code to have it verified against this run`,
   };
   const check = (c: Verdict["checks"]["static"]) => (c.ok ? c : { ok: false, problems: [withheld] });

@@ -151,12 +151,16 @@ export function toVerdict(v: VersionRecord, status: Status, report: CheckReport)
 
 /** The verdict of a proposal refused before it became a version (nothing was stored). */
 export function rejectedVerdict(name: string, message: string): Verdict {
-  const notRun = { ok: false, problems: [{ message: "not run: the proposal was refused" }] };
+  const notRun = { ok: false, problems: [{ rule: "not-run", message: "not run: the proposal was refused" }] };
   return {
     name,
     version: 0,
     status: "rejected",
-    checks: { static: { ok: false, problems: [{ message }] }, replay: notRun, efficiency: notRun },
+    checks: {
+      static: { ok: false, problems: [{ rule: "proposal-refused", message }] },
+      replay: notRun,
+      efficiency: notRun,
+    },
     calls: null,
     baseline: null,
     limit: null,

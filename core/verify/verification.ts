@@ -29,7 +29,8 @@ import type { LivePolicy } from "./replay/live-plan.ts";
 import { withRecordedDefaults } from "./replay/recorded-defaults.ts";
 import { replayRecordedRuns } from "./replay/recorded-runs.ts";
 import { type ReplayCode, replayTestInputs } from "./replay/replay-inputs.ts";
-import { staticCheck, type ToolMeta } from "./static/static-check.ts";
+import { type CheckedSource, checkedSource, type ToolMeta } from "./static/static-check.ts";
+import type { ToolAst } from "./tool-syntax.ts";
 import { formatProblem, noEvidence, type TestInput, testInputsOf } from "./verdict.ts";
 
 /** Options of one verification. */
@@ -44,6 +45,11 @@ export interface VerifyOptions {
   recovered?: readonly string[];
   /** A rebuild must also beat the version it replaces. */
   mustBeat?: { version: number; calls: number | null };
+  /**
+   * The static check the proposal already ran, reused (with its parse) only when it checked exactly the code
+   * verified here against the same base tool list; otherwise the code is checked again.
+   */
+  checked?: CheckedSource;
 }
 
 /** The three checks' results plus what verification measured; the caller applies the lifecycle. */
@@ -62,7 +68,10 @@ export interface CheckReport {
   replayRuns: RunRef[];
 }
 
-const notRun = (why: string): CheckResult => ({ ok: false, problems: [{ message: `not run: ${why}` }] });
+const notRun = (why: string): CheckResult => ({
+  ok: false,
+  problems: [{ rule: "not-run", message: `not run: ${why}` }],
+});
 
 /** Runs the static, replay and efficiency checks on one stored version (in a verification span, telemetry.ts). */
 export function runChecks(
@@ -92,7 +101,7 @@ async function checksOf(
   const limit = baseline === null ? null : roundLimit(baseline * (1 - ctx.settings.minCallReduction));
   const baselineTokens = sourceTrace ? runTokens(sourceTrace.usage) || null : null;
 
-  const statics = staticCheck(code, tools);
+  const statics = checkedSource(code, tools, options.checked);
   const report: CheckReport = {
     checks: {
       static: { ok: statics.ok, problems: statics.problems },
@@ -130,7 +139,7 @@ async function checksOf(
   const replay = await replayCheck(
     ctx,
     version,
-    { code, meta: statics.meta, tools: replayTools },
+    { code, ast: statics.ast, meta: statics.meta, tools: replayTools },
     source,
     options,
   );
@@ -171,7 +180,12 @@ interface ReplayReport {
 async function replayCheck(
   ctx: DistillContext,
   version: VersionRecord,
-  { code, meta, tools }: { code: string; meta: ToolMeta; tools: ReadonlyMap<string, ToolDef> },
+  {
+    code,
+    ast,
+    meta,
+    tools,
+  }: { code: string; ast: ToolAst | null; meta: ToolMeta; tools: ReadonlyMap<string, ToolDef> },
   source: { calls: readonly CallRecord[]; task: string | null },
   options: VerifyOptions,
 ): Promise<ReplayReport> {
@@ -179,11 +193,12 @@ async function replayCheck(
   let located: LocatedCallSites;
   let instrumented: InstrumentedSource;
   try {
-    located = locateCallSites(code);
+    // The static check's tree of this same code: call sites and provenance read it instead of parsing again.
+    located = ast === null ? locateCallSites(code) : locateCallSites(code, ast);
     instrumented = instrumentCallSites(code, located);
   } catch (err) {
     if (!(err instanceof DistillError && err.code === "PROPOSAL_INVALID")) throw err;
-    const check = { ok: false, problems: [{ message: err.message }] };
+    const check = { ok: false, problems: [{ rule: "uncountable-call", message: err.message }] };
     return { check, calls: null, liveCalls: [], evidence, replayRuns: [] };
   }
   const problems: Problem[] = [];
@@ -301,7 +316,9 @@ export function efficiencyCheck(
   if (baseline === null || limit === null) {
     return {
       ok: false,
-      problems: [{ message: "no baseline: the version has no source run to compare with" }],
+      problems: [
+        { rule: "no-baseline", message: "no baseline: the version has no source run to compare with" },
+      ],
     };
   }
   const factor = Math.round((1 - minCallReduction) * 100) / 100;
@@ -309,11 +326,13 @@ export function efficiencyCheck(
   const problems: Problem[] = [];
   if (calls > limit) {
     problems.push({
+      rule: "call-limit",
       message: `${line}: use at least ${Math.round(minCallReduction * 100)}% fewer base calls than the source run`,
     });
   }
   if (mustBeat && mustBeat.calls !== null && calls >= mustBeat.calls) {
     problems.push({
+      rule: "rebuild-not-fewer",
       message: `${calls} base calls; the version it replaces (v${mustBeat.version}) needs ${mustBeat.calls}: a rebuild must use fewer`,
     });
   }

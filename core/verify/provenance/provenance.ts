@@ -68,8 +68,8 @@ export function checkArgumentProvenance(
     const args = argumentsOf(site);
     if (args === null) continue;
     for (const reach of reacher.reaching(args)) {
-      const problemAt = (message: string): Problem => {
-        const problem: Problem = { message };
+      const problemAt = (rule: string, message: string): Problem => {
+        const problem: Problem = { rule, message };
         if (reach.node.loc) problem.line = reach.node.loc.start.line;
         problem.token = tokenOf(reach.node, source);
         return problem;
@@ -79,7 +79,10 @@ export function checkArgumentProvenance(
         report(
           found,
           reach.node,
-          problemAt(`${LIMIT_MESSAGES[reach.why](where)}: simplify it so each value can be checked`),
+          problemAt(
+            "provenance-limit",
+            `${LIMIT_MESSAGES[reach.why](where)}: simplify it so each value can be checked`,
+          ),
         );
         continue;
       }
@@ -93,6 +96,7 @@ export function checkArgumentProvenance(
           found,
           reach.node,
           problemAt(
+            "provenance-from-result",
             `hard-codes ${show(value)}, which the source run read from ${first.tool}'s result: take it from that call's result`,
           ),
         );
@@ -100,7 +104,10 @@ export function checkArgumentProvenance(
         report(
           found,
           reach.node,
-          problemAt(`passes ${show(value)} to ${where}, a value the source run never used`),
+          problemAt(
+            "provenance-unexplained",
+            `passes ${show(value)} to ${where}, a value the source run never used`,
+          ),
         );
       } else if (first.kind === "task" || first.kind === "input") {
         const source = first.kind === "task" ? "the task text" : "a test input";
@@ -108,6 +115,7 @@ export function checkArgumentProvenance(
           warned,
           reach.node,
           problemAt(
+            "provenance-task-value",
             `passes ${show(value)} to ${where}, a value of this task (${source}): take it from the tool's input if it changes between tasks`,
           ),
         );
@@ -124,7 +132,11 @@ export function checkArgumentProvenance(
     new Set(facts.writes ?? []),
     showAny,
   )) {
-    const problem: Problem = { message: finding.message, token: tokenOf(finding.node, source) };
+    const problem: Problem = {
+      rule: "provenance-write",
+      message: finding.message,
+      token: tokenOf(finding.node, source),
+    };
     if (finding.node.loc) problem.line = finding.node.loc.start.line;
     // A literal the rule above already rejected at this place is not reported twice.
     if (shown.has(`${problem.line}\u0000${problem.token}`)) continue;

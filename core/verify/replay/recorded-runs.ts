@@ -81,6 +81,7 @@ export async function replayRecordedRuns(
     if (result.why === null) out.covered.push(...result.covered);
     else if (result.rejects) {
       out.problems.push({
+        rule: "recorded-run-not-reproduced",
         message: `recorded run ${run.trace} of v${run.version} not reproduced: ${result.why}: a version that replaces v${run.version} must do what it did in its recorded runs whose base calls still answer the same way`,
       });
     }

@@ -67,15 +67,18 @@ export async function replayTestInputs(
     inputs = testInputsOf(version.testInputs);
   } catch (err) {
     if (!(err instanceof DistillError)) throw err;
-    out.problems.push({ message: err.message });
+    out.problems.push({ rule: "test-inputs", message: err.message });
     return out;
   }
   if (inputs.length === 0) {
-    out.problems.push({ message: "test_inputs is empty: give at least one input taken from the source run" });
+    out.problems.push({
+      rule: "test-inputs",
+      message: "test_inputs is empty: give at least one input taken from the source run",
+    });
     return out;
   }
   if (!version.sourceTrace && !options.live && inputs.every((t) => t.trace === null)) {
-    out.problems.push({ message: "no source run to replay against" });
+    out.problems.push({ rule: "no-source-run", message: "no source run to replay against" });
     return out;
   }
   let maxCalls = 0;
@@ -84,17 +87,19 @@ export async function replayTestInputs(
   const owns = runOwnership(ctx.store, options.liveInput ? null : version.sourceTrace);
   for (const [i, test] of inputs.entries()) {
     const label = inputs.length > 1 ? `test input ${i + 1}: ` : "";
-    const problem = (message: string) => out.problems.push({ message: `${label}${message}` });
+    const problem = (rule: string, message: string) =>
+      out.problems.push({ rule, message: `${label}${message}` });
     const inputProblems = schemaProblems(code.meta.inputSchema, test.input);
     if (inputProblems.length) {
       problem(
+        "test-input-schema",
         `input ${JSON.stringify(test.input)} does not match the tool's inputSchema: ${inputProblems.join("; ")}`,
       );
       continue;
     }
     const run = await recordedRun(ctx, test, version.sourceTrace, sourceCalls, options, owns);
     if (typeof run === "string") {
-      problem(run);
+      problem("test-input-run", run);
       continue;
     }
     const { outcome } = await replayInput({
@@ -112,7 +117,7 @@ export async function replayTestInputs(
     const why = outcome.ok
       ? notApplicableProblem(outcome.notApplicable, run.name)
       : replayFailure(outcome.failure, run.name, options.live === true);
-    if (why !== null) problem(why);
+    if (why !== null) problem("replay-mismatch", why);
     else out.covered.push(...sitesRun(outcome));
     if (!options.live && run.trace !== null) out.runs.push({ trace: run.trace, why });
   }

@@ -1,55 +1,36 @@
 /**
  * The static check: structural rules on a proposed distilled tool's source, before anything runs.
  * It gives early, clear errors naming line and token; the sandbox is what actually contains the code.
- * Here the source is parsed, the rules run over one state and the problems come out in source order; the rules
- * are in static-module.ts (top level), static-config.ts (the `distilledTool({...})` literal) and static-rules.ts
- * (the module's body).
+ * Here the source is parsed once, bounded, the config literal read, and the rules (rules/index.ts) run over one
+ * state in one walk; the problems come out in source order, each with the id of the rule that found it. The
+ * result is bound to the source and tools it checked (`CheckedSource`), so a proposal is checked and parsed once:
+ * its verification reuses the check, and call sites and provenance read its tree.
  */
-import { parse } from "@babel/parser";
-import type { Node } from "@babel/traverse";
-import type { CheckResult, JsonSchema, Problem, ToolDef } from "../../types.ts";
+import type { Node, NodePath, Visitor } from "@babel/traverse";
+import type { Problem, ToolDef } from "../../types.ts";
 import { TOOL_NAME_PATTERN } from "../../util/tool-names.ts";
 import { traverse } from "../babel-traverse.ts";
 import { boundedProblems, sourceSizeProblem, treeSizeProblem } from "../proposal-limits.ts";
 import { SourceTokens, tokenAt } from "../source-tokens.ts";
+import { parseTool, type ToolAst } from "../tool-syntax.ts";
+import { isImported, isInside, MODULE } from "./library-import.ts";
+import { RULES } from "./rules/index.ts";
 import { readConfig } from "./static-config.ts";
-import { checkTopLevel } from "./static-module.ts";
-import { BANNED_STATEMENTS, BODY_RULES, checkSomeBaseCall, reportWalkFailure } from "./static-rules.ts";
+import { stringValue } from "./static-values.ts";
+import type { CheckedSource, CheckState, MessageData, NodeOf, StaticCheckResult, ToolMeta } from "./types.ts";
 
-/** What the static check reads from a tool's source without running it. */
-export interface ToolMeta {
-  name: string;
-  description: string;
-  inputSchema: JsonSchema;
-  /** Sorted, unique names of the current base tools the source calls through `call("<name>", …)`. */
-  dependencies: string[];
-  hasCheck: boolean;
-}
-
-/** The static check's verdict; `meta` is null when name, description or inputSchema could not be read as literals. */
-export interface StaticCheckResult extends CheckResult {
-  meta: ToolMeta | null;
-}
-
+export type { CheckedSource, StaticCheckResult, ToolMeta };
 export { TOOL_NAME_PATTERN };
 
-/** What the rules share while one source is checked: where problems go, the base tools, what the tool calls. */
-export interface CheckState {
-  /** Records a problem at `node` (null: of the whole module, without a line) that names `token`. */
-  add(node: Node | null, token: string | undefined, message: string): void;
-  /** The source text problems name as their token. */
-  readonly tokens: SourceTokens;
-  /** The current base tools by name. */
-  readonly baseByName: ReadonlyMap<string, ToolDef>;
-  /** The base tools the source calls by a literal name that exists. */
-  readonly dependencies: Set<string>;
-  /** How many base calls the source makes outside check(), whether or not their tool exists. */
-  baseCalls: number;
-  /** The node of the config's `check` function: base calls inside it are refused. */
-  checkFunction: Node | null;
-  /** Statement types the banned-syntax rules report, so the top-level rule does not report them again. */
-  readonly bannedStatements: ReadonlySet<string>;
-}
+/**
+ * The ids of the problems the check itself reports, not a rule: the source could not be parsed, bounded or
+ * analysed, or there were too many problems to list. docs/verification.md lists them with the rules.
+ */
+export const CHECK_PROBLEM_IDS = {
+  parseError: "parse-error",
+  duplicateDeclaration: "duplicate-declaration",
+  analysisFailed: "analysis-failed",
+} as const;
 
 interface Position {
   line: number;
@@ -62,57 +43,95 @@ interface Found {
   column: number;
 }
 
+/** A message with its `{{placeholder}}`s filled in; one pass, so a value that spells a placeholder stays as it is. */
+export function formatMessage(template: string, data: MessageData = {}): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) =>
+    Object.hasOwn(data, key) ? String(data[key]) : whole,
+  );
+}
+
 /** Checks a proposed tool's source against the current base tools; every problem is reported at once. */
 export function staticCheck(source: string, baseTools: readonly ToolDef[]): StaticCheckResult {
+  const { ok, problems, meta } = checkSource(source, baseTools);
+  return { ok, problems, meta };
+}
+
+/**
+ * The check of `source` against `baseTools`: `known` when it checked exactly this source against this same tool
+ * list, so one proposal is checked (and parsed) once, else a new check. Anything else checked is checked again.
+ */
+export function checkedSource(
+  source: string,
+  baseTools: readonly ToolDef[],
+  known: CheckedSource | undefined,
+): CheckedSource {
+  return known !== undefined && known.source === source && known.tools === baseTools
+    ? known
+    : checkSource(source, baseTools);
+}
+
+/** `staticCheck`, bound to the source and tools it checked and with the tree it parsed, for reuse. */
+export function checkSource(source: string, baseTools: readonly ToolDef[]): CheckedSource {
   const found: Found[] = [];
-  const record = (start: Position | undefined, token: string | undefined, message: string): void => {
-    const problem: Problem = { message };
+  const record = (
+    rule: string,
+    start: Position | undefined,
+    token: string | undefined,
+    message: string,
+  ): void => {
+    const problem: Problem = { rule, message };
     if (start) problem.line = start.line;
     if (token !== undefined) problem.token = token;
     found.push({ problem, line: start?.line ?? Number.POSITIVE_INFINITY, column: start?.column ?? 0 });
   };
-  const finish = (meta: ToolMeta | null): StaticCheckResult => {
+  const refused = (problem: Problem): CheckedSource => ({
+    ok: false,
+    problems: [problem],
+    meta: null,
+    source,
+    tools: baseTools,
+    ast: null,
+  });
+  let ast: ToolAst | null = null;
+  const finish = (meta: ToolMeta | null): CheckedSource => {
     found.sort((a, b) => a.line - b.line || a.column - b.column);
     const problems = boundedProblems(found.map((f) => f.problem));
-    return { ok: problems.length === 0, problems, meta };
+    return { ok: problems.length === 0, problems, meta, source, tools: baseTools, ast };
   };
   // Bounded before anything walks the code: the size before parsing, the tree's counts before the rules.
   const tooLarge = sourceSizeProblem(source);
-  if (tooLarge !== null) return { ok: false, problems: [tooLarge], meta: null };
+  if (tooLarge !== null) return refused(tooLarge);
 
-  let ast: ReturnType<typeof parse>;
   try {
-    ast = parse(source, {
-      sourceType: "module",
-      // decorators-legacy only so that a decorator is reported as banned rather than as a parse failure
-      plugins: ["typescript", "decorators-legacy"],
-      errorRecovery: false,
-    });
+    ast = parseTool(source);
   } catch (err) {
     const syntax = syntaxProblem(err, source);
-    record(syntax.at, syntax.token, syntax.message);
+    record(CHECK_PROBLEM_IDS.parseError, syntax.at, syntax.token, syntax.message);
     return finish(null);
   }
   const tooBig = treeSizeProblem(ast);
-  if (tooBig !== null) return { ok: false, problems: [tooBig], meta: null };
+  if (tooBig !== null) return refused(tooBig);
 
+  const body = ast.program.body;
+  const config = readConfig(body);
   const state: CheckState = {
-    add: (node, token, message) => record(node?.loc?.start, token, message),
+    report: (rule, messageId, node, token, data) =>
+      record(rule.id, node?.loc?.start, token, formatMessage(rule.messages[messageId], data)),
     tokens: new SourceTokens(source),
     baseByName: new Map(baseTools.map((t) => [t.name, t])),
     dependencies: new Set(),
     baseCalls: 0,
-    checkFunction: null,
-    bannedStatements: BANNED_STATEMENTS,
+    config,
+    checkFunction: config?.checkFunction ?? null,
+    walkedStatements: WALKED_STATEMENTS,
   };
-  const object = checkTopLevel(state, ast.program.body);
-  const config = object ? readConfig(state, object) : null;
-  state.checkFunction = config?.checkFunction ?? null;
+  for (const rule of RULES) rule.program?.(state, body);
+  if (config !== null) for (const rule of RULES) rule.config?.(state, config);
   try {
-    traverse()(ast, BODY_RULES, undefined, state);
-    checkSomeBaseCall(state);
+    traverse()(ast, WALK, undefined, state);
+    for (const rule of RULES) rule.end?.(state);
   } catch (err) {
-    reportWalkFailure(state, err, ast);
+    reportWalkFailure(record, err, ast);
   }
 
   if (config === null || config.name === null || config.description === null || config.inputSchema === null) {
@@ -127,6 +146,63 @@ export function staticCheck(source: string, baseTools: readonly ToolDef[]): Stat
   });
 }
 
+/** Imports are judged by the top-level rules; type positions are erased before the code runs. */
+const NOT_WALKED = [
+  "ImportDeclaration",
+  "TSTypeAnnotation",
+  "TSTypeParameterDeclaration",
+  "TSTypeParameterInstantiation",
+  "TSInterfaceDeclaration",
+  "TSTypeAliasDeclaration",
+  "TSDeclareFunction",
+  "TSType",
+] as const;
+
+const BASE_CALL_RULES = RULES.filter((r) => r.baseCall !== undefined);
+
+/**
+ * The check's own part of the walk, before every rule's visitors: it skips what is not walked, and finds the base
+ * calls outside check() (counted, their dependencies noted) and hands each to the rules' `baseCall`.
+ */
+const CHECK_VISITOR: Visitor<CheckState> = {
+  ...Object.fromEntries(NOT_WALKED.map((type) => [type, (path: NodePath) => path.skip()])),
+  CallExpression(path, state) {
+    const { callee } = path.node;
+    if (callee.type !== "Identifier" || callee.name !== "call" || !isImported(path, "call")) return;
+    // check-reads-result reports a call inside check(); it is no base call of the tool.
+    if (isInside(path, state.checkFunction)) return;
+    state.baseCalls++;
+    const first = path.node.arguments[0];
+    const tool = first ? stringValue(first) : null;
+    if (tool !== null && state.baseByName.has(tool)) state.dependencies.add(tool);
+    for (const rule of BASE_CALL_RULES) rule.baseCall!(state, path.node as NodeOf<"CallExpression">);
+  },
+};
+
+/** One walk runs every rule's visitors: each node type gets the check's function first, then the rules' in order. */
+function mergeVisitors(visitors: readonly Visitor<CheckState>[]): Visitor<CheckState> {
+  const merged: Record<string, { enter: unknown[] }> = Object.create(null);
+  for (const visitor of visitors) {
+    for (const [key, handler] of Object.entries(visitor)) {
+      merged[key] ??= { enter: [] };
+      merged[key].enter.push(handler);
+    }
+  }
+  return merged as unknown as Visitor<CheckState>;
+}
+
+const WALK = mergeVisitors([CHECK_VISITOR, ...RULES.flatMap((r) => (r.visitor ? [r.visitor] : []))]);
+
+/**
+ * The statement types some rule's visitor reports (`Class` is Babel's alias of `ClassDeclaration` here), so the
+ * top-level rule does not report them a second time.
+ */
+const WALKED_STATEMENTS: ReadonlySet<string> = new Set(
+  RULES.flatMap((r) => Object.keys(r.visitor ?? {}))
+    .flatMap((key) => key.split("|"))
+    .map((type) => (type === "Class" ? "ClassDeclaration" : type)),
+);
+
 /** A parse failure: Babel's message without its `(line:column)` suffix, and the token there. */
 function syntaxProblem(
   err: unknown,
@@ -139,4 +215,45 @@ function syntaxProblem(
   const loc = (err as SyntaxError & { loc?: Position & { index: number } }).loc;
   const message = `syntax error: ${err.message.replace(/\.? \(\d+:\d+\)$/, "")}`;
   return { at: loc, token: loc === undefined ? undefined : tokenAt(source, loc.index), message };
+}
+
+/**
+ * A failed walk as a problem. Babel's scope tracker throws `Duplicate declaration "x"` without a location instead
+ * of reporting it: the second declaration of that name is found by a walk without scopes and named with its line.
+ */
+function reportWalkFailure(
+  record: (rule: string, start: Position | undefined, token: string | undefined, message: string) => void,
+  err: unknown,
+  ast: Node,
+): void {
+  const message = err instanceof Error ? err.message : String(err);
+  const duplicate = /^Duplicate declaration "([^"]+)"/.exec(message);
+  if (duplicate === null) {
+    record(
+      CHECK_PROBLEM_IDS.analysisFailed,
+      undefined,
+      undefined,
+      `the code could not be analysed: ${message}`,
+    );
+    return;
+  }
+  const name = duplicate[1]!;
+  const declared: Node[] = [];
+  traverse()(ast, {
+    noScope: true,
+    Identifier(path) {
+      if (path.node.name === name && path.isBindingIdentifier()) declared.push(path.node);
+    },
+  });
+  const why =
+    name === "call" || name === "distilledTool" || name === "notApplicable"
+      ? `it is imported from "${MODULE}" and cannot be declared again`
+      : "give each declaration its own name";
+  const at = declared[1] ?? declared[0];
+  record(
+    CHECK_PROBLEM_IDS.duplicateDeclaration,
+    at?.loc?.start,
+    name,
+    `'${name}' is declared twice in the same scope: ${why}`,
+  );
 }

@@ -1,169 +1,99 @@
 /**
- * The static check's rules on the `distilledTool({...})` literal: its keys, and the name, description and input
- * schema read from it without running the tool (they become the tool's metadata), `run` and `check`.
+ * Reads the `distilledTool({...})` literal without running the tool: which object is the config, its keys, and
+ * the name, description and input schema as literals (they become the tool's metadata) and the check function.
+ * Reading reports nothing: the rules with a `config` check (config-keys, literal-metadata, tool-name, …) judge
+ * what was read.
  */
 import type { Node } from "@babel/traverse";
 import { schemaLimitProblems } from "../../base-tools/json-schema-limits.ts";
-import type { JsonSchema } from "../../types.ts";
 import { isPlainObject } from "../../util/canonical.ts";
-import { suggestion } from "../../util/did-you-mean.ts";
-import { toolNameProblem } from "../../util/tool-names.ts";
-import type { CheckState } from "./static-check.ts";
-import { literalValue, type NodeOf, propertyKey, stringValue, unwrap } from "./static-values.ts";
+import { literalValue, propertyKey, stringValue, unwrap } from "./static-values.ts";
+import type { ConfigKey, ConfigProperty, NodeOf, Statement, ToolConfig } from "./types.ts";
 
-const CONFIG_KEYS = ["name", "description", "inputSchema", "run", "check"] as const;
-const REQUIRED_CONFIG_KEYS = ["name", "description", "inputSchema", "run"] as const;
+/** The keys `distilledTool({...})` accepts, in the order messages list them. */
+export const CONFIG_KEYS: readonly ConfigKey[] = ["name", "description", "inputSchema", "run", "check"];
 
-type ConfigKey = (typeof CONFIG_KEYS)[number];
-type ConfigProperty = NodeOf<"ObjectProperty" | "ObjectMethod">;
-type ConfigProperties = ReadonlyMap<ConfigKey, ConfigProperty>;
+/** The keys it must have. */
+export const REQUIRED_CONFIG_KEYS: readonly ConfigKey[] = ["name", "description", "inputSchema", "run"];
 
-/** What the config literal says; a field is null when it could not be read as a literal. */
-export interface ToolConfig {
-  name: string | null;
-  description: string | null;
-  inputSchema: JsonSchema | null;
-  hasCheck: boolean;
-  /** The check function's node: base calls inside it are refused. */
-  checkFunction: Node | null;
-}
-
-/** Reads the literals of `distilledTool({...})` and checks each key's shape. */
-export function readConfig(state: CheckState, object: NodeOf<"ObjectExpression">): ToolConfig {
-  const props = checkConfigKeys(state, object);
-  const name = readName(state, props.get("name"));
-  const description = readDescription(state, props.get("description"));
-  const inputSchema = readInputSchema(state, props.get("inputSchema"));
-  checkRun(state, props.get("run"));
-  const check = props.get("check");
-  const checkFunction = readCheck(state, check);
-  return { name, description, inputSchema, hasCheck: check !== undefined, checkFunction };
-}
-
-/** Only the known keys, each once, with every required one present. */
-function checkConfigKeys(state: CheckState, object: NodeOf<"ObjectExpression">): ConfigProperties {
-  const props = new Map<ConfigKey, ConfigProperty>();
-  for (const prop of object.properties) {
-    const key = prop.type === "SpreadElement" || prop.computed ? null : propertyKey(prop);
-    if (key === null) {
-      state.add(
-        prop,
-        state.tokens.first(prop),
-        `distilledTool({...}) accepts only plain keys: ${CONFIG_KEYS.join(", ")}`,
-      );
-    } else if (!isConfigKey(key)) {
-      state.add(
-        prop,
-        key,
-        `unknown key '${key}' in distilledTool({...})${suggestion(key, CONFIG_KEYS)}: allowed keys are ${CONFIG_KEYS.join(", ")}`,
-      );
-    } else if (props.has(key)) {
-      state.add(prop, key, `duplicate key '${key}' in distilledTool({...})`);
-    } else {
-      props.set(key, prop as ConfigProperty);
-    }
-  }
-  for (const key of REQUIRED_CONFIG_KEYS) {
-    if (!props.has(key)) state.add(object, undefined, `distilledTool({...}) has no '${key}'`);
-  }
-  return props;
-}
-
-function isConfigKey(key: string): key is ConfigKey {
+/** True for one of CONFIG_KEYS. */
+export function isConfigKey(key: string): key is ConfigKey {
   return (CONFIG_KEYS as readonly string[]).includes(key);
 }
 
-/** The value of a key that must be a string literal. */
-function readString(state: CheckState, key: ConfigKey, prop: ConfigProperty | undefined): string | null {
-  if (prop === undefined) return null;
-  const value = prop.type === "ObjectProperty" ? stringValue(prop.value) : null;
-  if (value === null) {
-    state.add(prop, key, `'${key}' must be a string literal so it can be read without running the tool`);
-  }
-  return value;
+/** The object of `export default distilledTool({...})`, or null when the default export is not that. */
+export function configObject(stmt: NodeOf<"ExportDefaultDeclaration">): NodeOf<"ObjectExpression"> | null {
+  const decl = unwrap(stmt.declaration);
+  const arg = decl.type === "CallExpression" && decl.arguments.length === 1 ? decl.arguments[0] : undefined;
+  const isTool =
+    decl.type === "CallExpression" &&
+    decl.callee.type === "Identifier" &&
+    decl.callee.name === "distilledTool" &&
+    arg?.type === "ObjectExpression";
+  return isTool ? arg : null;
 }
 
-/** The tool's name: a valid distilled tool name that no base tool has. */
-function readName(state: CheckState, prop: ConfigProperty | undefined): string | null {
-  const name = readString(state, "name", prop);
-  if (name === null || prop === undefined) return name;
-  const problem = toolNameProblem(name);
-  if (problem !== null) state.add(prop, name, problem);
-  if (state.baseByName.has(name)) {
-    state.add(
-      prop,
-      name,
-      `tool name '${name}' is a base tool's name: a distilled tool must not shadow a base tool`,
-    );
+/** Reads the config of a module's top level, or null when it has no `export default distilledTool({...})`. */
+export function readConfig(body: readonly Statement[]): ToolConfig | null {
+  const stmt = body.find((s) => s.type === "ExportDefaultDeclaration");
+  const object = stmt ? configObject(stmt) : null;
+  if (object === null) return null;
+  const properties = new Map<ConfigKey, ConfigProperty>();
+  for (const prop of object.properties) {
+    const key = prop.type === "SpreadElement" || prop.computed ? null : propertyKey(prop);
+    if (key !== null && isConfigKey(key) && !properties.has(key)) properties.set(key, prop as ConfigProperty);
   }
-  return name;
-}
-
-/** The description an agent reads to choose the tool: not blank. */
-function readDescription(state: CheckState, prop: ConfigProperty | undefined): string | null {
-  const description = readString(state, "description", prop);
-  if (description !== null && prop !== undefined && description.trim() === "") {
-    state.add(prop, "description", "'description' must not be empty: say what the tool does");
-  }
-  return description;
-}
-
-/** The input schema: an object schema built only of literals. */
-function readInputSchema(state: CheckState, prop: ConfigProperty | undefined): JsonSchema | null {
-  if (prop === undefined) return null;
-  const bad: Node[] = [];
-  const value = prop.type === "ObjectProperty" ? literalValue(prop.value, bad) : undefined;
-  if (prop.type === "ObjectMethod") bad.push(prop);
-  for (const node of bad) {
-    state.add(
-      node,
-      state.tokens.of(node),
-      "'inputSchema' may contain only literals (strings, numbers, booleans, null, arrays and objects of those)",
-    );
-  }
-  if (bad.length > 0) return null;
-  if (!(isPlainObject(value) && value["type"] === "object")) {
-    state.add(prop, "inputSchema", `'inputSchema' must be an object with type: "object"`);
-  }
+  const schemaProp = properties.get("inputSchema");
+  const schemaLiteral = schemaProp === undefined ? null : readSchemaLiteral(schemaProp);
   // The schema is compiled and run on the host at every replay and live call: bounded before either.
-  const limits = schemaLimitProblems(value);
-  for (const problem of limits) state.add(prop, "inputSchema", problem.message);
-  return isPlainObject(value) && limits.length === 0 ? value : null;
+  const schemaLimits =
+    schemaLiteral === null || schemaLiteral.notLiterals.length > 0
+      ? []
+      : schemaLimitProblems(schemaLiteral.value).map((p) => p.message);
+  const schema = schemaLiteral?.value;
+  const check = properties.get("check");
+  return {
+    object,
+    properties,
+    name: stringOf(properties.get("name")),
+    description: stringOf(properties.get("description")),
+    schemaLiteral,
+    schemaLimits,
+    inputSchema:
+      schemaLiteral !== null &&
+      schemaLiteral.notLiterals.length === 0 &&
+      isPlainObject(schema) &&
+      schemaLimits.length === 0
+        ? schema
+        : null,
+    hasCheck: check !== undefined,
+    checkFunction: check !== undefined && isFunction(check, false) ? functionOf(check) : null,
+  };
 }
 
-/** `run` makes the base calls, so it is async. */
-function checkRun(state: CheckState, prop: ConfigProperty | undefined): void {
-  if (prop !== undefined && !isFunction(prop, true)) {
-    state.add(prop, "run", "'run' must be an async function: async run(input) { ... }");
-  }
+/** The value of a key that must be a string literal, or null. */
+function stringOf(prop: ConfigProperty | undefined): string | null {
+  return prop?.type === "ObjectProperty" ? stringValue(prop.value) : null;
 }
 
-/** `check` judges the result synchronously; returns its function node. */
-function readCheck(state: CheckState, prop: ConfigProperty | undefined): Node | null {
-  if (prop === undefined) return null;
-  if (!isFunction(prop, false)) {
-    state.add(prop, "check", "'check' must be a function of the result: check: (result) => ...");
-    return null;
-  }
-  const fn = prop.type === "ObjectMethod" ? prop : unwrap(prop.value);
-  if ("async" in fn && fn.async) {
-    state.add(
-      prop,
-      "async",
-      "'check' must not be async: an async check returns a Promise, which always counts as passing; return true or false from a plain function",
-    );
-  }
-  if ("generator" in fn && fn.generator) {
-    state.add(prop, "*", "'check' must return true or false, not be a generator");
-  }
-  return fn;
+function readSchemaLiteral(prop: ConfigProperty): { value: unknown; notLiterals: Node[] } {
+  const notLiterals: Node[] = [];
+  const value = prop.type === "ObjectProperty" ? literalValue(prop.value, notLiterals) : undefined;
+  if (prop.type === "ObjectMethod") notLiterals.push(prop);
+  return { value, notLiterals };
 }
 
-function isFunction(prop: ConfigProperty, mustBeAsync: boolean): boolean {
+/** True when the key's value is a function (a method, an arrow or a function expression), async when it must be. */
+export function isFunction(prop: ConfigProperty, mustBeAsync: boolean): boolean {
   if (prop.type === "ObjectMethod") return prop.kind === "method" && (prop.async || !mustBeAsync);
   const value = unwrap(prop.value);
   return (
     (value.type === "ArrowFunctionExpression" || value.type === "FunctionExpression") &&
     (value.async || !mustBeAsync)
   );
+}
+
+/** The function node of a key whose value is a function. */
+export function functionOf(prop: ConfigProperty): Node {
+  return prop.type === "ObjectMethod" ? prop : unwrap(prop.value);
 }

@@ -4,12 +4,9 @@
  * this way; anything that needs evaluating is unknowable to it.
  */
 import type { Node } from "@babel/traverse";
+import type { MemberNode, NodeOf } from "./types.ts";
 
-/** The Babel node of one `type`. */
-export type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
-
-/** A member access, optional (`o?.x`) or not. */
-export type MemberNode = NodeOf<"MemberExpression" | "OptionalMemberExpression">;
+export type { MemberNode, NodeOf };
 
 /** Looks through erasable TypeScript wrappers (`as const`, `satisfies`, `!`, parentheses). */
 export function unwrap(node: Node): Node {
