@@ -18,18 +18,18 @@ import {
   type Config,
   loadConfig,
   PROPOSE_TOOL_NAME,
-  Store,
+  type RegistryStore,
   ToolDistill,
   type ToolDistillOptions,
 } from "../core/index.ts";
 import {
   errorMessage,
   exposedVersions,
-  exposedVersionsSync,
   findConfig,
   loadMcpServers,
   localFolder,
   proposeToolDefinition,
+  SqliteRegistryStore,
   toolDefinition,
   unavailableReason,
 } from "../core/internal.ts";
@@ -174,10 +174,14 @@ export function createTdServer(options: TdServerOptions): TdServer {
   // seconds to start: the list comes from the store (read-only) as soon as the config is read, and the base
   // servers connect behind it.
   let config: Config | null = null;
-  let early: Store | null = null;
-  const closeEarly = () => {
-    early?.close();
+  let early: RegistryStore | null = null;
+  // A list being read from it when the library takes over finishes before the early store closes.
+  let earlyReads: Promise<unknown> = Promise.resolve();
+  const closeEarly = async () => {
+    const open = early;
     early = null;
+    await earlyReads;
+    await open?.close();
   };
   const configured = (async () => {
     const configPath = findConfig(options.projectDir);
@@ -194,7 +198,7 @@ export function createTdServer(options: TdServerOptions): TdServer {
     }
     if (existsSync(join(config.store, "registry.db"))) {
       try {
-        early = new Store(config.store, { readOnly: true, checkInvariants: false, logger });
+        early = SqliteRegistryStore.open(config.store, { readOnly: true, checkInvariants: false, logger });
       } catch (err) {
         logger.warn(`tooldistill td: cannot read the store yet: ${errorMessage(err)}`);
       }
@@ -218,7 +222,7 @@ export function createTdServer(options: TdServerOptions): TdServer {
       );
       if (closed) return;
       const own = td;
-      closeEarly();
+      await closeEarly();
       recorder = sessionRecorder(own.store, localFolder(loaded.store, loaded.dir));
       // The hooks never start MCP servers: they read base tool schemas (for defaults) from this cache.
       await recorder.cacheBaseTools(own.tools());
@@ -244,7 +248,9 @@ export function createTdServer(options: TdServerOptions): TdServer {
     const loaded = config as Config | null;
     if (loaded === null) return { tools: [] };
     const max = loaded.settings.maxExposedTools;
-    const exposed = early ? exposedVersionsSync(early, max).map(toolDefinition) : [];
+    const read = early ? exposedVersions(early, max) : Promise.resolve([]);
+    earlyReads = Promise.allSettled([earlyReads, read]);
+    const exposed = (await read).map(toolDefinition);
     signature = listSignature(exposed);
     return listed(proposeToolDefinition(), exposed);
   });
@@ -305,7 +311,7 @@ export function createTdServer(options: TdServerOptions): TdServer {
       stopping.abort();
       await ready;
       await applying;
-      closeEarly();
+      await closeEarly();
       await td?.close();
       await server.close();
     },

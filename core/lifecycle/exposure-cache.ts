@@ -12,7 +12,7 @@ import type { RegistryStore } from "../store/registry-store.ts";
 import type { Store, VersionRecord } from "../store/sqlite/sqlite-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { Logger, ToolDef } from "../types.ts";
-import { type ExposedCandidate, exposedCandidates, exposedCandidatesSync, pickExposed } from "./exposure.ts";
+import { type ExposedCandidate, exposedCandidates, exposedOf, pickExposed } from "./exposure.ts";
 
 /**
  * The exposed versions of the embedded store, read synchronously when a ToolDistill opens. With `baseTool` (the
@@ -24,7 +24,11 @@ export function startupCandidates(
   baseTool: DistillContext["baseTool"] | null,
   fingerprintOf: (tool: ToolDef) => string | null = fingerprintOnce(),
 ): ExposedCandidate[] {
-  const candidates = exposedCandidatesSync(store);
+  // The constructor cannot await: the same rows exposedCandidates reads, through the embedded store.
+  const candidates = exposedOf(store.listVersions()).map((v) => ({
+    v,
+    runs: store.getRunStats(v.name, v.version).successes,
+  }));
   if (!baseTool || candidates.length === 0) return candidates;
   // Grouped by version once: each candidate reads its own rows, not every version's.
   const key = (r: { name: string; version: number }) => `${r.name}\u0000${r.version}`;

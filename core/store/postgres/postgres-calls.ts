@@ -59,6 +59,32 @@ export async function insertCall(
   return Number(row["id"]);
 }
 
+/**
+ * Inserts a finished call at `seq`, moving the trace's later calls one place on (a call learnt afterwards, from
+ * Claude Code's transcript). The trace's row is locked first, so no recorder takes a seq meanwhile.
+ */
+export async function insertCallAt(
+  db: PostgresDatabase,
+  call: NewCall,
+  outcome: CallOutcome,
+  latencyMs: number | null,
+  seq: number,
+  maxOutputBytes: number,
+): Promise<number> {
+  return db.atomic(async (tx) => {
+    await tx.run("SELECT 1 FROM tooldistill.traces WHERE id = $1 FOR UPDATE", [call.traceId]);
+    // Two steps because UNIQUE (trace_id, seq) is checked row by row: a plain seq + 1 collides mid-update.
+    await tx.run("UPDATE tooldistill.calls SET seq = -(seq + 1) WHERE trace_id = $1 AND seq >= $2", [
+      call.traceId,
+      seq,
+    ]);
+    await tx.run("UPDATE tooldistill.calls SET seq = -seq WHERE trace_id = $1 AND seq < 0", [call.traceId]);
+    const id = await insertCall(tx, call, outcome, latencyMs, maxOutputBytes);
+    await tx.run("UPDATE tooldistill.calls SET seq = $1 WHERE id = $2", [seq, id]);
+    return id;
+  });
+}
+
 export async function finishCall(
   db: PostgresDatabase,
   id: number,
