@@ -61,7 +61,9 @@ export async function insertCall(
 
 /**
  * Inserts a finished call at `seq`, moving the trace's later calls one place on (a call learnt afterwards, from
- * Claude Code's transcript). The trace's row is locked first, so no recorder takes a seq meanwhile.
+ * Claude Code's transcript). It goes in last, as any call (its increment of `last_call_seq` locks the trace), then
+ * the calls from `seq` on rotate into place through seqs above the last one: seq is UNIQUE per trace and >= 1, row
+ * by row, so neither a plain + 1 nor a negative step can pass.
  */
 export async function insertCallAt(
   db: PostgresDatabase,
@@ -72,14 +74,17 @@ export async function insertCallAt(
   maxOutputBytes: number,
 ): Promise<number> {
   return db.atomic(async (tx) => {
-    await tx.run("SELECT 1 FROM tooldistill.traces WHERE id = $1 FOR UPDATE", [call.traceId]);
-    // Two steps because UNIQUE (trace_id, seq) is checked row by row: a plain seq + 1 collides mid-update.
-    await tx.run("UPDATE tooldistill.calls SET seq = -(seq + 1) WHERE trace_id = $1 AND seq >= $2", [
-      call.traceId,
-      seq,
-    ]);
-    await tx.run("UPDATE tooldistill.calls SET seq = -seq WHERE trace_id = $1 AND seq < 0", [call.traceId]);
     const id = await insertCall(tx, call, outcome, latencyMs, maxOutputBytes);
+    const top = Number((await tx.first("SELECT seq FROM tooldistill.calls WHERE id = $1", [id]))?.["seq"]);
+    if (seq >= top) return id;
+    await tx.run(
+      "UPDATE tooldistill.calls SET seq = seq + $3::integer + 1 WHERE trace_id = $1 AND seq >= $2",
+      [call.traceId, seq, top],
+    );
+    await tx.run(
+      "UPDATE tooldistill.calls SET seq = seq - $2::integer WHERE trace_id = $1 AND seq > $2 AND id <> $3",
+      [call.traceId, top, id],
+    );
     await tx.run("UPDATE tooldistill.calls SET seq = $1 WHERE id = $2", [seq, id]);
     return id;
   });
