@@ -4,8 +4,8 @@
  * the session: the store is opened with a short busy timeout, and when another process holds its write lock past
  * it the event goes to the session's spill file (core/store/spill.ts), applied in order by the next hook or the
  * plugin's server. It records through the library's async registry, over the store's one SQLite connection, and
- * does nothing once the record is written and its answer printed. Every problem (a broken config, empty or non-JSON stdin) is logged to `<store>/hooks.log`
- * (bounded) and stderr, and the hook still exits 0.
+ * does nothing once the record is written and its answer printed. Every problem (a broken config, empty or
+ * non-JSON stdin) is logged to `<store>/hooks.log` (bounded) and stderr, and the hook still exits 0.
  */
 import { readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
