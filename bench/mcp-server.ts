@@ -15,7 +15,6 @@ import { PLUGIN_TOOL_PREFIX } from "../claude-code/plugin-names.ts";
 import { spanPrefix } from "../claude-code/session.ts";
 import { recordToolStart } from "../claude-code/tool-calls.ts";
 import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
-import { embeddedStore } from "../core/store/sqlite/sqlite-registry-store.ts";
 import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
 import { createTdServer } from "../server/td-server.ts";
@@ -108,27 +107,20 @@ export const mcpServer: Benchmark = {
       const ctx = { baseServers: ["crm"], baseTools: TOOLS };
       let n = 0;
       // Each call completes a row recorded first, as the PreToolUse hook records it in Claude Code (not timed).
-      const sync = embeddedStore(lib.store, "the bench").store;
-      const started = () => {
+      const started = async () => {
         const toolUseId = `toolu_bench_${++n}`;
-        const id = recordToolStart(
-          sync,
-          {
-            sessionId: SESSION,
-            toolName: `${PLUGIN_TOOL_PREFIX}note_for_contact`,
-            toolInput: ARGS,
-            toolUseId,
-          },
-          ctx,
-        );
-        return {
+        const call = {
+          sessionId: SESSION,
+          toolName: `${PLUGIN_TOOL_PREFIX}note_for_contact`,
+          toolInput: ARGS,
           toolUseId,
-          id,
-          traceId: sync.getCallByExternalId(toolUseId, spanPrefix(SESSION))!.traceId,
         };
+        const id = await lib.store.transaction((tx) => recordToolStart(tx, call, ctx));
+        const row = await lib.store.getCallByExternalId(toolUseId, spanPrefix(SESSION));
+        return { toolUseId, id, traceId: row!.traceId };
       };
       const viaServer = async () => {
-        const { toolUseId } = started();
+        const { toolUseId } = await started();
         const t0 = performance.now();
         const r = await client.callTool({
           name: "note_for_contact",
@@ -140,7 +132,7 @@ export const mcpServer: Benchmark = {
         return elapsed;
       };
       const inProcess = async () => {
-        const { id, traceId } = started();
+        const { id, traceId } = await started();
         const trace = await lib.openTrace(traceId);
         const t0 = performance.now();
         const r = await trace.execute("note_for_contact", ARGS, { callId: id });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fingerprint } from "../core/base-tools/fingerprint.ts";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { SqliteRegistryStore } from "../core/store/sqlite/sqlite-registry-store.ts";
 import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import type { ToolDef } from "../core/types.ts";
 import { type Benchmark, figure, median } from "./types.ts";
@@ -36,9 +36,9 @@ export const schemaCheck: Benchmark = {
       },
     }));
     try {
-      const store = new Store(storeDir);
+      const store = SqliteRegistryStore.open(storeDir);
       for (let v = 0; v < VERSION_COUNT; v++) {
-        const rec = store.createVersion({
+        const rec = await store.createVersion({
           name: `distilled_${v}`,
           code: `// v${v}`,
           description: "d",
@@ -47,7 +47,7 @@ export const schemaCheck: Benchmark = {
           sourceTrace: null,
           reason: "bench",
         });
-        store.setStatus({
+        await store.setStatus({
           name: rec.name,
           version: 1,
           expect: "draft",
@@ -55,7 +55,7 @@ export const schemaCheck: Benchmark = {
           problems: [],
           reason: "bench",
         });
-        store.setStatus({
+        await store.setStatus({
           name: rec.name,
           version: 1,
           expect: "verified",
@@ -64,7 +64,7 @@ export const schemaCheck: Benchmark = {
           reason: "bench",
         });
         // An active version always has its verdict (the open check reports one without it).
-        store.setVerification(
+        await store.setVerification(
           rec.name,
           1,
           {
@@ -85,19 +85,19 @@ export const schemaCheck: Benchmark = {
           null,
         );
         const deps = Array.from({ length: 5 }, (_, k) => tools[(v * 5 + k) % TOOL_COUNT]!);
-        store.setDependencies(
+        await store.setDependencies(
           rec.name,
           1,
           deps.map((t) => ({ baseTool: t.name, fingerprint: fingerprint(t), avoided: false })),
         );
         // What a verification leaves: the definitions the version was verified against.
-        store.addVerifiedDefinitions(
+        await store.addVerifiedDefinitions(
           rec.name,
           1,
           deps.map((t) => ({ baseTool: t.name, fingerprint: fingerprint(t)!, definition: t })),
         );
       }
-      store.close();
+      await store.close();
       // Opened and ready: the review runs once the store is open, and ready() waits for it.
       const open = async (check: boolean) => {
         const t0 = performance.now();

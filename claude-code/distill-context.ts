@@ -2,8 +2,14 @@
  * What `/tooldistill:distill` tells the model: the core nudge (or the replacement request after a failed
  * distilled tool), the base calls of the span in order, the user's notes, and the plugin's proposal tool.
  */
-import { PROPOSE_TOOL_NAME, type Store } from "../core/index.ts";
-import { clip, nudgeText, resultContent, TOOL_FORMAT_GUIDE } from "../core/internal.ts";
+import {
+  clip,
+  nudgeText,
+  PROPOSE_TOOL_NAME,
+  type RegistryData,
+  resultContent,
+  TOOL_FORMAT_GUIDE,
+} from "../core/recording.ts";
 import { PLUGIN_TOOL_PREFIX } from "./plugin-names.ts";
 
 /** How much of each recorded result the model is shown: enough to recognise it, never a whole page. */
@@ -22,11 +28,11 @@ function short(value: unknown): string {
 }
 
 /** The context `/tooldistill:distill` adds for the model, for the span whose trace is `traceId`. */
-export function distillContext(store: Store, traceId: string, notes: string): string {
-  const calls = store
-    .getCalls(traceId)
-    .filter((c) => c.kind === "base" && c.parentId === null && c.status !== "started");
-  const flags = store.getTraceFlags(traceId);
+export async function distillContext(data: RegistryData, traceId: string, notes: string): Promise<string> {
+  const calls = (await data.getCalls(traceId)).filter(
+    (c) => c.kind === "base" && c.parentId === null && c.status !== "started",
+  );
+  const flags = await data.getTraceFlags(traceId);
   const head = `tooldistill: the user ran /tooldistill:distill, confirming that the task of this session went well (trace ${traceId}).`;
   const lines = [head];
   if (notes.trim()) lines.push(`The user's notes: ${notes.trim()}`);

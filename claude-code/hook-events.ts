@@ -2,7 +2,7 @@
  * Claude Code's hook events as the store changes they stand for. A hook's stdin JSON is read into a SessionEvent,
  * which a hook applies at once or, when the store is locked, spills and applies later (see session-events.ts).
  */
-import { DistillError } from "../core/index.ts";
+import { DistillError } from "../core/recording.ts";
 import { DISTILL_COMMAND, isDistillPrompt } from "./plugin-names.ts";
 import type { ToolEnd, ToolStart } from "./tool-calls.ts";
 import { isToolSearch } from "./tool-identity.ts";

@@ -1,59 +1,54 @@
 /**
- * Applying session events to the store: live, in a hook's one transaction, or later from the spill files the
- * hooks wrote while the store was locked (in order and exactly once, see core/store/spill.ts).
+ * Applying session events to the registry: live, in a hook's one transaction, or later from the spill files the
+ * hooks wrote while the store was locked (every event on a PostgreSQL store, which hooks never connect to), in
+ * order and exactly once (see core/store/spill-registry.ts). One applier for both, on either engine.
  */
-
-import type { Store } from "../core/index.ts";
-import { DistillError } from "../core/index.ts";
-import { applySpills, type SpillReport } from "../core/internal.ts";
+import {
+  applySpillsToRegistry,
+  DistillError,
+  type RegistryData,
+  type RegistryStore,
+  type SpillReport,
+} from "../core/recording.ts";
 import { cachedBaseTools } from "./base-tools.ts";
 import { type HookInput, isHookEvent, type SessionEvent, sessionEvent } from "./hook-events.ts";
 import { confirmSpan, currentSpan, userPrompt } from "./session.ts";
-import { findSessionSpan } from "./session-store.ts";
 import { recordToolEnd, recordToolStart, type ToolContext } from "./tool-calls.ts";
 import { recordTranscriptUsage } from "./transcript-usage.ts";
 
-/** Writes one session event (in the caller's transaction when there is one). */
-export function applySessionEvent(store: Store, ev: SessionEvent, ctx: ToolContext): void {
+/** Writes one session event through `tx`, the caller's transaction. */
+export async function applySessionEvent(tx: RegistryData, ev: SessionEvent, ctx: ToolContext): Promise<void> {
   switch (ev.type) {
     case "session-start":
-      currentSpan(store, ev.sessionId);
+      await currentSpan(tx, ev.sessionId);
       return;
     case "prompt":
       // What the model used so far belongs to the span before this prompt, which may start the next one.
-      if (ev.transcriptPath !== null && findSessionSpan(store, ev.sessionId)) {
-        recordTranscriptUsage(
-          store,
-          ev.sessionId,
-          currentSpan(store, ev.sessionId).traceId,
-          ev.transcriptPath,
-        );
+      if (ev.transcriptPath !== null && (await tx.findSessionSpan(ev.sessionId))) {
+        const { traceId } = await currentSpan(tx, ev.sessionId);
+        await recordTranscriptUsage(tx, ev.sessionId, traceId, ev.transcriptPath);
       }
-      userPrompt(store, ev.sessionId, ev.prompt);
+      await userPrompt(tx, ev.sessionId, ev.prompt);
       return;
     case "confirm":
-      confirmSpan(store, ev.sessionId);
+      await confirmSpan(tx, ev.sessionId);
       return;
     case "tool-start":
-      recordToolStart(store, ev.call, ctx);
+      await recordToolStart(tx, ev.call, ctx);
       return;
     case "tool-end":
-      recordToolEnd(store, ev.call, ctx);
+      await recordToolEnd(tx, ev.call, ctx);
       if (ev.transcriptPath !== null) {
-        recordTranscriptUsage(
-          store,
-          ev.sessionId,
-          currentSpan(store, ev.sessionId).traceId,
-          ev.transcriptPath,
-        );
+        const { traceId } = await currentSpan(tx, ev.sessionId);
+        await recordTranscriptUsage(tx, ev.sessionId, traceId, ev.transcriptPath);
       }
       return;
     case "session-end":
-      if (findSessionSpan(store, ev.sessionId)) {
-        const { traceId } = currentSpan(store, ev.sessionId);
+      if (await tx.findSessionSpan(ev.sessionId)) {
+        const { traceId } = await currentSpan(tx, ev.sessionId);
         if (ev.transcriptPath !== null)
-          recordTranscriptUsage(store, ev.sessionId, traceId, ev.transcriptPath);
-        store.endTrace(traceId);
+          await recordTranscriptUsage(tx, ev.sessionId, traceId, ev.transcriptPath);
+        await tx.endTrace(traceId);
       }
       return;
     case "none":
@@ -61,20 +56,30 @@ export function applySessionEvent(store: Store, ev: SessionEvent, ctx: ToolConte
   }
 }
 
+/** One spilled hook event (its hook's name and stdin text), applied through `tx`. */
+export async function applySpilledEvent(
+  tx: RegistryData,
+  spilled: { event: string; text: string },
+  baseServers: readonly string[],
+): Promise<void> {
+  if (!isHookEvent(spilled.event)) throw new DistillError("USAGE", `unknown hook event '${spilled.event}'`);
+  const input = JSON.parse(spilled.text) as HookInput;
+  const ctx: ToolContext = { baseServers, baseTools: await cachedBaseTools(tx) };
+  await applySessionEvent(tx, sessionEvent(spilled.event, input), ctx);
+}
+
 /**
- * Applies the hook events spilled while the store was busy, for one session (or all when null), in order and
- * exactly once (see spill.ts). Call it where the store is writable: the next hook, the plugin's server, the
- * fallback distiller, `tooldistill doctor --fix`.
+ * Applies the hook events spilled under `<spillRoot>/spill` for one session (or all when null), in order and
+ * exactly once. Call it where the store is writable: the next hook, the plugin's server, the fallback distiller,
+ * `tooldistill doctor --fix`. Throws STORE_BUSY when the store stays locked (the files wait for the next applier).
  */
 export function applySpilledEvents(
-  store: Store,
+  store: RegistryStore,
+  spillRoot: string,
   sessionId: string | null,
   baseServers: readonly string[],
-): SpillReport {
-  return applySpills(store, sessionId, (spilled) => {
-    if (!isHookEvent(spilled.event)) throw new DistillError("USAGE", `unknown hook event '${spilled.event}'`);
-    const input = JSON.parse(spilled.text) as HookInput;
-    const ctx: ToolContext = { baseServers, baseTools: cachedBaseTools(store) };
-    applySessionEvent(store, sessionEvent(spilled.event, input), ctx);
-  });
+): Promise<SpillReport> {
+  return applySpillsToRegistry(store, spillRoot, sessionId, (event, tx) =>
+    applySpilledEvent(tx, event, baseServers),
+  );
 }

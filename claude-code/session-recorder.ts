@@ -1,23 +1,14 @@
 /**
- * How the td server records Claude Code sessions, on either store. SQLite: the hooks write the store themselves
- * (their fast synchronous path) and spill only when it is locked; the server applies those files with the hooks'
- * applier, under the store's write lock. PostgreSQL: the hooks never connect (a hook must start in milliseconds
- * and `pg` stays out of their bundles), so every event waits in the machine's spill folder and the server, which
- * is connected anyway, applies it through the registry (`applySpillsToRegistry`): continuously, and before each
- * call it answers, so the call the PreToolUse hook spilled is there.
+ * How the td server records Claude Code sessions, on either store, through the registry: the hooks write a
+ * SQLite store themselves and spill only when it is locked; on PostgreSQL they never connect (a hook must start
+ * in milliseconds and `pg` stays out of their bundles), so every event waits in the machine's spill folder and
+ * the server, which is connected anyway, applies it: continuously, and before each call it answers, so the call
+ * the PreToolUse hook spilled is there.
  */
-import type { CallRecord, RegistryStore, ToolDef } from "../core/index.ts";
-import { applySpillsToRegistry, embeddedStore, type SpillReport } from "../core/internal.ts";
+import type { CallRecord, RegistryStore, SpillReport, ToolDef } from "../core/recording.ts";
 import { cacheBaseTools } from "./base-tools.ts";
 import { currentSpan } from "./session.ts";
 import { applySpilledEvents } from "./session-events.ts";
-import {
-  applySpilledEventIn,
-  cacheBaseToolsIn,
-  callForToolUseIn,
-  canonicalizeTraceIn,
-  currentSpanIn,
-} from "./session-registry.ts";
 import { callForToolUse, canonicalizeTrace } from "./tool-calls.ts";
 
 /** The session writes of the td server, whichever the store. */
@@ -40,25 +31,11 @@ export interface SessionRecorder {
 
 /** The recorder of `store`; `spillRoot` is the folder whose `spill/` the hooks write (see core's localFolder). */
 export function sessionRecorder(store: RegistryStore, spillRoot: string): SessionRecorder {
-  if (store.kind === "sqlite") {
-    const sqlite = embeddedStore(store, "the plugin");
-    return {
-      applySpills: (baseServers) => sqlite.exclusive((s) => applySpilledEvents(s, null, baseServers)),
-      cacheBaseTools: (tools) => sqlite.exclusive((s) => cacheBaseTools(s, tools)),
-      callForToolUse: (id, tool, hint) => sqlite.exclusive((s) => callForToolUse(s, id, tool, hint)),
-      currentTrace: (sessionId) => sqlite.exclusive((s) => currentSpan(s, sessionId).traceId),
-      canonicalizeTrace: (traceId, tools) => sqlite.exclusive((s) => canonicalizeTrace(s, traceId, tools)),
-    };
-  }
   return {
-    applySpills: (baseServers) =>
-      applySpillsToRegistry(store, spillRoot, null, (event, tx) =>
-        applySpilledEventIn(tx, event, baseServers),
-      ),
-    cacheBaseTools: (tools) => store.transaction((tx) => cacheBaseToolsIn(tx, tools)),
-    callForToolUse: (id, tool, hint) => callForToolUseIn(store, id, tool, hint),
-    currentTrace: (sessionId) =>
-      store.transaction(async (tx) => (await currentSpanIn(tx, sessionId)).traceId),
-    canonicalizeTrace: (traceId, tools) => store.transaction((tx) => canonicalizeTraceIn(tx, traceId, tools)),
+    applySpills: (baseServers) => applySpilledEvents(store, spillRoot, null, baseServers),
+    cacheBaseTools: (tools) => store.transaction((tx) => cacheBaseTools(tx, tools)),
+    callForToolUse: (id, tool, hint) => callForToolUse(store, id, tool, hint),
+    currentTrace: (sessionId) => store.transaction(async (tx) => (await currentSpan(tx, sessionId)).traceId),
+    canonicalizeTrace: (traceId, tools) => store.transaction((tx) => canonicalizeTrace(tx, traceId, tools)),
   };
 }

@@ -1,11 +1,10 @@
 /**
  * Claude Code sessions as traces. A session is cut into spans: each span is one task, recorded as one trace whose
  * id every process can compute (`<session>.<span>`); `/tooldistill:distill` confirms the current span, and the
- * next ordinary prompt starts the next one. Functions over the store only: no MCP SDK, no config, so the bundled
- * hooks stay small.
+ * next ordinary prompt starts the next one. Functions over the registry only: no MCP SDK, no config, so the
+ * bundled hooks stay small. Each runs in the caller's transaction (`tx`), so one event is all or nothing.
  */
-import type { Store } from "../core/index.ts";
-import { advanceSpan, markSpanConfirmed, sessionSpan } from "./session-store.ts";
+import type { RegistryData } from "../core/recording.ts";
 
 /** A span's trace id: derived from the session id and the span number, so every process computes the same. */
 export function spanTraceId(sessionId: string, span: number): string {
@@ -32,37 +31,31 @@ export interface CurrentSpan {
 }
 
 /** The session's current span and its trace (created with an empty task until the span's first prompt). */
-export function currentSpan(store: Store, sessionId: string): CurrentSpan {
-  return store.transaction(() => {
-    const s = sessionSpan(store, sessionId);
-    const traceId = spanTraceId(sessionId, s.span);
-    store.createTrace(traceId, "", "claude-code");
-    return { traceId, span: s.span, confirmed: s.confirmed };
-  });
+export async function currentSpan(tx: RegistryData, sessionId: string): Promise<CurrentSpan> {
+  const s = await tx.sessionSpan(sessionId);
+  const traceId = spanTraceId(sessionId, s.span);
+  await tx.createTrace(traceId, "", "claude-code");
+  return { traceId, span: s.span, confirmed: s.confirmed };
 }
 
 /**
  * An ordinary user prompt: the first one after a confirmed span starts the next span; the first prompt of a
  * span becomes its task.
  */
-export function userPrompt(store: Store, sessionId: string, prompt: string): CurrentSpan {
-  return store.transaction(() => {
-    let cur = currentSpan(store, sessionId);
-    if (cur.confirmed) {
-      advanceSpan(store, sessionId, cur.span);
-      cur = currentSpan(store, sessionId);
-    }
-    if (store.getTrace(cur.traceId)?.task === "") store.setTask(cur.traceId, prompt);
-    return cur;
-  });
+export async function userPrompt(tx: RegistryData, sessionId: string, prompt: string): Promise<CurrentSpan> {
+  let cur = await currentSpan(tx, sessionId);
+  if (cur.confirmed) {
+    await tx.advanceSpan(sessionId, cur.span);
+    cur = await currentSpan(tx, sessionId);
+  }
+  if ((await tx.getTrace(cur.traceId))?.task === "") await tx.setTask(cur.traceId, prompt);
+  return cur;
 }
 
 /** `/tooldistill:distill`: the user's confirmation that the span's task succeeded. Idempotent. */
-export function confirmSpan(store: Store, sessionId: string): CurrentSpan {
-  return store.transaction(() => {
-    const cur = currentSpan(store, sessionId);
-    store.setOutcome(cur.traceId, true);
-    markSpanConfirmed(store, sessionId, cur.span);
-    return { ...cur, confirmed: true };
-  });
+export async function confirmSpan(tx: RegistryData, sessionId: string): Promise<CurrentSpan> {
+  const cur = await currentSpan(tx, sessionId);
+  await tx.setOutcome(cur.traceId, true);
+  await tx.markSpanConfirmed(sessionId, cur.span);
+  return { ...cur, confirmed: true };
 }

@@ -3,14 +3,18 @@
  * PostToolUse / PostToolUseFailure complete it, and the plugin's server finds the row it answers. Arguments are
  * recorded in the canonical form replay matches on; results as the value the MCP toolkit gets live.
  */
-import type { CallKind, CallRecord, NewCall, Store, ToolDef } from "../core/index.ts";
 import {
+  type CallKind,
+  type CallRecord,
   type Clipped,
   canonicalArgs,
   clipDepth,
   isPlainObject,
   mcpHookResponseToValue,
-} from "../core/internal.ts";
+  type NewCall,
+  type RegistryData,
+  type ToolDef,
+} from "../core/recording.ts";
 import { type CurrentSpan, currentSpan, spanPrefix } from "./session.ts";
 import { identifyTool, isMcpToolName } from "./tool-identity.ts";
 
@@ -72,15 +76,13 @@ export function newCall(call: ToolStart, cur: CurrentSpan, ctx: ToolContext): Ne
 
 /**
  * PreToolUse: records the call as started, in the session's current span (its seq is taken at start, so
- * parallel calls keep the order in which they began).
+ * parallel calls keep the order in which they began). In the caller's transaction: the span, the trace and the
+ * row cost a hook one commit, not three.
  */
-export function recordToolStart(store: Store, call: ToolStart, ctx: ToolContext): number {
-  // One write transaction for the span, the trace and the row: a hook process pays for one commit, not three.
-  return store.transaction(() => {
-    const existing = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
-    if (existing) return existing.id;
-    return store.startCall(newCall(call, currentSpan(store, call.sessionId), ctx));
-  });
+export async function recordToolStart(tx: RegistryData, call: ToolStart, ctx: ToolContext): Promise<number> {
+  const existing = await tx.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
+  if (existing) return existing.id;
+  return tx.startCall(newCall(call, await currentSpan(tx, call.sessionId), ctx));
 }
 
 /**
@@ -96,20 +98,18 @@ export function responseValue(toolName: string, response: unknown): unknown {
 /**
  * PostToolUse / PostToolUseFailure: completes the started call. A call the plugin's server already completed
  * (a distilled run or a proposal, with richer data) is left alone; a call whose PreToolUse record is missing
- * is recorded now rather than lost.
+ * is recorded now rather than lost. In the caller's transaction.
  */
-export function recordToolEnd(store: Store, call: ToolEnd, ctx: ToolContext): void {
+export async function recordToolEnd(tx: RegistryData, call: ToolEnd, ctx: ToolContext): Promise<void> {
   const outcome = endOutcome(call);
-  store.transaction(() => {
-    const rec = store.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
-    if (!rec) {
-      store.appendCall(newCall(call, currentSpan(store, call.sessionId), ctx), outcome, call.durationMs);
-      return;
-    }
-    if (rec.status !== "started") return;
-    if ("error" in outcome) store.failCall(rec.id, outcome.error, call.durationMs);
-    else store.finishCall(rec.id, outcome.output, call.durationMs);
-  });
+  const rec = await tx.getCallByExternalId(call.toolUseId, spanPrefix(call.sessionId));
+  if (!rec) {
+    await tx.appendCall(newCall(call, await currentSpan(tx, call.sessionId), ctx), outcome, call.durationMs);
+    return;
+  }
+  if (rec.status !== "started") return;
+  if ("error" in outcome) await tx.failCall(rec.id, outcome.error, call.durationMs);
+  else await tx.finishCall(rec.id, outcome.output, call.durationMs);
 }
 
 /** What a finished call recorded: its error, or its response as the value the toolkit gets live. */
@@ -126,13 +126,13 @@ export function endOutcome(call: ToolEnd): { error: string } | { output: unknown
  * calling at once), the server's own session wins, else the newest. The server's session id goes stale after
  * /clear, which is why it is only a preference.
  */
-export function callForToolUse(
-  store: Store,
+export async function callForToolUse(
+  data: RegistryData,
   toolUseId: string,
   tool: string,
   sessionHint: string | undefined,
-): CallRecord | null {
-  return pickCall(store.startedCallsByExternalId(toolUseId), tool, sessionHint);
+): Promise<CallRecord | null> {
+  return pickCall(await data.startedCallsByExternalId(toolUseId), tool, sessionHint);
 }
 
 /** Of the started calls under one tool-use id, the one for `tool`: the hinted session's first, else the newest. */
@@ -151,14 +151,16 @@ export function pickCall(
  * plugin's server may have cached the schemas; replay matches on canonical arguments, so this runs before a
  * proposal is verified against the trace. Applying defaults twice changes nothing.
  */
-export function canonicalizeTrace(store: Store, traceId: string, tools: readonly ToolDef[]): void {
+export async function canonicalizeTrace(
+  tx: RegistryData,
+  traceId: string,
+  tools: readonly ToolDef[],
+): Promise<void> {
   const byName = new Map(tools.map((t) => [t.name, t]));
-  store.transaction(() => {
-    for (const c of store.getCalls(traceId)) {
-      const def = c.kind === "base" ? byName.get(c.tool) : undefined;
-      if (!def) continue;
-      const args = canonicalArgs(c.args, def.input_schema);
-      if (JSON.stringify(args) !== JSON.stringify(c.args)) store.setCallArgs(c.id, args);
-    }
-  });
+  for (const c of await tx.getCalls(traceId)) {
+    const def = c.kind === "base" ? byName.get(c.tool) : undefined;
+    if (!def) continue;
+    const args = canonicalArgs(c.args, def.input_schema);
+    if (JSON.stringify(args) !== JSON.stringify(c.args)) await tx.setCallArgs(c.id, args);
+  }
 }

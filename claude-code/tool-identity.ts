@@ -3,8 +3,7 @@
  * tool `<server>__<tool>`, the plugin's own tools are the proposal tool and distilled tools, anything else (Bash,
  * Read, other MCP servers) is `other`.
  */
-import { type CallKind, PROPOSE_TOOL_NAME } from "../core/index.ts";
-import { baseToolName } from "../core/internal.ts";
+import { baseToolName, type CallKind, PROPOSE_TOOL_NAME } from "../core/recording.ts";
 import { PLUGIN_TOOL_PREFIX } from "./plugin-names.ts";
 
 /** How a tool Claude Code reports is recorded: the library's name and what the call counts as. */

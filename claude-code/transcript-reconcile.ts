@@ -5,8 +5,7 @@
  * the key, so a call both saw is never recorded twice. Runs at Stop, at SessionEnd and before every user prompt
  * (so `/tooldistill:distill` reads a complete trace, and a span is complete before the next one starts).
  */
-import type { Store } from "../core/index.ts";
-import { mcpHookResponseToValue } from "../core/internal.ts";
+import { type CallRecord, mcpHookResponseToValue, type RegistryStore } from "../core/recording.ts";
 import { currentSpan, spanPrefix } from "./session.ts";
 import { newCall, type ToolContext } from "./tool-calls.ts";
 import { identifyTool } from "./tool-identity.ts";
@@ -37,16 +36,17 @@ function transcriptOutcome(
  * alone; a call still without a result is in flight and left to its hooks.
  */
 export function reconcileTranscript(
-  store: Store,
+  store: RegistryStore,
   sessionId: string,
   calls: readonly TranscriptToolCall[],
   ctx: ToolContext,
-): ReconcileReport {
+): Promise<ReconcileReport> {
   const report: ReconcileReport = { added: 0, completed: 0 };
   const prefix = spanPrefix(sessionId);
-  return store.transaction(() => {
-    const cur = currentSpan(store, sessionId);
-    const recorded = calls.map((c) => store.getCallByExternalId(c.toolUseId, prefix));
+  return store.transaction(async (tx) => {
+    const cur = await currentSpan(tx, sessionId);
+    const recorded: (CallRecord | null)[] = [];
+    for (const c of calls) recorded.push(await tx.getCallByExternalId(c.toolUseId, prefix));
     let from = 0;
     recorded.forEach((r, i) => {
       if (r !== null && r.traceId !== cur.traceId) from = i + 1;
@@ -58,8 +58,8 @@ export function reconcileTranscript(
       const rec = recorded[i];
       if (rec) {
         if (rec.status !== "started") continue;
-        if ("error" in outcome) store.failCall(rec.id, outcome.error, null);
-        else store.finishCall(rec.id, outcome.output, null);
+        if ("error" in outcome) await tx.failCall(rec.id, outcome.error, null);
+        else await tx.finishCall(rec.id, outcome.output, null);
         report.completed++;
         continue;
       }
@@ -71,14 +71,14 @@ export function reconcileTranscript(
       // Before the first later call the trace holds; seqs move as calls go in, so they are read afresh.
       let at: number | undefined;
       for (const later of calls.slice(i + 1)) {
-        const r = store.getCallByExternalId(later.toolUseId, prefix);
+        const r = await tx.getCallByExternalId(later.toolUseId, prefix);
         if (r !== null && r.traceId === cur.traceId && r.parentId === null) {
           at = r.seq;
           break;
         }
       }
-      if (at === undefined) store.appendCall(row, outcome, null);
-      else store.insertCallAt(row, outcome, null, at);
+      if (at === undefined) await tx.appendCall(row, outcome, null);
+      else await tx.insertCallAt(row, outcome, null, at);
       report.added++;
     }
     return report;

@@ -10,8 +10,7 @@
  * same `message.id` and the response's usage: a message counts once, with the usage of its last line.
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import type { RegistryData, Store, UsageTotals } from "../core/index.ts";
-import { isPlainObject } from "../core/internal.ts";
+import { isPlainObject, type RegistryData, type UsageTotals } from "../core/recording.ts";
 import { parseTranscript, type TranscriptEntry } from "./transcript.ts";
 
 /** Where the last read of a session's transcript stopped: a byte offset after a whole line, and the last message. */
@@ -109,23 +108,7 @@ function usageOf(value: TranscriptEntry): { id: string | null; usage: UsageTotal
  * Adds the transcript's usage since the last read to `traceId` and moves the session's cursor, in the caller's
  * transaction (so a hook that fails leaves both as they were). Returns the usage added.
  */
-export function recordTranscriptUsage(
-  store: Store,
-  sessionId: string,
-  traceId: string,
-  path: string,
-): UsageTotals {
-  const key = cursorKey(sessionId);
-  const stored = store.getMeta(key);
-  const cursor = stored === null ? null : (JSON.parse(stored) as TranscriptCursor);
-  const read = readTranscriptUsage(path, cursor);
-  if (read.messages > 0) store.addUsage(traceId, read.usage);
-  store.setMeta(key, JSON.stringify(read.cursor));
-  return read.usage;
-}
-
-/** `recordTranscriptUsage` through a registry transaction (the td server applying spilled events, any store). */
-export async function recordTranscriptUsageIn(
+export async function recordTranscriptUsage(
   tx: RegistryData,
   sessionId: string,
   traceId: string,

@@ -6,7 +6,7 @@
  * whoever reads it. Same shape on 2.1.197 and 2.1.332 (see test/fixtures/claude-code-payloads/2.1.332/).
  */
 import { readFileSync } from "node:fs";
-import { isPlainObject } from "../core/internal.ts";
+import { isPlainObject } from "../core/recording.ts";
 
 /** One line of a transcript, parsed: `type` is what it is (`user`, `assistant`, `attachment`, …). */
 export interface TranscriptEntry {

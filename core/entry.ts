@@ -32,7 +32,6 @@ export const {
   MIN_NODE_VERSION,
   PROPOSE_TOOL_NAME,
   Sandbox,
-  Store,
   ToolDistill,
   silentLogger,
 } = lib;

@@ -75,7 +75,6 @@ export type {
   VerifiedDefinitionRow,
   VersionRow,
 } from "./store/registry-store.ts";
-export type { LifecycleProblem } from "./store/sqlite/sqlite-invariants.ts";
 export type {
   BaseHealthRecord,
   CallOutcome,
@@ -95,7 +94,6 @@ export type {
   VerifiedDefinition,
   VersionRecord,
 } from "./store/sqlite/sqlite-store.ts";
-export { Store } from "./store/sqlite/sqlite-store.ts";
 export type { DistilledOffer } from "./tool-distill/offer.ts";
 export type { ToolDistillOptions } from "./tool-distill/tool-distill.ts";
 export { ToolDistill } from "./tool-distill/tool-distill.ts";

@@ -16,7 +16,6 @@ export { nudgeText, TOOL_FORMAT_GUIDE } from "./distill/prompts.ts";
 export { errorMessage } from "./errors.ts";
 export {
   exposedVersions,
-  exposedVersionsSync,
   toolDefinition,
   unavailableReason,
 } from "./lifecycle/exposure.ts";
@@ -37,10 +36,10 @@ export { isPostgresUrl, refusePostgresUrl } from "./store/postgres/postgres-conn
 export { loadConfiguredStore } from "./store/registry-loader.ts";
 export type { RegistryStore, TransferCounts } from "./store/registry-store.ts";
 export type { SpillReport } from "./store/spill.ts";
-export { applySpills, pendingSpills, spillEvent } from "./store/spill.ts";
+export { pendingSpills, spillEvent } from "./store/spill.ts";
 export { applySpillsToRegistry } from "./store/spill-registry.ts";
 // The embedded store behind a registry, for what only SQLite has (the plugin's session tables, spill files).
-export { embeddedStore, SqliteRegistryStore } from "./store/sqlite/sqlite-registry-store.ts";
+export { SqliteRegistryStore } from "./store/sqlite/sqlite-registry-store.ts";
 export type { SessionSpan } from "./store/sqlite/sqlite-sessions.ts";
 export {
   advanceSpan,
@@ -55,8 +54,8 @@ export { copyRegistry } from "./store/transfer/registry-transfer.ts";
 export { OfferReader } from "./tool-distill/offer.ts";
 export { proposeToolDefinition } from "./tool-distill/tool-distill.ts";
 export type { Clipped } from "./trace/recordable.ts";
-export { clipDepth } from "./trace/recordable.ts";
-export { resultContent, worthDistilling } from "./trace/trace.ts";
+export { clipDepth, resultContent } from "./trace/recordable.ts";
+export { worthDistilling } from "./trace/trace-state.ts";
 export { Statuses } from "./types.ts";
 export { canonicalArgs, isPlainObject } from "./util/canonical.ts";
 export { lineDiff } from "./util/line-diff.ts";

@@ -13,7 +13,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { Store } from "../core/index.ts";
+import type { RegistryStore } from "../core/index.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { REPO_ROOT, type RunNumbers, runNumbers, SCRIPTED_ENV, STATE_ENV } from "./shared/runner-kit.ts";
 
 /** One step of a demo: runner invocations or CLI verbs, in order. */
@@ -149,7 +150,7 @@ export async function runDemo(example: DemoDef["example"], options: DemoOptions 
   const reports: StepReport[] = [];
   try {
     for (const [i, step] of demo.steps.entries()) {
-      const before = new Set(listTraceIds(work));
+      const before = new Set(await listTraceIds(work));
       const commands: string[] = [];
       let output = "";
       for (const command of step.commands) {
@@ -159,7 +160,8 @@ export async function runDemo(example: DemoDef["example"], options: DemoOptions 
           argv = [join(demo.dir, "run.ts"), ...command.run, "--scripted", "--config", config];
           shown = `npx node ${relative(REPO_ROOT, join(demo.dir, "run.ts"))} ${command.run.join(" ")}`;
         } else {
-          const args = command.cli.map((a) => (a === NAME ? toolName(work) : a));
+          const name = command.cli.includes(NAME) ? await toolName(work) : NAME;
+          const args = command.cli.map((a) => (a === NAME ? name : a));
           argv = [join(REPO_ROOT, "bin", "tooldistill.js"), ...args, "--config", config];
           shown = `npx tooldistill ${args.join(" ")}`;
         }
@@ -171,7 +173,7 @@ export async function runDemo(example: DemoDef["example"], options: DemoOptions 
           throw new Error(`step ${i + 1}: '${shown}' exited with ${r.status}:\n${r.stdout}${r.stderr}`);
         }
       }
-      const report = readStep(work, i + 1, step.title, commands, output, before);
+      const report = await readStep(work, i + 1, step.title, commands, output, before);
       reports.push(report);
       options.onStep?.(report);
     }
@@ -199,28 +201,25 @@ export function writeReport(work: string, file: string): string {
   return file;
 }
 
-function openStore(work: string): Store {
-  return new Store(join(work, ".tooldistill"));
-}
-
-function listTraceIds(work: string): string[] {
-  const store = openStore(work);
+async function withStore<T>(work: string, fn: (store: RegistryStore) => Promise<T>): Promise<T> {
+  const store = SqliteRegistryStore.open(join(work, ".tooldistill"));
   try {
-    return store.listTraces(1000).map((t) => t.id);
+    return await fn(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function toolName(work: string): string {
-  const store = openStore(work);
-  try {
-    const name = store.listVersions().at(-1)?.name;
+function listTraceIds(work: string): Promise<string[]> {
+  return withStore(work, async (store) => (await store.listTraces(1000)).map((t) => t.id));
+}
+
+function toolName(work: string): Promise<string> {
+  return withStore(work, async (store) => {
+    const name = (await store.listVersions()).at(-1)?.name;
     if (!name) throw new Error("no distilled tool in the store yet");
     return name;
-  } finally {
-    store.close();
-  }
+  });
 }
 
 function readStep(
@@ -230,21 +229,15 @@ function readStep(
   commands: string[],
   output: string,
   before: Set<string>,
-): StepReport {
-  const store = openStore(work);
-  try {
-    const trace = store.listTraces(1000).find((t) => !before.has(t.id)) ?? null;
+): Promise<StepReport> {
+  return withStore(work, async (store) => {
+    const trace = (await store.listTraces(1000)).find((t) => !before.has(t.id)) ?? null;
     const failed = trace
-      ? store.getCalls(trace.id).find((c) => c.kind === "distilled" && c.status === "error")
+      ? (await store.getCalls(trace.id)).find((c) => c.kind === "distilled" && c.status === "error")
       : undefined;
-    return {
-      step,
-      title,
-      commands,
-      output,
-      run: trace ? runNumbers(store, trace.id) : null,
-      structuredError: failed?.error ?? null,
-      versions: store.listVersions().map((v) => ({
+    const versions: StepReport["versions"] = [];
+    for (const v of await store.listVersions()) {
+      versions.push({
         name: v.name,
         version: v.version,
         status: v.status,
@@ -252,12 +245,19 @@ function readStep(
         calls: v.verdict?.calls ?? null,
         baseline: v.baseline,
         liveCalls: v.verdict?.liveCalls ?? [],
-        lastChange: store.getHistory(v.name, v.version).at(-1)?.reason ?? null,
-      })),
+        lastChange: (await store.getHistory(v.name, v.version)).at(-1)?.reason ?? null,
+      });
+    }
+    return {
+      step,
+      title,
+      commands,
+      output,
+      run: trace ? await runNumbers(store, trace.id) : null,
+      structuredError: failed?.error ?? null,
+      versions,
     };
-  } finally {
-    store.close();
-  }
+  });
 }
 
 // ---- the console printer of npm run demo ------------------------------------------------------------

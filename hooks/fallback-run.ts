@@ -1,11 +1,11 @@
 /** Body of the detached fallback distiller process (see fallback.ts); errors go to the store's hooks.log. */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { cachedBaseTools } from "../claude-code/base-tools.ts";
 import { sessionOfTrace } from "../claude-code/session.ts";
 import { applySpilledEvents } from "../claude-code/session-events.ts";
 import type { Distiller, Logger } from "../core/index.ts";
 import { ToolDistill } from "../core/index.ts";
-import { appendLog, embeddedStore, importRef } from "../core/internal.ts";
+import { appendLog, importRef, localFolder } from "../core/internal.ts";
 
 /** Runs the fallback distiller for one finished span of a session. */
 export async function runFallback(configPath: string, traceId: string): Promise<void> {
@@ -25,12 +25,9 @@ export async function runFallback(configPath: string, traceId: string): Promise<
   });
   try {
     // Events of the span that hooks spilled while the store was locked belong to the run being distilled.
-    const sqlite = embeddedStore(td.store, "the plugin's fallback distiller");
-    const tools = await sqlite.exclusive((store) => {
-      applySpilledEvents(store, sessionOfTrace(traceId), baseServers);
-      return cachedBaseTools(store);
-    });
-    td.setTools(tools);
+    const spillRoot = localFolder(config.store, dirname(configPath));
+    await applySpilledEvents(td.store, spillRoot, sessionOfTrace(traceId), baseServers);
+    td.setTools(await cachedBaseTools(td.store));
     await (await td.openTrace(traceId)).finish();
   } catch (err) {
     logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HookSettings } from "../core/internal.ts";
+import type { HookSettings } from "../core/recording.ts";
 
 /** The part of a resolved config the hooks read. */
 export interface HookConfig {

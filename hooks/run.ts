@@ -3,8 +3,9 @@
  * `CLAUDE_PROJECT_DIR`/tooldistill.yaml and records into it through claude-code/. Hooks never stall or break
  * the session: the store is opened with a short busy timeout, and when another process holds its write lock past
  * it the event goes to the session's spill file (core/store/spill.ts), applied in order by the next hook or the
- * plugin's server. Every problem (a broken config, empty or non-JSON stdin) is logged to `<store>/hooks.log`
- * (bounded) and stderr, and the hook still exits 0.
+ * plugin's server. It records through the library's async registry, over the store's one SQLite connection, and
+ * does nothing once the record is written and its answer printed. Every problem (a broken config, empty or
+ * non-JSON stdin) is logged to `<store>/hooks.log` (bounded) and stderr, and the hook still exits 0.
  */
 import { readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
@@ -18,22 +19,23 @@ import {
 } from "../claude-code/hook-events.ts";
 import { spanTraceId } from "../claude-code/session.ts";
 import { applySessionEvent, applySpilledEvents } from "../claude-code/session-events.ts";
-import { findSessionSpan } from "../claude-code/session-store.ts";
 import type { ToolContext } from "../claude-code/tool-calls.ts";
 import { readTranscript, transcriptToolCalls } from "../claude-code/transcript.ts";
 import { reconcileTranscript } from "../claude-code/transcript-reconcile.ts";
-import { DistillError, Store } from "../core/index.ts";
 import {
   appendLog,
+  DistillError,
   errorMessage,
   findConfig,
   isPlainObject,
   isPostgresUrl,
   localFolder,
   oneLine,
+  type RegistryStore,
+  SqliteRegistryStore,
   spillEvent,
   worthDistilling,
-} from "../core/internal.ts";
+} from "../core/recording.ts";
 import { type HookConfig, hookConfig } from "./hook-config.ts";
 
 export type { HookEvent, HookInput };
@@ -75,13 +77,13 @@ const RECONCILED: readonly HookEvent[] = ["Stop", "SessionEnd", "UserPromptExpan
  * Fills in the base calls the tool hooks missed from the session's transcript (claude-code/transcript-reconcile.ts).
  * A transcript that cannot be read is logged, never fatal: the hooks' own records stand.
  */
-function reconcile(
-  store: Store,
+async function reconcile(
+  store: RegistryStore,
   input: HookInput,
   sessionId: string,
   ctx: ToolContext,
   log: (m: string) => void,
-): void {
+): Promise<void> {
   const path = input.transcript_path;
   if (!path) return;
   let calls: ReturnType<typeof transcriptToolCalls>;
@@ -93,7 +95,7 @@ function reconcile(
     );
     return;
   }
-  const report = reconcileTranscript(store, sessionId, calls, ctx);
+  const report = await reconcileTranscript(store, sessionId, calls, ctx);
   if (report.added > 0 || report.completed > 0)
     log(
       `from the transcript: ${report.added} base call(s) the hooks missed added, ${report.completed} completed`,
@@ -101,27 +103,27 @@ function reconcile(
 }
 
 /** Records the event (after the session's spilled ones), or spills it when the store stays locked. */
-function record(
-  store: Store,
+async function record(
+  store: RegistryStore,
   event: HookEvent,
   text: string,
   input: HookInput,
   ev: SessionEvent,
   config: HookConfig,
   log: (message: string) => void,
-): "recorded" | "spilled" {
+): Promise<"recorded" | "spilled"> {
   try {
-    const spilled = applySpilledEvents(store, ev.sessionId, config.baseServers);
+    const spilled = await applySpilledEvents(store, store.location, ev.sessionId, config.baseServers);
     for (const problem of spilled.failed) log(`a spilled event could not be applied: ${problem}`);
-    const ctx: ToolContext = { baseServers: config.baseServers, baseTools: cachedBaseTools(store) };
+    const ctx: ToolContext = { baseServers: config.baseServers, baseTools: await cachedBaseTools(store) };
     // Before the event: a prompt may start the next span, and /tooldistill:distill reads the span's calls.
-    if (RECONCILED.includes(event)) reconcile(store, input, ev.sessionId, ctx, log);
-    store.transaction(() => applySessionEvent(store, ev, ctx));
+    if (RECONCILED.includes(event)) await reconcile(store, input, ev.sessionId, ctx, log);
+    await store.transaction((tx) => applySessionEvent(tx, ev, ctx));
     return "recorded";
   } catch (err) {
     if (!(err instanceof DistillError && err.code === "STORE_BUSY")) throw err;
     // Locked past the short timeout: the event waits in the session's spill file, after any earlier ones.
-    spillEvent(store.root, ev.sessionId, event, text);
+    spillEvent(store.location, ev.sessionId, event, text);
     log(
       `the store was locked by another process for ${HOOK_BUSY_TIMEOUT_MS} ms: the event was spilled to spill/ and is applied by the next hook or the td server`,
     );
@@ -130,30 +132,29 @@ function record(
 }
 
 /** What the event prints, and SessionEnd's fallback distiller; reads only, so it works while the store is locked. */
-function respond(
+async function respond(
   event: HookEvent,
   input: HookInput,
   ev: SessionEvent,
   config: HookConfig,
-  store: Store,
+  store: RegistryStore,
   rt: HookRuntime,
-): HookOutput | null {
+): Promise<HookOutput | null> {
   if (event === "UserPromptSubmit" && ev.type === "confirm") {
     // Read, never written here: when the event was spilled the store is locked.
-    const traceId = spanTraceId(ev.sessionId, findSessionSpan(store, ev.sessionId)?.span ?? 1);
+    const traceId = spanTraceId(ev.sessionId, (await store.findSessionSpan(ev.sessionId))?.span ?? 1);
     const notes = (input.prompt ?? "").trim().replace(/^\/tooldistill:distill/, "");
-    return {
-      hookSpecificOutput: { hookEventName: event, additionalContext: distillContext(store, traceId, notes) },
-    };
+    const additionalContext = await distillContext(store, traceId, notes);
+    return { hookSpecificOutput: { hookEventName: event, additionalContext } };
   }
   if (event === "SessionEnd") {
-    const span = findSessionSpan(store, ev.sessionId);
+    const span = await store.findSessionSpan(ev.sessionId);
     if (!span) return null;
     const traceId = spanTraceId(ev.sessionId, span.span);
     const wanted =
       config.settings.fallbackDistiller &&
       Boolean(rt.env["ANTHROPIC_API_KEY"]) &&
-      worthDistilling(store, traceId, config.settings.minCallsToDistill);
+      (await worthDistilling(store, traceId, config.settings.minCallsToDistill));
     if (wanted) (rt.startFallback ?? startFallbackProcess)(config.path, traceId);
   }
   return null;
@@ -241,9 +242,9 @@ export async function handleHookInput(
       if (ev.type !== "none") spillEvent(local, ev.sessionId, event, text);
       return respondSpilled(event, parsed.input, ev);
     }
-    let store: Store;
+    let store: RegistryStore;
     try {
-      store = new Store(config.store, {
+      store = SqliteRegistryStore.open(config.store, {
         busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS,
         maxOutputBytes: config.settings.maxOutputBytes,
         checkInvariants: false,
@@ -256,10 +257,10 @@ export async function handleHookInput(
       return null;
     }
     try {
-      record(store, event, text, parsed.input, ev, config, log);
-      return respond(event, parsed.input, ev, config, store, rt);
+      await record(store, event, text, parsed.input, ev, config, log);
+      return await respond(event, parsed.input, ev, config, store, rt);
     } finally {
-      store.close();
+      await store.close();
     }
   } catch (err) {
     // An expected problem (a config error, a damaged store) is its message; anything else keeps its stack for a report.

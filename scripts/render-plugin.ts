@@ -135,55 +135,6 @@ const fullConfigExternal: Plugin = {
   },
 };
 
-/**
- * The hooks never open a RegistryStore (they write through the synchronous SQLite `Store`, or spill): the modules
- * that open one (registry-open.ts, which loads the PostgreSQL store and `pg`, and sqlite-registry-store.ts, the
- * async adapter over SQLite), which the shared barrels reach through ToolDistill, are left out of the hook files.
- * Calling them from a hook would throw.
- */
-const registryOutOfHooks: Plugin = {
-  name: "registry-out-of-hooks",
-  setup(b) {
-    b.onResolve({ filter: /(^|\/)(registry-open|sqlite-registry-store)\.ts$/ }, (args) => ({
-      path: args.path,
-      namespace: "left-out",
-    }));
-    b.onLoad({ filter: /.*/, namespace: "left-out" }, () => ({
-      contents: [
-        "const leftOut = () => { throw new Error('the plugin hooks do not open a registry store'); };",
-        "export const openRegistryStore = leftOut;",
-        "export const openConfiguredStore = leftOut;",
-        "export const embeddedStore = leftOut;",
-        "export class SqliteRegistryStore { constructor() { leftOut(); } static open() { return leftOut(); } }",
-      ].join("\n"),
-      loader: "js",
-    }));
-  },
-};
-
-/**
- * The hooks make no spans (each is a short process with no SDK registered), but they reach trace.ts, whose Trace
- * class esbuild keeps (a static block): its telemetry calls would pull @opentelemetry/api into every hook file.
- * Hook bundles get telemetry.ts as the no-ops it would be without an SDK.
- */
-const telemetryOutOfHooks: Plugin = {
-  name: "telemetry-out-of-hooks",
-  setup(b) {
-    b.onResolve({ filter: /(^|\/)telemetry\.ts$/ }, (args) => ({ path: args.path, namespace: "no-spans" }));
-    b.onLoad({ filter: /.*/, namespace: "no-spans" }, () => ({
-      contents: [
-        "export const startRunSpan = () => {};",
-        "export const endRunSpan = () => {};",
-        "export const withToolSpan = (_where, _tool, fn) => fn();",
-        "export const withWorkflowSpan = (_where, _tool, fn) => fn();",
-        "export const withVerificationSpan = (_tool, fn) => fn();",
-        "export const traceContextMeta = () => ({});",
-      ].join("\n"),
-      loader: "js",
-    }));
-  },
-};
-
 /** plugin/: bundles that run on the user's `node`, with nothing but built-ins. */
 async function renderPlugin(dir: string): Promise<void> {
   common(dir, `node "${PLUGIN_ROOT}/dist/cli.js"`, `node "${PLUGIN_ROOT}/dist/report.js"`);
@@ -229,13 +180,15 @@ async function renderPlugin(dir: string): Promise<void> {
   // A hook runs on every tool call, and Node's start-up is most of its time: each hook is one self-contained file,
   // so Node resolves and compiles one module instead of a chain of shared chunks (measured: two files, even with
   // Node's compile cache on the second, are no faster; a chain of chunks is much slower). Minified: less to parse.
+  // What they bundle is what core/recording.ts reaches (biome.json holds them to it): test/hook-bundles.test.ts
+  // reads every hook file and fails if ToolDistill, pg, Babel or QuickJS is inside.
   const hookEntries = Object.fromEntries(HOOKS.map(([, file]) => [file, join(root, "hooks", `${file}.ts`)]));
   await build({
     ...shared,
     entryPoints: hookEntries,
     splitting: false,
     minify: true,
-    plugins: [builtinsWithoutFacade, fullConfigExternal, registryOutOfHooks, telemetryOutOfHooks],
+    plugins: [builtinsWithoutFacade, fullConfigExternal],
   });
   // The sandbox's engine worker (core/sandbox/sandbox-worker.ts) is loaded by path from beside core/sandbox/sandbox-workers.ts, which
   // every entry that runs tools shares from the chunk folder: one self-contained file there (only node: built-ins and

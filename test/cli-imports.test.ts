@@ -71,3 +71,14 @@ test("the walk sees what the whole library loads (so the check above can fail)",
   for (const name of ["@babel/parser", "quickjs-emscripten-core", "@anthropic-ai/sdk"])
     assert.ok(packages.has(name), `core/index.ts should reach ${name}`);
 });
+
+test("the recording entry of the hooks reaches neither ToolDistill nor the sandbox, Babel, an SDK or pg", () => {
+  const { files, packages } = staticGraph(["core/recording.ts"]);
+  for (const name of HEAVY) {
+    assert.equal(packages.get(name), undefined, `${name} is reached by ${packages.get(name)?.join(" → ")}`);
+  }
+  const toolDistill = resolve(ROOT, "core/tool-distill/tool-distill.ts");
+  assert.equal(files.has(toolDistill), false, "core/recording.ts reaches ToolDistill");
+  // The same walk from the internal barrel does reach it: the check above can fail.
+  assert.ok(staticGraph(["core/internal.ts"]).files.has(toolDistill));
+});

@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
-import { Store } from "../core/index.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { MCPToolkit } from "../core/mcp/mcp-toolkit.ts";
 import { prepareWorkDir, runDemo, type StepReport } from "../examples/demo.ts";
 import { incidentPolicy } from "../examples/incident_agent/scripted.ts";
@@ -169,13 +169,13 @@ test("run.ts takes the real-model path with ANTHROPIC_API_KEY, reaching a fake M
   // The last request carries the whole conversation: the nudge and the verdict of the proposal.
   const last = readConversation(requests.at(-1)!.body);
   assert.match(last.steps.at(-1)?.result ?? "", /^verified: mitigate_upstream_deploy v1/);
-  const store = new Store(join(dir, ".tooldistill"));
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"));
   t.after(() => store.close());
-  const trace = store.listTraces()[0]!;
-  const n = runNumbers(store, trace.id);
+  const trace = (await store.listTraces())[0]!;
+  const n = await runNumbers(store, trace.id);
   assert.equal(n.topLevelBaseCalls, 17);
   assert.equal(n.tokens, 20 * 1100, "usage is recorded from every response");
-  assert.equal(store.getVersion("mitigate_upstream_deploy", 1)?.status, "active");
+  assert.equal((await store.getVersion("mitigate_upstream_deploy", 1))?.status, "active");
 });
 
 for (const example of ["incident", "invoice"] as const) {

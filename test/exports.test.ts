@@ -20,7 +20,6 @@ const VALUE_EXPORTS: Record<string, string> = {
   PROPOSE_INPUT_SCHEMA: "object",
   PROPOSE_TOOL_NAME: "string",
   Sandbox: "class",
-  Store: "class",
   ToolDistill: "class",
   call: "function",
   classifyBaseFailure: "function",

@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import { main } from "../cli/main.ts";
-import type { RegistryStore, Store } from "../core/index.ts";
-import { embeddedStore } from "../core/internal.ts";
+import type { RegistryStore } from "../core/index.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
+import type { Store } from "../core/store/sqlite/sqlite-store.ts";
 
 /** A temp folder removed when the test ends. */
 export function tempDir(t: TestContext, prefix = "td-"): string {
@@ -18,7 +19,8 @@ export function tempDir(t: TestContext, prefix = "td-"): string {
  * look at what the library stored. Use it between operations, never while one is running.
  */
 export function sqliteOf(holder: { store: RegistryStore }): Store {
-  return embeddedStore(holder.store, "this test").store;
+  if (holder.store instanceof SqliteRegistryStore) return holder.store.store;
+  throw new Error(`sqliteOf needs a SQLite registry, not ${holder.store.location}`);
 }
 
 /** What one in-process CLI run printed, and its exit code. */

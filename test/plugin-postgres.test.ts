@@ -190,7 +190,7 @@ for (const kind of KINDS) {
         "the hooks wrote nothing to the database",
       );
     } else {
-      // SQLite: the hooks' own synchronous path, nothing spilled.
+      // SQLite: the hooks write the store themselves, nothing spilled.
       assert.equal((await store.getCalls(spanTraceId(SESSION, 1))).length, CALLS.length);
       assert.equal(existsSync(spill), false);
     }

@@ -25,6 +25,34 @@ const isCode = (code: string) => (err: unknown) => err instanceof DistillError &
 
 for (const kind of KINDS) {
   describe(`RegistryStore on ${kind}`, () => {
+    test("a call learnt afterwards goes in at its place: later calls move one on, new calls follow", async (t) => {
+      const { store } = await freshStore(t, kind);
+      await store.createTrace("late", "", "claude-code");
+      for (const tool of ["a", "c"])
+        await store.appendCall({ traceId: "late", tool, kind: "base", args: {} }, { output: tool }, 1);
+      const b = await store.transaction((tx) =>
+        tx.insertCallAt(
+          { traceId: "late", tool: "b", kind: "base", args: {}, externalId: "toolu_b" },
+          { error: "no" },
+          null,
+          2,
+        ),
+      );
+      await store.startCall({ traceId: "late", tool: "d", kind: "base", args: {} });
+      const calls = await store.getCalls("late");
+      assert.deepEqual(
+        calls.map((x) => [x.seq, x.tool, x.status]),
+        [
+          [1, "a", "ok"],
+          [2, "b", "error"],
+          [3, "c", "ok"],
+          [4, "d", "started"],
+        ],
+      );
+      assert.equal(calls[1]?.id, b);
+      assert.equal((await store.getCallByExternalId("toolu_b", "late"))?.seq, 2);
+    });
+
     test("traces: created once, read, listed newest first, updated, flagged", async (t) => {
       const { store } = await freshStore(t, kind);
       assert.equal(store.kind, kind);

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { spanTraceId } from "../claude-code/session.ts";
 import { applySpilledEvents } from "../claude-code/session-events.ts";
 import { spillDir } from "../core/store/spill.ts";
+import { SqliteRegistryStore } from "../core/store/sqlite/sqlite-registry-store.ts";
 import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import { silentLogger } from "../core/types.ts";
 import { createTdServer } from "../server/td-server.ts";
@@ -200,12 +201,13 @@ test("exactly once across crashes: killed before the commit, the claimed file is
   const copy = join(dir, "spill-copy");
   copyFileSync(join(folder, live), copy);
 
-  // Killed right before its applying transaction commits: nothing applied, the claimed file stays.
+  // Killed right before its applying transaction commits (the second commit: the first takes the folder's
+  // lock): nothing applied, the claimed file stays, and so does the lock, held by a process that is gone.
   const killed = await hook(
     dir,
     "session-start",
     payload("SessionStart.startup"),
-    { TD_KILL_SQL: "^COMMIT", TD_KILL_AT: "1" },
+    { TD_KILL_SQL: "^COMMIT", TD_KILL_AT: "2" },
     ["--import", KILL],
   );
   assert.equal(killed.signal, "SIGKILL");
@@ -221,11 +223,12 @@ test("exactly once across crashes: killed before the commit, the claimed file is
 
   // The state a kill between the commit and the file's removal leaves: the same events, already applied.
   copyFileSync(copy, join(folder, `${SESSION}.000000000000001-1.claimed`));
-  const store = new Store(join(dir, ".tooldistill"));
+  const root = join(dir, ".tooldistill");
+  const store = SqliteRegistryStore.open(root);
   t.after(() => store.close());
-  const report = applySpilledEvents(store, SESSION, ["base"]);
+  const report = await applySpilledEvents(store, root, SESSION, ["base"]);
   assert.deepEqual(report, { applied: 0, skipped: 2, failed: [] });
-  assert.equal(store.getCalls(spanTraceId(SESSION, 1)).length, 1);
+  assert.equal((await store.getCalls(spanTraceId(SESSION, 1))).length, 1);
 });
 
 test("the td server applies spilled events by itself when no hook follows", {

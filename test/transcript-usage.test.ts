@@ -7,9 +7,10 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import test from "node:test";
 import { sessionEvent } from "../claude-code/hook-events.ts";
-import { applySessionEventIn } from "../claude-code/session-registry.ts";
+import { applySessionEvent } from "../claude-code/session-events.ts";
 import { readTranscriptUsage } from "../claude-code/transcript-usage.ts";
-import { runTokens, Store } from "../core/index.ts";
+import { runTokens } from "../core/index.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { handleHookInput } from "../hooks/run.ts";
 import { cli, tempDir } from "./helpers.ts";
 import { freshStore, KINDS } from "./registry-helpers.ts";
@@ -70,10 +71,9 @@ test("a session's tokens go to the span each message was written in, each messag
   appendFileSync(transcript, assistant("msg_e", 1000, 1000).trimEnd());
   await hook("SessionEnd", { reason: "exit" });
 
-  const store = new Store(join(dir, ".tooldistill"));
-  t.after(() => store.close());
-  const span1 = store.getTrace(`${SESSION}.1`)!;
-  const span2 = store.getTrace(`${SESSION}.2`)!;
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"));
+  const span1 = (await store.getTrace(`${SESSION}.1`))!;
+  const span2 = (await store.getTrace(`${SESSION}.2`))!;
   assert.deepEqual(span1.usage, {
     input_tokens: 33,
     output_tokens: 15,
@@ -86,7 +86,7 @@ test("a session's tokens go to the span each message was written in, each messag
     cache_read_input_tokens: 50,
     cache_creation_input_tokens: 0,
   });
-  store.close();
+  await store.close();
 
   // One definition everywhere: `traces list` and `traces show` give the same total for the same span.
   const list = await cli(dir, "traces", "list", "--json");
@@ -112,7 +112,7 @@ test("a message whose lines straddle two reads counts once", (t) => {
 });
 
 for (const kind of KINDS) {
-  test(`the td server's path (spilled events through the registry) reads the transcript the same way, on ${kind}`, async (t) => {
+  test(`spilled events applied through the registry read the transcript the same way, on ${kind}`, async (t) => {
     const { store } = await freshStore(t, kind);
     const dir = tempDir(t, "td-transcript-");
     const transcript = join(dir, "session.jsonl");
@@ -122,7 +122,7 @@ for (const kind of KINDS) {
       extra: Record<string, unknown> = {},
     ) =>
       store.transaction((tx) =>
-        applySessionEventIn(
+        applySessionEvent(
           tx,
           sessionEvent(event, { session_id: SESSION, transcript_path: transcript, ...extra }),
           { baseServers: [], baseTools: [] },

@@ -1,5 +1,4 @@
 /** `doctor`: checks the store and, with --fix, applies the repairs that lose nothing. */
-import { applySpilledEvents } from "../../claude-code/session-events.ts";
 import { sessionRecorder } from "../../claude-code/session-recorder.ts";
 import type { Config } from "../../core/index.ts";
 import {
@@ -24,9 +23,16 @@ export async function doctor(ctx: ContextOf<"doctor">): Promise<number> {
   );
   const report = isPostgresUrl(config.store)
     ? await doctorDatabase(ctx, config, fix, baseServers)
-    : checkStore(config.store, {
+    : await checkStore(config.store, {
         fix,
-        applySpilled: (store) => applySpilledEvents(store, null, baseServers),
+        applySpilled: async () => {
+          const store = await loadConfiguredStore(config, { logger: ioLogger(ctx.io) });
+          try {
+            return await sessionRecorder(store, config.store).applySpills(baseServers);
+          } finally {
+            await store.close();
+          }
+        },
       });
   output(ctx, report, () => doctorText(report, fix));
   return report.ok ? EXIT.ok : EXIT.error;

@@ -5,8 +5,13 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadConfig, Store } from "../../core/index.ts";
-import { CONFIG_FILE_NAME, refusePostgresUrl, SAMPLE_CONFIG } from "../../core/internal.ts";
+import { loadConfig } from "../../core/index.ts";
+import {
+  CONFIG_FILE_NAME,
+  refusePostgresUrl,
+  SAMPLE_CONFIG,
+  SqliteRegistryStore,
+} from "../../core/internal.ts";
 import { type ContextOf, EXIT } from "../commands.ts";
 import { output } from "../format.ts";
 
@@ -18,7 +23,7 @@ export async function init(ctx: ContextOf<"init">): Promise<number> {
   const config = await loadConfig(file);
   refusePostgresUrl(config.store, "init");
   const existed = existsSync(config.store);
-  new Store(config.store).close();
+  await SqliteRegistryStore.open(config.store).close();
   output(ctx, { config: file, store: config.store, config_created: !kept, store_created: !existed }, () =>
     [
       kept ? `kept ${file} (it exists; init never overwrites it)` : `created ${file}`,

@@ -13,7 +13,7 @@ import type { RegistryStore } from "../store/registry-store.ts";
 import type { Store, VersionRecord } from "../store/sqlite/sqlite-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { Logger, ToolDef } from "../types.ts";
-import { type ExposedCandidate, exposedCandidates, exposedCandidatesSync, pickExposed } from "./exposure.ts";
+import { type ExposedCandidate, exposedCandidates, exposedOf, pickExposed } from "./exposure.ts";
 
 /** The start-up's fingerprints of the current definitions, and what its first look read (`startupCandidates`). */
 export interface StartupLook {
@@ -32,7 +32,11 @@ export function startupCandidates(
   baseTool: DistillContext["baseTool"] | null,
   look: StartupLook = { fingerprintOf: fingerprintOnce() },
 ): ExposedCandidate[] {
-  const candidates = exposedCandidatesSync(store);
+  // The constructor cannot await: the same rows exposedCandidates reads, through the embedded store.
+  const candidates = exposedOf(store.listVersions()).map((v) => ({
+    v,
+    runs: store.getRunStats(v.name, v.version).successes,
+  }));
   if (!baseTool || candidates.length === 0) return candidates;
   // Grouped by version once: each candidate reads its own rows, not every version's.
   const deps = Map.groupBy(store.getDependencies(), versionKey);

@@ -6,8 +6,7 @@
  */
 
 import { PROMOTED_BY_A_PERSON } from "../base-tools/tool-effects.ts";
-import type { RegistryData } from "../store/registry-store.ts";
-import type { Store, VersionRecord } from "../store/sqlite/sqlite-store.ts";
+import type { RegistryData, VersionRecord } from "../store/registry-store.ts";
 import type { Status, ToolDef } from "../types.ts";
 import { isExposed } from "./lifecycle.ts";
 
@@ -22,17 +21,14 @@ export interface ExposedCandidate {
 
 /** Every exposed version (active, or suspect with only a recovered avoided tool) with its successful runs. */
 export async function exposedCandidates(store: RegistryData): Promise<ExposedCandidate[]> {
-  const exposed = (await store.listVersions()).filter((v) => isExposed(v.status, v.problems));
+  const exposed = exposedOf(await store.listVersions());
   const stats = await Promise.all(exposed.map((v) => store.getRunStats(v.name, v.version)));
   return exposed.map((v, i) => ({ v, runs: stats[i]!.successes }));
 }
 
-/** The same, read synchronously from the embedded store (the SQLite constructor, the plugin's early list). */
-export function exposedCandidatesSync(store: Store): ExposedCandidate[] {
-  return store
-    .listVersions()
-    .filter((v) => isExposed(v.status, v.problems))
-    .map((v) => ({ v, runs: store.getRunStats(v.name, v.version).successes }));
+/** The versions that may be offered at all (active, or suspect with only a recovered avoided tool). */
+export function exposedOf(versions: readonly VersionRecord[]): VersionRecord[] {
+  return versions.filter((v) => isExposed(v.status, v.problems));
 }
 
 /** A tool with fewer successful runs than this is new: new tools share the reserved slots, oldest first. */
@@ -100,11 +96,6 @@ export function pickExposed(candidates: readonly ExposedCandidate[], max: number
 /** Exposed versions as `pickExposed` ranks them (read from the store now). */
 export async function exposedVersions(store: RegistryData, max: number): Promise<VersionRecord[]> {
   return pickExposed(await exposedCandidates(store), max);
-}
-
-/** The same, synchronously, from the embedded store. */
-export function exposedVersionsSync(store: Store, max: number): VersionRecord[] {
-  return pickExposed(exposedCandidatesSync(store), max);
 }
 
 /**

@@ -48,10 +48,11 @@ export interface DoctorOptions {
   /** Apply the repairs that lose nothing. */
   fix: boolean;
   /**
-   * Applies the spilled events of every session to the open store (the adapter that wrote them knows what they
-   * mean: for Claude Code's hooks, claude-code/session-events.ts). Without it, spill files are reported, not applied.
+   * Applies the spilled events of every session to the store, through the registry (the adapter that wrote them
+   * knows what they mean: for Claude Code's hooks, claude-code/session-events.ts). Without it, spill files are
+   * reported, not applied.
    */
-  applySpilled?: (store: Store) => SpillReport;
+  applySpilled?: () => Promise<SpillReport>;
 }
 
 /** A folder name for what `--fix` moves aside, so a second fix never overwrites the first. */
@@ -70,7 +71,7 @@ function moveAside(root: string, files: ReadonlyArray<{ name: string; file: stri
 }
 
 /** Runs every check on the store at `root` and, with `fix`, the repairs that lose nothing. */
-export function doctor(root: string, options: DoctorOptions): DoctorReport {
+export async function doctor(root: string, options: DoctorOptions): Promise<DoctorReport> {
   const report: DoctorReport = { store: root, findings: [], fixed: [], ok: true };
   const finish = (): DoctorReport => {
     report.ok = report.findings.every((f) => f.fix !== null && options.fix);
@@ -196,7 +197,7 @@ export function doctor(root: string, options: DoctorOptions): DoctorReport {
           : "start a Claude Code session in the project: its next hook applies them",
       });
       if (options.fix && options.applySpilled) {
-        const applied = options.applySpilled(store);
+        const applied = await options.applySpilled();
         report.fixed.push(`applied ${applied.applied} spilled hook event${applied.applied === 1 ? "" : "s"}`);
         for (const failed of applied.failed) {
           report.findings.push({

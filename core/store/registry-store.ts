@@ -1,12 +1,10 @@
 /**
  * The registry as the library's operations see it, whatever keeps it: `RegistryStore`, an async interface with
  * two implementations. `SqliteRegistryStore` (sqlite-registry-store.ts) wraps the embedded `Store` (one folder,
- * `registry.db` plus the tool files under `tools/`; the hooks keep using that `Store` synchronously), and
+ * `registry.db` plus the tool files under `tools/`; the plugin's hooks record through it too), and
  * `PostgresStore` (postgres-store.ts) keeps everything, tool code included, in one PostgreSQL database that
- * workers on many machines share. `openRegistryStore` (registry-open.ts) picks one from the `store:` setting.
- *
- * The data methods are the `Store`'s, returning promises; a transaction's `tx` has the same data methods, so an
- * operation written against `RegistryData` runs inside or outside a transaction alike.
+ * workers on many machines share. `openRegistryStore` (registry-open.ts) picks one from the `store:` setting. A
+ * transaction's `tx` has the same data methods, so an operation on `RegistryData` runs inside or outside one alike.
  */
 
 import type {
@@ -97,6 +95,8 @@ export interface RegistryData {
   startCall(call: NewCall): Promise<number>;
   /** Appends a call that already finished, in one write. */
   appendCall(call: NewCall, outcome: CallOutcome, latencyMs: number | null): Promise<number>;
+  /** Inserts a finished call at `seq`, moving the trace's later calls one place on (a call learnt afterwards). */
+  insertCallAt(call: NewCall, outcome: CallOutcome, latencyMs: number | null, seq: number): Promise<number>;
   /** Completes a call with its output (clipped at the store's cap; the call's note says so). */
   finishCall(id: number, output: unknown, latencyMs: number | null): Promise<void>;
   /** Completes a call with its error. */

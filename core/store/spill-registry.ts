@@ -1,11 +1,10 @@
 /**
- * Applying spill files into a RegistryStore, on either engine: what the plugin's long-lived td server does when
- * the hooks spill every event (a PostgreSQL store, which hooks never connect to). The same guarantees as
- * spill.ts's `applySpills` on the SQLite `Store`: events in the order written, each exactly once, one that fails
- * reported without undoing the others. The folder's appliers take turns under one lock (the registry's tool lock
- * named after this host and folder), taken before the transaction: only its holder claims files, so a claimed
- * file another applier sees is a dead applier's leftover. The events and their ids commit together, in one
- * transaction (on SQLite it holds the write lock, as the hooks' own applier does).
+ * Applying spill files (spill.ts) into a RegistryStore, on either engine, by every applier: the next hook, the
+ * plugin's td server, the fallback distiller, `doctor --fix`. Events in the order written, each exactly once, one
+ * that fails reported without undoing the others. The folder's appliers take turns under one lock (the
+ * registry's tool lock named after this host and folder), taken before the transaction: only its holder claims
+ * files, so a claimed file another applier sees is a dead applier's leftover. The events and their ids commit
+ * together, in one transaction.
  */
 import { hostname } from "node:os";
 import { resolve } from "node:path";

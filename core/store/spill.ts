@@ -3,9 +3,9 @@
  * timeout, so a session never waits on the store and no tool call is lost. One file per session,
  * `<store>/spill/<session>.jsonl`, one event per line in the order the hooks wrote them. The next hook of the
  * session, the plugin's server, the fallback distiller or `tooldistill doctor --fix` applies them, in order and
- * exactly once: an applier claims a file by renaming it while it holds the store's write lock, applies each
- * event in that one transaction while recording its id in `spill_applied`, and deletes the file after the
- * commit. A process killed before the commit leaves the claimed file to the next applier; one killed after it
+ * exactly once (spill-registry.ts, on either engine): an applier claims a file by renaming it while it holds the
+ * folder's lock, applies each event in one transaction while recording its id in `spill_applied`, and deletes
+ * the file after the commit. A process killed before the commit leaves the claimed file to the next applier; one killed after it
  * leaves ids that make the next applier skip those events. A writer whose append raced a claim (it wrote into
  * the renamed file) writes the event again to the new file, and the id keeps it from being applied twice.
  */
@@ -22,8 +22,6 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { errorMessage } from "../errors.ts";
-import type { Store } from "./sqlite/sqlite-store.ts";
 
 /** One spilled hook event: the hook's name and its stdin text exactly as Claude Code sent it. */
 export interface SpilledEvent {
@@ -111,47 +109,6 @@ export interface SpillReport {
   failed: string[];
 }
 
-/**
- * Applies the spilled events of one session (or of every session when `sessionId` is null), in the order they
- * were written, exactly once. Takes the store's write lock for the whole batch; throws STORE_BUSY when it cannot
- * get it (the files stay for the next applier). `apply` records one event; one that throws is reported and
- * skipped without undoing the others.
- */
-export function applySpills(
-  store: Store,
-  sessionId: string | null,
-  apply: (event: SpilledEvent) => void,
-): SpillReport {
-  const report: SpillReport = { applied: 0, skipped: 0, failed: [] };
-  const dir = spillDir(store.root);
-  const keys = pendingKeys(store.root, sessionId);
-  if (keys.length === 0) return report;
-  const claimed: string[] = [];
-  store.transaction(() => {
-    for (const key of keys) {
-      for (const file of claimFiles(dir, key)) {
-        claimed.push(file);
-        for (const event of readSpilled(file, report)) {
-          if (store.spillApplied(event.id)) {
-            report.skipped++;
-            continue;
-          }
-          try {
-            store.savepoint(() => apply(event));
-            report.applied++;
-          } catch (err) {
-            report.failed.push(`${event.event} of ${event.at}: ${errorMessage(err)}`);
-          }
-          store.markSpillApplied(event.id);
-        }
-      }
-    }
-    store.pruneSpillApplied(pruneBefore());
-  });
-  removeFiles(claimed);
-  return report;
-}
-
 /** The spill file keys of the sessions with events waiting (one session's when `sessionId` is given). */
 export function pendingKeys(root: string, sessionId: string | null): string[] {
   const { sessions } = pendingSpills(root);
@@ -160,7 +117,7 @@ export function pendingKeys(root: string, sessionId: string | null): string[] {
 
 /**
  * Claims a session's spill files for the caller, who must be the only applier of the folder right now (it holds
- * the store's write lock, or the folder's lock): the leftovers of an applier that died before its commit (older,
+ * the folder's lock): the leftovers of an applier that died before its commit (older,
  * so first), then the live file, renamed so that writers start a new one.
  */
 export function claimFiles(dir: string, key: string): string[] {

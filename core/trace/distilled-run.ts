@@ -22,13 +22,13 @@ import {
   instrumentCallSites,
   locateCallSites,
 } from "../verify/call-sites.ts";
+import { resultContent } from "./recordable.ts";
 import { withWorkflowSpan } from "./telemetry.ts";
 import {
   type ExecuteOptions,
   type ExecuteResult,
   noteReplacement,
   recordBaseCall,
-  resultContent,
   type Trace,
 } from "./trace.ts";
 

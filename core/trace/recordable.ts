@@ -3,6 +3,7 @@
  * can walk (10,000 levels overflow the stack), cycles cut, and an output over `max_output_bytes` replaced by its
  * beginning. Whatever is clipped is said in a note kept on the call, never silently dropped.
  */
+import { errorMessage } from "../errors.ts";
 import { setOwn } from "../util/canonical.ts";
 
 /** Default cap of one recorded output (`max_output_bytes`): a few MB keeps a trace readable and its row small. */
@@ -115,4 +116,22 @@ export function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`;
   if (n < 1024 * 1024) return `${Number((n / 1024).toFixed(1))} KB`;
   return `${Number((n / (1024 * 1024)).toFixed(1))} MB`;
+}
+
+/**
+ * Text for a tool_result: strings as they are, anything else as JSON; a value JSON cannot encode (a cycle,
+ * nesting deep enough to overflow the encoder) is clipped first, as the store records it.
+ */
+export function resultContent(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "null";
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    try {
+      return JSON.stringify(clipDepth(value).value) ?? "null";
+    } catch (err) {
+      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
+    }
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * What a trace keeps in memory of its own run (see `Trace`): a new run's state, and a stored run's read back.
  */
+import type { RegistryData } from "../store/registry-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { UsageTotals } from "../types.ts";
 
@@ -29,7 +30,7 @@ export function newTraceState(): TraceState {
 
 /** A stored trace's task and state (for `openTrace`), or null when there is no such trace. */
 export async function loadTrace(
-  ctx: Pick<DistillContext, "store">,
+  ctx: { store: Pick<DistillContext["store"], "getTrace" | "getTraceFlags" | "countTopLevelBaseCalls"> },
   id: string,
 ): Promise<{ task: string; state: TraceState } | null> {
   const [t, flags, baseCalls] = await Promise.all([
@@ -47,4 +48,21 @@ export async function loadTrace(
     baseCalls,
   };
   return { task: t.task, state };
+}
+
+/** The "worth distilling" rule over a run's state: the one rule for the SDK's traces and the plugin's spans. */
+export function isWorthDistilling(state: TraceState, minCallsToDistill: number): boolean {
+  if (state.outcome !== true || state.proposed) return false;
+  if (state.replaceName) return true;
+  return state.baseCalls >= minCallsToDistill;
+}
+
+/** The same rule over a stored trace (the plugin's SessionEnd hook, which has no Trace of its own). */
+export async function worthDistilling(
+  data: RegistryData,
+  traceId: string,
+  minCallsToDistill: number,
+): Promise<boolean> {
+  const stored = await loadTrace({ store: data }, traceId);
+  return stored !== null && isWorthDistilling(stored.state, minCallsToDistill);
 }

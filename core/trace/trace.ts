@@ -1,14 +1,13 @@
 import { type BaseFailure, classifyBaseFailure } from "../base-tools/base-failure.ts";
 import { nudgeText, PROPOSE_TOOL_NAME } from "../distill/prompts.ts";
 import { DistillError, errorMessage } from "../errors.ts";
-import type { Store } from "../store/sqlite/sqlite-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { ToolDef, TraceRecord, UsageTotals } from "../types.ts";
 import { canonicalArgs, dangerousKeyProblem, isPlainObject } from "../util/canonical.ts";
 import { suggestion } from "../util/did-you-mean.ts";
-import { clipDepth } from "./recordable.ts";
+import { clipDepth, resultContent } from "./recordable.ts";
 import { endRunSpan, startRunSpan, withToolSpan } from "./telemetry.ts";
-import { newTraceState, type TraceState } from "./trace-state.ts";
+import { isWorthDistilling, newTraceState, type TraceState } from "./trace-state.ts";
 
 /** What `trace.execute` returns: the text for the model's tool_result and whether it is an error. */
 export interface ExecuteResult {
@@ -133,24 +132,6 @@ export async function recordBaseCall(
       );
   }
   return outcome;
-}
-
-/**
- * Text for a tool_result: strings as they are, anything else as JSON; a value JSON cannot encode (a cycle,
- * nesting deep enough to overflow the encoder) is clipped first, as the store records it.
- */
-export function resultContent(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (value === undefined) return "null";
-  try {
-    return JSON.stringify(value) ?? "null";
-  } catch {
-    try {
-      return JSON.stringify(clipDepth(value).value) ?? "null";
-    } catch (err) {
-      return `[the result could not be encoded as JSON: ${errorMessage(err)}]`;
-    }
-  }
 }
 
 /** Sets the name a replacement is asked under (distilled-run.ts, after demoting a tool that failed in this run). */
@@ -377,21 +358,4 @@ export class Trace {
       this.#host.ctx.logger.error(`tooldistill: finishing trace ${this.id} failed: ${errorMessage(err)}`);
     }
   }
-}
-
-/** The "worth distilling" rule over a run's state. */
-function isWorthDistilling(state: TraceState, minCallsToDistill: number): boolean {
-  if (state.outcome !== true || state.proposed) return false;
-  if (state.replaceName) return true;
-  return state.baseCalls >= minCallsToDistill;
-}
-
-/** The shared "worth distilling" rule, for the SDK trace and the plugin's spans alike. */
-export function worthDistilling(store: Store, traceId: string, minCallsToDistill: number): boolean {
-  const trace = store.getTrace(traceId);
-  if (trace?.outcome !== true) return false;
-  const flags = store.getTraceFlags(traceId);
-  if (flags.proposed) return false;
-  if (flags.replaceName) return true;
-  return store.countTopLevelBaseCalls(traceId) >= minCallsToDistill;
 }

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 import Anthropic from "@anthropic-ai/sdk";
-import { type RegistryStore, Store, type ToolDistill } from "../../core/index.ts";
+import type { RegistryData, RegistryStore, ToolDistill } from "../../core/index.ts";
 import { type ScriptPolicy, startScriptedModel } from "./scripted-model.ts";
 
 /** The repository root (where `.env` may hold ANTHROPIC_API_KEY). */
@@ -113,15 +113,15 @@ export interface RunNumbers {
 }
 
 /** Reads a run's counts and tokens from the store (never from the runner's own counting). */
-export function runNumbers(store: Store, traceId: string): RunNumbers {
-  const trace = store.getTrace(traceId);
-  const calls = store.getCalls(traceId);
+export async function runNumbers(store: RegistryData, traceId: string): Promise<RunNumbers> {
+  const trace = await store.getTrace(traceId);
+  const calls = await store.getCalls(traceId);
   const inner = (id: number) => calls.filter((c) => c.parentId === id && c.kind === "base").length;
   const u = trace?.usage;
   return {
     traceId,
     outcome: trace?.outcome ?? null,
-    topLevelBaseCalls: store.countTopLevelBaseCalls(traceId),
+    topLevelBaseCalls: await store.countTopLevelBaseCalls(traceId),
     failedBaseCalls: calls.filter((c) => c.kind === "base" && c.parentId === null && c.status === "error")
       .length,
     distilledCalls: calls
@@ -136,9 +136,9 @@ export function runNumbers(store: Store, traceId: string): RunNumbers {
 }
 
 /** One line per version, as `tooldistill list` shows them: `name v1 deprecated · v2 active (…)`. */
-export function versionLines(store: Store): string[] {
+export async function versionLines(store: RegistryData): Promise<string[]> {
   const byName = new Map<string, string[]>();
-  for (const v of store.listVersions()) {
+  for (const v of await store.listVersions()) {
     const problems = v.problems.length ? ` (${v.problems.join(", ")})` : "";
     const queued = v.queuedRebuild ? " [queued for rebuild]" : "";
     const list = byName.get(v.name) ?? [];
@@ -149,18 +149,8 @@ export function versionLines(store: Store): string[] {
 }
 
 /** The summary a runner prints after a run. */
-export async function summaryLines(registry: RegistryStore, traceId: string): Promise<string[]> {
-  // The examples keep the embedded store: read the run back from its folder, read-only, once the writes are in.
-  const store = new Store(registry.location, { readOnly: true, checkInvariants: false });
-  try {
-    return summaryOf(store, traceId);
-  } finally {
-    store.close();
-  }
-}
-
-function summaryOf(store: Store, traceId: string): string[] {
-  const n = runNumbers(store, traceId);
+export async function summaryLines(store: RegistryStore, traceId: string): Promise<string[]> {
+  const n = await runNumbers(store, traceId);
   const distilled = n.distilledCalls
     .map((d) => `${d.tool} v${d.version} ${d.ok ? "ok" : "FAILED"} with ${d.innerCalls} inner calls`)
     .join("; ");
@@ -169,9 +159,9 @@ function summaryOf(store: Store, traceId: string): string[] {
     `top-level base calls: ${n.topLevelBaseCalls} (${n.failedBaseCalls} failed)`,
     `distilled calls: ${n.distilledCalls.length}${distilled ? ` (${distilled})` : ""}`,
     `model tokens: ${n.tokens.toLocaleString("en-US")}`,
-    ...versionLines(store).map((l) => `version ${l}`),
+    ...(await versionLines(store)).map((l) => `version ${l}`),
   ];
-  const note = store.getTrace(traceId)?.note;
+  const note = (await store.getTrace(traceId))?.note;
   if (note) lines.push(`note: ${note}`);
   return lines;
 }

@@ -59,6 +59,37 @@ export async function insertCall(
   return Number(row["id"]);
 }
 
+/**
+ * Inserts a finished call at `seq`, moving the trace's later calls one place on (a call learnt afterwards, from
+ * Claude Code's transcript). It goes in last, as any call (its increment of `last_call_seq` locks the trace), then
+ * the calls from `seq` on rotate into place through seqs above the last one: seq is UNIQUE per trace and >= 1, row
+ * by row, so neither a plain + 1 nor a negative step can pass.
+ */
+export async function insertCallAt(
+  db: PostgresDatabase,
+  call: NewCall,
+  outcome: CallOutcome,
+  latencyMs: number | null,
+  seq: number,
+  maxOutputBytes: number,
+): Promise<number> {
+  return db.atomic(async (tx) => {
+    const id = await insertCall(tx, call, outcome, latencyMs, maxOutputBytes);
+    const top = Number((await tx.first("SELECT seq FROM tooldistill.calls WHERE id = $1", [id]))?.["seq"]);
+    if (seq >= top) return id;
+    await tx.run(
+      "UPDATE tooldistill.calls SET seq = seq + $3::integer + 1 WHERE trace_id = $1 AND seq >= $2",
+      [call.traceId, seq, top],
+    );
+    await tx.run(
+      "UPDATE tooldistill.calls SET seq = seq - $2::integer WHERE trace_id = $1 AND seq > $2 AND id <> $3",
+      [call.traceId, top, id],
+    );
+    await tx.run("UPDATE tooldistill.calls SET seq = $1 WHERE id = $2", [seq, id]);
+    return id;
+  });
+}
+
 export async function finishCall(
   db: PostgresDatabase,
   id: number,

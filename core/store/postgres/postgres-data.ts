@@ -100,6 +100,9 @@ export abstract class PostgresRegistryData implements RegistryData {
   appendCall(call: NewCall, outcome: CallOutcome, latencyMs: number | null): Promise<number> {
     return calls.insertCall(this.db, call, outcome, latencyMs, this.#maxOutputBytes);
   }
+  insertCallAt(call: NewCall, outcome: CallOutcome, latencyMs: number | null, seq: number): Promise<number> {
+    return calls.insertCallAt(this.db, call, outcome, latencyMs, seq, this.#maxOutputBytes);
+  }
   finishCall(id: number, output: unknown, latencyMs: number | null): Promise<void> {
     return calls.finishCall(this.db, id, output, latencyMs, this.#maxOutputBytes);
   }

@@ -7,7 +7,6 @@ import { errorMessage } from "../../errors.ts";
 import type { Logger, Status } from "../../types.ts";
 import type { RegistryChangeListener } from "../registry-store.ts";
 import type { Store } from "./sqlite-store.ts";
-import { storeDatabase } from "./store-access.ts";
 
 /** How often the history is polled while someone listens. */
 export const POLL_MS = 250;
@@ -31,9 +30,7 @@ export class SqliteChangeFeed {
   subscribe(listener: RegistryChangeListener): () => Promise<void> {
     if (this.#timer === null) {
       this.#last = Number(
-        storeDatabase(this.#store).stmt("SELECT COALESCE(MAX(id), 0) AS id FROM status_history").get()?.[
-          "id"
-        ],
+        this.#store.database.stmt("SELECT COALESCE(MAX(id), 0) AS id FROM status_history").get()?.["id"],
       );
       this.#timer = setInterval(() => this.#poll(), POLL_MS);
       this.#timer.unref();
@@ -55,7 +52,7 @@ export class SqliteChangeFeed {
     if (this.#busy()) return;
     let rows: Record<string, unknown>[];
     try {
-      rows = storeDatabase(this.#store)
+      rows = this.#store.database
         .stmt("SELECT id, name, version, from_status, to_status FROM status_history WHERE id > ? ORDER BY id")
         .all(this.#last);
       this.#failing = false;

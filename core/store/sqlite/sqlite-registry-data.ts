@@ -114,6 +114,15 @@ export abstract class SqliteRegistryData implements RegistryData {
     await this.#enter();
     return this.#store.appendCall(call, outcome, latencyMs);
   }
+  async insertCallAt(
+    call: NewCall,
+    outcome: CallOutcome,
+    latencyMs: number | null,
+    seq: number,
+  ): Promise<number> {
+    await this.#enter();
+    return this.#store.insertCallAt(call, outcome, latencyMs, seq);
+  }
   async finishCall(id: number, output: unknown, latencyMs: number | null): Promise<void> {
     await this.#enter();
     this.#store.finishCall(id, output, latencyMs);

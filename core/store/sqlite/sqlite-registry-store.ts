@@ -1,7 +1,7 @@
 /**
  * The registry on SQLite, behind the async RegistryStore interface: an adapter over the embedded `Store`, which
- * keeps doing the work (same database, same tool files under tools/, same open check). The hooks keep using that
- * `Store` synchronously; this adapter is what the library's async operations use.
+ * keeps doing the work (same database, same tool files under tools/, same open check). Everything outside
+ * core/store/ uses this adapter, the plugin's hooks included; the `Store` underneath is in no barrel.
  *
  * One process has one connection, and SQLite's transactions belong to the connection: while this adapter holds a
  * transaction open across awaits (`transaction`, `importRegistry`, or the read snapshot of `exportRegistry`), its
@@ -27,7 +27,6 @@ import { SqliteRegistryData } from "./sqlite-registry-data.ts";
 import { exportSqlite, importSqlite, sqliteIsEmpty } from "./sqlite-registry-transfer.ts";
 import { Store, type StoreOptions } from "./sqlite-store.ts";
 import { takeLease } from "./sqlite-tool-lease.ts";
-import { storeDatabase } from "./store-access.ts";
 
 /** This process's exclusive use of the one connection: a transaction, an export's snapshot or an import. */
 class Gate {
@@ -82,7 +81,7 @@ class SqliteTransaction extends SqliteRegistryData {
   override async savepoint<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
     if (!this.#state.open) throw new DistillError("USAGE", "this transaction has ended: open a new one");
     // SQLite's savepoints nest by name: ROLLBACK TO and RELEASE act on the innermost of that name.
-    const db = storeDatabase(this.#store);
+    const db = this.#store.database;
     db.exec("SAVEPOINT td_async_step");
     try {
       const result = await fn(this);
@@ -107,7 +106,7 @@ class SqliteTransaction extends SqliteRegistryData {
 /** The SQLite registry: the embedded default, one folder on one machine. */
 export class SqliteRegistryStore extends SqliteRegistryData implements RegistryStore {
   readonly kind = "sqlite";
-  /** The synchronous store underneath: the hooks' path, `doctor`, spill files, the session tables. */
+  /** The synchronous store underneath (core's own store modules and tests read it; in no barrel). */
   readonly store: Store;
   readonly location: string;
   readonly readOnly: boolean;
@@ -144,7 +143,7 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
   async transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
     assertOutsideTransaction(this.#gate, "transaction()");
     const release = await this.#gate.acquire();
-    const db = storeDatabase(this.store);
+    const db = this.store.database;
     const tx = new SqliteTransaction(this.store);
     try {
       db.exec("BEGIN IMMEDIATE");
@@ -158,21 +157,6 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
       }
     } finally {
       tx.end();
-      release();
-    }
-  }
-
-  /**
-   * Runs `fn` on the synchronous `Store` underneath while no transaction of this adapter is open, so its writes
-   * are never folded into another flow's transaction (the plugin's session tables and spill files, which only the
-   * embedded store has).
-   */
-  async exclusive<T>(fn: (store: Store) => T): Promise<T> {
-    assertOutsideTransaction(this.#gate, "exclusive()");
-    const release = await this.#gate.acquire();
-    try {
-      return fn(this.store);
-    } finally {
       release();
     }
   }
@@ -196,13 +180,13 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
   async isEmpty(): Promise<boolean> {
     assertOutsideTransaction(this.#gate, "isEmpty()");
     await this.#idle();
-    return sqliteIsEmpty(storeDatabase(this.store));
+    return sqliteIsEmpty(this.store.database);
   }
 
   async *exportRegistry(): AsyncGenerator<RegistryBatch> {
     assertOutsideTransaction(this.#gate, "exportRegistry()");
     const release = await this.#gate.acquire();
-    const db = storeDatabase(this.store);
+    const db = this.store.database;
     try {
       // A read transaction: one snapshot across every page while other processes go on writing (WAL).
       db.exec("BEGIN");
@@ -216,7 +200,7 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
   async importRegistry(batches: AsyncIterable<RegistryBatch>): Promise<TransferCounts> {
     assertOutsideTransaction(this.#gate, "importRegistry()");
     const release = await this.#gate.acquire();
-    const db = storeDatabase(this.store);
+    const db = this.store.database;
     const counts = emptyCounts();
     const written: string[] = [];
     try {
@@ -273,17 +257,5 @@ function constraintError(err: unknown, location: string): unknown {
     "STORE",
     `the registry copied into ${location} breaks one of its constraints (${e.message}), so nothing was written: the source holds rows that refer to missing ones. Run \`tooldistill doctor\` on the source.`,
     { cause: err },
-  );
-}
-
-/**
- * The embedded SQLite store behind `store`, for what only it has (the plugin's session tables and spill files,
- * `doctor`); `what` names the caller for the error a PostgreSQL registry gets.
- */
-export function embeddedStore(store: RegistryStore, what: string): SqliteRegistryStore {
-  if (store instanceof SqliteRegistryStore) return store;
-  throw new DistillError(
-    "USAGE",
-    `${what} needs the embedded SQLite store, and store: is a PostgreSQL database (${store.location}): point store: at a folder for it.`,
   );
 }

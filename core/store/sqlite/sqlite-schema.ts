@@ -95,7 +95,7 @@ const MIGRATIONS: readonly string[] = [
   `,
   // 2: Claude Code sessions (which span of a session is current) and small cached values (the plugin's base tools).
   // cc_sessions is the plugin's (core/store/sqlite/sqlite-sessions.ts holds its SQL, which the hooks use through
-  // claude-code/session-store.ts); it stays in this one sequence so that every existing store upgrades in order.
+  // the registry's session methods); it stays in this one sequence so that every existing store upgrades in order.
   `
   CREATE TABLE cc_sessions (
     session_id TEXT PRIMARY KEY,

@@ -44,7 +44,6 @@ import * as runs from "./sqlite-runs.ts";
 import * as traces from "./sqlite-traces.ts";
 import type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "./sqlite-versions.ts";
 import * as versions from "./sqlite-versions.ts";
-import { registerDatabase } from "./store-access.ts";
 
 export type * from "../records.ts";
 export type { StoreOptions } from "../store-open.ts";
@@ -74,9 +73,13 @@ export class Store {
       readOnly: this.readOnly,
       busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
     });
-    registerDatabase(this, this.#db);
     const logger = options.logger ?? stderrLogger;
     this.lifecycleProblems = options.checkInvariants === false ? [] : checkOnOpen(this, logger);
+  }
+
+  /** The open database, for core's store modules that need more than these methods (Store is in no barrel). */
+  get database(): StoreDatabase {
+    return this.#db;
   }
 
   /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */

@@ -14,7 +14,6 @@ import type { Logger } from "../../types.ts";
 import { now } from "../records.ts";
 import { INTERNAL_META_PREFIX } from "../registry-store.ts";
 import type { Store } from "./sqlite-store.ts";
-import { storeDatabase } from "./store-access.ts";
 
 /** How long a lease held by a process of another host is honoured. */
 export const LEASE_FOREIGN_MS = 15 * 60_000;
@@ -66,7 +65,7 @@ export async function takeLease(
   return async () => {
     await idle();
     try {
-      storeDatabase(store).stmt("DELETE FROM meta WHERE key = ? AND value = ?").run(key, mine);
+      store.database.stmt("DELETE FROM meta WHERE key = ? AND value = ?").run(key, mine);
     } catch (err) {
       // Left behind, the lease is taken over once this process has exited.
       logger.warn(`tooldistill: could not release the lock of ${name}: ${errorMessage(err)}`);
