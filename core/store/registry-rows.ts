@@ -4,20 +4,7 @@
  * columns kept as their stored text. Pure: no database here.
  */
 
-import {
-  callFromRow,
-  historyFromRow,
-  type Row,
-  type RunStats,
-  runFromRow,
-  runStatsFromRow,
-  text,
-  textOrNull,
-  traceFlagsFromRow,
-  traceFromRow,
-  verifiedDefinitionFromRow,
-  versionFromRow,
-} from "./records.ts";
+import type { RunStats } from "./records.ts";
 import type {
   CallRow,
   HistoryRow,
@@ -28,6 +15,19 @@ import type {
   VerifiedDefinitionRow,
   VersionRow,
 } from "./registry-store.ts";
+import {
+  callFromRow,
+  historyFromRow,
+  type Row,
+  runFromRow,
+  runStatsFromRow,
+  text,
+  textOrNull,
+  traceFlagsFromRow,
+  traceFromRow,
+  verifiedDefinitionFromRow,
+  versionFromRow,
+} from "./row-mappers.ts";
 
 /** A `traces` row, every column. */
 export function traceRow(r: Row): TraceRow {

@@ -5,7 +5,7 @@
  */
 import type { Pool, PoolClient, QueryResult } from "pg";
 import { DistillError } from "../../errors.ts";
-import type { Row } from "../records.ts";
+import type { Row } from "../row-mappers.ts";
 import { explainPgError } from "./postgres-connect.ts";
 
 /** How our transactions begin: READ COMMITTED whatever the server's default, so each statement sees the latest. */
