@@ -8,8 +8,9 @@
 import { fingerprintOnce } from "../base-tools/fingerprint.ts";
 import { classifyVersion } from "../base-tools/tool-changes.ts";
 import { errorMessage } from "../errors.ts";
+import type { VersionRecord } from "../store/records.ts";
 import type { RegistryStore } from "../store/registry-store.ts";
-import type { Store, VersionRecord } from "../store/sqlite/sqlite-store.ts";
+import type { Store } from "../store/sqlite/sqlite-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { Logger, ToolDef } from "../types.ts";
 import { type ExposedCandidate, exposedCandidates, exposedCandidatesSync, pickExposed } from "./exposure.ts";

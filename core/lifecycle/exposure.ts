@@ -6,8 +6,9 @@
  */
 
 import { PROMOTED_BY_A_PERSON } from "../base-tools/tool-effects.ts";
+import type { VersionRecord } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
-import type { Store, VersionRecord } from "../store/sqlite/sqlite-store.ts";
+import type { Store } from "../store/sqlite/sqlite-store.ts";
 import type { Status, ToolDef } from "../types.ts";
 import { isExposed } from "./lifecycle.ts";
 
