@@ -81,6 +81,18 @@ const SET_STATUS = sql(
      rebuild_note = CASE WHEN ?3 THEN NULL ELSE rebuild_note END
      WHERE name = ?4 AND version = ?5 AND status = ?6`,
 );
+/** Where data-modifying WITH exists (PostgreSQL), the guarded update and its history row as one statement. */
+const SET_STATUS_WITH_HISTORY = sql(
+  (d) => `WITH changed AS (
+       UPDATE ${d.t.versions} SET status = ?1, problems = ?2,
+         queued_rebuild = CASE WHEN ?3 THEN false ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN ?3 THEN NULL ELSE rebuild_note END
+       WHERE name = ?4 AND version = ?5 AND status = ?6
+       RETURNING name, version
+     )
+     INSERT INTO ${d.t.status_history} (name, version, from_status, to_status, reason, evidence, at)
+     SELECT name, version, ?6, ?1, ?7, CAST(?8 AS json), ${d.now} FROM changed`,
+);
 const SET_VERIFICATION = sql(
   (d) =>
     `UPDATE ${d.t.versions} SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?`,
@@ -200,25 +212,29 @@ export const versionMethods = {
           : await this.engine.rows(LIST_NAME_STATUS(d), [name, status]);
     return rows.map(versionFromRow);
   },
-  /** The guarded update and its history row in one transaction: both, or (the guard failed) neither. */
+  /** The guarded update and its history row: both, or (the guard failed) neither. */
   async setStatus(this: Tables, change: StatusChange): Promise<boolean> {
-    return this.engine.transaction(async (tx) => {
-      const changed = await tx.run(SET_STATUS(tx.dialect), [
-        change.to,
-        JSON.stringify([...new Set(change.problems)].sort()),
-        NEVER_REBUILT.includes(change.to),
-        change.name,
-        change.version,
-        change.expect,
-      ]);
-      if (changed !== 1) return false;
+    const guarded = [
+      change.to,
+      JSON.stringify([...new Set(change.problems)].sort()),
+      NEVER_REBUILT.includes(change.to),
+      change.name,
+      change.version,
+      change.expect,
+    ];
+    const history = [change.reason, json(change.evidence)];
+    const e = this.engine;
+    if (e.dialect.writableCte) {
+      return (await e.run(SET_STATUS_WITH_HISTORY(e.dialect), [...guarded, ...history])) === 1;
+    }
+    return e.transaction(async (tx) => {
+      if ((await tx.run(SET_STATUS(tx.dialect), guarded)) !== 1) return false;
       await tx.run(INSERT_HISTORY(tx.dialect), [
         change.name,
         change.version,
         change.expect,
         change.to,
-        change.reason,
-        json(change.evidence),
+        ...history,
       ]);
       return true;
     });
