@@ -551,6 +551,28 @@ for (const kind of KINDS) {
       }
     });
 
+    test("a write on one handle waits for another handle's open transaction in the same process", async (t) => {
+      const { store, location } = await freshStore(t, kind);
+      const other = await openStore(t, location);
+      const order: string[] = [];
+      let began!: () => void;
+      const inside = new Promise<void>((resolve) => {
+        began = resolve;
+      });
+      const held = store.transaction(async (tx) => {
+        await tx.setMeta("k", "from the transaction");
+        began();
+        // The other handle's write is issued while this transaction is open and still awaiting.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        order.push("committed");
+      });
+      await inside;
+      const write = other.setMeta("k", "from the other handle").then(() => order.push("written"));
+      await Promise.all([held, write]);
+      assert.deepEqual(order, ["committed", "written"]);
+      assert.equal(await store.getMeta("k"), "from the other handle");
+    });
+
     test("a transaction commits once: nothing is seen elsewhere before it ends", async (t) => {
       const { store, location } = await freshStore(t, kind);
       const reader = await openStore(t, location);
