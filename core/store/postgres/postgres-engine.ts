@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL driver of the engine port (engine.ts): statements on the pool (each its own transaction) or on
  * the one connection of an open transaction (postgres-database.ts, which explains failures and retries a statement
- * the server refused before running it). The tables' `?` placeholders become `$1, $2 …` here, once per text.
+ * the server refused before running it). The tables' `?` placeholders become `$1, $2 …` here, once per text, and
+ * each statement is prepared once per connection under its own name.
  */
 import type { Pool } from "pg";
 import { DistillError } from "../../errors.ts";
@@ -44,6 +45,18 @@ function ended(): DistillError {
 }
 
 const numberedTexts = new Map<string, string>();
+/** The tables' statements by their numbered text: each is prepared once per connection under its name. */
+const statementNames = new Map<string, string>();
+
+/** The name `text` is prepared under (a few dozen texts: the tables' statements and their variants). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `td_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
 
 /**
  * `sql` with its placeholders numbered as PostgreSQL wants them: `?` is the next number, `?N` is `$N`. Quoted text
@@ -125,15 +138,19 @@ export class PostgresEngine implements Engine {
   }
 
   rows(sql: string, params: readonly SqlParam[] = []): Promise<Row[]> {
-    return this.#db.rows(numbered(sql), params as unknown[]);
+    const text = numbered(sql);
+    return this.#db.rows(text, params as unknown[], statementName(text));
   }
 
   first(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
-    return this.#db.first(numbered(sql), params as unknown[]);
+    const text = numbered(sql);
+    return this.#db.first(text, params as unknown[], statementName(text));
   }
 
   run(sql: string, params: readonly SqlParam[] = []): Promise<number> {
-    return this.#db.run(numbered(sql), params as unknown[]);
+    const text = numbered(sql);
+    // SAVEPOINT and its kin are not preparable; they are the only statements without parameters run here.
+    return this.#db.run(text, params as unknown[], params.length === 0 ? undefined : statementName(text));
   }
 
   /** One pooled connection between BEGIN (READ COMMITTED) and one COMMIT; a throw rolls back. */
