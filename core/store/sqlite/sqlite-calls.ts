@@ -4,9 +4,9 @@
  */
 import { recordableError, recordableOutput } from "../../trace/recordable.ts";
 import type { CallKind, CallRecord } from "../../types.ts";
+import { recordedOutcome } from "../recorded-outcome.ts";
 import type { CallOutcome, LiveRun, NewCall, RunRef } from "../records.ts";
 import { callFromRow, now, type Row, receivedInput } from "../row-mappers.ts";
-import { recordedOutcome } from "../tables/calls.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
 
 export type { CallOutcome, NewCall } from "../records.ts";

@@ -2,52 +2,14 @@
  * The `calls` table: every tool call of a trace, in the order the calls began, with what recording had to clip,
  * and the live runs of distilled tools read back from it for replay.
  */
-import type { BaseFailureClass } from "../../base-tools/base-failure.ts";
 import { DistillError } from "../../errors.ts";
 import { recordableError, recordableOutput } from "../../trace/recordable.ts";
 import type { CallKind, CallRecord } from "../../types.ts";
 import { type Dialect, sql } from "../engine.ts";
+import { recordedOutcome } from "../recorded-outcome.ts";
 import type { CallOutcome, LiveRun, NewCall, RunRef } from "../records.ts";
 import { callFromRow, type Row, receivedInput } from "../row-mappers.ts";
 import type { Tables } from "./types.ts";
-
-/** The columns a new call is stored with: its status, what is kept of its outcome, and what was clipped. */
-export interface RecordedOutcome {
-  status: CallRecord["status"];
-  output: string | null;
-  error: string | null;
-  note: string | null;
-  clipped: boolean;
-  failure: BaseFailureClass | null;
-}
-
-function joinNotes(...notes: (string | null)[]): string | null {
-  const kept = notes.filter((n): n is string => n !== null && n !== "");
-  return kept.length === 0 ? null : kept.join("; ");
-}
-
-/**
- * What is stored of a new call's outcome (none yet: started): outputs and errors clipped at `maxOutputBytes`,
- * the call's note saying so. Every registry store records calls through this.
- */
-export function recordedOutcome(
-  call: NewCall,
-  outcome: CallOutcome | null,
-  maxOutputBytes: number,
-): RecordedOutcome {
-  const status: CallRecord["status"] = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
-  const out =
-    outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
-  const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
-  return {
-    status,
-    output: out?.text ?? null,
-    error: err?.text ?? null,
-    note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
-    clipped: out?.clipped ?? false,
-    failure: (outcome !== null && "error" in outcome ? outcome.failure : undefined) ?? null,
-  };
-}
 
 const COLUMNS = `id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version,
   note, clipped, failure`;
