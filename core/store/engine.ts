@@ -80,8 +80,9 @@ export interface Engine {
   run(sql: string, params?: readonly SqlParam[]): Promise<number>;
   /**
    * Runs `fn` in one transaction and commits once it resolves (a throw rolls back and is rethrown): a new one, or
-   * the open one when this is a transaction's connection. `what` names the caller in the USAGE error a call from
-   * inside the store's own transaction gets.
+   * the open one when this is a transaction's connection. `what` marks a caller's transaction (RegistryData's
+   * `transaction()`) and names it in the USAGE error a call from inside the store's own transaction gets; inside
+   * one, calls on the store itself are refused. Without it the body is a table method's, which uses only `tx`.
    */
   transaction<T>(fn: (tx: Engine) => Promise<T>, what?: string): Promise<T>;
   /**

@@ -166,9 +166,9 @@ export class PostgresEngine implements Engine {
         if (!state.open) throw ended();
       });
       try {
-        return await runInTransaction(this.#owner, () =>
-          fn(new PostgresEngine(db, this.#pool, this.#owner, state)),
-        );
+        const tx = new PostgresEngine(db, this.#pool, this.#owner, state);
+        // Only a caller's body needs the scope that refuses the store itself; a table method's uses `tx` alone.
+        return what === undefined ? await fn(tx) : await runInTransaction(this.#owner, () => fn(tx));
       } finally {
         state.open = false;
       }

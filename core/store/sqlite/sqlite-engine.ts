@@ -180,9 +180,9 @@ export class SqliteEngine implements Engine {
       try {
         db.exec("BEGIN IMMEDIATE");
         try {
-          const result = await runInTransaction(this.gate, () =>
-            fn(new SqliteEngine(db, this.where, this.gate, this.fileGate, state)),
-          );
+          const tx = new SqliteEngine(db, this.where, this.gate, this.fileGate, state);
+          // Only a caller's body needs the scope that refuses the store itself; a table method's uses `tx` alone.
+          const result = what === undefined ? await fn(tx) : await runInTransaction(this.gate, () => fn(tx));
           db.exec("COMMIT");
           return result;
         } catch (err) {
