@@ -1,6 +1,6 @@
 /**
  * The rows a registry is moved in (registry-store.ts's TraceRow, CallRow, …), from a database row as both
- * engines give it (see store-rows.ts): the record of the row, plus the columns the record leaves out, with JSON
+ * engines give it (see row-mappers.ts): the record of the row, plus the columns the record leaves out, with JSON
  * columns kept as their stored text. Pure: no database here.
  */
 

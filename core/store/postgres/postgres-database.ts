@@ -1,7 +1,7 @@
 /**
  * Where the PostgreSQL store's statements run: on the pool (each statement its own transaction) or on the one
- * connection of an open transaction. Failures come out explained (postgres-connect.ts). The store's table
- * modules (postgres-traces.ts, postgres-calls.ts, postgres-versions.ts, postgres-bookkeeping.ts) take one.
+ * connection of an open transaction. Failures come out explained (postgres-connect.ts). The engine driver
+ * (postgres-engine.ts) and the copy (postgres-transfer.ts) run their statements through one.
  */
 import type { Pool, PoolClient, QueryConfig, QueryResult } from "pg";
 import { DistillError } from "../../errors.ts";

@@ -1,8 +1,8 @@
 /**
  * Claude Code sessions in the SQLite store: which span of each session is current (`cc_sessions`), and the
  * spilled hook events already applied (`spill_applied`). The plugin's hooks call the span functions through the
- * `Store` synchronously (claude-code/session-store.ts); the async registry offers the same as its methods
- * (sqlite-registry-data.ts), and the PostgreSQL registry has the same tables (postgres-sessions.ts).
+ * `Store` synchronously (claude-code/session-store.ts); the async registry has the same, written once for both
+ * engines, in tables/sessions.ts.
  */
 
 import type { SessionSpan } from "../records.ts";
