@@ -56,7 +56,26 @@ export type {
   SandboxStats,
 } from "./sandbox/sandbox.ts";
 export { Sandbox } from "./sandbox/sandbox.ts";
-export type { LiveRun, RunRef } from "./store/records.ts";
+export type {
+  BaseHealthRecord,
+  CallOutcome,
+  DependencyRecord,
+  HistoryRecord,
+  LiveRun,
+  NewCall,
+  NewDefinition,
+  NewRun,
+  NewVersion,
+  PrunedVersion,
+  RunOutcome,
+  RunRecord,
+  RunRef,
+  RunStats,
+  StatusChange,
+  TraceFlags,
+  VerifiedDefinition,
+  VersionRecord,
+} from "./store/records.ts";
 export type {
   CallRow,
   HistoryRow,
@@ -75,25 +94,7 @@ export type {
   VerifiedDefinitionRow,
   VersionRow,
 } from "./store/registry-store.ts";
-export type {
-  BaseHealthRecord,
-  CallOutcome,
-  DependencyRecord,
-  HistoryRecord,
-  NewCall,
-  NewDefinition,
-  NewRun,
-  NewVersion,
-  PrunedVersion,
-  RunOutcome,
-  RunRecord,
-  RunStats,
-  StatusChange,
-  StoreOptions,
-  TraceFlags,
-  VerifiedDefinition,
-  VersionRecord,
-} from "./store/sqlite/sqlite-store.ts";
+export type { StoreOptions } from "./store/store-open.ts";
 export type { DistilledOffer } from "./tool-distill/offer.ts";
 export type { ToolDistillOptions } from "./tool-distill/tool-distill.ts";
 export { ToolDistill } from "./tool-distill/tool-distill.ts";

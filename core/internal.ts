@@ -33,6 +33,7 @@ export { WORKER_FILE } from "./sandbox/sandbox-workers.ts";
 export type { DoctorReport } from "./store/doctor.ts";
 export { doctor } from "./store/doctor.ts";
 export { isPostgresUrl, refusePostgresUrl } from "./store/postgres/postgres-connect.ts";
+export type { SessionSpan } from "./store/records.ts";
 export { loadConfiguredStore } from "./store/registry-loader.ts";
 export type { RegistryStore, TransferCounts } from "./store/registry-store.ts";
 export type { SpillReport } from "./store/spill.ts";
@@ -40,7 +41,6 @@ export { pendingSpills, spillEvent } from "./store/spill.ts";
 export { applySpillsToRegistry } from "./store/spill-registry.ts";
 // The embedded store behind a registry, for what only SQLite has (the plugin's session tables, spill files).
 export { SqliteRegistryStore } from "./store/sqlite/sqlite-registry-store.ts";
-export type { SessionSpan } from "./store/sqlite/sqlite-sessions.ts";
 export {
   advanceSpan,
   findSessionSpan,

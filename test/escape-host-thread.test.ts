@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import { Sandbox, type SandboxCall, type SandboxOutcome } from "../core/sandbox/sandbox.ts";
-import type { VersionRecord } from "../core/store/sqlite/sqlite-store.ts";
+import type { VersionRecord } from "../core/store/records.ts";
 import { structuredError } from "../core/trace/distilled-run.ts";
 import { instrumentCallSites } from "../core/verify/call-sites.ts";
 import { failureOf, fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";

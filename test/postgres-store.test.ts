@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { DistillError } from "../core/errors.ts";
 import { MIGRATION_VERSIONS, SCHEMA_VERSION } from "../core/store/postgres/postgres-schema.ts";
+import type { EngineRegistryData } from "../core/store/registry-data.ts";
 import { openRegistryStore } from "../core/store/registry-open.ts";
 import type { RegistryChange, RegistryStore } from "../core/store/registry-store.ts";
 import { hashSource } from "../core/store/tool-files.ts";
@@ -93,6 +94,23 @@ test("five processes opening a new database at once migrate it once", async (t) 
   // Every one of them works on the result.
   await Promise.all(stores.map((s, i) => s.createTrace(`t${i}`, "task", "sdk")));
   assert.equal((await stores[0]!.listTraces()).length, 5);
+});
+
+test("the tables' statements are prepared once per connection, under one name per text", async (t) => {
+  const url = await (await pgServer()).createDatabase();
+  const store = await openStore(t, url, { poolSize: 1 });
+  await store.setMeta("k", "v1");
+  await store.setMeta("k", "v2");
+  assert.equal(await store.getMeta("k"), "v2");
+  // One pooled connection: the statements it prepared are visible on it, each once.
+  const prepared = await (store as unknown as EngineRegistryData).engine.rows(
+    "SELECT statement FROM pg_prepared_statements WHERE statement LIKE ?",
+    ["%tooldistill.meta%"],
+  );
+  assert.deepEqual(prepared.map((r) => String(r["statement"]).replace(/\s+/g, " ")).sort(), [
+    "INSERT INTO tooldistill.meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    "SELECT value FROM tooldistill.meta WHERE key = $1",
+  ]);
 });
 
 test("a database migrated by a newer tooldistill is refused; a read-only open migrates nothing", async (t) => {

@@ -6,9 +6,9 @@
 import { join } from "node:path";
 import { after, type TestContext } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { NewVersion } from "../core/store/records.ts";
 import { openRegistryStore, type RegistryStoreOptions } from "../core/store/registry-open.ts";
 import type { RegistryStore, StoreKind } from "../core/store/registry-store.ts";
-import type { NewVersion } from "../core/store/sqlite/sqlite-versions.ts";
 import { silentLogger, type Verdict } from "../core/types.ts";
 import { tempDir } from "./helpers.ts";
 import { type PgServer, startPgServer } from "./support/pg-server.ts";

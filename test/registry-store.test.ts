@@ -282,6 +282,18 @@ for (const kind of KINDS) {
       assert.ok(Object.hasOwn(runs[2]!.input, "__proto__"), "the key is the input's own, as parsed");
       const byRef = await store.liveRunsOf([{ trace: "t1", call: run }]);
       assert.equal(JSON.stringify(byRef[0]?.input), raw);
+      // In the order asked, twice when asked twice; a ref naming another trace, or no call, finds nothing.
+      const asked = await store.liveRunsOf([
+        { trace: "t1", call: old },
+        { trace: "t2", call: run },
+        { trace: "t1", call: run },
+        { trace: "t1", call: 999_999 },
+        { trace: "t1", call: old },
+      ]);
+      assert.deepEqual(
+        asked.map((r) => r.call),
+        [old, run, old],
+      );
       // Matching still reads the canonical args.
       assert.deepEqual((await store.getCalls("t1"))[0]?.args, { cabin: "economy", from: "SFO", to: "JFK" });
     });
@@ -352,6 +364,12 @@ for (const kind of KINDS) {
       await assert.rejects(store.readCode("make_invoice", 9), isCode("NOT_FOUND"));
       assert.ok(store.codeLocation("make_invoice", 2).includes("make_invoice"));
       await assert.rejects(store.createVersion(proposal("Bad Name")), isCode("PROPOSAL_INVALID"));
+      // The library's own tool names are refused by both engines alike (SQLite once checked only the pattern).
+      await assert.rejects(store.createVersion(proposal("propose_distilled_tool")), (err: unknown) => {
+        assert.ok(isCode("PROPOSAL_INVALID")(err));
+        assert.match((err as Error).message, /'propose_distilled_tool' is reserved/);
+        return true;
+      });
 
       assert.deepEqual(
         (await store.listVersions()).map((v) => `${v.name} v${v.version}`),
@@ -559,6 +577,28 @@ for (const kind of KINDS) {
           ["draft"],
         );
       }
+    });
+
+    test("a write on one handle waits for another handle's open transaction in the same process", async (t) => {
+      const { store, location } = await freshStore(t, kind);
+      const other = await openStore(t, location);
+      const order: string[] = [];
+      let began!: () => void;
+      const inside = new Promise<void>((resolve) => {
+        began = resolve;
+      });
+      const held = store.transaction(async (tx) => {
+        await tx.setMeta("k", "from the transaction");
+        began();
+        // The other handle's write is issued while this transaction is open and still awaiting.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        order.push("committed");
+      });
+      await inside;
+      const write = other.setMeta("k", "from the other handle").then(() => order.push("written"));
+      await Promise.all([held, write]);
+      assert.deepEqual(order, ["committed", "written"]);
+      assert.equal(await store.getMeta("k"), "from the other handle");
     });
 
     test("a transaction commits once: nothing is seen elsewhere before it ends", async (t) => {

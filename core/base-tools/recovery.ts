@@ -8,7 +8,7 @@
 import { errorMessage } from "../errors.ts";
 import { recordedFailures } from "../lifecycle/failure-evidence.ts";
 import { verifyVersion } from "../lifecycle/versions.ts";
-import type { BaseHealthRecord, VersionRecord } from "../store/sqlite/sqlite-store.ts";
+import type { BaseHealthRecord, VersionRecord } from "../store/records.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import { reportSummary } from "../verify/verdict.ts";
 import type { ChangeEntry, HealthReport } from "./tool-changes.ts";

@@ -7,12 +7,7 @@
 
 import { DistillError, errorMessage } from "../errors.ts";
 import { addProblem, verifyVersion } from "../lifecycle/versions.ts";
-import type {
-  DependencyRecord,
-  NewDefinition,
-  VerifiedDefinition,
-  VersionRecord,
-} from "../store/sqlite/sqlite-store.ts";
+import type { DependencyRecord, NewDefinition, VerifiedDefinition, VersionRecord } from "../store/records.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { OpenProblem, Status, ToolDef } from "../types.ts";
 import { reportSummary } from "../verify/verdict.ts";

@@ -5,7 +5,7 @@
  * is classified against the newest one that is (core/base-tools/definition-change.ts). Pure: records in, a verdict out.
  */
 
-import type { VerifiedDefinition } from "../store/sqlite/sqlite-store.ts";
+import type { VerifiedDefinition } from "../store/records.ts";
 import type { ToolDef } from "../types.ts";
 import { classifySchemaChange } from "./definition-change.ts";
 import { fingerprint } from "./fingerprint.ts";

@@ -8,7 +8,7 @@
 import { DistillError, errorMessage } from "../errors.ts";
 import { equivalentHeld, heldVerdict } from "../lifecycle/runtime-hold.ts";
 import { runningVerification, type VerifyVersionOptions, verifyVersion } from "../lifecycle/versions.ts";
-import type { VersionRecord } from "../store/sqlite/sqlite-store.ts";
+import type { VersionRecord } from "../store/records.ts";
 import { hashSource } from "../store/tool-files.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { ExecuteOptions, ExecuteResult } from "../trace/trace.ts";

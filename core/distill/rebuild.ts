@@ -4,7 +4,7 @@
  */
 
 import { DistillError, errorMessage } from "../errors.ts";
-import type { VersionRecord } from "../store/sqlite/sqlite-store.ts";
+import type { VersionRecord } from "../store/records.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { Verdict } from "../types.ts";
 import { withTimeout } from "../util/timeout.ts";

@@ -6,7 +6,8 @@
  */
 
 import { PROMOTED_BY_A_PERSON } from "../base-tools/tool-effects.ts";
-import type { RegistryData, VersionRecord } from "../store/registry-store.ts";
+import type { VersionRecord } from "../store/records.ts";
+import type { RegistryData } from "../store/registry-store.ts";
 import type { Status, ToolDef } from "../types.ts";
 import { isExposed } from "./lifecycle.ts";
 

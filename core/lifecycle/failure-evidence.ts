@@ -4,7 +4,7 @@
  * `failure`); a failure recorded before causes existed gets the cause its error text gives. Pure.
  */
 import type { FailureCause } from "../sandbox/sandbox.ts";
-import type { HistoryRecord } from "../store/sqlite/sqlite-store.ts";
+import type { HistoryRecord } from "../store/records.ts";
 
 /** One runtime failure as the history recorded it. */
 export interface RecordedFailure {

@@ -6,8 +6,8 @@
  * replacement with other code waits for a live pass or a person too, instead of being activated by replay.
  */
 import { parse } from "@babel/parser";
+import type { VersionRecord } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
-import type { VersionRecord } from "../store/sqlite/sqlite-store.ts";
 import { hashSource } from "../store/tool-files.ts";
 import type { Verdict } from "../types.ts";
 import { noEvidence } from "../verify/verdict.ts";

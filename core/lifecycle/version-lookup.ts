@@ -2,8 +2,8 @@
  * Finding the version a command means, and what `promote` would activate: store reads only.
  */
 import { DistillError } from "../errors.ts";
+import type { VersionRecord } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
-import type { VersionRecord } from "../store/sqlite/sqlite-store.ts";
 import type { Status } from "../types.ts";
 import { lineDiff } from "../util/line-diff.ts";
 

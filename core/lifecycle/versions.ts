@@ -7,8 +7,8 @@
 import { fingerprint } from "../base-tools/fingerprint.ts";
 import { autoPromotion, mayWrite, PROMOTED_BY_A_PERSON } from "../base-tools/tool-effects.ts";
 import { DistillError } from "../errors.ts";
+import type { PrunedVersion, VersionRecord } from "../store/records.ts";
 import type { RegistryData, RegistryStore } from "../store/registry-store.ts";
-import type { PrunedVersion, VersionRecord } from "../store/sqlite/sqlite-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { OpenProblem, Status, Verdict } from "../types.ts";
 import { reportSummary, toVerdict } from "../verify/verdict.ts";

@@ -1,23 +1,10 @@
 /**
- * The store's records and how a database row becomes one. SQLite gives back flat columns (JSON as text, booleans
- * as 0/1, snake_case names); the rest of the library sees the records below. Pure: no database here.
+ * The store's records: what the registry's methods take and give back, whichever engine keeps it. Types only: how
+ * a database row becomes one of these is row-mappers.ts's.
  */
-import type { SQLOutputValue } from "node:sqlite";
 import type { BaseFailureClass } from "../base-tools/base-failure.ts";
-import type {
-  CallKind,
-  CallRecord,
-  CheckResult,
-  OpenProblem,
-  Status,
-  ToolDef,
-  TraceRecord,
-  TraceSource,
-  Verdict,
-} from "../types.ts";
-import { NO_EVIDENCE } from "../types.ts";
+import type { CallKind, CallRecord, OpenProblem, Status, ToolDef, Verdict } from "../types.ts";
 
-/** A stored distilled tool version (without its code, which lives in the tool file). */
 export interface VersionRecord {
   name: string;
   version: number;
@@ -143,254 +130,75 @@ export interface TraceFlags {
   replaceName: string | null;
 }
 
-/**
- * A row as node:sqlite returns it: column name → value. PostgreSQL's rows (postgres-database.ts) take the same
- * shape, with real booleans, so one set of mappers serves both.
- */
-export type Row = Record<string, SQLOutputValue | boolean>;
-
-/** The time every row is stamped with: ISO 8601, UTC, so text order is time order. */
-export function now(): string {
-  return new Date().toISOString();
+/** Fields of a new call row. `note` says what recording had to clip of its arguments. */
+export interface NewCall {
+  traceId: string;
+  tool: string;
+  kind: CallKind;
+  args: Record<string, unknown>;
+  parentId?: number | null;
+  version?: number | null;
+  externalId?: string | null;
+  note?: string | null;
+  /** A distilled call's input exactly as received, as JSON text (canonical.ts's `receivedText`); replay reads it. */
+  rawArgs?: string | null;
 }
 
-/** A value for a nullable JSON column: `undefined` is stored as NULL. */
-export function json(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
+/** How a call ended: its output, or its error message (for a base call, with the host's classification of it). */
+export type CallOutcome = { output: unknown } | { error: string; failure?: BaseFailureClass };
+
+/** One live run to record. */
+export interface NewRun {
+  name: string;
+  version: number;
+  outcome: RunOutcome;
+  innerCalls: number;
+  traceId?: string | null;
+  callId?: number | null;
+  evidence?: unknown;
 }
 
-function parse(text: unknown): unknown {
-  return typeof text === "string" ? JSON.parse(text) : null;
+/** Where a Claude Code session is: its current span and whether the user confirmed it with /tooldistill:distill. */
+export interface SessionSpan {
+  sessionId: string;
+  span: number;
+  confirmed: boolean;
 }
 
-/**
- * Defines `target[key]` as the JSON column `raw`, parsed (and mapped) on first read: an ordinary enumerable property
- * for everyone who reads it (spreads, JSON, deep equality), which costs nothing for the many readers that never
- * look at it (every exposure read and start-up review lists all versions; few of them read a verdict).
- */
-function lazyJson<T>(target: object, key: string, raw: unknown, map: (value: unknown) => T): void {
-  let value: T;
-  let parsed = false;
-  Object.defineProperty(target, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      if (!parsed) {
-        value = map(parse(raw));
-        parsed = true;
-      }
-      return value;
-    },
-    set: (next: T) => {
-      value = next;
-      parsed = true;
-    },
-  });
+/** What a new draft version is made of. */
+export interface NewVersion {
+  name: string;
+  code: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  testInputs: Record<string, unknown>[];
+  sourceTrace: string | null;
+  reason: string;
 }
 
-/** A text column. */
-export function text(r: Row, column: string): string {
-  return r[column] as string;
+/** A guarded status change: nothing is written unless the stored status is still `expect`. */
+export interface StatusChange {
+  name: string;
+  version: number;
+  expect: Status;
+  to: Status;
+  problems: readonly OpenProblem[];
+  reason: string;
+  evidence?: unknown;
 }
 
-/** A nullable text column. */
-export function textOrNull(r: Row, column: string): string | null {
-  return (r[column] as string | null | undefined) ?? null;
+/** A version `prune` removed. */
+export interface PrunedVersion {
+  name: string;
+  version: number;
+  status: Status;
+  /** When it got that status. */
+  since: string;
 }
 
-/** A nullable number column (PostgreSQL's bigint arrives as a number too, see postgres-connect.ts). */
-export function numberOrNull(r: Row, column: string): number | null {
-  const v = r[column];
-  return v === null || v === undefined ? null : Number(v);
-}
-
-/** A `versions` row as a record. */
-export function versionFromRow(r: Row): VersionRecord {
-  const record = {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    status: r["status"] as Status,
-    problems: parse(r["problems"]) as OpenProblem[],
-    baseline: numberOrNull(r, "baseline"),
-    baselineTokens: numberOrNull(r, "baseline_tokens"),
-    sourceTrace: textOrNull(r, "source_trace"),
-    description: text(r, "description"),
-    inputSchema: parse(r["input_schema"]) as Record<string, unknown>,
-    testInputs: parse(r["test_inputs"]) as Record<string, unknown>[],
-    sourceHash: text(r, "source_hash"),
-  };
-  lazyJson(record, "verdict", r["verdict"], (v) => withEvidence(v as Verdict | null));
-  return Object.assign(record as VersionRecord, {
-    queuedRebuild: Boolean(r["queued_rebuild"]),
-    rebuildNote: textOrNull(r, "rebuild_note"),
-    createdAt: text(r, "created_at"),
-    replayRuns: (parse(r["replay_runs"]) as RunRef[] | null) ?? [],
-  });
-}
-
-/** A `status_history` row as a record. */
-export function historyFromRow(r: Row): HistoryRecord {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    from: textOrNull(r, "from_status") as Status | null,
-    to: r["to_status"] as Status,
-    reason: text(r, "reason"),
-    evidence: parse(r["evidence"]),
-    at: text(r, "at"),
-  };
-}
-
-/** A `dependencies` row as a record. */
-export function dependencyFromRow(r: Row): DependencyRecord {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    baseTool: text(r, "base_tool"),
-    fingerprint: textOrNull(r, "fingerprint"),
-    avoided: Boolean(r["avoided"]),
-  };
-}
-
-/** A version's `run_stats` row (or its absence: zeros) as a record. */
-export function runStatsFromRow(name: string, version: number, r: Row | undefined): RunStats {
-  return {
-    name,
-    version,
-    runs: Number(r?.["runs"] ?? 0),
-    successes: Number(r?.["successes"] ?? 0),
-    failures: Number(r?.["failures"] ?? 0),
-    notApplicable: Number(r?.["not_applicable"] ?? 0),
-    innerCalls: Number(r?.["inner_calls"] ?? 0),
-    lastRunAt: r === undefined ? null : textOrNull(r, "last_run_at"),
-  };
-}
-
-/** A `runs` row as a record. */
-export function runFromRow(r: Row): RunRecord {
-  return {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    outcome: r["outcome"] as RunOutcome,
-    traceId: textOrNull(r, "trace_id"),
-    callId: numberOrNull(r, "call_id"),
-    innerCalls: Number(r["inner_calls"]),
-    evidence: parse(r["evidence"]),
-    at: text(r, "at"),
-  };
-}
-
-/** A `base_health` row as a record. */
-export function baseHealthFromRow(r: Row): BaseHealthRecord {
-  const probe = r["probe_ok"];
-  return {
-    tool: text(r, "tool"),
-    failures: Number(r["failures"]),
-    consecutive: Number(r["consecutive"]),
-    lastError: textOrNull(r, "last_error"),
-    lastFailureAt: textOrNull(r, "last_failure_at"),
-    lastOkAt: textOrNull(r, "last_ok_at"),
-    probeOk: probe === null || probe === undefined ? null : Boolean(probe),
-    probedAt: textOrNull(r, "probed_at"),
-  };
-}
-
-/** A `verified_definitions` row as a record. */
-export function verifiedDefinitionFromRow(r: Row): VerifiedDefinition {
-  const record = {
-    name: text(r, "name"),
-    version: Number(r["version"]),
-    baseTool: text(r, "base_tool"),
-    fingerprint: text(r, "fingerprint"),
-  };
-  // A review compares every version's fingerprints; only a changed tool's definition is ever read.
-  lazyJson(record, "definition", r["definition"], (v) => v as ToolDef | null);
-  return Object.assign(record as VerifiedDefinition, { verifiedAt: text(r, "verified_at") });
-}
-
-/** A `traces` row as a record. */
-export function traceFromRow(r: Row): TraceRecord {
-  const outcome = r["outcome"];
-  return {
-    id: text(r, "id"),
-    task: text(r, "task"),
-    source: r["source"] as TraceSource,
-    outcome: outcome === null || outcome === undefined ? null : Boolean(outcome),
-    usage: {
-      input_tokens: Number(r["input_tokens"]),
-      output_tokens: Number(r["output_tokens"]),
-      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
-      cache_read_input_tokens: Number(r["cache_read_input_tokens"]),
-    },
-    startedAt: text(r, "started_at"),
-    endedAt: textOrNull(r, "ended_at"),
-    note: textOrNull(r, "note"),
-  };
-}
-
-/** A trace's flag columns (or their absence: all unset) as a record. */
-export function traceFlagsFromRow(r: Row | undefined): TraceFlags {
-  return {
-    nudged: Boolean(r?.["nudged"]),
-    proposed: Boolean(r?.["proposed"]),
-    replaceName: r === undefined ? null : textOrNull(r, "replace_name"),
-  };
-}
-
-/** A `calls` row as a record. */
-/**
- * A distilled call's input as the tool received it: its `raw_args` text, or `stored` (the canonical args) for a
- * row recorded before it was kept or whose text no longer reads as an object.
- */
-export function receivedInput(r: Row, stored: Record<string, unknown>): Record<string, unknown> {
-  const raw = r["raw_args"];
-  if (typeof raw !== "string") return stored;
-  try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : stored;
-  } catch {
-    return stored;
-  }
-}
-
-export function callFromRow(r: Row): CallRecord {
-  return {
-    id: Number(r["id"]),
-    traceId: text(r, "trace_id"),
-    seq: Number(r["seq"]),
-    parentId: numberOrNull(r, "parent_id"),
-    tool: text(r, "tool"),
-    kind: r["kind"] as CallKind,
-    args: parse(r["args"]) as Record<string, unknown>,
-    status: r["status"] as CallRecord["status"],
-    output: parse(r["output"]),
-    error: textOrNull(r, "error"),
-    latencyMs: numberOrNull(r, "latency_ms"),
-    version: numberOrNull(r, "version"),
-    note: textOrNull(r, "note"),
-    clipped: Boolean(r["clipped"]),
-    failure: textOrNull(r, "failure") as BaseFailureClass | null,
-  };
-}
-
-/**
- * A verdict stored before verdicts had an evidence block gets an empty one, and its problems stored before
- * problems had rule ids get `unnamed`, so every reader sees one shape.
- */
-function withEvidence(v: Verdict | null): Verdict | null {
-  if (v === null) return v;
-  const checks = v.checks;
-  const named = Object.values(checks).every((c) => c.problems.every((p) => typeof p.rule === "string"));
-  const shaped = named ? v : { ...v, checks: withRuleIds(checks) };
-  return shaped.evidence !== undefined ? shaped : { ...shaped, evidence: { ...NO_EVIDENCE, writes: [] } };
-}
-
-function withRuleIds(checks: Verdict["checks"]): Verdict["checks"] {
-  const named = (c: CheckResult): CheckResult => ({
-    ...c,
-    problems: c.problems.map((p) => (typeof p.rule === "string" ? p : { ...p, rule: "unnamed" })),
-  });
-  return { static: named(checks.static), replay: named(checks.replay), efficiency: named(checks.efficiency) };
+/** A base tool definition to add to a version's set. */
+export interface NewDefinition {
+  baseTool: string;
+  fingerprint: string;
+  definition: ToolDef | null;
 }

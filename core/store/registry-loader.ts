@@ -5,7 +5,7 @@
  */
 import type { Config } from "../config/config.ts";
 import type { RegistryStore } from "./registry-store.ts";
-import type { StoreOptions } from "./sqlite/sqlite-store.ts";
+import type { StoreOptions } from "./store-open.ts";
 
 /** `openConfiguredStore` (registry-open.ts), loaded on first use. */
 export async function loadConfiguredStore(

@@ -1,23 +1,10 @@
 /**
  * The rows a registry is moved in (registry-store.ts's TraceRow, CallRow, …), from a database row as both
- * engines give it (see store-rows.ts): the record of the row, plus the columns the record leaves out, with JSON
+ * engines give it (see row-mappers.ts): the record of the row, plus the columns the record leaves out, with JSON
  * columns kept as their stored text. Pure: no database here.
  */
 
-import {
-  callFromRow,
-  historyFromRow,
-  type Row,
-  type RunStats,
-  runFromRow,
-  runStatsFromRow,
-  text,
-  textOrNull,
-  traceFlagsFromRow,
-  traceFromRow,
-  verifiedDefinitionFromRow,
-  versionFromRow,
-} from "./records.ts";
+import type { RunStats } from "./records.ts";
 import type {
   CallRow,
   HistoryRow,
@@ -28,6 +15,19 @@ import type {
   VerifiedDefinitionRow,
   VersionRow,
 } from "./registry-store.ts";
+import {
+  callFromRow,
+  historyFromRow,
+  type Row,
+  runFromRow,
+  runStatsFromRow,
+  text,
+  textOrNull,
+  traceFlagsFromRow,
+  traceFromRow,
+  verifiedDefinitionFromRow,
+  versionFromRow,
+} from "./row-mappers.ts";
 
 /** A `traces` row, every column. */
 export function traceRow(r: Row): TraceRow {

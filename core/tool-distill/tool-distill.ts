@@ -20,10 +20,10 @@ import { deprecate, promote, prune, verifyVersion } from "../lifecycle/versions.
 import { buildReport, type Report, type ReportOptions } from "../report/report.ts";
 import { Sandbox } from "../sandbox/sandbox.ts";
 import { isPostgresUrl } from "../store/postgres/postgres-connect.ts";
+import type { PrunedVersion, VersionRecord } from "../store/records.ts";
 import { openRegistryStore } from "../store/registry-open.ts";
 import type { RegistryStore } from "../store/registry-store.ts";
 import { SqliteRegistryStore } from "../store/sqlite/sqlite-registry-store.ts";
-import type { PrunedVersion, VersionRecord } from "../store/sqlite/sqlite-store.ts";
 import { queueTraceWrite, Trace, type TraceHost } from "../trace/trace.ts";
 import { loadTrace } from "../trace/trace-state.ts";
 import type { Executor, HealthProbe, Logger, ToolDef, ToolInput, TraceSource, Verdict } from "../types.ts";

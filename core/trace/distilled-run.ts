@@ -9,8 +9,8 @@ import { callerAttribution, callerConsequence, callerEvidence } from "../lifecyc
 import { isExposed } from "../lifecycle/lifecycle.ts";
 import { addProblem } from "../lifecycle/versions.ts";
 import type { SandboxCall, SandboxFailure } from "../sandbox/sandbox.ts";
+import type { VersionRecord } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
-import type { VersionRecord } from "../store/sqlite/sqlite-store.ts";
 import { hashSource } from "../store/tool-files.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import { canonicalArgs, receivedText } from "../util/canonical.ts";

@@ -7,7 +7,7 @@
 import type { Proposal } from "../distill/distiller.ts";
 import { PROPOSE_TOOL_NAME } from "../distill/prompts.ts";
 import { DistillError } from "../errors.ts";
-import type { VersionRecord } from "../store/sqlite/sqlite-store.ts";
+import type { VersionRecord } from "../store/records.ts";
 import {
   type CheckResult,
   NO_EVIDENCE,

@@ -9,9 +9,8 @@
 import { fingerprint } from "../base-tools/fingerprint.ts";
 import { mayWrite } from "../base-tools/tool-effects.ts";
 import { DistillError } from "../errors.ts";
-import type { RunRef } from "../store/records.ts";
+import type { DependencyRecord, RunRef, VersionRecord } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
-import type { DependencyRecord, VersionRecord } from "../store/sqlite/sqlite-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import { runTokens } from "../trace/run-tokens.ts";
 import { withVerificationSpan } from "../trace/telemetry.ts";

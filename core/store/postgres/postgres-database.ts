@@ -1,11 +1,11 @@
 /**
  * Where the PostgreSQL store's statements run: on the pool (each statement its own transaction) or on the one
- * connection of an open transaction. Failures come out explained (postgres-connect.ts). The store's table
- * modules (postgres-traces.ts, postgres-calls.ts, postgres-versions.ts, postgres-bookkeeping.ts) take one.
+ * connection of an open transaction. Failures come out explained (postgres-connect.ts). The engine driver
+ * (postgres-engine.ts) and the copy (postgres-transfer.ts) run their statements through one.
  */
-import type { Pool, PoolClient, QueryResult } from "pg";
+import type { Pool, PoolClient, QueryConfig, QueryResult } from "pg";
 import { DistillError } from "../../errors.ts";
-import type { Row } from "../records.ts";
+import type { Row } from "../row-mappers.ts";
 import { explainPgError } from "./postgres-connect.ts";
 
 /** How our transactions begin: READ COMMITTED whatever the server's default, so each statement sees the latest. */
@@ -40,39 +40,43 @@ export class PostgresDatabase {
     return this.#where;
   }
 
-  /** Every row of `sql`. */
-  async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return (await this.#query(sql, params)).rows as Row[];
+  /**
+   * Every row of `sql`. With a `name`, the statement is prepared once per connection under it and run by name
+   * after that (one name, one text: see postgres-engine.ts).
+   */
+  async rows(sql: string, params: unknown[] = [], name?: string): Promise<Row[]> {
+    return (await this.#query(sql, params, name)).rows as Row[];
   }
 
   /** The first row of `sql`, or undefined. */
-  async first(sql: string, params: unknown[] = []): Promise<Row | undefined> {
-    return (await this.rows(sql, params))[0];
+  async first(sql: string, params: unknown[] = [], name?: string): Promise<Row | undefined> {
+    return (await this.rows(sql, params, name))[0];
   }
 
   /** Runs a write; says how many rows it touched. */
-  async run(sql: string, params: unknown[] = []): Promise<number> {
-    return (await this.#query(sql, params)).rowCount ?? 0;
+  async run(sql: string, params: unknown[] = [], name?: string): Promise<number> {
+    return (await this.#query(sql, params, name)).rowCount ?? 0;
   }
 
-  async #query(sql: string, params: unknown[]): Promise<QueryResult> {
+  async #query(text: string, values: unknown[], name: string | undefined): Promise<QueryResult> {
     this.#check();
+    const sql: QueryConfig = name === undefined ? { text, values } : { name, text, values };
     if (this.#client) {
       try {
-        return await this.#client.query(sql, params);
+        return await this.#client.query(sql);
       } catch (err) {
         throw explainPgError(err, this.#where);
       }
     }
     const pool = this.#pool as Pool;
     try {
-      return await pool.query(sql, params);
+      return await pool.query(sql);
     } catch (err) {
       if (!terminatedBeforeRunning(err)) throw explainPgError(err, this.#where);
     }
     // The pool handed out a connection the server had just ended (a restart, a failover): once more, on another.
     try {
-      return await pool.query(sql, params);
+      return await pool.query(sql);
     } catch (err) {
       throw explainPgError(err, this.#where);
     }

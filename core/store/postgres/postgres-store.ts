@@ -3,19 +3,20 @@
  * (tool code included: machines share no file system). A `pg` Pool runs the statements; a transaction is one
  * pooled connection between BEGIN and COMMIT; a tool lock is a session advisory lock on a connection of its own
  * (so a long re-verification holds no pooled connection, and a process that dies releases it with its
- * connection); the change feed LISTENs on another. The schema and its constraints are in postgres-schema.ts,
- * each table's SQL in its module. Loaded only when `store:` is a postgres:// URL (see registry-open.ts).
+ * connection); the change feed LISTENs on another. The schema and its constraints are in postgres-schema.ts; the
+ * data methods are the tables' (tables/, through postgres-engine.ts). Loaded only when `store:` is a postgres://
+ * URL (see registry-open.ts).
  */
 import type { Client, ClientConfig, Pool } from "pg";
-import { DistillError, errorMessage } from "../../errors.ts";
+import { errorMessage } from "../../errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../../trace/recordable.ts";
 import type { Logger } from "../../types.ts";
 import { stderrLogger } from "../../util/logger.ts";
-import { assertOutsideTransaction, type Release, runInTransaction, ToolLocks } from "../registry-scope.ts";
+import { EngineRegistryData } from "../registry-data.ts";
+import { type Release, ToolLocks } from "../registry-scope.ts";
 import type {
   RegistryBatch,
   RegistryChangeListener,
-  RegistryData,
   RegistryStore,
   TransferCounts,
 } from "../registry-store.ts";
@@ -29,8 +30,7 @@ import {
   poolConfig,
   type StoreUrl,
 } from "./postgres-connect.ts";
-import { PostgresRegistryData } from "./postgres-data.ts";
-import { BEGIN, PostgresDatabase, withTransaction } from "./postgres-database.ts";
+import { PostgresEngine } from "./postgres-engine.ts";
 import { migrate } from "./postgres-migrate.ts";
 import { LOCK_CLASS } from "./postgres-schema.ts";
 import { exportPostgres, importPostgres, postgresIsEmpty } from "./postgres-transfer.ts";
@@ -60,36 +60,14 @@ function toolLockKey(name: string): number {
   return createHash("sha256").update(name).digest().readInt32BE(0);
 }
 
-/** A transaction's view: the data methods on its connection; usable until it commits or rolls back. */
-class PostgresTransaction extends PostgresRegistryData {
-  transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
-    return fn(this);
-  }
-
-  override async savepoint<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
-    // Savepoints of one name nest: ROLLBACK TO and RELEASE act on the innermost.
-    await this.db.run("SAVEPOINT td_step");
-    try {
-      const result = await fn(this);
-      await this.db.run("RELEASE SAVEPOINT td_step");
-      return result;
-    } catch (err) {
-      await this.db.run("ROLLBACK TO SAVEPOINT td_step");
-      await this.db.run("RELEASE SAVEPOINT td_step");
-      throw err;
-    }
-  }
-}
-
-export class PostgresStore extends PostgresRegistryData implements RegistryStore {
+export class PostgresStore extends EngineRegistryData implements RegistryStore {
   readonly kind = "postgres";
   readonly location: string;
   readonly readOnly: boolean;
   readonly #pg: Pg;
   readonly #pool: Pool;
   readonly #config: ClientConfig;
-  readonly #owner: object;
-  readonly #maxOutputBytes: number;
+  readonly #engine: PostgresEngine;
   readonly #logger: Logger;
   readonly #locks = new ToolLocks();
   readonly #changes: PostgresChangeFeed;
@@ -135,19 +113,14 @@ export class PostgresStore extends PostgresRegistryData implements RegistryStore
     options: PostgresStoreOptions,
     logger: Logger,
   ) {
-    const owner = {};
-    const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    super(
-      PostgresDatabase.onPool(pool, url.display, () => assertOutsideTransaction(owner)),
-      maxOutputBytes,
-    );
+    const engine = PostgresEngine.onPool(pool, url.display);
+    super(engine, { maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, toolRoot: null });
+    this.#engine = engine;
     this.location = url.display;
     this.readOnly = options.readOnly === true;
     this.#pg = pg;
     this.#pool = pool;
     this.#config = config;
-    this.#owner = owner;
-    this.#maxOutputBytes = maxOutputBytes;
     this.#logger = logger;
     this.#changes = new PostgresChangeFeed(pg, config, url.display, logger);
   }
@@ -156,31 +129,8 @@ export class PostgresStore extends PostgresRegistryData implements RegistryStore
     return `${this.location} (tooldistill.versions: ${name} v${version})`;
   }
 
-  /** One pooled connection between BEGIN (READ COMMITTED) and one COMMIT; a throw rolls back. */
-  async transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
-    assertOutsideTransaction(this.#owner, "transaction()");
-    return withTransaction(this.#pool, this.location, BEGIN, async (client) => {
-      const state = { open: true };
-      const db = PostgresDatabase.inTransaction(client, this.location, () => {
-        if (!state.open) {
-          throw new DistillError(
-            "USAGE",
-            "this transaction has ended: use the store, or open a new transaction",
-          );
-        }
-      });
-      try {
-        return await runInTransaction(this.#owner, () =>
-          fn(new PostgresTransaction(db, this.#maxOutputBytes)),
-        );
-      } finally {
-        state.open = false;
-      }
-    });
-  }
-
   async withToolLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    assertOutsideTransaction(this.#owner, "withToolLock()");
+    this.#engine.assertOutside("withToolLock()");
     return this.#locks.run(name, () => this.#advisoryLock(name), fn);
   }
 
@@ -210,16 +160,16 @@ export class PostgresStore extends PostgresRegistryData implements RegistryStore
   }
 
   async isEmpty(): Promise<boolean> {
-    return postgresIsEmpty(this.db);
+    return postgresIsEmpty(this.#engine.database);
   }
 
   async *exportRegistry(): AsyncGenerator<RegistryBatch> {
-    assertOutsideTransaction(this.#owner, "exportRegistry()");
+    this.#engine.assertOutside("exportRegistry()");
     yield* exportPostgres(this.#pool, this.location);
   }
 
   async importRegistry(batches: AsyncIterable<RegistryBatch>): Promise<TransferCounts> {
-    assertOutsideTransaction(this.#owner, "importRegistry()");
+    this.#engine.assertOutside("importRegistry()");
     return importPostgres(this.#pool, this.location, batches);
   }
 

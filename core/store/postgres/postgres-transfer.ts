@@ -6,7 +6,6 @@
  */
 import type { Pool, PoolClient } from "pg";
 import { DistillError } from "../../errors.ts";
-import { baseHealthFromRow, dependencyFromRow, type Row } from "../records.ts";
 import {
   callRow,
   historyRow,
@@ -24,6 +23,7 @@ import {
   type RegistryBatch,
   type TransferCounts,
 } from "../registry-store.ts";
+import { baseHealthFromRow, dependencyFromRow, type Row } from "../row-mappers.ts";
 import { insertBatch } from "./postgres-batch-insert.ts";
 import { explainPgError } from "./postgres-connect.ts";
 import { BEGIN, PostgresDatabase, withTransaction } from "./postgres-database.ts";

@@ -5,7 +5,7 @@
  * them as its methods (see store.ts).
  */
 
-import { now } from "../records.ts";
+import { now } from "../row-mappers.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
 
 /** A small cached value (JSON text), or null. */

@@ -2,66 +2,14 @@
  * The `calls` table: every tool call of a trace, in the order the calls began, with what recording had to clip.
  * Functions over the open database; the Store offers them as its methods (see store.ts).
  */
-import type { BaseFailureClass } from "../../base-tools/base-failure.ts";
 import { recordableError, recordableOutput } from "../../trace/recordable.ts";
 import type { CallKind, CallRecord } from "../../types.ts";
-import { callFromRow, type LiveRun, now, type Row, type RunRef, receivedInput } from "../records.ts";
+import { recordedOutcome } from "../recorded-outcome.ts";
+import type { CallOutcome, LiveRun, NewCall, RunRef } from "../records.ts";
+import { callFromRow, now, type Row, receivedInput } from "../row-mappers.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
 
-/** Fields of a new call row. `note` says what recording had to clip of its arguments. */
-export interface NewCall {
-  traceId: string;
-  tool: string;
-  kind: CallKind;
-  args: Record<string, unknown>;
-  parentId?: number | null;
-  version?: number | null;
-  externalId?: string | null;
-  note?: string | null;
-  /** A distilled call's input exactly as received, as JSON text (canonical.ts's `receivedText`); replay reads it. */
-  rawArgs?: string | null;
-}
-
-/** How a call ended: its output, or its error message (for a base call, with the host's classification of it). */
-export type CallOutcome = { output: unknown } | { error: string; failure?: BaseFailureClass };
-
-function joinNotes(...notes: (string | null)[]): string | null {
-  const kept = notes.filter((n): n is string => n !== null && n !== "");
-  return kept.length === 0 ? null : kept.join("; ");
-}
-
-/** The columns a new call is stored with: its status, what is kept of its outcome, and what was clipped. */
-export interface RecordedOutcome {
-  status: CallRecord["status"];
-  output: string | null;
-  error: string | null;
-  note: string | null;
-  clipped: boolean;
-  failure: BaseFailureClass | null;
-}
-
-/**
- * What is stored of a new call's outcome (none yet: started): outputs and errors clipped at `maxOutputBytes`,
- * the call's note saying so. Every registry store records calls through this.
- */
-export function recordedOutcome(
-  call: NewCall,
-  outcome: CallOutcome | null,
-  maxOutputBytes: number,
-): RecordedOutcome {
-  const status: CallRecord["status"] = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
-  const out =
-    outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
-  const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
-  return {
-    status,
-    output: out?.text ?? null,
-    error: err?.text ?? null,
-    note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
-    clipped: out?.clipped ?? false,
-    failure: (outcome !== null && "error" in outcome ? outcome.failure : undefined) ?? null,
-  };
-}
+export type { CallOutcome, NewCall } from "../records.ts";
 
 /**
  * Appends a call (started, or already finished with `outcome`); its seq is the next in the trace, allocated inside

@@ -4,7 +4,7 @@
  * modules (store-traces.ts, store-calls.ts, store-versions.ts) write through it; nothing else holds the handle.
  */
 import type { DatabaseSync, SQLInputValue, StatementResultingChanges, StatementSync } from "node:sqlite";
-import type { Row } from "../records.ts";
+import type { Row } from "../row-mappers.ts";
 
 /** Turns a failure of SQLite (or of the file system under it) into the error people see. */
 export type ExplainFailure = (err: unknown, when: "open" | "query") => unknown;

@@ -1,9 +1,9 @@
 /**
- * The registry on SQLite, behind the async RegistryStore interface: an adapter over the embedded `Store`, which
- * keeps doing the work (same database, same tool files under tools/, same open check). Everything outside
- * core/store/ uses this adapter, the plugin's hooks included; the `Store` underneath is in no barrel.
+ * The registry on SQLite, behind the async RegistryStore interface: the tables' data methods (tables/) over the
+ * SQLite engine (sqlite-engine.ts), on the connection the embedded `Store` opened (same database, same tool files
+ * under tools/, same open check). Everything outside core/store/ uses it, the plugin's hooks included.
  *
- * One process has one connection, and SQLite's transactions belong to the connection: while this adapter holds a
+ * One process has one connection, and SQLite's transactions belong to the connection: while this store holds a
  * transaction open across awaits (`transaction`, `importRegistry`, or the read snapshot of `exportRegistry`), its
  * other callers wait for it in turn. Code that uses the underlying `Store` directly in the same process meanwhile
  * would be folded into that transaction, so a process uses one or the other for writes, not both at once.
@@ -11,122 +11,54 @@
 import { rmdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { DistillError } from "../../errors.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES } from "../../trace/recordable.ts";
 import type { Logger } from "../../types.ts";
 import { stderrLogger } from "../../util/logger.ts";
-import { assertOutsideTransaction, runInTransaction, ToolLocks } from "../registry-scope.ts";
+import { EngineRegistryData } from "../registry-data.ts";
+import { assertOutsideTransaction, ToolLocks } from "../registry-scope.ts";
 import {
   emptyCounts,
   type RegistryBatch,
   type RegistryChangeListener,
-  type RegistryData,
   type RegistryStore,
   type TransferCounts,
 } from "../registry-store.ts";
 import { SqliteChangeFeed } from "./sqlite-change-feed.ts";
-import { SqliteRegistryData } from "./sqlite-registry-data.ts";
+import { type Gate, SqliteEngine } from "./sqlite-engine.ts";
 import { exportSqlite, importSqlite, sqliteIsEmpty } from "./sqlite-registry-transfer.ts";
 import { Store, type StoreOptions } from "./sqlite-store.ts";
 import { takeLease } from "./sqlite-tool-lease.ts";
 
-/** This process's exclusive use of the one connection: a transaction, an export's snapshot or an import. */
-class Gate {
-  #busy: Promise<void> | null = null;
-
-  /** Undefined when free (the common case, so a call costs no wait), else resolves once it is. */
-  idle(): Promise<void> | undefined {
-    return this.#busy ? this.#wait() : undefined;
-  }
-
-  get busy(): boolean {
-    return this.#busy !== null;
-  }
-
-  async #wait(): Promise<void> {
-    while (this.#busy) await this.#busy;
-  }
-
-  async acquire(): Promise<() => void> {
-    while (this.#busy) await this.#busy;
-    let resolve!: () => void;
-    this.#busy = new Promise<void>((r) => {
-      resolve = r;
-    });
-    return () => {
-      this.#busy = null;
-      resolve();
-    };
-  }
-}
-
-/** A transaction's view: the data methods on the connection that holds the transaction; usable until it ends. */
-class SqliteTransaction extends SqliteRegistryData {
-  readonly #state: { open: boolean };
-  readonly #store: Store;
-
-  constructor(store: Store) {
-    const state = { open: true };
-    super(store, () => {
-      if (!state.open) {
-        throw new DistillError(
-          "USAGE",
-          "this transaction has ended: use the store, or open a new transaction",
-        );
-      }
-      return undefined;
-    });
-    this.#state = state;
-    this.#store = store;
-  }
-
-  override async savepoint<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
-    if (!this.#state.open) throw new DistillError("USAGE", "this transaction has ended: open a new one");
-    // SQLite's savepoints nest by name: ROLLBACK TO and RELEASE act on the innermost of that name.
-    const db = this.#store.database;
-    db.exec("SAVEPOINT td_async_step");
-    try {
-      const result = await fn(this);
-      db.exec("RELEASE td_async_step");
-      return result;
-    } catch (err) {
-      db.exec("ROLLBACK TO td_async_step");
-      db.exec("RELEASE td_async_step");
-      throw err;
-    }
-  }
-
-  end(): void {
-    this.#state.open = false;
-  }
-
-  transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
-    return fn(this);
-  }
-}
-
 /** The SQLite registry: the embedded default, one folder on one machine. */
-export class SqliteRegistryStore extends SqliteRegistryData implements RegistryStore {
+export class SqliteRegistryStore extends EngineRegistryData implements RegistryStore {
   readonly kind = "sqlite";
-  /** The synchronous store underneath (core's own store modules and tests read it; in no barrel). */
+  /** The synchronous store underneath: the hooks' path, `doctor`, spill files, the session tables. */
   readonly store: Store;
   readonly location: string;
   readonly readOnly: boolean;
   readonly #gate: Gate;
+  readonly #fileGate: Gate;
   readonly #locks = new ToolLocks();
   readonly #logger: Logger;
   readonly #changes: SqliteChangeFeed;
 
   /** Opens (creating and migrating unless read-only) the store in folder `root`. */
   static open(root: string, options: StoreOptions = {}): SqliteRegistryStore {
-    return new SqliteRegistryStore(new Store(root, options), { logger: options.logger ?? stderrLogger });
+    return new SqliteRegistryStore(new Store(root, options), {
+      logger: options.logger ?? stderrLogger,
+      maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    });
   }
 
-  /** Wraps an open store; the adapter owns it from now on (`close` closes it). */
-  constructor(store: Store, options: { logger?: Logger } = {}) {
-    const gate = new Gate();
-    super(store, () => {
-      assertOutsideTransaction(gate);
-      return gate.idle();
+  /** Runs the registry over an open store's connection; it owns the store from now on (`close` closes it). */
+  constructor(store: Store, options: { logger?: Logger; maxOutputBytes?: number } = {}) {
+    const engine = SqliteEngine.open(store.database, store.dbPath, store.root);
+    super(engine, {
+      maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      toolRoot: store.root,
     });
+    const gate = engine.gate;
+    this.#fileGate = engine.fileGate;
     this.store = store;
     this.location = store.root;
     this.readOnly = store.readOnly;
@@ -137,28 +69,6 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
 
   codeLocation(name: string, version: number): string {
     return this.store.toolFile(name, version);
-  }
-
-  /** One `BEGIN IMMEDIATE` transaction (the write lock, taken up front) around `fn`, committed once. */
-  async transaction<T>(fn: (tx: RegistryData) => Promise<T>): Promise<T> {
-    assertOutsideTransaction(this.#gate, "transaction()");
-    const release = await this.#gate.acquire();
-    const db = this.store.database;
-    const tx = new SqliteTransaction(this.store);
-    try {
-      db.exec("BEGIN IMMEDIATE");
-      try {
-        const result = await runInTransaction(this.#gate, () => fn(tx));
-        db.exec("COMMIT");
-        return result;
-      } catch (err) {
-        if (db.inTransaction) db.exec("ROLLBACK");
-        throw err;
-      }
-    } finally {
-      tx.end();
-      release();
-    }
   }
 
   async withToolLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
@@ -172,9 +82,10 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
     return this.#changes.subscribe(listener);
   }
 
-  /** Resolves when no transaction, export or import of this process holds the connection. */
+  /** Resolves when no transaction, export or import of this handle, nor a write of another on its file, is open. */
   async #idle(): Promise<void> {
-    while (this.#gate.busy) await this.#gate.idle();
+    while (this.#gate.busy || this.#fileGate.busy)
+      await (this.#gate.busy ? this.#gate.idle() : this.#fileGate.idle());
   }
 
   async isEmpty(): Promise<boolean> {
@@ -200,6 +111,7 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
   async importRegistry(batches: AsyncIterable<RegistryBatch>): Promise<TransferCounts> {
     assertOutsideTransaction(this.#gate, "importRegistry()");
     const release = await this.#gate.acquire();
+    const releaseFile = await this.#fileGate.acquire();
     const db = this.store.database;
     const counts = emptyCounts();
     const written: string[] = [];
@@ -227,6 +139,7 @@ export class SqliteRegistryStore extends SqliteRegistryData implements RegistryS
         throw constraintError(err, this.location);
       }
     } finally {
+      releaseFile();
       release();
     }
   }

@@ -4,7 +4,6 @@
  * the open database; the caller (sqlite-registry-store.ts) holds the snapshot or the write transaction.
  */
 import type { SQLInputValue } from "node:sqlite";
-import { baseHealthFromRow, dependencyFromRow, type Row } from "../records.ts";
 import {
   callRow,
   historyRow,
@@ -17,6 +16,7 @@ import {
   versionRow,
 } from "../registry-rows.ts";
 import { INTERNAL_META_PREFIX, type RegistryBatch } from "../registry-store.ts";
+import { baseHealthFromRow, dependencyFromRow, type Row } from "../row-mappers.ts";
 import { readToolCode, toolFilePath, writeToolCode } from "../tool-files.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
 

@@ -5,29 +5,11 @@
  * them as its methods (see store.ts).
  */
 
-import {
-  type BaseHealthRecord,
-  baseHealthFromRow,
-  json,
-  now,
-  type RunOutcome,
-  type RunRecord,
-  type RunStats,
-  runFromRow,
-  runStatsFromRow,
-} from "../records.ts";
+import type { BaseHealthRecord, NewRun, RunOutcome, RunRecord, RunStats } from "../records.ts";
+import { baseHealthFromRow, json, now, runFromRow, runStatsFromRow } from "../row-mappers.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
 
-/** One live run to record. */
-export interface NewRun {
-  name: string;
-  version: number;
-  outcome: RunOutcome;
-  innerCalls: number;
-  traceId?: string | null;
-  callId?: number | null;
-  evidence?: unknown;
-}
+export type { NewRun } from "../records.ts";
 
 /** Records one live run and counts it, in one transaction. */
 export function recordRun(db: StoreDatabase, run: NewRun): void {

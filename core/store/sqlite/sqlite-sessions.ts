@@ -5,15 +5,11 @@
  * tables (postgres-sessions.ts).
  */
 
-import { now } from "../records.ts";
+import type { SessionSpan } from "../records.ts";
+import { now } from "../row-mappers.ts";
 import type { Store } from "./sqlite-store.ts";
 
-/** Where a Claude Code session is: its current span and whether the user confirmed it with /tooldistill:distill. */
-export interface SessionSpan {
-  sessionId: string;
-  span: number;
-  confirmed: boolean;
-}
+export type { SessionSpan } from "../records.ts";
 
 /** The current span of a Claude Code session, created as span 1 on first sight (hooks may race to create it). */
 export function sessionSpan(store: Store, sessionId: string): SessionSpan {

@@ -11,8 +11,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { errorMessage } from "../../errors.ts";
 import { isRunning } from "../../mcp/process-stop.ts";
 import type { Logger } from "../../types.ts";
-import { now } from "../records.ts";
 import { INTERNAL_META_PREFIX } from "../registry-store.ts";
+import { now } from "../row-mappers.ts";
 import type { Store } from "./sqlite-store.ts";
 
 /** How long a lease held by a process of another host is honoured. */

@@ -4,7 +4,8 @@
  */
 
 import type { TraceRecord, TraceSource, UsageTotals } from "../../types.ts";
-import { now, type TraceFlags, traceFlagsFromRow, traceFromRow } from "../records.ts";
+import type { TraceFlags } from "../records.ts";
+import { now, traceFlagsFromRow, traceFromRow } from "../row-mappers.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
 
 /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */

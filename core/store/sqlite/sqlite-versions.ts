@@ -4,44 +4,30 @@
  * status. Functions over the open database; the Store offers them as its methods (see store.ts).
  */
 
-import type { OpenProblem, Status, ToolDef, Verdict } from "../../types.ts";
+import type { Status, Verdict } from "../../types.ts";
+import type {
+  DependencyRecord,
+  HistoryRecord,
+  NewDefinition,
+  NewVersion,
+  PrunedVersion,
+  RunRef,
+  StatusChange,
+  VerifiedDefinition,
+  VersionRecord,
+} from "../records.ts";
 import {
-  type DependencyRecord,
   dependencyFromRow,
-  type HistoryRecord,
   historyFromRow,
   json,
   now,
-  type RunRef,
-  type VerifiedDefinition,
-  type VersionRecord,
   verifiedDefinitionFromRow,
   versionFromRow,
-} from "../records.ts";
+} from "../row-mappers.ts";
 import { hashSource, toolFilePath, writeToolCode } from "../tool-files.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
 
-/** What a new draft version is made of. */
-export interface NewVersion {
-  name: string;
-  code: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  testInputs: Record<string, unknown>[];
-  sourceTrace: string | null;
-  reason: string;
-}
-
-/** A guarded status change: nothing is written unless the stored status is still `expect`. */
-export interface StatusChange {
-  name: string;
-  version: number;
-  expect: Status;
-  to: Status;
-  problems: readonly OpenProblem[];
-  reason: string;
-  evidence?: unknown;
-}
+export type { NewDefinition, NewVersion, PrunedVersion, StatusChange } from "../records.ts";
 
 const INSERT_HISTORY =
   "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)";
@@ -104,15 +90,6 @@ export function versionWithCode(db: StoreDatabase, name: string, sourceHash: str
   return row ? versionFromRow(row) : null;
 }
 
-/** A version `prune` removed. */
-export interface PrunedVersion {
-  name: string;
-  version: number;
-  status: Status;
-  /** When it got that status. */
-  since: string;
-}
-
 /**
  * Removes the rows of every version in `statuses` whose last status change is older than `before` (an ISO time;
  * null: any age), in one transaction, and returns them; their files are the caller's to delete after the commit.
@@ -142,13 +119,6 @@ export function pruneVersions(
     for (const p of pruned) removeRows(db, p.name, p.version);
     return pruned;
   });
-}
-
-/** A base tool definition to add to a version's set. */
-export interface NewDefinition {
-  baseTool: string;
-  fingerprint: string;
-  definition: ToolDef | null;
 }
 
 /** Adds definitions a version was verified against to its set; a known fingerprint gains its text if it had none. */

@@ -5,8 +5,8 @@
  * own source run took another path.
  */
 
+import type { VersionRecord } from "../../store/records.ts";
 import type { RegistryData } from "../../store/registry-store.ts";
-import type { VersionRecord } from "../../store/sqlite/sqlite-store.ts";
 import type { RunCall } from "./provenance-run.ts";
 
 /** Most earlier versions whose source runs are read: the newest ones. */

@@ -13,7 +13,7 @@
 import { isReadOnly } from "../../base-tools/tool-effects.ts";
 import { DistillError } from "../../errors.ts";
 import { verifyVersion } from "../../lifecycle/versions.ts";
-import type { VersionRecord } from "../../store/sqlite/sqlite-store.ts";
+import type { VersionRecord } from "../../store/records.ts";
 import type { DistillContext } from "../../tool-distill/context.ts";
 import type { CallRecord, CheckResult, Verdict } from "../../types.ts";
 import { stableStringify } from "../../util/canonical.ts";

@@ -7,7 +7,7 @@
  * replay accepts no call the base tool would refuse but one passing exactly that default).
  */
 
-import type { VerifiedDefinition } from "../../store/sqlite/sqlite-store.ts";
+import type { VerifiedDefinition } from "../../store/records.ts";
 import type { JsonSchema, ToolDef } from "../../types.ts";
 import { isPlainObject, stableStringify } from "../../util/canonical.ts";
 

@@ -11,8 +11,7 @@
 
 import { fingerprint, sameFingerprint } from "../../base-tools/fingerprint.ts";
 import { schemaProblems } from "../../base-tools/json-schema.ts";
-import type { LiveRun, RunRef } from "../../store/records.ts";
-import type { VersionRecord } from "../../store/sqlite/sqlite-store.ts";
+import type { LiveRun, RunRef, VersionRecord } from "../../store/records.ts";
 import type { DistillContext } from "../../tool-distill/context.ts";
 import type { CallRecord, Problem } from "../../types.ts";
 import { stableStringify } from "../../util/canonical.ts";

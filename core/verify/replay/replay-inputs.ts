@@ -6,7 +6,7 @@
 
 import { schemaProblems } from "../../base-tools/json-schema.ts";
 import { DistillError } from "../../errors.ts";
-import type { VersionRecord } from "../../store/sqlite/sqlite-store.ts";
+import type { VersionRecord } from "../../store/records.ts";
 import type { DistillContext } from "../../tool-distill/context.ts";
 import type { CallRecord, Problem, ToolDef } from "../../types.ts";
 import type { InstrumentedSource } from "../call-sites.ts";

@@ -1,0 +1,99 @@
+/**
+ * What a version depends on: `dependencies` (the base tools it calls, with their fingerprints) and
+ * `verified_definitions` (every base tool definition it was verified against).
+ */
+import { type Dialect, type SqlParam, sql } from "../engine.ts";
+import type { DependencyRecord, NewDefinition, VerifiedDefinition } from "../records.ts";
+import { dependencyFromRow, verifiedDefinitionFromRow } from "../row-mappers.ts";
+import type { Tables } from "./types.ts";
+
+/** A query over one version, one tool's versions or all of them: one statement text for each. */
+function perVersion(
+  build: (d: Dialect, where: string) => string,
+): (d: Dialect, name?: string, version?: number) => [string, SqlParam[]] {
+  const all = sql((d) => build(d, ""));
+  const ofName = sql((d) => build(d, " WHERE name = ?"));
+  const ofVersion = sql((d) => build(d, " WHERE version = ?"));
+  const ofBoth = sql((d) => build(d, " WHERE name = ? AND version = ?"));
+  return (d, name, version) =>
+    name === undefined
+      ? version === undefined
+        ? [all(d), []]
+        : [ofVersion(d), [version]]
+      : version === undefined
+        ? [ofName(d), [name]]
+        : [ofBoth(d), [name, version]];
+}
+
+const CLEAR = sql((d) => `DELETE FROM ${d.t.dependencies} WHERE name = ? AND version = ?`);
+const ADD = sql(
+  (d) =>
+    `INSERT INTO ${d.t.dependencies} (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)`,
+);
+const DEPENDENCIES = perVersion(
+  (d, where) => `SELECT name, version, base_tool, fingerprint, avoided FROM ${d.t.dependencies}${where}
+     ORDER BY name, version, base_tool`,
+);
+const NOW = sql((d) => `SELECT ${d.now} AS at`);
+// An unknown definition is SQL NULL (not the JSON text null), so a later one with its text fills it in.
+const ADD_DEFINITION = sql(
+  (
+    d,
+  ) => `INSERT INTO ${d.t.verified_definitions} AS v (name, version, base_tool, fingerprint, definition, verified_at)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name, version, base_tool, fingerprint)
+     DO UPDATE SET definition = COALESCE(v.definition, excluded.definition), verified_at = excluded.verified_at`,
+);
+const DEFINITIONS = perVersion(
+  (d, where) => `SELECT name, version, base_tool, fingerprint, definition, verified_at
+     FROM ${d.t.verified_definitions}${where} ORDER BY name, version, base_tool, verified_at, fingerprint`,
+);
+
+/** The dependency and verified-definition methods of RegistryData. */
+export const dependencyMethods = {
+  /** Replaces the dependency rows of a version, in one transaction. */
+  async setDependencies(
+    this: Tables,
+    name: string,
+    version: number,
+    deps: Omit<DependencyRecord, "name" | "version">[],
+  ): Promise<void> {
+    await this.engine.transaction(async (tx) => {
+      await tx.run(CLEAR(tx.dialect), [name, version]);
+      for (const d of deps)
+        await tx.run(ADD(tx.dialect), [name, version, d.baseTool, d.fingerprint, d.avoided]);
+    });
+  },
+  async getDependencies(this: Tables, name?: string, version?: number): Promise<DependencyRecord[]> {
+    const [text, params] = DEPENDENCIES(this.engine.dialect, name, version);
+    return (await this.engine.rows(text, params)).map(dependencyFromRow);
+  },
+  /** Adds definitions to a version's set, in one transaction; a known fingerprint gains its text if it had none. */
+  async addVerifiedDefinitions(
+    this: Tables,
+    name: string,
+    version: number,
+    defs: readonly NewDefinition[],
+  ): Promise<void> {
+    if (defs.length === 0) return;
+    await this.engine.transaction(async (tx) => {
+      // One time for the whole set, so its definitions sort by fingerprint as they did when verified together.
+      const at = String((await tx.first(NOW(tx.dialect)))?.["at"]);
+      // One statement per definition, in order: a fingerprint given twice is one row.
+      for (const d of defs) {
+        await tx.run(ADD_DEFINITION(tx.dialect), [
+          name,
+          version,
+          d.baseTool,
+          d.fingerprint,
+          d.definition === null ? null : JSON.stringify(d.definition),
+          at,
+        ]);
+      }
+    });
+  },
+  /** The definitions versions were verified against (one version's, or every one's), oldest verification first. */
+  async verifiedDefinitions(this: Tables, name?: string, version?: number): Promise<VerifiedDefinition[]> {
+    const [text, params] = DEFINITIONS(this.engine.dialect, name, version);
+    return (await this.engine.rows(text, params)).map(verifiedDefinitionFromRow);
+  },
+};
