@@ -10,9 +10,9 @@ import { declaredOutcomeFor } from "../trace/declared-outcomes.ts";
 import { dangerousKeyProblem, isPlainObject } from "../util/canonical.ts";
 import { clip } from "../util/text.ts";
 import type { CallSite } from "../verify/call-sites.ts";
-import type { SandboxCall, SandboxFailure, SandboxLimits, SandboxRunRequest } from "./sandbox.ts";
 import { MAX_ERROR_CHARS } from "./sandbox-failures.ts";
 import { OUTCOME_TAG } from "./sandbox-guest.ts";
+import type { SandboxCall, SandboxFailure, SandboxLimits, SandboxRunRequest } from "./types.ts";
 
 /** Longest tool name (or other guest-chosen text) that goes into a message, clipped beyond. */
 export const MAX_NAME_CHARS = 128;

@@ -5,8 +5,8 @@
  */
 import { errorMessage } from "../errors.ts";
 import { clip } from "../util/text.ts";
-import type { SandboxFailure, SandboxLimits } from "./sandbox.ts";
 import { TOOL_FILE } from "./sandbox-guest.ts";
+import type { SandboxFailure, SandboxLimits } from "./types.ts";
 
 /** Longest error text of a tool's code that goes into a failure message. */
 export const MAX_ERROR_CHARS = 1000;

@@ -16,7 +16,6 @@ import type {
 import { errorMessage } from "../errors.ts";
 import { clip } from "../util/text.ts";
 import type { EngineInstance } from "./quickjs-engine.ts";
-import type { SandboxFailure, SandboxLimits, SandboxOutcome } from "./sandbox.ts";
 import { type AdmittedCall, CallGate, isFailure, MAX_NAME_CHARS, readReason } from "./sandbox-calls.ts";
 import { RunClock } from "./sandbox-clock.ts";
 import { type Api, openContext, type RunSetup } from "./sandbox-context.ts";
@@ -31,6 +30,7 @@ import {
 } from "./sandbox-failures.ts";
 import { BODY_PREFIX, TOOL_FILE } from "./sandbox-guest.ts";
 import { siteFromStack } from "./sandbox-sites.ts";
+import type { SandboxFailure, SandboxLimits, SandboxOutcome } from "./types.ts";
 
 /** A call the gate admitted, with the guest promise its result settles and, once it came, its answer. */
 interface Pending extends AdmittedCall {

@@ -1,13 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { fingerprintOnce } from "../base-tools/fingerprint.ts";
-import {
-  type ChangeReport,
-  type HealthReport,
-  health,
-  onToolUpdated,
-  reverify,
-  reviewDefinitions,
-} from "../base-tools/tool-changes.ts";
+import { health, onToolUpdated, reverify, reviewDefinitions } from "../base-tools/tool-changes.ts";
+import type { ChangeReport, HealthReport } from "../base-tools/types.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { type Settings, settingsFromOptions } from "../config/settings.ts";
 import type { Distiller } from "../distill/distiller.ts";
