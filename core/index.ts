@@ -123,5 +123,6 @@ export type {
 export { silentLogger } from "./types.ts";
 export { stderrLogger } from "./util/logger.ts";
 export type { CallSite } from "./verify/call-sites.ts";
-export type { LiveHow, LiveOptions, LivePlan, PlanStep } from "./verify/replay/live-plan.ts";
+export type { LiveOptions, LivePlan } from "./verify/replay/live-plan.ts";
+export type { LiveHow, PlanStep } from "./verify/types.ts";
 export { verdictReport, verdictText } from "./verify/verdict.ts";

@@ -8,11 +8,11 @@
 import { parse } from "@babel/parser";
 import type { Binding, Node, NodePath } from "@babel/traverse";
 import { DistillError, errorMessage } from "../errors.ts";
-import { declaredOutcomeNames } from "../trace/declared-outcomes.ts";
+import { isDeclaredOutcome, OUTCOMES_ARG_INDEX } from "../trace/declared-outcomes.ts";
 import type { Problem } from "../types.ts";
 import { traverse } from "./babel-traverse.ts";
 import { LIBRARY_PARAM } from "./module-body.ts";
-import { stringValue } from "./static/static-values.ts";
+import { propertyKey, stringValue } from "./static/static-values.ts";
 
 type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
 /** A base call as Babel sees it: `call(...)` or `call?.(...)`. */
@@ -179,6 +179,24 @@ export function locateCallSites(source: string): LocatedCallSites {
   });
   unsupported.sort((a, b) => a.start - b.start);
   return { sites, unsupported: unsupported.map((u) => u.problem) };
+}
+
+/**
+ * The outcome keys a call site declares: the known names among the plain keys of a literal object in its third
+ * argument, sorted. Anything the static check refuses (a computed key, a spread, an unknown name) declares
+ * nothing, so the host never lets an outcome apply that the check did not read.
+ */
+function declaredOutcomeNames(node: CallNode): string[] {
+  const options = node.arguments[OUTCOMES_ARG_INDEX];
+  if (options === undefined || options.type !== "ObjectExpression") return [];
+  const names = new Set<string>();
+  for (const prop of options.properties) {
+    if (prop.type !== "ObjectProperty" || prop.computed) continue;
+    const key = propertyKey(prop);
+    if (key !== null && isDeclaredOutcome(key) && prop.value.type === "ArrowFunctionExpression")
+      names.add(key);
+  }
+  return [...names].sort();
 }
 
 /** Parses as the static check does, with parentheses kept as nodes so an argument's range includes them. */

@@ -11,11 +11,11 @@ import { mayWrite } from "../base-tools/tool-effects.ts";
 import { DistillError } from "../errors.ts";
 import type { RunRef } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
-import type { DependencyRecord, VersionRecord } from "../store/sqlite/sqlite-store.ts";
+import type { VersionRecord } from "../store/sqlite/sqlite-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import { runTokens } from "../trace/run-tokens.ts";
 import { withVerificationSpan } from "../trace/telemetry.ts";
-import type { CallRecord, CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "../types.ts";
+import type { CallRecord, CheckResult, Problem, ToolDef, VerdictEvidence } from "../types.ts";
 import {
   type InstrumentedSource,
   instrumentCallSites,
@@ -25,42 +25,12 @@ import {
 import { siteCoverage } from "./coverage.ts";
 import { checkArgumentProvenance, type RunFacts } from "./provenance/provenance.ts";
 import { earlierRunCalls } from "./provenance/provenance-facts.ts";
-import type { LivePolicy } from "./replay/live-plan.ts";
 import { withRecordedDefaults } from "./replay/recorded-defaults.ts";
 import { replayRecordedRuns } from "./replay/recorded-runs.ts";
 import { type ReplayCode, replayTestInputs } from "./replay/replay-inputs.ts";
 import { staticCheck, type ToolMeta } from "./static/static-check.ts";
-import { formatProblem, noEvidence, type TestInput, testInputsOf } from "./verdict.ts";
-
-/** Options of one verification. */
-export interface VerifyOptions {
-  /** `verify --live`: calls run against the executor (the user's explicit consent), as `livePolicy` decides. */
-  live?: boolean;
-  /** Decides each call of a live verification by what its tool may write (see live-plan.ts). */
-  livePolicy?: LivePolicy;
-  /** `verify --live --input/--trace`: the fresh input replayed instead of the version's test inputs. */
-  liveInput?: TestInput;
-  /** Base tools that recovered since the source run: their recorded failures are not replayed as failures. */
-  recovered?: readonly string[];
-  /** A rebuild must also beat the version it replaces. */
-  mustBeat?: { version: number; calls: number | null };
-}
-
-/** The three checks' results plus what verification measured; the caller applies the lifecycle. */
-export interface CheckReport {
-  checks: Verdict["checks"];
-  passed: boolean;
-  calls: number | null;
-  baseline: number | null;
-  limit: number | null;
-  liveCalls: string[];
-  evidence: VerdictEvidence;
-  baselineTokens: number | null;
-  meta: ToolMeta | null;
-  dependencies: Omit<DependencyRecord, "name" | "version">[];
-  /** The recorded live runs it was replayed against, to store with a draft for its re-verifications. */
-  replayRuns: RunRef[];
-}
+import type { CheckReport, VerifyOptions } from "./types.ts";
+import { formatProblem, noEvidence, testInputsOf } from "./verdict.ts";
 
 const notRun = (why: string): CheckResult => ({ ok: false, problems: [{ message: `not run: ${why}` }] });
 
