@@ -74,7 +74,7 @@ export type {
   VerifiedDefinitionRow,
   VersionRow,
 } from "./store/registry-store.ts";
-export type { LifecycleProblem } from "./store/sqlite/sqlite-invariants.ts";
+export type { CheckedStore, LifecycleProblem } from "./store/sqlite/sqlite-invariants.ts";
 export type {
   BaseHealthRecord,
   CallOutcome,
