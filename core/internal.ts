@@ -33,7 +33,6 @@ export { engineWasmPath, WASM_FILE } from "./sandbox/quickjs-engine.ts";
 export { WORKER_FILE } from "./sandbox/sandbox-workers.ts";
 export type { DoctorReport } from "./store/doctor.ts";
 export { doctor } from "./store/doctor.ts";
-export { isPostgresUrl, refusePostgresUrl } from "./store/postgres/postgres-connect.ts";
 export { loadConfiguredStore } from "./store/registry-loader.ts";
 export type { RegistryStore, TransferCounts } from "./store/registry-store.ts";
 export type { SpillReport } from "./store/spill.ts";
@@ -48,6 +47,7 @@ export {
   markSpanConfirmed,
   sessionSpan,
 } from "./store/sqlite/sqlite-sessions.ts";
+export { isPostgresUrl, refusePostgresUrl } from "./store/store-url.ts";
 export { countToolFiles } from "./store/tool-files.ts";
 export type { RegistryFileHeader } from "./store/transfer/registry-file.ts";
 export { exportRegistryFile, importRegistryFile } from "./store/transfer/registry-file.ts";

@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { DistillError, errorMessage } from "../errors.ts";
 import { assertNodeVersion } from "../node/node-version.ts";
 import type { Logger } from "../types.ts";
-import { refusePostgresUrl } from "./postgres/postgres-connect.ts";
 import { StoreDatabase } from "./sqlite/sqlite-database.ts";
 import { hasTables, migrate } from "./sqlite/sqlite-schema.ts";
+import { refusePostgresUrl } from "./store-url.ts";
 import { countToolFiles } from "./tool-files.ts";
 
 /** How a store is opened. */

@@ -19,16 +19,9 @@ import type {
   RegistryStore,
   TransferCounts,
 } from "../registry-store.ts";
+import { parseStoreUrl, type StoreUrl } from "../store-url.ts";
 import { PostgresChangeFeed } from "./postgres-change-feed.ts";
-import {
-  clientConfig,
-  explainPgError,
-  loadPg,
-  type Pg,
-  parseStoreUrl,
-  poolConfig,
-  type StoreUrl,
-} from "./postgres-connect.ts";
+import { clientConfig, explainPgError, loadPg, type Pg, poolConfig } from "./postgres-connect.ts";
 import { PostgresRegistryData } from "./postgres-data.ts";
 import { BEGIN, PostgresDatabase, withTransaction } from "./postgres-database.ts";
 import { migrate } from "./postgres-migrate.ts";
