@@ -2,7 +2,6 @@
  * The store's records and how a database row becomes one. SQLite gives back flat columns (JSON as text, booleans
  * as 0/1, snake_case names); the rest of the library sees the records below. Pure: no database here.
  */
-import type { SQLOutputValue } from "node:sqlite";
 import type { BaseFailureClass } from "../base-tools/base-failure.ts";
 import type {
   CallKind,
@@ -143,10 +142,16 @@ export interface TraceFlags {
 }
 
 /**
+ * One column's value as an engine returns it: node:sqlite's SQLOutputValue (a blob as bytes), plus PostgreSQL's
+ * real booleans. Written out here so the records stay engine-neutral (only store/sqlite/ imports node:sqlite).
+ */
+export type ColumnValue = null | number | bigint | string | Uint8Array | boolean;
+
+/**
  * A row as node:sqlite returns it: column name → value. PostgreSQL's rows (postgres-database.ts) take the same
  * shape, with real booleans, so one set of mappers serves both.
  */
-export type Row = Record<string, SQLOutputValue | boolean>;
+export type Row = Record<string, ColumnValue>;
 
 /** The time every row is stamped with: ISO 8601, UTC, so text order is time order. */
 export function now(): string {
