@@ -51,6 +51,7 @@ test("the finder names a cycle of every kind of import, and passes a tree withou
     "core/sub/d.ts": `export const d = () => import("../c.ts");\n`,
     "core/e.ts": `export type E = import("./f.ts").F;\n`,
     "core/f.ts": `import "./e.ts";\nexport type F = 1;\n`,
+    "core/g.ts": `export * as self from "./g.ts";\n`,
     // A leaf and what imports it: no cycle; packages and node: built-ins are not files of the tree.
     "cli/leaf.ts": `export type L = 1;\n`,
     "cli/user.ts": `import type { L } from "./leaf.ts";\nimport { join } from "node:path";\nimport ts from "typescript";\nexport const u: L = 1;\nexport { join, ts };\n`,
@@ -65,6 +66,7 @@ test("the finder names a cycle of every kind of import, and passes a tree withou
       ["core/a.ts → core/b.ts → core/a.ts"],
       ["core/c.ts → core/sub/d.ts → core/c.ts"],
       ["core/e.ts → core/f.ts → core/e.ts"],
+      ["core/g.ts → core/g.ts"],
     ],
   );
   assert.deepEqual(importCycles(importGraph(dir, ["cli"])), []);

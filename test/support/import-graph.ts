@@ -1,7 +1,7 @@
 /**
  * The project's own import graph, as the cycle test reads it: every relative import of every `.ts` file under the
- * given folders (static imports, `import type`, `export … from`, `import("./x.ts")` with a literal, and type
- * queries `import("./x.ts").T`), found by TypeScript's own pre-processor rather than by hand regexes.
+ * given folders (static imports, `import type`, `export … from`, `export * as`, `import("./x.ts")` with a literal,
+ * and type queries `import("./x.ts").T`), read from TypeScript's own syntax tree rather than by hand regexes.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -16,15 +16,32 @@ function sources(dir: string): string[] {
   });
 }
 
+/** Every module specifier `source` names: declarations, re-exports, dynamic imports and import types. */
+function specifiers(file: string, source: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      if (ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments;
+      if (arg !== undefined && ts.isStringLiteralLike(arg)) found.push(arg.text);
+    } else if (ts.isImportTypeNode(node)) {
+      const arg = node.argument;
+      if (ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal)) found.push(arg.literal.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
+  return found;
+}
+
 /** File → the files it imports, both relative to `root`; only edges between the walked files are kept. */
 export function importGraph(root: string, folders: string[]): Map<string, string[]> {
   const files = folders.flatMap((folder) => sources(join(root, folder)));
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
-    const targets = importedFiles
-      .map((ref) => ref.fileName)
+    const targets = specifiers(file, readFileSync(file, "utf8"))
       .filter((spec) => spec.startsWith("."))
       .map((spec) => resolve(dirname(file), spec))
       .filter((target) => known.has(target));
@@ -78,7 +95,7 @@ function shortestCycle(graph: Map<string, string[]>, members: Set<string>, from:
         while (path[0] !== from) path.unshift(parent.get(path[0]!)!);
         return [...path, from];
       }
-      if (parent.has(w) || w === from) continue;
+      if (parent.has(w)) continue;
       parent.set(w, v);
       queue.push(w);
     }
