@@ -1,34 +1,16 @@
 /**
- * The command table: every command's synopsis, help, typed options and positional arguments, its usage texts,
- * and where its body lives. Bodies load on first use, so `--help` and a usage mistake load no command module.
- * A new command is one entry in COMMANDS, one line in LOADERS and its body in the module of its group.
+ * The command table: every command's synopsis, help, typed options and positional arguments, and its usage
+ * texts. A new command is one entry in COMMANDS, one line in LOADERS (`dispatch.ts`) and its body in
+ * the module of its group; the bodies import this table's types, so it imports none of them.
  */
 import { Statuses } from "../core/read.ts";
-import type { OptionSpec, OptionsSpec, OptionValues } from "./options.ts";
+import type { CommandContext, OptionSpec, OptionsSpec } from "./types.ts";
 
-/** Where the CLI writes and which folder it treats as current; tests pass their own. */
-export interface CliIO {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  cwd: string;
-}
-
-/** Exit codes: scripts can tell a usage mistake from a refused command. */
 /**
  * Exit codes. `stillSuspect`: verify's checks passed but the version stays suspect and out of use (an open problem
  * the pass did not clear), so a CI step that re-verifies a tool can tell "usable again" from "passed, still out".
  */
 export const EXIT = { ok: 0, error: 1, usage: 2, stillSuspect: 3 } as const;
-
-/** What a command body receives: its output, the config it was pointed at, its checked options and arguments. */
-export interface CommandContext<S extends OptionsSpec = OptionsSpec, P extends string = string> {
-  io: CliIO;
-  /** Absolute path given with --config, if any. */
-  configPath: string | undefined;
-  json: boolean;
-  options: OptionValues<S>;
-  args: Readonly<Record<P, string>>;
-}
 
 interface CommandSpec {
   /** The synopsis after `tooldistill `. */
@@ -281,37 +263,6 @@ export type ContextOf<N extends CommandName> = CommandContext<
   (typeof COMMANDS)[N]["options"],
   (typeof COMMANDS)[N]["positionals"][number]
 >;
-
-type Body<N extends CommandName> = (ctx: ContextOf<N>) => Promise<number>;
-
-/** Where each command's body lives: one module per command group under commands/, loaded on first use. */
-const LOADERS: { [N in CommandName]: () => Promise<Body<N>> } = {
-  init: () => import("./commands/init.ts").then((m) => m.init),
-  list: () => import("./commands/versions.ts").then((m) => m.list),
-  show: () => import("./commands/versions.ts").then((m) => m.show),
-  "traces list": () => import("./commands/traces.ts").then((m) => m.tracesList),
-  "traces show": () => import("./commands/traces.ts").then((m) => m.tracesShow),
-  report: () => import("./commands/report.ts").then((m) => m.report),
-  promote: () => import("./commands/lifecycle.ts").then((m) => m.promote),
-  deprecate: () => import("./commands/lifecycle.ts").then((m) => m.deprecate),
-  verify: () => import("./commands/lifecycle.ts").then((m) => m.verify),
-  prune: () => import("./commands/lifecycle.ts").then((m) => m.prune),
-  "tool-updated": () => import("./commands/changes.ts").then((m) => m.toolUpdated),
-  health: () => import("./commands/changes.ts").then((m) => m.health),
-  rebuild: () => import("./commands/changes.ts").then((m) => m.rebuild),
-  doctor: () => import("./commands/doctor.ts").then((m) => m.doctor),
-  export: () => import("./commands/transfer.ts").then((m) => m.exportRegistry),
-  import: () => import("./commands/transfer.ts").then((m) => m.importRegistry),
-  copy: () => import("./commands/transfer.ts").then((m) => m.copy),
-  "mcp tools": () => import("./commands/mcp.ts").then((m) => m.mcpTools),
-};
-
-/** Loads command `name`'s body and runs it; resolves to the exit code. */
-export async function runCommand(name: CommandName, ctx: CommandContext): Promise<number> {
-  // The command line was checked against this command's own spec, so ctx has the shape its body declares.
-  const body = (await LOADERS[name]()) as (ctx: CommandContext) => Promise<number>;
-  return body(ctx);
-}
 
 /** How an option is written: `-h, --help`, `--limit N`. */
 function optionLabel(flag: string, option: OptionSpec): string {

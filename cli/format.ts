@@ -19,7 +19,7 @@ import type {
 } from "../core/index.ts";
 import type { DoctorReport, PromotionPreview, TransferCounts } from "../core/internal.ts";
 import { evidenceLines, oneLine, runTokens, verdictReport } from "../core/read.ts";
-import type { CliIO } from "./commands.ts";
+import type { CliIO } from "./types.ts";
 
 /** Prints `text` on stdout, ending it with one newline. */
 function print(io: CliIO, text: string): void {

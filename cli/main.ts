@@ -4,8 +4,10 @@
  * through an injected `io` so tests run `main` in-process; errors become exit codes here and nowhere else.
  */
 import { DistillError, errorMessage } from "../core/read.ts";
-import { type CliIO, EXIT, runCommand } from "./commands.ts";
+import { EXIT } from "./commands.ts";
+import { runCommand } from "./dispatch.ts";
 import { parseCommandLine } from "./options.ts";
+import type { CliIO } from "./types.ts";
 
 /** The real process's streams and folder. */
 export const processIO: CliIO = {

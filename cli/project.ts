@@ -15,7 +15,7 @@ import {
   loadConfig,
   loadConfiguredStore,
 } from "../core/read.ts";
-import type { CliIO, CommandContext } from "./commands.ts";
+import type { CliIO, CommandContext } from "./types.ts";
 
 /** The part of a command's context that says where it works. */
 export type Where = Pick<CommandContext, "io" | "configPath">;

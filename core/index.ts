@@ -5,9 +5,8 @@ import "./node/node-gate.ts";
 export type { BaseFailure, BaseFailureClass } from "./base-tools/base-failure.ts";
 export { classifyBaseFailure } from "./base-tools/base-failure.ts";
 export { fingerprint } from "./base-tools/fingerprint.ts";
-export type { BaseToolHealth } from "./base-tools/recovery.ts";
-export type { ChangeEntry, ChangeReport, HealthReport } from "./base-tools/tool-changes.ts";
 export type { AutoPromote } from "./base-tools/tool-effects.ts";
+export type { BaseToolHealth, ChangeEntry, ChangeReport, HealthReport } from "./base-tools/types.ts";
 export type { DefinitionStatus } from "./base-tools/verified-definitions.ts";
 export type { Config, ConfigProblem, McpServerConfig, ModuleRef } from "./config/config.ts";
 export { loadConfig, validateConfig } from "./config/config.ts";
@@ -44,6 +43,7 @@ export type {
   ToolSavings,
 } from "./report/report.ts";
 export { reportHtml } from "./report/report-html.ts";
+export { Sandbox } from "./sandbox/sandbox.ts";
 export type {
   FailureCause,
   SandboxCall,
@@ -54,8 +54,7 @@ export type {
   SandboxOutcome,
   SandboxRunRequest,
   SandboxStats,
-} from "./sandbox/sandbox.ts";
-export { Sandbox } from "./sandbox/sandbox.ts";
+} from "./sandbox/types.ts";
 export type {
   BaseHealthRecord,
   CallOutcome,
@@ -124,5 +123,6 @@ export type {
 export { silentLogger } from "./types.ts";
 export { stderrLogger } from "./util/logger.ts";
 export type { CallSite } from "./verify/call-sites.ts";
-export type { LiveHow, LiveOptions, LivePlan, PlanStep } from "./verify/replay/live-plan.ts";
+export type { LiveOptions, LivePlan } from "./verify/replay/live-plan.ts";
+export type { LiveHow, PlanStep } from "./verify/types.ts";
 export { verdictReport, verdictText } from "./verify/verdict.ts";

@@ -32,7 +32,6 @@ export { engineWasmPath, WASM_FILE } from "./sandbox/quickjs-engine.ts";
 export { WORKER_FILE } from "./sandbox/sandbox-workers.ts";
 export type { DoctorReport } from "./store/doctor.ts";
 export { doctor } from "./store/doctor.ts";
-export { isPostgresUrl, refusePostgresUrl } from "./store/postgres/postgres-connect.ts";
 export type { SessionSpan } from "./store/records.ts";
 export { loadConfiguredStore } from "./store/registry-loader.ts";
 export type { RegistryStore, TransferCounts } from "./store/registry-store.ts";
@@ -47,6 +46,7 @@ export {
   markSpanConfirmed,
   sessionSpan,
 } from "./store/sqlite/sqlite-sessions.ts";
+export { isPostgresUrl, refusePostgresUrl } from "./store/store-url.ts";
 export { countToolFiles } from "./store/tool-files.ts";
 export type { RegistryFileHeader } from "./store/transfer/registry-file.ts";
 export { exportRegistryFile, importRegistryFile } from "./store/transfer/registry-file.ts";

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
-import { Sandbox, type SandboxCall, type SandboxOutcome } from "../core/sandbox/sandbox.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
+import type { SandboxCall, SandboxOutcome } from "../core/sandbox/types.ts";
 import type { VersionRecord } from "../core/store/records.ts";
 import { structuredError } from "../core/trace/distilled-run.ts";
 import { instrumentCallSites } from "../core/verify/call-sites.ts";

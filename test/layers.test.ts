@@ -1,6 +1,6 @@
 /**
- * The layer rule is the linter's, not a reader's memory: Biome's noRestrictedImports, configured in biome.json,
- * fails on every forbidden import. The project's own biome.json lints small files in a temporary tree laid out
+ * The layer rule and the folder each third-party package is confined to are the linter's, not a reader's memory:
+ * Biome's noRestrictedImports, configured in biome.json, fails on every forbidden import. The project's own biome.json lints small files in a temporary tree laid out
  * like the repository, some allowed and some not.
  */
 import assert from "node:assert/strict";
@@ -30,6 +30,24 @@ const FORBIDDEN: Record<string, string> = {
   "cli/commands/reaches-into-core.ts": `import { Store } from "../../core/store/sqlite/sqlite-store.ts";\nexport const s = Store;\n`,
   "cli/commands/knows-hooks.ts": `import { runHook } from "../../hooks/run.ts";\nexport const r = runHook;\n`,
   "scripts/reaches-into-core.ts": `import { engineWasmPath } from "../core/sandbox/quickjs-engine.ts";\nexport const p = engineWasmPath;\n`,
+  // The layer rule holds at any depth of core/.
+  "core/store/knows-cli.ts": `export { main } from "../../cli/main.ts";\n`,
+  // Each third-party package is confined to the folder that owns it.
+  "core/store/uses-pg.ts": `import pg from "pg";\nexport const p = pg;\n`,
+  "core/tool-distill/loads-pg.ts": `export const load = () => import("pg");\n`,
+  "core/config/reaches-postgres.ts": `import { loadPg } from "../store/postgres/postgres-connect.ts";\nexport const l = loadPg;\n`,
+  "core/store/transfer/uses-sqlite.ts": `import type { DatabaseSync } from "node:sqlite";\nexport type D = DatabaseSync;\n`,
+  "core/verify/uses-quickjs.ts": `import { newVariant } from "quickjs-emscripten-core";\nexport const v = newVariant;\n`,
+  "core/trace/uses-quickjs-build.ts": `import variant from "@jitl/quickjs-wasmfile-release-sync";\nexport const v = variant;\n`,
+  "core/lifecycle/uses-babel.ts": `import { parse } from "@babel/parser";\nexport const p = parse;\n`,
+  "core/sandbox/uses-babel.ts": `import type { Node } from "@babel/traverse";\nexport type N = Node;\n`,
+  "core/tool-distill/uses-anthropic.ts": `import Anthropic from "@anthropic-ai/sdk";\nexport const a = Anthropic;\n`,
+  "core/distill/uses-mcp.ts": `import { Client } from "@modelcontextprotocol/sdk/client/index.js";\nexport const c = Client;\n`,
+  "server/uses-mcp-client.ts": `import { Client } from "@modelcontextprotocol/sdk/client/index.js";\nexport const c = Client;\n`,
+  "hooks/uses-pg.ts": `import pg from "pg";\nexport const p = pg;\n`,
+  "cli/commands/uses-babel.ts": `import { parse } from "@babel/parser";\nexport const p = parse;\n`,
+  "claude-code/uses-sqlite.ts": `import { DatabaseSync } from "node:sqlite";\nexport const d = DatabaseSync;\n`,
+  "scripts/uses-quickjs.ts": `import { newVariant } from "quickjs-emscripten-core";\nexport const v = newVariant;\n`,
 };
 
 const ALLOWED: Record<string, string> = {
@@ -44,9 +62,19 @@ const ALLOWED: Record<string, string> = {
   "bin/public.ts": `import { ToolDistill } from "../core/index.ts";\nexport const t = ToolDistill;\n`,
   "cli/read-barrel.ts": `import { loadConfig } from "../core/read.ts";\nexport const l = loadConfig;\n`,
   "cli/commands/through-barrel.ts": `import { x } from "../../claude-code/session.ts";\nimport { SqliteRegistryStore } from "../../core/internal.ts";\nexport const s = [SqliteRegistryStore, x];\n`,
+  // Each package in the folder that owns it.
+  "core/store/postgres/uses-pg.ts": `import pg from "pg";\nexport const load = () => import("pg");\nexport const p = pg;\n`,
+  "core/store/registry-open.ts": `export const open = () => import("./postgres/postgres-store.ts");\n`,
+  "core/store/store-url.ts": `export const isUrl = (s: string) => s.startsWith("postgres://");\n`,
+  "core/store/sqlite/uses-sqlite.ts": `import type { DatabaseSync } from "node:sqlite";\nexport type D = DatabaseSync;\n`,
+  "core/sandbox/uses-quickjs.ts": `import variant from "@jitl/quickjs-wasmfile-release-sync";\nimport { newVariant } from "quickjs-emscripten-core";\nexport const v = [newVariant, variant];\n`,
+  "core/verify/static/uses-babel.ts": `import { parse } from "@babel/parser";\nimport type { Node } from "@babel/traverse";\nexport const p = parse;\nexport type N = Node;\n`,
+  "core/distill/uses-anthropic.ts": `import Anthropic from "@anthropic-ai/sdk";\nexport const a = Anthropic;\n`,
+  "core/mcp/uses-mcp.ts": `import { Client } from "@modelcontextprotocol/sdk/client/index.js";\nimport type { Tool } from "@modelcontextprotocol/sdk/types.js";\nexport const c = Client;\nexport type T = Tool;\n`,
+  "server/uses-mcp-server.ts": `import { Server } from "@modelcontextprotocol/sdk/server/index.js";\nimport type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";\nexport const s = Server;\nexport type T = Transport;\n`,
 };
 
-test("the linter fails on every forbidden import between layers and passes the allowed ones", (t) => {
+test("the linter fails on every forbidden import between layers or of a package outside its folder, and passes the allowed ones", (t) => {
   const dir = tempDir(t, "td-layers-");
   const config = JSON.parse(readFileSync(join(ROOT, "biome.json"), "utf8")) as Record<string, unknown>;
   config["$schema"] = join(ROOT, "node_modules", "@biomejs", "biome", "configuration_schema.json");

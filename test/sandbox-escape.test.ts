@@ -11,13 +11,9 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, type TestContext, test } from "node:test";
 import { inspect } from "node:util";
-import {
-  Sandbox,
-  type SandboxOptions,
-  type SandboxOutcome,
-  type SandboxRunRequest,
-} from "../core/sandbox/sandbox.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
 import { ABSENT_GLOBALS, ABSENT_MEMBERS } from "../core/sandbox/sandbox-guest.ts";
+import type { SandboxOptions, SandboxOutcome, SandboxRunRequest } from "../core/sandbox/types.ts";
 import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import { PAY_VENDOR, paymentsWorld } from "./fakes/payments-world.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";

@@ -1,4 +1,4 @@
-import type { SandboxOutcome } from "../core/sandbox/sandbox.ts";
+import type { SandboxOutcome } from "../core/sandbox/types.ts";
 
 /** A tool module whose `run(input)` body is `run`; `extra` adds properties (e.g. a check) to the definition. */
 export function toolSource(run: string, extra = ""): string {

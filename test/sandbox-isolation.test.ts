@@ -12,8 +12,9 @@ import {
   newEngineInstance,
   peekSpareMemoryForTest,
 } from "../core/sandbox/quickjs-engine.ts";
-import { Sandbox, type SandboxOutcome } from "../core/sandbox/sandbox.ts";
+import { Sandbox } from "../core/sandbox/sandbox.ts";
 import { breakRunIsolationForTest } from "../core/sandbox/sandbox-workers.ts";
+import type { SandboxOutcome } from "../core/sandbox/types.ts";
 import { fakeHost, resultOf, toolSource } from "./sandbox-helpers.ts";
 
 /**

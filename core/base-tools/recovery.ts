@@ -8,13 +8,10 @@
 import { errorMessage } from "../errors.ts";
 import { recordedFailures } from "../lifecycle/failure-evidence.ts";
 import { verifyVersion } from "../lifecycle/versions.ts";
-import type { BaseHealthRecord, VersionRecord } from "../store/records.ts";
+import type { VersionRecord } from "../store/records.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import { reportSummary } from "../verify/verdict.ts";
-import type { ChangeEntry, HealthReport } from "./tool-changes.ts";
-
-/** A base tool's health as `health()` reports it. */
-export type BaseToolHealth = BaseHealthRecord;
+import type { ChangeEntry, HealthReport } from "./types.ts";
 
 /** Suspect versions whose runtime failures were all outages: the ones a healthy probe may bring back. */
 async function outageSuspects(ctx: DistillContext): Promise<VersionRecord[]> {

@@ -9,37 +9,13 @@ import { DistillError, errorMessage } from "../errors.ts";
 import { addProblem, verifyVersion } from "../lifecycle/versions.ts";
 import type { DependencyRecord, NewDefinition, VerifiedDefinition, VersionRecord } from "../store/records.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
-import type { OpenProblem, Status, ToolDef } from "../types.ts";
+import type { Status, ToolDef } from "../types.ts";
 import { reportSummary } from "../verify/verdict.ts";
 import { fingerprint, fingerprintOnce } from "./fingerprint.ts";
 import { type PassedProperties, passedProperties } from "./passed-properties.ts";
-import { type BaseToolHealth, probeAndRecover } from "./recovery.ts";
+import { probeAndRecover } from "./recovery.ts";
+import type { ChangeEntry, ChangeReport, HealthReport } from "./types.ts";
 import { checkDefinition, type DefinitionStatus, worse } from "./verified-definitions.ts";
-
-/** One version a change touched. */
-export interface ChangeEntry {
-  name: string;
-  version: number;
-  from: Status;
-  to: Status;
-  problems: OpenProblem[];
-  reason: string;
-  queuedRebuild: boolean;
-  /** How the base tool's definition changed for this version (null: not a definition change). */
-  change: Exclude<DefinitionStatus, "known"> | null;
-}
-
-/** What `onToolUpdated`, `health` and the start-up review did, per affected version. */
-export interface ChangeReport {
-  changes: ChangeEntry[];
-  messages: string[];
-}
-
-/** A health report: the change report, what the probe said per tool, and every base tool's health record. */
-export interface HealthReport extends ChangeReport {
-  probed: { tool: string; recovered: boolean; error?: string }[];
-  baseTools: BaseToolHealth[];
-}
 
 /** A version to re-verify after a definition change, and the entry of the report that says so. */
 export interface Reverification {

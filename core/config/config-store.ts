@@ -4,7 +4,7 @@
  */
 import { join, resolve } from "node:path";
 import { errorMessage } from "../errors.ts";
-import { isPostgresUrl, parseStoreUrl } from "../store/postgres/postgres-connect.ts";
+import { isPostgresUrl, parseStoreUrl } from "../store/store-url.ts";
 import type { KeyPath } from "./config-yaml.ts";
 import { expandVars } from "./env-vars.ts";
 

@@ -3,7 +3,7 @@
  * they failed at. Each demotion records its failures as evidence (`failures`; an older build recorded one
  * `failure`); a failure recorded before causes existed gets the cause its error text gives. Pure.
  */
-import type { FailureCause } from "../sandbox/sandbox.ts";
+import type { FailureCause } from "../sandbox/types.ts";
 import type { HistoryRecord } from "../store/records.ts";
 
 /** One runtime failure as the history recorded it. */

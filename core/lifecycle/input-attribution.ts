@@ -11,7 +11,7 @@
  * input: an argument the tool computed, looked up or wrote as a literal makes the refusal the tool's, as before.
  */
 
-import type { SandboxCall, SandboxFailure } from "../sandbox/sandbox.ts";
+import type { SandboxCall, SandboxFailure } from "../sandbox/types.ts";
 import { isPlainObject, stableStringify } from "../util/canonical.ts";
 
 /** A failure attributed to the caller's input: the base tool and what of the input it refused, in words. */

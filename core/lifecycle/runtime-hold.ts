@@ -2,42 +2,14 @@
  * Versions held back for a runtime failure, and code that would evade the hold. A version demoted for
  * `runtime_failure` comes back only by a live pass (or a person's promote); the same code proposed again with a
  * comment or other formatting is the same tool, so it is recognised by the fingerprint of its syntax tree
- * (Babel's AST without locations, comments and raw text) and gets the held version's state and evidence. A
- * replacement with other code waits for a live pass or a person too, instead of being activated by replay.
+ * (verify/code-equivalence.ts) and gets the held version's state and evidence. A replacement with other code
+ * waits for a live pass or a person too, instead of being activated by replay.
  */
-import { parse } from "@babel/parser";
 import type { VersionRecord } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
-import { hashSource } from "../store/tool-files.ts";
 import type { Verdict } from "../types.ts";
+import { codeFingerprint } from "../verify/code-equivalence.ts";
 import { noEvidence } from "../verify/verdict.ts";
-
-/** What tells two spellings of one program apart and nothing else: positions, comments, raw text, parentheses. */
-const FORMATTING = new Set([
-  "start",
-  "end",
-  "loc",
-  "range",
-  "leadingComments",
-  "trailingComments",
-  "innerComments",
-  "comments",
-  "extra",
-  "tokens",
-  "errors",
-]);
-
-/** The fingerprint of a module's syntax tree, the same for code that differs only in comments and formatting. */
-export function codeFingerprint(source: string): string | null {
-  let program: unknown;
-  try {
-    program = parse(source, { sourceType: "module", plugins: ["typescript"] }).program;
-  } catch {
-    // Code that does not parse has no tree to compare; the static check reports it.
-    return null;
-  }
-  return hashSource(JSON.stringify(program, (key, value) => (FORMATTING.has(key) ? undefined : value)));
-}
 
 /**
  * The version of `name` held back for a runtime failure, if any: the newest suspect or deprecated version whose

@@ -10,9 +10,9 @@ import { declaredOutcomeFor } from "../trace/declared-outcomes.ts";
 import { dangerousKeyProblem, isPlainObject } from "../util/canonical.ts";
 import { clip } from "../util/text.ts";
 import type { CallSite } from "../verify/call-sites.ts";
-import type { SandboxCall, SandboxFailure, SandboxLimits, SandboxRunRequest } from "./sandbox.ts";
 import { MAX_ERROR_CHARS, MAX_NAME_CHARS } from "./sandbox-failures.ts";
 import { OUTCOME_TAG } from "./sandbox-guest.ts";
+import type { SandboxCall, SandboxFailure, SandboxLimits, SandboxRunRequest } from "./types.ts";
 
 /** A call the gate let through, to be dispatched after the slice that asked for it. */
 export interface AdmittedCall {

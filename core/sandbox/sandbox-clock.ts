@@ -3,7 +3,7 @@
  * waits for it to return); the clock counts each slice's wall-clock time and the code's own computing time (this
  * thread's CPU time), and the engine's interrupt handler asks it whether a limit has passed.
  */
-import type { SandboxFailure, SandboxLimits } from "./sandbox.ts";
+import type { SandboxFailure, SandboxLimits } from "./types.ts";
 
 /** This thread's CPU time in ms: the tool's code runs on it, so this is the code's own computing time. */
 const cpuNow: () => number =

@@ -11,10 +11,10 @@ import {
 } from "quickjs-emscripten-core";
 import { errorMessage } from "../errors.ts";
 import type { EngineInstance } from "./quickjs-engine.ts";
-import type { SandboxFailure } from "./sandbox.ts";
 import type { AdmittedCall } from "./sandbox-calls.ts";
 import { PRELUDE } from "./sandbox-guest.ts";
 import type { SitePositions } from "./sandbox-sites.ts";
+import type { SandboxFailure } from "./types.ts";
 
 const INTRINSICS = { ...DefaultIntrinsics, Proxy: false, TypedArrays: false } as const;
 

@@ -5,8 +5,8 @@
  */
 import { errorMessage } from "../errors.ts";
 import { clip } from "../util/text.ts";
-import type { SandboxFailure, SandboxLimits } from "./sandbox.ts";
 import { TOOL_FILE } from "./sandbox-guest.ts";
+import type { SandboxFailure, SandboxLimits } from "./types.ts";
 
 /** Longest tool name (or other guest-chosen text) that goes into a message, clipped beyond. */
 export const MAX_NAME_CHARS = 128;

@@ -15,7 +15,6 @@ import type {
 } from "quickjs-emscripten-core";
 import { errorMessage } from "../errors.ts";
 import { dropEngineInstance, type EngineInstance } from "./quickjs-engine.ts";
-import type { SandboxFailure, SandboxLimits, SandboxOutcome } from "./sandbox.ts";
 import { type AdmittedCall, CallGate, isFailure, readReason } from "./sandbox-calls.ts";
 import { RunClock } from "./sandbox-clock.ts";
 import { type Api, openContext, type RunSetup } from "./sandbox-context.ts";
@@ -32,6 +31,7 @@ import {
 } from "./sandbox-failures.ts";
 import { BODY_PREFIX, TOOL_FILE } from "./sandbox-guest.ts";
 import { siteFromStack } from "./sandbox-sites.ts";
+import type { SandboxFailure, SandboxLimits, SandboxOutcome } from "./types.ts";
 
 /** A call the gate admitted, with the guest promise its result settles and, once it came, its answer. */
 interface Pending extends AdmittedCall {

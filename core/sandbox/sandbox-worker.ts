@@ -8,10 +8,10 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { errorMessage } from "../errors.ts";
 import { newEngineInstance, useEngineModule } from "./quickjs-engine.ts";
-import type { SandboxFailure, SandboxOutcome } from "./sandbox.ts";
 import type { AdmittedCall } from "./sandbox-calls.ts";
 import { SandboxRun } from "./sandbox-run.ts";
 import type { FromWorker, Job, ToWorker, WorkerData } from "./sandbox-workers.ts";
+import type { SandboxFailure, SandboxOutcome } from "./types.ts";
 
 const port = parentPort;
 if (port === null)

@@ -12,15 +12,15 @@ import { Worker } from "node:worker_threads";
 import { errorMessage } from "../errors.ts";
 import type { CallSite } from "../verify/call-sites.ts";
 import { compiledModule } from "./quickjs-engine.ts";
+import { performCall } from "./sandbox-calls.ts";
+import { pastDeadline, WATCH_DEADLINE } from "./sandbox-clock.ts";
 import type {
   SandboxCall,
   SandboxFailure,
   SandboxLimits,
   SandboxOutcome,
   SandboxRunRequest,
-} from "./sandbox.ts";
-import { performCall } from "./sandbox-calls.ts";
-import { pastDeadline, WATCH_DEADLINE } from "./sandbox-clock.ts";
+} from "./types.ts";
 
 /** What a worker starts with. */
 export interface WorkerData {

@@ -4,10 +4,10 @@
  */
 import type { Config } from "../config/config.ts";
 import { DistillError } from "../errors.ts";
-import { isPostgresUrl } from "./postgres/postgres-connect.ts";
 import type { RegistryStore } from "./registry-store.ts";
 import { SqliteRegistryStore } from "./sqlite/sqlite-registry-store.ts";
 import type { StoreOptions } from "./store-open.ts";
+import { isPostgresUrl } from "./store-url.ts";
 
 /** How a registry is opened; the PostgreSQL-only options are ignored for a folder. */
 export interface RegistryStoreOptions extends StoreOptions {

@@ -2,16 +2,15 @@
  * Opening a store's database, and what to tell people when that (or any later query) fails: a path that is a
  * file, a store that does not exist for a read-only command, a registry lost while tool files remain, and
  * SQLite's own failures (locked, damaged, not a database, read-only, disk full, a deleted write-ahead log) as
- * DistillErrors that name the file and what to do. The only importer of `node:sqlite`'s values.
+ * DistillErrors that name the file and what to do. node:sqlite itself is loaded by store/sqlite/.
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DistillError, errorMessage } from "../errors.ts";
-import { assertNodeVersion } from "../node/node-version.ts";
 import type { Logger } from "../types.ts";
-import { refusePostgresUrl } from "./postgres/postgres-connect.ts";
-import { StoreDatabase } from "./sqlite/sqlite-database.ts";
+import { loadSqlite, StoreDatabase } from "./sqlite/sqlite-database.ts";
 import { hasTables, migrate } from "./sqlite/sqlite-schema.ts";
+import { refusePostgresUrl } from "./store-url.ts";
 import { countToolFiles } from "./tool-files.ts";
 
 /** How a store is opened. */
@@ -41,15 +40,6 @@ export interface OpenDatabaseOptions {
   busyTimeoutMs: number;
 }
 
-/**
- * node:sqlite, loaded on first use after the Node version check: a static import would make an old Node fail
- * with "No such built-in module: node:sqlite" before the library could say which Node it needs.
- */
-function sqlite(): typeof import("node:sqlite") {
-  assertNodeVersion();
-  return process.getBuiltinModule("node:sqlite");
-}
-
 /** SQLite's primary result codes the store explains to people (the low byte of an extended code). */
 const SQLITE = {
   busy: 5,
@@ -69,7 +59,7 @@ const SQLITE = {
 export function openDatabase(root: string, options: OpenDatabaseOptions): StoreDatabase {
   refusePostgresUrl(root, "this part of tooldistill");
   const dbPath = join(root, "registry.db");
-  const { DatabaseSync } = sqlite();
+  const { DatabaseSync } = loadSqlite();
   if (existsSync(root) && !statSync(root).isDirectory()) {
     throw new DistillError(
       "STORE",

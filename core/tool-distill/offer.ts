@@ -8,9 +8,9 @@
 import type { Config } from "../config/config.ts";
 import { DistillError, errorMessage } from "../errors.ts";
 import { exposedVersions, toolDefinition } from "../lifecycle/exposure.ts";
-import { isPostgresUrl } from "../store/postgres/postgres-connect.ts";
 import { openConfiguredStore } from "../store/registry-open.ts";
 import type { RegistryStore } from "../store/registry-store.ts";
+import { isPostgresUrl } from "../store/store-url.ts";
 import type { Logger, ToolDef } from "../types.ts";
 import { proposeToolDefinition } from "./tool-distill-options.ts";
 

@@ -1,13 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { fingerprintOnce } from "../base-tools/fingerprint.ts";
-import {
-  type ChangeReport,
-  type HealthReport,
-  health,
-  onToolUpdated,
-  reverify,
-  reviewDefinitions,
-} from "../base-tools/tool-changes.ts";
+import { health, onToolUpdated, reverify, reviewDefinitions } from "../base-tools/tool-changes.ts";
+import type { ChangeReport, HealthReport } from "../base-tools/types.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { type Settings, settingsFromOptions } from "../config/settings.ts";
 import type { Distiller } from "../distill/distiller.ts";
@@ -19,11 +13,11 @@ import { resolveVersion } from "../lifecycle/version-lookup.ts";
 import { deprecate, promote, prune, verifyVersion } from "../lifecycle/versions.ts";
 import { buildReport, type Report, type ReportOptions } from "../report/report.ts";
 import { Sandbox } from "../sandbox/sandbox.ts";
-import { isPostgresUrl } from "../store/postgres/postgres-connect.ts";
 import type { PrunedVersion, VersionRecord } from "../store/records.ts";
 import { openRegistryStore } from "../store/registry-open.ts";
 import type { RegistryStore } from "../store/registry-store.ts";
 import { SqliteRegistryStore } from "../store/sqlite/sqlite-registry-store.ts";
+import { isPostgresUrl } from "../store/store-url.ts";
 import { queueTraceWrite, Trace, type TraceHost } from "../trace/trace.ts";
 import { loadTrace } from "../trace/trace-state.ts";
 import type { Executor, HealthProbe, Logger, ToolDef, ToolInput, TraceSource, Verdict } from "../types.ts";

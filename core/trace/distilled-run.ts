@@ -8,7 +8,7 @@ import { exposedVersions } from "../lifecycle/exposure.ts";
 import { callerAttribution, callerConsequence, callerEvidence } from "../lifecycle/input-attribution.ts";
 import { isExposed } from "../lifecycle/lifecycle.ts";
 import { addProblem } from "../lifecycle/versions.ts";
-import type { SandboxCall, SandboxFailure } from "../sandbox/sandbox.ts";
+import type { SandboxCall, SandboxFailure } from "../sandbox/types.ts";
 import type { VersionRecord } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
 import { hashSource } from "../store/tool-files.ts";

@@ -7,11 +7,11 @@
  */
 import type { Binding, Node, NodePath } from "@babel/traverse";
 import { DistillError, errorMessage } from "../errors.ts";
-import { declaredOutcomeNames } from "../trace/declared-outcomes.ts";
+import { isDeclaredOutcome, OUTCOMES_ARG_INDEX } from "../trace/declared-outcomes.ts";
 import type { Problem } from "../types.ts";
 import { traverse } from "./babel-traverse.ts";
 import { LIBRARY_PARAM } from "./module-body.ts";
-import { stringValue } from "./static/static-values.ts";
+import { propertyKey, stringValue } from "./static/static-values.ts";
 import { parseTool, type ToolAst } from "./tool-syntax.ts";
 
 type NodeOf<T extends Node["type"]> = Extract<Node, { type: T }>;
@@ -180,6 +180,24 @@ export function locateCallSites(source: string, ast: ToolAst = parseSource(sourc
   });
   unsupported.sort((a, b) => a.start - b.start);
   return { sites, unsupported: unsupported.map((u) => u.problem) };
+}
+
+/**
+ * The outcome keys a call site declares: the known names among the plain keys of a literal object in its third
+ * argument, sorted. Anything the static check refuses (a computed key, a spread, an unknown name) declares
+ * nothing, so the host never lets an outcome apply that the check did not read.
+ */
+function declaredOutcomeNames(node: CallNode): string[] {
+  const options = node.arguments[OUTCOMES_ARG_INDEX];
+  if (options === undefined || options.type !== "ObjectExpression") return [];
+  const names = new Set<string>();
+  for (const prop of options.properties) {
+    if (prop.type !== "ObjectProperty" || prop.computed) continue;
+    const key = propertyKey(prop);
+    if (key !== null && isDeclaredOutcome(key) && prop.value.type === "ArrowFunctionExpression")
+      names.add(key);
+  }
+  return [...names].sort();
 }
 
 /** Parses as the static check does (tool-syntax.ts); a failure is the proposal's, with Babel's message. */

@@ -10,7 +10,7 @@
  * given by whoever holds the store (the library's caller, the CLI), who can read every run anyway: it owns all.
  */
 
-import type { SandboxFailure } from "../sandbox/sandbox.ts";
+import type { SandboxFailure } from "../sandbox/types.ts";
 import type { RegistryData } from "../store/registry-store.ts";
 import { NO_EVIDENCE, type TraceRecord, type Verdict } from "../types.ts";
 import { stableStringify } from "../util/canonical.ts";

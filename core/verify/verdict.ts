@@ -18,7 +18,7 @@ import {
 } from "../types.ts";
 import { dangerousKeyProblem, isPlainObject } from "../util/canonical.ts";
 import { boundedText } from "./proposal-limits.ts";
-import type { CheckReport } from "./verification.ts";
+import type { CheckReport, TestInput } from "./types.ts";
 
 /** The three checks, in the order they run (a failed one stops the next). */
 const CHECK_ORDER = ["static", "replay", "efficiency"] as const;
@@ -59,12 +59,6 @@ export function evidenceLines(e: VerdictEvidence): string[] {
 /** One problem as text: `line 5: call to 'x' — no such base tool` (no prefix without a line). */
 export function formatProblem(p: Problem): string {
   return p.line === undefined ? p.message : `line ${p.line}: ${p.message}`;
-}
-
-/** One test input of a proposal: the tool's input, and the recorded run to replay it against (null: the source run). */
-export interface TestInput {
-  input: Record<string, unknown>;
-  trace: string | null;
 }
 
 /**

@@ -9,12 +9,12 @@
 import { fingerprint } from "../base-tools/fingerprint.ts";
 import { mayWrite } from "../base-tools/tool-effects.ts";
 import { DistillError } from "../errors.ts";
-import type { DependencyRecord, RunRef, VersionRecord } from "../store/records.ts";
+import type { RunRef, VersionRecord } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import { runTokens } from "../trace/run-tokens.ts";
 import { withVerificationSpan } from "../trace/telemetry.ts";
-import type { CallRecord, CheckResult, Problem, ToolDef, Verdict, VerdictEvidence } from "../types.ts";
+import type { CallRecord, CheckResult, Problem, ToolDef, VerdictEvidence } from "../types.ts";
 import {
   type InstrumentedSource,
   instrumentCallSites,
@@ -24,48 +24,13 @@ import {
 import { siteCoverage } from "./coverage.ts";
 import { checkArgumentProvenance, type RunFacts } from "./provenance/provenance.ts";
 import { earlierRunCalls } from "./provenance/provenance-facts.ts";
-import type { LivePolicy } from "./replay/live-plan.ts";
 import { withRecordedDefaults } from "./replay/recorded-defaults.ts";
 import { replayRecordedRuns } from "./replay/recorded-runs.ts";
 import { type ReplayCode, replayTestInputs } from "./replay/replay-inputs.ts";
-import { type CheckedSource, checkedSource, type ToolMeta } from "./static/static-check.ts";
+import { checkedSource, type ToolMeta } from "./static/static-check.ts";
 import type { ToolAst } from "./tool-syntax.ts";
-import { formatProblem, noEvidence, type TestInput, testInputsOf } from "./verdict.ts";
-
-/** Options of one verification. */
-export interface VerifyOptions {
-  /** `verify --live`: calls run against the executor (the user's explicit consent), as `livePolicy` decides. */
-  live?: boolean;
-  /** Decides each call of a live verification by what its tool may write (see live-plan.ts). */
-  livePolicy?: LivePolicy;
-  /** `verify --live --input/--trace`: the fresh input replayed instead of the version's test inputs. */
-  liveInput?: TestInput;
-  /** Base tools that recovered since the source run: their recorded failures are not replayed as failures. */
-  recovered?: readonly string[];
-  /** A rebuild must also beat the version it replaces. */
-  mustBeat?: { version: number; calls: number | null };
-  /**
-   * The static check the proposal already ran, reused (with its parse) only when it checked exactly the code
-   * verified here against the same base tool list; otherwise the code is checked again.
-   */
-  checked?: CheckedSource;
-}
-
-/** The three checks' results plus what verification measured; the caller applies the lifecycle. */
-export interface CheckReport {
-  checks: Verdict["checks"];
-  passed: boolean;
-  calls: number | null;
-  baseline: number | null;
-  limit: number | null;
-  liveCalls: string[];
-  evidence: VerdictEvidence;
-  baselineTokens: number | null;
-  meta: ToolMeta | null;
-  dependencies: Omit<DependencyRecord, "name" | "version">[];
-  /** The recorded live runs it was replayed against, to store with a draft for its re-verifications. */
-  replayRuns: RunRef[];
-}
+import type { CheckReport, VerifyOptions } from "./types.ts";
+import { formatProblem, noEvidence, testInputsOf } from "./verdict.ts";
 
 const notRun = (why: string): CheckResult => ({
   ok: false,

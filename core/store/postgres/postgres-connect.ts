@@ -1,11 +1,12 @@
 /**
- * Reaching a PostgreSQL registry: the `store:` URL read and checked, `pg` (node-postgres) loaded on first use
- * so SQLite users never load it, connections configured to give rows the shape the SQLite store gives (JSON as
+ * Reaching a PostgreSQL registry: `pg` (node-postgres) loaded on first use so SQLite users never load it, connections configured to give rows the shape the SQLite store gives (JSON as
  * its text, times as ISO text, big integers as numbers), and PostgreSQL's failures turned into DistillErrors that
- * name the setting and what to do. Only the postgres-* modules import `pg`.
+ * name the setting and what to do. The `store:` URL itself is read by store-url.ts, which engine-neutral code
+ * imports. Only the postgres/ modules import `pg`.
  */
 import type { ClientConfig, PoolConfig } from "pg";
 import { DistillError, errorMessage } from "../../errors.ts";
+import type { StoreUrl } from "../store-url.ts";
 
 export type Pg = typeof import("pg").default;
 
@@ -24,72 +25,6 @@ export async function loadPg(): Promise<Pg> {
     );
   }
   return loaded;
-}
-
-/** True when the `store:` setting names a PostgreSQL database rather than a folder. */
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location.trim());
-}
-
-/**
- * Refuses a PostgreSQL URL where only the embedded SQLite store can be opened (a folder path is expected), so a
- * URL never becomes a folder named `postgres:` and its password never appears in a path.
- */
-export function refusePostgresUrl(location: string, what: string): void {
-  if (!isPostgresUrl(location)) return;
-  let shown: string;
-  try {
-    shown = parseStoreUrl(location).display;
-  } catch {
-    shown = redactRaw(location.trim());
-  }
-  throw new DistillError(
-    "USAGE",
-    `${what} needs the embedded SQLite store (a folder), and store: names the PostgreSQL database ${shown}: point store: at a folder for this, or move the registry with \`tooldistill export\`/\`import\`.`,
-  );
-}
-
-/** A `store:` URL, checked, and how messages show it (without its password). */
-export interface StoreUrl {
-  connectionString: string;
-  display: string;
-}
-
-const EXAMPLE = "postgres://user:password@host:5432/database";
-
-/** Reads a `postgres://` URL; a malformed one is CONFIG_INVALID, naming the setting and the form it needs. */
-export function parseStoreUrl(location: string): StoreUrl {
-  const raw = location.trim();
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new DistillError(
-      "CONFIG_INVALID",
-      `store: in tooldistill.yaml is not a valid PostgreSQL URL (${redactRaw(raw)}): write it as ${EXAMPLE}, with special characters of the user or password percent-encoded (@ as %40, : as %3A, / as %2F, # as %23).`,
-    );
-  }
-  const socketHost = url.searchParams.get("host");
-  if (url.hostname === "" && !socketHost) {
-    throw new DistillError(
-      "CONFIG_INVALID",
-      `store: in tooldistill.yaml names no server (${redact(url)}): write it as ${EXAMPLE} (or ?host=/path/to/socket/dir for a Unix socket).`,
-    );
-  }
-  return { connectionString: raw, display: redact(url) };
-}
-
-/** The URL as messages show it: the password replaced, in the userinfo and in a `password` parameter. */
-function redact(url: URL): string {
-  const copy = new URL(url.href);
-  if (copy.password) copy.password = "***";
-  if (copy.searchParams.has("password")) copy.searchParams.set("password", "***");
-  return copy.href;
-}
-
-/** A URL the URL parser refused, with anything that looks like a password hidden. */
-function redactRaw(raw: string): string {
-  return raw.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, "$1***@");
 }
 
 const OID = { int8: 20, json: 114, jsonb: 3802, timestamptz: 1184 };

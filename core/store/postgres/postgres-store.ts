@@ -20,16 +20,9 @@ import type {
   RegistryStore,
   TransferCounts,
 } from "../registry-store.ts";
+import { parseStoreUrl, type StoreUrl } from "../store-url.ts";
 import { PostgresChangeFeed } from "./postgres-change-feed.ts";
-import {
-  clientConfig,
-  explainPgError,
-  loadPg,
-  type Pg,
-  parseStoreUrl,
-  poolConfig,
-  type StoreUrl,
-} from "./postgres-connect.ts";
+import { clientConfig, explainPgError, loadPg, type Pg, poolConfig } from "./postgres-connect.ts";
 import { PostgresEngine } from "./postgres-engine.ts";
 import { migrate } from "./postgres-migrate.ts";
 import { LOCK_CLASS } from "./postgres-schema.ts";

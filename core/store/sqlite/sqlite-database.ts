@@ -4,7 +4,17 @@
  * modules (store-traces.ts, store-calls.ts, store-versions.ts) write through it; nothing else holds the handle.
  */
 import type { DatabaseSync, SQLInputValue, StatementResultingChanges, StatementSync } from "node:sqlite";
+import { assertNodeVersion } from "../../node/node-version.ts";
 import type { Row } from "../row-mappers.ts";
+
+/**
+ * node:sqlite, loaded on first use after the Node version check: a static import would make an old Node fail
+ * with "No such built-in module: node:sqlite" before the library could say which Node it needs.
+ */
+export function loadSqlite(): typeof import("node:sqlite") {
+  assertNodeVersion();
+  return process.getBuiltinModule("node:sqlite");
+}
 
 /** Turns a failure of SQLite (or of the file system under it) into the error people see. */
 export type ExplainFailure = (err: unknown, when: "open" | "query") => unknown;

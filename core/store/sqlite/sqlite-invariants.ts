@@ -6,7 +6,23 @@
  */
 import { errorMessage } from "../../errors.ts";
 import type { Logger, Status } from "../../types.ts";
-import type { Store, VersionRecord } from "./sqlite-store.ts";
+import type { HistoryRecord, VersionRecord } from "../records.ts";
+import type { StatusChange } from "./sqlite-versions.ts";
+
+/**
+ * What the check reads and repairs through: the part of sqlite-store.ts's Store it uses, declared here so the
+ * store, which runs the check when it opens, and the check do not import each other.
+ */
+export interface CheckedStore {
+  readonly readOnly: boolean;
+  transaction<T>(fn: () => T): T;
+  listVersions(): VersionRecord[];
+  lastActivation(name: string, version: number): number;
+  latestHistory(): HistoryRecord[];
+  setStatus(change: StatusChange): boolean;
+  setQueuedRebuild(name: string, version: number, queued: boolean, note: string | null): void;
+  addHistory(h: Omit<HistoryRecord, "at">): void;
+}
 
 /** One broken invariant: what is wrong, and either the automatic repair or the command that fixes it. */
 export interface LifecycleProblem {
@@ -18,7 +34,7 @@ export interface LifecycleProblem {
   /** The command a person runs when there is no automatic repair. */
   command: string | null;
   /** Applies the repair; called inside one transaction with every other repair. */
-  apply?: (store: Store) => void;
+  apply?: (store: CheckedStore) => void;
 }
 
 const REPAIRED = "repaired when the store was opened";
@@ -29,7 +45,7 @@ const NEEDS_VERDICT: readonly Status[] = ["verified", "active", "suspect", "reje
 const NEVER_REBUILT: readonly Status[] = ["deprecated", "rejected", "superseded"];
 
 /** Every broken invariant, by tool name then version. Reads only. */
-export function checkLifecycle(store: Store): LifecycleProblem[] {
+export function checkLifecycle(store: CheckedStore): LifecycleProblem[] {
   const versions = store.listVersions();
   if (versions.length === 0) return [];
   const problems: LifecycleProblem[] = [];
@@ -142,7 +158,7 @@ export function checkLifecycle(store: Store): LifecycleProblem[] {
  * The check a store runs when it opens: repairs the safe problems in one transaction when writable, warns about
  * the rest (naming the command that fixes each) and returns what is left.
  */
-export function checkOnOpen(store: Store, logger: Logger): LifecycleProblem[] {
+export function checkOnOpen(store: CheckedStore, logger: Logger): LifecycleProblem[] {
   const found = checkLifecycle(store);
   if (found.length === 0) return [];
   const repairable = found.filter((p) => p.repair !== null);

@@ -4,10 +4,10 @@
  */
 import type { Node, NodePath } from "@babel/traverse";
 import type { CallNode } from "../call-sites.ts";
-import type { Folder } from "./provenance-fold.ts";
 import {
   type Alt,
   combine,
+  type Folding,
   isFoldable,
   isGlobal,
   memberKey,
@@ -17,7 +17,7 @@ import {
 } from "./provenance-values.ts";
 
 /** A function's call folds to what the function returns; one of these methods to its value on literals. */
-export function foldCall(folder: Folder, path: NodePath<CallNode>): Alt[] {
+export function foldCall(folder: Folding, path: NodePath<CallNode>): Alt[] {
   const node = path.node;
   const callee = path.get("callee") as NodePath;
   const args = path.get("arguments") as NodePath[];
@@ -53,7 +53,7 @@ export function foldCall(folder: Folder, path: NodePath<CallNode>): Alt[] {
 }
 
 /** `[..].join(sep)` over an array literal whose elements all fold. */
-function foldJoin(folder: Folder, node: Node, alt: Alt, separator: Alt[] | undefined): Alt[] {
+function foldJoin(folder: Folding, node: Node, alt: Alt, separator: Alt[] | undefined): Alt[] {
   if (alt.kind !== "object" || !alt.path.isArrayExpression()) return [UNKNOWN];
   const elements = alt.path.get("elements");
   if (elements.some((e) => e.node === null || e.isSpreadElement())) return [UNKNOWN];

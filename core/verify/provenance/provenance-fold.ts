@@ -12,6 +12,7 @@ import {
   binds,
   combine,
   dedupe,
+  type Folding,
   isFoldable,
   MAX_DEPTH,
   type MemberWrite,
@@ -35,7 +36,7 @@ const ELEMENT_CALLBACKS: ReadonlySet<string> = new Set([
 ]);
 
 /** Follows literals through the code: constants, conditionals, concatenations, local functions. */
-export class Folder {
+export class Folder implements Folding {
   readonly #memo = new Map<Node, Alt[]>();
   readonly #active = new Set<Node>();
   /** Variables being evaluated, with the values found for them so far. */

@@ -33,6 +33,17 @@ export type Alt =
   /** Past one of the limits at `node`: reported, so that no value hides behind the limit. */
   | { kind: "overflow"; node: Node; why: Limit };
 
+/**
+ * What folding a call needs of the folder (provenance-fold.ts's Folder): the call folding is its own module, and
+ * reaches the folder through this, so neither imports the other back.
+ */
+export interface Folding {
+  /** What `path` may evaluate to. */
+  alternatives(path: NodePath): Alt[];
+  /** What the function at `fn` may return. */
+  returns(fn: NodePath): Alt[];
+}
+
 /** Which limit an argument went past. */
 export type Limit = "combinations" | "depth" | "size";
 

@@ -17,15 +17,9 @@ import type { VersionRecord } from "../../store/records.ts";
 import type { DistillContext } from "../../tool-distill/context.ts";
 import type { CallRecord, CheckResult, Verdict } from "../../types.ts";
 import { stableStringify } from "../../util/canonical.ts";
-import type { TestInput } from "../verdict.ts";
+import type { LiveAnswer, LiveDecisions, LiveHow, PlanStep, TestInput } from "../types.ts";
 import { runChecks } from "../verification.ts";
 import type { Fixture } from "./replay.ts";
-
-/**
- * How one call of a live verification is (or would be) answered; `repeat` is a write refused because a recorded
- * run already sent it with the same arguments.
- */
-export type LiveHow = "live" | "record" | "live-write" | "refused" | "repeat";
 
 /** Writes recorded runs already sent: tool → canonical arguments (stable JSON) → which run sent them. */
 export type RecordedWrites = ReadonlyMap<string, ReadonlyMap<string, string>>;
@@ -39,16 +33,6 @@ export interface LiveSetup {
   recordAt: string | null;
 }
 
-/** One call of the plan. */
-export interface PlanStep {
-  /** Its place among the calls of its test input's replay, 1-based. */
-  step: number;
-  tool: string;
-  args: Record<string, unknown>;
-  how: LiveHow;
-  why: string;
-}
-
 /** What `verify --live --dry-run` prints: every call in order, and whether the live verification would run. */
 export interface LivePlan {
   name: string;
@@ -60,11 +44,8 @@ export interface LivePlan {
   problems: CheckResult["problems"];
 }
 
-/** How a call is answered: run it live, answer it with a recorded output, or refuse it (the message says why). */
-export type LiveAnswer = { live: true } | { record: unknown } | { refuse: string };
-
 /** Decides every call of one live verification (or of its dry run) and keeps the plan. */
-export class LivePolicy {
+export class LivePolicy implements LiveDecisions {
   readonly steps: PlanStep[] = [];
   readonly #allowWrites: boolean;
   readonly #dryRun: boolean;

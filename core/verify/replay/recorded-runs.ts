@@ -16,7 +16,7 @@ import type { DistillContext } from "../../tool-distill/context.ts";
 import type { CallRecord, Problem } from "../../types.ts";
 import { stableStringify } from "../../util/canonical.ts";
 import { foreignFailure, foreignMiss, runOwnership } from "../run-access.ts";
-import type { VerifyOptions } from "../verification.ts";
+import type { VerifyOptions } from "../types.ts";
 import {
   fixturesFromCalls,
   recordedFailure,

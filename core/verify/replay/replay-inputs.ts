@@ -12,8 +12,8 @@ import type { CallRecord, Problem, ToolDef } from "../../types.ts";
 import type { InstrumentedSource } from "../call-sites.ts";
 import { type OwnsRun, runOwnership } from "../run-access.ts";
 import type { ToolMeta } from "../static/static-check.ts";
-import { type TestInput, testInputsOf } from "../verdict.ts";
-import type { VerifyOptions } from "../verification.ts";
+import type { TestInput, VerifyOptions } from "../types.ts";
+import { testInputsOf } from "../verdict.ts";
 import {
   type FixtureSet,
   fixturesFromCalls,

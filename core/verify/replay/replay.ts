@@ -7,7 +7,8 @@
 import { type BaseFailureClass, RecordedBaseFailure } from "../../base-tools/base-failure.ts";
 import { schemaProblems } from "../../base-tools/json-schema.ts";
 import { DistillError } from "../../errors.ts";
-import type { Sandbox, SandboxFailure, SandboxOutcome } from "../../sandbox/sandbox.ts";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
+import type { SandboxFailure, SandboxOutcome } from "../../sandbox/types.ts";
 import type { CallRecord, ToolDef } from "../../types.ts";
 import { canonicalArgs, stableStringify } from "../../util/canonical.ts";
 import type { CallSite } from "../call-sites.ts";
