@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-KOL7ESIX.js");
+  const { main } = await import("./chunks/main-5WFVJAZF.js");
   await main();
 }

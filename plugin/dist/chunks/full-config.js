@@ -1,35 +1,38 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
-import "./chunk-IYMYVRKQ.js";
-import "./chunk-KNTWPZCL.js";
-import "./chunk-2CDCRBX2.js";
+import "./chunk-N74P55HM.js";
+import "./chunk-D2GMMLZA.js";
+import {
+  loadMcpServers
+} from "./chunk-I5S26EEK.js";
+import "./chunk-VDJMRFMR.js";
+import "./chunk-33C2RXKH.js";
 import {
   hookSettings,
   loadConfig
-} from "./chunk-Q43EQ4S5.js";
-import "./chunk-AKW4E22I.js";
-import "./chunk-PA5A5OBP.js";
-import "./chunk-C76PIVXH.js";
-import "./chunk-LNPORMZP.js";
-import "./chunk-DFWB4XA7.js";
-import "./chunk-LPVZYSRE.js";
-import "./chunk-A6E7RSNK.js";
-import "./chunk-UMZBALXE.js";
-import "./chunk-QNKRPA2X.js";
-import "./chunk-GHTTQKRX.js";
-import "./chunk-KWE2AXCZ.js";
-import "./chunk-J2PGGSMV.js";
-import "./chunk-LMZH4FWR.js";
-import "./chunk-AFD4KMO3.js";
-import {
-  loadMcpServers
-} from "./chunk-F7FMCNXH.js";
+} from "./chunk-IHWPCLUK.js";
+import "./chunk-J46PTQO6.js";
+import "./chunk-3E2GSH4V.js";
+import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
-import "./chunk-ZQYAE2VL.js";
-import "./chunk-VH3A3DZF.js";
+import "./chunk-2PK73LHC.js";
+import "./chunk-OKH2WWIC.js";
+import "./chunk-HCN7KP44.js";
+import "./chunk-3GICA5WK.js";
+import "./chunk-NW7IKZUA.js";
+import "./chunk-JZ3MG7G2.js";
+import "./chunk-PA5A5OBP.js";
+import "./chunk-QNKRPA2X.js";
+import "./chunk-7GUC6VD2.js";
+import "./chunk-DFWB4XA7.js";
+import "./chunk-J2PGGSMV.js";
+import "./chunk-6YXHXBUL.js";
+import "./chunk-AFD4KMO3.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
+import "./chunk-6P6L5GZQ.js";
+import "./chunk-WGRAGIMS.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/full-config.ts

@@ -15,14 +15,14 @@ var __export = (target, all) => {
     __defProp(target, name, { get: all[name], enumerable: true });
 };
 
-// node_modules/@jitl/quickjs-wasmfile-release-sync/dist/ffi.mjs
+// ../../main/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/ffi.mjs
 var ffi_exports = {};
 __export(ffi_exports, {
   QuickJSFFI: () => QuickJSFFI
 });
 var QuickJSFFI;
 var init_ffi = __esm({
-  "node_modules/@jitl/quickjs-wasmfile-release-sync/dist/ffi.mjs"() {
+  "../../main/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/ffi.mjs"() {
     QuickJSFFI = class {
       constructor(module) {
         this.module = module;
@@ -100,7 +100,7 @@ var init_ffi = __esm({
   }
 });
 
-// node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.mjs
+// ../../main/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.mjs
 var emscripten_module_exports = {};
 __export(emscripten_module_exports, {
   default: () => emscripten_module_default
@@ -582,15 +582,15 @@ async function QuickJSRaw(moduleArg = {}) {
 }
 var emscripten_module_default;
 var init_emscripten_module = __esm({
-  "node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.mjs"() {
+  "../../main/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.mjs"() {
     emscripten_module_default = QuickJSRaw;
   }
 });
 
-// node_modules/@jitl/quickjs-ffi-types/dist/index.mjs
+// ../../main/node_modules/@jitl/quickjs-ffi-types/dist/index.mjs
 var EvalFlags, IntrinsicsFlags, JSPromiseStateEnum, GetOwnPropertyNamesFlags, IsEqualOp;
 var init_dist = __esm({
-  "node_modules/@jitl/quickjs-ffi-types/dist/index.mjs"() {
+  "../../main/node_modules/@jitl/quickjs-ffi-types/dist/index.mjs"() {
     EvalFlags = { JS_EVAL_TYPE_GLOBAL: 0, JS_EVAL_TYPE_MODULE: 1, JS_EVAL_TYPE_DIRECT: 2, JS_EVAL_TYPE_INDIRECT: 3, JS_EVAL_TYPE_MASK: 3, JS_EVAL_FLAG_STRICT: 8, JS_EVAL_FLAG_STRIP: 16, JS_EVAL_FLAG_COMPILE_ONLY: 32, JS_EVAL_FLAG_BACKTRACE_BARRIER: 64 };
     IntrinsicsFlags = { BaseObjects: 1, Date: 2, Eval: 4, StringNormalize: 8, RegExp: 16, RegExpCompiler: 32, JSON: 64, Proxy: 128, MapSet: 256, TypedArrays: 512, Promise: 1024, BigInt: 2048, BigFloat: 4096, BigDecimal: 8192, OperatorOverloading: 16384, BignumExt: 32768 };
     JSPromiseStateEnum = { Pending: 0, Fulfilled: 1, Rejected: 2 };
@@ -599,7 +599,7 @@ var init_dist = __esm({
   }
 });
 
-// node_modules/quickjs-emscripten-core/dist/chunk-V2S4ZYJR.mjs
+// ../../main/node_modules/quickjs-emscripten-core/dist/chunk-V2S4ZYJR.mjs
 function debugLog(...args) {
   QTS_DEBUG && console.log("quickjs-emscripten:", ...args);
 }
@@ -686,7 +686,7 @@ function applyModuleEvalRuntimeOptions(runtime, options) {
 }
 var __defProp2, __export2, QTS_DEBUG, errors_exports, QuickJSUnwrapError, QuickJSWrongOwner, QuickJSUseAfterFree, QuickJSNotImplemented, QuickJSAsyncifyError, QuickJSAsyncifySuspended, QuickJSMemoryLeakDetected, QuickJSEmscriptenModuleError, QuickJSUnknownIntrinsic, QuickJSPromisePending, QuickJSEmptyGetOwnPropertyNames, QuickJSHostRefRangeExceeded, QuickJSHostRefInvalid, AwaitYield, UsingDisposable, SymbolDispose, prototypeAsAny, Lifetime, StaticLifetime, WeakLifetime, Scope, AbstractDisposableResult, DisposableSuccess, DisposableFail, DisposableResult, QuickJSDeferredPromise, ModuleMemory, DefaultIntrinsics, QuickJSIterator, INT32_MIN, INT32_MAX, INVALID_HOST_REF_ID, HostRefMap, HostRef, ContextMemory, QuickJSContext, QuickJSRuntime, QuickJSEmscriptenModuleCallbacks, QuickJSModuleCallbacks, QuickJSWASMModule;
 var init_chunk_V2S4ZYJR = __esm({
-  "node_modules/quickjs-emscripten-core/dist/chunk-V2S4ZYJR.mjs"() {
+  "../../main/node_modules/quickjs-emscripten-core/dist/chunk-V2S4ZYJR.mjs"() {
     init_dist();
     init_dist();
     __defProp2 = Object.defineProperty;
@@ -1716,7 +1716,7 @@ Attempted to suspend at:`);
   }
 });
 
-// node_modules/quickjs-emscripten-core/dist/module-ES6BEMUI.mjs
+// ../../main/node_modules/quickjs-emscripten-core/dist/module-ES6BEMUI.mjs
 var module_ES6BEMUI_exports = {};
 __export(module_ES6BEMUI_exports, {
   QuickJSModuleCallbacks: () => QuickJSModuleCallbacks,
@@ -1725,7 +1725,7 @@ __export(module_ES6BEMUI_exports, {
   applyModuleEvalRuntimeOptions: () => applyModuleEvalRuntimeOptions
 });
 var init_module_ES6BEMUI = __esm({
-  "node_modules/quickjs-emscripten-core/dist/module-ES6BEMUI.mjs"() {
+  "../../main/node_modules/quickjs-emscripten-core/dist/module-ES6BEMUI.mjs"() {
     init_chunk_V2S4ZYJR();
   }
 });
@@ -1757,11 +1757,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-// node_modules/@jitl/quickjs-wasmfile-release-sync/dist/index.mjs
+// ../../main/node_modules/@jitl/quickjs-wasmfile-release-sync/dist/index.mjs
 var variant = { type: "sync", importFFI: () => Promise.resolve().then(() => (init_ffi(), ffi_exports)).then((mod) => mod.QuickJSFFI), importModuleLoader: () => Promise.resolve().then(() => (init_emscripten_module(), emscripten_module_exports)).then((mod) => mod.default) };
 var src_default = variant;
 
-// node_modules/quickjs-emscripten-core/dist/index.mjs
+// ../../main/node_modules/quickjs-emscripten-core/dist/index.mjs
 init_chunk_V2S4ZYJR();
 init_dist();
 async function newQuickJSWASMModuleFromVariant(variantOrPromise) {
@@ -1859,23 +1859,34 @@ function compiledModule() {
 function useEngineModule(module) {
   compiled = module;
 }
-async function newEngineInstance(memoryMb) {
-  const memory = new wasm.Memory({
-    initial: ENGINE_BASE_MB * 1024 * 1024 / PAGE_BYTES,
-    maximum: Math.max(ENGINE_BASE_MB, Math.ceil(memoryMb)) * (1024 * 1024 / PAGE_BYTES)
-  });
-  let refused = false;
+var INITIAL_PAGES = ENGINE_BASE_MB * 1024 * 1024 / PAGE_BYTES;
+var spareMemories = /* @__PURE__ */ new Map();
+var SPARE_MEMORIES = 2;
+var slots = /* @__PURE__ */ new WeakMap();
+function takeMemory(memoryMb) {
+  const maximumPages = Math.max(ENGINE_BASE_MB, Math.ceil(memoryMb)) * (1024 * 1024 / PAGE_BYTES);
+  const spare = spareMemories.get(maximumPages)?.pop();
+  if (spare !== void 0) {
+    spare.refused = false;
+    return spare;
+  }
+  const memory = new wasm.Memory({ initial: INITIAL_PAGES, maximum: maximumPages });
+  const slot = { memory, maximumPages, refused: false };
   const grow = memory.grow.bind(memory);
   memory.grow = (delta) => {
     try {
       const pages = grow(delta);
-      refused = false;
+      slot.refused = false;
       return pages;
     } catch (err) {
-      refused = true;
+      slot.refused = true;
       throw err;
     }
   };
+  return slot;
+}
+async function newEngineInstance(memoryMb) {
+  const slot = takeMemory(memoryMb);
   const quiet = () => {
   };
   const output = { print: quiet, printErr: quiet };
@@ -1883,18 +1894,25 @@ async function newEngineInstance(memoryMb) {
     newVariant(variant2, {
       // The package types these with the DOM library's WebAssembly classes; they are those objects.
       wasmModule: compiledModule(),
-      wasmMemory: memory,
+      wasmMemory: slot.memory,
       emscriptenModule: output
     })
   );
-  return { quickjs, memoryMb, growthRefused: () => refused };
+  const instance = { quickjs, memoryMb, growthRefused: () => slot.refused };
+  slots.set(instance, slot);
+  return instance;
 }
-
-// core/util/text.ts
-function clip(text, max) {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
+function dropEngineInstance(instance) {
+  const slot = slots.get(instance);
+  slots.delete(instance);
+  if (slot === void 0 || slot.memory.buffer.byteLength !== INITIAL_PAGES * PAGE_BYTES) return;
+  const spares = spareMemories.get(slot.maximumPages) ?? [];
+  if (spares.length >= SPARE_MEMORIES) return;
+  if (!keepUnzeroed) new Uint8Array(slot.memory.buffer).fill(0);
+  spares.push(slot);
+  spareMemories.set(slot.maximumPages, spares);
 }
+var keepUnzeroed = false;
 
 // core/util/canonical.ts
 function isPlainObject(value) {
@@ -1931,6 +1949,12 @@ function dangerousKeyProblem(args) {
   const path = dangerousKeyPath(args);
   if (path === null) return null;
   return `the arguments have the key '${path.slice(0, 200)}', which tooldistill never sends (it can reach a prototype in the code that receives it): pass the data under another key`;
+}
+
+// core/util/text.ts
+function clip(text, max) {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\u2026 (${text.length - max} more characters)`;
 }
 
 // core/sandbox/sandbox-guest.ts
@@ -2105,6 +2129,7 @@ var PRELUDE = `(function (hostCall, inCheck, hostNotApplicable) {
 })`;
 
 // core/sandbox/sandbox-failures.ts
+var MAX_NAME_CHARS = 128;
 var MAX_ERROR_CHARS = 1e3;
 var SEPARATOR = "";
 var TOOL_LINE = new RegExp(`\\(${TOOL_FILE.replace(".", "\\.")}:(\\d+)`);
@@ -2170,9 +2195,16 @@ function readResult(tagged, maxBytes) {
     return codeError(`the tool's result is not JSON: ${errorMessage(err)}`);
   }
 }
+function badDefinition(kind) {
+  const message = kind === "no-run" ? "the tool has no run function" : kind === "bad-check" ? "the tool's check must be a function" : "the module's default export must be distilledTool({ name, description, inputSchema, run, check? })";
+  return { kind: "bad_module", cause: "tool", message };
+}
+function checkRefused(verdict) {
+  const message = verdict === "A" ? "check(result) returned a promise: check must answer at once (not async, no await)" : `check(result) returned ${clip(verdict?.slice(1) ?? "nothing", MAX_NAME_CHARS)}`;
+  return { kind: "check_failed", cause: "tool", message };
+}
 
 // core/sandbox/sandbox-calls.ts
-var MAX_NAME_CHARS = 128;
 var CallGate = class {
   /** Every call asked for, in order, with its outcome: the run's record. */
   calls = [];
@@ -2414,6 +2446,8 @@ function siteFromStack(positions, stack) {
 var SandboxRun = class {
   #instance;
   #inCheck;
+  /** Test only: the context outlives its run (test/sandbox-isolation.test.ts breaks the isolation with it). */
+  #keepForTest;
   #limits = null;
   #gate = null;
   #clock = null;
@@ -2430,9 +2464,10 @@ var SandboxRun = class {
   #queue = [];
   #wake = null;
   /** Makes the runtime and context on `instance` and evaluates the prelude: host work, before any run. */
-  constructor(instance, inCheck) {
+  constructor(instance, inCheck, keepForTest = false) {
     this.#instance = instance;
     this.#inCheck = inCheck;
+    this.#keepForTest = keepForTest;
     this.#prepare();
   }
   /** The memory cap of this run's instance, in MB: a run asking for another one needs another instance. */
@@ -2441,6 +2476,8 @@ var SandboxRun = class {
   }
   /** Gives the prepared instance its run: limits, allowlist, sites and how calls are performed. */
   begin(setup, limits) {
+    this.#failure = null;
+    this.#notApplicable = null;
     this.#setup = setup;
     this.#limits = limits;
     this.#gate = new CallGate(
@@ -2480,8 +2517,7 @@ var SandboxRun = class {
     if (this.#instance.growthRefused()) this.#fail(memoryFailure(this.#limits));
     const failure = this.#failure;
     if (failure) return failure.kind === "code_error" ? { ...failure, kind: "check_failed" } : failure;
-    const message = verdict === "A" ? "check(result) returned a promise: check must answer at once (not async, no await)" : `check(result) returned ${clip(verdict?.slice(1) ?? "nothing", MAX_NAME_CHARS)}`;
-    return { kind: "check_failed", cause: "tool", message };
+    return checkRefused(verdict);
   }
   /** The runtime, the context and the prelude, with the host's functions; a failure here is the host's. */
   #prepare() {
@@ -2511,8 +2547,7 @@ var SandboxRun = class {
     if (definition === null) return null;
     const kind = this.#read(this.#slice(() => this.#guest("kind", "", definition)));
     if (kind === "ok" || kind === "no-check") return { definition, hasCheck: kind === "ok" };
-    const message = kind === "no-run" ? "the tool has no run function" : kind === "bad-check" ? "the tool's check must be a function" : "the module's default export must be distilledTool({ name, description, inputSchema, run, check? })";
-    this.#fail({ kind: "bad_module", cause: "tool", message });
+    this.#fail(badDefinition(kind));
     return null;
   }
   /** Calls a prelude function; a guest exception fails the run as a code error with `prefix`. */
@@ -2703,9 +2738,18 @@ var SandboxRun = class {
   }
   /** The instance is never reused: the references go, and with them its memory. */
   #drop() {
+    if (this.#keepForTest) return;
     this.#api = null;
     this.#ctx = null;
     this.#rt = null;
+  }
+  /**
+   * Ends the instance once its outcome is out (off the run's path): nothing here calls into it again, so its
+   * memory can be zeroed for a later instance (quickjs-engine.ts).
+   */
+  dispose() {
+    this.#drop();
+    if (!this.#keepForTest) dropEngineInstance(this.#instance);
   }
   /** Until an answer comes (or the run is ended). */
   async #sleep() {
@@ -2733,6 +2777,7 @@ void next.then(
   () => post({ type: "ready", made: take() }),
   () => post({ type: "ready", made: take() })
 );
+var kept = null;
 port.on("message", (msg) => {
   if (msg.type === "answer") answers.get(msg.step)?.(msg.answer);
   else void runJob(msg);
@@ -2740,7 +2785,7 @@ port.on("message", (msg) => {
 async function prepare(memoryMb, inCheck) {
   const instance = await newEngineInstance(memoryMb);
   made++;
-  return new SandboxRun(instance, inCheck);
+  return new SandboxRun(instance, inCheck, data.reuseRunsForTest === true && !inCheck);
 }
 function take() {
   const n = made;
@@ -2752,8 +2797,9 @@ function post(msg) {
 }
 async function runJob(job) {
   let outcome;
+  const used = [];
   try {
-    outcome = await execute(job);
+    outcome = await execute(job, used);
   } catch (err) {
     outcome = {
       ok: false,
@@ -2763,16 +2809,19 @@ async function runJob(job) {
   }
   answers.clear();
   post({ type: "done", id: job.id, outcome, made: take() });
-  next = prepare(data.memoryMb, false);
-  void next.then(
-    () => post({ type: "ready", made: take() }),
-    () => post({ type: "ready", made: take() })
-  );
+  for (const run of used) run.dispose();
+  if (data.reuseRunsForTest === true && kept !== null) next = Promise.resolve(kept);
+  else next = prepare(data.memoryMb, false);
 }
-async function execute(job) {
+async function execute(job, used) {
   const { limits } = job;
   let run = await next;
-  if (run.memoryMb !== limits.memoryMb) run = await prepare(limits.memoryMb, false);
+  used.push(run);
+  if (run.memoryMb !== limits.memoryMb) {
+    run = await prepare(limits.memoryMb, false);
+    used.push(run);
+  }
+  if (data.reuseRunsForTest === true) kept ??= run;
   const perform = (admitted) => new Promise((resolve) => {
     answers.set(admitted.step, resolve);
     const site = admitted.call.site === void 0 ? void 0 : job.sites?.sites[admitted.call.site - 1];
@@ -2788,9 +2837,19 @@ async function execute(job) {
   });
   const sites = job.sites && { sites: job.sites.sites, at: new Map(job.sites.at) };
   run.begin({ allow: job.allow, perform, watch, ...sites ? { sites } : {} }, limits);
+  const checking = job.runCheck ? prepare(limits.memoryMb, true) : null;
+  checking?.then(
+    (checker2) => used.push(checker2),
+    () => {
+    }
+  );
   const outcome = await run.run(job.body, job.input);
-  if (!outcome.ok || !job.runCheck || outcome.notApplicable !== void 0) return outcome;
-  const checker = await prepare(limits.memoryMb, true);
+  if (!outcome.ok || checking === null || outcome.notApplicable !== void 0) {
+    await checking?.catch(() => {
+    });
+    return outcome;
+  }
+  const checker = await checking;
   checker.begin({ allow: [], perform: refuseCall, watch }, limits);
   const verdict = await checker.check(job.body, JSON.stringify(outcome.result));
   return verdict === "passed" || verdict === "absent" ? { ...outcome, check: verdict } : { ok: false, failure: verdict, calls: outcome.calls };

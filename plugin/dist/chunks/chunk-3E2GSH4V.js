@@ -1,0 +1,1214 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+import {
+  hashSource,
+  readToolCode,
+  recordableError,
+  recordableOutput,
+  toolFilePath,
+  writeToolCode
+} from "./chunk-VPKFMVD7.js";
+import {
+  toolNameProblem
+} from "./chunk-7GUC6VD2.js";
+import {
+  NO_EVIDENCE
+} from "./chunk-J2PGGSMV.js";
+import {
+  DistillError
+} from "./chunk-WEYMVVQ3.js";
+
+// core/util/logger.ts
+var stderrLogger = {
+  info() {
+  },
+  warn(message) {
+    process.stderr.write(`${message}
+`);
+  },
+  error(message) {
+    process.stderr.write(`${message}
+`);
+  }
+};
+
+// core/store/registry-scope.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+var transactions = new AsyncLocalStorage();
+async function runInTransaction(owner, fn) {
+  const scope = { owner, open: true };
+  try {
+    return await transactions.run(scope, fn);
+  } finally {
+    scope.open = false;
+  }
+}
+function assertOutsideTransaction(owner, what = "a registry store method") {
+  const scope = transactions.getStore();
+  if (scope?.open && scope.owner === owner) {
+    throw new DistillError(
+      "USAGE",
+      `${what} was called on the store inside its own transaction(): use the transaction's \`tx\` argument instead (or take tool locks before opening the transaction).`
+    );
+  }
+}
+function noTransaction() {
+  return new DistillError(
+    "USAGE",
+    "savepoint() needs an open transaction: call it on the `tx` that transaction() passes to its function"
+  );
+}
+var ToolLocks = class {
+  #tails = /* @__PURE__ */ new Map();
+  #held = new AsyncLocalStorage();
+  async run(name, acquire, fn) {
+    const held = this.#held.getStore();
+    if (held?.has(name)) return fn();
+    const before = this.#tails.get(name);
+    let done;
+    const mine = new Promise((resolve) => {
+      done = resolve;
+    });
+    const tail = before ? before.then(() => mine) : mine;
+    this.#tails.set(name, tail);
+    try {
+      if (before) await before;
+      const release = await acquire();
+      try {
+        return await this.#held.run(/* @__PURE__ */ new Set([...held ?? [], name]), fn);
+      } finally {
+        await release();
+      }
+    } finally {
+      done();
+      if (this.#tails.get(name) === tail) this.#tails.delete(name);
+    }
+  }
+};
+
+// core/store/engine.ts
+function sql(build) {
+  const built = /* @__PURE__ */ new Map();
+  return (d) => {
+    let text2 = built.get(d);
+    if (text2 === void 0) {
+      text2 = build(d);
+      built.set(d, text2);
+    }
+    return text2;
+  };
+}
+
+// core/store/tables/bookkeeping.ts
+var GET = sql((d) => `SELECT value FROM ${d.t.meta} WHERE key = ?`);
+var SET = sql(
+  (d) => `INSERT INTO ${d.t.meta} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`
+);
+var bookkeepingMethods = {
+  async getMeta(key) {
+    const row = await this.engine.first(GET(this.engine.dialect), [key]);
+    return row === void 0 ? null : String(row["value"]);
+  },
+  async setMeta(key, value) {
+    await this.engine.run(SET(this.engine.dialect), [key, value]);
+  }
+};
+
+// core/store/recorded-outcome.ts
+function joinNotes(...notes) {
+  const kept = notes.filter((n) => n !== null && n !== "");
+  return kept.length === 0 ? null : kept.join("; ");
+}
+function recordedOutcome(call, outcome, maxOutputBytes) {
+  const status = outcome === null ? "started" : "output" in outcome ? "ok" : "error";
+  const out = outcome !== null && "output" in outcome ? recordableOutput(outcome.output, maxOutputBytes) : null;
+  const err = outcome !== null && "error" in outcome ? recordableError(outcome.error, maxOutputBytes) : null;
+  return {
+    status,
+    output: out?.text ?? null,
+    error: err?.text ?? null,
+    note: joinNotes(call.note ?? null, out?.note ?? null, err?.note ?? null),
+    clipped: out?.clipped ?? false,
+    failure: (outcome !== null && "error" in outcome ? outcome.failure : void 0) ?? null
+  };
+}
+
+// core/store/row-mappers.ts
+function now() {
+  return (/* @__PURE__ */ new Date()).toISOString();
+}
+function json(value) {
+  return value === void 0 ? null : JSON.stringify(value);
+}
+function parse(text2) {
+  return typeof text2 === "string" ? JSON.parse(text2) : null;
+}
+function lazyJson(target, key, raw, map) {
+  let value;
+  let parsed = false;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!parsed) {
+        value = map(parse(raw));
+        parsed = true;
+      }
+      return value;
+    },
+    set: (next) => {
+      value = next;
+      parsed = true;
+    }
+  });
+}
+function text(r, column) {
+  return r[column];
+}
+function textOrNull(r, column) {
+  return r[column] ?? null;
+}
+function numberOrNull(r, column) {
+  const v = r[column];
+  return v === null || v === void 0 ? null : Number(v);
+}
+function versionFromRow(r) {
+  const record = {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    status: r["status"],
+    problems: parse(r["problems"]),
+    baseline: numberOrNull(r, "baseline"),
+    baselineTokens: numberOrNull(r, "baseline_tokens"),
+    sourceTrace: textOrNull(r, "source_trace"),
+    description: text(r, "description"),
+    inputSchema: parse(r["input_schema"]),
+    testInputs: parse(r["test_inputs"]),
+    sourceHash: text(r, "source_hash")
+  };
+  lazyJson(record, "verdict", r["verdict"], (v) => withEvidence(v));
+  return Object.assign(record, {
+    queuedRebuild: Boolean(r["queued_rebuild"]),
+    rebuildNote: textOrNull(r, "rebuild_note"),
+    createdAt: text(r, "created_at"),
+    replayRuns: parse(r["replay_runs"]) ?? []
+  });
+}
+function historyFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    from: textOrNull(r, "from_status"),
+    to: r["to_status"],
+    reason: text(r, "reason"),
+    evidence: parse(r["evidence"]),
+    at: text(r, "at")
+  };
+}
+function dependencyFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    baseTool: text(r, "base_tool"),
+    fingerprint: textOrNull(r, "fingerprint"),
+    avoided: Boolean(r["avoided"])
+  };
+}
+function runStatsFromRow(name, version, r) {
+  return {
+    name,
+    version,
+    runs: Number(r?.["runs"] ?? 0),
+    successes: Number(r?.["successes"] ?? 0),
+    failures: Number(r?.["failures"] ?? 0),
+    notApplicable: Number(r?.["not_applicable"] ?? 0),
+    innerCalls: Number(r?.["inner_calls"] ?? 0),
+    lastRunAt: r === void 0 ? null : textOrNull(r, "last_run_at")
+  };
+}
+function runFromRow(r) {
+  return {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    outcome: r["outcome"],
+    traceId: textOrNull(r, "trace_id"),
+    callId: numberOrNull(r, "call_id"),
+    innerCalls: Number(r["inner_calls"]),
+    evidence: parse(r["evidence"]),
+    at: text(r, "at")
+  };
+}
+function baseHealthFromRow(r) {
+  const probe = r["probe_ok"];
+  return {
+    tool: text(r, "tool"),
+    failures: Number(r["failures"]),
+    consecutive: Number(r["consecutive"]),
+    lastError: textOrNull(r, "last_error"),
+    lastFailureAt: textOrNull(r, "last_failure_at"),
+    lastOkAt: textOrNull(r, "last_ok_at"),
+    probeOk: probe === null || probe === void 0 ? null : Boolean(probe),
+    probedAt: textOrNull(r, "probed_at")
+  };
+}
+function verifiedDefinitionFromRow(r) {
+  const record = {
+    name: text(r, "name"),
+    version: Number(r["version"]),
+    baseTool: text(r, "base_tool"),
+    fingerprint: text(r, "fingerprint")
+  };
+  lazyJson(record, "definition", r["definition"], (v) => v);
+  return Object.assign(record, { verifiedAt: text(r, "verified_at") });
+}
+function traceFromRow(r) {
+  const outcome = r["outcome"];
+  return {
+    id: text(r, "id"),
+    task: text(r, "task"),
+    source: r["source"],
+    outcome: outcome === null || outcome === void 0 ? null : Boolean(outcome),
+    usage: {
+      input_tokens: Number(r["input_tokens"]),
+      output_tokens: Number(r["output_tokens"]),
+      cache_creation_input_tokens: Number(r["cache_creation_input_tokens"]),
+      cache_read_input_tokens: Number(r["cache_read_input_tokens"])
+    },
+    startedAt: text(r, "started_at"),
+    endedAt: textOrNull(r, "ended_at"),
+    note: textOrNull(r, "note")
+  };
+}
+function traceFlagsFromRow(r) {
+  return {
+    nudged: Boolean(r?.["nudged"]),
+    proposed: Boolean(r?.["proposed"]),
+    replaceName: r === void 0 ? null : textOrNull(r, "replace_name")
+  };
+}
+function receivedInput(r, stored) {
+  const raw = r["raw_args"];
+  if (typeof raw !== "string") return stored;
+  try {
+    const value = JSON.parse(raw);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : stored;
+  } catch {
+    return stored;
+  }
+}
+function callFromRow(r) {
+  return {
+    id: Number(r["id"]),
+    traceId: text(r, "trace_id"),
+    seq: Number(r["seq"]),
+    parentId: numberOrNull(r, "parent_id"),
+    tool: text(r, "tool"),
+    kind: r["kind"],
+    args: parse(r["args"]),
+    status: r["status"],
+    output: parse(r["output"]),
+    error: textOrNull(r, "error"),
+    latencyMs: numberOrNull(r, "latency_ms"),
+    version: numberOrNull(r, "version"),
+    note: textOrNull(r, "note"),
+    clipped: Boolean(r["clipped"]),
+    failure: textOrNull(r, "failure")
+  };
+}
+function withEvidence(v) {
+  if (v === null) return v;
+  const checks = v.checks;
+  const named = Object.values(checks).every((c) => c.problems.every((p) => typeof p.rule === "string"));
+  const shaped = named ? v : { ...v, checks: withRuleIds(checks) };
+  return shaped.evidence !== void 0 ? shaped : { ...shaped, evidence: { ...NO_EVIDENCE, writes: [] } };
+}
+function withRuleIds(checks) {
+  const named = (c) => ({
+    ...c,
+    problems: c.problems.map((p) => typeof p.rule === "string" ? p : { ...p, rule: "unnamed" })
+  });
+  return { static: named(checks.static), replay: named(checks.replay), efficiency: named(checks.efficiency) };
+}
+
+// core/store/tables/calls.ts
+var COLUMNS = `id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version,
+  note, clipped, failure`;
+var INSERTED = `parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, note,
+  clipped, raw_args, failure`;
+var INSERT = sql(
+  (d) => d.writableCte ? `WITH next AS (
+         UPDATE ${d.t.traces} SET last_call_seq = last_call_seq + 1 WHERE id = CAST(?1 AS TEXT) RETURNING last_call_seq
+       )
+       INSERT INTO ${d.t.calls} (trace_id, seq, ${INSERTED}, started_at)
+       SELECT ?1, next.last_call_seq, CAST(?2 AS BIGINT), ?3, ?4, ?5, ?6, ?7, ?8, CAST(?9 AS DOUBLE PRECISION),
+         CAST(?10 AS INTEGER), ?11, ?12, CAST(?13 AS BOOLEAN), ?14, ?15, ${d.now} FROM next
+       RETURNING id` : `INSERT INTO ${d.t.calls} (trace_id, seq, ${INSERTED}, started_at)
+       VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ${d.t.calls} WHERE trace_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8,
+         ?9, ?10, ?11, ?12, ?13, ?14, ?15, ${d.now})
+       RETURNING id`
+);
+var FINISH = sql(
+  (d) => `UPDATE ${d.t.calls} SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
+     note = CASE WHEN CAST(?4 AS TEXT) IS NULL THEN note WHEN note IS NULL THEN CAST(?4 AS TEXT)
+       ELSE note || '; ' || CAST(?4 AS TEXT) END WHERE id = ?5`
+);
+var FAIL = sql(
+  (d) => `UPDATE ${d.t.calls} SET status = 'error', error = ?1, latency_ms = ?2,
+     note = CASE WHEN CAST(?3 AS TEXT) IS NULL THEN note WHEN note IS NULL THEN CAST(?3 AS TEXT)
+       ELSE note || '; ' || CAST(?3 AS TEXT) END WHERE id = ?4`
+);
+var SEQ_OF = sql((d) => `SELECT seq FROM ${d.t.calls} WHERE id = ?`);
+var SHIFT_UP = sql(
+  (d) => `UPDATE ${d.t.calls} SET seq = seq + CAST(?3 AS INTEGER) + 1 WHERE trace_id = ?1 AND seq >= ?2`
+);
+var SHIFT_BACK = sql(
+  (d) => `UPDATE ${d.t.calls} SET seq = seq - CAST(?2 AS INTEGER) WHERE trace_id = ?1 AND seq > ?2 AND id <> ?3`
+);
+var SET_SEQ = sql((d) => `UPDATE ${d.t.calls} SET seq = ? WHERE id = ?`);
+var SET_KIND = sql((d) => `UPDATE ${d.t.calls} SET kind = ?, version = ? WHERE id = ?`);
+var SET_ARGS = sql(
+  (d) => `UPDATE ${d.t.calls} SET args = ?, raw_args = COALESCE(CAST(? AS TEXT), raw_args) WHERE id = ?`
+);
+var BY_EXTERNAL_ID = sql(
+  (d) => `SELECT ${COLUMNS} FROM ${d.t.calls} WHERE external_id = ?1 AND ${d.startsWith("trace_id", "?2")}
+     ORDER BY id DESC LIMIT 1`
+);
+var STARTED_BY_EXTERNAL_ID = sql(
+  (d) => `SELECT ${COLUMNS} FROM ${d.t.calls} WHERE external_id = ? AND status = 'started' ORDER BY id DESC`
+);
+var OF_TRACE = sql((d) => `SELECT ${COLUMNS} FROM ${d.t.calls} WHERE trace_id = ? ORDER BY seq`);
+var COUNT_TOP_LEVEL_BASE = sql(
+  (d) => `SELECT COUNT(*) AS n FROM ${d.t.calls}
+     WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status <> 'started'`
+);
+var LIVE_RUNS = sql(
+  (d) => `SELECT ${COLUMNS}, started_at, raw_args FROM ${d.t.calls}
+     WHERE kind = 'distilled' AND tool = ? AND version = ? AND status = 'ok' ORDER BY id DESC LIMIT ?`
+);
+var RUNS_BY_ID = sql(
+  (d) => `SELECT ${COLUMNS}, started_at, raw_args FROM ${d.t.calls}
+     WHERE ${d.anyOf("id", "?", "bigint")} AND kind = 'distilled' AND status = 'ok'`
+);
+var INNER = sql(
+  (d) => `SELECT ${COLUMNS} FROM ${d.t.calls} WHERE ${d.anyOf("parent_id", "?", "bigint")} ORDER BY parent_id, seq`
+);
+async function insertCall(t, call, outcome, latencyMs) {
+  const kept = recordedOutcome(call, outcome, t.maxOutputBytes);
+  const params = [
+    call.traceId,
+    call.parentId ?? null,
+    call.tool,
+    call.kind,
+    JSON.stringify(call.args),
+    kept.status,
+    kept.output,
+    kept.error,
+    latencyMs,
+    call.version ?? null,
+    call.externalId ?? null,
+    kept.note,
+    kept.clipped,
+    call.rawArgs ?? null,
+    kept.failure
+  ];
+  const e = t.engine;
+  const row = e.dialect.writableCte ? await e.first(INSERT(e.dialect), params) : await e.transaction((tx) => tx.first(INSERT(tx.dialect), params));
+  if (!row) {
+    throw new DistillError(
+      "STORE",
+      `cannot record a call of trace ${call.traceId} in the store ${e.where}: there is no such trace (create it first).`
+    );
+  }
+  return Number(row["id"]);
+}
+async function withInnerCalls(t, rows) {
+  if (rows.length === 0) return [];
+  const inner = await t.engine.rows(INNER(t.engine.dialect), [rows.map((r) => Number(r["id"]))]);
+  const byParent = /* @__PURE__ */ new Map();
+  for (const r of inner) {
+    const call = callFromRow(r);
+    const siblings = byParent.get(call.parentId);
+    if (siblings) siblings.push(call);
+    else byParent.set(call.parentId, [call]);
+  }
+  return rows.map((row) => {
+    const call = callFromRow(row);
+    return {
+      trace: call.traceId,
+      call: call.id,
+      version: call.version ?? 0,
+      input: receivedInput(row, call.args),
+      output: call.output,
+      at: String(row["started_at"]),
+      calls: byParent.get(call.id) ?? []
+    };
+  });
+}
+var callMethods = {
+  startCall(call) {
+    return insertCall(this, call, null, null);
+  },
+  appendCall(call, outcome, latencyMs) {
+    return insertCall(this, call, outcome, latencyMs);
+  },
+  /**
+   * Inserts a finished call at `seq`, moving the trace's later calls one place on (a call learnt afterwards, from
+   * Claude Code's transcript): it goes in last, as any call, then the calls from `seq` on make room for it.
+   */
+  insertCallAt(call, outcome, latencyMs, seq) {
+    return this.engine.transaction(async (tx) => {
+      const t = { ...this, engine: tx };
+      const id = await insertCall(t, call, outcome, latencyMs);
+      const top = Number((await tx.first(SEQ_OF(tx.dialect), [id]))?.["seq"]);
+      if (seq >= top) return id;
+      await tx.run(SHIFT_UP(tx.dialect), [call.traceId, seq, top]);
+      await tx.run(SHIFT_BACK(tx.dialect), [call.traceId, top, id]);
+      await tx.run(SET_SEQ(tx.dialect), [seq, id]);
+      return id;
+    });
+  },
+  async finishCall(id, output, latencyMs) {
+    const out = recordableOutput(output, this.maxOutputBytes);
+    await this.engine.run(FINISH(this.engine.dialect), [out.text, latencyMs, out.clipped, out.note, id]);
+  },
+  async failCall(id, error, latencyMs) {
+    const err = recordableError(error, this.maxOutputBytes);
+    await this.engine.run(FAIL(this.engine.dialect), [err.text, latencyMs, err.note, id]);
+  },
+  async setCallKind(id, kind, version) {
+    await this.engine.run(SET_KIND(this.engine.dialect), [kind, version, id]);
+  },
+  async setCallArgs(id, args, rawArgs = null) {
+    await this.engine.run(SET_ARGS(this.engine.dialect), [JSON.stringify(args), rawArgs, id]);
+  },
+  async getCallByExternalId(externalId, traceIdPrefix) {
+    const row = await this.engine.first(BY_EXTERNAL_ID(this.engine.dialect), [externalId, traceIdPrefix]);
+    return row ? callFromRow(row) : null;
+  },
+  async startedCallsByExternalId(externalId) {
+    return (await this.engine.rows(STARTED_BY_EXTERNAL_ID(this.engine.dialect), [externalId])).map(
+      callFromRow
+    );
+  },
+  async getCalls(traceId) {
+    return (await this.engine.rows(OF_TRACE(this.engine.dialect), [traceId])).map(callFromRow);
+  },
+  async countTopLevelBaseCalls(traceId) {
+    return Number((await this.engine.first(COUNT_TOP_LEVEL_BASE(this.engine.dialect), [traceId]))?.["n"]);
+  },
+  /** The newest `limit` successful live runs of a distilled tool version, newest first, each with its base calls. */
+  async liveRuns(name, version, limit) {
+    return withInnerCalls(
+      this,
+      await this.engine.rows(LIVE_RUNS(this.engine.dialect), [name, version, limit])
+    );
+  },
+  /** The live runs `refs` names that are still stored and succeeded (in their trace), in the order given. */
+  async liveRunsOf(refs) {
+    if (refs.length === 0) return [];
+    const rows = await this.engine.rows(RUNS_BY_ID(this.engine.dialect), [refs.map((r) => r.call)]);
+    const byId = new Map(rows.map((r) => [Number(r["id"]), r]));
+    const found = refs.flatMap((ref) => {
+      const row = byId.get(ref.call);
+      return row !== void 0 && row["trace_id"] === ref.trace ? [row] : [];
+    });
+    return withInnerCalls(this, found);
+  }
+};
+
+// core/store/tables/dependencies.ts
+function perVersion(build) {
+  const all = sql((d) => build(d, ""));
+  const ofName = sql((d) => build(d, " WHERE name = ?"));
+  const ofVersion = sql((d) => build(d, " WHERE version = ?"));
+  const ofBoth = sql((d) => build(d, " WHERE name = ? AND version = ?"));
+  return (d, name, version) => name === void 0 ? version === void 0 ? [all(d), []] : [ofVersion(d), [version]] : version === void 0 ? [ofName(d), [name]] : [ofBoth(d), [name, version]];
+}
+var CLEAR = sql((d) => `DELETE FROM ${d.t.dependencies} WHERE name = ? AND version = ?`);
+var ADD = sql(
+  (d) => `INSERT INTO ${d.t.dependencies} (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)`
+);
+var DEPENDENCIES = perVersion(
+  (d, where) => `SELECT name, version, base_tool, fingerprint, avoided FROM ${d.t.dependencies}${where}
+     ORDER BY name, version, base_tool`
+);
+var NOW = sql((d) => `SELECT ${d.now} AS at`);
+var ADD_DEFINITION = sql(
+  (d) => `INSERT INTO ${d.t.verified_definitions} AS v (name, version, base_tool, fingerprint, definition, verified_at)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name, version, base_tool, fingerprint)
+     DO UPDATE SET definition = COALESCE(v.definition, excluded.definition), verified_at = excluded.verified_at`
+);
+var DEFINITIONS = perVersion(
+  (d, where) => `SELECT name, version, base_tool, fingerprint, definition, verified_at
+     FROM ${d.t.verified_definitions}${where} ORDER BY name, version, base_tool, verified_at, fingerprint`
+);
+var dependencyMethods = {
+  /** Replaces the dependency rows of a version, in one transaction. */
+  async setDependencies(name, version, deps) {
+    await this.engine.transaction(async (tx) => {
+      await tx.run(CLEAR(tx.dialect), [name, version]);
+      for (const d of deps)
+        await tx.run(ADD(tx.dialect), [name, version, d.baseTool, d.fingerprint, d.avoided]);
+    });
+  },
+  async getDependencies(name, version) {
+    const [text2, params] = DEPENDENCIES(this.engine.dialect, name, version);
+    return (await this.engine.rows(text2, params)).map(dependencyFromRow);
+  },
+  /** Adds definitions to a version's set, in one transaction; a known fingerprint gains its text if it had none. */
+  async addVerifiedDefinitions(name, version, defs) {
+    if (defs.length === 0) return;
+    await this.engine.transaction(async (tx) => {
+      const at = String((await tx.first(NOW(tx.dialect)))?.["at"]);
+      for (const d of defs) {
+        await tx.run(ADD_DEFINITION(tx.dialect), [
+          name,
+          version,
+          d.baseTool,
+          d.fingerprint,
+          d.definition === null ? null : JSON.stringify(d.definition),
+          at
+        ]);
+      }
+    });
+  },
+  /** The definitions versions were verified against (one version's, or every one's), oldest verification first. */
+  async verifiedDefinitions(name, version) {
+    const [text2, params] = DEFINITIONS(this.engine.dialect, name, version);
+    return (await this.engine.rows(text2, params)).map(verifiedDefinitionFromRow);
+  }
+};
+
+// core/store/tables/history.ts
+var COLUMNS2 = "name, version, from_status, to_status, reason, evidence, at";
+var INSERT_HISTORY = sql(
+  (d) => `INSERT INTO ${d.t.status_history} (name, version, from_status, to_status, reason, evidence, at)
+     VALUES (?, ?, ?, ?, ?, ?, ${d.now})`
+);
+var OF_VERSION = sql(
+  (d) => `SELECT ${COLUMNS2} FROM ${d.t.status_history} WHERE name = ? AND version = ? ORDER BY id`
+);
+var LATEST = sql(
+  (d) => `SELECT ${COLUMNS2} FROM ${d.t.status_history}
+     WHERE id IN (SELECT MAX(id) FROM ${d.t.status_history} GROUP BY name, version) ORDER BY name, version`
+);
+var LAST_ACTIVATION = sql(
+  (d) => `SELECT COALESCE(MAX(id), 0) AS id FROM ${d.t.status_history}
+     WHERE name = ? AND version = ? AND to_status = 'active'`
+);
+var historyMethods = {
+  async getHistory(name, version) {
+    return (await this.engine.rows(OF_VERSION(this.engine.dialect), [name, version])).map(historyFromRow);
+  },
+  async latestHistory() {
+    return (await this.engine.rows(LATEST(this.engine.dialect))).map(historyFromRow);
+  },
+  /** The id of the history row of a version's last activation (0 when never active): the order of activations. */
+  async lastActivation(name, version) {
+    return Number((await this.engine.first(LAST_ACTIVATION(this.engine.dialect), [name, version]))?.["id"]);
+  },
+  async addHistory(h) {
+    await this.engine.run(INSERT_HISTORY(this.engine.dialect), [
+      h.name,
+      h.version,
+      h.from,
+      h.to,
+      h.reason,
+      json(h.evidence)
+    ]);
+  }
+};
+
+// core/store/tables/runs.ts
+var INSERT_RUN = sql(
+  (d) => `INSERT INTO ${d.t.runs} (name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ${d.now}) RETURNING at`
+);
+var COUNT_RUN = sql(
+  (d) => `INSERT INTO ${d.t.run_stats} AS s
+       (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
+     VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+     ON CONFLICT (name, version) DO UPDATE SET runs = s.runs + 1, successes = s.successes + excluded.successes,
+       failures = s.failures + excluded.failures, not_applicable = s.not_applicable + excluded.not_applicable,
+       inner_calls = s.inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
+);
+var STATS = sql(
+  (d) => `SELECT runs, successes, failures, not_applicable, inner_calls, last_run_at FROM ${d.t.run_stats}
+     WHERE name = ? AND version = ?`
+);
+var RUN_COLUMNS = "name, version, outcome, trace_id, call_id, inner_calls, evidence, at";
+var RECENT = sql(
+  (d) => `SELECT ${RUN_COLUMNS} FROM ${d.t.runs} WHERE name = ? AND version = ? ORDER BY id DESC LIMIT ?`
+);
+var RECENT_OF = sql(
+  (d) => `SELECT ${RUN_COLUMNS} FROM ${d.t.runs} WHERE name = ? AND version = ? AND ${d.anyOf("outcome", "?", "text")}
+     ORDER BY id DESC LIMIT ?`
+);
+var CONSECUTIVE = sql((d) => `SELECT consecutive FROM ${d.t.base_health} WHERE tool = ?`);
+var HEALTHY_AGAIN = sql(
+  (d) => `UPDATE ${d.t.base_health} SET consecutive = 0, last_ok_at = ${d.now} WHERE tool = ? AND consecutive > 0`
+);
+var FAILED = sql(
+  (d) => `INSERT INTO ${d.t.base_health} AS h (tool, failures, consecutive, last_error, last_failure_at)
+     VALUES (?, 1, 1, ?, ${d.now})
+     ON CONFLICT (tool) DO UPDATE SET failures = h.failures + 1, consecutive = h.consecutive + 1,
+       last_error = excluded.last_error, last_failure_at = excluded.last_failure_at`
+);
+var PROBED = sql(
+  (d) => `INSERT INTO ${d.t.base_health} AS h (tool, probe_ok, probed_at) VALUES (?, ?, ${d.now})
+     ON CONFLICT (tool) DO UPDATE SET probe_ok = excluded.probe_ok, probed_at = excluded.probed_at,
+       consecutive = CASE WHEN excluded.probe_ok THEN 0 ELSE h.consecutive END`
+);
+var HEALTH = sql(
+  (d) => `SELECT tool, failures, consecutive, last_error, last_failure_at, last_ok_at, probe_ok, probed_at
+     FROM ${d.t.base_health} ORDER BY tool`
+);
+var runMethods = {
+  /** Records one live run and counts it, in one transaction (both rows, or neither), at one time. */
+  async recordRun(run) {
+    const ok = run.outcome === "ok" || run.outcome === "declared" ? 1 : 0;
+    const na = run.outcome === "not_applicable" ? 1 : 0;
+    const failed = ok || na ? 0 : 1;
+    await this.engine.transaction(async (tx) => {
+      const inserted = await tx.first(INSERT_RUN(tx.dialect), [
+        run.name,
+        run.version,
+        run.outcome,
+        run.traceId ?? null,
+        run.callId ?? null,
+        run.innerCalls,
+        json(run.evidence)
+      ]);
+      await tx.run(COUNT_RUN(tx.dialect), [
+        run.name,
+        run.version,
+        ok,
+        failed,
+        na,
+        run.innerCalls,
+        String(inserted?.["at"])
+      ]);
+    });
+  },
+  async getRunStats(name, version) {
+    return runStatsFromRow(
+      name,
+      version,
+      await this.engine.first(STATS(this.engine.dialect), [name, version])
+    );
+  },
+  async recentRuns(name, version, limit, outcomes) {
+    const rows = outcomes === void 0 ? await this.engine.rows(RECENT(this.engine.dialect), [name, version, limit]) : await this.engine.rows(RECENT_OF(this.engine.dialect), [name, version, outcomes, limit]);
+    return rows.map(runFromRow);
+  },
+  /**
+   * Counts a base tool's answer: an infrastructure failure adds to its failures; an answer after failures makes it
+   * healthy again. A healthy tool's answer writes nothing (base calls are frequent; only a change is a write).
+   */
+  async recordBaseHealth(tool, ok, error = null) {
+    const e = this.engine;
+    if (!ok) {
+      await e.run(FAILED(e.dialect), [tool, error]);
+      return;
+    }
+    const row = await e.first(CONSECUTIVE(e.dialect), [tool]);
+    if (row !== void 0 && Number(row["consecutive"]) > 0) await e.run(HEALTHY_AGAIN(e.dialect), [tool]);
+  },
+  /** Records what the health probe said of a base tool; a healthy answer ends its run of failures. */
+  async recordProbe(tool, ok) {
+    await this.engine.run(PROBED(this.engine.dialect), [tool, ok]);
+  },
+  async baseHealth() {
+    return (await this.engine.rows(HEALTH(this.engine.dialect))).map(baseHealthFromRow);
+  }
+};
+
+// core/store/tables/sessions.ts
+var CREATE = sql(
+  (d) => `INSERT INTO ${d.t.cc_sessions} (session_id, span, confirmed, updated_at) VALUES (?, 1, false, ${d.now})
+     ON CONFLICT (session_id) DO NOTHING`
+);
+var FIND = sql((d) => `SELECT span, confirmed FROM ${d.t.cc_sessions} WHERE session_id = ?`);
+var ADVANCE = sql(
+  (d) => `UPDATE ${d.t.cc_sessions} SET span = span + 1, confirmed = false, updated_at = ${d.now}
+     WHERE session_id = ? AND span = ?`
+);
+var CONFIRM = sql(
+  (d) => `UPDATE ${d.t.cc_sessions} SET confirmed = true, updated_at = ${d.now} WHERE session_id = ? AND span = ?`
+);
+var CLAIM = sql(
+  (d) => `INSERT INTO ${d.t.spill_applied} (event_id, applied_at) VALUES (?, ${d.now}) ON CONFLICT (event_id) DO NOTHING`
+);
+var PRUNE = sql((d) => `DELETE FROM ${d.t.spill_applied} WHERE applied_at < ?`);
+var sessionMethods = {
+  async sessionSpan(sessionId) {
+    await this.engine.run(CREATE(this.engine.dialect), [sessionId]);
+    return await sessionMethods.findSessionSpan.call(this, sessionId);
+  },
+  async findSessionSpan(sessionId) {
+    const row = await this.engine.first(FIND(this.engine.dialect), [sessionId]);
+    return row ? { sessionId, span: Number(row["span"]), confirmed: Boolean(row["confirmed"]) } : null;
+  },
+  async advanceSpan(sessionId, from) {
+    await this.engine.run(ADVANCE(this.engine.dialect), [sessionId, from]);
+  },
+  async markSpanConfirmed(sessionId, span) {
+    await this.engine.run(CONFIRM(this.engine.dialect), [sessionId, span]);
+  },
+  /**
+   * Inserting the id is the claim: a second applier's insert of the same id waits for the first one's
+   * transaction and then finds the row (or, if that one rolled back, takes the claim itself).
+   */
+  async claimSpillEvent(eventId) {
+    return await this.engine.run(CLAIM(this.engine.dialect), [eventId]) === 1;
+  },
+  async pruneSpillApplied(before) {
+    await this.engine.run(PRUNE(this.engine.dialect), [before]);
+  }
+};
+
+// core/store/tables/traces.ts
+var COLUMNS3 = `id, task, source, outcome, input_tokens, output_tokens, cache_creation_input_tokens,
+  cache_read_input_tokens, started_at, ended_at, note`;
+var CREATE2 = sql(
+  (d) => `INSERT INTO ${d.t.traces} (id, task, source, started_at) VALUES (?, ?, ?, ${d.now}) ON CONFLICT (id) DO NOTHING`
+);
+var GET2 = sql((d) => `SELECT ${COLUMNS3} FROM ${d.t.traces} WHERE id = ?`);
+var IDS_STARTING_WITH = sql(
+  (d) => `SELECT id FROM ${d.t.traces} WHERE ${d.startsWith("id", "?1")} ORDER BY started_at DESC, ${d.traceOrder} DESC LIMIT ?2`
+);
+var LIST = sql(
+  (d) => `SELECT ${COLUMNS3} FROM ${d.t.traces} ORDER BY started_at DESC, ${d.traceOrder} DESC LIMIT ?`
+);
+var SET_TASK = sql((d) => `UPDATE ${d.t.traces} SET task = ? WHERE id = ?`);
+var SET_OUTCOME = sql((d) => `UPDATE ${d.t.traces} SET outcome = ? WHERE id = ?`);
+var ADD_USAGE = sql(
+  (d) => `UPDATE ${d.t.traces} SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+     cache_creation_input_tokens = cache_creation_input_tokens + ?,
+     cache_read_input_tokens = cache_read_input_tokens + ? WHERE id = ?`
+);
+var END = sql((d) => `UPDATE ${d.t.traces} SET ended_at = COALESCE(ended_at, ${d.now}) WHERE id = ?`);
+var SET_NOTE = sql((d) => `UPDATE ${d.t.traces} SET note = ? WHERE id = ?`);
+var FLAGS = sql((d) => `SELECT nudged, proposed, replace_name FROM ${d.t.traces} WHERE id = ?`);
+var CLAIM_NUDGE = sql((d) => `UPDATE ${d.t.traces} SET nudged = true WHERE id = ? AND NOT nudged`);
+var MARK_PROPOSED = sql((d) => `UPDATE ${d.t.traces} SET proposed = true WHERE id = ?`);
+var SET_REPLACE_NAME = sql((d) => `UPDATE ${d.t.traces} SET replace_name = ? WHERE id = ?`);
+var traceMethods = {
+  async createTrace(id, task, source) {
+    await this.engine.run(CREATE2(this.engine.dialect), [id, task, source]);
+  },
+  async getTrace(id) {
+    const row = await this.engine.first(GET2(this.engine.dialect), [id]);
+    return row ? traceFromRow(row) : null;
+  },
+  async traceIdsStartingWith(prefix, limit = 10) {
+    const rows = await this.engine.rows(IDS_STARTING_WITH(this.engine.dialect), [prefix, limit]);
+    return rows.map((r) => String(r["id"]));
+  },
+  async listTraces(limit = 50) {
+    return (await this.engine.rows(LIST(this.engine.dialect), [limit])).map(traceFromRow);
+  },
+  async setTask(id, task) {
+    await this.engine.run(SET_TASK(this.engine.dialect), [task, id]);
+  },
+  async setOutcome(id, success) {
+    await this.engine.run(SET_OUTCOME(this.engine.dialect), [success, id]);
+  },
+  /** One statement: concurrent additions from several processes all count. */
+  async addUsage(id, usage) {
+    await this.engine.run(ADD_USAGE(this.engine.dialect), [
+      usage.input_tokens,
+      usage.output_tokens,
+      usage.cache_creation_input_tokens,
+      usage.cache_read_input_tokens,
+      id
+    ]);
+  },
+  async endTrace(id) {
+    await this.engine.run(END(this.engine.dialect), [id]);
+  },
+  async setTraceNote(id, note) {
+    await this.engine.run(SET_NOTE(this.engine.dialect), [note, id]);
+  },
+  async getTraceFlags(id) {
+    return traceFlagsFromRow(await this.engine.first(FLAGS(this.engine.dialect), [id]));
+  },
+  /** The guarded UPDATE gives the nudge to exactly one caller, in whichever process. */
+  async claimNudge(id) {
+    return await this.engine.run(CLAIM_NUDGE(this.engine.dialect), [id]) === 1;
+  },
+  async markProposed(id) {
+    await this.engine.run(MARK_PROPOSED(this.engine.dialect), [id]);
+  },
+  async setReplaceName(id, name) {
+    await this.engine.run(SET_REPLACE_NAME(this.engine.dialect), [name, id]);
+  }
+};
+
+// core/store/tables/versions.ts
+import { rmSync } from "node:fs";
+var COLUMNS4 = `name, version, status, problems, baseline, baseline_tokens, source_trace, description,
+  input_schema, test_inputs, source_hash, verdict, queued_rebuild, rebuild_note, created_at, replay_runs`;
+var NEVER_REBUILT = ["deprecated", "rejected", "superseded"];
+var CODE = sql((d) => `SELECT code FROM ${d.t.versions} WHERE name = ? AND version = ?`);
+var NEXT = sql(
+  (d) => `SELECT COALESCE(MAX(version), 0) + 1 AS n FROM ${d.t.versions} WHERE name = ? AND status <> 'rejected'`
+);
+var INSERT2 = sql(
+  (d) => `INSERT INTO ${d.t.versions} (name, version, status, description, input_schema, test_inputs, source_trace,
+       source_hash, created_at${d.codeInRow ? ", code" : ""})
+     VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ${d.now}${d.codeInRow ? ", ?" : ""})
+     RETURNING ${COLUMNS4}`
+);
+var VERSION_TABLES = [
+  "versions",
+  "status_history",
+  "dependencies",
+  "run_stats",
+  "runs",
+  "verified_definitions"
+];
+var DELETE_ROWS = VERSION_TABLES.map(
+  (table) => sql((d) => `DELETE FROM ${d.t[table]} WHERE name = ? AND version = ?`)
+);
+var DELETE_IF_STATUS = sql(
+  (d) => `DELETE FROM ${d.t.versions} WHERE name = ? AND version = ? AND status = ?`
+);
+var WITH_CODE = sql(
+  (d) => `SELECT ${COLUMNS4} FROM ${d.t.versions}
+     WHERE name = ? AND source_hash = ? AND status <> 'rejected' ORDER BY version LIMIT 1`
+);
+var PRUNE2 = (before) => sql(
+  (d) => `SELECT v.name, v.version, v.status, h.at AS since FROM ${d.t.versions} v JOIN ${d.t.status_history} h
+       ON h.id = (SELECT MAX(id) FROM ${d.t.status_history} x WHERE x.name = v.name AND x.version = v.version)
+     WHERE ${d.anyOf("v.status", "?", "text")}${before ? " AND h.at < ?" : ""}
+       AND (v.status = 'rejected' OR v.version < (SELECT MAX(version) FROM ${d.t.versions} w
+         WHERE w.name = v.name AND w.status <> 'rejected'))
+     ORDER BY v.name, v.version`
+);
+var PRUNE_ANY_AGE = PRUNE2(false);
+var PRUNE_BEFORE = PRUNE2(true);
+var GET3 = sql((d) => `SELECT ${COLUMNS4} FROM ${d.t.versions} WHERE name = ? AND version = ?`);
+var LIST2 = (where) => sql((d) => `SELECT ${COLUMNS4} FROM ${d.t.versions}${where} ORDER BY name, version`);
+var LIST_ALL = LIST2("");
+var LIST_NAME = LIST2(" WHERE name = ?");
+var LIST_STATUS = LIST2(" WHERE status = ?");
+var LIST_NAME_STATUS = LIST2(" WHERE name = ? AND status = ?");
+var SET_STATUS = sql(
+  (d) => `UPDATE ${d.t.versions} SET status = ?1, problems = ?2,
+     queued_rebuild = CASE WHEN ?3 THEN false ELSE queued_rebuild END,
+     rebuild_note = CASE WHEN ?3 THEN NULL ELSE rebuild_note END
+     WHERE name = ?4 AND version = ?5 AND status = ?6`
+);
+var SET_STATUS_WITH_HISTORY = sql(
+  (d) => `WITH changed AS (
+       UPDATE ${d.t.versions} SET status = ?1, problems = ?2,
+         queued_rebuild = CASE WHEN ?3 THEN false ELSE queued_rebuild END,
+         rebuild_note = CASE WHEN ?3 THEN NULL ELSE rebuild_note END
+       WHERE name = ?4 AND version = ?5 AND status = ?6
+       RETURNING name, version
+     )
+     INSERT INTO ${d.t.status_history} (name, version, from_status, to_status, reason, evidence, at)
+     SELECT name, version, ?6, ?1, ?7, CAST(?8 AS json), ${d.now} FROM changed`
+);
+var SET_VERIFICATION = sql(
+  (d) => `UPDATE ${d.t.versions} SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?`
+);
+var SET_REPLAY_RUNS = sql(
+  (d) => `UPDATE ${d.t.versions} SET replay_runs = ? WHERE name = ? AND version = ?`
+);
+var SET_QUEUED = sql(
+  (d) => `UPDATE ${d.t.versions} SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?`
+);
+async function removeDependents(tx, name, version) {
+  if (tx.dialect.cascades) return;
+  for (const del of DELETE_ROWS.slice(1)) await tx.run(del(tx.dialect), [name, version]);
+}
+var versionMethods = {
+  async readCode(name, version) {
+    if (this.toolRoot !== null) return readToolCode(this.toolRoot, name, version);
+    const row = await this.engine.first(CODE(this.engine.dialect), [name, version]);
+    if (!row)
+      throw new DistillError("NOT_FOUND", `${name} v${version} is not in the store ${this.engine.where}`);
+    return String(row["code"]);
+  },
+  /**
+   * Stores a new draft: the next number taken under the lock of its tool's numbers, its code, the version and its
+   * first history row in one transaction. A rejected attempt holding the number is replaced (a failed proposal
+   * never uses up a number).
+   */
+  async createVersion(v) {
+    const problem = toolNameProblem(v.name);
+    if (problem !== null) throw new DistillError("PROPOSAL_INVALID", problem);
+    const root = this.toolRoot;
+    return this.engine.transaction(async (tx) => {
+      const d = tx.dialect;
+      await tx.lockVersionNumbers(v.name);
+      const n = Number((await tx.first(NEXT(d), [v.name]))?.["n"]);
+      await tx.run(DELETE_ROWS[0](d), [v.name, n]);
+      await removeDependents(tx, v.name, n);
+      if (root !== null) writeToolCode(root, toolFilePath(root, v.name, n), v.code);
+      const params = [
+        v.name,
+        n,
+        v.description,
+        JSON.stringify(v.inputSchema),
+        JSON.stringify(v.testInputs),
+        v.sourceTrace,
+        hashSource(v.code)
+      ];
+      const row = await tx.first(INSERT2(d), d.codeInRow ? [...params, v.code] : params);
+      const created = versionFromRow(row);
+      await tx.run(INSERT_HISTORY(d), [v.name, n, null, "draft", v.reason, null]);
+      return created;
+    });
+  },
+  async versionWithCode(name, sourceHash) {
+    const row = await this.engine.first(WITH_CODE(this.engine.dialect), [name, sourceHash]);
+    return row ? versionFromRow(row) : null;
+  },
+  /**
+   * Removes every version in `statuses` whose last status change is older than `before` (null: any age), with
+   * everything of it, in one transaction, and returns them by name then version; on SQLite their files go after
+   * the rows. A tool's highest-numbered version that is not rejected is kept, so its number is never handed out
+   * again.
+   */
+  async pruneVersions(statuses, before) {
+    const pruned = await this.engine.transaction(async (tx) => {
+      const rows = before === null ? await tx.rows(PRUNE_ANY_AGE(tx.dialect), [statuses]) : await tx.rows(PRUNE_BEFORE(tx.dialect), [statuses, before]);
+      const removed = [];
+      for (const r of rows) {
+        const p = {
+          name: String(r["name"]),
+          version: Number(r["version"]),
+          status: r["status"],
+          since: String(r["since"])
+        };
+        if (await tx.run(DELETE_IF_STATUS(tx.dialect), [p.name, p.version, p.status]) !== 1) continue;
+        await removeDependents(tx, p.name, p.version);
+        removed.push(p);
+      }
+      return removed;
+    });
+    const root = this.toolRoot;
+    if (root !== null) for (const p of pruned) rmSync(toolFilePath(root, p.name, p.version), { force: true });
+    return pruned;
+  },
+  async getVersion(name, version) {
+    const row = await this.engine.first(GET3(this.engine.dialect), [name, version]);
+    return row ? versionFromRow(row) : null;
+  },
+  async listVersions(filter = {}) {
+    const d = this.engine.dialect;
+    const { name, status } = filter;
+    const rows = name === void 0 ? status === void 0 ? await this.engine.rows(LIST_ALL(d)) : await this.engine.rows(LIST_STATUS(d), [status]) : status === void 0 ? await this.engine.rows(LIST_NAME(d), [name]) : await this.engine.rows(LIST_NAME_STATUS(d), [name, status]);
+    return rows.map(versionFromRow);
+  },
+  /** The guarded update and its history row: both, or (the guard failed) neither. */
+  async setStatus(change) {
+    const guarded = [
+      change.to,
+      JSON.stringify([...new Set(change.problems)].sort()),
+      NEVER_REBUILT.includes(change.to),
+      change.name,
+      change.version,
+      change.expect
+    ];
+    const history = [change.reason, json(change.evidence)];
+    const e = this.engine;
+    if (e.dialect.writableCte) {
+      return await e.run(SET_STATUS_WITH_HISTORY(e.dialect), [...guarded, ...history]) === 1;
+    }
+    return e.transaction(async (tx) => {
+      if (await tx.run(SET_STATUS(tx.dialect), guarded) !== 1) return false;
+      await tx.run(INSERT_HISTORY(tx.dialect), [
+        change.name,
+        change.version,
+        change.expect,
+        change.to,
+        ...history
+      ]);
+      return true;
+    });
+  },
+  async setVerification(name, version, verdict, baselineTokens) {
+    await this.engine.run(SET_VERIFICATION(this.engine.dialect), [
+      JSON.stringify(verdict),
+      verdict.baseline,
+      baselineTokens,
+      name,
+      version
+    ]);
+  },
+  async setReplayRuns(name, version, runs) {
+    await this.engine.run(SET_REPLAY_RUNS(this.engine.dialect), [
+      JSON.stringify(runs.map(({ trace, call }) => ({ trace, call }))),
+      name,
+      version
+    ]);
+  },
+  async setQueuedRebuild(name, version, queued, note) {
+    await this.engine.run(SET_QUEUED(this.engine.dialect), [queued, note, name, version]);
+  }
+};
+
+// core/store/registry-data.ts
+function withMethods(methods) {
+  class Methods {
+  }
+  Object.assign(Methods.prototype, methods);
+  return Methods;
+}
+var TableMethods = withMethods({
+  ...traceMethods,
+  ...callMethods,
+  ...bookkeepingMethods,
+  ...sessionMethods,
+  ...versionMethods,
+  ...historyMethods,
+  ...dependencyMethods,
+  ...runMethods
+});
+var EngineRegistryData = class _EngineRegistryData extends TableMethods {
+  engine;
+  maxOutputBytes;
+  toolRoot;
+  constructor(engine, settings) {
+    super();
+    this.engine = engine;
+    this.maxOutputBytes = settings.maxOutputBytes;
+    this.toolRoot = settings.toolRoot;
+  }
+  transaction(fn) {
+    if (this.engine.inTransaction) return this.engine.transaction(() => fn(this));
+    return this.engine.transaction((tx) => fn(new _EngineRegistryData(tx, this)), "transaction()");
+  }
+  async savepoint(fn) {
+    if (!this.engine.inTransaction) throw noTransaction();
+    const e = this.engine;
+    await e.run("SAVEPOINT td_step");
+    try {
+      const result = await fn(this);
+      await e.run("RELEASE SAVEPOINT td_step");
+      return result;
+    } catch (err) {
+      await e.run("ROLLBACK TO SAVEPOINT td_step");
+      await e.run("RELEASE SAVEPOINT td_step");
+      throw err;
+    }
+  }
+};
+
+// core/store/transfer-rows.ts
+var TRANSFER_ORDER = [
+  "traces",
+  "calls",
+  "versions",
+  "history",
+  "dependencies",
+  "runStats",
+  "runs",
+  "verifiedDefinitions",
+  "baseHealth",
+  "meta",
+  "sessions"
+];
+function emptyCounts() {
+  return {
+    traces: 0,
+    calls: 0,
+    versions: 0,
+    history: 0,
+    dependencies: 0,
+    runStats: 0,
+    runs: 0,
+    verifiedDefinitions: 0,
+    baseHealth: 0,
+    meta: 0,
+    sessions: 0
+  };
+}
+var INTERNAL_META_PREFIX = "tooldistill.lock:";
+
+// core/store/registry-rows.ts
+function traceRow(r) {
+  return { ...traceFromRow(r), ...traceFlagsFromRow(r) };
+}
+function callRow(r) {
+  return {
+    ...callFromRow(r),
+    args: text(r, "args"),
+    output: textOrNull(r, "output"),
+    externalId: textOrNull(r, "external_id"),
+    startedAt: text(r, "started_at"),
+    rawArgs: textOrNull(r, "raw_args")
+  };
+}
+function versionRow(r, code) {
+  return {
+    ...versionFromRow(r),
+    problems: text(r, "problems"),
+    inputSchema: text(r, "input_schema"),
+    testInputs: text(r, "test_inputs"),
+    verdict: textOrNull(r, "verdict"),
+    replayRuns: text(r, "replay_runs"),
+    code
+  };
+}
+function historyRow(r) {
+  return { ...historyFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
+}
+function runStatsRow(r) {
+  return runStatsFromRow(text(r, "name"), Number(r["version"]), r);
+}
+function metaRow(r) {
+  return { key: text(r, "key"), value: text(r, "value") };
+}
+function sessionRow(r) {
+  return {
+    sessionId: text(r, "session_id"),
+    span: Number(r["span"]),
+    confirmed: Boolean(r["confirmed"]),
+    updatedAt: text(r, "updated_at")
+  };
+}
+function runRow(r) {
+  return { ...runFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
+}
+function verifiedDefinitionRow(r) {
+  return { ...verifiedDefinitionFromRow(r), definition: textOrNull(r, "definition") };
+}
+
+export {
+  stderrLogger,
+  runInTransaction,
+  assertOutsideTransaction,
+  ToolLocks,
+  recordedOutcome,
+  now,
+  json,
+  versionFromRow,
+  historyFromRow,
+  dependencyFromRow,
+  runStatsFromRow,
+  runFromRow,
+  baseHealthFromRow,
+  verifiedDefinitionFromRow,
+  traceFromRow,
+  traceFlagsFromRow,
+  receivedInput,
+  callFromRow,
+  EngineRegistryData,
+  TRANSFER_ORDER,
+  emptyCounts,
+  INTERNAL_META_PREFIX,
+  traceRow,
+  callRow,
+  versionRow,
+  historyRow,
+  runStatsRow,
+  metaRow,
+  sessionRow,
+  runRow,
+  verifiedDefinitionRow
+};
