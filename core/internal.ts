@@ -40,12 +40,6 @@ export { pendingSpills, spillEvent } from "./store/spill.ts";
 export { applySpillsToRegistry } from "./store/spill-registry.ts";
 // The embedded store behind a registry, for what only SQLite has (the plugin's session tables, spill files).
 export { SqliteRegistryStore } from "./store/sqlite/sqlite-registry-store.ts";
-export {
-  advanceSpan,
-  findSessionSpan,
-  markSpanConfirmed,
-  sessionSpan,
-} from "./store/sqlite/sqlite-sessions.ts";
 export { isPostgresUrl, refusePostgresUrl } from "./store/store-url.ts";
 export { countToolFiles } from "./store/tool-files.ts";
 export type { RegistryFileHeader } from "./store/transfer/registry-file.ts";

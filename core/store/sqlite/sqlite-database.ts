@@ -114,20 +114,6 @@ export class StoreDatabase {
     }
   }
 
-  /** Runs `fn` inside a savepoint of the current transaction: a throw undoes only what `fn` wrote. */
-  savepoint<T>(fn: () => T): T {
-    this.exec("SAVEPOINT td_step");
-    try {
-      const result = fn();
-      this.exec("RELEASE td_step");
-      return result;
-    } catch (err) {
-      this.exec("ROLLBACK TO td_step");
-      this.exec("RELEASE td_step");
-      throw err;
-    }
-  }
-
   /** Closes the database (idempotent). */
   close(): void {
     if (this.#db.isOpen) this.#db.close();

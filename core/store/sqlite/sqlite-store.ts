@@ -87,11 +87,6 @@ export class Store {
     return this.#db.transaction(fn);
   }
 
-  /** Runs `fn` in a savepoint of the current transaction: a throw undoes only what `fn` wrote. */
-  savepoint<T>(fn: () => T): T {
-    return this.#db.savepoint(fn);
-  }
-
   /** Closes the database; the store object is unusable afterwards. */
   close(): void {
     this.#db.close();
@@ -250,16 +245,6 @@ export class Store {
   /** Stores a small cached value. */
   setMeta(key: string, value: string): void {
     bookkeeping.setMeta(this.#db, key, value);
-  }
-
-  /** True when a spilled hook event was already applied (its file may outlive the commit by a crash). */
-  spillApplied(eventId: string): boolean {
-    return bookkeeping.spillApplied(this.#db, eventId);
-  }
-
-  /** Records a spilled event as applied, in the transaction that applies it. */
-  markSpillApplied(eventId: string): void {
-    bookkeeping.markSpillApplied(this.#db, eventId);
   }
 
   /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
