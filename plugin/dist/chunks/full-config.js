@@ -1,26 +1,26 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
-import "./chunk-N74P55HM.js";
-import "./chunk-D2GMMLZA.js";
+import "./chunk-FA5ZFHPR.js";
+import "./chunk-VESRHET7.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-33C2RXKH.js";
+import "./chunk-5TTD7T4Z.js";
 import {
   hookSettings,
   loadConfig
-} from "./chunk-IHWPCLUK.js";
-import "./chunk-J46PTQO6.js";
+} from "./chunk-G4NVZV74.js";
+import "./chunk-HTAZYL25.js";
 import "./chunk-3E2GSH4V.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
-import "./chunk-2PK73LHC.js";
+import "./chunk-RTC3Y7I5.js";
 import "./chunk-OKH2WWIC.js";
 import "./chunk-HCN7KP44.js";
-import "./chunk-3GICA5WK.js";
-import "./chunk-NW7IKZUA.js";
-import "./chunk-JZ3MG7G2.js";
+import "./chunk-LMZH4FWR.js";
+import "./chunk-UEVEZT5O.js";
+import "./chunk-FCTBTAFV.js";
 import "./chunk-PA5A5OBP.js";
 import "./chunk-QNKRPA2X.js";
 import "./chunk-7GUC6VD2.js";
@@ -31,8 +31,8 @@ import "./chunk-AFD4KMO3.js";
 import {
   DistillError
 } from "./chunk-WEYMVVQ3.js";
-import "./chunk-6P6L5GZQ.js";
-import "./chunk-WGRAGIMS.js";
+import "./chunk-DJFBGJU6.js";
+import "./chunk-A6E7RSNK.js";
 import "./chunk-UTY5CP2H.js";
 
 // hooks/full-config.ts

@@ -1,0 +1,11 @@
+import { createRequire as __tdCreateRequire } from "node:module";
+const require = __tdCreateRequire(import.meta.url);
+
+// core/store/registry-loader.ts
+async function loadConfiguredStore(config, options = {}, location = config.store) {
+  return (await import("./registry-open-U7MU577Z.js")).openConfiguredStore(config, options, location);
+}
+
+export {
+  loadConfiguredStore
+};
