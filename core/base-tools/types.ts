@@ -2,7 +2,7 @@
  * What the reactions to base tool changes report, shared by the review (tool-changes.ts) and recovery
  * (recovery.ts): a leaf of types, so neither imports the other's types back.
  */
-import type { BaseHealthRecord } from "../store/sqlite/sqlite-store.ts";
+import type { BaseHealthRecord } from "../store/records.ts";
 import type { OpenProblem, Status } from "../types.ts";
 import type { DefinitionStatus } from "./verified-definitions.ts";
 
