@@ -131,3 +131,59 @@ describe("an instance's memory", () => {
     assert.ok(left.nonZero > 0);
   });
 });
+
+describe("guest code scavenging memory", () => {
+  /**
+   * An outsider's way to read what an earlier run left in a reused memory: a buffer whose bytes are not cleared
+   * (a plain typed array, a grown resizable ArrayBuffer, WebAssembly's memory) or a string built over
+   * uninitialised space. The guest has no raw-memory view by any name or route, and the strings it can build hold
+   * only what it wrote. The earlier run leaves a megabyte of U+00AB on the heap each time.
+   */
+  const FILL = toolSource(
+    `    (globalThis as any).kept = "\\u00ab".repeat(1 << 20);
+    return (globalThis as any).kept.length;`,
+  );
+  const SCAVENGE = toolSource(
+    `    const g = globalThis as any;
+    const views = ["ArrayBuffer", "SharedArrayBuffer", "Uint8Array", "DataView", "Atomics", "WebAssembly"];
+    const present = views.filter((name) => typeof g[name] !== "undefined");
+    // Every name reachable one step from a global value or its prototype, for a view reached another way.
+    const reachable = new Set<string>();
+    Object.getOwnPropertyNames(g).forEach((name) => {
+      const value = g[name];
+      if (value === null || (typeof value !== "object" && typeof value !== "function")) return;
+      [value, Object.getPrototypeOf(value), value.prototype].forEach((o) => {
+        if (o) Object.getOwnPropertyNames(o).forEach((n) => reachable.add(n));
+      });
+    });
+    const viewNames = [...reachable].filter((n) => /Buffer|DataView|Uint8|Int8|Float64|WebAssembly/.test(n));
+    const padded = "".padEnd(1 << 21, " ");
+    const joined = new Array(1 << 16).join(" ");
+    return {
+      present,
+      viewNames,
+      padded: padded.length,
+      paddedClean: padded.indexOf("\\u00ab") === -1 && padded.trim() === "",
+      joined: joined.length,
+      joinedClean: joined.trim() === "",
+    };`,
+  );
+
+  test("finds no raw-memory view by any route, and strings hold only what the run wrote, run after run", async (t) => {
+    const pool = new Sandbox({ poolSize: 1 });
+    t.after(() => pool.close());
+    const host = fakeHost();
+    const run = (source: string) => pool.run({ source, input: {}, allow: [], call: host.call });
+    for (let round = 0; round < 4; round++) {
+      assert.equal(resultOf(await run(FILL)), 1 << 20, "the earlier run did leave its text");
+      assert.deepEqual(resultOf(await run(SCAVENGE)), {
+        present: [],
+        viewNames: [],
+        padded: 1 << 21,
+        paddedClean: true,
+        joined: (1 << 16) - 1,
+        joinedClean: true,
+      });
+    }
+  });
+});
