@@ -5,7 +5,6 @@ import type { TestContext } from "node:test";
 import { main } from "../cli/main.ts";
 import type { RegistryStore } from "../core/index.ts";
 import { SqliteRegistryStore } from "../core/internal.ts";
-import type { Store } from "../core/store/sqlite/sqlite-store.ts";
 
 /** A temp folder removed when the test ends. */
 export function tempDir(t: TestContext, prefix = "td-"): string {
@@ -15,11 +14,11 @@ export function tempDir(t: TestContext, prefix = "td-"): string {
 }
 
 /**
- * The embedded SQLite store under a ToolDistill (or anything holding a registry), read synchronously: how tests
- * look at what the library stored. Use it between operations, never while one is running.
+ * The embedded SQLite store under a ToolDistill (or anything holding a registry): how tests look at what the
+ * library stored, and reach what only SQLite has (`database` for raw SQL, `toolFile`, `integrityCheck`).
  */
-export function sqliteOf(holder: { store: RegistryStore }): Store {
-  if (holder.store instanceof SqliteRegistryStore) return holder.store.store;
+export function sqliteOf(holder: { store: RegistryStore }): SqliteRegistryStore {
+  if (holder.store instanceof SqliteRegistryStore) return holder.store;
   throw new Error(`sqliteOf needs a SQLite registry, not ${holder.store.location}`);
 }
 

@@ -11,7 +11,10 @@ import type { DefinitionStatus } from "../base-tools/verified-definitions.ts";
 import { errorMessage } from "../errors.ts";
 import type { VersionRecord } from "../store/records.ts";
 import type { RegistryStore } from "../store/registry-store.ts";
-import type { Store } from "../store/sqlite/sqlite-store.ts";
+import type { Dialect, Read } from "../store/engine.ts";
+import { dependenciesRead, definitionsRead } from "../store/tables/dependencies.ts";
+import { runStatsRead } from "../store/tables/runs.ts";
+import { versionsRead } from "../store/tables/versions.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { Logger, ToolDef } from "../types.ts";
 import { type ExposedCandidate, exposedCandidates, exposedOf, pickExposed } from "./exposure.ts";
@@ -22,6 +25,9 @@ export interface StartupLook {
   snapshot?: StartupSnapshot;
 }
 
+/** Runs a read of the store at once (SqliteRegistryStore.readNow). */
+export type ReadNow = <T>(q: (d: Dialect) => Read<T>) => T;
+
 /**
  * The exposed versions of the embedded store, read synchronously when a ToolDistill opens. With `baseTool` (the
  * start-up review will run), versions whose base tools broke or are gone are left out: the review makes them
@@ -29,19 +35,25 @@ export interface StartupLook {
  * for that review.
  */
 export function startupCandidates(
-  store: Store,
+  readNow: ReadNow,
   baseTool: DistillContext["baseTool"] | null,
   look: StartupLook = { fingerprintOf: fingerprintOnce() },
 ): ExposedCandidate[] {
-  // The constructor cannot await: the same rows exposedCandidates reads, through the embedded store.
-  const candidates = exposedOf(store.listVersions()).map((v) => ({
+  // The constructor cannot await: the same reads exposedCandidates makes, run at once.
+  const candidates = exposedOf(readNow((d) => versionsRead(d))).map((v) => ({
     v,
-    runs: store.getRunStats(v.name, v.version).successes,
+    runs: readNow((d) => runStatsRead(d, v.name, v.version)).successes,
   }));
   if (!baseTool || candidates.length === 0) return candidates;
   // Grouped by version once: each candidate reads its own rows, not every version's.
-  const deps = Map.groupBy(store.getDependencies(), versionKey);
-  const known = Map.groupBy(store.verifiedDefinitions(), versionKey);
+  const deps = Map.groupBy(
+    readNow((d) => dependenciesRead(d)),
+    versionKey,
+  );
+  const known = Map.groupBy(
+    readNow((d) => definitionsRead(d)),
+    versionKey,
+  );
   const judged = new Map<string, DefinitionStatus>();
   look.snapshot = { deps, known, judged };
   return candidates.filter((c) => {

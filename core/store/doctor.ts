@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { DistillError, errorMessage } from "../errors.ts";
 import { silentLogger } from "../types.ts";
 import { pendingSpills, type SpillReport } from "./spill.ts";
-import { checkLifecycle } from "./sqlite/sqlite-invariants.ts";
-import { Store } from "./sqlite/sqlite-store.ts";
+import { checkLifecycle } from "./lifecycle-invariants.ts";
+import { SqliteRegistryStore } from "./sqlite/sqlite-registry-store.ts";
 import { countToolFiles, hashSource, listToolFiles } from "./tool-files.ts";
 
 /** What kind of problem a finding is. */
@@ -90,8 +90,8 @@ export async function doctor(root: string, options: DoctorOptions): Promise<Doct
 
   const dbPath = join(root, "registry.db");
   const open = () =>
-    new Store(root, { readOnly: !options.fix, checkInvariants: false, logger: silentLogger });
-  let store: Store;
+    SqliteRegistryStore.open(root, { readOnly: !options.fix, checkInvariants: false, logger: silentLogger });
+  let store: SqliteRegistryStore;
   try {
     store = open();
   } catch (err) {
@@ -120,7 +120,7 @@ export async function doctor(root: string, options: DoctorOptions): Promise<Doct
     }
   }
   try {
-    const integrity = store.integrityCheck();
+    const integrity = await store.integrityCheck();
     if (integrity !== "ok") {
       report.findings.push({
         kind: "integrity",
@@ -130,19 +130,19 @@ export async function doctor(root: string, options: DoctorOptions): Promise<Doct
       });
     }
 
-    const lifecycle = checkLifecycle(store);
+    const lifecycle = await checkLifecycle(store);
     for (const p of lifecycle) {
       report.findings.push({ kind: "lifecycle", message: p.message, fix: p.repair, command: p.command });
     }
     const repairable = lifecycle.filter((p) => p.apply);
     if (options.fix && repairable.length > 0) {
-      store.transaction(() => {
-        for (const p of repairable) p.apply?.(store);
+      await store.transaction(async (tx) => {
+        for (const p of repairable) await p.apply?.(tx);
       });
       for (const p of repairable) report.fixed.push(`${p.message}: ${p.repair}`);
     }
 
-    const versions = new Map(store.listVersions().map((v) => [`${v.name}/${v.version}`, v]));
+    const versions = new Map((await store.listVersions()).map((v) => [`${v.name}/${v.version}`, v]));
     const orphans: Array<{ name: string; file: string }> = [];
     for (const f of listToolFiles(root)) {
       if (!versions.has(`${f.name}/${f.version}`)) orphans.push(f);
@@ -214,7 +214,7 @@ export async function doctor(root: string, options: DoctorOptions): Promise<Doct
     if (!(err instanceof DistillError)) throw err;
     report.findings.push({ kind: "database", message: err.message, fix: null, command: null });
   } finally {
-    store.close();
+    await store.close();
   }
   return finish();
 }

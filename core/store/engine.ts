@@ -63,6 +63,22 @@ export function sql(build: (d: Dialect) => string): (d: Dialect) => string {
 }
 
 /**
+ * A read written once: its statement, its parameters and how its rows become the answer. Any engine runs it
+ * (`read`); the SQLite engine can also run it at once (`SqliteEngine.readNow`), which a ToolDistill's constructor
+ * needs to answer `activeTools()` before anything is awaited.
+ */
+export interface Read<T> {
+  readonly sql: string;
+  readonly params: readonly SqlParam[];
+  map(rows: Row[]): T;
+}
+
+/** Runs a read on `engine`. */
+export async function read<T>(engine: Engine, q: Read<T>): Promise<T> {
+  return q.map(await engine.rows(q.sql, q.params));
+}
+
+/**
  * A connection to a registry's database: the store's (each statement on its own, or a transaction it opens) or
  * an open transaction's. Failures come out as DistillErrors that say what to do.
  */

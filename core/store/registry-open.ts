@@ -40,7 +40,14 @@ export async function openRegistryStore(
       `store: in tooldistill.yaml is a ${scheme[1]}:// URL, which tooldistill cannot use: give a folder (e.g. .tooldistill) for the embedded SQLite store, or a postgres://user:password@host:5432/database URL.`,
     );
   }
-  return SqliteRegistryStore.open(location, options);
+  const store = SqliteRegistryStore.open(location, options);
+  try {
+    await store.checkOnOpen();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
 }
 
 /** How the config's registry is opened: its settings for the store (pool, timeouts, output cap). */

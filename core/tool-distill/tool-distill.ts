@@ -121,7 +121,8 @@ export class ToolDistill {
     // One hash per current definition for the whole start: the seed and the review read the same ones.
     const look: StartupLook = { fingerprintOf: fingerprintOnce() };
     if (this.store instanceof SqliteRegistryStore) {
-      this.#exposure.seed(startupCandidates(this.store.store, review ? this.#ctx.baseTool : null, look));
+      const store = this.store;
+      this.#exposure.seed(startupCandidates((q) => store.readNow(q), review ? this.#ctx.baseTool : null, look));
     }
     this.#ready = this.#start(look);
   }
@@ -129,6 +130,9 @@ export class ToolDistill {
   /** Follows the change feed, reads the exposed set, and runs the start-up review. Never rejects. */
   async #start(look: StartupLook): Promise<void> {
     try {
+      // The store's lifecycle check (once per handle) repairs what an interrupted command left before anything
+      // reads the exposed set again.
+      if (this.store instanceof SqliteRegistryStore) await this.store.checkOnOpen();
       // Following first: a change committed while the set is read is heard, not lost.
       await this.#exposure.follow();
       await this.#exposure.refresh();

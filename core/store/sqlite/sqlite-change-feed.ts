@@ -6,13 +6,13 @@
 import { errorMessage } from "../../errors.ts";
 import type { Logger, Status } from "../../types.ts";
 import type { RegistryChangeListener } from "../registry-store.ts";
-import type { Store } from "./sqlite-store.ts";
+import type { StoreDatabase } from "./sqlite-database.ts";
 
 /** How often the history is polled while someone listens. */
 export const POLL_MS = 250;
 
 export class SqliteChangeFeed {
-  readonly #store: Store;
+  readonly #db: StoreDatabase;
   readonly #busy: () => boolean;
   readonly #logger: Logger;
   readonly #listeners = new Set<RegistryChangeListener>();
@@ -21,8 +21,8 @@ export class SqliteChangeFeed {
   #failing = false;
 
   /** `busy`: this process holds a transaction open, whose rows must not be heard before they commit. */
-  constructor(store: Store, busy: () => boolean, logger: Logger) {
-    this.#store = store;
+  constructor(db: StoreDatabase, busy: () => boolean, logger: Logger) {
+    this.#db = db;
     this.#busy = busy;
     this.#logger = logger;
   }
@@ -30,7 +30,7 @@ export class SqliteChangeFeed {
   subscribe(listener: RegistryChangeListener): () => Promise<void> {
     if (this.#timer === null) {
       this.#last = Number(
-        this.#store.database.stmt("SELECT COALESCE(MAX(id), 0) AS id FROM status_history").get()?.["id"],
+        this.#db.stmt("SELECT COALESCE(MAX(id), 0) AS id FROM status_history").get()?.["id"],
       );
       this.#timer = setInterval(() => this.#poll(), POLL_MS);
       this.#timer.unref();
@@ -52,7 +52,7 @@ export class SqliteChangeFeed {
     if (this.#busy()) return;
     let rows: Record<string, unknown>[];
     try {
-      rows = this.#store.database
+      rows = this.#db
         .stmt("SELECT id, name, version, from_status, to_status FROM status_history WHERE id > ? ORDER BY id")
         .all(this.#last);
       this.#failing = false;

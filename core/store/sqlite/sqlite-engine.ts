@@ -14,7 +14,7 @@
 import { resolve } from "node:path";
 import type { SQLInputValue } from "node:sqlite";
 import { DistillError } from "../../errors.ts";
-import type { Dialect, Engine, SqlParam } from "../engine.ts";
+import type { Dialect, Engine, Read, SqlParam } from "../engine.ts";
 import { assertOutsideTransaction, runInTransaction } from "../registry-scope.ts";
 import type { Row } from "../row-mappers.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
@@ -157,6 +157,20 @@ export class SqliteEngine implements Engine {
   async first(sql: string, params: readonly SqlParam[] = []): Promise<Row | undefined> {
     await this.#enter(false);
     return this.#db.stmt(sql).get(...bind(params));
+  }
+
+  /**
+   * Runs a read at once, without waiting for the connection: only while no flow of this process holds it (a
+   * ToolDistill's constructor, before anything else could), since it would otherwise read inside their transaction.
+   */
+  readNow<T>(q: Read<T>): T {
+    if (this.gate.busy || this.#tx) {
+      throw new DistillError(
+        "USAGE",
+        "a synchronous read was asked for while a transaction of this store is open: await the store's method instead",
+      );
+    }
+    return q.map(this.#db.stmt(q.sql).all(...bind(q.params)));
   }
 
   async run(sql: string, params: readonly SqlParam[] = []): Promise<number> {

@@ -1,19 +1,20 @@
 /**
- * The registry on SQLite, behind the async RegistryStore interface: the tables' data methods (tables/) over the
- * SQLite engine (sqlite-engine.ts), on the connection the embedded `Store` opened (same database, same tool files
- * under tools/, same open check). Everything outside core/store/ uses it, the plugin's hooks included.
+ * The registry on SQLite: `<root>/registry.db` (WAL) plus tool files under `<root>/tools/<name>/v<N>.ts`, behind
+ * the async RegistryStore interface: the tables' data methods (tables/) over the SQLite engine (sqlite-engine.ts).
+ * Everything uses it, the plugin's hooks included.
  *
- * One process has one connection, and SQLite's transactions belong to the connection: while this store holds a
+ * A handle has one connection, and SQLite's transactions belong to the connection: while this store holds a
  * transaction open across awaits (`transaction`, `importRegistry`, or the read snapshot of `exportRegistry`), its
- * other callers wait for it in turn. Code that uses the underlying `Store` directly in the same process meanwhile
- * would be folded into that transaction, so a process uses one or the other for writes, not both at once.
+ * other callers wait for it in turn.
  */
 import { rmdirSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { DistillError } from "../../errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../../trace/recordable.ts";
 import type { Logger } from "../../types.ts";
 import { stderrLogger } from "../../util/logger.ts";
+import type { Dialect, Read } from "../engine.ts";
+import { checkOnOpen, type LifecycleProblem } from "../lifecycle-invariants.ts";
 import { EngineRegistryData } from "../registry-data.ts";
 import { assertOutsideTransaction, ToolLocks } from "../registry-scope.ts";
 import {
@@ -26,54 +27,107 @@ import {
 import { SqliteChangeFeed } from "./sqlite-change-feed.ts";
 import { type Gate, SqliteEngine } from "./sqlite-engine.ts";
 import { exportSqlite, importSqlite, sqliteIsEmpty } from "./sqlite-registry-transfer.ts";
-import { Store, type StoreOptions } from "./sqlite-store.ts";
+import { DEFAULT_BUSY_TIMEOUT_MS, openDatabase, type StoreOptions } from "../store-open.ts";
+import { toolFilePath } from "../tool-files.ts";
+import type { StoreDatabase } from "./sqlite-database.ts";
 import { takeLease } from "./sqlite-tool-lease.ts";
 
 /** The SQLite registry: the embedded default, one folder on one machine. */
 export class SqliteRegistryStore extends EngineRegistryData implements RegistryStore {
   readonly kind = "sqlite";
-  /** The synchronous store underneath: the hooks' path, `doctor`, spill files, the session tables. */
-  readonly store: Store;
   readonly location: string;
+  readonly dbPath: string;
   readonly readOnly: boolean;
+  /** The open connection, for core's SQLite modules that need more than the registry's methods. */
+  readonly database: StoreDatabase;
   readonly #gate: Gate;
   readonly #fileGate: Gate;
+  readonly #engine: SqliteEngine;
   readonly #locks = new ToolLocks();
   readonly #logger: Logger;
   readonly #changes: SqliteChangeFeed;
+  readonly #checkInvariants: boolean;
+  #checked: Promise<readonly LifecycleProblem[]> | null = null;
+  #problems: readonly LifecycleProblem[] = [];
 
-  /** Opens (creating and migrating unless read-only) the store in folder `root`. */
+  /**
+   * Opens (creating and migrating unless read-only) the store in folder `root`. The lifecycle check runs when
+   * `checkOnOpen()` is awaited (openRegistryStore and a ToolDistill do it; the hooks skip it).
+   */
   static open(root: string, options: StoreOptions = {}): SqliteRegistryStore {
-    return new SqliteRegistryStore(new Store(root, options), {
-      logger: options.logger ?? stderrLogger,
-      maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    const readOnly = options.readOnly === true;
+    const database = openDatabase(root, {
+      readOnly,
+      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
     });
+    return new SqliteRegistryStore(root, database, readOnly, options);
   }
 
-  /** Runs the registry over an open store's connection; it owns the store from now on (`close` closes it). */
-  constructor(store: Store, options: { logger?: Logger; maxOutputBytes?: number } = {}) {
-    const engine = SqliteEngine.open(store.database, store.dbPath, store.root);
+  private constructor(root: string, database: StoreDatabase, readOnly: boolean, options: StoreOptions) {
+    const dbPath = join(root, "registry.db");
+    const engine = SqliteEngine.open(database, dbPath, root);
     super(engine, {
       maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      toolRoot: store.root,
+      toolRoot: root,
     });
     const gate = engine.gate;
+    this.#engine = engine;
     this.#fileGate = engine.fileGate;
-    this.store = store;
-    this.location = store.root;
-    this.readOnly = store.readOnly;
+    this.location = root;
+    this.dbPath = dbPath;
+    this.readOnly = readOnly;
+    this.database = database;
     this.#gate = gate;
     this.#logger = options.logger ?? stderrLogger;
-    this.#changes = new SqliteChangeFeed(store, () => gate.busy, this.#logger);
+    this.#changes = new SqliteChangeFeed(database, () => gate.busy, this.#logger);
+    this.#checkInvariants = options.checkInvariants !== false;
+  }
+
+  /**
+   * Checks the lifecycle invariants (once per handle; later calls share the first, and a handle opened with
+   * `checkInvariants: false` skips it): repairs the safe problems unless read-only, warns about the rest, and
+   * resolves to what is left (also `lifecycleProblems` from then on).
+   */
+  checkOnOpen(): Promise<readonly LifecycleProblem[]> {
+    if (!this.#checkInvariants) return Promise.resolve([]);
+    this.#checked ??= checkOnOpen(this, this.readOnly, this.#logger).then((left) => {
+      this.#problems = left;
+      return left;
+    });
+    return this.#checked;
+  }
+
+  /** What the open check found and could not (or, read-only, did not) repair; empty until it ran. */
+  get lifecycleProblems(): readonly LifecycleProblem[] {
+    return this.#problems;
+  }
+
+  /**
+   * Runs a read at once (a ToolDistill's constructor answers `activeTools()` before it awaits anything); only
+   * while no transaction of this handle is open.
+   */
+  readNow<T>(q: (d: Dialect) => Read<T>): T {
+    return this.#engine.readNow(q(this.#engine.dialect));
+  }
+
+  /** `PRAGMA integrity_check` ("ok", or SQLite's list of problems), for tests and `tooldistill doctor`. */
+  async integrityCheck(): Promise<string> {
+    const rows = await this.engine.rows("PRAGMA integrity_check");
+    return rows.map((r) => String(r["integrity_check"])).join("\n");
+  }
+
+  /** Path of a version's tool file; the name is checked and the path must stay inside `tools/`. */
+  toolFile(name: string, version: number): string {
+    return toolFilePath(this.location, name, version);
   }
 
   codeLocation(name: string, version: number): string {
-    return this.store.toolFile(name, version);
+    return this.toolFile(name, version);
   }
 
   async withToolLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     assertOutsideTransaction(this.#gate, "withToolLock()");
-    return this.#locks.run(name, () => takeLease(this.store, name, () => this.#idle(), this.#logger), fn);
+    return this.#locks.run(name, () => takeLease(this, name, this.#logger), fn);
   }
 
   async onChange(listener: RegistryChangeListener): Promise<() => Promise<void>> {
@@ -91,17 +145,17 @@ export class SqliteRegistryStore extends EngineRegistryData implements RegistryS
   async isEmpty(): Promise<boolean> {
     assertOutsideTransaction(this.#gate, "isEmpty()");
     await this.#idle();
-    return sqliteIsEmpty(this.store.database);
+    return sqliteIsEmpty(this.database);
   }
 
   async *exportRegistry(): AsyncGenerator<RegistryBatch> {
     assertOutsideTransaction(this.#gate, "exportRegistry()");
     const release = await this.#gate.acquire();
-    const db = this.store.database;
+    const db = this.database;
     try {
       // A read transaction: one snapshot across every page while other processes go on writing (WAL).
       db.exec("BEGIN");
-      yield* exportSqlite(db, this.store.root);
+      yield* exportSqlite(db, this.location);
     } finally {
       if (db.inTransaction) db.exec("COMMIT");
       release();
@@ -112,7 +166,7 @@ export class SqliteRegistryStore extends EngineRegistryData implements RegistryS
     assertOutsideTransaction(this.#gate, "importRegistry()");
     const release = await this.#gate.acquire();
     const releaseFile = await this.#fileGate.acquire();
-    const db = this.store.database;
+    const db = this.database;
     const counts = emptyCounts();
     const written: string[] = [];
     try {
@@ -127,7 +181,7 @@ export class SqliteRegistryStore extends EngineRegistryData implements RegistryS
           );
         }
         for await (const batch of batches) {
-          importSqlite(db, this.store.root, batch, written);
+          importSqlite(db, this.location, batch, written);
           counts[batch.table] += batch.rows.length;
         }
         db.exec("COMMIT");
@@ -146,7 +200,7 @@ export class SqliteRegistryStore extends EngineRegistryData implements RegistryS
 
   async close(): Promise<void> {
     this.#changes.stop();
-    this.store.close();
+    this.database.close();
   }
 }
 

@@ -12,8 +12,9 @@ import { errorMessage } from "../../errors.ts";
 import { isRunning } from "../../mcp/process-stop.ts";
 import type { Logger } from "../../types.ts";
 import { INTERNAL_META_PREFIX } from "../registry-store.ts";
+import { type Engine, sql } from "../engine.ts";
 import { now } from "../row-mappers.ts";
-import type { Store } from "./sqlite-store.ts";
+import type { RegistryData } from "../registry-store.ts";
 
 /** How long a lease held by a process of another host is honoured. */
 export const LEASE_FOREIGN_MS = 15 * 60_000;
@@ -37,35 +38,33 @@ function stale(text: string): boolean {
   return !isRunning(lease.pid);
 }
 
+const RELEASE = sql((d) => `DELETE FROM ${d.t.meta} WHERE key = ? AND value = ?`);
+
 /**
- * Takes the lease of tool `name`, polling while another holder has it; returns its release. `idle` waits until
- * this process's async registry has no transaction open, so the lease's own short transaction is not folded into
- * another flow's.
+ * Takes the lease of tool `name` in `registry` (called outside any of its transactions), polling while another
+ * holder has it; returns its release.
  */
 export async function takeLease(
-  store: Store,
+  registry: RegistryData & { readonly engine: Engine },
   name: string,
-  idle: () => Promise<void>,
   logger: Logger,
 ): Promise<() => Promise<void>> {
   const key = INTERNAL_META_PREFIX + name;
   const { randomUUID } = process.getBuiltinModule("node:crypto");
   const mine = JSON.stringify({ token: randomUUID(), pid: process.pid, host: hostname(), at: now() });
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-    await idle();
-    const taken = store.transaction(() => {
-      const held = store.getMeta(key);
+    const taken = await registry.transaction(async (tx) => {
+      const held = await tx.getMeta(key);
       if (held !== null && !stale(held)) return false;
-      store.setMeta(key, mine);
+      await tx.setMeta(key, mine);
       return true;
     });
     if (taken) break;
     await sleep(delay);
   }
   return async () => {
-    await idle();
     try {
-      store.database.stmt("DELETE FROM meta WHERE key = ? AND value = ?").run(key, mine);
+      await registry.engine.run(RELEASE(registry.engine.dialect), [key, mine]);
     } catch (err) {
       // Left behind, the lease is taken over once this process has exited.
       logger.warn(`tooldistill: could not release the lock of ${name}: ${errorMessage(err)}`);

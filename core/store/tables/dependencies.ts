@@ -2,7 +2,7 @@
  * What a version depends on: `dependencies` (the base tools it calls, with their fingerprints) and
  * `verified_definitions` (every base tool definition it was verified against).
  */
-import { type Dialect, type SqlParam, sql } from "../engine.ts";
+import { type Dialect, type Read, read, type SqlParam, sql } from "../engine.ts";
 import type { DependencyRecord, NewDefinition, VerifiedDefinition } from "../records.ts";
 import { dependencyFromRow, verifiedDefinitionFromRow } from "../row-mappers.ts";
 import type { Tables } from "./types.ts";
@@ -48,6 +48,18 @@ const DEFINITIONS = perVersion(
      FROM ${d.t.verified_definitions}${where} ORDER BY name, version, base_tool, verified_at, fingerprint`,
 );
 
+/** Dependencies of one version, one tool's versions or every version. */
+export function dependenciesRead(d: Dialect, name?: string, version?: number): Read<DependencyRecord[]> {
+  const [text, params] = DEPENDENCIES(d, name, version);
+  return { sql: text, params, map: (rows) => rows.map(dependencyFromRow) };
+}
+
+/** The definitions versions were verified against: one version's, one tool's or every one's. */
+export function definitionsRead(d: Dialect, name?: string, version?: number): Read<VerifiedDefinition[]> {
+  const [text, params] = DEFINITIONS(d, name, version);
+  return { sql: text, params, map: (rows) => rows.map(verifiedDefinitionFromRow) };
+}
+
 /** The dependency and verified-definition methods of RegistryData. */
 export const dependencyMethods = {
   /** Replaces the dependency rows of a version, in one transaction. */
@@ -64,8 +76,7 @@ export const dependencyMethods = {
     });
   },
   async getDependencies(this: Tables, name?: string, version?: number): Promise<DependencyRecord[]> {
-    const [text, params] = DEPENDENCIES(this.engine.dialect, name, version);
-    return (await this.engine.rows(text, params)).map(dependencyFromRow);
+    return read(this.engine, dependenciesRead(this.engine.dialect, name, version));
   },
   /** Adds definitions to a version's set, in one transaction; a known fingerprint gains its text if it had none. */
   async addVerifiedDefinitions(
@@ -93,7 +104,6 @@ export const dependencyMethods = {
   },
   /** The definitions versions were verified against (one version's, or every one's), oldest verification first. */
   async verifiedDefinitions(this: Tables, name?: string, version?: number): Promise<VerifiedDefinition[]> {
-    const [text, params] = DEFINITIONS(this.engine.dialect, name, version);
-    return (await this.engine.rows(text, params)).map(verifiedDefinitionFromRow);
+    return read(this.engine, definitionsRead(this.engine.dialect, name, version));
   },
 };

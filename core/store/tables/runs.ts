@@ -4,7 +4,7 @@
  * each base tool, and what its probe last said). Counters change in one statement each, so runs recorded by many
  * processes at once all count.
  */
-import { sql } from "../engine.ts";
+import { type Dialect, type Read, read, sql } from "../engine.ts";
 import type { BaseHealthRecord, NewRun, RunOutcome, RunRecord, RunStats } from "../records.ts";
 import { baseHealthFromRow, json, runFromRow, runStatsFromRow } from "../row-mappers.ts";
 import type { Tables } from "./types.ts";
@@ -25,6 +25,11 @@ const STATS = sql(
   (d) => `SELECT runs, successes, failures, not_applicable, inner_calls, last_run_at FROM ${d.t.run_stats}
      WHERE name = ? AND version = ?`,
 );
+/** Run counters of a version (zeros when it never ran). */
+export function runStatsRead(d: Dialect, name: string, version: number): Read<RunStats> {
+  return { sql: STATS(d), params: [name, version], map: (rows) => runStatsFromRow(name, version, rows[0]) };
+}
+
 const RUN_COLUMNS = "name, version, outcome, trace_id, call_id, inner_calls, evidence, at";
 const RECENT = sql(
   (d) => `SELECT ${RUN_COLUMNS} FROM ${d.t.runs} WHERE name = ? AND version = ? ORDER BY id DESC LIMIT ?`,
@@ -87,11 +92,7 @@ export const runMethods = {
     });
   },
   async getRunStats(this: Tables, name: string, version: number): Promise<RunStats> {
-    return runStatsFromRow(
-      name,
-      version,
-      await this.engine.first(STATS(this.engine.dialect), [name, version]),
-    );
+    return read(this.engine, runStatsRead(this.engine.dialect, name, version));
   },
   async recentRuns(
     this: Tables,

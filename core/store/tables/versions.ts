@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import { DistillError } from "../../errors.ts";
 import type { Status, Verdict } from "../../types.ts";
 import { toolNameProblem } from "../../util/tool-names.ts";
-import { type Engine, sql } from "../engine.ts";
+import { type Dialect, type Engine, type Read, read, sql } from "../engine.ts";
 import type { NewVersion, PrunedVersion, RunRef, StatusChange, VersionRecord } from "../records.ts";
 import { json, versionFromRow } from "../row-mappers.ts";
 import { hashSource, readToolCode, toolFilePath, writeToolCode } from "../tool-files.ts";
@@ -103,6 +103,23 @@ const SET_REPLAY_RUNS = sql(
 const SET_QUEUED = sql(
   (d) => `UPDATE ${d.t.versions} SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?`,
 );
+
+/** Versions, by name then version; optionally one name and/or one status. */
+export function versionsRead(
+  d: Dialect,
+  filter: { name?: string; status?: Status } = {},
+): Read<VersionRecord[]> {
+  const { name, status } = filter;
+  const [text, params] =
+    name === undefined
+      ? status === undefined
+        ? [LIST_ALL(d), []]
+        : [LIST_STATUS(d), [status]]
+      : status === undefined
+        ? [LIST_NAME(d), [name]]
+        : [LIST_NAME_STATUS(d), [name, status]];
+  return { sql: text, params, map: (rows) => rows.map(versionFromRow) };
+}
 
 /** The rows of a version in the tables its `versions` row does not cascade to (none on PostgreSQL). */
 async function removeDependents(tx: Engine, name: string, version: number): Promise<void> {
@@ -200,17 +217,7 @@ export const versionMethods = {
     this: Tables,
     filter: { name?: string; status?: Status } = {},
   ): Promise<VersionRecord[]> {
-    const d = this.engine.dialect;
-    const { name, status } = filter;
-    const rows =
-      name === undefined
-        ? status === undefined
-          ? await this.engine.rows(LIST_ALL(d))
-          : await this.engine.rows(LIST_STATUS(d), [status])
-        : status === undefined
-          ? await this.engine.rows(LIST_NAME(d), [name])
-          : await this.engine.rows(LIST_NAME_STATUS(d), [name, status]);
-    return rows.map(versionFromRow);
+    return read(this.engine, versionsRead(this.engine.dialect, filter));
   },
   /** The guarded update and its history row: both, or (the guard failed) neither. */
   async setStatus(this: Tables, change: StatusChange): Promise<boolean> {

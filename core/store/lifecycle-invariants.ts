@@ -4,25 +4,10 @@
  * mismatched backup may. The safe repairs (the outcome an interrupted command was heading for, or dropping a
  * flag that no longer means anything) happen at open; the rest need a verification and name the command.
  */
-import { errorMessage } from "../../errors.ts";
-import type { Logger, Status } from "../../types.ts";
-import type { HistoryRecord, VersionRecord } from "../records.ts";
-import type { StatusChange } from "./sqlite-versions.ts";
-
-/**
- * What the check reads and repairs through: the part of sqlite-store.ts's Store it uses, declared here so the
- * store, which runs the check when it opens, and the check do not import each other.
- */
-export interface CheckedStore {
-  readonly readOnly: boolean;
-  transaction<T>(fn: () => T): T;
-  listVersions(): VersionRecord[];
-  lastActivation(name: string, version: number): number;
-  latestHistory(): HistoryRecord[];
-  setStatus(change: StatusChange): boolean;
-  setQueuedRebuild(name: string, version: number, queued: boolean, note: string | null): void;
-  addHistory(h: Omit<HistoryRecord, "at">): void;
-}
+import { errorMessage } from "../errors.ts";
+import type { Logger, Status } from "../types.ts";
+import type { VersionRecord } from "./records.ts";
+import type { RegistryData } from "./registry-store.ts";
 
 /** One broken invariant: what is wrong, and either the automatic repair or the command that fixes it. */
 export interface LifecycleProblem {
@@ -34,7 +19,7 @@ export interface LifecycleProblem {
   /** The command a person runs when there is no automatic repair. */
   command: string | null;
   /** Applies the repair; called inside one transaction with every other repair. */
-  apply?: (store: CheckedStore) => void;
+  apply?: (tx: RegistryData) => Promise<unknown>;
 }
 
 const REPAIRED = "repaired when the store was opened";
@@ -45,8 +30,8 @@ const NEEDS_VERDICT: readonly Status[] = ["verified", "active", "suspect", "reje
 const NEVER_REBUILT: readonly Status[] = ["deprecated", "rejected", "superseded"];
 
 /** Every broken invariant, by tool name then version. Reads only. */
-export function checkLifecycle(store: CheckedStore): LifecycleProblem[] {
-  const versions = store.listVersions();
+export async function checkLifecycle(store: RegistryData): Promise<LifecycleProblem[]> {
+  const versions = await store.listVersions();
   if (versions.length === 0) return [];
   const problems: LifecycleProblem[] = [];
   const byName = new Map<string, VersionRecord[]>();
@@ -56,9 +41,9 @@ export function checkLifecycle(store: CheckedStore): LifecycleProblem[] {
   for (const [name, all] of byName) {
     const active = all.filter((v) => v.status === "active");
     if (active.length < 2) continue;
-    const keep = active.reduce((a, b) =>
-      store.lastActivation(b.name, b.version) > store.lastActivation(a.name, a.version) ? b : a,
-    );
+    const order = new Map<VersionRecord, number>();
+    for (const v of active) order.set(v, await store.lastActivation(v.name, v.version));
+    const keep = active.reduce((a, b) => (order.get(b)! > order.get(a)! ? b : a));
     const others = active.filter((v) => v !== keep);
     problems.push({
       name,
@@ -66,9 +51,9 @@ export function checkLifecycle(store: CheckedStore): LifecycleProblem[] {
       message: `${name} has ${active.length} active versions (${active.map((v) => `v${v.version}`).join(", ")})`,
       repair: `v${keep.version}, which became active last, stays active; ${others.map((v) => `v${v.version}`).join(", ")} deprecated`,
       command: null,
-      apply: (s) => {
+      apply: async (tx) => {
         for (const v of others) {
-          s.setStatus({
+          await tx.setStatus({
             name,
             version: v.version,
             expect: "active",
@@ -81,7 +66,7 @@ export function checkLifecycle(store: CheckedStore): LifecycleProblem[] {
     });
   }
 
-  const history = new Map(store.latestHistory().map((h) => [`${h.name}\u0000${h.version}`, h]));
+  const history = new Map((await store.latestHistory()).map((h) => [`${h.name}\u0000${h.version}`, h]));
   for (const v of versions) {
     const id = `${v.name} v${v.version}`;
     // Only a version agents use or may use again is rebuilt: a flag on any other means nothing.
@@ -158,15 +143,19 @@ export function checkLifecycle(store: CheckedStore): LifecycleProblem[] {
  * The check a store runs when it opens: repairs the safe problems in one transaction when writable, warns about
  * the rest (naming the command that fixes each) and returns what is left.
  */
-export function checkOnOpen(store: CheckedStore, logger: Logger): LifecycleProblem[] {
-  const found = checkLifecycle(store);
+export async function checkOnOpen(
+  store: RegistryData,
+  readOnly: boolean,
+  logger: Logger,
+): Promise<LifecycleProblem[]> {
+  const found = await checkLifecycle(store);
   if (found.length === 0) return [];
   const repairable = found.filter((p) => p.repair !== null);
   let left = found;
-  if (!store.readOnly && repairable.length > 0) {
+  if (!readOnly && repairable.length > 0) {
     try {
-      store.transaction(() => {
-        for (const p of repairable) p.apply?.(store);
+      await store.transaction(async (tx) => {
+        for (const p of repairable) await p.apply?.(tx);
       });
       for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
       left = found.filter((p) => p.repair === null);
