@@ -18,7 +18,7 @@ const FORBIDDEN: Record<string, string> = {
   "core/knows-hooks.ts": `import { runHook } from "../hooks/run.ts";\nexport const x = runHook;\n`,
   "core/knows-plugin.ts": `export async function f() {\n  return import("../claude-code/session.ts");\n}\n`,
   "core/knows-cli.ts": `export { main } from "../cli/main.ts";\n`,
-  "hooks/reaches-into-core.ts": `import { Store } from "../core/store/sqlite/sqlite-store.ts";\nexport const s = Store;\n`,
+  "hooks/reaches-into-core.ts": `import { SqliteRegistryStore } from "../core/store/sqlite/sqlite-registry-store.ts";\nexport const s = SqliteRegistryStore;\n`,
   "hooks/knows-server.ts": `import { main } from "../server/main.ts";\nexport const m = main;\n`,
   // A recording hook reaches the library only through the recording entry: the others reach ToolDistill.
   "hooks/records-past-the-entry.ts": `import { ToolDistill } from "../core/internal.ts";\nexport const t = ToolDistill;\n`,
@@ -27,7 +27,7 @@ const FORBIDDEN: Record<string, string> = {
   "server/knows-hooks.ts": `import { runHook } from "../hooks/run.ts";\nexport const r = runHook;\n`,
   "claude-code/knows-hooks.ts": `import { runHook } from "../hooks/run.ts";\nexport const r = runHook;\n`,
   "bin/reaches-into-core.ts": `import { Sandbox } from "../core/sandbox/sandbox.ts";\nexport const s = Sandbox;\n`,
-  "cli/commands/reaches-into-core.ts": `import { Store } from "../../core/store/sqlite/sqlite-store.ts";\nexport const s = Store;\n`,
+  "cli/commands/reaches-into-core.ts": `import { SqliteRegistryStore } from "../../core/store/sqlite/sqlite-registry-store.ts";\nexport const s = SqliteRegistryStore;\n`,
   "cli/commands/knows-hooks.ts": `import { runHook } from "../../hooks/run.ts";\nexport const r = runHook;\n`,
   "scripts/reaches-into-core.ts": `import { engineWasmPath } from "../core/sandbox/quickjs-engine.ts";\nexport const p = engineWasmPath;\n`,
   // The layer rule holds at any depth of core/.

@@ -79,13 +79,13 @@ test("importing the library (the compiled package entry) on an old Node says whi
   assert.equal(r.stderr, `NODE_VERSION: tooldistill needs Node.js 22.18 or newer (found ${old!.version})\n`);
   assert.doesNotMatch(r.stderr, /No such built-in module/);
   // A deep import of the store (past the entry) says the same when it is first used.
-  const store = pathToFileURL(join(out, "core", "store", "sqlite", "sqlite-store.js")).href;
+  const store = pathToFileURL(join(out, "core", "store", "sqlite", "sqlite-registry-store.js")).href;
   const deep = spawnSync(
     old!.path,
     [
       "--input-type=module",
       "-e",
-      `const { Store } = await import(${JSON.stringify(store)}); try { new Store("x"); } catch (e) { console.error(e.message); }`,
+      `const { SqliteRegistryStore } = await import(${JSON.stringify(store)}); try { SqliteRegistryStore.open("x"); } catch (e) { console.error(e.message); }`,
     ],
     { encoding: "utf8", timeout: 60_000 },
   );
