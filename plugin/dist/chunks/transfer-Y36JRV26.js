@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-HRLUAPVZ.js";
+} from "./chunk-SI2UXOUI.js";
 import {
   output,
   transferText
@@ -15,16 +15,16 @@ import {
   copyRegistry,
   exportRegistryFile,
   importRegistryFile
-} from "./chunk-FA5ZFHPR.js";
+} from "./chunk-CJSCQGZQ.js";
 import {
   loadConfiguredStore
-} from "./chunk-VESRHET7.js";
+} from "./chunk-O52MAYWS.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-5TTD7T4Z.js";
+import "./chunk-TWHGZV6I.js";
 import "./chunk-G4NVZV74.js";
-import "./chunk-HTAZYL25.js";
-import "./chunk-3E2GSH4V.js";
+import "./chunk-SLZ7YZR3.js";
+import "./chunk-NOX2CW3L.js";
 import "./chunk-VPKFMVD7.js";
 import {
   expandVars

@@ -12,10 +12,14 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-HTAZYL25.js";
+} from "./chunk-SLZ7YZR3.js";
 import {
-  stderrLogger
-} from "./chunk-3E2GSH4V.js";
+  definitionsRead,
+  dependenciesRead,
+  runStatsRead,
+  stderrLogger,
+  versionsRead
+} from "./chunk-NOX2CW3L.js";
 import {
   clipDepth,
   hashSource,
@@ -57446,14 +57450,20 @@ function toolDefinition(v) {
 }
 
 // core/lifecycle/exposure-cache.ts
-function startupCandidates(store, baseTool, look = { fingerprintOf: fingerprintOnce() }) {
-  const candidates = exposedOf(store.listVersions()).map((v) => ({
+function startupCandidates(readNow, baseTool, look = { fingerprintOf: fingerprintOnce() }) {
+  const candidates = exposedOf(readNow((d) => versionsRead(d))).map((v) => ({
     v,
-    runs: store.getRunStats(v.name, v.version).successes
+    runs: readNow((d) => runStatsRead(d, v.name, v.version)).successes
   }));
   if (!baseTool || candidates.length === 0) return candidates;
-  const deps = Map.groupBy(store.getDependencies(), versionKey);
-  const known = Map.groupBy(store.verifiedDefinitions(), versionKey);
+  const deps = Map.groupBy(
+    readNow((d) => dependenciesRead(d)),
+    versionKey
+  );
+  const known = Map.groupBy(
+    readNow((d) => definitionsRead(d)),
+    versionKey
+  );
   const judged2 = /* @__PURE__ */ new Map();
   look.snapshot = { deps, known, judged: judged2 };
   return candidates.filter((c) => {
@@ -58287,13 +58297,15 @@ var ToolDistill = class _ToolDistill {
     this.startupReport = review ? { changes: [], messages: [] } : null;
     const look = { fingerprintOf: fingerprintOnce() };
     if (this.store instanceof SqliteRegistryStore) {
-      this.#exposure.seed(startupCandidates(this.store.store, review ? this.#ctx.baseTool : null, look));
+      const store = this.store;
+      this.#exposure.seed(startupCandidates((q) => store.readNow(q), review ? this.#ctx.baseTool : null, look));
     }
     this.#ready = this.#start(look);
   }
   /** Follows the change feed, reads the exposed set, and runs the start-up review. Never rejects. */
   async #start(look) {
     try {
+      if (this.store instanceof SqliteRegistryStore) await this.store.checkOnOpen();
       await this.#exposure.follow();
       await this.#exposure.refresh();
       const report = this.startupReport;

@@ -1,22 +1,22 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
-import "./chunk-FA5ZFHPR.js";
+import "./chunk-CJSCQGZQ.js";
 import {
   loadConfiguredStore
-} from "./chunk-VESRHET7.js";
+} from "./chunk-O52MAYWS.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   buildReport,
   reportHtml
-} from "./chunk-5TTD7T4Z.js";
+} from "./chunk-TWHGZV6I.js";
 import {
   findConfig,
   loadConfig,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-HTAZYL25.js";
-import "./chunk-3E2GSH4V.js";
+import "./chunk-SLZ7YZR3.js";
+import "./chunk-NOX2CW3L.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

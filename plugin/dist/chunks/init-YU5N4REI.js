@@ -6,11 +6,11 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-FA5ZFHPR.js";
-import "./chunk-VESRHET7.js";
+import "./chunk-CJSCQGZQ.js";
+import "./chunk-O52MAYWS.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-5TTD7T4Z.js";
+import "./chunk-TWHGZV6I.js";
 import {
   CONFIG_FILE_NAME,
   SAMPLE_CONFIG,
@@ -18,8 +18,8 @@ import {
 } from "./chunk-G4NVZV74.js";
 import {
   SqliteRegistryStore
-} from "./chunk-HTAZYL25.js";
-import "./chunk-3E2GSH4V.js";
+} from "./chunk-SLZ7YZR3.js";
+import "./chunk-NOX2CW3L.js";
 import {
   refusePostgresUrl
 } from "./chunk-VPKFMVD7.js";

@@ -98,6 +98,9 @@ function sql(build) {
     return text2;
   };
 }
+async function read(engine, q) {
+  return q.map(await engine.rows(q.sql, q.params));
+}
 
 // core/store/tables/bookkeeping.ts
 var GET = sql((d) => `SELECT value FROM ${d.t.meta} WHERE key = ?`);
@@ -542,6 +545,14 @@ var DEFINITIONS = perVersion(
   (d, where) => `SELECT name, version, base_tool, fingerprint, definition, verified_at
      FROM ${d.t.verified_definitions}${where} ORDER BY name, version, base_tool, verified_at, fingerprint`
 );
+function dependenciesRead(d, name, version) {
+  const [text2, params] = DEPENDENCIES(d, name, version);
+  return { sql: text2, params, map: (rows) => rows.map(dependencyFromRow) };
+}
+function definitionsRead(d, name, version) {
+  const [text2, params] = DEFINITIONS(d, name, version);
+  return { sql: text2, params, map: (rows) => rows.map(verifiedDefinitionFromRow) };
+}
 var dependencyMethods = {
   /** Replaces the dependency rows of a version, in one transaction. */
   async setDependencies(name, version, deps) {
@@ -552,8 +563,7 @@ var dependencyMethods = {
     });
   },
   async getDependencies(name, version) {
-    const [text2, params] = DEPENDENCIES(this.engine.dialect, name, version);
-    return (await this.engine.rows(text2, params)).map(dependencyFromRow);
+    return read(this.engine, dependenciesRead(this.engine.dialect, name, version));
   },
   /** Adds definitions to a version's set, in one transaction; a known fingerprint gains its text if it had none. */
   async addVerifiedDefinitions(name, version, defs) {
@@ -574,8 +584,7 @@ var dependencyMethods = {
   },
   /** The definitions versions were verified against (one version's, or every one's), oldest verification first. */
   async verifiedDefinitions(name, version) {
-    const [text2, params] = DEFINITIONS(this.engine.dialect, name, version);
-    return (await this.engine.rows(text2, params)).map(verifiedDefinitionFromRow);
+    return read(this.engine, definitionsRead(this.engine.dialect, name, version));
   }
 };
 
@@ -636,6 +645,9 @@ var STATS = sql(
   (d) => `SELECT runs, successes, failures, not_applicable, inner_calls, last_run_at FROM ${d.t.run_stats}
      WHERE name = ? AND version = ?`
 );
+function runStatsRead(d, name, version) {
+  return { sql: STATS(d), params: [name, version], map: (rows) => runStatsFromRow(name, version, rows[0]) };
+}
 var RUN_COLUMNS = "name, version, outcome, trace_id, call_id, inner_calls, evidence, at";
 var RECENT = sql(
   (d) => `SELECT ${RUN_COLUMNS} FROM ${d.t.runs} WHERE name = ? AND version = ? ORDER BY id DESC LIMIT ?`
@@ -691,11 +703,7 @@ var runMethods = {
     });
   },
   async getRunStats(name, version) {
-    return runStatsFromRow(
-      name,
-      version,
-      await this.engine.first(STATS(this.engine.dialect), [name, version])
-    );
+    return read(this.engine, runStatsRead(this.engine.dialect, name, version));
   },
   async recentRuns(name, version, limit, outcomes) {
     const rows = outcomes === void 0 ? await this.engine.rows(RECENT(this.engine.dialect), [name, version, limit]) : await this.engine.rows(RECENT_OF(this.engine.dialect), [name, version, outcomes, limit]);
@@ -920,6 +928,11 @@ var SET_REPLAY_RUNS = sql(
 var SET_QUEUED = sql(
   (d) => `UPDATE ${d.t.versions} SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?`
 );
+function versionsRead(d, filter = {}) {
+  const { name, status } = filter;
+  const [text2, params] = name === void 0 ? status === void 0 ? [LIST_ALL(d), []] : [LIST_STATUS(d), [status]] : status === void 0 ? [LIST_NAME(d), [name]] : [LIST_NAME_STATUS(d), [name, status]];
+  return { sql: text2, params, map: (rows) => rows.map(versionFromRow) };
+}
 async function removeDependents(tx, name, version) {
   if (tx.dialect.cascades) return;
   for (const del of DELETE_ROWS.slice(1)) await tx.run(del(tx.dialect), [name, version]);
@@ -999,10 +1012,7 @@ var versionMethods = {
     return row ? versionFromRow(row) : null;
   },
   async listVersions(filter = {}) {
-    const d = this.engine.dialect;
-    const { name, status } = filter;
-    const rows = name === void 0 ? status === void 0 ? await this.engine.rows(LIST_ALL(d)) : await this.engine.rows(LIST_STATUS(d), [status]) : status === void 0 ? await this.engine.rows(LIST_NAME(d), [name]) : await this.engine.rows(LIST_NAME_STATUS(d), [name, status]);
-    return rows.map(versionFromRow);
+    return read(this.engine, versionsRead(this.engine.dialect, filter));
   },
   /** The guarded update and its history row: both, or (the guard failed) neither. */
   async setStatus(change) {
@@ -1184,20 +1194,14 @@ export {
   runInTransaction,
   assertOutsideTransaction,
   ToolLocks,
-  recordedOutcome,
+  sql,
   now,
-  json,
-  versionFromRow,
-  historyFromRow,
   dependencyFromRow,
-  runStatsFromRow,
-  runFromRow,
   baseHealthFromRow,
-  verifiedDefinitionFromRow,
-  traceFromRow,
-  traceFlagsFromRow,
-  receivedInput,
-  callFromRow,
+  dependenciesRead,
+  definitionsRead,
+  runStatsRead,
+  versionsRead,
   EngineRegistryData,
   TRANSFER_ORDER,
   emptyCounts,

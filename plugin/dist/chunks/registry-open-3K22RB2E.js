@@ -4,8 +4,8 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-HTAZYL25.js";
-import "./chunk-3E2GSH4V.js";
+} from "./chunk-SLZ7YZR3.js";
+import "./chunk-NOX2CW3L.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-QNKRPA2X.js";
 import "./chunk-7GUC6VD2.js";

@@ -19,7 +19,7 @@ import {
   traceRow,
   verifiedDefinitionRow,
   versionRow
-} from "./chunk-3E2GSH4V.js";
+} from "./chunk-NOX2CW3L.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   parseStoreUrl

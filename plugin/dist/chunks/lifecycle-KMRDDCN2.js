@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   withLibrary,
   withRegistry
-} from "./chunk-HRLUAPVZ.js";
+} from "./chunk-SI2UXOUI.js";
 import {
   output,
   outputVerdict,
@@ -13,8 +13,8 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-FA5ZFHPR.js";
-import "./chunk-VESRHET7.js";
+import "./chunk-CJSCQGZQ.js";
+import "./chunk-O52MAYWS.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
@@ -22,13 +22,13 @@ import {
   isExposed,
   planText,
   prune
-} from "./chunk-5TTD7T4Z.js";
+} from "./chunk-TWHGZV6I.js";
 import {
   promotionPreview,
   resolveVersion
 } from "./chunk-G4NVZV74.js";
-import "./chunk-HTAZYL25.js";
-import "./chunk-3E2GSH4V.js";
+import "./chunk-SLZ7YZR3.js";
+import "./chunk-NOX2CW3L.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

@@ -6,40 +6,27 @@ import {
   ToolLocks,
   assertOutsideTransaction,
   baseHealthFromRow,
-  callFromRow,
   callRow,
   dependencyFromRow,
   emptyCounts,
-  historyFromRow,
   historyRow,
-  json,
   metaRow,
   now,
-  receivedInput,
-  recordedOutcome,
-  runFromRow,
   runInTransaction,
   runRow,
-  runStatsFromRow,
   runStatsRow,
   sessionRow,
+  sql,
   stderrLogger,
-  traceFlagsFromRow,
-  traceFromRow,
   traceRow,
-  verifiedDefinitionFromRow,
   verifiedDefinitionRow,
-  versionFromRow,
   versionRow
-} from "./chunk-3E2GSH4V.js";
+} from "./chunk-NOX2CW3L.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   countToolFiles,
-  hashSource,
   isPostgresUrl,
   readToolCode,
-  recordableError,
-  recordableOutput,
   refusePostgresUrl,
   toolFilePath,
   writeToolCode
@@ -56,13 +43,142 @@ import {
 } from "./chunk-WEYMVVQ3.js";
 
 // core/store/sqlite/sqlite-registry-store.ts
-import { rmdirSync, rmSync as rmSync2 } from "node:fs";
-import { dirname } from "node:path";
+import { rmdirSync, rmSync } from "node:fs";
+import { dirname, join as join2 } from "node:path";
+
+// core/store/lifecycle-invariants.ts
+var REPAIRED = "repaired when the store was opened";
+var NEEDS_VERDICT = ["verified", "active", "suspect", "rejected", "superseded"];
+var NEVER_REBUILT = ["deprecated", "rejected", "superseded"];
+async function checkLifecycle(store) {
+  const versions = await store.listVersions();
+  if (versions.length === 0) return [];
+  const problems = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const v of versions) byName.set(v.name, [...byName.get(v.name) ?? [], v]);
+  for (const [name, all] of byName) {
+    const active = all.filter((v) => v.status === "active");
+    if (active.length < 2) continue;
+    const order = /* @__PURE__ */ new Map();
+    for (const v of active) order.set(v, await store.lastActivation(v.name, v.version));
+    const keep = active.reduce((a, b) => order.get(b) > order.get(a) ? b : a);
+    const others = active.filter((v) => v !== keep);
+    problems.push({
+      name,
+      versions: active.map((v) => v.version),
+      message: `${name} has ${active.length} active versions (${active.map((v) => `v${v.version}`).join(", ")})`,
+      repair: `v${keep.version}, which became active last, stays active; ${others.map((v) => `v${v.version}`).join(", ")} deprecated`,
+      command: null,
+      apply: async (tx) => {
+        for (const v of others) {
+          await tx.setStatus({
+            name,
+            version: v.version,
+            expect: "active",
+            to: "deprecated",
+            problems: v.problems,
+            reason: `${REPAIRED}: v${keep.version} was active too and became active last`
+          });
+        }
+      }
+    });
+  }
+  const history = new Map((await store.latestHistory()).map((h) => [`${h.name}\0${h.version}`, h]));
+  for (const v of versions) {
+    const id = `${v.name} v${v.version}`;
+    if (NEVER_REBUILT.includes(v.status) && v.queuedRebuild) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is ${v.status} but still queued for a rebuild`,
+        repair: "the rebuild queue flag is cleared",
+        command: null,
+        apply: (s) => s.setQueuedRebuild(v.name, v.version, false, null)
+      });
+    }
+    if (NEEDS_VERDICT.includes(v.status) && v.verdict === null) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is ${v.status} but has no stored verdict (an interrupted verification)`,
+        repair: null,
+        command: `run \`tooldistill verify ${v.name} --version ${v.version}\``
+      });
+    }
+    if (v.status === "active" && v.problems.length > 0) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is active with open problems (${v.problems.join(", ")})`,
+        repair: "it becomes suspect, as every open problem makes it",
+        command: null,
+        apply: (s) => s.setStatus({
+          name: v.name,
+          version: v.version,
+          expect: "active",
+          to: "suspect",
+          problems: v.problems,
+          reason: `${REPAIRED}: active with open problems`
+        })
+      });
+    }
+    if (v.status === "suspect" && v.problems.length === 0) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is suspect without an open problem`,
+        repair: null,
+        command: `run \`tooldistill verify ${v.name} --version ${v.version}\` (a pass makes it active again)`
+      });
+    }
+    const last = history.get(`${v.name}\0${v.version}`);
+    if (last && last.to !== v.status) {
+      problems.push({
+        name: v.name,
+        versions: [v.version],
+        message: `${id} is ${v.status} but its history ends at ${last.to}`,
+        repair: `the history records the change to ${v.status}`,
+        command: null,
+        apply: (s) => s.addHistory({
+          name: v.name,
+          version: v.version,
+          from: last.to,
+          to: v.status,
+          reason: `${REPAIRED}: the history lacked this change`,
+          evidence: null
+        })
+      });
+    }
+  }
+  return problems;
+}
+async function checkOnOpen(store, readOnly, logger) {
+  const found = await checkLifecycle(store);
+  if (found.length === 0) return [];
+  const repairable = found.filter((p) => p.repair !== null);
+  let left = found;
+  if (!readOnly && repairable.length > 0) {
+    try {
+      await store.transaction(async (tx) => {
+        for (const p of repairable) await p.apply?.(tx);
+      });
+      for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
+      left = found.filter((p) => p.repair === null);
+    } catch (err) {
+      logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
+    }
+  }
+  for (const p of left) {
+    const fix = p.command ?? "run `tooldistill doctor --fix`";
+    logger.warn(`tooldistill: ${p.message}: ${fix}`);
+  }
+  return left;
+}
 
 // core/store/sqlite/sqlite-change-feed.ts
 var POLL_MS = 250;
 var SqliteChangeFeed = class {
-  #store;
+  #db;
   #busy;
   #logger;
   #listeners = /* @__PURE__ */ new Set();
@@ -70,15 +186,15 @@ var SqliteChangeFeed = class {
   #last = 0;
   #failing = false;
   /** `busy`: this process holds a transaction open, whose rows must not be heard before they commit. */
-  constructor(store, busy, logger) {
-    this.#store = store;
+  constructor(db, busy, logger) {
+    this.#db = db;
     this.#busy = busy;
     this.#logger = logger;
   }
   subscribe(listener) {
     if (this.#timer === null) {
       this.#last = Number(
-        this.#store.database.stmt("SELECT COALESCE(MAX(id), 0) AS id FROM status_history").get()?.["id"]
+        this.#db.stmt("SELECT COALESCE(MAX(id), 0) AS id FROM status_history").get()?.["id"]
       );
       this.#timer = setInterval(() => this.#poll(), POLL_MS);
       this.#timer.unref();
@@ -98,7 +214,7 @@ var SqliteChangeFeed = class {
     if (this.#busy()) return;
     let rows;
     try {
-      rows = this.#store.database.stmt("SELECT id, name, version, from_status, to_status FROM status_history WHERE id > ? ORDER BY id").all(this.#last);
+      rows = this.#db.stmt("SELECT id, name, version, from_status, to_status FROM status_history WHERE id > ? ORDER BY id").all(this.#last);
       this.#failing = false;
     } catch (err) {
       if (!this.#failing)
@@ -234,17 +350,30 @@ var SqliteEngine = class _SqliteEngine {
       await (this.gate.busy ? this.gate.idle() : this.fileGate.idle());
     }
   }
-  async rows(sql, params = []) {
+  async rows(sql2, params = []) {
     await this.#enter(false);
-    return this.#db.stmt(sql).all(...bind(params));
+    return this.#db.stmt(sql2).all(...bind(params));
   }
-  async first(sql, params = []) {
+  async first(sql2, params = []) {
     await this.#enter(false);
-    return this.#db.stmt(sql).get(...bind(params));
+    return this.#db.stmt(sql2).get(...bind(params));
   }
-  async run(sql, params = []) {
+  /**
+   * Runs a read at once, without waiting for the connection: only while no flow of this process holds it (a
+   * ToolDistill's constructor, before anything else could), since it would otherwise read inside their transaction.
+   */
+  readNow(q) {
+    if (this.gate.busy || this.#tx) {
+      throw new DistillError(
+        "USAGE",
+        "a synchronous read was asked for while a transaction of this store is open: await the store's method instead"
+      );
+    }
+    return q.map(this.#db.stmt(q.sql).all(...bind(q.params)));
+  }
+  async run(sql2, params = []) {
     await this.#enter(true);
-    return Number(this.#db.stmt(sql).run(...bind(params)).changes);
+    return Number(this.#db.stmt(sql2).run(...bind(params)).changes);
   }
   /** One `BEGIN IMMEDIATE` transaction (the write lock, taken up front so it never deadlocks on upgrade). */
   async transaction(fn, what) {
@@ -556,10 +685,6 @@ function importSqlite(db, root, batch, written) {
   }
 }
 
-// core/store/sqlite/sqlite-store.ts
-import { rmSync } from "node:fs";
-import { join as join2 } from "node:path";
-
 // core/store/store-open.ts
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -610,24 +735,24 @@ var StoreDatabase = class {
     this.#explain = explain;
   }
   /** The prepared statement of `sql`, prepared once per database. */
-  stmt(sql) {
-    let s = this.#statements.get(sql);
+  stmt(sql2) {
+    let s = this.#statements.get(sql2);
     if (!s) {
       try {
-        s = new StoreStatement(this.#db.prepare(sql), (err) => {
+        s = new StoreStatement(this.#db.prepare(sql2), (err) => {
           throw this.#explain(err, "query");
         });
       } catch (err) {
         throw this.#explain(err, "query");
       }
-      this.#statements.set(sql, s);
+      this.#statements.set(sql2, s);
     }
     return s;
   }
   /** Runs SQL text without results (pragmas, migrations, savepoints). */
-  exec(sql) {
+  exec(sql2) {
     try {
-      this.#db.exec(sql);
+      this.#db.exec(sql2);
     } catch (err) {
       throw this.#explain(err, "query");
     }
@@ -1054,835 +1179,6 @@ function explainer(root, busyTimeoutMs, walMissingAtOpen) {
   };
 }
 
-// core/store/sqlite/sqlite-bookkeeping.ts
-function getMeta(db, key2) {
-  const row = db.stmt("SELECT value FROM meta WHERE key = ?").get(key2);
-  return row?.["value"] ?? null;
-}
-function setMeta(db, key2, value) {
-  db.stmt(
-    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-  ).run(key2, value);
-}
-function pruneSpillApplied(db, before) {
-  db.stmt("DELETE FROM spill_applied WHERE applied_at < ?").run(before);
-}
-
-// core/store/sqlite/sqlite-calls.ts
-function insertCall(db, call, outcome, latencyMs, maxOutputBytes) {
-  const kept = recordedOutcome(call, outcome, maxOutputBytes);
-  return db.transaction(() => {
-    const row = db.stmt(
-      `INSERT INTO calls (trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, started_at, note, clipped, raw_args, failure)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM calls WHERE trace_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING id`
-    ).get(
-      call.traceId,
-      call.traceId,
-      call.parentId ?? null,
-      call.tool,
-      call.kind,
-      JSON.stringify(call.args),
-      kept.status,
-      kept.output,
-      kept.error,
-      latencyMs,
-      call.version ?? null,
-      call.externalId ?? null,
-      now(),
-      kept.note,
-      kept.clipped ? 1 : 0,
-      call.rawArgs ?? null,
-      kept.failure
-    );
-    return Number(row?.["id"]);
-  });
-}
-function insertCallAt(db, call, outcome, latencyMs, seq, maxOutputBytes) {
-  return db.transaction(() => {
-    db.stmt("UPDATE calls SET seq = -(seq + 1) WHERE trace_id = ? AND seq >= ?").run(call.traceId, seq);
-    db.stmt("UPDATE calls SET seq = -seq WHERE trace_id = ? AND seq < 0").run(call.traceId);
-    const id = insertCall(db, call, outcome, latencyMs, maxOutputBytes);
-    db.stmt("UPDATE calls SET seq = ? WHERE id = ?").run(seq, id);
-    return id;
-  });
-}
-function finishCall(db, id, output, latencyMs, maxOutputBytes) {
-  const out = recordableOutput(output, maxOutputBytes);
-  db.stmt(
-    `UPDATE calls SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
-     note = CASE WHEN ?4 IS NULL THEN note WHEN note IS NULL THEN ?4 ELSE note || '; ' || ?4 END WHERE id = ?5`
-  ).run(out.text, latencyMs, out.clipped ? 1 : 0, out.note, id);
-}
-function failCall(db, id, error, latencyMs, maxOutputBytes) {
-  const err = recordableError(error, maxOutputBytes);
-  db.stmt(
-    `UPDATE calls SET status = 'error', error = ?1, latency_ms = ?2,
-     note = CASE WHEN ?3 IS NULL THEN note WHEN note IS NULL THEN ?3 ELSE note || '; ' || ?3 END WHERE id = ?4`
-  ).run(err.text, latencyMs, err.note, id);
-}
-function setCallKind(db, id, kind, version) {
-  db.stmt("UPDATE calls SET kind = ?, version = ? WHERE id = ?").run(kind, version, id);
-}
-function setCallArgs(db, id, args, rawArgs = null) {
-  db.stmt("UPDATE calls SET args = ?, raw_args = COALESCE(?, raw_args) WHERE id = ?").run(
-    JSON.stringify(args),
-    rawArgs,
-    id
-  );
-}
-function getCallByExternalId(db, externalId, traceIdPrefix) {
-  const row = db.stmt("SELECT * FROM calls WHERE external_id = ? AND substr(trace_id, 1, ?) = ? ORDER BY id DESC LIMIT 1").get(externalId, traceIdPrefix.length, traceIdPrefix);
-  return row ? callFromRow(row) : null;
-}
-function startedCallsByExternalId(db, externalId) {
-  const rows = db.stmt("SELECT * FROM calls WHERE external_id = ? AND status = 'started' ORDER BY id DESC").all(externalId);
-  return rows.map(callFromRow);
-}
-function getCalls(db, traceId) {
-  return db.stmt("SELECT * FROM calls WHERE trace_id = ? ORDER BY seq").all(traceId).map(callFromRow);
-}
-function countTopLevelBaseCalls(db, traceId) {
-  const row = db.stmt(
-    "SELECT COUNT(*) AS n FROM calls WHERE trace_id = ? AND kind = 'base' AND parent_id IS NULL AND status != 'started'"
-  ).get(traceId);
-  return Number(row?.["n"]);
-}
-function liveRuns(db, name, version, limit) {
-  const rows = db.stmt(
-    "SELECT * FROM calls WHERE kind = 'distilled' AND tool = ? AND version = ? AND status = 'ok' ORDER BY id DESC LIMIT ?"
-  ).all(name, version, limit);
-  return rows.map((row) => liveRun(db, row));
-}
-function liveRunsOf(db, refs) {
-  const get = db.stmt(
-    "SELECT * FROM calls WHERE id = ? AND trace_id = ? AND kind = 'distilled' AND status = 'ok'"
-  );
-  return refs.flatMap((ref) => {
-    const row = get.get(ref.call, ref.trace);
-    return row ? [liveRun(db, row)] : [];
-  });
-}
-function liveRun(db, row) {
-  const call = callFromRow(row);
-  const inner = db.stmt("SELECT * FROM calls WHERE parent_id = ? ORDER BY seq").all(call.id).map(callFromRow);
-  return {
-    trace: call.traceId,
-    call: call.id,
-    version: call.version ?? 0,
-    input: receivedInput(row, call.args),
-    output: call.output,
-    at: String(row["started_at"]),
-    calls: inner
-  };
-}
-
-// core/store/sqlite/sqlite-invariants.ts
-var REPAIRED = "repaired when the store was opened";
-var NEEDS_VERDICT = ["verified", "active", "suspect", "rejected", "superseded"];
-var NEVER_REBUILT = ["deprecated", "rejected", "superseded"];
-function checkLifecycle(store) {
-  const versions = store.listVersions();
-  if (versions.length === 0) return [];
-  const problems = [];
-  const byName = /* @__PURE__ */ new Map();
-  for (const v of versions) byName.set(v.name, [...byName.get(v.name) ?? [], v]);
-  for (const [name, all] of byName) {
-    const active = all.filter((v) => v.status === "active");
-    if (active.length < 2) continue;
-    const keep = active.reduce(
-      (a, b) => store.lastActivation(b.name, b.version) > store.lastActivation(a.name, a.version) ? b : a
-    );
-    const others = active.filter((v) => v !== keep);
-    problems.push({
-      name,
-      versions: active.map((v) => v.version),
-      message: `${name} has ${active.length} active versions (${active.map((v) => `v${v.version}`).join(", ")})`,
-      repair: `v${keep.version}, which became active last, stays active; ${others.map((v) => `v${v.version}`).join(", ")} deprecated`,
-      command: null,
-      apply: (s) => {
-        for (const v of others) {
-          s.setStatus({
-            name,
-            version: v.version,
-            expect: "active",
-            to: "deprecated",
-            problems: v.problems,
-            reason: `${REPAIRED}: v${keep.version} was active too and became active last`
-          });
-        }
-      }
-    });
-  }
-  const history = new Map(store.latestHistory().map((h) => [`${h.name}\0${h.version}`, h]));
-  for (const v of versions) {
-    const id = `${v.name} v${v.version}`;
-    if (NEVER_REBUILT.includes(v.status) && v.queuedRebuild) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is ${v.status} but still queued for a rebuild`,
-        repair: "the rebuild queue flag is cleared",
-        command: null,
-        apply: (s) => s.setQueuedRebuild(v.name, v.version, false, null)
-      });
-    }
-    if (NEEDS_VERDICT.includes(v.status) && v.verdict === null) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is ${v.status} but has no stored verdict (an interrupted verification)`,
-        repair: null,
-        command: `run \`tooldistill verify ${v.name} --version ${v.version}\``
-      });
-    }
-    if (v.status === "active" && v.problems.length > 0) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is active with open problems (${v.problems.join(", ")})`,
-        repair: "it becomes suspect, as every open problem makes it",
-        command: null,
-        apply: (s) => s.setStatus({
-          name: v.name,
-          version: v.version,
-          expect: "active",
-          to: "suspect",
-          problems: v.problems,
-          reason: `${REPAIRED}: active with open problems`
-        })
-      });
-    }
-    if (v.status === "suspect" && v.problems.length === 0) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is suspect without an open problem`,
-        repair: null,
-        command: `run \`tooldistill verify ${v.name} --version ${v.version}\` (a pass makes it active again)`
-      });
-    }
-    const last = history.get(`${v.name}\0${v.version}`);
-    if (last && last.to !== v.status) {
-      problems.push({
-        name: v.name,
-        versions: [v.version],
-        message: `${id} is ${v.status} but its history ends at ${last.to}`,
-        repair: `the history records the change to ${v.status}`,
-        command: null,
-        apply: (s) => s.addHistory({
-          name: v.name,
-          version: v.version,
-          from: last.to,
-          to: v.status,
-          reason: `${REPAIRED}: the history lacked this change`,
-          evidence: null
-        })
-      });
-    }
-  }
-  return problems;
-}
-function checkOnOpen(store, logger) {
-  const found = checkLifecycle(store);
-  if (found.length === 0) return [];
-  const repairable = found.filter((p) => p.repair !== null);
-  let left = found;
-  if (!store.readOnly && repairable.length > 0) {
-    try {
-      store.transaction(() => {
-        for (const p of repairable) p.apply?.(store);
-      });
-      for (const p of repairable) logger.warn(`tooldistill: repaired the store: ${p.message}; ${p.repair}`);
-      left = found.filter((p) => p.repair === null);
-    } catch (err) {
-      logger.warn(`tooldistill: could not repair the store now: ${errorMessage(err)}`);
-    }
-  }
-  for (const p of left) {
-    const fix = p.command ?? "run `tooldistill doctor --fix`";
-    logger.warn(`tooldistill: ${p.message}: ${fix}`);
-  }
-  return left;
-}
-
-// core/store/sqlite/sqlite-runs.ts
-function recordRun(db, run) {
-  const at = now();
-  const ok = run.outcome === "ok" || run.outcome === "declared" ? 1 : 0;
-  const na = run.outcome === "not_applicable" ? 1 : 0;
-  const failed = ok || na ? 0 : 1;
-  db.transaction(() => {
-    db.stmt(
-      "INSERT INTO runs (name, version, outcome, trace_id, call_id, inner_calls, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-    ).run(
-      run.name,
-      run.version,
-      run.outcome,
-      run.traceId ?? null,
-      run.callId ?? null,
-      run.innerCalls,
-      json(run.evidence),
-      at
-    );
-    db.stmt(
-      `INSERT INTO run_stats (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
-       VALUES (?, ?, 1, ?, ?, ?, ?, ?)
-       ON CONFLICT (name, version) DO UPDATE SET runs = runs + 1, successes = successes + excluded.successes,
-       failures = failures + excluded.failures, not_applicable = not_applicable + excluded.not_applicable,
-       inner_calls = inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
-    ).run(run.name, run.version, ok, failed, na, run.innerCalls, at);
-  });
-}
-function getRunStats(db, name, version) {
-  return runStatsFromRow(
-    name,
-    version,
-    db.stmt("SELECT * FROM run_stats WHERE name = ? AND version = ?").get(name, version)
-  );
-}
-function recentRuns(db, name, version, limit, outcomes) {
-  const rows = db.stmt(
-    `SELECT * FROM runs WHERE name = ?1 AND version = ?2 AND (?3 IS NULL OR outcome IN (SELECT value FROM json_each(?3)))
-       ORDER BY id DESC LIMIT ?4`
-  ).all(name, version, outcomes === null ? null : JSON.stringify(outcomes), limit);
-  return rows.map(runFromRow);
-}
-function recordBaseHealth(db, tool, ok, error) {
-  if (ok) {
-    const row = db.stmt("SELECT consecutive FROM base_health WHERE tool = ?").get(tool);
-    if (!row || Number(row["consecutive"]) === 0) return;
-    db.stmt("UPDATE base_health SET consecutive = 0, last_ok_at = ? WHERE tool = ?").run(now(), tool);
-    return;
-  }
-  const at = now();
-  db.stmt(
-    `INSERT INTO base_health (tool, failures, consecutive, last_error, last_failure_at) VALUES (?1, 1, 1, ?2, ?3)
-     ON CONFLICT (tool) DO UPDATE SET failures = failures + 1, consecutive = consecutive + 1,
-     last_error = ?2, last_failure_at = ?3`
-  ).run(tool, error, at);
-}
-function recordProbe(db, tool, ok) {
-  const at = now();
-  db.stmt(
-    `INSERT INTO base_health (tool, probe_ok, probed_at) VALUES (?1, ?2, ?3)
-     ON CONFLICT (tool) DO UPDATE SET probe_ok = ?2, probed_at = ?3,
-     consecutive = CASE WHEN ?2 = 1 THEN 0 ELSE consecutive END`
-  ).run(tool, ok ? 1 : 0, at);
-}
-function baseHealth(db) {
-  return db.stmt("SELECT * FROM base_health ORDER BY tool").all().map(baseHealthFromRow);
-}
-
-// core/store/sqlite/sqlite-traces.ts
-function createTrace(db, id, task, source) {
-  db.stmt("INSERT OR IGNORE INTO traces (id, task, source, started_at) VALUES (?, ?, ?, ?)").run(
-    id,
-    task,
-    source,
-    now()
-  );
-}
-function getTrace(db, id) {
-  const row = db.stmt("SELECT * FROM traces WHERE id = ?").get(id);
-  return row ? traceFromRow(row) : null;
-}
-function traceIdsStartingWith(db, prefix, limit) {
-  const rows = db.stmt("SELECT id FROM traces WHERE substr(id, 1, ?) = ? ORDER BY started_at DESC, rowid DESC LIMIT ?").all(prefix.length, prefix, limit);
-  return rows.map((r) => r["id"]);
-}
-function listTraces(db, limit) {
-  const rows = db.stmt("SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?").all(limit);
-  return rows.map(traceFromRow);
-}
-function setTask(db, id, task) {
-  db.stmt("UPDATE traces SET task = ? WHERE id = ?").run(task, id);
-}
-function setOutcome(db, id, success) {
-  db.stmt("UPDATE traces SET outcome = ? WHERE id = ?").run(success ? 1 : 0, id);
-}
-function addUsage(db, id, usage) {
-  db.stmt(
-    `UPDATE traces SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-     cache_creation_input_tokens = cache_creation_input_tokens + ?, cache_read_input_tokens = cache_read_input_tokens + ?
-     WHERE id = ?`
-  ).run(
-    usage.input_tokens,
-    usage.output_tokens,
-    usage.cache_creation_input_tokens,
-    usage.cache_read_input_tokens,
-    id
-  );
-}
-function endTrace(db, id) {
-  db.stmt("UPDATE traces SET ended_at = COALESCE(ended_at, ?) WHERE id = ?").run(now(), id);
-}
-function setTraceNote(db, id, note) {
-  db.stmt("UPDATE traces SET note = ? WHERE id = ?").run(note, id);
-}
-function getTraceFlags(db, id) {
-  return traceFlagsFromRow(db.stmt("SELECT nudged, proposed, replace_name FROM traces WHERE id = ?").get(id));
-}
-function claimNudge(db, id) {
-  const r = db.stmt("UPDATE traces SET nudged = 1 WHERE id = ? AND nudged = 0").run(id);
-  return Number(r.changes) === 1;
-}
-function markProposed(db, id) {
-  db.stmt("UPDATE traces SET proposed = 1 WHERE id = ?").run(id);
-}
-function setReplaceName(db, id, name) {
-  db.stmt("UPDATE traces SET replace_name = ? WHERE id = ?").run(name, id);
-}
-
-// core/store/sqlite/sqlite-versions.ts
-var INSERT_HISTORY = "INSERT INTO status_history (name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?)";
-function createVersion(db, root, v) {
-  return db.transaction(() => {
-    const row = db.stmt("SELECT COALESCE(MAX(version), 0) + 1 AS n FROM versions WHERE name = ? AND status != 'rejected'").get(v.name);
-    const n = Number(row?.["n"]);
-    removeRows(db, v.name, n);
-    writeToolCode(root, toolFilePath(root, v.name, n), v.code);
-    const at = now();
-    db.stmt(
-      `INSERT INTO versions (name, version, status, description, input_schema, test_inputs, source_trace, source_hash, created_at)
-       VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?)`
-    ).run(
-      v.name,
-      n,
-      v.description,
-      JSON.stringify(v.inputSchema),
-      JSON.stringify(v.testInputs),
-      v.sourceTrace,
-      hashSource(v.code),
-      at
-    );
-    db.stmt(INSERT_HISTORY).run(v.name, n, null, "draft", v.reason, null, at);
-    return n;
-  });
-}
-function removeRows(db, name, version) {
-  for (const table of [
-    "versions",
-    "status_history",
-    "dependencies",
-    "run_stats",
-    "runs",
-    "verified_definitions"
-  ]) {
-    db.stmt(`DELETE FROM ${table} WHERE name = ? AND version = ?`).run(name, version);
-  }
-}
-function versionWithCode(db, name, sourceHash) {
-  const row = db.stmt(
-    "SELECT * FROM versions WHERE name = ? AND source_hash = ? AND status != 'rejected' ORDER BY version LIMIT 1"
-  ).get(name, sourceHash);
-  return row ? versionFromRow(row) : null;
-}
-function pruneVersions(db, statuses, before) {
-  return db.transaction(() => {
-    const rows = db.stmt(
-      `SELECT v.name, v.version, v.status, h.at AS since FROM versions v
-         JOIN status_history h ON h.id = (SELECT MAX(id) FROM status_history WHERE name = v.name AND version = v.version)
-         WHERE v.status IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR h.at < ?2)
-         AND (v.status = 'rejected' OR v.version < (SELECT MAX(version) FROM versions WHERE name = v.name AND status != 'rejected'))
-         ORDER BY v.name, v.version`
-    ).all(JSON.stringify(statuses), before);
-    const pruned = rows.map((r) => ({
-      name: r["name"],
-      version: Number(r["version"]),
-      status: r["status"],
-      since: r["since"]
-    }));
-    for (const p of pruned) removeRows(db, p.name, p.version);
-    return pruned;
-  });
-}
-function addVerifiedDefinitions(db, name, version, defs) {
-  const at = now();
-  const insert = db.stmt(
-    `INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name, version, base_tool, fingerprint)
-     DO UPDATE SET definition = COALESCE(definition, excluded.definition), verified_at = excluded.verified_at`
-  );
-  db.transaction(() => {
-    for (const d of defs)
-      insert.run(
-        name,
-        version,
-        d.baseTool,
-        d.fingerprint,
-        d.definition === null ? null : JSON.stringify(d.definition),
-        at
-      );
-  });
-}
-function verifiedDefinitions(db, name, version) {
-  return db.stmt(
-    `SELECT * FROM verified_definitions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2)
-       ORDER BY name, version, base_tool, verified_at, fingerprint`
-  ).all(name ?? null, version ?? null).map(verifiedDefinitionFromRow);
-}
-function getVersion(db, name, version) {
-  const row = db.stmt("SELECT * FROM versions WHERE name = ? AND version = ?").get(name, version);
-  return row ? versionFromRow(row) : null;
-}
-function listVersions(db, filter) {
-  const rows = db.stmt(
-    `SELECT * FROM versions WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR status = ?2) ORDER BY name, version`
-  ).all(filter.name ?? null, filter.status ?? null);
-  return rows.map(versionFromRow);
-}
-function setStatus(db, change) {
-  return db.transaction(() => {
-    const r = db.stmt(
-      `UPDATE versions SET status = ?1, problems = ?2,
-         queued_rebuild = CASE WHEN ?1 IN ('deprecated', 'rejected', 'superseded') THEN 0 ELSE queued_rebuild END,
-         rebuild_note = CASE WHEN ?1 IN ('deprecated', 'rejected', 'superseded') THEN NULL ELSE rebuild_note END
-         WHERE name = ?3 AND version = ?4 AND status = ?5`
-    ).run(
-      change.to,
-      JSON.stringify([...new Set(change.problems)].sort()),
-      change.name,
-      change.version,
-      change.expect
-    );
-    if (Number(r.changes) !== 1) return false;
-    db.stmt(INSERT_HISTORY).run(
-      change.name,
-      change.version,
-      change.expect,
-      change.to,
-      change.reason,
-      json(change.evidence),
-      now()
-    );
-    return true;
-  });
-}
-function setVerification(db, name, version, verdict, baselineTokens) {
-  db.stmt(
-    "UPDATE versions SET verdict = ?, baseline = ?, baseline_tokens = ? WHERE name = ? AND version = ?"
-  ).run(JSON.stringify(verdict), verdict.baseline, baselineTokens, name, version);
-}
-function setReplayRuns(db, name, version, runs) {
-  db.stmt("UPDATE versions SET replay_runs = ? WHERE name = ? AND version = ?").run(
-    JSON.stringify(runs.map(({ trace, call }) => ({ trace, call }))),
-    name,
-    version
-  );
-}
-function setQueuedRebuild(db, name, version, queued, note) {
-  db.stmt("UPDATE versions SET queued_rebuild = ?, rebuild_note = ? WHERE name = ? AND version = ?").run(
-    queued ? 1 : 0,
-    note,
-    name,
-    version
-  );
-}
-function getHistory(db, name, version) {
-  const rows = db.stmt("SELECT * FROM status_history WHERE name = ? AND version = ? ORDER BY id").all(name, version);
-  return rows.map(historyFromRow);
-}
-function latestHistory(db) {
-  const rows = db.stmt(
-    "SELECT * FROM status_history WHERE id IN (SELECT MAX(id) FROM status_history GROUP BY name, version) ORDER BY name, version"
-  ).all();
-  return rows.map(historyFromRow);
-}
-function lastActivation(db, name, version) {
-  const row = db.stmt(
-    "SELECT COALESCE(MAX(id), 0) AS id FROM status_history WHERE name = ? AND version = ? AND to_status = 'active'"
-  ).get(name, version);
-  return Number(row?.["id"]);
-}
-function addHistory(db, h) {
-  db.stmt(INSERT_HISTORY).run(h.name, h.version, h.from, h.to, h.reason, json(h.evidence), now());
-}
-function setDependencies(db, name, version, deps) {
-  db.transaction(() => {
-    db.stmt("DELETE FROM dependencies WHERE name = ? AND version = ?").run(name, version);
-    const insert = db.stmt(
-      "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)"
-    );
-    for (const d of deps) insert.run(name, version, d.baseTool, d.fingerprint, d.avoided ? 1 : 0);
-  });
-}
-function getDependencies(db, name, version) {
-  const rows = db.stmt(
-    "SELECT * FROM dependencies WHERE (?1 IS NULL OR name = ?1) AND (?2 IS NULL OR version = ?2) ORDER BY name, version, base_tool"
-  ).all(name ?? null, version ?? null);
-  return rows.map(dependencyFromRow);
-}
-
-// core/store/sqlite/sqlite-store.ts
-var Store = class {
-  root;
-  dbPath;
-  readOnly;
-  /** Lifecycle invariants the open check found and could not (or, read-only, did not) repair. */
-  lifecycleProblems;
-  #db;
-  #maxOutputBytes;
-  constructor(root, options = {}) {
-    this.root = root;
-    this.dbPath = join2(root, "registry.db");
-    this.readOnly = options.readOnly === true;
-    this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    this.#db = openDatabase(root, {
-      readOnly: this.readOnly,
-      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
-    });
-    const logger = options.logger ?? stderrLogger;
-    this.lifecycleProblems = options.checkInvariants === false ? [] : checkOnOpen(this, logger);
-  }
-  /** The open database, for core's store modules that need more than these methods (Store is in no barrel). */
-  get database() {
-    return this.#db;
-  }
-  /** Runs `fn` in one write transaction, taking the write lock up front so it never deadlocks on upgrade. */
-  transaction(fn) {
-    return this.#db.transaction(fn);
-  }
-  /** Closes the database; the store object is unusable afterwards. */
-  close() {
-    this.#db.close();
-  }
-  /** `PRAGMA integrity_check` ("ok", or SQLite's list of problems), for tests and `tooldistill doctor`. */
-  integrityCheck() {
-    const rows = this.#db.stmt("PRAGMA integrity_check").all();
-    return rows.map((r) => r["integrity_check"]).join("\n");
-  }
-  // Traces (store-traces.ts).
-  /** Creates a trace row; a trace that already exists is left as it is (hooks may race to create it). */
-  createTrace(id, task, source) {
-    createTrace(this.#db, id, task, source);
-  }
-  /** The trace, or null. */
-  getTrace(id) {
-    return getTrace(this.#db, id);
-  }
-  /** Ids of the traces whose id starts with `prefix` (at most `limit`), for `traces show <prefix>`. */
-  traceIdsStartingWith(prefix, limit = 10) {
-    return traceIdsStartingWith(this.#db, prefix, limit);
-  }
-  /** Traces, newest first. */
-  listTraces(limit = 50) {
-    return listTraces(this.#db, limit);
-  }
-  /** Sets the task text (Claude Code learns it from the first prompt of a span). */
-  setTask(id, task) {
-    setTask(this.#db, id, task);
-  }
-  /** Records the caller's verdict on the run. */
-  setOutcome(id, success) {
-    setOutcome(this.#db, id, success);
-  }
-  /** Adds usage to the trace's totals, atomically (several processes may add at once). */
-  addUsage(id, usage) {
-    addUsage(this.#db, id, usage);
-  }
-  /** Marks the trace ended (idempotent: the first end time is kept). */
-  endTrace(id) {
-    endTrace(this.#db, id);
-  }
-  /** Records why something that should have happened at the end of the run did not. */
-  setTraceNote(id, note) {
-    setTraceNote(this.#db, id, note);
-  }
-  /** Nudge and proposal bookkeeping. */
-  getTraceFlags(id) {
-    return getTraceFlags(this.#db, id);
-  }
-  /** Sets the nudge at most once: returns false when another caller already took it. */
-  claimNudge(id) {
-    return claimNudge(this.#db, id);
-  }
-  /** Any submitted proposal counts as proposing (the fallback distiller then stays out). */
-  markProposed(id) {
-    markProposed(this.#db, id);
-  }
-  /** After a distilled tool failed in this run, the nudge asks for a replacement under its name. */
-  setReplaceName(id, name) {
-    setReplaceName(this.#db, id, name);
-  }
-  // Calls (store-calls.ts).
-  /** Appends a started call; its seq is the next in the trace, allocated inside the write lock. */
-  startCall(call) {
-    return insertCall(this.#db, call, null, null, this.#maxOutputBytes);
-  }
-  /** Appends a call that already finished, in one write (the SDK loop knows the outcome when it records). */
-  appendCall(call, outcome, latencyMs) {
-    return insertCall(this.#db, call, outcome, latencyMs, this.#maxOutputBytes);
-  }
-  /** Inserts a finished call at `seq`, moving later calls of the trace one place on (a call learnt afterwards). */
-  insertCallAt(call, outcome, latencyMs, seq) {
-    return insertCallAt(this.#db, call, outcome, latencyMs, seq, this.#maxOutputBytes);
-  }
-  /** Completes a call with its output (clipped at the caps; the call's note says so). */
-  finishCall(id, output, latencyMs) {
-    finishCall(this.#db, id, output, latencyMs, this.#maxOutputBytes);
-  }
-  /** Completes a call with its error. */
-  failCall(id, error, latencyMs) {
-    failCall(this.#db, id, error, latencyMs, this.#maxOutputBytes);
-  }
-  /** Changes what a recorded call counts as (e.g. a Claude Code call later found to be a distilled tool). */
-  setCallKind(id, kind, version) {
-    setCallKind(this.#db, id, kind, version);
-  }
-  /**
-   * The newest call recorded under an external id (Claude Code's tool_use_id) in the traces starting with
-   * `traceIdPrefix` (one session's spans): external ids are only unique within a session.
-   */
-  getCallByExternalId(externalId, traceIdPrefix) {
-    return getCallByExternalId(this.#db, externalId, traceIdPrefix);
-  }
-  /** Calls still `started` under an external id, newest first, in any trace (the plugin's server picks one). */
-  startedCallsByExternalId(externalId) {
-    return startedCallsByExternalId(this.#db, externalId);
-  }
-  /** Every call of a trace in seq order, inner calls included. */
-  getCalls(traceId) {
-    return getCalls(this.#db, traceId);
-  }
-  /** Top-level base calls that finished (ok or error): the unit of baselines and of `min_calls_to_distill`. */
-  countTopLevelBaseCalls(traceId) {
-    return countTopLevelBaseCalls(this.#db, traceId);
-  }
-  /** The newest `limit` successful live runs of a distilled tool version, newest first, with their base calls. */
-  liveRuns(name, version, limit) {
-    return liveRuns(this.#db, name, version, limit);
-  }
-  /** The live runs `refs` names that are still stored and succeeded, in the order given. */
-  liveRunsOf(refs) {
-    return liveRunsOf(this.#db, refs);
-  }
-  /**
-   * Replaces a call's recorded arguments (the plugin re-canonicalises hook-recorded ones with schema defaults), and
-   * its input as received (`rawArgs`, see NewCall) when given.
-   */
-  setCallArgs(id, args, rawArgs = null) {
-    setCallArgs(this.#db, id, args, rawArgs);
-  }
-  // Small cached values and spilled hook events (store-bookkeeping.ts).
-  /** A small cached value (JSON text), or null. */
-  getMeta(key2) {
-    return getMeta(this.#db, key2);
-  }
-  /** Stores a small cached value. */
-  setMeta(key2, value) {
-    setMeta(this.#db, key2, value);
-  }
-  /** Forgets applied event ids older than `before` (an ISO time): their files are long gone. */
-  pruneSpillApplied(before) {
-    pruneSpillApplied(this.#db, before);
-  }
-  // Versions, their history, dependencies and run counters (store-versions.ts, tool-files.ts).
-  /** Path of a version's tool file; the name is checked and the path must stay inside `tools/`. */
-  toolFile(name, version) {
-    return toolFilePath(this.root, name, version);
-  }
-  /** Reads a version's code from its file. */
-  readCode(name, version) {
-    return readToolCode(this.root, name, version);
-  }
-  /** Stores a new draft version (next number, file and rows in one transaction); see store-versions.ts. */
-  createVersion(v) {
-    return this.getVersion(v.name, createVersion(this.#db, this.root, v));
-  }
-  /** A version, or null. */
-  getVersion(name, version) {
-    return getVersion(this.#db, name, version);
-  }
-  /** Versions, by name then version; optionally one name and/or one status. */
-  listVersions(filter = {}) {
-    return listVersions(this.#db, filter);
-  }
-  /** Applies a status change and its history row in one transaction; false when the status is no longer `expect`. */
-  setStatus(change) {
-    return setStatus(this.#db, change);
-  }
-  /** Stores the latest verdict and the measured baseline of a version. */
-  setVerification(name, version, verdict, baselineTokens) {
-    setVerification(this.#db, name, version, verdict, baselineTokens);
-  }
-  /** Records the live runs a version was replayed against, so re-verification replays the same ones. */
-  setReplayRuns(name, version, runs) {
-    setReplayRuns(this.#db, name, version, runs);
-  }
-  /** Queues (or unqueues) a version for a rebuild, with the note the distiller will get. */
-  setQueuedRebuild(name, version, queued, note) {
-    setQueuedRebuild(this.#db, name, version, queued, note);
-  }
-  /** The status history of a version, oldest first. */
-  getHistory(name, version) {
-    return getHistory(this.#db, name, version);
-  }
-  /** The newest history row of every version (its status should be that row's `to`). */
-  latestHistory() {
-    return latestHistory(this.#db);
-  }
-  /** The order in which versions last became active (history row id), for telling two actives apart. */
-  lastActivation(name, version) {
-    return lastActivation(this.#db, name, version);
-  }
-  /** Appends a history row without changing the version (the open check records a status the history lacked). */
-  addHistory(h) {
-    addHistory(this.#db, h);
-  }
-  /** Replaces the dependency rows of a version. */
-  setDependencies(name, version, deps) {
-    setDependencies(this.#db, name, version, deps);
-  }
-  /** Dependencies of one version, or of every version when no name is given. */
-  getDependencies(name, version) {
-    return getDependencies(this.#db, name, version);
-  }
-  /** The oldest version of `name` that is not rejected with this code hash, or null (one code, one version). */
-  versionWithCode(name, sourceHash) {
-    return versionWithCode(this.#db, name, sourceHash);
-  }
-  /** Removes versions in `statuses` older than `before` (rows in one transaction, then files; see prune). */
-  pruneVersions(statuses, before) {
-    const pruned = pruneVersions(this.#db, statuses, before);
-    for (const p of pruned) rmSync(this.toolFile(p.name, p.version), { force: true });
-    return pruned;
-  }
-  /** Adds base tool definitions a version was verified against to its set. */
-  addVerifiedDefinitions(name, version, defs) {
-    addVerifiedDefinitions(this.#db, name, version, defs);
-  }
-  /** The definitions versions were verified against: one version's, or every one's. */
-  verifiedDefinitions(name, version) {
-    return verifiedDefinitions(this.#db, name, version);
-  }
-  // Live runs and base tool health (store-runs.ts).
-  /** Records one live run of a version with its outcome and evidence, and counts it. */
-  recordRun(run) {
-    recordRun(this.#db, run);
-  }
-  /** Run counters of a version (zeros when it never ran). */
-  getRunStats(name, version) {
-    return getRunStats(this.#db, name, version);
-  }
-  /** The newest `limit` runs of a version, newest first; only the given outcomes when `outcomes` is set. */
-  recentRuns(name, version, limit, outcomes) {
-    return recentRuns(this.#db, name, version, limit, outcomes ?? null);
-  }
-  /** Counts a base tool's answer (`ok`) or infrastructure failure (with its error) in its health. */
-  recordBaseHealth(tool, ok, error = null) {
-    recordBaseHealth(this.#db, tool, ok, error);
-  }
-  /** Records what the health probe said of a base tool. */
-  recordProbe(tool, ok) {
-    recordProbe(this.#db, tool, ok);
-  }
-  /** Every base tool with a health record, by name. */
-  baseHealth() {
-    return baseHealth(this.#db);
-  }
-};
-
 // core/store/sqlite/sqlite-tool-lease.ts
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -1898,25 +1194,24 @@ function stale(text) {
   if (lease.host !== hostname()) return Date.now() - Date.parse(String(lease.at)) > LEASE_FOREIGN_MS;
   return !isRunning(lease.pid);
 }
-async function takeLease(store, name, idle, logger) {
+var RELEASE = sql((d) => `DELETE FROM ${d.t.meta} WHERE key = ? AND value = ?`);
+async function takeLease(registry, name, logger) {
   const key2 = INTERNAL_META_PREFIX + name;
   const { randomUUID } = process.getBuiltinModule("node:crypto");
   const mine = JSON.stringify({ token: randomUUID(), pid: process.pid, host: hostname(), at: now() });
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-    await idle();
-    const taken = store.transaction(() => {
-      const held = store.getMeta(key2);
+    const taken = await registry.transaction(async (tx) => {
+      const held = await tx.getMeta(key2);
       if (held !== null && !stale(held)) return false;
-      store.setMeta(key2, mine);
+      await tx.setMeta(key2, mine);
       return true;
     });
     if (taken) break;
     await sleep(delay);
   }
   return async () => {
-    await idle();
     try {
-      store.database.stmt("DELETE FROM meta WHERE key = ? AND value = ?").run(key2, mine);
+      await registry.engine.run(RELEASE(registry.engine.dialect), [key2, mine]);
     } catch (err) {
       logger.warn(`tooldistill: could not release the lock of ${name}: ${errorMessage(err)}`);
     }
@@ -1926,44 +1221,90 @@ async function takeLease(store, name, idle, logger) {
 // core/store/sqlite/sqlite-registry-store.ts
 var SqliteRegistryStore = class _SqliteRegistryStore extends EngineRegistryData {
   kind = "sqlite";
-  /** The synchronous store underneath: the hooks' path, `doctor`, spill files, the session tables. */
-  store;
   location;
+  dbPath;
   readOnly;
+  /** The open connection, for core's SQLite modules that need more than the registry's methods. */
+  database;
   #gate;
   #fileGate;
+  #engine;
   #locks = new ToolLocks();
   #logger;
   #changes;
-  /** Opens (creating and migrating unless read-only) the store in folder `root`. */
+  #checkInvariants;
+  #checked = null;
+  #problems = [];
+  /**
+   * Opens (creating and migrating unless read-only) the store in folder `root`. The lifecycle check runs when
+   * `checkOnOpen()` is awaited (openRegistryStore and a ToolDistill do it; the hooks skip it).
+   */
   static open(root, options = {}) {
-    return new _SqliteRegistryStore(new Store(root, options), {
-      logger: options.logger ?? stderrLogger,
-      maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES
+    const readOnly = options.readOnly === true;
+    const database = openDatabase(root, {
+      readOnly,
+      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
     });
+    return new _SqliteRegistryStore(root, database, readOnly, options);
   }
-  /** Runs the registry over an open store's connection; it owns the store from now on (`close` closes it). */
-  constructor(store, options = {}) {
-    const engine = SqliteEngine.open(store.database, store.dbPath, store.root);
+  constructor(root, database, readOnly, options) {
+    const dbPath = join2(root, "registry.db");
+    const engine = SqliteEngine.open(database, dbPath, root);
     super(engine, {
       maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      toolRoot: store.root
+      toolRoot: root
     });
     const gate = engine.gate;
+    this.#engine = engine;
     this.#fileGate = engine.fileGate;
-    this.store = store;
-    this.location = store.root;
-    this.readOnly = store.readOnly;
+    this.location = root;
+    this.dbPath = dbPath;
+    this.readOnly = readOnly;
+    this.database = database;
     this.#gate = gate;
     this.#logger = options.logger ?? stderrLogger;
-    this.#changes = new SqliteChangeFeed(store, () => gate.busy, this.#logger);
+    this.#changes = new SqliteChangeFeed(database, () => gate.busy, this.#logger);
+    this.#checkInvariants = options.checkInvariants !== false;
+  }
+  /**
+   * Checks the lifecycle invariants (once per handle; later calls share the first, and a handle opened with
+   * `checkInvariants: false` skips it): repairs the safe problems unless read-only, warns about the rest, and
+   * resolves to what is left (also `lifecycleProblems` from then on).
+   */
+  checkOnOpen() {
+    if (!this.#checkInvariants) return Promise.resolve([]);
+    this.#checked ??= checkOnOpen(this, this.readOnly, this.#logger).then((left) => {
+      this.#problems = left;
+      return left;
+    });
+    return this.#checked;
+  }
+  /** What the open check found and could not (or, read-only, did not) repair; empty until it ran. */
+  get lifecycleProblems() {
+    return this.#problems;
+  }
+  /**
+   * Runs a read at once (a ToolDistill's constructor answers `activeTools()` before it awaits anything); only
+   * while no transaction of this handle is open.
+   */
+  readNow(q) {
+    return this.#engine.readNow(q(this.#engine.dialect));
+  }
+  /** `PRAGMA integrity_check` ("ok", or SQLite's list of problems), for tests and `tooldistill doctor`. */
+  async integrityCheck() {
+    const rows = await this.engine.rows("PRAGMA integrity_check");
+    return rows.map((r) => String(r["integrity_check"])).join("\n");
+  }
+  /** Path of a version's tool file; the name is checked and the path must stay inside `tools/`. */
+  toolFile(name, version) {
+    return toolFilePath(this.location, name, version);
   }
   codeLocation(name, version) {
-    return this.store.toolFile(name, version);
+    return this.toolFile(name, version);
   }
   async withToolLock(name, fn) {
     assertOutsideTransaction(this.#gate, "withToolLock()");
-    return this.#locks.run(name, () => takeLease(this.store, name, () => this.#idle(), this.#logger), fn);
+    return this.#locks.run(name, () => takeLease(this, name, this.#logger), fn);
   }
   async onChange(listener) {
     await this.#idle();
@@ -1977,15 +1318,15 @@ var SqliteRegistryStore = class _SqliteRegistryStore extends EngineRegistryData 
   async isEmpty() {
     assertOutsideTransaction(this.#gate, "isEmpty()");
     await this.#idle();
-    return sqliteIsEmpty(this.store.database);
+    return sqliteIsEmpty(this.database);
   }
   async *exportRegistry() {
     assertOutsideTransaction(this.#gate, "exportRegistry()");
     const release = await this.#gate.acquire();
-    const db = this.store.database;
+    const db = this.database;
     try {
       db.exec("BEGIN");
-      yield* exportSqlite(db, this.store.root);
+      yield* exportSqlite(db, this.location);
     } finally {
       if (db.inTransaction) db.exec("COMMIT");
       release();
@@ -1995,7 +1336,7 @@ var SqliteRegistryStore = class _SqliteRegistryStore extends EngineRegistryData 
     assertOutsideTransaction(this.#gate, "importRegistry()");
     const release = await this.#gate.acquire();
     const releaseFile = await this.#fileGate.acquire();
-    const db = this.store.database;
+    const db = this.database;
     const counts = emptyCounts();
     const written = [];
     try {
@@ -2009,7 +1350,7 @@ var SqliteRegistryStore = class _SqliteRegistryStore extends EngineRegistryData 
           );
         }
         for await (const batch of batches) {
-          importSqlite(db, this.store.root, batch, written);
+          importSqlite(db, this.location, batch, written);
           counts[batch.table] += batch.rows.length;
         }
         db.exec("COMMIT");
@@ -2026,11 +1367,11 @@ var SqliteRegistryStore = class _SqliteRegistryStore extends EngineRegistryData 
   }
   async close() {
     this.#changes.stop();
-    this.store.close();
+    this.database.close();
   }
 };
 function removeToolFiles(files) {
-  for (const file of files) rmSync2(file, { force: true });
+  for (const file of files) rmSync(file, { force: true });
   for (const folder of new Set(files.map((f) => dirname(f)))) {
     try {
       rmdirSync(folder);
@@ -2051,7 +1392,7 @@ function constraintError(err, location) {
 // core/store/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-AD7WMX7H.js");
+    const { PostgresStore } = await import("./postgres-store-C74UTP5V.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },
@@ -2068,7 +1409,14 @@ async function openRegistryStore(location, options = {}) {
       `store: in tooldistill.yaml is a ${scheme[1]}:// URL, which tooldistill cannot use: give a folder (e.g. .tooldistill) for the embedded SQLite store, or a postgres://user:password@host:5432/database URL.`
     );
   }
-  return SqliteRegistryStore.open(location, options);
+  const store = SqliteRegistryStore.open(location, options);
+  try {
+    await store.checkOnOpen();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
 }
 function configuredStoreOptions(config) {
   return {
@@ -2083,7 +1431,6 @@ function openConfiguredStore(config, options = {}, location = config.store) {
 
 export {
   checkLifecycle,
-  Store,
   SqliteRegistryStore,
   openRegistryStore,
   configuredStoreOptions,

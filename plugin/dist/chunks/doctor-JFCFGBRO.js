@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-HRLUAPVZ.js";
+} from "./chunk-SI2UXOUI.js";
 import {
   doctorText,
   output
@@ -13,24 +13,24 @@ import {
 } from "./chunk-PLXZKH3A.js";
 import {
   sessionRecorder
-} from "./chunk-SILOYN45.js";
-import "./chunk-AD6FFD7P.js";
+} from "./chunk-MZTJ2SOQ.js";
+import "./chunk-2MMXICKP.js";
 import {
   doctor,
   pendingSpills
-} from "./chunk-FA5ZFHPR.js";
+} from "./chunk-CJSCQGZQ.js";
 import {
   loadConfiguredStore
-} from "./chunk-VESRHET7.js";
+} from "./chunk-O52MAYWS.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
-import "./chunk-5TTD7T4Z.js";
+import "./chunk-TWHGZV6I.js";
 import {
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-HTAZYL25.js";
-import "./chunk-3E2GSH4V.js";
+import "./chunk-SLZ7YZR3.js";
+import "./chunk-NOX2CW3L.js";
 import {
   isPostgresUrl
 } from "./chunk-VPKFMVD7.js";

@@ -2,8 +2,8 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   sessionRecorder
-} from "./chunk-SILOYN45.js";
-import "./chunk-AD6FFD7P.js";
+} from "./chunk-MZTJ2SOQ.js";
+import "./chunk-2MMXICKP.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -16,22 +16,22 @@ import {
 } from "./chunk-7Z2IEFVZ.js";
 import {
   OfferReader
-} from "./chunk-FA5ZFHPR.js";
-import "./chunk-VESRHET7.js";
+} from "./chunk-CJSCQGZQ.js";
+import "./chunk-O52MAYWS.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-5TTD7T4Z.js";
+} from "./chunk-TWHGZV6I.js";
 import {
   findConfig,
   loadConfig,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-HTAZYL25.js";
-import "./chunk-3E2GSH4V.js";
+import "./chunk-SLZ7YZR3.js";
+import "./chunk-NOX2CW3L.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-AD6FFD7P.js";
+} from "./chunk-2MMXICKP.js";
 
 // claude-code/session-recorder.ts
 function sessionRecorder(store, spillRoot) {

@@ -4,16 +4,16 @@ import {
   exposedVersions,
   proposeToolDefinition,
   toolDefinition
-} from "./chunk-5TTD7T4Z.js";
+} from "./chunk-TWHGZV6I.js";
 import {
-  Store,
+  SqliteRegistryStore,
   checkLifecycle,
   openConfiguredStore
-} from "./chunk-HTAZYL25.js";
+} from "./chunk-SLZ7YZR3.js";
 import {
   TRANSFER_ORDER,
   emptyCounts
-} from "./chunk-3E2GSH4V.js";
+} from "./chunk-NOX2CW3L.js";
 import {
   countToolFiles,
   hashSource,
@@ -171,7 +171,7 @@ async function doctor(root, options) {
     return finish();
   }
   const dbPath = join2(root, "registry.db");
-  const open = () => new Store(root, { readOnly: !options.fix, checkInvariants: false, logger: silentLogger });
+  const open = () => SqliteRegistryStore.open(root, { readOnly: !options.fix, checkInvariants: false, logger: silentLogger });
   let store;
   try {
     store = open();
@@ -201,7 +201,7 @@ async function doctor(root, options) {
     }
   }
   try {
-    const integrity = store.integrityCheck();
+    const integrity = await store.integrityCheck();
     if (integrity !== "ok") {
       report.findings.push({
         kind: "integrity",
@@ -210,18 +210,18 @@ async function doctor(root, options) {
         command: `stop every process using the store, then restore registry.db from a backup or run: sqlite3 ${dbPath} ".recover" | sqlite3 recovered.db, and put recovered.db in its place`
       });
     }
-    const lifecycle = checkLifecycle(store);
+    const lifecycle = await checkLifecycle(store);
     for (const p of lifecycle) {
       report.findings.push({ kind: "lifecycle", message: p.message, fix: p.repair, command: p.command });
     }
     const repairable = lifecycle.filter((p) => p.apply);
     if (options.fix && repairable.length > 0) {
-      store.transaction(() => {
-        for (const p of repairable) p.apply?.(store);
+      await store.transaction(async (tx) => {
+        for (const p of repairable) await p.apply?.(tx);
       });
       for (const p of repairable) report.fixed.push(`${p.message}: ${p.repair}`);
     }
-    const versions = new Map(store.listVersions().map((v) => [`${v.name}/${v.version}`, v]));
+    const versions = new Map((await store.listVersions()).map((v) => [`${v.name}/${v.version}`, v]));
     const orphans = [];
     for (const f of listToolFiles(root)) {
       if (!versions.has(`${f.name}/${f.version}`)) orphans.push(f);
@@ -289,7 +289,7 @@ async function doctor(root, options) {
     if (!(err instanceof DistillError)) throw err;
     report.findings.push({ kind: "database", message: err.message, fix: null, command: null });
   } finally {
-    store.close();
+    await store.close();
   }
   return finish();
 }

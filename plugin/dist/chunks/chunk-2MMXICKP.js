@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpillsToRegistry
-} from "./chunk-FA5ZFHPR.js";
+} from "./chunk-CJSCQGZQ.js";
 import {
   clipDepth
 } from "./chunk-VPKFMVD7.js";

@@ -11,17 +11,17 @@ import {
   classifyBaseFailure,
   fingerprint,
   reportHtml
-} from "./chunk-5TTD7T4Z.js";
+} from "./chunk-TWHGZV6I.js";
 import {
   DEFAULT_SETTINGS,
   loadConfig,
   runTokens,
   validateConfig
 } from "./chunk-G4NVZV74.js";
-import "./chunk-HTAZYL25.js";
+import "./chunk-SLZ7YZR3.js";
 import {
   stderrLogger
-} from "./chunk-3E2GSH4V.js";
+} from "./chunk-NOX2CW3L.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import {

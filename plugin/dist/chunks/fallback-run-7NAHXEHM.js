@@ -4,22 +4,22 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-AD6FFD7P.js";
+} from "./chunk-2MMXICKP.js";
 import {
   appendLog
-} from "./chunk-FA5ZFHPR.js";
-import "./chunk-VESRHET7.js";
+} from "./chunk-CJSCQGZQ.js";
+import "./chunk-O52MAYWS.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-5TTD7T4Z.js";
+} from "./chunk-TWHGZV6I.js";
 import {
   importRef,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-HTAZYL25.js";
-import "./chunk-3E2GSH4V.js";
+import "./chunk-SLZ7YZR3.js";
+import "./chunk-NOX2CW3L.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";
