@@ -119,7 +119,7 @@ test("a model's base call with a __proto__ key is refused before dispatch, and r
   assert.equal(out.isError, true);
   assert.match(out.content, /^Error: the arguments have the key '__proto__', which tooldistill never sends/);
   assert.deepEqual(executed, []);
-  const [call] = sqliteOf(td).getCalls(trace.id);
+  const [call] = await sqliteOf(td).getCalls(trace.id);
   // Kind `other`: it never counts toward a baseline, and no replay is answered from it.
   assert.equal(call?.kind, "other");
   assert.equal(call?.status, "error");
@@ -228,9 +228,7 @@ test("a tool that reads its input's key order and a left-out default sees in rep
     trace.setOutcome({ success: true });
     live.push(trace.id);
     // Live, the tool saw the keys in the caller's order and no cabin.
-    const search = sqliteOf(td)
-      .getCalls(trace.id)
-      .find((c) => c.tool === "flights_search");
+    const search = (await sqliteOf(td).getCalls(trace.id)).find((c) => c.tool === "flights_search");
     assert.equal(search?.args["channel"], ORDER.join(","));
   }
   // The same tool written another way: its replays of the live runs must make the calls those runs made.
@@ -240,16 +238,12 @@ test("a tool that reads its input's key order and a left-out default sees in rep
   );
   const v2 = await propose(await shapedRun(td), v2code, [shaped("SFO", "JFK", "Dana Reyes")]);
   assert.equal(head(v2), `verified: ${NAME} v2`, v2.content);
-  const runs = sqliteOf(td).getVersion(NAME, 2)?.verdict?.evidence.runs;
+  const runs = (await sqliteOf(td).getVersion(NAME, 2))?.verdict?.evidence.runs;
   // Replayed with the stored canonical input (sorted keys, cabin filled in) the channel would have been
   // "cabin,date,from,to,traveller" and every live run would be "not reproduced".
   assert.deepEqual(runs, { reproduced: 3, total: 3, notReproduced: [] });
   for (const id of live)
-    assert.ok(
-      sqliteOf(td)
-        .getVersion(NAME, 2)
-        ?.replayRuns.some((r) => r.trace === id),
-    );
+    assert.ok((await sqliteOf(td).getVersion(NAME, 2))?.replayRuns.some((r) => r.trace === id));
 });
 
 // --- class 5: confidentiality across runs -------------------------------------------------------------------------
@@ -273,12 +267,12 @@ async function agentA(td: ToolDistill, world: ReturnType<typeof travelWorld>): P
 }
 
 /** Everything the proposer can read of its verdict: the text it got and the stored verdict and history. */
-function seenBy(td: ToolDistill, out: { content: string }, version: number): string {
+async function seenBy(td: ToolDistill, out: { content: string }, version: number): Promise<string> {
   const store = sqliteOf(td);
   return [
     out.content,
-    JSON.stringify(store.getVersion(NAME, version)?.verdict),
-    JSON.stringify(store.getHistory(NAME, version)),
+    JSON.stringify((await store.getVersion(NAME, version))?.verdict),
+    JSON.stringify(await store.getHistory(NAME, version)),
   ].join("\n");
 }
 
@@ -329,13 +323,16 @@ for (const [how, code] of LEAKS) {
     // Agent B: another trace, proposing a replacement from its own run.
     const b = await bookingRun(td);
     const out = await propose(b, code);
-    const seen = seenBy(td, out, 2);
+    const seen = await seenBy(td, out, 2);
     assert.match(out.content, new RegExp(`recorded run ${a.id} of v1 not reproduced`), out.content);
     for (const secret of SECRETS) assert.ok(!seen.includes(secret), `'${secret}' reached B:\n${seen}`);
     // The marker may come back only inside B's own source, quoted as a problem's token (provenance names the
     // expression it cannot trace): never as text a run made.
-    const tokens = (sqliteOf(td).getVersion(NAME, 2)?.verdict?.checks.replay.problems ?? []).flatMap((p) =>
-      p.token !== undefined && code.includes(p.token) ? [p.token, JSON.stringify(p.token).slice(1, -1)] : [],
+    const tokens = ((await sqliteOf(td).getVersion(NAME, 2))?.verdict?.checks.replay.problems ?? []).flatMap(
+      (p) =>
+        p.token !== undefined && code.includes(p.token)
+          ? [p.token, JSON.stringify(p.token).slice(1, -1)]
+          : [],
     );
     const made = tokens.reduce((text, token) => text.replaceAll(token, ""), seen);
     assert.ok(!made.includes(MARK), `'${MARK}' reached B outside its own code:\n${seen}`);
@@ -364,7 +361,7 @@ test("the same leaks reach an agent that owns the run: its own session sees the 
   second.setOutcome({ success: true });
   // The session's next span proposes: both runs are its own, so the replay's own texts come back.
   const third = td.startTrace("Book SFO-JFK again", { id: "session-a.3", source: "claude-code" });
-  for (const c of sqliteOf(td).getCalls(first.id)) await third.execute(c.tool, c.args);
+  for (const c of await sqliteOf(td).getCalls(first.id)) await third.execute(c.tool, c.args);
   third.setOutcome({ success: true });
   const out = await propose(third, LEAKS[0]![1]);
   assert.match(
@@ -397,7 +394,7 @@ test("a { trace } test input naming another agent's run is refused as if it did 
     none.content.includes(`test input 2: no recorded run 'no-such-trace' of this session`),
     none.content,
   );
-  const seen = seenBy(td, out, 2);
+  const seen = await seenBy(td, out, 2);
   for (const secret of [...SECRETS.filter((s) => s !== "AAA" && s !== "ZZZ"), MARK]) {
     assert.ok(!seen.includes(secret), `'${secret}' reached B:\n${seen}`);
   }

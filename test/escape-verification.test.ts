@@ -129,7 +129,7 @@ describe("1b. schema regexes cannot freeze the host", () => {
     assert.match(out.content, /invalid input for 'echo_code': text must match pattern/);
     assert.ok(ticks > 0);
     // Invalid input is the caller's mistake: the tool stays active.
-    assert.equal(sqliteOf(td).getVersion("echo_code", 1)?.status, "active");
+    assert.equal((await sqliteOf(td).getVersion("echo_code", 1))?.status, "active");
   });
 
   test("a base tool's backtracking pattern: the arguments are checked in linear time too", async (t) => {
@@ -204,7 +204,7 @@ describe("1c. the analysis of a proposal is bounded", () => {
     assert.match(out.content, /nothing was stored/);
     assert.ok(out.content.length < 2000, `verdict of ${out.content.length} characters`);
     assert.ok(ticks > 0);
-    assert.deepEqual(sqliteOf(td).listVersions({ name: "echo_code" }), []);
+    assert.deepEqual(await sqliteOf(td).listVersions({ name: "echo_code" }), []);
   });
 
   test("40,000 call sites: refused on size; 300 small ones: refused on the count, before any rule walks them", async (t) => {
@@ -388,7 +388,7 @@ ${pre}
       );
     }
     // Nothing was activated, so nothing can pay: the only payment is the source run's own.
-    assert.deepEqual(sqliteOf(td).listVersions({ name: "pay_vendor", status: "active" }), []);
+    assert.deepEqual(await sqliteOf(td).listVersions({ name: "pay_vendor", status: "active" }), []);
     assert.deepEqual(
       world.payments.map((p) => p.to),
       ["acct-ACME"],
@@ -426,6 +426,6 @@ ${pre}
       });
       assert.match(out.content, /^verified: pay_vendor v\d+/, `${form}: ${out.content}`);
     }
-    assert.equal(sqliteOf(td).listVersions({ name: "pay_vendor", status: "active" }).length, 1);
+    assert.equal((await sqliteOf(td).listVersions({ name: "pay_vendor", status: "active" })).length, 1);
   });
 });

@@ -197,7 +197,7 @@ async function activeLookup(t: TestContext, options: Partial<ToolDistillOptions>
   trace.setOutcome({ success: true });
   const out = await trace.execute(PROPOSE_TOOL_NAME, { code: LOOKUP, test_inputs: [{ ref: "A1" }] });
   assert.equal(out.isError, false, out.content);
-  assert.equal(sqliteOf(td).getVersion("record_owner", 1)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("record_owner", 1))?.status, "active");
   return td;
 }
 
@@ -207,16 +207,14 @@ test("five failures whose text the tool steered ('unavailable' in an id the base
     const out = await td.startTrace(`run ${i}`).execute("record_owner", { ref: `unavailable-${i}` });
     assert.equal(out.isError, true);
   }
-  const v = sqliteOf(td).getVersion("record_owner", 1);
+  const v = await sqliteOf(td).getVersion("record_owner", 1);
   assert.equal(v?.status, "suspect", "its own failures, five in a row");
   assert.deepEqual(v?.problems, ["runtime_failure"]);
   assert.deepEqual(
-    sqliteOf(td)
-      .recentRuns("record_owner", 1, 5)
-      .map((r) => r.outcome),
+    (await sqliteOf(td).recentRuns("record_owner", 1, 5)).map((r) => r.outcome),
     ["tool", "tool", "tool", "tool", "tool"],
   );
-  assert.deepEqual(sqliteOf(td).baseHealth(), [], "nor is the base tool marked down by the text");
+  assert.deepEqual(await sqliteOf(td).baseHealth(), [], "nor is the base tool marked down by the text");
 });
 
 test("five answers over the size limit to arguments the tool made demote it", async (t) => {
@@ -228,7 +226,7 @@ test("five answers over the size limit to arguments the tool made demote it", as
     assert.equal(out.isError, true);
     assert.match(out.content, /more than the 4096-byte limit/);
   }
-  assert.equal(sqliteOf(td).getVersion("record_owner", 1)?.status, "suspect");
+  assert.equal((await sqliteOf(td).getVersion("record_owner", 1))?.status, "suspect");
 });
 
 test("the host retries outages of calls that may be repeated, never a write that does not say so", async () => {

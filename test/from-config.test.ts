@@ -60,7 +60,7 @@ test("fromConfig imports a .ts executor, tools, health probe and custom distille
   );
   const td = await ToolDistill.fromConfig(join(dir, "tooldistill.yaml"));
   t.after(() => td.close());
-  assert.equal(sqliteOf(td).root, join(dir, "state"));
+  assert.equal(sqliteOf(td).location, join(dir, "state"));
   assert.equal(td.settings.minCallsToDistill, 3);
   const trace = td.startTrace("copy a to b");
   await trace.execute("lookup", { key: "a" });

@@ -49,7 +49,7 @@ async function promoted(t: TestContext): Promise<{ dir: string; td: ToolDistill 
   return { dir, td };
 }
 
-const status = (td: ToolDistill) => sqliteOf(td).getVersion("charge_customer", 1)?.status;
+const status = async (td: ToolDistill) => (await sqliteOf(td).getVersion("charge_customer", 1))?.status;
 
 test("ids the CRM refuses, passed straight through from the input, go back to the caller and never demote", async (t) => {
   const { dir, td } = await promoted(t);
@@ -69,7 +69,7 @@ test("ids the CRM refuses, passed straight through from the input, go back to th
       /\nThis failure is about the input, not the distilled tool, so the tool stays available: the input was refused by base tool 'crm_find_customer' for argument 'id' \(passed straight through from this call's input\): check the input and call the tool again with one the base tool accepts\.\n/,
     );
   }
-  assert.equal(status(td), "active");
+  assert.equal(await status(td), "active");
   assert.deepEqual(
     td.activeTools().map((x) => x.name),
     ["charge_customer"],
@@ -109,7 +109,7 @@ test("a refusal of an argument the tool computed from its input still counts aga
   assert.equal(out.isError, true);
   assert.match(out.content, /\nError: 422 200000 cents is over the 100000 limit\n/);
   assert.match(out.content, /\nThis distilled tool has been disabled\./);
-  assert.equal(status(td), "suspect");
+  assert.equal(await status(td), "suspect");
 });
 
 test("an input larger than the message limit, passed on to a base call, is the caller's", async (t) => {
@@ -123,7 +123,7 @@ test("an input larger than the message limit, passed on to a base call, is the c
       `the input is ${Buffer.byteLength(JSON.stringify(input))} bytes, more than the ${LIMIT}-byte limit of one call's arguments, so the call to base tool 'payments_charge' could not be made: call the tool with a smaller input\\.`,
     ),
   );
-  assert.equal(status(td), "active");
+  assert.equal(await status(td), "active");
 });
 
 test("callerAttribution: every argument must come from the input; a host refusal or a small input is not the caller's", () => {

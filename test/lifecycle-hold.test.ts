@@ -31,11 +31,11 @@ async function demoted(t: TestContext): Promise<{ td: ToolDistill; world: Suppor
   t.after(() => td.close());
   const out = await propose(td, world, REFUND_TOOL);
   assert.equal(out.isError, false, out.content);
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "active");
   // ACME's order was refunded by the source run: the payment API refuses a second refund (422).
   const failed = await td.startTrace("Refund ACME again").execute("refund_ticket", { customer: "ACME" });
   assert.equal(failed.isError, true);
-  assert.deepEqual(sqliteOf(td).getVersion("refund_ticket", 1)?.problems, ["runtime_failure"]);
+  assert.deepEqual((await sqliteOf(td).getVersion("refund_ticket", 1))?.problems, ["runtime_failure"]);
   return { td, world };
 }
 
@@ -56,15 +56,15 @@ ${REFUND_TOOL.replace('from "tooldistill";', "from 'tooldistill';")
 
 test("the demoted code with a comment and other formatting is the held-back version: no v2, still suspect, its evidence kept", async (t) => {
   const { td } = await demoted(t);
-  const before = sqliteOf(td).getVersion("refund_ticket", 1);
+  const before = await sqliteOf(td).getVersion("refund_ticket", 1);
   const out = await propose(td, supportWorld(), REFORMATTED);
   assert.equal(out.isError, true);
   assert.match(
     out.content,
     /the code is refund_ticket v1 again \(the same syntax tree; only comments or formatting differ\), which is suspect after a runtime failure: replay cannot clear that, so nothing new was stored\. Fix what failed at run time, or have a person run tooldistill verify refund_ticket --version 1 --live/,
   );
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 2), null, "no v2");
-  const v1 = sqliteOf(td).getVersion("refund_ticket", 1);
+  assert.equal(await sqliteOf(td).getVersion("refund_ticket", 2), null, "no v2");
+  const v1 = await sqliteOf(td).getVersion("refund_ticket", 1);
   assert.equal(v1?.status, "suspect");
   assert.deepEqual(v1?.problems, ["runtime_failure"]);
   assert.deepEqual(v1?.verdict, before?.verdict, "its evidence is unchanged");
@@ -76,13 +76,13 @@ test("a replacement with other code passes replay but waits for a live pass or a
   const changed = REFUND_TOOL.replace("and close the ticket.", "then close the ticket.");
   const out = await propose(td, world, changed);
   assert.equal(out.isError, false, out.content);
-  const v2 = sqliteOf(td).getVersion("refund_ticket", 2);
+  const v2 = await sqliteOf(td).getVersion("refund_ticket", 2);
   assert.equal(v2?.status, "verified", "not auto-promoted by replay alone");
   assert.equal(
     v2?.verdict?.evidence.promotion,
     "waits for tooldistill verify refund_ticket --version 2 --live or tooldistill promote refund_ticket: it replaces v1, held back for runtime_failure, which only a live pass or a person clears",
   );
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "suspect");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "suspect");
   const live = await td.verify("refund_ticket", {
     version: 2,
     live: true,
@@ -90,7 +90,7 @@ test("a replacement with other code passes replay but waits for a live pass or a
     input: { customer: "Globex" },
   });
   assert.equal(live.status, "active", JSON.stringify(live.checks));
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "deprecated");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "deprecated");
 });
 
 test("a person's promote of the replacement is the other way back", async (t) => {
@@ -98,5 +98,5 @@ test("a person's promote of the replacement is the other way back", async (t) =>
   const changed = REFUND_TOOL.replace("and close the ticket.", "then close the ticket.");
   assert.equal((await propose(td, world, changed)).isError, false);
   assert.equal((await td.promote("refund_ticket")).version, 2);
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 2)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 2))?.status, "active");
 });

@@ -40,7 +40,7 @@ async function suspectTool(t: TestContext): Promise<{ td: ToolDistill; world: Ac
   world.accounts.add("e2@example.com");
   const failed = await td.startTrace("Onboard E2").execute("onboard_hire", { employee_id: "E2" });
   assert.equal(failed.isError, true);
-  const v = sqliteOf(td).getVersion("onboard_hire", 1);
+  const v = await sqliteOf(td).getVersion("onboard_hire", 1);
   assert.equal(v?.status, "suspect");
   assert.deepEqual(v?.problems, ["runtime_failure"]);
   world.log.length = 0;
@@ -51,7 +51,7 @@ const creates = (world: AccountsWorld) => world.log.filter((c) => c.name === "ac
 
 test("verify --live --allow-writes with the source run's input is refused before anything is sent: it would create E1's account again", async (t) => {
   const { td, world } = await suspectTool(t);
-  const history = sqliteOf(td).getHistory("onboard_hire", 1).length;
+  const history = (await sqliteOf(td).getHistory("onboard_hire", 1)).length;
   await assert.rejects(td.verify("onboard_hire", { version: 1, live: true, allowWrites: true }), {
     code: "WRITE_REFUSED",
     message:
@@ -62,9 +62,9 @@ test("verify --live --allow-writes with the source run's input is refused before
       "or, without --allow-writes, --trace <id> of a later successful run (tooldistill traces list), whose record answers its writes.",
   });
   assert.deepEqual(world.log, [], "nothing was sent");
-  const v = sqliteOf(td).getVersion("onboard_hire", 1);
+  const v = await sqliteOf(td).getVersion("onboard_hire", 1);
   assert.equal(v?.status, "suspect", "still suspect, not deprecated");
-  assert.equal(sqliteOf(td).getHistory("onboard_hire", 1).length, history, "nothing stored");
+  assert.equal((await sqliteOf(td).getHistory("onboard_hire", 1)).length, history, "nothing stored");
   // The dry run shows the same refusal, call by call.
   const plan = await td.planLiveVerification("onboard_hire", { version: 1, allowWrites: true });
   assert.deepEqual(
@@ -97,7 +97,7 @@ test("the input of the run that got the 409 is refused too: that run already sen
     },
   );
   assert.deepEqual(creates(world), [], "the create was checked before it was dispatched");
-  assert.equal(sqliteOf(td).getVersion("onboard_hire", 1)?.status, "suspect");
+  assert.equal((await sqliteOf(td).getVersion("onboard_hire", 1))?.status, "suspect");
 });
 
 test("verify --live --allow-writes with a fresh input writes only new things, passes, and clears runtime_failure", async (t) => {
@@ -117,7 +117,7 @@ test("verify --live --allow-writes with a fresh input writes only new things, pa
       ["groups_add", "e3@example.com"],
     ],
   );
-  assert.deepEqual(sqliteOf(td).getVersion("onboard_hire", 1)?.problems, []);
+  assert.deepEqual((await sqliteOf(td).getVersion("onboard_hire", 1))?.problems, []);
 });
 
 test("a fresh input whose write fails live says it failed live, not 'as recorded'", async (t) => {

@@ -62,7 +62,7 @@ test("a trace recorded over MCP tools is distilled, verified and run like one ov
   assert.deepEqual(JSON.parse(note.content), { note_id: "n-1", contact_id: "c-2", text: "call back" });
   trace.setOutcome({ success: true });
   // Schema defaults of MCP tools are applied to recorded arguments, as for in-process tools.
-  assert.deepEqual(sqliteOf(td).getCalls(trace.id)[1]?.args, { page: 1 });
+  assert.deepEqual((await sqliteOf(td).getCalls(trace.id))[1]?.args, { page: 1 });
   assert.ok(trace.distillNudge());
 
   const verdict = await trace.execute(PROPOSE_TOOL_NAME, {
@@ -84,7 +84,7 @@ test("a trace recorded over MCP tools is distilled, verified and run like one ov
   const out = await reuse.execute("note_for_contact", { name: "Alan Turing", text: "send slides" });
   assert.equal(out.isError, false, out.content);
   assert.deepEqual(JSON.parse(out.content), { note_id: "n-2", contact_id: "c-3", text: "send slides" });
-  const calls = sqliteOf(td).getCalls(reuse.id);
+  const calls = await sqliteOf(td).getCalls(reuse.id);
   assert.deepEqual(
     calls.map((c) => [c.tool, c.kind, c.parentId === null ? null : "inner"]),
     [
@@ -118,7 +118,7 @@ test("a trace recorded over MCP tools is distilled, verified and run like one ov
     broken.content,
     /^Distilled tool 'note_for_contact' \(v1\) failed at step 1 of 2\.\nBase tool: crm__find_contact\nError: no contact named Nobody\n/,
   );
-  assert.equal(sqliteOf(td).getVersion("note_for_contact", 1)?.status, "suspect");
+  assert.equal((await sqliteOf(td).getVersion("note_for_contact", 1))?.status, "suspect");
 
   await td.close();
   closed = true;

@@ -66,9 +66,7 @@ test("distilledOnly: a base tool's name is refused with why, recorded as a call 
   });
   assert.equal(world.log.length, 0, "the base tool ran");
   assert.deepEqual(
-    sqliteOf(td)
-      .getCalls(trace.id)
-      .map((c) => [c.tool, c.kind, c.status, c.error]),
+    (await sqliteOf(td).getCalls(trace.id)).map((c) => [c.tool, c.kind, c.status, c.error]),
     [
       [
         "tickets_find",
@@ -121,9 +119,7 @@ test("distilledOnly runs the offered distilled tool and refuses it, with why, on
   });
   assert.equal(world.log.length, before, "the deprecated tool ran");
   assert.deepEqual(
-    sqliteOf(td)
-      .getCalls(trace.id)
-      .map((c) => [c.tool, c.kind, c.status]),
+    (await sqliteOf(td).getCalls(trace.id)).map((c) => [c.tool, c.kind, c.status]),
     [["refund_ticket", "other", "error"]],
   );
 });
@@ -141,9 +137,7 @@ test("distilledOnly completes a call row recorded elsewhere as refused (the plug
   const refused = await trace.execute("refund_ticket", { customer: "ACME" }, { ...ONLY, callId });
   assert.equal(refused.isError, true);
   assert.deepEqual(
-    sqliteOf(td)
-      .getCalls(trace.id)
-      .map((c) => [c.id, c.kind, c.status, c.error]),
+    (await sqliteOf(td).getCalls(trace.id)).map((c) => [c.id, c.kind, c.status, c.error]),
     [
       [
         callId,

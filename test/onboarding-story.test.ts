@@ -56,7 +56,7 @@ async function discoverAndPromote(t: TestContext) {
   // 7 calls: the 409 and its lookup are replayed as the run had them; the 503 the agent retried is not.
   assert.match(out.content, /7 base calls; limit 7\.7 \(baseline 11 × 0\.7\)/);
   await td.promote("onboard_hire");
-  assert.equal(sqliteOf(td).getVersion("onboard_hire", 1)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("onboard_hire", 1))?.status, "active");
   world.log.length = 0;
   return { td, world, sourceTrace: trace.id };
 }
@@ -76,9 +76,7 @@ test("discovery with a retried 503 and a 409 distils; a second hire takes one ca
     "one mail to Ben, though the first try failed",
   );
   await trace.flush();
-  const inner = sqliteOf(td)
-    .getCalls(trace.id)
-    .filter((c) => c.tool === "mail_send");
+  const inner = (await sqliteOf(td).getCalls(trace.id)).filter((c) => c.tool === "mail_send");
   assert.deepEqual(
     inner.map((c) => [c.status, c.failure]),
     [
@@ -94,10 +92,10 @@ test("discovery with a retried 503 and a 409 distils; a second hire takes one ca
   assert.equal(half.isError, false, half.content);
   assert.deepEqual(JSON.parse(half.content), { account_id: "acct-old", order_id: "ORD-3" });
   assert.equal(world.groups.get("sales")?.has("acct-old"), true);
-  const v = sqliteOf(td).getVersion("onboard_hire", 1);
+  const v = await sqliteOf(td).getVersion("onboard_hire", 1);
   assert.equal(v?.status, "active", "a declared outcome is not a failure of the tool");
   assert.deepEqual(v?.problems, []);
-  const runs = sqliteOf(td).recentRuns("onboard_hire", 1, 5);
+  const runs = await sqliteOf(td).recentRuns("onboard_hire", 1, 5);
   assert.deepEqual(
     runs.map((r) => r.outcome),
     ["declared", "ok"],
@@ -112,7 +110,7 @@ test("discovery with a retried 503 and a 409 distils; a second hire takes one ca
       },
     ],
   });
-  const stats = sqliteOf(td).getRunStats("onboard_hire", 1);
+  const stats = await sqliteOf(td).getRunStats("onboard_hire", 1);
   assert.deepEqual([stats.runs, stats.successes, stats.failures], [2, 2, 0]);
 });
 
@@ -140,7 +138,7 @@ test("a live re-verification against a fresh input passes and repeats no write o
   );
   assert.deepEqual(repeated, [], "no write of the source run was sent again");
   assert.equal(world.accounts.has("dev@corp.example"), true, "the fresh input's writes ran");
-  assert.equal(sqliteOf(td).getVersion("onboard_hire", 1)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("onboard_hire", 1))?.status, "active");
 });
 
 test("a schema rollback that drops an optional property the tool never passes changes nothing", async (t) => {
@@ -152,7 +150,7 @@ test("a schema rollback that drops an optional property the tool never passes ch
   });
   td.setTools(rolledBack);
   await td.onToolUpdated("laptops_order");
-  const v = sqliteOf(td).getVersion("onboard_hire", 1);
+  const v = await sqliteOf(td).getVersion("onboard_hire", 1);
   assert.equal(v?.status, "active");
   assert.deepEqual(v?.problems, []);
   const out = await td.startTrace("Onboard H-5").execute("onboard_hire", { hire_id: "H-5" });

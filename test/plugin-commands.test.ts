@@ -14,7 +14,7 @@ import { after, type TestContext, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { PROPOSE_TOOL_NAME } from "../core/distill/prompts.ts";
 import { Sandbox, silentLogger, ToolDistill } from "../core/index.ts";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { type FakeAnthropic, startFakeAnthropic } from "./fakes/anthropic-server.ts";
 import { REFUND_TOOL, SOURCE_RUN, supportWorld } from "./fakes/support-tools.ts";
 import { tempDir } from "./helpers.ts";
@@ -134,13 +134,13 @@ test("/tooldistill:promote, list, show, verify and deprecate run the plugin's ow
   assert.match(promoted, /code of refund_ticket v1:\n/);
   assert.match(promoted, /name: "refund_ticket"/, "the code that became active");
   assert.match(promoted, /refund_ticket v1: active/);
-  const store = new Store(join(dir, ".tooldistill"));
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"));
   try {
-    const v = store.getVersion("refund_ticket", 1);
+    const v = await store.getVersion("refund_ticket", 1);
     assert.equal(v?.status, "active");
     assert.equal(v?.verdict?.evidence.promotion, "promoted by a person (tooldistill promote)");
   } finally {
-    store.close();
+    await store.close();
   }
 
   const listed = await run(dir, env, api, "/tooldistill:list");

@@ -16,7 +16,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import {
   deferredNames,
   type FakeReply,
@@ -213,14 +213,14 @@ for (const release of CLAUDE_RELEASES) {
 
     const storeDir = join(project, ".tooldistill");
     {
-      const store = new Store(storeDir);
+      const store = SqliteRegistryStore.open(storeDir);
       t.after(() => store.close());
-      const trace = store.getTrace(`${sessionId1}.1`);
+      const trace = await store.getTrace(`${sessionId1}.1`);
       assert.ok(trace, "no trace for session 1, span 1");
       assert.equal(trace.task, "Add a note 'call back' to Grace Hopper");
       assert.equal(trace.outcome, true);
       assert.equal(trace.source, "claude-code");
-      const calls = store.getCalls(trace.id);
+      const calls = await store.getCalls(trace.id);
       // Every base call once, in order; ToolSearch is no step of the task and is not recorded.
       assert.deepEqual(
         calls.map((c) => [c.tool, c.kind, c.status]),
@@ -235,11 +235,14 @@ for (const release of CLAUDE_RELEASES) {
       // Claude Code sent structuredContent as JSON text; the recorded value is the object a live call returns.
       assert.deepEqual(calls[9]?.output, { id: "c-2", name: "Grace Hopper", company: "Navy" });
       assert.equal((calls[2]?.output as { next_page?: number } | undefined)?.next_page, 2);
-      assert.equal(store.countTopLevelBaseCalls(trace.id), 12);
+      assert.equal(await store.countTopLevelBaseCalls(trace.id), 12);
       assert.deepEqual(
-        store
-          .listVersions({ name: "note_for_contact" })
-          .map((v) => [v.version, v.status, v.sourceTrace, v.baseline]),
+        (await store.listVersions({ name: "note_for_contact" })).map((v) => [
+          v.version,
+          v.status,
+          v.sourceTrace,
+          v.baseline,
+        ]),
         [[1, "verified", trace.id, 12]],
       );
     }
@@ -304,9 +307,9 @@ for (const release of CLAUDE_RELEASES) {
       text: "send slides",
     });
     {
-      const store = new Store(storeDir);
+      const store = SqliteRegistryStore.open(storeDir);
       t.after(() => store.close());
-      const calls = store.getCalls(`${sessionId2}.1`);
+      const calls = await store.getCalls(`${sessionId2}.1`);
       const distilled = calls.find((c) => c.kind === "distilled");
       assert.ok(distilled, JSON.stringify(calls));
       assert.deepEqual([distilled.tool, distilled.version, distilled.status], ["note_for_contact", 1, "ok"]);
@@ -318,7 +321,7 @@ for (const release of CLAUDE_RELEASES) {
         ],
       );
       assert.equal(calls.length, 3, "the distilled call was recorded twice");
-      assert.equal(store.getRunStats("note_for_contact", 1).successes, 1);
+      assert.equal((await store.getRunStats("note_for_contact", 1)).successes, 1);
     }
 
     // Session 3: the notes service refuses every note (a refusal, not an outage). The structured error comes back,
@@ -346,11 +349,11 @@ for (const release of CLAUDE_RELEASES) {
     const again = resultOf(api, "s3_3");
     assert.equal(again?.isError, true, again?.text);
     {
-      const store = new Store(storeDir);
+      const store = SqliteRegistryStore.open(storeDir);
       t.after(() => store.close());
-      const v = store.getVersion("note_for_contact", 1);
+      const v = await store.getVersion("note_for_contact", 1);
       assert.deepEqual([v?.status, v?.problems], ["suspect", ["runtime_failure"]]);
-      const calls = store.getCalls(`${sessionId3}.1`);
+      const calls = await store.getCalls(`${sessionId3}.1`);
       assert.deepEqual(
         calls
           // Later calls of the demoted tool are left out: refused by Claude Code, or by td (a call not made, kind other).
@@ -368,7 +371,7 @@ for (const release of CLAUDE_RELEASES) {
       );
       // The second call of the demoted tool ran nothing: no base call under it, one distilled run in the stats.
       assert.equal(calls.filter((c) => c.parentId !== null).length, 2);
-      assert.equal(store.getRunStats("note_for_contact", 1).failures, 1);
+      assert.equal((await store.getRunStats("note_for_contact", 1)).failures, 1);
     }
     assert.ok(toolUsesSent(api).length > 0);
 
@@ -443,9 +446,9 @@ for (const release of CLAUDE_RELEASES) {
     assert.match(seen, /1\. crm__find_contact \{\\"name\\":\\"Grace\\"\} → error: no contact named Grace/);
     const verified = resultOf(api, "p_2");
     assert.match(verified?.text ?? "", /^verified: note_for_contact v1/, verified?.text);
-    const store = new Store(join(project, ".tooldistill"), { readOnly: true });
+    const store = SqliteRegistryStore.open(join(project, ".tooldistill"), { readOnly: true });
     t.after(() => store.close());
-    const calls = store.getCalls(`${init.session_id}.1`);
+    const calls = await store.getCalls(`${init.session_id}.1`);
     assert.deepEqual(
       calls.filter((c) => c.kind === "base").map((c) => [c.tool, c.status]),
       SESSION_1_CALLS,
@@ -507,16 +510,16 @@ test("plugin-dev/ (this checkout's sources) records, distils and verifies in a r
   const verified = resultOf(api, "p_2");
   assert.equal(verified?.isError, false, verified?.text);
   assert.match(verified?.text ?? "", /^verified: note_for_contact v1/);
-  const store = new Store(join(project, ".tooldistill"), { readOnly: true });
+  const store = SqliteRegistryStore.open(join(project, ".tooldistill"), { readOnly: true });
   t.after(() => store.close());
-  const trace = store.getTrace(`${init.session_id}.1`);
+  const trace = await store.getTrace(`${init.session_id}.1`);
   assert.equal(trace?.outcome, true);
   // The span's tokens come from the session transcript: the fake API answers every response with 100 in, 50 out.
   // SessionEnd's hook may still be writing when the claude process has exited: wait for it.
   let tokens = trace!.usage;
   for (let i = 0; i < 150 && tokens.input_tokens === 0; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    tokens = store.getTrace(trace!.id)!.usage;
+    tokens = (await store.getTrace(trace!.id))!.usage;
   }
   assert.ok(
     tokens.input_tokens >= 100 && tokens.input_tokens % 100 === 0,
@@ -537,14 +540,14 @@ test("plugin-dev/ (this checkout's sources) records, distils and verifies in a r
     listed.reduce((n, x) => n + x.tokens, 0),
     "and so does the report",
   );
-  const calls = store.getCalls(trace!.id);
+  const calls = await store.getCalls(trace!.id);
   assert.deepEqual(
     calls.filter((c) => c.kind === "base").map((c) => [c.tool, c.status]),
     SESSION_1_CALLS,
   );
   assert.deepEqual(calls[9]?.output, { id: "c-2", name: "Grace Hopper", company: "Navy" });
   assert.deepEqual(
-    store.listVersions({ name: "note_for_contact" }).map((v) => [v.version, v.status]),
+    (await store.listVersions({ name: "note_for_contact" })).map((v) => [v.version, v.status]),
     [[1, "verified"]],
   );
 });

@@ -12,8 +12,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BASE_TOOLS_META_KEY } from "../claude-code/base-tools.ts";
 import { spanPrefix, spanTraceId } from "../claude-code/session.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { MCPToolkit } from "../core/mcp/mcp-toolkit.ts";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import { type HookEvent, handleHookInput, setupHint } from "../hooks/run.ts";
 import { tempDir } from "./helpers.ts";
 
@@ -46,8 +46,8 @@ async function hook(dir: string, event: HookEvent, input: Payload) {
   return handleHookInput(event, JSON.stringify({ ...input, cwd: dir }), { env: { CLAUDE_PROJECT_DIR: dir } });
 }
 
-function openStore(t: import("node:test").TestContext, dir: string): Store {
-  const store = new Store(join(dir, ".tooldistill"));
+function openStore(t: import("node:test").TestContext, dir: string): SqliteRegistryStore {
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"));
   t.after(() => store.close());
   return store;
 }
@@ -113,12 +113,12 @@ test("the real payloads record a span: task, base and other tools by their libra
   await hook(dir, "PreToolUse", payload("PreToolUse.Read", { session_id: SESSION }));
 
   const store = openStore(t, dir);
-  const trace = store.getTrace(spanTraceId(SESSION, 1));
+  const trace = await store.getTrace(spanTraceId(SESSION, 1));
   assert.equal(trace?.task, "Please run the three tools.");
   assert.equal(trace?.source, "claude-code");
   assert.equal(trace?.outcome, null);
   assert.deepEqual(
-    store.getCalls(trace!.id).map((c) => [c.seq, c.tool, c.kind, c.status, c.output ?? c.error]),
+    (await store.getCalls(trace!.id)).map((c) => [c.seq, c.tool, c.kind, c.status, c.output ?? c.error]),
     [
       [
         1,
@@ -132,8 +132,8 @@ test("the real payloads record a span: task, base and other tools by their libra
       [4, "Read", "other", "started", null],
     ],
   );
-  assert.equal(store.getCalls(trace!.id)[1]?.latencyMs, 25);
-  assert.equal(store.countTopLevelBaseCalls(trace!.id), 2);
+  assert.equal((await store.getCalls(trace!.id))[1]?.latencyMs, 25);
+  assert.equal(await store.countTopLevelBaseCalls(trace!.id), 2);
 });
 
 test("recorded and live values are the same value for every tool_response shape Claude Code sends", {
@@ -207,12 +207,14 @@ test("recorded and live values are the same value for every tool_response shape 
       "PostToolUse",
       payload("PostToolUse.mcp-project", { ...call, tool_response: c.response }),
     );
-    const recorded = store.getCalls(spanTraceId(SESSION, 1)).find((x) => x.seq === i + 1);
+    const recorded = (await store.getCalls(spanTraceId(SESSION, 1))).find((x) => x.seq === i + 1);
     assert.equal(recorded?.status, "ok", c.label);
     assert.deepEqual(recorded?.output, await toolkit.executor(`crm__${c.tool}`, c.args), c.label);
   }
   // The replayed value is an object, so `first.next_page` means the same thing in replay and live.
-  const first = store.getCalls(spanTraceId(SESSION, 1))[0]?.output as { next_page?: number } | undefined;
+  const first = (await store.getCalls(spanTraceId(SESSION, 1)))[0]?.output as
+    | { next_page?: number }
+    | undefined;
   assert.equal(first?.next_page, 2);
 });
 
@@ -234,16 +236,16 @@ test("a tool-use id repeated in another session neither attaches to nor suppress
   );
   await hook(dir, "PostToolUse", payload("PostToolUse.mcp-project", { session_id: SESSION }));
   const store = openStore(t, dir);
-  const outcome = (session: string) =>
-    store.getCalls(spanTraceId(session, 1)).map((c) => [c.tool, c.status, c.output]);
-  assert.deepEqual(outcome(SESSION), [["base__base_echo", "ok", "base_echo: from the project server"]]);
-  assert.deepEqual(outcome(other), [["base__base_echo", "ok", "from the other session"]]);
+  const outcome = async (session: string) =>
+    (await store.getCalls(spanTraceId(session, 1))).map((c) => [c.tool, c.status, c.output]);
+  assert.deepEqual(await outcome(SESSION), [["base__base_echo", "ok", "base_echo: from the project server"]]);
+  assert.deepEqual(await outcome(other), [["base__base_echo", "ok", "from the other session"]]);
 });
 
 test("/tooldistill:distill confirms the span, tells the model what to distill, and the next prompt starts a new span", async (t) => {
   const dir = project(t);
   const store = openStore(t, dir);
-  store.setMeta(
+  await store.setMeta(
     BASE_TOOLS_META_KEY,
     JSON.stringify([
       {
@@ -305,9 +307,9 @@ test("/tooldistill:distill confirms the span, tells the model what to distill, a
   };
   await hook(dir, "PreToolUse", payload("PreToolUse.mcp-plugin", propose));
   const span1 = spanTraceId(SESSION, 1);
-  assert.equal(store.getTrace(span1)?.outcome, true);
+  assert.equal((await store.getTrace(span1))?.outcome, true);
   assert.deepEqual(
-    store.getCalls(span1).map((c) => [c.tool, c.kind]),
+    (await store.getCalls(span1)).map((c) => [c.tool, c.kind]),
     [
       ["base__base_search", "base"],
       ["base__base_search", "base"],
@@ -315,24 +317,24 @@ test("/tooldistill:distill confirms the span, tells the model what to distill, a
       ["propose_distilled_tool", "proposal"],
     ],
   );
-  assert.equal(store.countTopLevelBaseCalls(span1), 2);
+  assert.equal(await store.countTopLevelBaseCalls(span1), 2);
 
   // The next ordinary prompt starts span 2, whose task it is.
   await hook(dir, "UserPromptSubmit", payload("UserPromptSubmit", { prompt: "Now something else" }));
   await hook(dir, "PreToolUse", payload("PreToolUse.mcp-project", { tool_use_id: "t5" }));
   const span2 = spanTraceId(SESSION, 2);
-  assert.equal(store.getTrace(span2)?.task, "Now something else");
-  assert.equal(store.getTrace(span2)?.outcome, null);
+  assert.equal((await store.getTrace(span2))?.task, "Now something else");
+  assert.equal((await store.getTrace(span2))?.outcome, null);
   assert.deepEqual(
-    store.getCalls(span2).map((c) => [c.tool, c.kind]),
+    (await store.getCalls(span2)).map((c) => [c.tool, c.kind]),
     [["base__base_echo", "base"]],
   );
 
   // /clear: the old session ends, the new session id is a new span 1.
   await hook(dir, "SessionEnd", payload("SessionEnd.clear", { session_id: SESSION }));
-  assert.ok(store.getTrace(span2)?.endedAt);
+  assert.ok((await store.getTrace(span2))?.endedAt);
   await hook(dir, "SessionStart", payload("SessionStart.clear"));
-  assert.ok(store.getTrace(spanTraceId("c92704b2-8764-4ca1-8798-dc68160bc805", 1)));
+  assert.ok(await store.getTrace(spanTraceId("c92704b2-8764-4ca1-8798-dc68160bc805", 1)));
 });
 
 test("a span without base calls gets told there is nothing to distill", async (t) => {
@@ -450,18 +452,18 @@ test("the config is cached in CLAUDE_PLUGIN_DATA and reloaded when tooldistill.y
       JSON.stringify({ session_id: SESSION, cwd: dir, tool_name: tool, tool_input: {}, tool_use_id: id }),
       env,
     );
-  const recorded = (store: string, id: string) => {
-    const s = new Store(store);
+  const recorded = async (store: string, id: string) => {
+    const s = SqliteRegistryStore.open(store);
     try {
-      const c = s.getCallByExternalId(id, spanPrefix(SESSION));
+      const c = await s.getCallByExternalId(id, spanPrefix(SESSION));
       return c && [c.tool, c.kind];
     } finally {
-      s.close();
+      await s.close();
     }
   };
   const store = join(dir, ".tooldistill");
   await pre("mcp__base__a", "u1");
-  assert.deepEqual(recorded(store, "u1"), ["base__a", "base"]);
+  assert.deepEqual(await recorded(store, "u1"), ["base__a", "base"]);
   const cache = join(data, "config-cache");
   assert.equal(readdirSync(cache).length, 1, "one cache entry for the project");
 
@@ -470,7 +472,7 @@ test("the config is cached in CLAUDE_PLUGIN_DATA and reloaded when tooldistill.y
   const entry = JSON.parse(readFileSync(file, "utf8"));
   writeFileSync(file, JSON.stringify({ ...entry, config: { ...entry.config, baseServers: ["forged"] } }));
   await pre("mcp__forged__b", "u2");
-  assert.deepEqual(recorded(store, "u2"), ["forged__b", "base"]);
+  assert.deepEqual(await recorded(store, "u2"), ["forged__b", "base"]);
 
   // .mcp.json changes: the next hook reloads it.
   writeFileSync(
@@ -479,19 +481,19 @@ test("the config is cached in CLAUDE_PLUGIN_DATA and reloaded when tooldistill.y
   );
   await pre("mcp__crm__c", "u3");
   await pre("mcp__base__d", "u4");
-  assert.deepEqual(recorded(store, "u3"), ["crm__c", "base"]);
-  assert.deepEqual(recorded(store, "u4"), ["mcp__base__d", "other"]);
+  assert.deepEqual(await recorded(store, "u3"), ["crm__c", "base"]);
+  assert.deepEqual(await recorded(store, "u4"), ["mcp__base__d", "other"]);
 
   // tooldistill.yaml changes: a new store path takes effect at once.
   writeFileSync(join(dir, "tooldistill.yaml"), "mcp_config: .mcp.json\nstore: elsewhere\n");
   await pre("mcp__crm__e", "u5");
-  assert.deepEqual(recorded(join(dir, "elsewhere"), "u5"), ["crm__e", "base"]);
+  assert.deepEqual(await recorded(join(dir, "elsewhere"), "u5"), ["crm__e", "base"]);
 
   // A broken edit is reported, not masked by the cache.
   writeFileSync(join(dir, "tooldistill.yaml"), "mcp_config: .mcp.json\nmin_call_reduction: 7\n");
   await pre("mcp__crm__f", "u6");
   assert.match(readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8"), /min_call_reduction/);
-  assert.equal(recorded(store, "u6"), null);
+  assert.equal(await recorded(store, "u6"), null);
 });
 
 test("8 parallel tool calls run 8 concurrent hook processes each way: nothing lost, seq unique", async (t) => {
@@ -520,7 +522,7 @@ test("8 parallel tool calls run 8 concurrent hook processes each way: nothing lo
   );
   for (const r of [...pre, ...post]) assert.deepEqual([r.code, r.stderr], [0, ""]);
   const store = openStore(t, dir);
-  const calls = store.getCalls(spanTraceId(SESSION, 1));
+  const calls = await store.getCalls(spanTraceId(SESSION, 1));
   assert.equal(calls.length, 8);
   assert.deepEqual(
     calls.map((c) => c.seq),
@@ -530,7 +532,7 @@ test("8 parallel tool calls run 8 concurrent hook processes each way: nothing lo
     assert.equal(c.status, "ok");
     assert.equal(c.output, `echo ${c.args["text"]}`);
   }
-  assert.equal(store.integrityCheck(), "ok");
+  assert.equal(await store.integrityCheck(), "ok");
 });
 
 test("SessionEnd hands a confirmed span without a proposal to the detached fallback distiller, only with an API key", async (t) => {
@@ -578,7 +580,7 @@ export default distilledTool({
     `export const DISTILLER = { async distill() { return { code: ${JSON.stringify(code)}, test_inputs: [{ text: "from the project server" }] }; } };\n`,
   );
   const store = openStore(t, dir);
-  store.setMeta(
+  await store.setMeta(
     BASE_TOOLS_META_KEY,
     JSON.stringify([
       {
@@ -603,6 +605,6 @@ export default distilledTool({
     child.on("close", resolve);
   });
   assert.equal(r, 0);
-  const v = store.getVersion("echo_once", 1);
+  const v = await store.getVersion("echo_once", 1);
   assert.deepEqual([v?.status, v?.sourceTrace, v?.baseline], ["verified", spanTraceId(SESSION, 1), 2]);
 });

@@ -150,12 +150,10 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   const cli = new ToolDistill({ store: join(dir, ".tooldistill"), tools: TOOLS });
   t.after(() => cli.close());
   const span = spanTraceId(SESSION, 1);
-  const proposals = sqliteOf(cli)
-    .getCalls(span)
-    .filter((c) => c.kind === "proposal");
+  const proposals = (await sqliteOf(cli).getCalls(span)).filter((c) => c.kind === "proposal");
   assert.equal(proposals.length, 1, "the proposal was recorded twice");
   assert.equal(proposals[0]?.status, "ok");
-  assert.equal(sqliteOf(cli).getVersion("note_for_contact", 1)?.sourceTrace, span);
+  assert.equal((await sqliteOf(cli).getVersion("note_for_contact", 1))?.sourceTrace, span);
 
   // `tooldistill promote` in another process: announced within the polling interval (the spec allows 5 s).
   const before = changes.length;
@@ -188,7 +186,7 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
     contact_id: "c-3",
     text: "send slides",
   });
-  const span2 = sqliteOf(cli).getCalls(spanTraceId(SESSION, 2));
+  const span2 = await sqliteOf(cli).getCalls(spanTraceId(SESSION, 2));
   assert.deepEqual(
     span2.map((c) => [
       c.seq,
@@ -225,14 +223,18 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
     (await client.listTools()).tools.map((x) => x.name),
     ["propose_distilled_tool"],
   );
-  assert.deepEqual(sqliteOf(cli).getVersion("note_for_contact", 1)?.problems, ["runtime_failure"]);
+  assert.deepEqual((await sqliteOf(cli).getVersion("note_for_contact", 1))?.problems, ["runtime_failure"]);
   // Claude Code 2.1.332 keeps a tool loaded from the session's start in `tools` after it left the list: a call of
   // the disabled tool gets why, and runs nothing.
-  const runsBefore = sqliteOf(cli).getCalls(spanTraceId(SESSION, 2)).length;
+  const runsBefore = (await sqliteOf(cli).getCalls(spanTraceId(SESSION, 2))).length;
   const disabled = await client.callTool({ name: "note_for_contact", arguments: input });
   assert.equal(disabled.isError, true);
   assert.match((disabled.content as Array<{ text: string }>)[0]?.text ?? "", /is disabled: v1 is suspect/);
-  assert.equal(sqliteOf(cli).getCalls(spanTraceId(SESSION, 2)).length, runsBefore, "the disabled tool ran");
+  assert.equal(
+    (await sqliteOf(cli).getCalls(spanTraceId(SESSION, 2))).length,
+    runsBefore,
+    "the disabled tool ran",
+  );
   // Claude Code runs the base tools itself: one called through td by name is refused, and runs nothing.
   const executedBefore = executed;
   const base = await client.callTool({ name: "crm__find_contact", arguments: { name: "Grace Hopper" } });
@@ -268,7 +270,7 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
   )
     await new Promise((r) => setTimeout(r, 20));
   const second = "99999999-2222-3333-4444-555555555555";
-  const firstSessionBefore = sqliteOf(cli).getCalls(spanTraceId(SESSION, 2));
+  const firstSessionBefore = await sqliteOf(cli).getCalls(spanTraceId(SESSION, 2));
   await handleHookInput(
     "UserPromptSubmit",
     JSON.stringify({ session_id: second, cwd: dir, prompt: "Add a note to Grace" }),
@@ -291,7 +293,7 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
     _meta: { "claudecode/toolUseId": "u6" },
   });
   assert.equal(again.isError, false, JSON.stringify(again.content));
-  const secondCalls = sqliteOf(cli).getCalls(spanTraceId(second, 1));
+  const secondCalls = await sqliteOf(cli).getCalls(spanTraceId(second, 1));
   assert.deepEqual(
     secondCalls.map((c) => [c.tool, c.kind, c.status]),
     [
@@ -301,7 +303,7 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
     ],
   );
   assert.deepEqual(
-    sqliteOf(cli).getCalls(spanTraceId(SESSION, 2)),
+    await sqliteOf(cli).getCalls(spanTraceId(SESSION, 2)),
     firstSessionBefore,
     "the first session's span is untouched",
   );
@@ -328,15 +330,14 @@ test("td: propose via the hook-recorded tool_use_id, list_changed on promote and
     (gone.content as Array<{ text: string }>)[0]?.text ?? "",
     /^Error: the distilled tool 'note_for_contact' was taken out of use: v1 is deprecated \(deprecated by the user\)\. Complete the task with the base tools\.$/,
   );
-  const refusedRow = sqliteOf(cli).getCallByExternalId("u8", spanPrefix(SESSION));
+  const refusedRow = await sqliteOf(cli).getCallByExternalId("u8", spanPrefix(SESSION));
   assert.deepEqual(
     [refusedRow?.traceId, refusedRow?.tool, refusedRow?.kind, refusedRow?.status],
     [spanTraceId(SESSION, 2), "note_for_contact", "other", "error"],
   );
   assert.equal(
-    sqliteOf(cli)
-      .getCalls(spanTraceId(SESSION, 2))
-      .filter((c) => c.parentId === refusedRow?.id).length,
+    (await sqliteOf(cli).getCalls(spanTraceId(SESSION, 2))).filter((c) => c.parentId === refusedRow?.id)
+      .length,
     0,
   );
 });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parseTranscript, readTranscript, transcriptToolCalls } from "../claude-code/transcript.ts";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { type HookEvent, handleHookInput } from "../hooks/run.ts";
 import { tempDir } from "./helpers.ts";
 
@@ -43,10 +43,10 @@ async function hook(dir: string, transcript: string, event: HookEvent, input: Pa
   });
 }
 
-function baseRows(t: import("node:test").TestContext, dir: string) {
-  const store = new Store(join(dir, ".tooldistill"), { readOnly: true });
+async function baseRows(t: import("node:test").TestContext, dir: string) {
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"), { readOnly: true });
   t.after(() => store.close());
-  return store.getCalls(`${SESSION}.1`).map((c) => [c.tool, c.kind, c.status, c.output ?? c.error]);
+  return (await store.getCalls(`${SESSION}.1`)).map((c) => [c.tool, c.kind, c.status, c.output ?? c.error]);
 }
 
 const FULL_TRACE = [
@@ -97,7 +97,7 @@ test("with no tool hook firing, /tooldistill:distill reads the span's base calls
     context,
     /load it first with ToolSearch, query "select:mcp__plugin_tooldistill_td__propose_distilled_tool"/,
   );
-  assert.deepEqual(baseRows(t, dir), FULL_TRACE);
+  assert.deepEqual(await baseRows(t, dir), FULL_TRACE);
 });
 
 test("calls the hooks saw are kept, missed ones go in at their place, exactly once, and ToolSearch is never recorded", async (t) => {
@@ -132,12 +132,12 @@ test("calls the hooks saw are kept, missed ones go in at their place, exactly on
   );
   copyFileSync(join(NEW, "transcript.jsonl"), transcript);
   await hook(dir, transcript, "Stop", payload("Stop"));
-  assert.deepEqual(baseRows(t, dir), FULL_TRACE);
+  assert.deepEqual(await baseRows(t, dir), FULL_TRACE);
   // Again at the distill command and at SessionEnd: nothing changes.
   await hook(dir, transcript, "UserPromptSubmit", payload("UserPromptSubmit.slash_command"));
   await hook(dir, transcript, "Stop", payload("Stop"));
   await hook(dir, transcript, "SessionEnd", payload("SessionEnd.other"));
-  assert.deepEqual(baseRows(t, dir), FULL_TRACE);
+  assert.deepEqual(await baseRows(t, dir), FULL_TRACE);
   const log = readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8");
   assert.match(log, /Stop: from the transcript: 1 base call\(s\) the hooks missed added, 1 completed/);
 });
@@ -150,7 +150,7 @@ test("an unreadable transcript is logged and the hooks' own records stand", asyn
   await hook(dir, missing, "PreToolUse", payload("PreToolUse.mcp-project"));
   await hook(dir, missing, "PostToolUseFailure", payload("PostToolUseFailure.mcp-project"));
   await hook(dir, missing, "Stop", payload("Stop"));
-  assert.deepEqual(baseRows(t, dir), [FULL_TRACE[0]]);
+  assert.deepEqual(await baseRows(t, dir), [FULL_TRACE[0]]);
   assert.match(
     readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8"),
     /the transcript .*no-such-transcript\.jsonl could not be read/,
@@ -183,5 +183,5 @@ test("every 2.1.332 hook payload is accepted as 2.1.197's are: nothing logged as
   }
   const log = readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8");
   assert.doesNotMatch(log, /could not|no tool_name|no session_id|not JSON/, log);
-  assert.deepEqual(baseRows(t, dir).slice(0, 3), FULL_TRACE);
+  assert.deepEqual((await baseRows(t, dir)).slice(0, 3), FULL_TRACE);
 });

@@ -82,7 +82,7 @@ test("a replacement that breaks one of the replaced version's recorded runs is r
   // Replay made no live call: nothing was booked or paid.
   assert.equal(world.payments.length, paid);
   assert.equal(
-    sqliteOf(td).getVersion(NAME, 2)?.status,
+    (await sqliteOf(td).getVersion(NAME, 2))?.status,
     "rejected",
     "a draft that fails verification is rejected",
   );
@@ -107,7 +107,7 @@ test("a rebuild that breaks one of the replaced version's recorded runs is rejec
     verdict.checks.replay.problems.map((p) => p.message.split(": call 2")[0]),
     [`recorded run ${runs[1]} of v1 not reproduced`],
   );
-  assert.equal(sqliteOf(td).getVersion(NAME, 1)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion(NAME, 1))?.status, "active");
 });
 
 test("a replacement that reproduces the replaced version's runs is verified: reproduces 4 of 4 recorded runs", async (t) => {
@@ -121,7 +121,7 @@ test("a replacement that reproduces the replaced version's runs is verified: rep
   const out = await propose(await bookingRun(td), sorted);
   assert.equal(lines(out)[0], `verified: ${NAME} v2`, out.content);
   assert.ok(lines(out).includes("reproduces 4 of 4 recorded runs"), out.content);
-  const v2 = sqliteOf(td).getVersion(NAME, 2)!;
+  const v2 = (await sqliteOf(td).getVersion(NAME, 2))!;
   assert.deepEqual(v2.verdict?.evidence.runs, { reproduced: 4, total: 4, notReproduced: [] });
   // The recorded runs it was replayed against are kept with it: re-verification replays the same ones.
   assert.deepEqual(v2.replayRuns.map((r) => r.trace).sort(), [...runs].sort());
@@ -183,9 +183,7 @@ test("at run time a base call whose arguments no longer fit the tool's current i
     /the arguments do not match the current input schema of 'flights_book', so the call was not made: missing required property 'passenger'; unknown property 'traveller'\n/,
   );
   assert.equal(world.bookings.length, booked, "flights_book was not called");
-  const inner = sqliteOf(td)
-    .getCalls(trace.id)
-    .filter((c) => c.kind === "base");
+  const inner = (await sqliteOf(td).getCalls(trace.id)).filter((c) => c.kind === "base");
   assert.deepEqual(
     inner.map((c) => c.tool),
     ["flights_search"],

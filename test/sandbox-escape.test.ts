@@ -660,7 +660,7 @@ ${body}
       payments.payments.map((p) => p.to),
       ["acct-ACME", "acct-ACME"],
     );
-    assert.equal(sqliteOf(td).getVersion("pay_vendor", 1)?.status, "active");
+    assert.equal((await sqliteOf(td).getVersion("pay_vendor", 1))?.status, "active");
     assert.equal(Function.prototype.apply, hostApply);
     assert.equal(JSON.parse, JSON.parse);
     assert.deepEqual(Object.getOwnPropertyNames(globalThis).sort(), hostGlobals);
@@ -711,7 +711,7 @@ ${body}
     const failed = outs.filter((o) => o.isError).map((o) => o.content);
     assert.deepEqual(failed, []);
     assert.equal(payments.payments.length, 201, "200 payments besides the source run's own");
-    assert.equal(sqliteOf(td).getVersion("pay_vendor", 1)?.status, "active");
+    assert.equal((await sqliteOf(td).getVersion("pay_vendor", 1))?.status, "active");
   });
 
   test("an outage of a base tool or an overloaded host never demotes the tool", async (t) => {
@@ -725,7 +725,7 @@ ${body}
       /could not answer \(an outage, not a fault of this distilled tool\), so the tool stays available/,
     );
     assert.match(outage.content, /1\. vendors_lookup .* \(read-only\)/);
-    assert.equal(sqliteOf(td).getVersion("pay_vendor", 1)?.status, "active");
+    assert.equal((await sqliteOf(td).getVersion("pay_vendor", 1))?.status, "active");
     payments.down = false;
     assert.equal(
       (await td.startTrace("Pay").execute("pay_vendor", { vendor: "ACME", amount: 2 })).isError,

@@ -142,7 +142,11 @@ test("check_schemas_on_start: a description-only change keeps the tool active an
     td.activeTools().map((x) => x.name),
     ["invoice_from_email"],
   );
-  assert.equal(sqliteOf(td).getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
+  assert.equal(
+    (await sqliteOf(td).getHistory("invoice_from_email", 1)).length,
+    3,
+    "no status change recorded",
+  );
   // The new text joins the definitions the version is known to work with: the next start says nothing.
   assert.deepEqual((await reopen(t, store, tools).ready())?.changes, []);
   // An unchanged start changes nothing.
@@ -177,8 +181,7 @@ test("check_schemas_on_start: a breaking change is re-verified at start-up with 
     ],
   );
   assert.deepEqual(
-    sqliteOf(td)
-      .getHistory("invoice_from_email", 1)
+    (await sqliteOf(td).getHistory("invoice_from_email", 1))
       .slice(-2)
       .map((h) => `${h.from}→${h.to}: ${h.reason}`),
     [
@@ -202,14 +205,22 @@ test("check_schemas_on_start: a compatible change is re-verified with the status
     return x;
   });
   const td = reopen(t, store, tools);
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "active", "still offered meanwhile");
+  assert.equal(
+    (await sqliteOf(td).getVersion("invoice_from_email", 1))?.status,
+    "active",
+    "still offered meanwhile",
+  );
   const report = await td.ready();
   assert.deepEqual(
     report?.changes.map((c) => [c.from, c.to, c.change]),
     [["active", "active", "compatible"]],
   );
   assert.match(report?.changes[0]?.reason ?? "", /region was added \(optional\); re-verified: passed$/);
-  assert.equal(sqliteOf(td).getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
+  assert.equal(
+    (await sqliteOf(td).getHistory("invoice_from_email", 1)).length,
+    3,
+    "no status change recorded",
+  );
 });
 
 test("check_schemas_on_start: a missing tool is dependency_missing; the check can be switched off", async (t) => {
@@ -217,12 +228,14 @@ test("check_schemas_on_start: a missing tool is dependency_missing; the check ca
   const without = world.tools.filter((x) => x.name !== "billing_find_customer");
   const off = reopen(t, store, without, { checkSchemasOnStart: false });
   assert.equal(off.startupReport, null);
-  assert.equal(sqliteOf(off).getVersion("invoice_from_email", 1)?.status, "active");
+  assert.equal((await sqliteOf(off).getVersion("invoice_from_email", 1))?.status, "active");
   await off.close();
   const on = reopen(t, store, without);
   assert.deepEqual(on.activeTools(), [], "not offered from the start");
   await on.ready();
-  assert.deepEqual(sqliteOf(on).getVersion("invoice_from_email", 1)?.problems, ["dependency_missing"]);
+  assert.deepEqual((await sqliteOf(on).getVersion("invoice_from_email", 1))?.problems, [
+    "dependency_missing",
+  ]);
   assert.deepEqual(on.activeTools(), []);
 });
 
@@ -249,7 +262,11 @@ test("onToolUpdated: a compatible change is re-verified at once and the status n
       ],
     ],
   );
-  assert.equal(sqliteOf(td).getHistory("invoice_from_email", 1).length, 3, "no status change recorded");
+  assert.equal(
+    (await sqliteOf(td).getHistory("invoice_from_email", 1)).length,
+    3,
+    "no status change recorded",
+  );
   // The definition joined the verified set: a second report finds nothing to do.
   const again = await td.onToolUpdated("billing_find_customer");
   assert.deepEqual(again.changes, []);
@@ -277,14 +294,11 @@ test("onToolUpdated: a breaking change makes the version suspect, fails re-verif
     [["active", "deprecated", "breaking"]],
   );
   assert.deepEqual(
-    sqliteOf(td)
-      .getHistory("invoice_from_email", 1)
-      .slice(-2)
-      .map((h) => `${h.from}→${h.to}`),
+    (await sqliteOf(td).getHistory("invoice_from_email", 1)).slice(-2).map((h) => `${h.from}→${h.to}`),
     ["active→suspect", "suspect→deprecated"],
   );
   assert.match(
-    sqliteOf(td).getHistory("invoice_from_email", 1).at(-1)?.reason ?? "",
+    (await sqliteOf(td).getHistory("invoice_from_email", 1)).at(-1)?.reason ?? "",
     /^re-verification after 'billing_create_invoice' changed failed: static check failed: call to 'billing_create_invoice' — missing required property 'currency'/,
   );
 });
@@ -303,7 +317,7 @@ test("onToolUpdated on an avoided tool: suspect(avoided_tool_recovered), still e
     ["invoice_from_email"],
     "it still works: still exposed",
   );
-  assert.equal(sqliteOf(td).listVersions()[0]?.queuedRebuild, true);
+  assert.equal((await sqliteOf(td).listVersions())[0]?.queuedRebuild, true);
 
   const verdict = await td.rebuild("invoice_from_email");
   assert.equal(verdict.status, "verified");
@@ -315,12 +329,12 @@ test("onToolUpdated on an avoided tool: suspect(avoided_tool_recovered), still e
   assert.equal(request?.replacing?.version, 1);
   assert.match(request?.note ?? "", /'billing_import_from_email' failed on every call in the source run/);
   assert.equal(
-    sqliteOf(td).getVersion("invoice_from_email", 1)?.queuedRebuild,
+    (await sqliteOf(td).getVersion("invoice_from_email", 1))?.queuedRebuild,
     false,
     "unqueued after a verified rebuild",
   );
   await td.promote("invoice_from_email");
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "deprecated");
+  assert.equal((await sqliteOf(td).getVersion("invoice_from_email", 1))?.status, "deprecated");
 });
 
 test("rebuild: without live verification the recovered tool's recorded failure names the setting", async (t) => {
@@ -334,7 +348,7 @@ test("rebuild: without live verification the recovered tool's recorded failure n
     verdict.checks.replay.problems[0]?.message ?? "",
     /call 2 to 'billing_import_from_email' has only a failure recorded before 'billing_import_from_email' recovered: set allow_live_verification: true in tooldistill.yaml/,
   );
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.queuedRebuild, true, "still queued");
+  assert.equal((await sqliteOf(td).getVersion("invoice_from_email", 1))?.queuedRebuild, true, "still queued");
 });
 
 test("rebuild: a version that does not beat the one it replaces is rejected", async (t) => {
@@ -423,7 +437,7 @@ test("fallback distiller: exactly one call for a worth-distilling run without a 
   assert.equal(distiller.requests.length, 1);
   assert.equal(distiller.requests[0]?.reason, "fallback");
   assert.equal(distiller.requests[0]?.calls.length, 6);
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "verified");
+  assert.equal((await sqliteOf(td).getVersion("invoice_from_email", 1))?.status, "verified");
   assert.equal((await trace.record()).note, "fallback distiller: invoice_from_email v1 verified");
 });
 
@@ -471,7 +485,7 @@ test("fallback distiller: a failure never escapes finish() and is recorded on th
   await trace.finish();
   assert.equal((await trace.record()).note, "fallback distiller failed: network down");
   assert.deepEqual(errors, ["tooldistill: fallback distiller failed: network down"]);
-  assert.deepEqual(sqliteOf(td).listVersions(), []);
+  assert.deepEqual(await sqliteOf(td).listVersions(), []);
 });
 
 test("fallback distiller: bounded in time", async (t) => {
@@ -548,7 +562,11 @@ test("check_schemas_on_start: a rollback that removes an optional property no ca
       ["invoice_from_email"],
       label,
     );
-    assert.equal(sqliteOf(td).getHistory("invoice_from_email", 1).length, 3, `${label}: no status change`);
+    assert.equal(
+      (await sqliteOf(td).getHistory("invoice_from_email", 1)).length,
+      3,
+      `${label}: no status change`,
+    );
     await td.close();
   }
 });

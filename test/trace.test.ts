@@ -27,7 +27,7 @@ test("execute records a successful base call with canonical args, output and lat
   assert.equal(out.isError, false);
   assert.deepEqual(JSON.parse(out.content), [{ id: "msg-from-ACME-order", subject: "Order" }]);
   assert.deepEqual(world.log, [{ name: "gmail_search", args: { query: "from:ACME order" } }]);
-  const [call] = sqliteOf(td).getCalls(trace.id);
+  const [call] = await sqliteOf(td).getCalls(trace.id);
   assert.ok(call);
   assert.equal(call.tool, "gmail_search");
   assert.equal(call.kind, "base");
@@ -46,7 +46,7 @@ test("an executor that throws becomes an error result, recorded with its message
   const trace = td.startTrace("find nobody");
   const out = await trace.execute("billing_find_customer", { name: "Nobody" });
   assert.deepEqual(out, { content: "Error: no customer named Nobody", isError: true });
-  const [call] = sqliteOf(td).getCalls(trace.id);
+  const [call] = await sqliteOf(td).getCalls(trace.id);
   assert.equal(call?.status, "error");
   assert.equal(call?.error, "no customer named Nobody");
   assert.equal(call?.output, null);
@@ -61,7 +61,7 @@ test("an unknown tool name is an error result with a did-you-mean, never counted
     isError: true,
   });
   assert.equal(trace.baseCallCount(), 0);
-  assert.equal(sqliteOf(td).getCalls(trace.id)[0]?.kind, "other");
+  assert.equal((await sqliteOf(td).getCalls(trace.id))[0]?.kind, "other");
 });
 
 test("string results pass through; other values are JSON", async (t) => {
@@ -232,7 +232,7 @@ export default distilledTool({
     out.content,
     "rejected: the tool's name cannot be used, so nothing was stored:\nline 3: tool name '../../../x' must match ^[a-z][a-z0-9_]{2,35}$ (lowercase letters, digits and _, 3 to 36 characters)\nFix it and call propose_distilled_tool again.",
   );
-  assert.deepEqual(sqliteOf(td).listVersions(), [], "no draft is listed");
+  assert.deepEqual(await sqliteOf(td).listVersions(), [], "no draft is listed");
   assert.deepEqual(readdirSync(join(dir, "project", ".tooldistill", "tools")), []);
   assert.deepEqual(readdirSync(dir), ["project"], "nothing was written outside the store");
   assert.deepEqual(readdirSync(join(dir, "project")), [".tooldistill"]);

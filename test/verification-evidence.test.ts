@@ -70,7 +70,7 @@ test("a good proposal: verified, with every call site covered, its literals chec
     "book_cheapest_flight v1 is verified and waits for promote (tooldistill promote book_cheapest_flight).",
   ]);
   // The literal the source run passed to those tools itself ("api", twice) is accepted without a warning.
-  const v = sqliteOf(td).getVersion("book_cheapest_flight", 1);
+  const v = await sqliteOf(td).getVersion("book_cheapest_flight", 1);
   assert.deepEqual(v?.verdict?.evidence.callSites, { covered: 3, total: 3, uncovered: [] });
   assert.deepEqual(v?.verdict?.evidence.literals, { checked: 2, warned: [] });
 });
@@ -85,7 +85,7 @@ test("coverage: a call in a branch no test input takes is rejected with its line
     "- line 16: call to 'payments_send' never ran in replay: give a test input from a recorded run that takes this path, or remove it",
   ]);
   assert.ok(lines(out).includes("call sites covered: 3/4"), out.content);
-  assert.deepEqual(sqliteOf(td).getVersion("book_cheapest_flight", 1)?.verdict?.evidence.callSites, {
+  assert.deepEqual((await sqliteOf(td).getVersion("book_cheapest_flight", 1))?.verdict?.evidence.callSites, {
     covered: 3,
     total: 4,
     uncovered: [{ line: 16, tool: "payments_send" }],

@@ -101,20 +101,18 @@ test("a good proposal is stored as a draft, passes all three checks and becomes 
       "invoice_from_email v1 is verified and waits for promote (tooldistill promote invoice_from_email).",
     ].join("\n"),
   );
-  const v = sqliteOf(td).getVersion("invoice_from_email", 1);
+  const v = await sqliteOf(td).getVersion("invoice_from_email", 1);
   assert.equal(v?.status, "verified");
   assert.equal(v?.baseline, 9);
   assert.equal(v?.sourceTrace, trace.id);
-  assert.equal(sqliteOf(td).readCode("invoice_from_email", 1), GOOD_TOOL);
+  assert.equal(await sqliteOf(td).readCode("invoice_from_email", 1), GOOD_TOOL);
   assert.ok(
     sqliteOf(td)
       .toolFile("invoice_from_email", 1)
       .startsWith(join(store, "tools", "invoice_from_email")),
   );
   assert.deepEqual(
-    sqliteOf(td)
-      .getHistory("invoice_from_email", 1)
-      .map((h) => [h.from, h.to, h.reason]),
+    (await sqliteOf(td).getHistory("invoice_from_email", 1)).map((h) => [h.from, h.to, h.reason]),
     [
       [null, "draft", "proposed"],
       ["draft", "verified", "all three checks passed"],
@@ -122,9 +120,11 @@ test("a good proposal is stored as a draft, passes all three checks and becomes 
   );
   // Dependencies are read from the source; the tool that failed on every call is an avoided dependency.
   assert.deepEqual(
-    sqliteOf(td)
-      .getDependencies("invoice_from_email", 1)
-      .map((d) => [d.baseTool, d.avoided, typeof d.fingerprint]),
+    (await sqliteOf(td).getDependencies("invoice_from_email", 1)).map((d) => [
+      d.baseTool,
+      d.avoided,
+      typeof d.fingerprint,
+    ]),
     [
       ["billing_create_invoice", false, "string"],
       ["billing_find_customer", false, "string"],
@@ -162,14 +162,12 @@ test("the static check runs first: a typo is rejected with line and did-you-mean
     ),
     out.content,
   );
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "rejected");
+  assert.equal((await sqliteOf(td).getVersion("invoice_from_email", 1))?.status, "rejected");
   // The corrected proposal takes the number the rejected attempt held: rejections never use up version numbers.
   const fixed = await propose(trace, GOOD_TOOL);
   assert.match(fixed.content, /^verified: invoice_from_email v1/);
   assert.deepEqual(
-    sqliteOf(td)
-      .listVersions()
-      .map((v) => [v.version, v.status]),
+    (await sqliteOf(td).listVersions()).map((v) => [v.version, v.status]),
     [[1, "verified"]],
   );
 });
@@ -291,12 +289,10 @@ test("auto_promote activates at once and deprecates the previous active version"
   assert.match(a.content, /invoice_from_email v1 is active: agents can call it now\./);
   const b = await propose(trace, GOOD_TOOL.replace("latest order email.", "latest order email (v2)."));
   assert.equal(b.isError, false, b.content);
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "deprecated");
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 2)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("invoice_from_email", 1))?.status, "deprecated");
+  assert.equal((await sqliteOf(td).getVersion("invoice_from_email", 2))?.status, "active");
   assert.deepEqual(
-    sqliteOf(td)
-      .getHistory("invoice_from_email", 1)
-      .map((h) => `${h.from}→${h.to}: ${h.reason}`),
+    (await sqliteOf(td).getHistory("invoice_from_email", 1)).map((h) => `${h.from}→${h.to}: ${h.reason}`),
     [
       "null→draft: proposed",
       "draft→verified: all three checks passed",
@@ -323,7 +319,7 @@ test("a distilled tool runs live in one call, with inner calls recorded under it
     world.log.map((c) => c.name),
     ["gmail_search", "gmail_get_message", "billing_find_customer", "billing_create_invoice"],
   );
-  const calls = sqliteOf(td).getCalls(reuse.id);
+  const calls = await sqliteOf(td).getCalls(reuse.id);
   assert.equal(calls[0]?.kind, "distilled");
   assert.equal(calls[0]?.version, 1);
   assert.deepEqual(
@@ -336,7 +332,7 @@ test("a distilled tool runs live in one call, with inner calls recorded under it
     ],
   );
   assert.equal(reuse.baseCallCount(), 0, "inner calls are not top-level");
-  assert.deepEqual(sqliteOf(td).getRunStats("invoice_from_email", 1).successes, 1);
+  assert.deepEqual((await sqliteOf(td).getRunStats("invoice_from_email", 1)).successes, 1);
   // Invalid input is the caller's error: an error result, no demotion.
   const bad = await reuse.execute("invoice_from_email", { customer: 7 });
   assert.deepEqual(bad, {
@@ -344,7 +340,7 @@ test("a distilled tool runs live in one call, with inner calls recorded under it
       "Error: invalid input for 'invoice_from_email': customer must be string. Call it again with input that matches its schema.",
     isError: true,
   });
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("invoice_from_email", 1))?.status, "active");
 });
 
 test("runtime failure: structured error with resume packet, demotion, waived threshold, nudge for a replacement", async (t) => {
@@ -369,13 +365,13 @@ test("runtime failure: structured error with resume packet, demotion, waived thr
       "Left to do: 1 step starting with billing_create_invoice.",
     ].join("\n"),
   );
-  const v = sqliteOf(td).getVersion("invoice_from_email", 1);
+  const v = await sqliteOf(td).getVersion("invoice_from_email", 1);
   assert.equal(v?.status, "suspect");
   assert.deepEqual(v?.problems, ["runtime_failure"]);
   assert.deepEqual(td.activeTools(), [], "a suspect(runtime_failure) version is not exposed");
   // The demotion rule: a failure of its own while it has fewer than 3 successful runs demotes it at once.
   assert.equal(
-    sqliteOf(td).getHistory("invoice_from_email", 1).at(-1)?.reason,
+    (await sqliteOf(td).getHistory("invoice_from_email", 1)).at(-1)?.reason,
     "runtime failure: missing required property 'currency'; demoted: it failed with only 0 successful runs (fewer than the 3 of demotion.probation)",
   );
   // The agent falls back with two base calls: far below min_calls_to_distill = 8, but the failure waives it.
@@ -398,7 +394,7 @@ test("verify --live clears a runtime failure once the tool works again; a failed
   await propose(await sourceRun(td, world), GOOD_TOOL);
   world.requireCurrency = true;
   await td.startTrace("x").execute("invoice_from_email", { customer: "ACME" });
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "suspect");
+  assert.equal((await sqliteOf(td).getVersion("invoice_from_email", 1))?.status, "suspect");
   world.requireCurrency = false;
   const replayOnly = await td.verify("invoice_from_email", { version: 1 });
   assert.equal(replayOnly.status, "suspect", "replay alone does not clear a runtime failure");
@@ -420,7 +416,7 @@ test("verify --live clears a runtime failure once the tool works again; a failed
   assert.equal(live.status, "active");
   assert.equal(live.liveCalls.length, 4);
   assert.equal(
-    sqliteOf(td).getHistory("invoice_from_email", 1).at(-1)?.reason,
+    (await sqliteOf(td).getHistory("invoice_from_email", 1)).at(-1)?.reason,
     "re-verification passed (live)",
   );
 });
@@ -443,27 +439,27 @@ test("promote and deprecate: newest verified, refusals, superseded, rollback re-
   const active = await td.promote("invoice_from_email");
   assert.equal(active.version, 2, "the newest verified version");
   assert.equal(
-    sqliteOf(td).getVersion("invoice_from_email", 1)?.status,
+    (await sqliteOf(td).getVersion("invoice_from_email", 1))?.status,
     "superseded",
     "older verified: superseded",
   );
   // Promoting the active version again is no change, not an error.
   const again = await td.promote("invoice_from_email", { version: 2 });
   assert.equal(again.status, "active");
-  assert.equal(sqliteOf(td).getHistory("invoice_from_email", 2).length, 3, "no history entry added");
+  assert.equal((await sqliteOf(td).getHistory("invoice_from_email", 2)).length, 3, "no history entry added");
   // A superseded version can still be promoted by a person, after re-passing verification.
   await td.promote("invoice_from_email", { version: 1 });
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 2)?.status, "deprecated");
+  assert.equal((await sqliteOf(td).getVersion("invoice_from_email", 2))?.status, "deprecated");
   // Rollback: v2 re-passes verification first.
   const back = await td.promote("invoice_from_email", { version: 2 });
   assert.equal(back.status, "active");
   assert.equal(
-    sqliteOf(td).getHistory("invoice_from_email", 2).at(-1)?.reason,
+    (await sqliteOf(td).getHistory("invoice_from_email", 2)).at(-1)?.reason,
     "rollback: re-verification passed",
   );
-  assert.equal(sqliteOf(td).getVersion("invoice_from_email", 1)?.status, "deprecated");
+  assert.equal((await sqliteOf(td).getVersion("invoice_from_email", 1))?.status, "deprecated");
   assert.equal(
-    sqliteOf(td).getVersion("invoice_from_email", 2)?.verdict?.evidence.promotion,
+    (await sqliteOf(td).getVersion("invoice_from_email", 2))?.verdict?.evidence.promotion,
     "promoted by a person (tooldistill promote)",
   );
   const dep = await td.deprecate("invoice_from_email");
@@ -522,7 +518,7 @@ test("a tool file edited by hand after verification is refused at run time", asy
     "Error: the file of 'invoice_from_email' v1 was edited after it was verified, so it is not run. Propose the edited code as a new version (propose_distilled_tool) to have it verified. Complete the task with the base tools.",
   );
   assert.equal(
-    sqliteOf(td).getVersion("invoice_from_email", 1)?.status,
+    (await sqliteOf(td).getVersion("invoice_from_email", 1))?.status,
     "active",
     "a hand edit is not a runtime failure",
   );
@@ -537,5 +533,5 @@ test("a proposal whose name cannot be read stores nothing", async (t) => {
     out.content,
     /^rejected: the tool's name, description and inputSchema could not be read, so nothing was stored:/,
   );
-  assert.deepEqual(sqliteOf(td).listVersions(), []);
+  assert.deepEqual(await sqliteOf(td).listVersions(), []);
 });
