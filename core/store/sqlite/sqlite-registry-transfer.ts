@@ -18,7 +18,9 @@ import {
 import { INTERNAL_META_PREFIX, type RegistryBatch } from "../registry-store.ts";
 import { baseHealthFromRow, dependencyFromRow, type Row } from "../row-mappers.ts";
 import { readToolCode, toolFilePath, writeToolCode } from "../tool-files.ts";
+import { type Column, type ColumnType, columnsOf, TRANSFER_COLUMNS } from "../transfer/transfer-columns.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
+import { SQLITE_DIALECT } from "./sqlite-engine.ts";
 
 /** Rows per page: small enough that a page of large recorded outputs stays a few hundred MB at worst. */
 const PAGE = 200;
@@ -143,185 +145,33 @@ export function sqliteIsEmpty(db: StoreDatabase): boolean {
   return !row?.["used"];
 }
 
-const bit = (b: boolean) => (b ? 1 : 0);
+/** A column's value as SQLite stores it (booleans as 0/1, see TRANSFER_COLUMNS). */
+function stored(type: ColumnType, value: unknown): SQLInputValue {
+  if (type === "boolean") return value === null ? null : value ? 1 : 0;
+  return value as SQLInputValue;
+}
 
 /**
- * Writes one page into the store at `root` (inside the caller's write transaction); tool files included, each
- * added to `written` so that a failed import removes them with its rollback.
+ * Writes one page into the store at `root` (inside the caller's write transaction), a row at a time in its
+ * order, with the columns TRANSFER_COLUMNS lists; a version's code goes to its tool file, each added to `written`
+ * so that a failed import removes them with its rollback.
  */
 export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBatch, written: string[]): void {
-  switch (batch.table) {
-    case "traces": {
-      const insert = db.stmt(
-        `INSERT INTO traces (id, task, source, outcome, input_tokens, output_tokens, cache_creation_input_tokens,
-         cache_read_input_tokens, started_at, ended_at, nudged, proposed, replace_name, note)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      for (const t of batch.rows) {
-        insert.run(
-          t.id,
-          t.task,
-          t.source,
-          t.outcome === null ? null : bit(t.outcome),
-          t.usage.input_tokens,
-          t.usage.output_tokens,
-          t.usage.cache_creation_input_tokens,
-          t.usage.cache_read_input_tokens,
-          t.startedAt,
-          t.endedAt,
-          bit(t.nudged),
-          bit(t.proposed),
-          t.replaceName,
-          t.note,
-        );
-      }
-      return;
+  const { table } = TRANSFER_COLUMNS[batch.table];
+  const all: readonly Column<unknown>[] = columnsOf(batch) as readonly Column<unknown>[];
+  const code = all.find(([, type]) => type === "code");
+  const columns = all.filter((c) => c !== code);
+  const insert = db.stmt(
+    `INSERT INTO ${SQLITE_DIALECT.t[table]} (${columns.map(([name]) => name).join(", ")})
+     VALUES (${columns.map(() => "?").join(", ")})`,
+  );
+  for (const row of batch.rows as unknown[]) {
+    if (code) {
+      const v = row as { name: string; version: number };
+      const file = toolFilePath(root, v.name, v.version);
+      written.push(file);
+      writeToolCode(root, file, String(code[2](row)));
     }
-    case "calls": {
-      const insert = db.stmt(
-        `INSERT INTO calls (id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
-         version, external_id, started_at, note, clipped, raw_args, failure)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      for (const c of batch.rows) {
-        insert.run(
-          c.id,
-          c.traceId,
-          c.seq,
-          c.parentId,
-          c.tool,
-          c.kind,
-          c.args,
-          c.status,
-          c.output,
-          c.error,
-          c.latencyMs,
-          c.version,
-          c.externalId,
-          c.startedAt,
-          c.note,
-          bit(c.clipped),
-          c.rawArgs,
-          c.failure,
-        );
-      }
-      return;
-    }
-    case "versions": {
-      const insert = db.stmt(
-        `INSERT INTO versions (name, version, status, problems, baseline, baseline_tokens, source_trace, description,
-         input_schema, test_inputs, source_hash, verdict, queued_rebuild, rebuild_note, created_at, replay_runs)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      for (const v of batch.rows) {
-        const file = toolFilePath(root, v.name, v.version);
-        written.push(file);
-        writeToolCode(root, file, v.code);
-        insert.run(
-          v.name,
-          v.version,
-          v.status,
-          v.problems,
-          v.baseline,
-          v.baselineTokens,
-          v.sourceTrace,
-          v.description,
-          v.inputSchema,
-          v.testInputs,
-          v.sourceHash,
-          v.verdict,
-          bit(v.queuedRebuild),
-          v.rebuildNote,
-          v.createdAt,
-          v.replayRuns,
-        );
-      }
-      return;
-    }
-    case "history": {
-      const insert = db.stmt(
-        "INSERT INTO status_history (id, name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      );
-      for (const h of batch.rows)
-        insert.run(h.id, h.name, h.version, h.from, h.to, h.reason, h.evidence, h.at);
-      return;
-    }
-    case "dependencies": {
-      const insert = db.stmt(
-        "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)",
-      );
-      for (const d of batch.rows) insert.run(d.name, d.version, d.baseTool, d.fingerprint, bit(d.avoided));
-      return;
-    }
-    case "runStats": {
-      const insert = db.stmt(
-        `INSERT INTO run_stats (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      for (const s of batch.rows) {
-        insert.run(
-          s.name,
-          s.version,
-          s.runs,
-          s.successes,
-          s.failures,
-          s.notApplicable,
-          s.innerCalls,
-          s.lastRunAt,
-        );
-      }
-      return;
-    }
-    case "runs": {
-      const insert = db.stmt(
-        `INSERT INTO runs (id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      for (const r of batch.rows) {
-        insert.run(r.id, r.name, r.version, r.outcome, r.traceId, r.callId, r.innerCalls, r.evidence, r.at);
-      }
-      return;
-    }
-    case "verifiedDefinitions": {
-      const insert = db.stmt(
-        `INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-      );
-      for (const d of batch.rows) {
-        insert.run(d.name, d.version, d.baseTool, d.fingerprint, d.definition, d.verifiedAt);
-      }
-      return;
-    }
-    case "baseHealth": {
-      const insert = db.stmt(
-        `INSERT INTO base_health (tool, failures, consecutive, last_error, last_failure_at, last_ok_at, probe_ok,
-         probed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      for (const h of batch.rows) {
-        insert.run(
-          h.tool,
-          h.failures,
-          h.consecutive,
-          h.lastError,
-          h.lastFailureAt,
-          h.lastOkAt,
-          h.probeOk === null ? null : bit(h.probeOk),
-          h.probedAt,
-        );
-      }
-      return;
-    }
-    case "meta": {
-      const insert = db.stmt("INSERT INTO meta (key, value) VALUES (?, ?)");
-      for (const m of batch.rows) insert.run(m.key, m.value);
-      return;
-    }
-    case "sessions": {
-      const insert = db.stmt(
-        "INSERT INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, ?, ?, ?)",
-      );
-      for (const x of batch.rows) insert.run(x.sessionId, x.span, bit(x.confirmed), x.updatedAt);
-      return;
-    }
+    insert.run(...columns.map(([, type, value]) => stored(type, value(row))));
   }
 }
