@@ -5,6 +5,18 @@
  * column this list lacks, or the other way round.
  */
 import type { TableName } from "../engine.ts";
+import {
+  callRow,
+  historyRow,
+  metaRow,
+  runRow,
+  runStatsRow,
+  sessionRow,
+  traceRow,
+  verifiedDefinitionRow,
+  versionRow,
+} from "../registry-rows.ts";
+import { baseHealthFromRow, dependencyFromRow, type Row } from "../row-mappers.ts";
 import type { RegistryBatch } from "../transfer-rows.ts";
 
 /**
@@ -27,15 +39,29 @@ export type Column<R> = readonly [name: string, type: ColumnType, value: (row: R
 /** The rows of one table of a copy. */
 export type RowOf<K extends RegistryBatch["table"]> = Extract<RegistryBatch, { table: K }>["rows"][number];
 
-/** A table of a copy: its name in SQL and its columns. */
+/**
+ * A table of a copy: its name in SQL, its columns, the key its pages are read in (each column with the value
+ * before the first), and its transfer row from a database row (`code`: a version's code, wherever it is kept).
+ * Traces are read in the order they were written (the dialect's `traceOrder`), not by a key column.
+ */
 export interface TransferTable<K extends RegistryBatch["table"]> {
   readonly table: TableName;
   readonly columns: readonly Column<RowOf<K>>[];
+  readonly key: readonly (readonly [column: string, start: string | number])[] | "written";
+  readonly fromRow: (r: Row, code: () => string) => RowOf<K>;
 }
+
+const BY_VERSION = [
+  ["name", ""],
+  ["version", 0],
+] as const;
+const BY_ID = [["id", 0]] as const;
 
 export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: TransferTable<K> } = {
   traces: {
     table: "traces",
+    key: "written",
+    fromRow: (r) => traceRow(r),
     columns: [
       ["id", "text", (t) => t.id],
       ["task", "text", (t) => t.task],
@@ -55,6 +81,8 @@ export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: Transfe
   },
   calls: {
     table: "calls",
+    key: BY_ID,
+    fromRow: (r) => callRow(r),
     columns: [
       ["id", "bigint", (c) => c.id],
       ["trace_id", "text", (c) => c.traceId],
@@ -78,6 +106,8 @@ export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: Transfe
   },
   versions: {
     table: "versions",
+    key: BY_VERSION,
+    fromRow: (r, code) => versionRow(r, code()),
     columns: [
       ["name", "text", (v) => v.name],
       ["version", "integer", (v) => v.version],
@@ -100,6 +130,8 @@ export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: Transfe
   },
   history: {
     table: "status_history",
+    key: BY_ID,
+    fromRow: (r) => historyRow(r),
     columns: [
       ["id", "bigint", (h) => h.id],
       ["name", "text", (h) => h.name],
@@ -113,6 +145,8 @@ export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: Transfe
   },
   dependencies: {
     table: "dependencies",
+    key: [...BY_VERSION, ["base_tool", ""]],
+    fromRow: (r) => dependencyFromRow(r),
     columns: [
       ["name", "text", (d) => d.name],
       ["version", "integer", (d) => d.version],
@@ -123,6 +157,8 @@ export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: Transfe
   },
   runStats: {
     table: "run_stats",
+    key: BY_VERSION,
+    fromRow: (r) => runStatsRow(r),
     columns: [
       ["name", "text", (s) => s.name],
       ["version", "integer", (s) => s.version],
@@ -136,6 +172,8 @@ export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: Transfe
   },
   runs: {
     table: "runs",
+    key: BY_ID,
+    fromRow: (r) => runRow(r),
     columns: [
       ["id", "bigint", (r) => r.id],
       ["name", "text", (r) => r.name],
@@ -150,6 +188,8 @@ export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: Transfe
   },
   verifiedDefinitions: {
     table: "verified_definitions",
+    key: [...BY_VERSION, ["base_tool", ""], ["fingerprint", ""]],
+    fromRow: (r) => verifiedDefinitionRow(r),
     columns: [
       ["name", "text", (d) => d.name],
       ["version", "integer", (d) => d.version],
@@ -161,6 +201,8 @@ export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: Transfe
   },
   baseHealth: {
     table: "base_health",
+    key: [["tool", ""]],
+    fromRow: (r) => baseHealthFromRow(r),
     columns: [
       ["tool", "text", (h) => h.tool],
       ["failures", "integer", (h) => h.failures],
@@ -174,6 +216,8 @@ export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: Transfe
   },
   meta: {
     table: "meta",
+    key: [["key", ""]],
+    fromRow: (r) => metaRow(r),
     columns: [
       ["key", "text", (m) => m.key],
       ["value", "text", (m) => m.value],
@@ -181,6 +225,8 @@ export const TRANSFER_COLUMNS: { readonly [K in RegistryBatch["table"]]: Transfe
   },
   sessions: {
     table: "cc_sessions",
+    key: [["session_id", ""]],
+    fromRow: (r) => sessionRow(r),
     columns: [
       ["session_id", "text", (x) => x.sessionId],
       ["span", "integer", (x) => x.span],
