@@ -13,6 +13,7 @@ import {
 } from "../core/store/registry-store.ts";
 import type { SqliteRegistryStore } from "../core/store/sqlite/sqlite-registry-store.ts";
 import { copyRegistry } from "../core/store/transfer/registry-transfer.ts";
+import { PAGE } from "../core/store/transfer/transfer-pages.ts";
 import { freshStore, proposal, verdict } from "./registry-helpers.ts";
 
 const isCode = (code: string, message?: RegExp) => (err: unknown) =>
@@ -359,4 +360,47 @@ test("a tool-lock lease is a store's machinery: it is not copied and does not ma
     assert.equal(await target.getMeta("kept"), "1");
   });
   assert.equal(await source.getMeta(`${INTERNAL_META_PREFIX}make_invoice`), null, "released");
+});
+
+test("a registry larger than a page comes out whole on both engines, each page at most PAGE rows, in key order", async (t) => {
+  for (const kind of ["sqlite", "postgres"] as const) {
+    const { store } = await freshStore(t, kind);
+    const n = PAGE * 2 + 7;
+    for (let i = 0; i < n; i++)
+      await store.createTrace(`t-${String(n - i).padStart(4, "0")}`, `task ${i}`, "sdk");
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < n; i++) {
+        await tx.appendCall(
+          { traceId: "t-0001", tool: "lookup", kind: "base", args: { i } },
+          { output: i },
+          1,
+        );
+        await tx.setMeta(`key-${String(i).padStart(4, "0")}`, String(i));
+      }
+      // A lease sorts among the keys: the page after it still comes whole.
+      await tx.setMeta(`${INTERNAL_META_PREFIX}x`, "{}");
+    });
+    const sizes: Record<string, number[]> = {};
+    const rows: Record<string, unknown[]> = {};
+    for await (const batch of store.exportRegistry() as AsyncIterable<RegistryBatch>) {
+      (sizes[batch.table] ??= []).push(batch.rows.length);
+      (rows[batch.table] ??= []).push(...batch.rows);
+    }
+    for (const table of ["traces", "calls", "meta"]) {
+      assert.deepEqual(sizes[table], [PAGE, PAGE, 7], `${kind} ${table}`);
+    }
+    // Traces in the order they were written, not by id; calls and meta by their keys.
+    assert.deepEqual(
+      (rows["traces"] as { task: string }[]).map((r) => r.task),
+      Array.from({ length: n }, (_, i) => `task ${i}`),
+    );
+    assert.deepEqual(
+      (rows["calls"] as { seq: number }[]).map((r) => r.seq),
+      Array.from({ length: n }, (_, i) => i + 1),
+    );
+    const keys = (rows["meta"] as { key: string }[]).map((r) => r.key);
+    assert.deepEqual(keys, [...keys].sort());
+    assert.ok(!keys.some((k) => k.startsWith(INTERNAL_META_PREFIX)));
+    await store.close();
+  }
 });

@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { DistillError, errorMessage } from "../errors.ts";
 import { silentLogger } from "../types.ts";
-import { pendingSpills, type SpillReport } from "./spill.ts";
 import { checkLifecycle } from "./lifecycle-invariants.ts";
+import { pendingSpills, type SpillReport } from "./spill.ts";
 import { SqliteRegistryStore } from "./sqlite/sqlite-registry-store.ts";
 import { countToolFiles, hashSource, listToolFiles } from "./tool-files.ts";
 

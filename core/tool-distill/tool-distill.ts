@@ -122,7 +122,9 @@ export class ToolDistill {
     const look: StartupLook = { fingerprintOf: fingerprintOnce() };
     if (this.store instanceof SqliteRegistryStore) {
       const store = this.store;
-      this.#exposure.seed(startupCandidates((q) => store.readNow(q), review ? this.#ctx.baseTool : null, look));
+      this.#exposure.seed(
+        startupCandidates((q) => store.readNow(q), review ? this.#ctx.baseTool : null, look),
+      );
     }
     this.#ready = this.#start(look);
   }

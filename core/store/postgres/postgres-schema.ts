@@ -13,6 +13,8 @@
  * postgres-migrate.ts.
  */
 
+import { type Migration, MigrationList } from "../migrations.ts";
+
 /** The advisory lock keys of tooldistill (the first key of the two-key form), so they never meet a team's own. */
 export const LOCK_CLASS = 0x7464_0001;
 /** Second keys under LOCK_CLASS. Tool locks use LOCK_CLASS + 1 with a hash of the name. */
@@ -32,19 +34,13 @@ const STATUS_V1 = "'draft', 'verified', 'active', 'suspect', 'deprecated'";
 /** The statuses from migration 3 on (rejected and superseded added), frozen likewise. */
 export const STATUS_V3 = "'draft', 'verified', 'active', 'suspect', 'deprecated', 'rejected', 'superseded'";
 
-/** One migration: its number (its row in schema_version) and its statements, run in one transaction. */
-export interface Migration {
-  version: number;
-  sql: string;
-}
-
 /**
  * Forward migrations, by number. Each runs once, in one transaction that also inserts its row in schema_version;
  * the ones a database lacks run in ascending order. Never edit a shipped entry: add a new one. Numbers are
  * applied as a set, not a count, so migrations written on two branches (2: the plugin's session tables, 3: the
  * lifecycle for agents that write) touch disjoint tables and apply in either order.
  */
-export const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     sql: `
@@ -309,8 +305,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** The PostgreSQL registry's migrations (core/store/migrations.ts runs them). */
+export const POSTGRES_MIGRATIONS = new MigrationList(MIGRATIONS);
+
 /** The migrations this build has, by number; every one of them is applied to a database it opens. */
-export const MIGRATION_VERSIONS: readonly number[] = MIGRATIONS.map((m) => m.version);
+export const MIGRATION_VERSIONS: readonly number[] = POSTGRES_MIGRATIONS.versions;
 
 /** The schema version this build writes (its highest migration); a newer database is refused rather than misread. */
-export const SCHEMA_VERSION = Math.max(...MIGRATION_VERSIONS);
+export const SCHEMA_VERSION = POSTGRES_MIGRATIONS.schemaVersion;

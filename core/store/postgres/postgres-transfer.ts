@@ -7,45 +7,17 @@
 import type { Pool, PoolClient } from "pg";
 import { DistillError } from "../../errors.ts";
 import {
-  callRow,
-  historyRow,
-  metaRow,
-  runRow,
-  runStatsRow,
-  sessionRow,
-  traceRow,
-  verifiedDefinitionRow,
-  versionRow,
-} from "../registry-rows.ts";
-import {
   emptyCounts,
   INTERNAL_META_PREFIX,
   type RegistryBatch,
   type TransferCounts,
 } from "../registry-store.ts";
-import { baseHealthFromRow, dependencyFromRow, type Row } from "../row-mappers.ts";
+import { exportTables, usedQuery } from "../transfer/transfer-pages.ts";
 import { insertBatch } from "./postgres-batch-insert.ts";
 import { explainPgError } from "./postgres-connect.ts";
 import { BEGIN, PostgresDatabase, withTransaction } from "./postgres-database.ts";
+import { numbered, POSTGRES_DIALECT } from "./postgres-engine.ts";
 import { LOCK, LOCK_CLASS } from "./postgres-schema.ts";
-
-const PAGE = 200;
-
-/** Pages of one table: `sql` takes the bound of the last row read (`start` first) and the page size last. */
-async function* pages(
-  db: PostgresDatabase,
-  sql: string,
-  start: unknown[],
-  bound: (last: Row) => unknown[],
-): AsyncGenerator<Row[]> {
-  let after = start;
-  for (;;) {
-    const rows = await db.rows(sql, [...after, PAGE]);
-    if (rows.length > 0) yield rows;
-    if (rows.length < PAGE) return;
-    after = bound(rows.at(-1)!);
-  }
-}
 
 /** The whole registry, table by table, from one snapshot. */
 export async function* exportPostgres(pool: Pool, where: string): AsyncGenerator<RegistryBatch> {
@@ -59,98 +31,11 @@ export async function* exportPostgres(pool: Pool, where: string): AsyncGenerator
   let committed = false;
   try {
     await db.run("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-    const T = "tooldistill";
-    for await (const rows of pages(
-      db,
-      `SELECT seq AS row_order, * FROM ${T}.traces WHERE seq > $1 ORDER BY seq LIMIT $2`,
-      [0],
-      (r) => [r["row_order"]],
-    )) {
-      yield { table: "traces", rows: rows.map(traceRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.calls WHERE id > $1 ORDER BY id LIMIT $2`,
-      [0],
-      (r) => [r["id"]],
-    )) {
-      yield { table: "calls", rows: rows.map(callRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.versions WHERE (name, version) > ($1, $2) ORDER BY name, version LIMIT $3`,
-      ["", 0],
-      (r) => [r["name"], r["version"]],
-    )) {
-      yield { table: "versions", rows: rows.map((r) => versionRow(r, String(r["code"]))) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.status_history WHERE id > $1 ORDER BY id LIMIT $2`,
-      [0],
-      (r) => [r["id"]],
-    )) {
-      yield { table: "history", rows: rows.map(historyRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.dependencies WHERE (name, version, base_tool) > ($1, $2, $3)
-       ORDER BY name, version, base_tool LIMIT $4`,
-      ["", 0, ""],
-      (r) => [r["name"], r["version"], r["base_tool"]],
-    )) {
-      yield { table: "dependencies", rows: rows.map(dependencyFromRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.run_stats WHERE (name, version) > ($1, $2) ORDER BY name, version LIMIT $3`,
-      ["", 0],
-      (r) => [r["name"], r["version"]],
-    )) {
-      yield { table: "runStats", rows: rows.map(runStatsRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.runs WHERE id > $1 ORDER BY id LIMIT $2`,
-      [0],
-      (r) => [r["id"]],
-    )) {
-      yield { table: "runs", rows: rows.map(runRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.verified_definitions WHERE (name, version, base_tool, fingerprint) > ($1, $2, $3, $4)
-       ORDER BY name, version, base_tool, fingerprint LIMIT $5`,
-      ["", 0, "", ""],
-      (r) => [r["name"], r["version"], r["base_tool"], r["fingerprint"]],
-    )) {
-      yield { table: "verifiedDefinitions", rows: rows.map(verifiedDefinitionRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.base_health WHERE tool > $1 ORDER BY tool LIMIT $2`,
-      [""],
-      (r) => [r["tool"]],
-    )) {
-      yield { table: "baseHealth", rows: rows.map(baseHealthFromRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.meta WHERE key > $1 AND NOT starts_with(key, '${INTERNAL_META_PREFIX}')
-       ORDER BY key LIMIT $2`,
-      [""],
-      (r) => [r["key"]],
-    )) {
-      yield { table: "meta", rows: rows.map(metaRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.cc_sessions WHERE session_id > $1 ORDER BY session_id LIMIT $2`,
-      [""],
-      (r) => [r["session_id"]],
-    )) {
-      yield { table: "sessions", rows: rows.map(sessionRow) };
-    }
+    yield* exportTables(
+      POSTGRES_DIALECT,
+      (sql, params) => db.rows(numbered(sql), [...params]),
+      (r) => String(r["code"]),
+    );
     await db.run("COMMIT");
     committed = true;
   } finally {
@@ -168,18 +53,8 @@ export async function* exportPostgres(pool: Pool, where: string): AsyncGenerator
 
 /** True when the registry holds no row of registry data. */
 export async function postgresIsEmpty(db: PostgresDatabase): Promise<boolean> {
-  const T = "tooldistill";
-  const row = await db.first(
-    `SELECT EXISTS (SELECT 1 FROM ${T}.traces) OR EXISTS (SELECT 1 FROM ${T}.calls)
-       OR EXISTS (SELECT 1 FROM ${T}.versions) OR EXISTS (SELECT 1 FROM ${T}.status_history)
-       OR EXISTS (SELECT 1 FROM ${T}.dependencies) OR EXISTS (SELECT 1 FROM ${T}.run_stats)
-       OR EXISTS (SELECT 1 FROM ${T}.runs) OR EXISTS (SELECT 1 FROM ${T}.verified_definitions)
-       OR EXISTS (SELECT 1 FROM ${T}.base_health)
-       OR EXISTS (SELECT 1 FROM ${T}.meta WHERE NOT starts_with(key, $1))
-       OR EXISTS (SELECT 1 FROM ${T}.cc_sessions) AS used`,
-    [INTERNAL_META_PREFIX],
-  );
-  return !row?.["used"];
+  const q = usedQuery(POSTGRES_DIALECT);
+  return !(await db.first(numbered(q.sql), q.params))?.["used"];
 }
 
 /** Writes a whole registry into an empty one, in one transaction; refuses a registry that is not empty. */

@@ -24,12 +24,12 @@ import {
   type RegistryStore,
   type TransferCounts,
 } from "../registry-store.ts";
-import { SqliteChangeFeed } from "./sqlite-change-feed.ts";
-import { type Gate, SqliteEngine } from "./sqlite-engine.ts";
-import { exportSqlite, importSqlite, sqliteIsEmpty } from "./sqlite-registry-transfer.ts";
 import { DEFAULT_BUSY_TIMEOUT_MS, openDatabase, type StoreOptions } from "../store-open.ts";
 import { toolFilePath } from "../tool-files.ts";
+import { SqliteChangeFeed } from "./sqlite-change-feed.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
+import { type Gate, SqliteEngine } from "./sqlite-engine.ts";
+import { exportSqlite, importSqlite, sqliteIsEmpty } from "./sqlite-registry-transfer.ts";
 import { takeLease } from "./sqlite-tool-lease.ts";
 
 /** The SQLite registry: the embedded default, one folder on one machine. */

@@ -3,14 +3,14 @@
  * database has had. A newer database is refused rather than misread; an older one is upgraded on open, in one
  * write transaction, unless the store was opened read-only.
  */
-import { DistillError } from "../../errors.ts";
+import { type Migration, MigrationList, migrateNow } from "../migrations.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
 
 /**
- * Forward migrations; entry i takes `PRAGMA user_version` from i to i + 1.
+ * Forward migrations; entry i takes `PRAGMA user_version` from i to i + 1 (it is migration i + 1).
  * Never edit a shipped entry: append a new one.
  */
-const MIGRATIONS: readonly string[] = [
+const STEPS: readonly string[] = [
   `
   CREATE TABLE traces (
     id TEXT PRIMARY KEY,
@@ -234,8 +234,13 @@ const MIGRATIONS: readonly string[] = [
   `,
 ];
 
+/** The SQLite store's migrations, numbered from 1: a database at user_version n has had 1 … n. */
+export const SQLITE_MIGRATIONS = new MigrationList(
+  STEPS.map((sql, i): Migration => ({ version: i + 1, sql })),
+);
+
 /** The schema version this build writes; a newer database is refused rather than misread. */
-export const SCHEMA_VERSION = MIGRATIONS.length;
+export const SCHEMA_VERSION = SQLITE_MIGRATIONS.schemaVersion;
 
 /** True when the database has no table at all (a new file, or one whose content was lost). */
 export function hasTables(db: StoreDatabase): boolean {
@@ -243,27 +248,26 @@ export function hasTables(db: StoreDatabase): boolean {
   return Number(row?.["n"]) > 0;
 }
 
-/** Brings the database of the store at `root` to SCHEMA_VERSION, or says why it cannot. */
+/**
+ * Brings the database of the store at `root` to SCHEMA_VERSION, or says why it cannot: every missing migration
+ * in one write transaction (its lock is the migration lock), each followed by its user_version.
+ */
 export function migrate(db: StoreDatabase, root: string, readOnly: boolean): void {
-  const current = db.userVersion();
-  if (current === SCHEMA_VERSION) return;
-  if (current > SCHEMA_VERSION) {
-    throw new DistillError(
-      "STORE",
-      `the store at ${root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`,
-    );
-  }
-  if (readOnly) {
-    throw new DistillError(
-      "STORE",
-      `the store at ${root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`,
-    );
-  }
-  db.transaction(() => {
-    // Re-read inside the write lock: another process may have migrated meanwhile.
-    for (let v = db.userVersion(); v < SCHEMA_VERSION; v++) {
-      db.exec(MIGRATIONS[v]!);
-      db.exec(`PRAGMA user_version = ${v + 1}`);
-    }
-  });
+  migrateNow(
+    SQLITE_MIGRATIONS,
+    {
+      where: `at ${root}`,
+      readOnly,
+      upgradeHint: "run `tooldistill doctor --fix` once to upgrade it",
+      createHint: "record a run into it first",
+    },
+    {
+      applied: () => Array.from({ length: db.userVersion() }, (_, i) => i + 1),
+      locked: (fn) => db.transaction(fn),
+      apply: (m) => {
+        db.exec(m.sql);
+        db.exec(`PRAGMA user_version = ${m.version}`);
+      },
+    },
+  );
 }

@@ -11,10 +11,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { errorMessage } from "../../errors.ts";
 import { isRunning } from "../../mcp/process-stop.ts";
 import type { Logger } from "../../types.ts";
-import { INTERNAL_META_PREFIX } from "../registry-store.ts";
 import { type Engine, sql } from "../engine.ts";
-import { now } from "../row-mappers.ts";
 import type { RegistryData } from "../registry-store.ts";
+import { INTERNAL_META_PREFIX } from "../registry-store.ts";
+import { now } from "../row-mappers.ts";
 
 /** How long a lease held by a process of another host is honoured. */
 export const LEASE_FOREIGN_MS = 15 * 60_000;
