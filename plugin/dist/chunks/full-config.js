@@ -1,18 +1,18 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
-import "./chunk-CJSCQGZQ.js";
-import "./chunk-O52MAYWS.js";
+import "./chunk-7RRXZ6VF.js";
+import "./chunk-YLZTE6DL.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-TWHGZV6I.js";
+import "./chunk-OXT7YRGW.js";
 import {
   hookSettings,
   loadConfig
 } from "./chunk-G4NVZV74.js";
-import "./chunk-SLZ7YZR3.js";
-import "./chunk-NOX2CW3L.js";
+import "./chunk-NNAW4RVO.js";
+import "./chunk-ST5TS2FF.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

@@ -1140,6 +1140,63 @@ function emptyCounts() {
 }
 var INTERNAL_META_PREFIX = "tooldistill.lock:";
 
+// core/store/migrations.ts
+var MigrationList = class {
+  migrations;
+  versions;
+  /** The highest migration: the schema version this build writes. */
+  schemaVersion;
+  constructor(migrations) {
+    const versions = migrations.map((m) => m.version);
+    if (versions.some((v, i) => i > 0 && v <= versions[i - 1])) {
+      throw new Error("migrations must be listed by ascending version, each once");
+    }
+    this.migrations = migrations;
+    this.versions = versions;
+    this.schemaVersion = Math.max(0, ...versions);
+  }
+  /**
+   * The migrations a database that has had `applied` still needs, in order. Throws when it has one this build
+   * does not know (a newer or a different build migrated it), or when it needs any and `readOnly` is set.
+   */
+  pending(applied, store) {
+    const unknown = applied.filter((v) => !this.versions.includes(v));
+    if (unknown.length > 0) {
+      const highest = Math.max(...unknown);
+      if (highest > this.schemaVersion) {
+        throw new DistillError(
+          "STORE",
+          `the store ${store.where} has schema version ${highest}, newer than this tooldistill understands (${this.schemaVersion}): a newer tooldistill migrated it. Upgrade tooldistill on this machine (every process sharing the store needs the same or a newer version).`
+        );
+      }
+      throw new DistillError(
+        "STORE",
+        `the store ${store.where} has migration ${unknown.join(", ")}, which this tooldistill does not have: a different build of tooldistill migrated it. Use the same or a newer tooldistill on every process sharing the store.`
+      );
+    }
+    const missing = this.migrations.filter((m) => !applied.includes(m.version));
+    if (missing.length > 0 && store.readOnly) {
+      throw new DistillError(
+        "STORE",
+        applied.length === 0 ? `the store ${store.where} has no tooldistill registry yet and this command only reads it: ${store.createHint}.` : `the store ${store.where} was written by an older tooldistill (schema ${Math.max(...applied)}, now ${this.schemaVersion}) and this command only reads it: ${store.upgradeHint}.`
+      );
+    }
+    return missing;
+  }
+};
+function migrateNow(list, store, driver) {
+  if (list.pending(driver.applied(), store).length === 0) return;
+  driver.locked(() => {
+    for (const m of list.pending(driver.applied(), store)) driver.apply(m);
+  });
+}
+async function migrate(list, store, driver) {
+  if (list.pending(await driver.applied(), store).length === 0) return;
+  await driver.locked(async () => {
+    for (const m of list.pending(await driver.applied(), store)) await driver.apply(m);
+  });
+}
+
 // core/store/registry-rows.ts
 function traceRow(r) {
   return { ...traceFromRow(r), ...traceFlagsFromRow(r) };
@@ -1189,6 +1246,237 @@ function verifiedDefinitionRow(r) {
   return { ...verifiedDefinitionFromRow(r), definition: textOrNull(r, "definition") };
 }
 
+// core/store/transfer/transfer-columns.ts
+var BY_VERSION = [
+  ["name", ""],
+  ["version", 0]
+];
+var BY_ID = [["id", 0]];
+var TRANSFER_COLUMNS = {
+  traces: {
+    table: "traces",
+    key: "written",
+    fromRow: (r) => traceRow(r),
+    columns: [
+      ["id", "text", (t) => t.id],
+      ["task", "text", (t) => t.task],
+      ["source", "text", (t) => t.source],
+      ["outcome", "boolean", (t) => t.outcome],
+      ["input_tokens", "bigint", (t) => t.usage.input_tokens],
+      ["output_tokens", "bigint", (t) => t.usage.output_tokens],
+      ["cache_creation_input_tokens", "bigint", (t) => t.usage.cache_creation_input_tokens],
+      ["cache_read_input_tokens", "bigint", (t) => t.usage.cache_read_input_tokens],
+      ["started_at", "timestamptz", (t) => t.startedAt],
+      ["ended_at", "timestamptz", (t) => t.endedAt],
+      ["nudged", "boolean", (t) => t.nudged],
+      ["proposed", "boolean", (t) => t.proposed],
+      ["replace_name", "text", (t) => t.replaceName],
+      ["note", "text", (t) => t.note]
+    ]
+  },
+  calls: {
+    table: "calls",
+    key: BY_ID,
+    fromRow: (r) => callRow(r),
+    columns: [
+      ["id", "bigint", (c) => c.id],
+      ["trace_id", "text", (c) => c.traceId],
+      ["seq", "integer", (c) => c.seq],
+      ["parent_id", "bigint", (c) => c.parentId],
+      ["tool", "text", (c) => c.tool],
+      ["kind", "text", (c) => c.kind],
+      ["args", "text", (c) => c.args],
+      ["status", "text", (c) => c.status],
+      ["output", "text", (c) => c.output],
+      ["error", "text", (c) => c.error],
+      ["latency_ms", "double precision", (c) => c.latencyMs],
+      ["version", "integer", (c) => c.version],
+      ["external_id", "text", (c) => c.externalId],
+      ["started_at", "timestamptz", (c) => c.startedAt],
+      ["note", "text", (c) => c.note],
+      ["clipped", "boolean", (c) => c.clipped],
+      ["raw_args", "text", (c) => c.rawArgs],
+      ["failure", "text", (c) => c.failure]
+    ]
+  },
+  versions: {
+    table: "versions",
+    key: BY_VERSION,
+    fromRow: (r, code) => versionRow(r, code()),
+    columns: [
+      ["name", "text", (v) => v.name],
+      ["version", "integer", (v) => v.version],
+      ["status", "text", (v) => v.status],
+      ["problems", "json", (v) => v.problems],
+      ["baseline", "integer", (v) => v.baseline],
+      ["baseline_tokens", "bigint", (v) => v.baselineTokens],
+      ["source_trace", "text", (v) => v.sourceTrace],
+      ["description", "text", (v) => v.description],
+      ["input_schema", "json", (v) => v.inputSchema],
+      ["test_inputs", "json", (v) => v.testInputs],
+      ["code", "code", (v) => v.code],
+      ["source_hash", "text", (v) => v.sourceHash],
+      ["verdict", "json", (v) => v.verdict],
+      ["queued_rebuild", "boolean", (v) => v.queuedRebuild],
+      ["rebuild_note", "text", (v) => v.rebuildNote],
+      ["created_at", "timestamptz", (v) => v.createdAt],
+      ["replay_runs", "json", (v) => v.replayRuns]
+    ]
+  },
+  history: {
+    table: "status_history",
+    key: BY_ID,
+    fromRow: (r) => historyRow(r),
+    columns: [
+      ["id", "bigint", (h) => h.id],
+      ["name", "text", (h) => h.name],
+      ["version", "integer", (h) => h.version],
+      ["from_status", "text", (h) => h.from],
+      ["to_status", "text", (h) => h.to],
+      ["reason", "text", (h) => h.reason],
+      ["evidence", "json", (h) => h.evidence],
+      ["at", "timestamptz", (h) => h.at]
+    ]
+  },
+  dependencies: {
+    table: "dependencies",
+    key: [...BY_VERSION, ["base_tool", ""]],
+    fromRow: (r) => dependencyFromRow(r),
+    columns: [
+      ["name", "text", (d) => d.name],
+      ["version", "integer", (d) => d.version],
+      ["base_tool", "text", (d) => d.baseTool],
+      ["fingerprint", "text", (d) => d.fingerprint],
+      ["avoided", "boolean", (d) => d.avoided]
+    ]
+  },
+  runStats: {
+    table: "run_stats",
+    key: BY_VERSION,
+    fromRow: (r) => runStatsRow(r),
+    columns: [
+      ["name", "text", (s) => s.name],
+      ["version", "integer", (s) => s.version],
+      ["runs", "integer", (s) => s.runs],
+      ["successes", "integer", (s) => s.successes],
+      ["failures", "integer", (s) => s.failures],
+      ["not_applicable", "integer", (s) => s.notApplicable],
+      ["inner_calls", "bigint", (s) => s.innerCalls],
+      ["last_run_at", "timestamptz", (s) => s.lastRunAt]
+    ]
+  },
+  runs: {
+    table: "runs",
+    key: BY_ID,
+    fromRow: (r) => runRow(r),
+    columns: [
+      ["id", "bigint", (r) => r.id],
+      ["name", "text", (r) => r.name],
+      ["version", "integer", (r) => r.version],
+      ["outcome", "text", (r) => r.outcome],
+      ["trace_id", "text", (r) => r.traceId],
+      ["call_id", "bigint", (r) => r.callId],
+      ["inner_calls", "integer", (r) => r.innerCalls],
+      ["evidence", "text", (r) => r.evidence],
+      ["at", "timestamptz", (r) => r.at]
+    ]
+  },
+  verifiedDefinitions: {
+    table: "verified_definitions",
+    key: [...BY_VERSION, ["base_tool", ""], ["fingerprint", ""]],
+    fromRow: (r) => verifiedDefinitionRow(r),
+    columns: [
+      ["name", "text", (d) => d.name],
+      ["version", "integer", (d) => d.version],
+      ["base_tool", "text", (d) => d.baseTool],
+      ["fingerprint", "text", (d) => d.fingerprint],
+      ["definition", "text", (d) => d.definition],
+      ["verified_at", "timestamptz", (d) => d.verifiedAt]
+    ]
+  },
+  baseHealth: {
+    table: "base_health",
+    key: [["tool", ""]],
+    fromRow: (r) => baseHealthFromRow(r),
+    columns: [
+      ["tool", "text", (h) => h.tool],
+      ["failures", "integer", (h) => h.failures],
+      ["consecutive", "integer", (h) => h.consecutive],
+      ["last_error", "text", (h) => h.lastError],
+      ["last_failure_at", "timestamptz", (h) => h.lastFailureAt],
+      ["last_ok_at", "timestamptz", (h) => h.lastOkAt],
+      ["probe_ok", "boolean", (h) => h.probeOk],
+      ["probed_at", "timestamptz", (h) => h.probedAt]
+    ]
+  },
+  meta: {
+    table: "meta",
+    key: [["key", ""]],
+    fromRow: (r) => metaRow(r),
+    columns: [
+      ["key", "text", (m) => m.key],
+      ["value", "text", (m) => m.value]
+    ]
+  },
+  sessions: {
+    table: "cc_sessions",
+    key: [["session_id", ""]],
+    fromRow: (r) => sessionRow(r),
+    columns: [
+      ["session_id", "text", (x) => x.sessionId],
+      ["span", "integer", (x) => x.span],
+      ["confirmed", "boolean", (x) => x.confirmed],
+      ["updated_at", "timestamptz", (x) => x.updatedAt]
+    ]
+  }
+};
+function columnsOf(batch) {
+  return TRANSFER_COLUMNS[batch.table].columns;
+}
+
+// core/store/transfer/transfer-pages.ts
+var PAGE = 200;
+function pageOf(d, spec) {
+  const table = d.t[spec.table];
+  const key = spec.key === "written" ? [["row_order", 0]] : spec.key;
+  const keyed = spec.key === "written" ? d.traceOrder : key.map(([c]) => c).join(", ");
+  const bound = key.map((_, i) => `?${i + 1}`).join(", ");
+  const meta = spec.table === "meta";
+  const internal = meta ? ` AND NOT (${d.startsWith("key", `?${key.length + 1}`)})` : "";
+  const limit = `?${key.length + (meta ? 2 : 1)}`;
+  const select = spec.key === "written" ? `${d.traceOrder} AS row_order, *` : "*";
+  return {
+    sql: `SELECT ${select} FROM ${table} WHERE (${keyed}) > (${bound})${internal} ORDER BY ${keyed} LIMIT ${limit}`,
+    params: (last) => [
+      ...key.map(([c, start]) => last ? last[c] : start),
+      ...meta ? [INTERNAL_META_PREFIX] : []
+    ]
+  };
+}
+async function* exportTables(d, read2, codeOf) {
+  for (const name of TRANSFER_ORDER) {
+    const spec = TRANSFER_COLUMNS[name];
+    const page = pageOf(d, spec);
+    let last;
+    for (; ; ) {
+      const rows = await read2(page.sql, [...page.params(last), PAGE]);
+      if (rows.length > 0) {
+        yield { table: name, rows: rows.map((r) => spec.fromRow(r, () => codeOf(r))) };
+      }
+      if (rows.length < PAGE) break;
+      last = rows.at(-1);
+    }
+  }
+}
+function usedQuery(d) {
+  const exists = TRANSFER_ORDER.map((name) => {
+    const { table } = TRANSFER_COLUMNS[name];
+    const where = table === "meta" ? ` WHERE NOT (${d.startsWith("key", "?1")})` : "";
+    return `EXISTS (SELECT 1 FROM ${d.t[table]}${where})`;
+  });
+  return { sql: `SELECT ${exists.join(" OR ")} AS used`, params: [INTERNAL_META_PREFIX] };
+}
+
 export {
   stderrLogger,
   runInTransaction,
@@ -1196,8 +1484,6 @@ export {
   ToolLocks,
   sql,
   now,
-  dependencyFromRow,
-  baseHealthFromRow,
   dependenciesRead,
   definitionsRead,
   runStatsRead,
@@ -1206,13 +1492,11 @@ export {
   TRANSFER_ORDER,
   emptyCounts,
   INTERNAL_META_PREFIX,
-  traceRow,
-  callRow,
-  versionRow,
-  historyRow,
-  runStatsRow,
-  metaRow,
-  sessionRow,
-  runRow,
-  verifiedDefinitionRow
+  MigrationList,
+  migrateNow,
+  migrate,
+  TRANSFER_COLUMNS,
+  columnsOf,
+  exportTables,
+  usedQuery
 };

@@ -4,16 +4,16 @@ import {
   exposedVersions,
   proposeToolDefinition,
   toolDefinition
-} from "./chunk-TWHGZV6I.js";
+} from "./chunk-OXT7YRGW.js";
 import {
   SqliteRegistryStore,
   checkLifecycle,
   openConfiguredStore
-} from "./chunk-SLZ7YZR3.js";
+} from "./chunk-NNAW4RVO.js";
 import {
   TRANSFER_ORDER,
   emptyCounts
-} from "./chunk-NOX2CW3L.js";
+} from "./chunk-ST5TS2FF.js";
 import {
   countToolFiles,
   hashSource,

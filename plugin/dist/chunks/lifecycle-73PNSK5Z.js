@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   withLibrary,
   withRegistry
-} from "./chunk-SI2UXOUI.js";
+} from "./chunk-KIODZVIG.js";
 import {
   output,
   outputVerdict,
@@ -13,8 +13,8 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-CJSCQGZQ.js";
-import "./chunk-O52MAYWS.js";
+import "./chunk-7RRXZ6VF.js";
+import "./chunk-YLZTE6DL.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
@@ -22,13 +22,13 @@ import {
   isExposed,
   planText,
   prune
-} from "./chunk-TWHGZV6I.js";
+} from "./chunk-OXT7YRGW.js";
 import {
   promotionPreview,
   resolveVersion
 } from "./chunk-G4NVZV74.js";
-import "./chunk-SLZ7YZR3.js";
-import "./chunk-NOX2CW3L.js";
+import "./chunk-NNAW4RVO.js";
+import "./chunk-ST5TS2FF.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-SI2UXOUI.js";
+} from "./chunk-KIODZVIG.js";
 import {
   doctorText,
   output
@@ -13,24 +13,24 @@ import {
 } from "./chunk-PLXZKH3A.js";
 import {
   sessionRecorder
-} from "./chunk-MZTJ2SOQ.js";
-import "./chunk-2MMXICKP.js";
+} from "./chunk-MEF2PT5A.js";
+import "./chunk-EASO3LIS.js";
 import {
   doctor,
   pendingSpills
-} from "./chunk-CJSCQGZQ.js";
+} from "./chunk-7RRXZ6VF.js";
 import {
   loadConfiguredStore
-} from "./chunk-O52MAYWS.js";
+} from "./chunk-YLZTE6DL.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
-import "./chunk-TWHGZV6I.js";
+import "./chunk-OXT7YRGW.js";
 import {
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-SLZ7YZR3.js";
-import "./chunk-NOX2CW3L.js";
+import "./chunk-NNAW4RVO.js";
+import "./chunk-ST5TS2FF.js";
 import {
   isPostgresUrl
 } from "./chunk-VPKFMVD7.js";

@@ -2,8 +2,8 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   sessionRecorder
-} from "./chunk-MZTJ2SOQ.js";
-import "./chunk-2MMXICKP.js";
+} from "./chunk-MEF2PT5A.js";
+import "./chunk-EASO3LIS.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -16,22 +16,22 @@ import {
 } from "./chunk-7Z2IEFVZ.js";
 import {
   OfferReader
-} from "./chunk-CJSCQGZQ.js";
-import "./chunk-O52MAYWS.js";
+} from "./chunk-7RRXZ6VF.js";
+import "./chunk-YLZTE6DL.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-TWHGZV6I.js";
+} from "./chunk-OXT7YRGW.js";
 import {
   findConfig,
   loadConfig,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-SLZ7YZR3.js";
-import "./chunk-NOX2CW3L.js";
+import "./chunk-NNAW4RVO.js";
+import "./chunk-ST5TS2FF.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

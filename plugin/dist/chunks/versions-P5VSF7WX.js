@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withRegistry
-} from "./chunk-SI2UXOUI.js";
+} from "./chunk-KIODZVIG.js";
 import {
   VERSION_TABLE,
   output,
@@ -13,7 +13,7 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-O52MAYWS.js";
+import "./chunk-YLZTE6DL.js";
 import {
   resolveVersion,
   runTokens

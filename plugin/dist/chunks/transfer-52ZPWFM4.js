@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-SI2UXOUI.js";
+} from "./chunk-KIODZVIG.js";
 import {
   output,
   transferText
@@ -15,16 +15,16 @@ import {
   copyRegistry,
   exportRegistryFile,
   importRegistryFile
-} from "./chunk-CJSCQGZQ.js";
+} from "./chunk-7RRXZ6VF.js";
 import {
   loadConfiguredStore
-} from "./chunk-O52MAYWS.js";
+} from "./chunk-YLZTE6DL.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-TWHGZV6I.js";
+import "./chunk-OXT7YRGW.js";
 import "./chunk-G4NVZV74.js";
-import "./chunk-SLZ7YZR3.js";
-import "./chunk-NOX2CW3L.js";
+import "./chunk-NNAW4RVO.js";
+import "./chunk-ST5TS2FF.js";
 import "./chunk-VPKFMVD7.js";
 import {
   expandVars

@@ -12,14 +12,14 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-SLZ7YZR3.js";
+} from "./chunk-NNAW4RVO.js";
 import {
   definitionsRead,
   dependenciesRead,
   runStatsRead,
   stderrLogger,
   versionsRead
-} from "./chunk-NOX2CW3L.js";
+} from "./chunk-ST5TS2FF.js";
 import {
   clipDepth,
   hashSource,
@@ -58298,7 +58298,9 @@ var ToolDistill = class _ToolDistill {
     const look = { fingerprintOf: fingerprintOnce() };
     if (this.store instanceof SqliteRegistryStore) {
       const store = this.store;
-      this.#exposure.seed(startupCandidates((q) => store.readNow(q), review ? this.#ctx.baseTool : null, look));
+      this.#exposure.seed(
+        startupCandidates((q) => store.readNow(q), review ? this.#ctx.baseTool : null, look)
+      );
     }
     this.#ready = this.#start(look);
   }

@@ -6,11 +6,11 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-CJSCQGZQ.js";
-import "./chunk-O52MAYWS.js";
+import "./chunk-7RRXZ6VF.js";
+import "./chunk-YLZTE6DL.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-TWHGZV6I.js";
+import "./chunk-OXT7YRGW.js";
 import {
   CONFIG_FILE_NAME,
   SAMPLE_CONFIG,
@@ -18,8 +18,8 @@ import {
 } from "./chunk-G4NVZV74.js";
 import {
   SqliteRegistryStore
-} from "./chunk-SLZ7YZR3.js";
-import "./chunk-NOX2CW3L.js";
+} from "./chunk-NNAW4RVO.js";
+import "./chunk-ST5TS2FF.js";
 import {
   refusePostgresUrl
 } from "./chunk-VPKFMVD7.js";

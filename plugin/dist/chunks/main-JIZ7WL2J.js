@@ -10,7 +10,7 @@ import {
   groupUsage,
   usageOf
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-O52MAYWS.js";
+import "./chunk-YLZTE6DL.js";
 import "./chunk-G4NVZV74.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
@@ -29,24 +29,24 @@ import "./chunk-UTY5CP2H.js";
 
 // cli/dispatch.ts
 var LOADERS = {
-  init: () => import("./init-YU5N4REI.js").then((m) => m.init),
-  list: () => import("./versions-45WANCKM.js").then((m) => m.list),
-  show: () => import("./versions-45WANCKM.js").then((m) => m.show),
-  "traces list": () => import("./traces-HXXAI7HP.js").then((m) => m.tracesList),
-  "traces show": () => import("./traces-HXXAI7HP.js").then((m) => m.tracesShow),
-  report: () => import("./report-DJZWZ27V.js").then((m) => m.report),
-  promote: () => import("./lifecycle-KMRDDCN2.js").then((m) => m.promote),
-  deprecate: () => import("./lifecycle-KMRDDCN2.js").then((m) => m.deprecate),
-  verify: () => import("./lifecycle-KMRDDCN2.js").then((m) => m.verify),
-  prune: () => import("./lifecycle-KMRDDCN2.js").then((m) => m.prune),
-  "tool-updated": () => import("./changes-TLAVGFI3.js").then((m) => m.toolUpdated),
-  health: () => import("./changes-TLAVGFI3.js").then((m) => m.health),
-  rebuild: () => import("./changes-TLAVGFI3.js").then((m) => m.rebuild),
-  doctor: () => import("./doctor-JFCFGBRO.js").then((m) => m.doctor),
-  export: () => import("./transfer-Y36JRV26.js").then((m) => m.exportRegistry),
-  import: () => import("./transfer-Y36JRV26.js").then((m) => m.importRegistry),
-  copy: () => import("./transfer-Y36JRV26.js").then((m) => m.copy),
-  "mcp tools": () => import("./mcp-KWZKB4WU.js").then((m) => m.mcpTools)
+  init: () => import("./init-KLJEEGVX.js").then((m) => m.init),
+  list: () => import("./versions-P5VSF7WX.js").then((m) => m.list),
+  show: () => import("./versions-P5VSF7WX.js").then((m) => m.show),
+  "traces list": () => import("./traces-ZLZRTO7Y.js").then((m) => m.tracesList),
+  "traces show": () => import("./traces-ZLZRTO7Y.js").then((m) => m.tracesShow),
+  report: () => import("./report-6K5CFCQB.js").then((m) => m.report),
+  promote: () => import("./lifecycle-73PNSK5Z.js").then((m) => m.promote),
+  deprecate: () => import("./lifecycle-73PNSK5Z.js").then((m) => m.deprecate),
+  verify: () => import("./lifecycle-73PNSK5Z.js").then((m) => m.verify),
+  prune: () => import("./lifecycle-73PNSK5Z.js").then((m) => m.prune),
+  "tool-updated": () => import("./changes-KPYUJZQM.js").then((m) => m.toolUpdated),
+  health: () => import("./changes-KPYUJZQM.js").then((m) => m.health),
+  rebuild: () => import("./changes-KPYUJZQM.js").then((m) => m.rebuild),
+  doctor: () => import("./doctor-MA5BGFE4.js").then((m) => m.doctor),
+  export: () => import("./transfer-52ZPWFM4.js").then((m) => m.exportRegistry),
+  import: () => import("./transfer-52ZPWFM4.js").then((m) => m.importRegistry),
+  copy: () => import("./transfer-52ZPWFM4.js").then((m) => m.copy),
+  "mcp tools": () => import("./mcp-EH5KJO2I.js").then((m) => m.mcpTools)
 };
 async function runCommand(name, ctx) {
   const body = await LOADERS[name]();

@@ -11,17 +11,17 @@ import {
   classifyBaseFailure,
   fingerprint,
   reportHtml
-} from "./chunk-TWHGZV6I.js";
+} from "./chunk-OXT7YRGW.js";
 import {
   DEFAULT_SETTINGS,
   loadConfig,
   runTokens,
   validateConfig
 } from "./chunk-G4NVZV74.js";
-import "./chunk-SLZ7YZR3.js";
+import "./chunk-NNAW4RVO.js";
 import {
   stderrLogger
-} from "./chunk-NOX2CW3L.js";
+} from "./chunk-ST5TS2FF.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import {

@@ -4,8 +4,8 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-SLZ7YZR3.js";
-import "./chunk-NOX2CW3L.js";
+} from "./chunk-NNAW4RVO.js";
+import "./chunk-ST5TS2FF.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-QNKRPA2X.js";
 import "./chunk-7GUC6VD2.js";

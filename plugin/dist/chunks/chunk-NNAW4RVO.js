@@ -3,25 +3,20 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   EngineRegistryData,
   INTERNAL_META_PREFIX,
+  MigrationList,
+  TRANSFER_COLUMNS,
   ToolLocks,
   assertOutsideTransaction,
-  baseHealthFromRow,
-  callRow,
-  dependencyFromRow,
+  columnsOf,
   emptyCounts,
-  historyRow,
-  metaRow,
+  exportTables,
+  migrateNow,
   now,
   runInTransaction,
-  runRow,
-  runStatsRow,
-  sessionRow,
   sql,
   stderrLogger,
-  traceRow,
-  verifiedDefinitionRow,
-  versionRow
-} from "./chunk-NOX2CW3L.js";
+  usedQuery
+} from "./chunk-ST5TS2FF.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   countToolFiles,
@@ -175,516 +170,6 @@ async function checkOnOpen(store, readOnly, logger) {
   return left;
 }
 
-// core/store/sqlite/sqlite-change-feed.ts
-var POLL_MS = 250;
-var SqliteChangeFeed = class {
-  #db;
-  #busy;
-  #logger;
-  #listeners = /* @__PURE__ */ new Set();
-  #timer = null;
-  #last = 0;
-  #failing = false;
-  /** `busy`: this process holds a transaction open, whose rows must not be heard before they commit. */
-  constructor(db, busy, logger) {
-    this.#db = db;
-    this.#busy = busy;
-    this.#logger = logger;
-  }
-  subscribe(listener) {
-    if (this.#timer === null) {
-      this.#last = Number(
-        this.#db.stmt("SELECT COALESCE(MAX(id), 0) AS id FROM status_history").get()?.["id"]
-      );
-      this.#timer = setInterval(() => this.#poll(), POLL_MS);
-      this.#timer.unref();
-    }
-    this.#listeners.add(listener);
-    return async () => {
-      this.#listeners.delete(listener);
-      if (this.#listeners.size === 0) this.stop();
-    };
-  }
-  stop() {
-    if (this.#timer !== null) clearInterval(this.#timer);
-    this.#timer = null;
-    this.#listeners.clear();
-  }
-  #poll() {
-    if (this.#busy()) return;
-    let rows;
-    try {
-      rows = this.#db.stmt("SELECT id, name, version, from_status, to_status FROM status_history WHERE id > ? ORDER BY id").all(this.#last);
-      this.#failing = false;
-    } catch (err) {
-      if (!this.#failing)
-        this.#logger.warn(`tooldistill: cannot read the store's changes: ${errorMessage(err)}`);
-      this.#failing = true;
-      return;
-    }
-    for (const r of rows) {
-      this.#last = Number(r["id"]);
-      const change = {
-        type: "status",
-        name: String(r["name"]),
-        version: Number(r["version"]),
-        from: r["from_status"] ?? null,
-        to: r["to_status"]
-      };
-      for (const listener of this.#listeners) {
-        try {
-          listener(change);
-        } catch (err) {
-          this.#logger.warn(`tooldistill: a store change listener failed: ${errorMessage(err)}`);
-        }
-      }
-    }
-  }
-};
-
-// core/store/sqlite/sqlite-engine.ts
-import { resolve } from "node:path";
-var SQLITE_DIALECT = {
-  name: "sqlite",
-  t: {
-    traces: "traces",
-    calls: "calls",
-    versions: "versions",
-    status_history: "status_history",
-    dependencies: "dependencies",
-    run_stats: "run_stats",
-    runs: "runs",
-    base_health: "base_health",
-    verified_definitions: "verified_definitions",
-    meta: "meta",
-    cc_sessions: "cc_sessions",
-    spill_applied: "spill_applied"
-  },
-  // The text JavaScript's toISOString() gives, so times written here and by the synchronous Store sort together.
-  now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-  traceOrder: "rowid",
-  writableCte: false,
-  codeInRow: false,
-  cascades: false,
-  startsWith: (column, param) => `substr(${column}, 1, length(${param})) = ${param}`,
-  anyOf: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`
-};
-var Gate = class {
-  #busy = null;
-  get busy() {
-    return this.#busy !== null;
-  }
-  /** Resolves once no one holds the connection (at once, without a wait, in the common case). */
-  async idle() {
-    while (this.#busy) await this.#busy;
-  }
-  /** Waits for the connection and takes it; the returned function gives it back. */
-  async acquire() {
-    while (this.#busy) await this.#busy;
-    let resolve2;
-    this.#busy = new Promise((r) => {
-      resolve2 = r;
-    });
-    return () => {
-      this.#busy = null;
-      resolve2();
-    };
-  }
-};
-var writeGates = /* @__PURE__ */ new Map();
-function writeGate(path) {
-  const key2 = resolve(path);
-  let gate = writeGates.get(key2);
-  if (gate === void 0) {
-    gate = new Gate();
-    writeGates.set(key2, gate);
-  }
-  return gate;
-}
-function bind(params) {
-  let bound = null;
-  for (let i = 0; i < params.length; i++) {
-    const p = params[i];
-    if (typeof p === "boolean" || typeof p === "object" && p !== null) {
-      bound ??= params.slice();
-      bound[i] = typeof p === "boolean" ? p ? 1 : 0 : JSON.stringify(p);
-    }
-  }
-  return bound ?? params;
-}
-var SqliteEngine = class _SqliteEngine {
-  dialect = SQLITE_DIALECT;
-  where;
-  inTransaction;
-  /** Held by whichever flow of this process uses the connection alone. */
-  gate;
-  /** Held by whichever handle of this process has a write transaction open on the file (see writeGate). */
-  fileGate;
-  #db;
-  #tx;
-  /** The engine of the handle whose connection `db` is, on the database file `file`. */
-  static open(db, file, where) {
-    return new _SqliteEngine(db, where, new Gate(), writeGate(file), null);
-  }
-  constructor(db, where, gate, fileGate, tx) {
-    this.#db = db;
-    this.where = where;
-    this.gate = gate;
-    this.fileGate = fileGate;
-    this.#tx = tx;
-    this.inTransaction = tx !== null;
-  }
-  /** Waits until this caller may use the connection (to write: the file too); throws when it may not at all. */
-  async #enter(write) {
-    if (this.#tx) {
-      if (!this.#tx.open) {
-        throw new DistillError(
-          "USAGE",
-          "this transaction has ended: use the store, or open a new transaction"
-        );
-      }
-      return;
-    }
-    assertOutsideTransaction(this.gate);
-    while (this.gate.busy || write && this.fileGate.busy) {
-      await (this.gate.busy ? this.gate.idle() : this.fileGate.idle());
-    }
-  }
-  async rows(sql2, params = []) {
-    await this.#enter(false);
-    return this.#db.stmt(sql2).all(...bind(params));
-  }
-  async first(sql2, params = []) {
-    await this.#enter(false);
-    return this.#db.stmt(sql2).get(...bind(params));
-  }
-  /**
-   * Runs a read at once, without waiting for the connection: only while no flow of this process holds it (a
-   * ToolDistill's constructor, before anything else could), since it would otherwise read inside their transaction.
-   */
-  readNow(q) {
-    if (this.gate.busy || this.#tx) {
-      throw new DistillError(
-        "USAGE",
-        "a synchronous read was asked for while a transaction of this store is open: await the store's method instead"
-      );
-    }
-    return q.map(this.#db.stmt(q.sql).all(...bind(q.params)));
-  }
-  async run(sql2, params = []) {
-    await this.#enter(true);
-    return Number(this.#db.stmt(sql2).run(...bind(params)).changes);
-  }
-  /** One `BEGIN IMMEDIATE` transaction (the write lock, taken up front so it never deadlocks on upgrade). */
-  async transaction(fn, what) {
-    if (this.#tx) {
-      await this.#enter(true);
-      return fn(this);
-    }
-    assertOutsideTransaction(this.gate, what);
-    const release = await this.gate.acquire();
-    const state = { open: true };
-    const db = this.#db;
-    try {
-      const releaseFile = await this.fileGate.acquire();
-      try {
-        db.exec("BEGIN IMMEDIATE");
-        try {
-          const tx = new _SqliteEngine(db, this.where, this.gate, this.fileGate, state);
-          const result = what === void 0 ? await fn(tx) : await runInTransaction(this.gate, () => fn(tx));
-          db.exec("COMMIT");
-          return result;
-        } catch (err) {
-          if (db.inTransaction) db.exec("ROLLBACK");
-          throw err;
-        }
-      } finally {
-        releaseFile();
-      }
-    } finally {
-      state.open = false;
-      release();
-    }
-  }
-  /** Nothing to lock: the transaction holds the database's write lock, which every proposer needs. */
-  async lockVersionNumbers(_name) {
-  }
-};
-
-// core/store/sqlite/sqlite-registry-transfer.ts
-var PAGE = 200;
-function key(last, column, start) {
-  return last === void 0 ? start : last[column];
-}
-function* pages(next) {
-  let last;
-  for (; ; ) {
-    const rows = next(last);
-    if (rows.length > 0) yield rows;
-    if (rows.length < PAGE) return;
-    last = rows.at(-1);
-  }
-}
-function* exportSqlite(db, root) {
-  for (const rows of pages(
-    (last) => db.stmt("SELECT rowid AS row_order, * FROM traces WHERE rowid > ? ORDER BY rowid LIMIT ?").all(key(last, "row_order", 0), PAGE)
-  )) {
-    yield { table: "traces", rows: rows.map(traceRow) };
-  }
-  for (const rows of pages(
-    (last) => db.stmt("SELECT * FROM calls WHERE id > ? ORDER BY id LIMIT ?").all(key(last, "id", 0), PAGE)
-  )) {
-    yield { table: "calls", rows: rows.map(callRow) };
-  }
-  for (const rows of pages(
-    (last) => db.stmt("SELECT * FROM versions WHERE (name, version) > (?, ?) ORDER BY name, version LIMIT ?").all(key(last, "name", ""), key(last, "version", 0), PAGE)
-  )) {
-    yield {
-      table: "versions",
-      rows: rows.map((r) => versionRow(r, readToolCode(root, String(r["name"]), Number(r["version"]))))
-    };
-  }
-  for (const rows of pages(
-    (last) => db.stmt("SELECT * FROM status_history WHERE id > ? ORDER BY id LIMIT ?").all(key(last, "id", 0), PAGE)
-  )) {
-    yield { table: "history", rows: rows.map(historyRow) };
-  }
-  for (const rows of pages(
-    (last) => db.stmt(
-      "SELECT * FROM dependencies WHERE (name, version, base_tool) > (?, ?, ?) ORDER BY name, version, base_tool LIMIT ?"
-    ).all(key(last, "name", ""), key(last, "version", 0), key(last, "base_tool", ""), PAGE)
-  )) {
-    yield { table: "dependencies", rows: rows.map(dependencyFromRow) };
-  }
-  for (const rows of pages(
-    (last) => db.stmt("SELECT * FROM run_stats WHERE (name, version) > (?, ?) ORDER BY name, version LIMIT ?").all(key(last, "name", ""), key(last, "version", 0), PAGE)
-  )) {
-    yield { table: "runStats", rows: rows.map(runStatsRow) };
-  }
-  for (const rows of pages(
-    (last) => db.stmt("SELECT * FROM runs WHERE id > ? ORDER BY id LIMIT ?").all(key(last, "id", 0), PAGE)
-  )) {
-    yield { table: "runs", rows: rows.map(runRow) };
-  }
-  for (const rows of pages(
-    (last) => db.stmt(
-      `SELECT * FROM verified_definitions WHERE (name, version, base_tool, fingerprint) > (?, ?, ?, ?)
-         ORDER BY name, version, base_tool, fingerprint LIMIT ?`
-    ).all(
-      key(last, "name", ""),
-      key(last, "version", 0),
-      key(last, "base_tool", ""),
-      key(last, "fingerprint", ""),
-      PAGE
-    )
-  )) {
-    yield { table: "verifiedDefinitions", rows: rows.map(verifiedDefinitionRow) };
-  }
-  for (const rows of pages(
-    (last) => db.stmt("SELECT * FROM base_health WHERE tool > ? ORDER BY tool LIMIT ?").all(key(last, "tool", ""), PAGE)
-  )) {
-    yield { table: "baseHealth", rows: rows.map(baseHealthFromRow) };
-  }
-  for (const rows of pages(
-    (last) => db.stmt("SELECT * FROM meta WHERE key > ? AND substr(key, 1, ?) != ? ORDER BY key LIMIT ?").all(key(last, "key", ""), INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX, PAGE)
-  )) {
-    yield { table: "meta", rows: rows.map(metaRow) };
-  }
-  for (const rows of pages(
-    (last) => db.stmt("SELECT * FROM cc_sessions WHERE session_id > ? ORDER BY session_id LIMIT ?").all(key(last, "session_id", ""), PAGE)
-  )) {
-    yield { table: "sessions", rows: rows.map(sessionRow) };
-  }
-}
-function sqliteIsEmpty(db) {
-  const row = db.stmt(
-    `SELECT EXISTS (SELECT 1 FROM traces) OR EXISTS (SELECT 1 FROM calls) OR EXISTS (SELECT 1 FROM versions)
-       OR EXISTS (SELECT 1 FROM status_history) OR EXISTS (SELECT 1 FROM dependencies)
-       OR EXISTS (SELECT 1 FROM run_stats) OR EXISTS (SELECT 1 FROM runs)
-       OR EXISTS (SELECT 1 FROM verified_definitions) OR EXISTS (SELECT 1 FROM base_health)
-       OR EXISTS (SELECT 1 FROM meta WHERE substr(key, 1, ?) != ?)
-       OR EXISTS (SELECT 1 FROM cc_sessions) AS used`
-  ).get(INTERNAL_META_PREFIX.length, INTERNAL_META_PREFIX);
-  return !row?.["used"];
-}
-var bit = (b) => b ? 1 : 0;
-function importSqlite(db, root, batch, written) {
-  switch (batch.table) {
-    case "traces": {
-      const insert = db.stmt(
-        `INSERT INTO traces (id, task, source, outcome, input_tokens, output_tokens, cache_creation_input_tokens,
-         cache_read_input_tokens, started_at, ended_at, nudged, proposed, replace_name, note)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-      );
-      for (const t of batch.rows) {
-        insert.run(
-          t.id,
-          t.task,
-          t.source,
-          t.outcome === null ? null : bit(t.outcome),
-          t.usage.input_tokens,
-          t.usage.output_tokens,
-          t.usage.cache_creation_input_tokens,
-          t.usage.cache_read_input_tokens,
-          t.startedAt,
-          t.endedAt,
-          bit(t.nudged),
-          bit(t.proposed),
-          t.replaceName,
-          t.note
-        );
-      }
-      return;
-    }
-    case "calls": {
-      const insert = db.stmt(
-        `INSERT INTO calls (id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms,
-         version, external_id, started_at, note, clipped, raw_args, failure)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-      );
-      for (const c of batch.rows) {
-        insert.run(
-          c.id,
-          c.traceId,
-          c.seq,
-          c.parentId,
-          c.tool,
-          c.kind,
-          c.args,
-          c.status,
-          c.output,
-          c.error,
-          c.latencyMs,
-          c.version,
-          c.externalId,
-          c.startedAt,
-          c.note,
-          bit(c.clipped),
-          c.rawArgs,
-          c.failure
-        );
-      }
-      return;
-    }
-    case "versions": {
-      const insert = db.stmt(
-        `INSERT INTO versions (name, version, status, problems, baseline, baseline_tokens, source_trace, description,
-         input_schema, test_inputs, source_hash, verdict, queued_rebuild, rebuild_note, created_at, replay_runs)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-      );
-      for (const v of batch.rows) {
-        const file = toolFilePath(root, v.name, v.version);
-        written.push(file);
-        writeToolCode(root, file, v.code);
-        insert.run(
-          v.name,
-          v.version,
-          v.status,
-          v.problems,
-          v.baseline,
-          v.baselineTokens,
-          v.sourceTrace,
-          v.description,
-          v.inputSchema,
-          v.testInputs,
-          v.sourceHash,
-          v.verdict,
-          bit(v.queuedRebuild),
-          v.rebuildNote,
-          v.createdAt,
-          v.replayRuns
-        );
-      }
-      return;
-    }
-    case "history": {
-      const insert = db.stmt(
-        "INSERT INTO status_history (id, name, version, from_status, to_status, reason, evidence, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-      );
-      for (const h of batch.rows)
-        insert.run(h.id, h.name, h.version, h.from, h.to, h.reason, h.evidence, h.at);
-      return;
-    }
-    case "dependencies": {
-      const insert = db.stmt(
-        "INSERT INTO dependencies (name, version, base_tool, fingerprint, avoided) VALUES (?, ?, ?, ?, ?)"
-      );
-      for (const d of batch.rows) insert.run(d.name, d.version, d.baseTool, d.fingerprint, bit(d.avoided));
-      return;
-    }
-    case "runStats": {
-      const insert = db.stmt(
-        `INSERT INTO run_stats (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-      );
-      for (const s of batch.rows) {
-        insert.run(
-          s.name,
-          s.version,
-          s.runs,
-          s.successes,
-          s.failures,
-          s.notApplicable,
-          s.innerCalls,
-          s.lastRunAt
-        );
-      }
-      return;
-    }
-    case "runs": {
-      const insert = db.stmt(
-        `INSERT INTO runs (id, name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
-      );
-      for (const r of batch.rows) {
-        insert.run(r.id, r.name, r.version, r.outcome, r.traceId, r.callId, r.innerCalls, r.evidence, r.at);
-      }
-      return;
-    }
-    case "verifiedDefinitions": {
-      const insert = db.stmt(
-        `INSERT INTO verified_definitions (name, version, base_tool, fingerprint, definition, verified_at)
-         VALUES (?, ?, ?, ?, ?, ?)`
-      );
-      for (const d of batch.rows) {
-        insert.run(d.name, d.version, d.baseTool, d.fingerprint, d.definition, d.verifiedAt);
-      }
-      return;
-    }
-    case "baseHealth": {
-      const insert = db.stmt(
-        `INSERT INTO base_health (tool, failures, consecutive, last_error, last_failure_at, last_ok_at, probe_ok,
-         probed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-      );
-      for (const h of batch.rows) {
-        insert.run(
-          h.tool,
-          h.failures,
-          h.consecutive,
-          h.lastError,
-          h.lastFailureAt,
-          h.lastOkAt,
-          h.probeOk === null ? null : bit(h.probeOk),
-          h.probedAt
-        );
-      }
-      return;
-    }
-    case "meta": {
-      const insert = db.stmt("INSERT INTO meta (key, value) VALUES (?, ?)");
-      for (const m of batch.rows) insert.run(m.key, m.value);
-      return;
-    }
-    case "sessions": {
-      const insert = db.stmt(
-        "INSERT INTO cc_sessions (session_id, span, confirmed, updated_at) VALUES (?, ?, ?, ?)"
-      );
-      for (const x of batch.rows) insert.run(x.sessionId, x.span, bit(x.confirmed), x.updatedAt);
-      return;
-    }
-  }
-}
-
 // core/store/store-open.ts
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -785,7 +270,7 @@ var StoreDatabase = class {
 };
 
 // core/store/sqlite/sqlite-schema.ts
-var MIGRATIONS = [
+var STEPS = [
   `
   CREATE TABLE traces (
     id TEXT PRIMARY KEY,
@@ -1008,32 +493,32 @@ var MIGRATIONS = [
   CREATE INDEX runs_by_version ON runs(name, version, id);
   `
 ];
-var SCHEMA_VERSION = MIGRATIONS.length;
+var SQLITE_MIGRATIONS = new MigrationList(
+  STEPS.map((sql2, i) => ({ version: i + 1, sql: sql2 }))
+);
+var SCHEMA_VERSION = SQLITE_MIGRATIONS.schemaVersion;
 function hasTables(db) {
   const row = db.stmt("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get();
   return Number(row?.["n"]) > 0;
 }
 function migrate(db, root, readOnly) {
-  const current = db.userVersion();
-  if (current === SCHEMA_VERSION) return;
-  if (current > SCHEMA_VERSION) {
-    throw new DistillError(
-      "STORE",
-      `the store at ${root} has schema version ${current}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`
-    );
-  }
-  if (readOnly) {
-    throw new DistillError(
-      "STORE",
-      `the store at ${root} was written by an older tooldistill (schema ${current}, now ${SCHEMA_VERSION}) and this command only reads it: run \`tooldistill doctor --fix\` once to upgrade it.`
-    );
-  }
-  db.transaction(() => {
-    for (let v = db.userVersion(); v < SCHEMA_VERSION; v++) {
-      db.exec(MIGRATIONS[v]);
-      db.exec(`PRAGMA user_version = ${v + 1}`);
+  migrateNow(
+    SQLITE_MIGRATIONS,
+    {
+      where: `at ${root}`,
+      readOnly,
+      upgradeHint: "run `tooldistill doctor --fix` once to upgrade it",
+      createHint: "record a run into it first"
+    },
+    {
+      applied: () => Array.from({ length: db.userVersion() }, (_, i) => i + 1),
+      locked: (fn) => db.transaction(fn),
+      apply: (m) => {
+        db.exec(m.sql);
+        db.exec(`PRAGMA user_version = ${m.version}`);
+      }
     }
-  });
+  );
 }
 
 // core/store/store-open.ts
@@ -1179,6 +664,278 @@ function explainer(root, busyTimeoutMs, walMissingAtOpen) {
   };
 }
 
+// core/store/sqlite/sqlite-change-feed.ts
+var POLL_MS = 250;
+var SqliteChangeFeed = class {
+  #db;
+  #busy;
+  #logger;
+  #listeners = /* @__PURE__ */ new Set();
+  #timer = null;
+  #last = 0;
+  #failing = false;
+  /** `busy`: this process holds a transaction open, whose rows must not be heard before they commit. */
+  constructor(db, busy, logger) {
+    this.#db = db;
+    this.#busy = busy;
+    this.#logger = logger;
+  }
+  subscribe(listener) {
+    if (this.#timer === null) {
+      this.#last = Number(
+        this.#db.stmt("SELECT COALESCE(MAX(id), 0) AS id FROM status_history").get()?.["id"]
+      );
+      this.#timer = setInterval(() => this.#poll(), POLL_MS);
+      this.#timer.unref();
+    }
+    this.#listeners.add(listener);
+    return async () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) this.stop();
+    };
+  }
+  stop() {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#listeners.clear();
+  }
+  #poll() {
+    if (this.#busy()) return;
+    let rows;
+    try {
+      rows = this.#db.stmt("SELECT id, name, version, from_status, to_status FROM status_history WHERE id > ? ORDER BY id").all(this.#last);
+      this.#failing = false;
+    } catch (err) {
+      if (!this.#failing)
+        this.#logger.warn(`tooldistill: cannot read the store's changes: ${errorMessage(err)}`);
+      this.#failing = true;
+      return;
+    }
+    for (const r of rows) {
+      this.#last = Number(r["id"]);
+      const change = {
+        type: "status",
+        name: String(r["name"]),
+        version: Number(r["version"]),
+        from: r["from_status"] ?? null,
+        to: r["to_status"]
+      };
+      for (const listener of this.#listeners) {
+        try {
+          listener(change);
+        } catch (err) {
+          this.#logger.warn(`tooldistill: a store change listener failed: ${errorMessage(err)}`);
+        }
+      }
+    }
+  }
+};
+
+// core/store/sqlite/sqlite-engine.ts
+import { resolve } from "node:path";
+var SQLITE_DIALECT = {
+  name: "sqlite",
+  t: {
+    traces: "traces",
+    calls: "calls",
+    versions: "versions",
+    status_history: "status_history",
+    dependencies: "dependencies",
+    run_stats: "run_stats",
+    runs: "runs",
+    base_health: "base_health",
+    verified_definitions: "verified_definitions",
+    meta: "meta",
+    cc_sessions: "cc_sessions",
+    spill_applied: "spill_applied"
+  },
+  // The text JavaScript's toISOString() gives, so times written here and by the synchronous Store sort together.
+  now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+  traceOrder: "rowid",
+  writableCte: false,
+  codeInRow: false,
+  cascades: false,
+  startsWith: (column, param) => `substr(${column}, 1, length(${param})) = ${param}`,
+  anyOf: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`
+};
+var Gate = class {
+  #busy = null;
+  get busy() {
+    return this.#busy !== null;
+  }
+  /** Resolves once no one holds the connection (at once, without a wait, in the common case). */
+  async idle() {
+    while (this.#busy) await this.#busy;
+  }
+  /** Waits for the connection and takes it; the returned function gives it back. */
+  async acquire() {
+    while (this.#busy) await this.#busy;
+    let resolve2;
+    this.#busy = new Promise((r) => {
+      resolve2 = r;
+    });
+    return () => {
+      this.#busy = null;
+      resolve2();
+    };
+  }
+};
+var writeGates = /* @__PURE__ */ new Map();
+function writeGate(path) {
+  const key = resolve(path);
+  let gate = writeGates.get(key);
+  if (gate === void 0) {
+    gate = new Gate();
+    writeGates.set(key, gate);
+  }
+  return gate;
+}
+function bind(params) {
+  let bound = null;
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i];
+    if (typeof p === "boolean" || typeof p === "object" && p !== null) {
+      bound ??= params.slice();
+      bound[i] = typeof p === "boolean" ? p ? 1 : 0 : JSON.stringify(p);
+    }
+  }
+  return bound ?? params;
+}
+var SqliteEngine = class _SqliteEngine {
+  dialect = SQLITE_DIALECT;
+  where;
+  inTransaction;
+  /** Held by whichever flow of this process uses the connection alone. */
+  gate;
+  /** Held by whichever handle of this process has a write transaction open on the file (see writeGate). */
+  fileGate;
+  #db;
+  #tx;
+  /** The engine of the handle whose connection `db` is, on the database file `file`. */
+  static open(db, file, where) {
+    return new _SqliteEngine(db, where, new Gate(), writeGate(file), null);
+  }
+  constructor(db, where, gate, fileGate, tx) {
+    this.#db = db;
+    this.where = where;
+    this.gate = gate;
+    this.fileGate = fileGate;
+    this.#tx = tx;
+    this.inTransaction = tx !== null;
+  }
+  /** Waits until this caller may use the connection (to write: the file too); throws when it may not at all. */
+  async #enter(write) {
+    if (this.#tx) {
+      if (!this.#tx.open) {
+        throw new DistillError(
+          "USAGE",
+          "this transaction has ended: use the store, or open a new transaction"
+        );
+      }
+      return;
+    }
+    assertOutsideTransaction(this.gate);
+    while (this.gate.busy || write && this.fileGate.busy) {
+      await (this.gate.busy ? this.gate.idle() : this.fileGate.idle());
+    }
+  }
+  async rows(sql2, params = []) {
+    await this.#enter(false);
+    return this.#db.stmt(sql2).all(...bind(params));
+  }
+  async first(sql2, params = []) {
+    await this.#enter(false);
+    return this.#db.stmt(sql2).get(...bind(params));
+  }
+  /**
+   * Runs a read at once, without waiting for the connection: only while no flow of this process holds it (a
+   * ToolDistill's constructor, before anything else could), since it would otherwise read inside their transaction.
+   */
+  readNow(q) {
+    if (this.gate.busy || this.#tx) {
+      throw new DistillError(
+        "USAGE",
+        "a synchronous read was asked for while a transaction of this store is open: await the store's method instead"
+      );
+    }
+    return q.map(this.#db.stmt(q.sql).all(...bind(q.params)));
+  }
+  async run(sql2, params = []) {
+    await this.#enter(true);
+    return Number(this.#db.stmt(sql2).run(...bind(params)).changes);
+  }
+  /** One `BEGIN IMMEDIATE` transaction (the write lock, taken up front so it never deadlocks on upgrade). */
+  async transaction(fn, what) {
+    if (this.#tx) {
+      await this.#enter(true);
+      return fn(this);
+    }
+    assertOutsideTransaction(this.gate, what);
+    const release = await this.gate.acquire();
+    const state = { open: true };
+    const db = this.#db;
+    try {
+      const releaseFile = await this.fileGate.acquire();
+      try {
+        db.exec("BEGIN IMMEDIATE");
+        try {
+          const tx = new _SqliteEngine(db, this.where, this.gate, this.fileGate, state);
+          const result = what === void 0 ? await fn(tx) : await runInTransaction(this.gate, () => fn(tx));
+          db.exec("COMMIT");
+          return result;
+        } catch (err) {
+          if (db.inTransaction) db.exec("ROLLBACK");
+          throw err;
+        }
+      } finally {
+        releaseFile();
+      }
+    } finally {
+      state.open = false;
+      release();
+    }
+  }
+  /** Nothing to lock: the transaction holds the database's write lock, which every proposer needs. */
+  async lockVersionNumbers(_name) {
+  }
+};
+
+// core/store/sqlite/sqlite-registry-transfer.ts
+function exportSqlite(db, root) {
+  return exportTables(
+    SQLITE_DIALECT,
+    async (sql2, params) => db.stmt(sql2).all(...params),
+    (r) => readToolCode(root, String(r["name"]), Number(r["version"]))
+  );
+}
+function sqliteIsEmpty(db) {
+  const q = usedQuery(SQLITE_DIALECT);
+  return !db.stmt(q.sql).get(...q.params)?.["used"];
+}
+function stored(type, value) {
+  if (type === "boolean") return value === null ? null : value ? 1 : 0;
+  return value;
+}
+function importSqlite(db, root, batch, written) {
+  const { table } = TRANSFER_COLUMNS[batch.table];
+  const all = columnsOf(batch);
+  const code = all.find(([, type]) => type === "code");
+  const columns = all.filter((c) => c !== code);
+  const insert = db.stmt(
+    `INSERT INTO ${SQLITE_DIALECT.t[table]} (${columns.map(([name]) => name).join(", ")})
+     VALUES (${columns.map(() => "?").join(", ")})`
+  );
+  for (const row of batch.rows) {
+    if (code) {
+      const v = row;
+      const file = toolFilePath(root, v.name, v.version);
+      written.push(file);
+      writeToolCode(root, file, String(code[2](row)));
+    }
+    insert.run(...columns.map(([, type, value]) => stored(type, value(row))));
+  }
+}
+
 // core/store/sqlite/sqlite-tool-lease.ts
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -1196,14 +953,14 @@ function stale(text) {
 }
 var RELEASE = sql((d) => `DELETE FROM ${d.t.meta} WHERE key = ? AND value = ?`);
 async function takeLease(registry, name, logger) {
-  const key2 = INTERNAL_META_PREFIX + name;
+  const key = INTERNAL_META_PREFIX + name;
   const { randomUUID } = process.getBuiltinModule("node:crypto");
   const mine = JSON.stringify({ token: randomUUID(), pid: process.pid, host: hostname(), at: now() });
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
     const taken = await registry.transaction(async (tx) => {
-      const held = await tx.getMeta(key2);
+      const held = await tx.getMeta(key);
       if (held !== null && !stale(held)) return false;
-      await tx.setMeta(key2, mine);
+      await tx.setMeta(key, mine);
       return true;
     });
     if (taken) break;
@@ -1211,7 +968,7 @@ async function takeLease(registry, name, logger) {
   }
   return async () => {
     try {
-      await registry.engine.run(RELEASE(registry.engine.dialect), [key2, mine]);
+      await registry.engine.run(RELEASE(registry.engine.dialect), [key, mine]);
     } catch (err) {
       logger.warn(`tooldistill: could not release the lock of ${name}: ${errorMessage(err)}`);
     }
@@ -1392,7 +1149,7 @@ function constraintError(err, location) {
 // core/store/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-C74UTP5V.js");
+    const { PostgresStore } = await import("./postgres-store-C3BTVE2R.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-2MMXICKP.js";
+} from "./chunk-EASO3LIS.js";
 
 // claude-code/session-recorder.ts
 function sessionRecorder(store, spillRoot) {

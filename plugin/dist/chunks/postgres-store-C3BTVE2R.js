@@ -2,24 +2,18 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   EngineRegistryData,
-  INTERNAL_META_PREFIX,
+  MigrationList,
+  TRANSFER_COLUMNS,
   ToolLocks,
   assertOutsideTransaction,
-  baseHealthFromRow,
-  callRow,
-  dependencyFromRow,
+  columnsOf,
   emptyCounts,
-  historyRow,
-  metaRow,
+  exportTables,
+  migrate,
   runInTransaction,
-  runRow,
-  runStatsRow,
-  sessionRow,
   stderrLogger,
-  traceRow,
-  verifiedDefinitionRow,
-  versionRow
-} from "./chunk-NOX2CW3L.js";
+  usedQuery
+} from "./chunk-ST5TS2FF.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   parseStoreUrl
@@ -438,8 +432,9 @@ var MIGRATIONS = [
   `
   }
 ];
-var MIGRATION_VERSIONS = MIGRATIONS.map((m) => m.version);
-var SCHEMA_VERSION = Math.max(...MIGRATION_VERSIONS);
+var POSTGRES_MIGRATIONS = new MigrationList(MIGRATIONS);
+var MIGRATION_VERSIONS = POSTGRES_MIGRATIONS.versions;
+var SCHEMA_VERSION = POSTGRES_MIGRATIONS.schemaVersion;
 
 // core/store/postgres/postgres-change-feed.ts
 var RETRY_MS = { first: 100, max: 5e3 };
@@ -871,84 +866,62 @@ async function appliedMigrations(pool) {
   const applied = await pool.query("SELECT version FROM tooldistill.schema_version ORDER BY version");
   return applied.rows.map((r) => Number(r.version));
 }
-function newer(where, found) {
-  return new DistillError(
-    "STORE",
-    `the store ${where} has schema version ${found}, newer than this tooldistill understands (${SCHEMA_VERSION}): a newer tooldistill migrated it. Upgrade tooldistill on this machine (every process sharing the store needs the same or a newer version).`
-  );
-}
-function refuseUnknown(where, applied) {
-  const unknown = applied.filter((v) => !MIGRATION_VERSIONS.includes(v));
-  if (unknown.length === 0) return;
-  const highest = Math.max(...unknown);
-  if (highest > SCHEMA_VERSION) throw newer(where, highest);
-  throw new DistillError(
-    "STORE",
-    `the store ${where} has migration ${unknown.join(", ")}, which this tooldistill does not have: a different build of tooldistill migrated it. Use the same or a newer tooldistill on every process sharing the store.`
-  );
-}
-async function migrate(pool, where, readOnly) {
-  let applied;
-  try {
-    applied = await appliedMigrations(pool);
-  } catch (err) {
-    throw explainPgError(err, where);
-  }
-  refuseUnknown(where, applied);
-  const missing = (done) => MIGRATIONS.filter((m) => !done.includes(m.version));
-  if (missing(applied).length === 0) return;
-  if (readOnly) {
-    throw new DistillError(
-      "STORE",
-      applied.length === 0 ? `the store ${where} has no tooldistill registry yet and this command only reads it: record a run into it first, or create it empty with \`tooldistill doctor --fix\` (or \`tooldistill import\` a registry into it).` : `the store ${where} was written by an older tooldistill (schema ${Math.max(...applied)}, now ${SCHEMA_VERSION}) and this command only reads it: run any command that writes (e.g. \`tooldistill doctor --fix\`) once to upgrade it.`
-    );
-  }
+async function migrate2(pool, where, readOnly) {
+  const store = {
+    where,
+    readOnly,
+    upgradeHint: "run any command that writes (e.g. `tooldistill doctor --fix`) once to upgrade it",
+    createHint: "record a run into it first, or create it empty with `tooldistill doctor --fix` (or `tooldistill import` a registry into it)"
+  };
   let client;
   try {
     client = await pool.connect();
   } catch (err) {
     throw explainPgError(err, where);
   }
-  let locked = false;
   try {
-    const server = await client.query(
-      "SELECT current_setting('server_version_num')::int AS n, version() AS v"
+    await migrate(POSTGRES_MIGRATIONS, store, {
+      applied: () => appliedMigrations(client),
+      locked: (fn) => withMigrationLock(client, where, fn),
+      apply: async (m) => {
+        await client.query("BEGIN");
+        try {
+          await client.query(m.sql);
+          await client.query("INSERT INTO tooldistill.schema_version (version) VALUES ($1)", [m.version]);
+          await client.query("COMMIT");
+        } catch (err) {
+          await client.query("ROLLBACK").catch(() => {
+          });
+          throw err;
+        }
+      }
+    });
+  } catch (err) {
+    throw explainPgError(err, where);
+  } finally {
+    client.release();
+  }
+}
+async function withMigrationLock(client, where, fn) {
+  const server = await client.query("SELECT current_setting('server_version_num')::int AS n, version() AS v");
+  if (Number(server.rows[0]?.n) < MIN_SERVER_VERSION_NUM) {
+    throw new DistillError(
+      "STORE",
+      `the store ${where} is on ${String(server.rows[0]?.v).split(",")[0]}, older than the PostgreSQL 11 tooldistill needs (for sha256(), starts_with() and its triggers): use a newer server.`
     );
-    if (Number(server.rows[0]?.n) < MIN_SERVER_VERSION_NUM) {
-      throw new DistillError(
-        "STORE",
-        `the store ${where} is on ${String(server.rows[0]?.v).split(",")[0]}, older than the PostgreSQL 11 tooldistill needs (for sha256(), starts_with() and its triggers): use a newer server.`
-      );
-    }
-    await client.query("SELECT pg_advisory_lock($1, $2)", [LOCK_CLASS, LOCK.migrate]);
-    locked = true;
+  }
+  await client.query("SELECT pg_advisory_lock($1, $2)", [LOCK_CLASS, LOCK.migrate]);
+  try {
     const schema = await client.query("SELECT to_regnamespace('tooldistill') IS NOT NULL AS present");
     if (!schema.rows[0]?.present) await client.query("CREATE SCHEMA tooldistill");
     await client.query(
       `CREATE TABLE IF NOT EXISTS tooldistill.schema_version (
          version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`
     );
-    const now = await appliedMigrations(client);
-    refuseUnknown(where, now);
-    for (const m of missing(now)) {
-      await client.query("BEGIN");
-      try {
-        await client.query(m.sql);
-        await client.query("INSERT INTO tooldistill.schema_version (version) VALUES ($1)", [m.version]);
-        await client.query("COMMIT");
-      } catch (err) {
-        await client.query("ROLLBACK").catch(() => {
-        });
-        throw err;
-      }
-    }
-  } catch (err) {
-    throw explainPgError(err, where);
+    await fn();
   } finally {
-    if (locked)
-      await client.query("SELECT pg_advisory_unlock($1, $2)", [LOCK_CLASS, LOCK.migrate]).catch(() => {
-      });
-    client.release();
+    await client.query("SELECT pg_advisory_unlock($1, $2)", [LOCK_CLASS, LOCK.migrate]).catch(() => {
+    });
   }
 }
 
@@ -956,9 +929,9 @@ async function migrate(pool, where, readOnly) {
 async function insertRows(db, table, columns, rows) {
   if (rows.length === 0) return;
   const names = columns.map(([name]) => name).join(", ");
-  const arrays = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ");
+  const arrays = columns.map(([, type], i) => `$${i + 1}::${type === "code" ? "text" : type}[]`).join(", ");
   await db.run(
-    `INSERT INTO tooldistill.${table} (${names})
+    `INSERT INTO ${POSTGRES_DIALECT.t[table]} (${names})
      SELECT ${names} FROM unnest(${arrays}) WITH ORDINALITY AS r(${names}, ord) ORDER BY ord`,
     columns.map(([, , value]) => rows.map(value))
   );
@@ -979,235 +952,18 @@ function* pieces(rows) {
   if (piece.length > 0) yield piece;
 }
 async function insertBatch(db, batch) {
-  switch (batch.table) {
-    case "traces":
-      for (const rows of pieces(batch.rows)) {
-        await insertRows(
-          db,
-          "traces",
-          [
-            ["id", "text", (t) => t.id],
-            ["task", "text", (t) => t.task],
-            ["source", "text", (t) => t.source],
-            ["outcome", "boolean", (t) => t.outcome],
-            ["input_tokens", "bigint", (t) => t.usage.input_tokens],
-            ["output_tokens", "bigint", (t) => t.usage.output_tokens],
-            ["cache_creation_input_tokens", "bigint", (t) => t.usage.cache_creation_input_tokens],
-            ["cache_read_input_tokens", "bigint", (t) => t.usage.cache_read_input_tokens],
-            ["started_at", "timestamptz", (t) => t.startedAt],
-            ["ended_at", "timestamptz", (t) => t.endedAt],
-            ["nudged", "boolean", (t) => t.nudged],
-            ["proposed", "boolean", (t) => t.proposed],
-            ["replace_name", "text", (t) => t.replaceName],
-            ["note", "text", (t) => t.note]
-          ],
-          rows
-        );
-      }
-      return;
-    case "calls":
-      for (const rows of pieces(batch.rows)) {
-        await insertRows(
-          db,
-          "calls",
-          [
-            ["id", "bigint", (c) => c.id],
-            ["trace_id", "text", (c) => c.traceId],
-            ["seq", "integer", (c) => c.seq],
-            ["parent_id", "bigint", (c) => c.parentId],
-            ["tool", "text", (c) => c.tool],
-            ["kind", "text", (c) => c.kind],
-            ["args", "text", (c) => c.args],
-            ["status", "text", (c) => c.status],
-            ["output", "text", (c) => c.output],
-            ["error", "text", (c) => c.error],
-            ["latency_ms", "double precision", (c) => c.latencyMs],
-            ["version", "integer", (c) => c.version],
-            ["external_id", "text", (c) => c.externalId],
-            ["started_at", "timestamptz", (c) => c.startedAt],
-            ["note", "text", (c) => c.note],
-            ["clipped", "boolean", (c) => c.clipped],
-            ["raw_args", "text", (c) => c.rawArgs],
-            ["failure", "text", (c) => c.failure]
-          ],
-          rows
-        );
-      }
-      return;
-    case "versions":
-      await db.run(
-        "INSERT INTO tooldistill.tools (name) SELECT DISTINCT unnest($1::text[]) ON CONFLICT (name) DO NOTHING",
-        [batch.rows.map((v) => v.name)]
-      );
-      for (const rows of pieces(batch.rows)) {
-        await insertRows(
-          db,
-          "versions",
-          [
-            ["name", "text", (v) => v.name],
-            ["version", "integer", (v) => v.version],
-            ["status", "text", (v) => v.status],
-            ["problems", "json", (v) => v.problems],
-            ["baseline", "integer", (v) => v.baseline],
-            ["baseline_tokens", "bigint", (v) => v.baselineTokens],
-            ["source_trace", "text", (v) => v.sourceTrace],
-            ["description", "text", (v) => v.description],
-            ["input_schema", "json", (v) => v.inputSchema],
-            ["test_inputs", "json", (v) => v.testInputs],
-            ["code", "text", (v) => v.code],
-            ["source_hash", "text", (v) => v.sourceHash],
-            ["verdict", "json", (v) => v.verdict],
-            ["queued_rebuild", "boolean", (v) => v.queuedRebuild],
-            ["rebuild_note", "text", (v) => v.rebuildNote],
-            ["created_at", "timestamptz", (v) => v.createdAt],
-            ["replay_runs", "json", (v) => v.replayRuns]
-          ],
-          rows
-        );
-      }
-      return;
-    case "history":
-      for (const rows of pieces(batch.rows)) {
-        await insertRows(
-          db,
-          "status_history",
-          [
-            ["id", "bigint", (h) => h.id],
-            ["name", "text", (h) => h.name],
-            ["version", "integer", (h) => h.version],
-            ["from_status", "text", (h) => h.from],
-            ["to_status", "text", (h) => h.to],
-            ["reason", "text", (h) => h.reason],
-            ["evidence", "json", (h) => h.evidence],
-            ["at", "timestamptz", (h) => h.at]
-          ],
-          rows
-        );
-      }
-      return;
-    case "dependencies":
-      await insertRows(
-        db,
-        "dependencies",
-        [
-          ["name", "text", (d) => d.name],
-          ["version", "integer", (d) => d.version],
-          ["base_tool", "text", (d) => d.baseTool],
-          ["fingerprint", "text", (d) => d.fingerprint],
-          ["avoided", "boolean", (d) => d.avoided]
-        ],
-        batch.rows
-      );
-      return;
-    case "runStats":
-      await insertRows(
-        db,
-        "run_stats",
-        [
-          ["name", "text", (s) => s.name],
-          ["version", "integer", (s) => s.version],
-          ["runs", "integer", (s) => s.runs],
-          ["successes", "integer", (s) => s.successes],
-          ["failures", "integer", (s) => s.failures],
-          ["not_applicable", "integer", (s) => s.notApplicable],
-          ["inner_calls", "bigint", (s) => s.innerCalls],
-          ["last_run_at", "timestamptz", (s) => s.lastRunAt]
-        ],
-        batch.rows
-      );
-      return;
-    case "runs":
-      for (const rows of pieces(batch.rows)) {
-        await insertRows(
-          db,
-          "runs",
-          [
-            ["id", "bigint", (r) => r.id],
-            ["name", "text", (r) => r.name],
-            ["version", "integer", (r) => r.version],
-            ["outcome", "text", (r) => r.outcome],
-            ["trace_id", "text", (r) => r.traceId],
-            ["call_id", "bigint", (r) => r.callId],
-            ["inner_calls", "integer", (r) => r.innerCalls],
-            ["evidence", "text", (r) => r.evidence],
-            ["at", "timestamptz", (r) => r.at]
-          ],
-          rows
-        );
-      }
-      return;
-    case "verifiedDefinitions":
-      for (const rows of pieces(batch.rows)) {
-        await insertRows(
-          db,
-          "verified_definitions",
-          [
-            ["name", "text", (d) => d.name],
-            ["version", "integer", (d) => d.version],
-            ["base_tool", "text", (d) => d.baseTool],
-            ["fingerprint", "text", (d) => d.fingerprint],
-            ["definition", "text", (d) => d.definition],
-            ["verified_at", "timestamptz", (d) => d.verifiedAt]
-          ],
-          rows
-        );
-      }
-      return;
-    case "baseHealth":
-      await insertRows(
-        db,
-        "base_health",
-        [
-          ["tool", "text", (h) => h.tool],
-          ["failures", "integer", (h) => h.failures],
-          ["consecutive", "integer", (h) => h.consecutive],
-          ["last_error", "text", (h) => h.lastError],
-          ["last_failure_at", "timestamptz", (h) => h.lastFailureAt],
-          ["last_ok_at", "timestamptz", (h) => h.lastOkAt],
-          ["probe_ok", "boolean", (h) => h.probeOk],
-          ["probed_at", "timestamptz", (h) => h.probedAt]
-        ],
-        batch.rows
-      );
-      return;
-    case "meta":
-      await insertRows(
-        db,
-        "meta",
-        [
-          ["key", "text", (m) => m.key],
-          ["value", "text", (m) => m.value]
-        ],
-        batch.rows
-      );
-      return;
-    case "sessions":
-      await insertRows(
-        db,
-        "cc_sessions",
-        [
-          ["session_id", "text", (x) => x.sessionId],
-          ["span", "integer", (x) => x.span],
-          ["confirmed", "boolean", (x) => x.confirmed],
-          ["updated_at", "timestamptz", (x) => x.updatedAt]
-        ],
-        batch.rows
-      );
-      return;
+  if (batch.table === "versions") {
+    await db.run(
+      "INSERT INTO tooldistill.tools (name) SELECT DISTINCT unnest($1::text[]) ON CONFLICT (name) DO NOTHING",
+      [batch.rows.map((v) => v.name)]
+    );
   }
+  const { table } = TRANSFER_COLUMNS[batch.table];
+  const columns = columnsOf(batch);
+  for (const rows of pieces(batch.rows)) await insertRows(db, table, columns, rows);
 }
 
 // core/store/postgres/postgres-transfer.ts
-var PAGE = 200;
-async function* pages(db, sql, start, bound) {
-  let after = start;
-  for (; ; ) {
-    const rows = await db.rows(sql, [...after, PAGE]);
-    if (rows.length > 0) yield rows;
-    if (rows.length < PAGE) return;
-    after = bound(rows.at(-1));
-  }
-}
 async function* exportPostgres(pool, where) {
   let client;
   try {
@@ -1220,98 +976,11 @@ async function* exportPostgres(pool, where) {
   let committed = false;
   try {
     await db.run("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-    const T = "tooldistill";
-    for await (const rows of pages(
-      db,
-      `SELECT seq AS row_order, * FROM ${T}.traces WHERE seq > $1 ORDER BY seq LIMIT $2`,
-      [0],
-      (r) => [r["row_order"]]
-    )) {
-      yield { table: "traces", rows: rows.map(traceRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.calls WHERE id > $1 ORDER BY id LIMIT $2`,
-      [0],
-      (r) => [r["id"]]
-    )) {
-      yield { table: "calls", rows: rows.map(callRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.versions WHERE (name, version) > ($1, $2) ORDER BY name, version LIMIT $3`,
-      ["", 0],
-      (r) => [r["name"], r["version"]]
-    )) {
-      yield { table: "versions", rows: rows.map((r) => versionRow(r, String(r["code"]))) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.status_history WHERE id > $1 ORDER BY id LIMIT $2`,
-      [0],
-      (r) => [r["id"]]
-    )) {
-      yield { table: "history", rows: rows.map(historyRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.dependencies WHERE (name, version, base_tool) > ($1, $2, $3)
-       ORDER BY name, version, base_tool LIMIT $4`,
-      ["", 0, ""],
-      (r) => [r["name"], r["version"], r["base_tool"]]
-    )) {
-      yield { table: "dependencies", rows: rows.map(dependencyFromRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.run_stats WHERE (name, version) > ($1, $2) ORDER BY name, version LIMIT $3`,
-      ["", 0],
-      (r) => [r["name"], r["version"]]
-    )) {
-      yield { table: "runStats", rows: rows.map(runStatsRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.runs WHERE id > $1 ORDER BY id LIMIT $2`,
-      [0],
-      (r) => [r["id"]]
-    )) {
-      yield { table: "runs", rows: rows.map(runRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.verified_definitions WHERE (name, version, base_tool, fingerprint) > ($1, $2, $3, $4)
-       ORDER BY name, version, base_tool, fingerprint LIMIT $5`,
-      ["", 0, "", ""],
-      (r) => [r["name"], r["version"], r["base_tool"], r["fingerprint"]]
-    )) {
-      yield { table: "verifiedDefinitions", rows: rows.map(verifiedDefinitionRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.base_health WHERE tool > $1 ORDER BY tool LIMIT $2`,
-      [""],
-      (r) => [r["tool"]]
-    )) {
-      yield { table: "baseHealth", rows: rows.map(baseHealthFromRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.meta WHERE key > $1 AND NOT starts_with(key, '${INTERNAL_META_PREFIX}')
-       ORDER BY key LIMIT $2`,
-      [""],
-      (r) => [r["key"]]
-    )) {
-      yield { table: "meta", rows: rows.map(metaRow) };
-    }
-    for await (const rows of pages(
-      db,
-      `SELECT * FROM ${T}.cc_sessions WHERE session_id > $1 ORDER BY session_id LIMIT $2`,
-      [""],
-      (r) => [r["session_id"]]
-    )) {
-      yield { table: "sessions", rows: rows.map(sessionRow) };
-    }
+    yield* exportTables(
+      POSTGRES_DIALECT,
+      (sql, params) => db.rows(numbered(sql), [...params]),
+      (r) => String(r["code"])
+    );
     await db.run("COMMIT");
     committed = true;
   } finally {
@@ -1325,18 +994,8 @@ async function* exportPostgres(pool, where) {
   }
 }
 async function postgresIsEmpty(db) {
-  const T = "tooldistill";
-  const row = await db.first(
-    `SELECT EXISTS (SELECT 1 FROM ${T}.traces) OR EXISTS (SELECT 1 FROM ${T}.calls)
-       OR EXISTS (SELECT 1 FROM ${T}.versions) OR EXISTS (SELECT 1 FROM ${T}.status_history)
-       OR EXISTS (SELECT 1 FROM ${T}.dependencies) OR EXISTS (SELECT 1 FROM ${T}.run_stats)
-       OR EXISTS (SELECT 1 FROM ${T}.runs) OR EXISTS (SELECT 1 FROM ${T}.verified_definitions)
-       OR EXISTS (SELECT 1 FROM ${T}.base_health)
-       OR EXISTS (SELECT 1 FROM ${T}.meta WHERE NOT starts_with(key, $1))
-       OR EXISTS (SELECT 1 FROM ${T}.cc_sessions) AS used`,
-    [INTERNAL_META_PREFIX]
-  );
-  return !row?.["used"];
+  const q = usedQuery(POSTGRES_DIALECT);
+  return !(await db.first(numbered(q.sql), q.params))?.["used"];
 }
 async function importPostgres(pool, where, batches) {
   return withTransaction(pool, where, BEGIN, async (client) => {
@@ -1411,7 +1070,7 @@ var PostgresStore = class _PostgresStore extends EngineRegistryData {
       (err) => logger.warn(`tooldistill: a connection to the store ${parsed.display} was lost: ${err.message}`)
     );
     try {
-      await migrate(pool, parsed.display, options.readOnly === true);
+      await migrate2(pool, parsed.display, options.readOnly === true);
     } catch (err) {
       await pool.end().catch(() => {
       });

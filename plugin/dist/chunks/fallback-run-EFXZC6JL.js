@@ -4,22 +4,22 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-2MMXICKP.js";
+} from "./chunk-EASO3LIS.js";
 import {
   appendLog
-} from "./chunk-CJSCQGZQ.js";
-import "./chunk-O52MAYWS.js";
+} from "./chunk-7RRXZ6VF.js";
+import "./chunk-YLZTE6DL.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-TWHGZV6I.js";
+} from "./chunk-OXT7YRGW.js";
 import {
   importRef,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-SLZ7YZR3.js";
-import "./chunk-NOX2CW3L.js";
+import "./chunk-NNAW4RVO.js";
+import "./chunk-ST5TS2FF.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";
