@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { SAMPLE_CONFIG } from "../core/config/config.ts";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import type { Verdict } from "../core/types.ts";
 import { cli, tempDir } from "./helpers.ts";
 
@@ -50,43 +50,43 @@ const VERDICT: Verdict = {
  * A store with one recorded run (three top-level base calls, one failed, plus one inner call) and the tool
  * distilled from it: v1 active with two live runs, v2 a draft.
  */
-function seed(storeDir: string): void {
-  const store = new Store(storeDir);
+async function seed(storeDir: string): Promise<void> {
+  const store = SqliteRegistryStore.open(storeDir);
   try {
-    store.createTrace("trace-1", "invoice ACME for last week's order", "sdk");
-    store.addUsage("trace-1", {
+    await store.createTrace("trace-1", "invoice ACME for last week's order", "sdk");
+    await store.addUsage("trace-1", {
       input_tokens: 1000,
       output_tokens: 200,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 300,
     });
-    store.setOutcome("trace-1", true);
-    const a = store.startCall({
+    await store.setOutcome("trace-1", true);
+    const a = await store.startCall({
       traceId: "trace-1",
       tool: "billing_find_customer",
       kind: "base",
       args: { name: "ACME" },
     });
-    store.finishCall(a, { id: "c1" }, 1.5);
-    const b = store.startCall({ traceId: "trace-1", tool: "billing_import", kind: "base", args: {} });
-    store.failCall(b, "service unavailable", 2);
-    const c = store.startCall({
+    await store.finishCall(a, { id: "c1" }, 1.5);
+    const b = await store.startCall({ traceId: "trace-1", tool: "billing_import", kind: "base", args: {} });
+    await store.failCall(b, "service unavailable", 2);
+    const c = await store.startCall({
       traceId: "trace-1",
       tool: "billing_create_invoice",
       kind: "base",
       args: { customer_id: "c1" },
     });
-    store.finishCall(c, { status: "draft" }, 3);
-    const d = store.startCall({
+    await store.finishCall(c, { status: "draft" }, 3);
+    const d = await store.startCall({
       traceId: "trace-1",
       tool: "billing_find_customer",
       kind: "base",
       args: { name: "ACME" },
       parentId: c,
     });
-    store.finishCall(d, { id: "c1" }, 0.5);
-    store.endTrace("trace-1");
-    store.createTrace("trace-2", "second run", "claude-code");
+    await store.finishCall(d, { id: "c1" }, 0.5);
+    await store.endTrace("trace-1");
+    await store.createTrace("trace-2", "second run", "claude-code");
 
     const meta = {
       name: "make_invoice",
@@ -96,8 +96,8 @@ function seed(storeDir: string): void {
       testInputs: [{ customer: "ACME" }],
       sourceTrace: "trace-1",
     };
-    store.createVersion({ ...meta, reason: "proposed" });
-    store.setStatus({
+    await store.createVersion({ ...meta, reason: "proposed" });
+    await store.setStatus({
       name: "make_invoice",
       version: 1,
       expect: "draft",
@@ -105,7 +105,7 @@ function seed(storeDir: string): void {
       problems: [],
       reason: "all three checks passed",
     });
-    store.setStatus({
+    await store.setStatus({
       name: "make_invoice",
       version: 1,
       expect: "verified",
@@ -113,24 +113,24 @@ function seed(storeDir: string): void {
       problems: [],
       reason: "promoted",
     });
-    store.setVerification("make_invoice", 1, VERDICT, 1500);
-    store.setDependencies("make_invoice", 1, [
+    await store.setVerification("make_invoice", 1, VERDICT, 1500);
+    await store.setDependencies("make_invoice", 1, [
       { baseTool: "billing_create_invoice", fingerprint: "f1", avoided: false },
       { baseTool: "billing_find_customer", fingerprint: "f2", avoided: false },
       { baseTool: "billing_import", fingerprint: "f3", avoided: true },
     ]);
-    store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 2 });
-    store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 2 });
-    store.createVersion({ ...meta, reason: "proposed" });
+    await store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 2 });
+    await store.recordRun({ name: "make_invoice", version: 1, outcome: "ok", innerCalls: 2 });
+    await store.createVersion({ ...meta, reason: "proposed" });
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** A temp project folder with a seeded store at ./.tooldistill and no config file. */
-function project(t: TestContext): string {
+async function project(t: TestContext): Promise<string> {
   const dir = tempDir(t, "td-cli-");
-  seed(join(dir, ".tooldistill"));
+  await seed(join(dir, ".tooldistill"));
   return dir;
 }
 
@@ -205,7 +205,7 @@ test("--help on every verb prints that verb's usage and runs nothing", async (t)
 });
 
 test("usage errors exit 2 with the message and the verb's usage", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const cases: [string[], string, RegExp][] = [
     [[], "tooldistill: no command given\n", /Usage: tooldistill <command>/],
     [["frob"], "tooldistill: unknown command 'frob'\n", /Usage: tooldistill <command>/],
@@ -245,7 +245,7 @@ test("usage errors exit 2 with the message and the verb's usage", async (t) => {
 });
 
 test("a bad value of a flag is one line naming the flag, exit 2, never an internal error", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const cases: [string[], string][] = [
     [
       ["show", "make_invoice", "--version", "two"],
@@ -268,7 +268,7 @@ test("a bad value of a flag is one line naming the flag, exit 2, never an intern
 });
 
 test("global options may come before the verb", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   writeFileSync(join(dir, "elsewhere.yaml"), "store: .tooldistill\n");
   const r = await cli(dir, "--config", "elsewhere.yaml", "--json", "list");
   assert.equal(r.code, 0, r.stderr);
@@ -334,7 +334,7 @@ test("--config paths are relative to the config file's folder", async (t) => {
   const dir = tempDir(t);
   mkdirSync(join(dir, "conf"));
   writeFileSync(join(dir, "conf", "tooldistill.yaml"), "store: data/store\n");
-  seed(join(dir, "conf", "data", "store"));
+  await seed(join(dir, "conf", "data", "store"));
   const r = await cli(dir, "list", "--json", "--config", "conf/tooldistill.yaml");
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).length, 2);
@@ -354,7 +354,7 @@ test("a store that cannot be opened is a user error, not a crash", async (t) => 
 // ---- list ------------------------------------------------------------------------------------------
 
 test("list --json has the stable shape", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const r = await cli(dir, "list", "--json");
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), [
@@ -389,7 +389,7 @@ test("list --json has the stable shape", async (t) => {
 });
 
 test("list prints an aligned table for people", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const r = await cli(dir, "list");
   assert.equal(r.code, 0, r.stderr);
   assert.equal(
@@ -437,7 +437,7 @@ test("read-only verbs never create a store: without one they say where they look
 });
 
 test("list, show and traces open the store read-only: a read-only store file is enough", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const before = readFileSync(join(dir, ".tooldistill", "registry.db"));
   for (const argv of [
     ["list"],
@@ -452,7 +452,7 @@ test("list, show and traces open the store read-only: a read-only store file is 
 });
 
 test("a --config that does not exist is an error for every verb, not an empty answer", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   for (const argv of [
     ["list"],
     ["show", "make_invoice"],
@@ -482,7 +482,7 @@ test("a --config that does not exist is an error for every verb, not an empty an
 // ---- show ------------------------------------------------------------------------------------------
 
 test("show --json has the stable shape", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const r = await cli(dir, "show", "make_invoice", "--json");
   assert.equal(r.code, 0, r.stderr);
   const shown = JSON.parse(r.stdout);
@@ -532,7 +532,7 @@ test("show --json has the stable shape", async (t) => {
 });
 
 test("show for people: status, checks, history, dependencies, runs, savings and code", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const r = await cli(dir, "show", "make_invoice");
   assert.equal(r.code, 0, r.stderr);
   const out = r.stdout;
@@ -570,7 +570,7 @@ test("show for people: status, checks, history, dependencies, runs, savings and 
 });
 
 test("show of an unknown tool or version exits 1 naming what exists", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const r = await cli(dir, "show", "make_invoic");
   assert.equal(r.code, 1);
   assert.equal(r.stderr, "tooldistill: no distilled tool named 'make_invoic' (known: make_invoice)\n");
@@ -582,7 +582,7 @@ test("show of an unknown tool or version exits 1 naming what exists", async (t) 
 // ---- traces ----------------------------------------------------------------------------------------
 
 test("traces list --json has the stable shape, newest first", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const r = await cli(dir, "traces", "list", "--json");
   assert.equal(r.code, 0, r.stderr);
   const rows = JSON.parse(r.stdout);
@@ -625,7 +625,7 @@ test("traces list --json has the stable shape, newest first", async (t) => {
 });
 
 test("traces list prints a table for people", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const r = await cli(dir, "traces", "list");
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trimEnd().split("\n");
@@ -642,13 +642,13 @@ test("traces list prints a table for people", async (t) => {
     );
   }
   const empty = tempDir(t);
-  new Store(join(empty, ".tooldistill")).close();
+  await SqliteRegistryStore.open(join(empty, ".tooldistill")).close();
   assert.equal((await cli(empty, "traces", "list")).stdout, "no traces recorded yet\n");
   assert.equal((await cli(empty, "list")).stdout, "no distilled tools yet\n");
 });
 
 test("traces show --json has the stable shape, inner calls included", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const r = await cli(dir, "traces", "show", "trace-1", "--json");
   assert.equal(r.code, 0, r.stderr);
   const shown = JSON.parse(r.stdout);
@@ -686,7 +686,7 @@ test("traces show --json has the stable shape, inner calls included", async (t) 
 });
 
 test("traces show for people, and an unknown id", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const r = await cli(dir, "traces", "show", "trace-1");
   assert.equal(r.code, 0, r.stderr);
   assert.match(
@@ -705,7 +705,7 @@ test("traces show for people, and an unknown id", async (t) => {
 // ---- deprecate -------------------------------------------------------------------------------------
 
 test("deprecate needs only the store and refuses a second time", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const r = await cli(dir, "deprecate", "make_invoice");
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, "make_invoice v1: deprecated\n");
@@ -732,8 +732,8 @@ test("deprecate needs only the store and refuses a second time", async (t) => {
 // ---- verbs that load the library ---------------------------------------------------------------------
 
 /** A project whose config points at an in-process executor and tools. */
-function libraryProject(t: TestContext): string {
-  const dir = project(t);
+async function libraryProject(t: TestContext): Promise<string> {
+  const dir = await project(t);
   writeFileSync(join(dir, "tools.js"), TOOLS_MODULE);
   writeFileSync(
     join(dir, "tooldistill.yaml"),
@@ -743,9 +743,9 @@ function libraryProject(t: TestContext): string {
 }
 
 test("promote activates the newest verified version through the library", async (t) => {
-  const dir = libraryProject(t);
-  const store = new Store(join(dir, ".tooldistill"));
-  store.setStatus({
+  const dir = await libraryProject(t);
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"));
+  await store.setStatus({
     name: "make_invoice",
     version: 2,
     expect: "draft",
@@ -753,8 +753,8 @@ test("promote activates the newest verified version through the library", async 
     problems: [],
     reason: "all three checks passed",
   });
-  store.setVerification("make_invoice", 2, { ...VERDICT, version: 2, status: "verified" }, null);
-  store.close();
+  await store.setVerification("make_invoice", 2, { ...VERDICT, version: 2, status: "verified" }, null);
+  await store.close();
   const r = await cli(dir, "promote", "make_invoice");
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^code of make_invoice v2:\nimport \{ distilledTool, call \} from "tooldistill";\n/);
@@ -773,7 +773,7 @@ test("promote activates the newest verified version through the library", async 
 });
 
 test("library verbs report a missing tool and a config whose modules cannot load", async (t) => {
-  const dir = libraryProject(t);
+  const dir = await libraryProject(t);
   const verify = await cli(dir, "verify", "nothing_here");
   assert.equal(verify.code, 1);
   assert.equal(verify.stderr, "tooldistill: no distilled tool named 'nothing_here' (known: make_invoice)\n");
@@ -785,7 +785,7 @@ test("library verbs report a missing tool and a config whose modules cannot load
 });
 
 test("health and tool-updated print their reports", async (t) => {
-  const dir = libraryProject(t);
+  const dir = await libraryProject(t);
   const health = await cli(dir, "health", "--no-probe", "--json");
   assert.equal(health.code, 0, health.stderr);
   const report = JSON.parse(health.stdout);
@@ -797,15 +797,15 @@ test("health and tool-updated print their reports", async (t) => {
 });
 
 test("verify speaks to a person: what the status now means and which command moves it on", async (t) => {
-  const dir = libraryProject(t);
+  const dir = await libraryProject(t);
   const passed = await cli(dir, "verify", "make_invoice", "--version", "2");
   assert.equal(passed.code, 0, passed.stderr);
   assert.match(
     passed.stdout,
     /\nmake_invoice v2 is verified: tooldistill promote make_invoice makes it available to agents\.\n$/,
   );
-  const store = new Store(join(dir, ".tooldistill"));
-  store.createVersion({
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"));
+  await store.createVersion({
     name: "make_invoice",
     code: CODE.replace("billing_find_customer", "billing_find_custmer"),
     description: "d",
@@ -814,7 +814,7 @@ test("verify speaks to a person: what the status now means and which command mov
     sourceTrace: "trace-1",
     reason: "proposed",
   });
-  store.close();
+  await store.close();
   const r = await cli(dir, "verify", "make_invoice", "--version", "3");
   assert.equal(r.code, 1);
   assert.match(
@@ -832,9 +832,9 @@ test("verify speaks to a person: what the status now means and which command mov
 });
 
 test("health does not say every tool matches while versions are suspect; it names the command for each", async (t) => {
-  const dir = libraryProject(t);
-  const store = new Store(join(dir, ".tooldistill"));
-  store.setStatus({
+  const dir = await libraryProject(t);
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"));
+  await store.setStatus({
     name: "make_invoice",
     version: 1,
     expect: "active",
@@ -843,8 +843,8 @@ test("health does not say every tool matches while versions are suspect; it name
     reason: "runtime failure: billing down",
   });
   // Fingerprints that match the current tools: health has no new change to report.
-  store.setDependencies("make_invoice", 1, []);
-  store.close();
+  await store.setDependencies("make_invoice", 1, []);
+  await store.close();
   const r = await cli(dir, "health", "--no-probe");
   assert.equal(r.code, 0, r.stderr);
   assert.equal(
@@ -855,10 +855,10 @@ test("health does not say every tool matches while versions are suspect; it name
 });
 
 test("traces show takes a unique beginning of an id, and names the candidates when it is not unique", async (t) => {
-  const dir = project(t);
-  const store = new Store(join(dir, ".tooldistill"));
-  store.createTrace("c4f46833-8f37-418c-ab03-42c0dfb3b30d.1", "a Claude Code span", "claude-code");
-  store.close();
+  const dir = await project(t);
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"));
+  await store.createTrace("c4f46833-8f37-418c-ab03-42c0dfb3b30d.1", "a Claude Code span", "claude-code");
+  await store.close();
   const r = await cli(dir, "traces", "show", "c4f4", "--json");
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).id, "c4f46833-8f37-418c-ab03-42c0dfb3b30d.1");
@@ -871,7 +871,7 @@ test("traces show takes a unique beginning of an id, and names the candidates wh
 });
 
 test("a YAML alias bomb and a missing mcp_config file are one line naming the key, never an internal error", async (t) => {
-  const dir = project(t);
+  const dir = await project(t);
   const bomb = [
     'a: &a ["x","x","x","x","x","x","x","x","x"]',
     "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",

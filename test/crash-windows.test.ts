@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import { type Logger, silentLogger } from "../core/types.ts";
 import { sqliteOf, tempDir } from "./helpers.ts";
@@ -89,7 +89,7 @@ async function project(
       const v2Proposal = { ...proposal, code: `// the second version\n${TOOL}` };
       assert.equal((await trace.execute("propose_distilled_tool", v2Proposal)).isError, false);
     } else {
-      sqliteOf(td).createVersion({
+      await sqliteOf(td).createVersion({
         name: "note_for_contact",
         code: TOOL,
         description: "Add a note to a contact found by name.",
@@ -108,17 +108,23 @@ async function project(
 type State = Array<[number, string, boolean, boolean]>;
 
 /** Status, "has a verdict" and "queued" of every version, read with a logger that must stay silent. */
-function state(dir: string): State {
+async function state(dir: string): Promise<State> {
   const heard: string[] = [];
   const logger: Logger = { info: () => {}, warn: (m) => heard.push(m), error: (m) => heard.push(m) };
-  const store = new Store(join(dir, ".tooldistill"), { logger });
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"), { logger });
   try {
+    await store.checkOnOpen();
     assert.deepEqual(store.lifecycleProblems, [], "a broken invariant after the crash");
     assert.deepEqual(heard, [], "the open check had something to repair or report");
-    assert.equal(store.integrityCheck(), "ok");
-    return store.listVersions().map((v) => [v.version, v.status, v.verdict !== null, v.queuedRebuild]);
+    assert.equal(await store.integrityCheck(), "ok");
+    return (await store.listVersions()).map((v) => [
+      v.version,
+      v.status,
+      v.verdict !== null,
+      v.queuedRebuild,
+    ]);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -138,7 +144,7 @@ function cli(
 }
 
 /** Kills the command before each of its writes in turn, checking the state after every kill. */
-function everyWindow(dir: string, args: string[], before: State, after: State): number {
+async function everyWindow(dir: string, args: string[], before: State, after: State): Promise<number> {
   const template = join(dir, "template");
   cpSync(join(dir, ".tooldistill"), template, { recursive: true });
   for (let n = 1; ; n++) {
@@ -147,12 +153,12 @@ function everyWindow(dir: string, args: string[], before: State, after: State): 
     const r = cli(dir, n, args);
     if (!r.killed) {
       assert.equal(r.status, 0, r.stderr);
-      assert.deepEqual(state(dir), after, "the completed command");
+      assert.deepEqual(await state(dir), after, "the completed command");
       return n - 1;
     }
     // The command's writes are one transaction; the tool lock's lease is taken before it and given back after it
     // (a lease left by a killed process is taken over): a kill leaves the state before or the state after.
-    const found = state(dir);
+    const found = await state(dir);
     const whole = isDeepStrictEqual(found, before) || isDeepStrictEqual(found, after);
     assert.ok(whole, `killed before write ${n}: neither all nor nothing: ${JSON.stringify(found)}`);
     assert.ok(n < 50, "the command never completed");
@@ -163,12 +169,12 @@ test("promote killed before any of its writes leaves v1 active and v2 verified; 
   timeout: 180_000,
 }, async (t) => {
   const dir = await project(t, "verified");
-  const before = state(dir);
+  const before = await state(dir);
   assert.deepEqual(before, [
     [1, "active", true, false],
     [2, "verified", true, false],
   ]);
-  const windows = everyWindow(dir, ["promote", "note_for_contact"], before, [
+  const windows = await everyWindow(dir, ["promote", "note_for_contact"], before, [
     [1, "deprecated", true, false],
     [2, "active", true, false],
   ]);
@@ -179,12 +185,12 @@ test("verify with auto_promote (status, verdict, dependencies and the deprecatio
   timeout: 180_000,
 }, async (t) => {
   const dir = await project(t, "draft", "auto_promote: all\n");
-  const before = state(dir);
+  const before = await state(dir);
   assert.deepEqual(before, [
     [1, "active", true, false],
     [2, "draft", false, false],
   ]);
-  const windows = everyWindow(dir, ["verify", "note_for_contact", "--version", "2"], before, [
+  const windows = await everyWindow(dir, ["verify", "note_for_contact", "--version", "2"], before, [
     [1, "deprecated", true, false],
     [2, "active", true, false],
   ]);
@@ -197,8 +203,8 @@ test("a repair at open killed before its commit is redone by the next open", {
   const dir = await project(t, "verified");
   // What an older build left: v2 activated, v1 not yet deprecated.
   {
-    const store = new Store(join(dir, ".tooldistill"), { checkInvariants: false });
-    store.setStatus({
+    const store = SqliteRegistryStore.open(join(dir, ".tooldistill"), { checkInvariants: false });
+    await store.setStatus({
       name: "note_for_contact",
       version: 2,
       expect: "verified",
@@ -206,20 +212,21 @@ test("a repair at open killed before its commit is redone by the next open", {
       problems: [],
       reason: "promoted (older build, killed before deprecating v1)",
     });
-    store.close();
+    await store.close();
   }
   const repair = cli(dir, 1, ["promote", "note_for_contact", "--version", "1"]);
   assert.equal(repair.killed, true, "the open check's repair was killed before its first write");
   const heard: string[] = [];
-  const store = new Store(join(dir, ".tooldistill"), {
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"), {
     logger: { info() {}, warn: (m) => heard.push(m), error: (m) => heard.push(m) },
   });
   t.after(() => store.close());
+  await store.checkOnOpen();
   assert.deepEqual(heard, [
     "tooldistill: repaired the store: note_for_contact has 2 active versions (v1, v2); v2, which became active last, stays active; v1 deprecated",
   ]);
   assert.deepEqual(
-    store.listVersions().map((v) => [v.version, v.status]),
+    (await store.listVersions()).map((v) => [v.version, v.status]),
     [
       [1, "deprecated"],
       [2, "active"],
@@ -231,14 +238,14 @@ test("a repair at open killed before its commit is redone by the next open", {
 test("a rebuild never runs against a replaced version without a verdict: it names the verify command", async (t) => {
   const dir = await project(t, "verified");
   {
-    const store = new Store(join(dir, ".tooldistill"), { checkInvariants: false });
-    store.setQueuedRebuild("note_for_contact", 1, true, "crm_find_contact recovered");
+    const store = SqliteRegistryStore.open(join(dir, ".tooldistill"), { checkInvariants: false });
+    await store.setQueuedRebuild("note_for_contact", 1, true, "crm_find_contact recovered");
     // An older build's crash between the status and the verdict: active, no verdict.
     const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
     const db = new DatabaseSync(store.dbPath);
     db.exec("UPDATE versions SET verdict = NULL WHERE version = 1");
     db.close();
-    store.close();
+    await store.close();
   }
   const td = await ToolDistill.fromConfig(join(dir, "tooldistill.yaml"), {
     logger: silentLogger,
@@ -253,5 +260,5 @@ test("a rebuild never runs against a replaced version without a verdict: it name
     td.rebuild("note_for_contact"),
     /note_for_contact v1 has no stored verdict, so a rebuild has nothing to beat: run tooldistill verify note_for_contact --version 1 first/,
   );
-  assert.equal(sqliteOf(td).listVersions().length, 2, "no version was added");
+  assert.equal((await sqliteOf(td).listVersions()).length, 2, "no version was added");
 });

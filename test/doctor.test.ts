@@ -18,8 +18,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { spillEvent } from "../core/store/spill.ts";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import type { Verdict } from "../core/types.ts";
 import { cli, tempDir } from "./helpers.ts";
 
@@ -42,7 +42,7 @@ const verdict = (version: number): Verdict => ({
 });
 
 /** A project (tooldistill.yaml with an MCP server `base`) and a store with three versions of make_invoice. */
-function project(t: import("node:test").TestContext): { dir: string; root: string } {
+async function project(t: import("node:test").TestContext): Promise<{ dir: string; root: string }> {
   const dir = tempDir(t, "td-doctor-");
   writeFileSync(
     join(dir, ".mcp.json"),
@@ -50,9 +50,9 @@ function project(t: import("node:test").TestContext): { dir: string; root: strin
   );
   writeFileSync(join(dir, "tooldistill.yaml"), "mcp_config: .mcp.json\n");
   const root = join(dir, ".tooldistill");
-  const store = new Store(root, { checkInvariants: false });
+  const store = SqliteRegistryStore.open(root, { checkInvariants: false });
   for (const v of [1, 2, 3]) {
-    store.createVersion({
+    await store.createVersion({
       name: "make_invoice",
       code: `export default ${v};\n`,
       description: "d",
@@ -61,7 +61,7 @@ function project(t: import("node:test").TestContext): { dir: string; root: strin
       sourceTrace: null,
       reason: "proposed",
     });
-    store.setStatus({
+    await store.setStatus({
       name: "make_invoice",
       version: v,
       expect: "draft",
@@ -69,26 +69,26 @@ function project(t: import("node:test").TestContext): { dir: string; root: strin
       problems: [],
       reason: "ok",
     });
-    store.setVerification("make_invoice", v, verdict(v), null);
+    await store.setVerification("make_invoice", v, verdict(v), null);
   }
-  store.close();
+  await store.close();
   return { dir, root };
 }
 
 test("a healthy store: no problem found, exit 0", async (t) => {
-  const { dir } = project(t);
+  const { dir } = await project(t);
   const r = await cli(dir, "doctor");
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, `store: ${join(dir, ".tooldistill")}\nno problem found\n`);
 });
 
 test("doctor finds every kind of problem without changing anything, and --fix repairs what loses nothing", async (t) => {
-  const { dir, root } = project(t);
+  const { dir, root } = await project(t);
   {
-    const store = new Store(root, { checkInvariants: false });
+    const store = SqliteRegistryStore.open(root, { checkInvariants: false });
     // Two active versions (an older build killed between activating v2 and deprecating v1).
     for (const v of [1, 2]) {
-      store.setStatus({
+      await store.setStatus({
         name: "make_invoice",
         version: v,
         expect: "verified",
@@ -97,8 +97,8 @@ test("doctor finds every kind of problem without changing anything, and --fix re
         reason: "x",
       });
     }
-    store.createTrace(`${SESSION}.1`, "task", "claude-code");
-    store.close();
+    await store.createTrace(`${SESSION}.1`, "task", "claude-code");
+    await store.close();
   }
   // A file with no version (an interrupted proposal), an edited file, a hook event waiting in a spill file.
   mkdirSync(join(root, "tools", "stray_tool"), { recursive: true });
@@ -153,10 +153,10 @@ test("doctor finds every kind of problem without changing anything, and --fix re
   const orphaned = join(root, "orphaned");
   const [batch] = readdirSync(orphaned);
   assert.equal(readFileSync(join(orphaned, batch!, "stray_tool", "v1.ts"), "utf8"), "orphan\n");
-  const store = new Store(root, { readOnly: true });
+  const store = SqliteRegistryStore.open(root, { readOnly: true });
   t.after(() => store.close());
   assert.deepEqual(
-    store.listVersions().map((v) => [v.version, v.status]),
+    (await store.listVersions()).map((v) => [v.version, v.status]),
     [
       [1, "deprecated"],
       [2, "active"],
@@ -164,7 +164,7 @@ test("doctor finds every kind of problem without changing anything, and --fix re
     ],
   );
   assert.deepEqual(
-    store.getCalls(`${SESSION}.1`).map((c) => [c.tool, c.kind, c.status]),
+    (await store.getCalls(`${SESSION}.1`)).map((c) => [c.tool, c.kind, c.status]),
     [["base__echo", "base", "started"]],
   );
 
@@ -173,7 +173,7 @@ test("doctor finds every kind of problem without changing anything, and --fix re
 });
 
 test("a 0-byte registry over tool files: every verb refuses; doctor --fix moves the files aside and starts over", async (t) => {
-  const { dir, root } = project(t);
+  const { dir, root } = await project(t);
   writeFileSync(join(root, "registry.db"), "");
   for (const f of readdirSync(root)) if (f.startsWith("registry.db-")) rmSync(join(root, f));
   const list = await cli(dir, "list");
@@ -197,17 +197,17 @@ test("a 0-byte registry over tool files: every verb refuses; doctor --fix moves 
 });
 
 test("damaged pages: doctor names the file and the recovery, and --fix does not pretend to repair it", async (t) => {
-  const { dir, root } = project(t);
-  const store = new Store(root);
-  store.createTrace("t1", "task", "sdk");
+  const { dir, root } = await project(t);
+  const store = SqliteRegistryStore.open(root);
+  await store.createTrace("t1", "task", "sdk");
   for (let i = 0; i < 300; i++) {
-    store.appendCall(
+    await store.appendCall(
       { traceId: "t1", tool: "x", kind: "base", args: { pad: "y".repeat(1000) } },
       { output: i },
       1,
     );
   }
-  store.close();
+  await store.close();
   const fd = openSync(join(root, "registry.db"), "r+");
   writeSync(fd, Buffer.alloc(4096 * 4, 0xab), 0, 4096 * 4, 4096 * 3);
   closeSync(fd);

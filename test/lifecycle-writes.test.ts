@@ -46,8 +46,9 @@ async function activeTool(t: TestContext, options: Partial<ToolDistillOptions> =
   const td = library(t, world, options);
   const { out } = await distil(td);
   assert.equal(out.isError, false, out.content);
-  if (sqliteOf(td).getVersion("refund_ticket", 1)?.status === "verified") await td.promote("refund_ticket");
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
+  if ((await sqliteOf(td).getVersion("refund_ticket", 1))?.status === "verified")
+    await td.promote("refund_ticket");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "active");
   world.log.length = 0;
   return { td, world };
 }
@@ -69,15 +70,13 @@ test("notApplicable: the tool ends on purpose, stays active, and the agent is to
     ["tickets_find"],
     "nothing after notApplicable ran",
   );
-  const v = sqliteOf(td).getVersion("refund_ticket", 1);
+  const v = await sqliteOf(td).getVersion("refund_ticket", 1);
   assert.equal(v?.status, "active");
   assert.deepEqual(v?.problems, []);
-  const stats = sqliteOf(td).getRunStats("refund_ticket", 1);
+  const stats = await sqliteOf(td).getRunStats("refund_ticket", 1);
   assert.deepEqual([stats.runs, stats.successes, stats.failures, stats.notApplicable], [1, 0, 0, 1]);
   assert.deepEqual(
-    sqliteOf(td)
-      .recentRuns("refund_ticket", 1, 5)
-      .map((r) => [r.outcome, r.evidence]),
+    (await sqliteOf(td).recentRuns("refund_ticket", 1, 5)).map((r) => [r.outcome, r.evidence]),
     [["not_applicable", { reason: "no open ticket for Globex" }]],
   );
 });
@@ -95,7 +94,7 @@ test("notApplicable on an input of the recorded run fails replay, saying why", a
     out.content,
     /the tool answered notApplicable\("no open ticket for ACME"\) for the input of the source run, where the task was done/,
   );
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "rejected");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "rejected");
 });
 
 test("one 503 leaves the tool active and returns the structured error with the resume packet; the base tool's health counts it", async (t) => {
@@ -115,15 +114,13 @@ test("one 503 leaves the tool active and returns the structured error with the r
       "Left to do: 4 steps starting with tickets_find.",
     ].join("\n"),
   );
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "active");
   assert.deepEqual(
     td.activeTools().map((x) => x.name),
     ["refund_ticket"],
   );
   assert.deepEqual(
-    sqliteOf(td)
-      .recentRuns("refund_ticket", 1, 5)
-      .map((r) => r.outcome),
+    (await sqliteOf(td).recentRuns("refund_ticket", 1, 5)).map((r) => r.outcome),
     ["infrastructure"],
   );
   const health = await td.health({ probe: false });
@@ -136,7 +133,7 @@ test("one 503 leaves the tool active and returns the structured error with the r
   world.outage = false;
   const ok = await td.startTrace("Refund Initech").execute("refund_ticket", { customer: "Initech" });
   assert.equal(ok.isError, false, ok.content);
-  assert.equal(sqliteOf(td).baseHealth()[0]?.consecutive, 0);
+  assert.equal((await sqliteOf(td).baseHealth())[0]?.consecutive, 0);
 });
 
 test("two argument errors in five runs demote the tool; one does not; each failure's evidence is kept", async (t) => {
@@ -152,17 +149,17 @@ test("two argument errors in five runs demote the tool; one does not; each failu
     first.content,
     /^This run failed, but the tool stays available \(1 failure of its own in its last 4 runs; it is demoted at 2 in 5 \(demotion setting\)\)\. Complete the task using the base tools directly\.$/m,
   );
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "active");
   assert.equal((await run("Hooli")).isError, false);
   const second = await run("Globex");
   assert.match(
     second.content,
     /^This distilled tool has been disabled\. Complete the task using the base tools directly\.$/m,
   );
-  const v = sqliteOf(td).getVersion("refund_ticket", 1);
+  const v = await sqliteOf(td).getVersion("refund_ticket", 1);
   assert.equal(v?.status, "suspect");
   assert.deepEqual(v?.problems, ["runtime_failure"]);
-  const demotion = sqliteOf(td).getHistory("refund_ticket", 1).at(-1);
+  const demotion = (await sqliteOf(td).getHistory("refund_ticket", 1)).at(-1);
   assert.equal(
     demotion?.reason,
     "runtime failure: 422 order O-Globex was already refunded; demoted: 2 failures of its own in its last 5 runs (demotion: 2 in 5)",
@@ -180,7 +177,7 @@ test("two argument errors in five runs demote the tool; one does not; each failu
 test("the demotion rule is a setting: demotion { failures: 1 } demotes at the first failure", async (t) => {
   const { td } = await activeTool(t, { demotion: { failures: 1, window: 5, probation: 0 } });
   await td.startTrace("again").execute("refund_ticket", { customer: "ACME" });
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "suspect");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "suspect");
   assert.throws(
     () =>
       new ToolDistill({ store: join(tempDir(t), "x"), demotion: { failures: 0, window: 5, probation: 3 } }),
@@ -207,7 +204,7 @@ test("a failure caused by the host (the sandbox closing mid-run) never demotes",
     return executor(name, args);
   };
   const td2 = new ToolDistill({
-    store: sqliteOf(td).root,
+    store: sqliteOf(td).location,
     executor: (n, a) => world.executor(n, a),
     tools: world.tools,
     sandbox: own,
@@ -220,11 +217,9 @@ test("a failure caused by the host (the sandbox closing mid-run) never demotes",
   release();
   const out = await pending;
   assert.match(out.content, /The host was too busy to finish the run/);
-  assert.equal(sqliteOf(td2).getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal((await sqliteOf(td2).getVersion("refund_ticket", 1))?.status, "active");
   assert.deepEqual(
-    sqliteOf(td2)
-      .recentRuns("refund_ticket", 1, 5)
-      .map((r) => r.outcome),
+    (await sqliteOf(td2).recentRuns("refund_ticket", 1, 5)).map((r) => r.outcome),
     ["host"],
   );
 });
@@ -232,8 +227,8 @@ test("a failure caused by the host (the sandbox closing mid-run) never demotes",
 test("a suspect tool whose failures were outages comes back when its base tools answer the probe, without any live write", async (t) => {
   const { td, world } = await activeTool(t);
   // An older build demoted on any failure: its evidence is one failure, without a cause.
-  const v = sqliteOf(td).getVersion("refund_ticket", 1)!;
-  sqliteOf(td).setStatus({
+  const v = (await sqliteOf(td).getVersion("refund_ticket", 1))!;
+  await sqliteOf(td).setStatus({
     name: "refund_ticket",
     version: 1,
     expect: "active",
@@ -249,7 +244,7 @@ test("a suspect tool whose failures were outages comes back when its base tools 
   assert.equal(v.status, "active");
   const probed: string[] = [];
   const healthy = new ToolDistill({
-    store: sqliteOf(td).root,
+    store: sqliteOf(td).location,
     executor: world.executor,
     tools: world.tools,
     sandbox,
@@ -277,9 +272,9 @@ test("a suspect tool whose failures were outages comes back when its base tools 
   await distil(td3);
   await td3.promote("refund_ticket");
   await td3.startTrace("again").execute("refund_ticket", { customer: "ACME" });
-  assert.equal(sqliteOf(td3).getVersion("refund_ticket", 1)?.status, "suspect");
+  assert.equal((await sqliteOf(td3).getVersion("refund_ticket", 1))?.status, "suspect");
   const probe = new ToolDistill({
-    store: sqliteOf(td3).root,
+    store: sqliteOf(td3).location,
     executor: own.executor,
     tools: own.tools,
     sandbox,
@@ -287,7 +282,7 @@ test("a suspect tool whose failures were outages comes back when its base tools 
   });
   t.after(() => probe.close());
   await probe.health();
-  assert.equal(sqliteOf(probe).getVersion("refund_ticket", 1)?.status, "suspect");
+  assert.equal((await sqliteOf(probe).getVersion("refund_ticket", 1))?.status, "suspect");
 });
 
 test("verify --live runs reads live and answers writes from the record: no second refund", async (t) => {
@@ -328,7 +323,7 @@ test("verify --live on a tool with a write the record cannot answer refuses with
   const out = await trace.execute(PROPOSE_TOOL_NAME, { code, test_inputs: [{ customer: "ACME" }] });
   assert.equal(out.isError, false, out.content);
   await td.promote("refund_ticket");
-  const before = sqliteOf(td).getHistory("refund_ticket", 1).length;
+  const before = (await sqliteOf(td).getHistory("refund_ticket", 1)).length;
   world.log.length = 0;
   const plan = await td.planLiveVerification("refund_ticket");
   assert.deepEqual(
@@ -347,7 +342,7 @@ test("verify --live on a tool with a write the record cannot answer refuses with
       "verify --live refused for refund_ticket v1: call 4 to 'tickets_close' may write and the source run recorded no answer, so it would run for real. Nothing was run. See the plan with tooldistill verify refund_ticket --version 1 --live --dry-run, or pass --allow-writes to let those calls write.",
   });
   assert.deepEqual(world.log, [], "refused before anything ran");
-  assert.equal(sqliteOf(td).getHistory("refund_ticket", 1).length, before, "nothing stored");
+  assert.equal((await sqliteOf(td).getHistory("refund_ticket", 1)).length, before, "nothing stored");
   // With --allow-writes every call runs for real, on a fresh input: the source run's refund is never sent again.
   const allowed = await td.verify("refund_ticket", {
     live: true,
@@ -376,13 +371,11 @@ test("six identical concurrent proposals give one version, and each gets its ver
   );
   for (const a of answers) assert.match(a.content, /^verified: refund_ticket v1\n/);
   assert.deepEqual(
-    sqliteOf(td)
-      .listVersions()
-      .map((v) => [v.version, v.status]),
+    (await sqliteOf(td).listVersions()).map((v) => [v.version, v.status]),
     [[1, "verified"]],
   );
   assert.equal(
-    sqliteOf(td).getHistory("refund_ticket", 1).length,
+    (await sqliteOf(td).getHistory("refund_ticket", 1)).length,
     2,
     "one verification: draft, then verified",
   );
@@ -396,17 +389,13 @@ test("rejected proposals use up no version number; promoting supersedes older ve
     assert.match(out.content, /^rejected: refund_ticket v1: static check failed/);
   }
   assert.deepEqual(
-    sqliteOf(td)
-      .listVersions()
-      .map((v) => [v.version, v.status]),
+    (await sqliteOf(td).listVersions()).map((v) => [v.version, v.status]),
     [[1, "rejected"]],
   );
   await distil(td, REFUND_TOOL, world);
   await distil(td, REFUND_TOOL.replace("and close the ticket.", "and close the ticket (v2)."), world);
   assert.deepEqual(
-    sqliteOf(td)
-      .listVersions()
-      .map((v) => [v.version, v.status]),
+    (await sqliteOf(td).listVersions()).map((v) => [v.version, v.status]),
     [
       [1, "verified"],
       [2, "verified"],
@@ -414,9 +403,7 @@ test("rejected proposals use up no version number; promoting supersedes older ve
   );
   await td.promote("refund_ticket");
   assert.deepEqual(
-    sqliteOf(td)
-      .listVersions()
-      .map((v) => [v.version, v.status]),
+    (await sqliteOf(td).listVersions()).map((v) => [v.version, v.status]),
     [
       [1, "superseded"],
       [2, "active"],
@@ -434,13 +421,11 @@ test("rejected proposals use up no version number; promoting supersedes older ve
     ],
   );
   assert.deepEqual(
-    sqliteOf(td)
-      .listVersions()
-      .map((v) => [v.version, v.status]),
+    (await sqliteOf(td).listVersions()).map((v) => [v.version, v.status]),
     [[2, "active"]],
   );
   assert.ok(
-    sqliteOf(td).getTrace(sqliteOf(td).getVersion("refund_ticket", 2)!.sourceTrace!),
+    await sqliteOf(td).getTrace((await sqliteOf(td).getVersion("refund_ticket", 2))!.sourceTrace!),
     "source traces are kept",
   );
 });
@@ -454,7 +439,7 @@ test("auto_promote: true promotes tools that only read; a tool that may write wa
     out.content,
     /\npromotion: waits for tooldistill promote: it calls tools that may write \(refunds_create, tickets_close\); auto_promote: true promotes read-only tools only/,
   );
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "verified");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "verified");
   const lookup = `import { distilledTool, call } from "tooldistill";
 
 export default distilledTool({
@@ -469,12 +454,12 @@ export default distilledTool({
 `;
   const read = await distil(td, lookup, world);
   assert.match(read.out.content, /\npromotion: auto_promote \(read-only tools only\)\n/);
-  assert.equal(sqliteOf(td).getVersion("ticket_order", 1)?.status, "active");
-  assert.deepEqual(sqliteOf(td).getVersion("ticket_order", 1)?.verdict?.evidence.writes, []);
+  assert.equal((await sqliteOf(td).getVersion("ticket_order", 1))?.status, "active");
+  assert.deepEqual((await sqliteOf(td).getVersion("ticket_order", 1))?.verdict?.evidence.writes, []);
   const all = library(t, supportWorld(), { autoPromote: "all" });
   const written = await distil(all);
   assert.match(written.out.content, /\npromotion: auto_promote: all\n/);
-  assert.equal(sqliteOf(all).getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal((await sqliteOf(all).getVersion("refund_ticket", 1))?.status, "active");
 });
 
 /** The support tools with tickets_find changed by `change` (a copy; the world's tools are left as they are). */
@@ -497,8 +482,8 @@ async function start(root: string, world: SupportWorld, tools: SupportWorld["too
   });
   try {
     const report = await td.ready();
-    const v = sqliteOf(td).getVersion("refund_ticket", 1)!;
-    return { report, status: v.status, history: sqliteOf(td).getHistory("refund_ticket", 1).length };
+    const v = (await sqliteOf(td).getVersion("refund_ticket", 1))!;
+    return { report, status: v.status, history: (await sqliteOf(td).getHistory("refund_ticket", 1)).length };
   } finally {
     await td.close();
   }
@@ -506,8 +491,8 @@ async function start(root: string, world: SupportWorld, tools: SupportWorld["too
 
 test("no flapping: two instances with different definitions of a base tool, started alternately 10 times, leave the status unchanged", async (t) => {
   const { td, world } = await activeTool(t);
-  const root = sqliteOf(td).root;
-  const before = sqliteOf(td).getHistory("refund_ticket", 1).length;
+  const root = sqliteOf(td).location;
+  const before = (await sqliteOf(td).getHistory("refund_ticket", 1)).length;
   // The newer deploy adds an optional filter to tickets_find (compatible): one re-verification, then known.
   const newer = withTicketsFind(world, (s) => {
     (s["properties"] as Record<string, unknown>)["include_closed"] = { type: "boolean" };
@@ -538,22 +523,21 @@ test("no flapping: two instances with different definitions of a base tool, star
     "status and history unchanged",
   );
   assert.equal(
-    sqliteOf(td)
-      .verifiedDefinitions("refund_ticket", 1)
-      .filter((d) => d.baseTool === "tickets_find").length,
+    (await sqliteOf(td).verifiedDefinitions("refund_ticket", 1)).filter((d) => d.baseTool === "tickets_find")
+      .length,
     2,
     "both definitions are in the version's set",
   );
   // Either deploy uses the tool without touching its status.
   const out = await td.startTrace("Refund Globex").execute("refund_ticket", { customer: "Globex" });
   assert.equal(out.isError, false, out.content);
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "active");
 });
 
 test("no flapping after a breaking difference: one suspect-and-back at the first start of the new definition, then stable", async (t) => {
   const { td, world } = await activeTool(t);
-  const root = sqliteOf(td).root;
-  const before = sqliteOf(td).getHistory("refund_ticket", 1).length;
+  const root = sqliteOf(td).location;
+  const before = (await sqliteOf(td).getHistory("refund_ticket", 1)).length;
   // A tightened constraint is breaking; every recorded call still satisfies it, so re-verification passes.
   const newer = withTicketsFind(world, (s) => {
     (s["properties"] as Record<string, unknown>)["customer"] = { type: "string", minLength: 1 };
@@ -564,10 +548,7 @@ test("no flapping after a breaking difference: one suspect-and-back at the first
     [["breaking", "active", "active", []]],
   );
   assert.deepEqual(
-    sqliteOf(td)
-      .getHistory("refund_ticket", 1)
-      .slice(before)
-      .map((h) => [h.from, h.to]),
+    (await sqliteOf(td).getHistory("refund_ticket", 1)).slice(before).map((h) => [h.from, h.to]),
     [
       ["active", "suspect"],
       ["suspect", "active"],
@@ -578,9 +559,9 @@ test("no flapping after a breaking difference: one suspect-and-back at the first
     assert.deepEqual((await start(root, world, newer)).report?.changes, []);
   }
   assert.equal(
-    sqliteOf(td).getHistory("refund_ticket", 1).length,
+    (await sqliteOf(td).getHistory("refund_ticket", 1)).length,
     before + 2,
     "nothing moved after the first",
   );
-  assert.equal(sqliteOf(td).getVersion("refund_ticket", 1)?.status, "active");
+  assert.equal((await sqliteOf(td).getVersion("refund_ticket", 1))?.status, "active");
 });

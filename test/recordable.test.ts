@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { spanTraceId } from "../claude-code/session.ts";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { ToolDistill } from "../core/tool-distill/tool-distill.ts";
 import { MAX_RECORDED_DEPTH } from "../core/trace/recordable.ts";
 import { silentLogger } from "../core/types.ts";
@@ -89,16 +89,16 @@ function project(t: import("node:test").TestContext, yaml = "mcp_config: .mcp.js
   return dir;
 }
 
-test("the store records 10,000 levels of nesting clipped at its depth, and says so on the call", (t) => {
-  const store = new Store(tempDir(t));
+test("the store records 10,000 levels of nesting clipped at its depth, and says so on the call", async (t) => {
+  const store = SqliteRegistryStore.open(tempDir(t));
   t.after(() => store.close());
-  store.createTrace("t1", "deep", "sdk");
-  const id = store.appendCall(
+  await store.createTrace("t1", "deep", "sdk");
+  const id = await store.appendCall(
     { traceId: "t1", tool: "x", kind: "base", args: {} },
     { output: nested(10_000) },
     1,
   );
-  const [call] = store.getCalls("t1");
+  const [call] = await store.getCalls("t1");
   assert.equal(call?.id, id);
   const { depth, end } = depthOf(call?.output);
   assert.equal(depth, MAX_RECORDED_DEPTH);
@@ -107,14 +107,14 @@ test("the store records 10,000 levels of nesting clipped at its depth, and says 
   assert.equal(call?.clipped, true);
 });
 
-test("an output over max_output_bytes keeps its beginning and the call says how big it was and which setting", (t) => {
-  const store = new Store(tempDir(t), { maxOutputBytes: 2048 });
+test("an output over max_output_bytes keeps its beginning and the call says how big it was and which setting", async (t) => {
+  const store = SqliteRegistryStore.open(tempDir(t), { maxOutputBytes: 2048 });
   t.after(() => store.close());
-  store.createTrace("t1", "big", "sdk");
+  await store.createTrace("t1", "big", "sdk");
   const rows = Array.from({ length: 500 }, (_, i) => ({ row: i, text: "lorem ipsum" }));
-  const id = store.startCall({ traceId: "t1", tool: "x", kind: "base", args: {} });
-  store.finishCall(id, rows, 1);
-  const [call] = store.getCalls("t1");
+  const id = await store.startCall({ traceId: "t1", tool: "x", kind: "base", args: {} });
+  await store.finishCall(id, rows, 1);
+  const [call] = await store.getCalls("t1");
   assert.equal(typeof call?.output, "string");
   assert.ok(String(call?.output).startsWith('[{"row":0,"text":"lorem ipsum"}'));
   assert.ok(String(call?.output).endsWith("… [clipped]"));
@@ -124,9 +124,9 @@ test("an output over max_output_bytes keeps its beginning and the call says how 
     /^output clipped: [\d.]+ KB is over the 2 KB cap \(max_output_bytes in tooldistill\.yaml\); its first 4,000 characters are kept$/,
   );
   // Small outputs are untouched.
-  store.appendCall({ traceId: "t1", tool: "x", kind: "base", args: {} }, { output: { ok: 1 } }, 1);
-  assert.deepEqual(store.getCalls("t1")[1], {
-    ...store.getCalls("t1")[1],
+  await store.appendCall({ traceId: "t1", tool: "x", kind: "base", args: {} }, { output: { ok: 1 } }, 1);
+  assert.deepEqual((await store.getCalls("t1"))[1], {
+    ...(await store.getCalls("t1"))[1],
     output: { ok: 1 },
     note: null,
     clipped: false,
@@ -151,7 +151,7 @@ test("trace.execute records a cyclic or 10,000-level result without throwing, an
   assert.equal(loop.isError, false);
   assert.deepEqual(JSON.parse(loop.content), { name: "loop", self: "[clipped: circular reference]" });
   assert.equal(depthOf(JSON.parse(deep.content)).depth, MAX_RECORDED_DEPTH);
-  const [d, c] = sqliteOf(td).getCalls(trace.id);
+  const [d, c] = await sqliteOf(td).getCalls(trace.id);
   assert.equal(d?.status, "ok");
   assert.match(
     d?.note ?? "",
@@ -190,9 +190,9 @@ test("hook entries record 10,000-level tool_input and tool_response (Bash and MC
     const r = await runHook(file, dir, input);
     assert.deepEqual([r.code, r.stderr], [0, ""], file);
   }
-  const store = new Store(join(dir, ".tooldistill"), { readOnly: true });
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"), { readOnly: true });
   t.after(() => store.close());
-  const calls = store.getCalls(spanTraceId(SESSION, 1));
+  const calls = await store.getCalls(spanTraceId(SESSION, 1));
   assert.deepEqual(
     calls.map((c) => [c.tool, c.status, c.clipped]),
     [
@@ -226,9 +226,9 @@ test("a hook clips an output over the configured max_output_bytes and the trace 
     }),
   );
   assert.deepEqual([r.code, r.stderr], [0, ""]);
-  const store = new Store(join(dir, ".tooldistill"), { readOnly: true });
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"), { readOnly: true });
   t.after(() => store.close());
-  const [call] = store.getCalls(spanTraceId(SESSION, 1));
+  const [call] = await store.getCalls(spanTraceId(SESSION, 1));
   assert.equal(call?.clipped, true);
   assert.match(
     call?.note ?? "",

@@ -15,7 +15,6 @@ import { spanTraceId } from "../claude-code/session.ts";
 import { applySpilledEvents } from "../claude-code/session-events.ts";
 import { spillDir } from "../core/store/spill.ts";
 import { SqliteRegistryStore } from "../core/store/sqlite/sqlite-registry-store.ts";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import { silentLogger } from "../core/types.ts";
 import { createTdServer } from "../server/td-server.ts";
 import { tempDir } from "./helpers.ts";
@@ -98,12 +97,12 @@ function spillLines(dir: string): string[] {
   );
 }
 
-function calls(dir: string) {
-  const store = new Store(join(dir, ".tooldistill"), { readOnly: true });
+async function calls(dir: string) {
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"), { readOnly: true });
   try {
-    return store.getCalls(spanTraceId(SESSION, 1)).map((c) => [c.seq, c.tool, c.status, c.output]);
+    return (await store.getCalls(spanTraceId(SESSION, 1))).map((c) => [c.seq, c.tool, c.status, c.output]);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -140,7 +139,7 @@ test("a locked store: hooks spill instead of waiting, and the next hook applies 
     spillLines(dir).map((l) => JSON.parse(l).event),
     ["PreToolUse", "PostToolUse", "PreToolUse"],
   );
-  assert.deepEqual(calls(dir), [], "nothing was written while the lock was held");
+  assert.deepEqual(await calls(dir), [], "nothing was written while the lock was held");
   assert.match(
     readFileSync(join(dir, ".tooldistill", "hooks.log"), "utf8"),
     /PreToolUse: the store was locked by another process for 200 ms: the event was spilled/,
@@ -149,7 +148,7 @@ test("a locked store: hooks spill instead of waiting, and the next hook applies 
   held.release();
   const r = await hook(dir, "post-tool-use", done("s2", "two"));
   assert.deepEqual([r.code, r.stderr], [0, ""]);
-  assert.deepEqual(calls(dir), [
+  assert.deepEqual(await calls(dir), [
     [1, "base__base_echo", "ok", "echo one"],
     [2, "base__base_echo", "ok", "echo two"],
   ]);
@@ -172,18 +171,18 @@ test("8 concurrent hooks against a locked store spill 8 events; one later hook a
   assert.deepEqual([...spilled].sort(), ids);
   held.release();
   await hook(dir, "session-start", payload("SessionStart.startup"));
-  const recorded = calls(dir);
+  const recorded = await calls(dir);
   assert.equal(recorded.length, 8);
   // In spill-file order, which is the order the hooks wrote in.
-  const store = new Store(join(dir, ".tooldistill"), { readOnly: true });
+  const store = SqliteRegistryStore.open(join(dir, ".tooldistill"), { readOnly: true });
   t.after(() => store.close());
   assert.deepEqual(
-    store.getCalls(spanTraceId(SESSION, 1)).map((c) => c.args["text"]),
+    (await store.getCalls(spanTraceId(SESSION, 1))).map((c) => c.args["text"]),
     spilled.map((id) => `n${ids.indexOf(id)}`),
   );
   // A second pass applies nothing again.
   await hook(dir, "session-start", payload("SessionStart.startup"));
-  assert.equal(calls(dir).length, 8);
+  assert.equal((await calls(dir)).length, 8);
 });
 
 test("exactly once across crashes: killed before the commit, the claimed file is applied by the next hook; a file that outlived its commit is skipped", {
@@ -211,14 +210,14 @@ test("exactly once across crashes: killed before the commit, the claimed file is
     ["--import", KILL],
   );
   assert.equal(killed.signal, "SIGKILL");
-  assert.deepEqual(calls(dir), []);
+  assert.deepEqual(await calls(dir), []);
   assert.ok(
     readdirSync(folder).some((f) => f.endsWith(".claimed")),
     "the claimed file is left for the next applier",
   );
 
   await hook(dir, "session-start", payload("SessionStart.startup"));
-  assert.deepEqual(calls(dir), [[1, "base__base_echo", "ok", "echo one"]]);
+  assert.deepEqual(await calls(dir), [[1, "base__base_echo", "ok", "echo one"]]);
   assert.deepEqual(readdirSync(folder), []);
 
   // The state a kill between the commit and the file's removal leaves: the same events, already applied.
@@ -250,7 +249,7 @@ test("the td server applies spilled events by itself when no hook follows", {
   t.after(() => td.close());
   await td.ready;
   while (spillLines(dir).length > 0) await new Promise((r) => setTimeout(r, 20));
-  assert.deepEqual(calls(dir), [[1, "base__base_echo", "ok", "echo last"]]);
+  assert.deepEqual(await calls(dir), [[1, "base__base_echo", "ok", "echo last"]]);
 });
 
 test("a store that must be upgraded while another process holds its lock: the hook spills instead of failing", {
@@ -272,5 +271,5 @@ test("a store that must be upgraded while another process holds its lock: the ho
   assert.equal(spillLines(dir).length, 1);
   held.release();
   await hook(dir, "post-tool-use", done("m1", "upgrade"));
-  assert.deepEqual(calls(dir), [[1, "base__base_echo", "ok", "echo upgrade"]]);
+  assert.deepEqual(await calls(dir), [[1, "base__base_echo", "ok", "echo upgrade"]]);
 });

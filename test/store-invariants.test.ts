@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import type { Logger, Verdict } from "../core/types.ts";
 import { tempDir } from "./helpers.ts";
 
@@ -36,10 +36,10 @@ const verdict = (version: number): Verdict => ({
 });
 
 /** v1 and v2 of make_invoice, moved through `moves` with raw status changes (no lifecycle rules). */
-function seed(root: string, moves: Array<[number, string, string]>, verdicts: number[]): void {
-  const store = new Store(root, { checkInvariants: false });
+async function seed(root: string, moves: Array<[number, string, string]>, verdicts: number[]): Promise<void> {
+  const store = SqliteRegistryStore.open(root, { checkInvariants: false });
   for (const _ of [1, 2]) {
-    store.createVersion({
+    await store.createVersion({
       name: "make_invoice",
       code: "export default 1;\n",
       description: "d",
@@ -50,7 +50,7 @@ function seed(root: string, moves: Array<[number, string, string]>, verdicts: nu
     });
   }
   for (const [version, from, to] of moves) {
-    const ok = store.setStatus({
+    const ok = await store.setStatus({
       name: "make_invoice",
       version,
       expect: from as never,
@@ -60,14 +60,14 @@ function seed(root: string, moves: Array<[number, string, string]>, verdicts: nu
     });
     assert.ok(ok, `seed move v${version} ${from} → ${to}`);
   }
-  for (const v of verdicts) store.setVerification("make_invoice", v, verdict(v), null);
-  store.close();
+  for (const v of verdicts) await store.setVerification("make_invoice", v, verdict(v), null);
+  await store.close();
 }
 
-test("two active versions: the one activated last stays, the other is deprecated, in one repair at open", (t) => {
+test("two active versions: the one activated last stays, the other is deprecated, in one repair at open", async (t) => {
   const root = tempDir(t);
   // What an older build left when killed between activating v2 and deprecating v1.
-  seed(
+  await seed(
     root,
     [
       [1, "draft", "verified"],
@@ -78,7 +78,8 @@ test("two active versions: the one activated last stays, the other is deprecated
     [1, 2],
   );
   const ro = recorder();
-  const readOnly = new Store(root, { readOnly: true, logger: ro });
+  const readOnly = SqliteRegistryStore.open(root, { readOnly: true, logger: ro });
+  await readOnly.checkOnOpen();
   assert.deepEqual(
     readOnly.lifecycleProblems.map((p) => p.message),
     ["make_invoice has 2 active versions (v1, v2)"],
@@ -86,32 +87,37 @@ test("two active versions: the one activated last stays, the other is deprecated
   assert.deepEqual(ro.lines, [
     "warn: tooldistill: make_invoice has 2 active versions (v1, v2): run `tooldistill doctor --fix`",
   ]);
-  assert.equal(readOnly.getVersion("make_invoice", 1)?.status, "active", "a read-only open repairs nothing");
-  readOnly.close();
+  assert.equal(
+    (await readOnly.getVersion("make_invoice", 1))?.status,
+    "active",
+    "a read-only open repairs nothing",
+  );
+  await readOnly.close();
 
   const log = recorder();
-  const store = new Store(root, { logger: log });
+  const store = SqliteRegistryStore.open(root, { logger: log });
   t.after(() => store.close());
+  await store.checkOnOpen();
   assert.deepEqual(store.lifecycleProblems, []);
   assert.deepEqual(log.lines, [
     "warn: tooldistill: repaired the store: make_invoice has 2 active versions (v1, v2); v2, which became active last, stays active; v1 deprecated",
   ]);
   assert.deepEqual(
-    store.listVersions().map((v) => [v.version, v.status]),
+    (await store.listVersions()).map((v) => [v.version, v.status]),
     [
       [1, "deprecated"],
       [2, "active"],
     ],
   );
   assert.match(
-    store.getHistory("make_invoice", 1).at(-1)?.reason ?? "",
+    (await store.getHistory("make_invoice", 1)).at(-1)?.reason ?? "",
     /^repaired when the store was opened: v2/,
   );
 });
 
-test("an active version without a verdict is reported with the verify command, not guessed at", (t) => {
+test("an active version without a verdict is reported with the verify command, not guessed at", async (t) => {
   const root = tempDir(t);
-  seed(
+  await seed(
     root,
     [
       [2, "draft", "verified"],
@@ -120,18 +126,19 @@ test("an active version without a verdict is reported with the verify command, n
     [],
   );
   const log = recorder();
-  const store = new Store(root, { logger: log });
+  const store = SqliteRegistryStore.open(root, { logger: log });
   t.after(() => store.close());
+  await store.checkOnOpen();
   assert.deepEqual(log.lines, [
     "warn: tooldistill: make_invoice v2 is active but has no stored verdict (an interrupted verification): run `tooldistill verify make_invoice --version 2`",
   ]);
   assert.equal(store.lifecycleProblems[0]?.command, "run `tooldistill verify make_invoice --version 2`");
-  assert.equal(store.getVersion("make_invoice", 2)?.status, "active");
+  assert.equal((await store.getVersion("make_invoice", 2))?.status, "active");
 });
 
-test("a deprecated version still queued for a rebuild loses the flag at open", (t) => {
+test("a deprecated version still queued for a rebuild loses the flag at open", async (t) => {
   const root = tempDir(t);
-  seed(
+  await seed(
     root,
     [
       [1, "draft", "verified"],
@@ -140,8 +147,8 @@ test("a deprecated version still queued for a rebuild loses the flag at open", (
     [1],
   );
   {
-    const s = new Store(root, { checkInvariants: false });
-    s.setQueuedRebuild("make_invoice", 1, true, "billing_import recovered");
+    const s = SqliteRegistryStore.open(root, { checkInvariants: false });
+    await s.setQueuedRebuild("make_invoice", 1, true, "billing_import recovered");
     // Raw SQL through a second handle stands in for an older build that deprecated without clearing the flag.
     const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
     const db = new DatabaseSync(s.dbPath);
@@ -149,21 +156,22 @@ test("a deprecated version still queued for a rebuild loses the flag at open", (
       "UPDATE versions SET status = 'deprecated' WHERE version = 1; INSERT INTO status_history (name, version, from_status, to_status, reason, at) VALUES ('make_invoice', 1, 'active', 'deprecated', 'x', '2026-01-01T00:00:00Z')",
     );
     db.close();
-    s.close();
+    await s.close();
   }
   const log = recorder();
-  const store = new Store(root, { logger: log });
+  const store = SqliteRegistryStore.open(root, { logger: log });
   t.after(() => store.close());
-  assert.equal(store.getVersion("make_invoice", 1)?.queuedRebuild, false);
+  await store.checkOnOpen();
+  assert.equal((await store.getVersion("make_invoice", 1))?.queuedRebuild, false);
   assert.deepEqual(log.lines, [
     "warn: tooldistill: repaired the store: make_invoice v1 is deprecated but still queued for a rebuild; the rebuild queue flag is cleared",
   ]);
 });
 
-test("a deprecation through the store clears the rebuild flag in the same write", (t) => {
-  const store = new Store(tempDir(t));
+test("a deprecation through the store clears the rebuild flag in the same write", async (t) => {
+  const store = SqliteRegistryStore.open(tempDir(t));
   t.after(() => store.close());
-  store.createVersion({
+  await store.createVersion({
     name: "make_invoice",
     code: "x",
     description: "d",
@@ -172,8 +180,8 @@ test("a deprecation through the store clears the rebuild flag in the same write"
     sourceTrace: null,
     reason: "proposed",
   });
-  store.setQueuedRebuild("make_invoice", 1, true, "note");
-  store.setStatus({
+  await store.setQueuedRebuild("make_invoice", 1, true, "note");
+  await store.setStatus({
     name: "make_invoice",
     version: 1,
     expect: "draft",
@@ -181,6 +189,6 @@ test("a deprecation through the store clears the rebuild flag in the same write"
     problems: [],
     reason: "gone",
   });
-  const v = store.getVersion("make_invoice", 1);
+  const v = await store.getVersion("make_invoice", 1);
   assert.deepEqual([v?.status, v?.queuedRebuild, v?.rebuildNote], ["deprecated", false, null]);
 });

@@ -18,7 +18,7 @@ import {
 import { join } from "node:path";
 import { test } from "node:test";
 import { DistillError } from "../core/errors.ts";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { silentLogger } from "../core/types.ts";
 import { tempDir } from "./helpers.ts";
 
@@ -42,26 +42,26 @@ function storeError(pattern: RegExp, code = "STORE") {
 }
 
 /** A store with one tool file and enough rows to span many pages. */
-function filledStore(root: string): void {
-  const store = new Store(root);
-  store.createVersion(VERSION);
-  store.createTrace("t1", "task", "sdk");
+async function filledStore(root: string): Promise<void> {
+  const store = SqliteRegistryStore.open(root);
+  await store.createVersion(VERSION);
+  await store.createTrace("t1", "task", "sdk");
   for (let i = 0; i < 300; i++) {
-    store.appendCall(
+    await store.appendCall(
       { traceId: "t1", tool: "x", kind: "base", args: { pad: "y".repeat(1000) } },
       { output: i },
       1,
     );
   }
-  store.close();
+  await store.close();
 }
 
-test("a 0-byte registry.db over existing tool files is refused, naming the file and how to restore", (t) => {
+test("a 0-byte registry.db over existing tool files is refused, naming the file and how to restore", async (t) => {
   const root = tempDir(t);
-  filledStore(root);
+  await filledStore(root);
   writeFileSync(join(root, "registry.db"), "");
   assert.throws(
-    () => new Store(root),
+    () => SqliteRegistryStore.open(root),
     storeError(
       /registry\.db is empty \(0 bytes\) while .*tools holds 1 tool file: .*Restore registry\.db from a backup .*tooldistill doctor --fix/s,
     ),
@@ -71,33 +71,36 @@ test("a 0-byte registry.db over existing tool files is refused, naming the file 
     0,
     "the empty file was not turned into a new registry",
   );
-  assert.throws(() => new Store(root, { readOnly: true }), storeError(/is empty \(0 bytes\)/));
+  assert.throws(() => SqliteRegistryStore.open(root, { readOnly: true }), storeError(/is empty \(0 bytes\)/));
 });
 
-test("a missing registry.db over existing tool files is refused too; a new store in an empty folder is not", (t) => {
+test("a missing registry.db over existing tool files is refused too; a new store in an empty folder is not", async (t) => {
   const root = tempDir(t);
-  filledStore(root);
+  await filledStore(root);
   for (const f of readdirSync(root)) if (f.startsWith("registry.db")) rmSync(join(root, f));
-  assert.throws(() => new Store(root), storeError(/registry\.db is missing while .*holds 1 tool file/));
+  assert.throws(
+    () => SqliteRegistryStore.open(root),
+    storeError(/registry\.db is missing while .*holds 1 tool file/),
+  );
   assert.equal(existsSync(join(root, "registry.db")), false);
   const fresh = tempDir(t);
-  new Store(join(fresh, ".tooldistill")).close();
+  await SqliteRegistryStore.open(join(fresh, ".tooldistill")).close();
   assert.ok(existsSync(join(fresh, ".tooldistill", "registry.db")));
 });
 
-test("damaged pages: a STORE error naming the file, a backup and sqlite3 .recover, never a raw SQLite error", (t) => {
+test("damaged pages: a STORE error naming the file, a backup and sqlite3 .recover, never a raw SQLite error", async (t) => {
   const root = tempDir(t);
-  filledStore(root);
+  await filledStore(root);
   const fd = openSync(join(root, "registry.db"), "r+");
   writeSync(fd, Buffer.alloc(4096 * 3, 0xab), 0, 4096 * 3, 4096 * 2);
   closeSync(fd);
-  assert.throws(
-    () => {
-      const store = new Store(root);
+  await assert.rejects(
+    async () => {
+      const store = SqliteRegistryStore.open(root);
       try {
-        store.getCalls("t1");
+        await store.getCalls("t1");
       } finally {
-        store.close();
+        await store.close();
       }
     },
     storeError(
@@ -109,14 +112,14 @@ test("damaged pages: a STORE error naming the file, a backup and sqlite3 .recove
   );
 });
 
-test("a header that is not SQLite: the file is named and the advice is to restore it, not to check permissions", (t) => {
+test("a header that is not SQLite: the file is named and the advice is to restore it, not to check permissions", async (t) => {
   const root = tempDir(t);
-  filledStore(root);
+  await filledStore(root);
   const fd = openSync(join(root, "registry.db"), "r+");
   writeSync(fd, Buffer.alloc(100, 0x41), 0, 100, 0);
   closeSync(fd);
   assert.throws(
-    () => new Store(root),
+    () => SqliteRegistryStore.open(root),
     (err: unknown) => {
       storeError(/registry\.db is not an SQLite database \(file is not a database\).*restore registry\.db/s)(
         err,
@@ -127,41 +130,44 @@ test("a header that is not SQLite: the file is named and the advice is to restor
   );
 });
 
-test("a -wal deleted while another connection has the store open is named, with what to do", (t) => {
+test("a -wal deleted while another connection has the store open is named, with what to do", async (t) => {
   const root = tempDir(t);
-  const holder = new Store(root);
+  const holder = SqliteRegistryStore.open(root);
   t.after(() => holder.close());
-  holder.createTrace("t1", "task", "sdk");
+  await holder.createTrace("t1", "task", "sdk");
   for (let i = 0; i < 50; i++)
-    holder.appendCall({ traceId: "t1", tool: "x", kind: "base", args: {} }, { output: i }, 1);
+    await holder.appendCall({ traceId: "t1", tool: "x", kind: "base", args: {} }, { output: i }, 1);
   rmSync(join(root, "registry.db-wal"));
   assert.throws(
-    () => new Store(root),
+    () => SqliteRegistryStore.open(root),
     storeError(
       /registry\.db-wal is missing while .*registry\.db-shm says it holds changes: .*Stop every process/s,
     ),
   );
 });
 
-test("read-only: a missing store is NOT_FOUND and nothing is created; writes are refused with the reason", (t) => {
+test("read-only: a missing store is NOT_FOUND and nothing is created; writes are refused with the reason", async (t) => {
   const dir = tempDir(t);
   const root = join(dir, ".tooldistill");
   assert.throws(
-    () => new Store(root, { readOnly: true }),
+    () => SqliteRegistryStore.open(root, { readOnly: true }),
     storeError(/^no store at .*\.tooldistill: /, "NOT_FOUND"),
   );
   assert.equal(existsSync(root), false, "a read-only open created the store");
 
-  new Store(root).close();
-  const ro = new Store(root, { readOnly: true });
+  await SqliteRegistryStore.open(root).close();
+  const ro = SqliteRegistryStore.open(root, { readOnly: true });
   t.after(() => ro.close());
-  assert.deepEqual(ro.listVersions(), []);
-  assert.throws(() => ro.createTrace("t1", "task", "sdk"), storeError(/^cannot write to .*registry\.db/));
+  assert.deepEqual(await ro.listVersions(), []);
+  await assert.rejects(
+    async () => ro.createTrace("t1", "task", "sdk"),
+    storeError(/^cannot write to .*registry\.db/),
+  );
 });
 
-test("a store of an older schema is upgraded by a writer, and a read-only open says how to upgrade it", (t) => {
+test("a store of an older schema is upgraded by a writer, and a read-only open says how to upgrade it", async (t) => {
   const root = tempDir(t);
-  new Store(root).close();
+  await SqliteRegistryStore.open(root).close();
   const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
   const db = new DatabaseSync(join(root, "registry.db"));
   // Undo migrations 6, 5, 4 and 3, newest first.
@@ -171,28 +177,28 @@ test("a store of an older schema is upgraded by a writer, and a read-only open s
   db.exec("PRAGMA user_version = 2");
   db.close();
   assert.throws(
-    () => new Store(root, { readOnly: true }),
+    () => SqliteRegistryStore.open(root, { readOnly: true }),
     storeError(/older tooldistill .*tooldistill doctor --fix/),
   );
-  const store = new Store(root);
-  store.createTrace("t1", "task", "sdk");
-  store.appendCall({ traceId: "t1", tool: "x", kind: "base", args: {} }, { output: 1 }, 1);
-  assert.equal(store.getCalls("t1")[0]?.clipped, false);
-  store.close();
+  const store = SqliteRegistryStore.open(root);
+  await store.createTrace("t1", "task", "sdk");
+  await store.appendCall({ traceId: "t1", tool: "x", kind: "base", args: {} }, { output: 1 }, 1);
+  assert.equal((await store.getCalls("t1"))[0]?.clipped, false);
+  await store.close();
 });
 
-test("a tool name from a proposal never places a file outside tools/", (t) => {
+test("a tool name from a proposal never places a file outside tools/", async (t) => {
   const root = join(tempDir(t), "store");
-  const store = new Store(root);
+  const store = SqliteRegistryStore.open(root);
   t.after(() => store.close());
   for (const name of ["../../../x", "a/../../b", "/etc/passwd", "UPPER", "ab"]) {
-    assert.throws(
-      () => store.createVersion({ ...VERSION, name }),
+    await assert.rejects(
+      async () => store.createVersion({ ...VERSION, name }),
       (err: unknown) => err instanceof DistillError && err.code === "PROPOSAL_INVALID",
       name,
     );
   }
-  assert.deepEqual(store.listVersions(), [], "no draft was listed");
+  assert.deepEqual(await store.listVersions(), [], "no draft was listed");
   assert.deepEqual(readdirSync(join(root, "tools")), []);
   assert.deepEqual(readdirSync(join(root, "..")), ["store"], "nothing written next to the store");
   mkdirSync(join(root, "tools", "ok_name"), { recursive: true });
@@ -205,7 +211,8 @@ test("a PostgreSQL URL given to the SQLite store is refused without creating a f
   process.chdir(dir);
   try {
     assert.throws(
-      () => new Store("postgres://td:hunter2@db.internal:5432/registry", { logger: silentLogger }),
+      () =>
+        SqliteRegistryStore.open("postgres://td:hunter2@db.internal:5432/registry", { logger: silentLogger }),
       (err: unknown) => {
         assert.ok(err instanceof DistillError);
         assert.equal(err.code, "USAGE");

@@ -7,8 +7,8 @@ import { DatabaseSync } from "node:sqlite";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DistillError } from "../core/errors.ts";
+import { SqliteRegistryStore } from "../core/internal.ts";
 import { SCHEMA_VERSION } from "../core/store/sqlite/sqlite-schema.ts";
-import { Store } from "../core/store/sqlite/sqlite-store.ts";
 import { hashSource } from "../core/store/tool-files.ts";
 import type { Verdict } from "../core/types.ts";
 import { tempDir } from "./helpers.ts";
@@ -37,45 +37,45 @@ const VERSION_INPUT = {
 
 // ---- opening ---------------------------------------------------------------------------------------
 
-test("a new store is migrated to the current schema version and in WAL mode", (t) => {
+test("a new store is migrated to the current schema version and in WAL mode", async (t) => {
   const root = join(tempDir(t), "nested", ".tooldistill");
-  const store = new Store(root);
-  store.createTrace("t1", "task", "sdk");
-  store.close();
+  const store = SqliteRegistryStore.open(root);
+  await store.createTrace("t1", "task", "sdk");
+  await store.close();
   assert.equal(pragma(root, "user_version"), SCHEMA_VERSION);
   assert.ok(SCHEMA_VERSION >= 1);
   assert.equal(pragma(root, "journal_mode"), "wal");
   assert.ok(existsSync(join(root, "tools")));
 
   // Reopening neither re-runs the migrations nor loses rows.
-  const again = new Store(root);
-  assert.equal(again.getTrace("t1")?.task, "task");
-  assert.equal(again.integrityCheck(), "ok");
-  again.close();
+  const again = SqliteRegistryStore.open(root);
+  assert.equal((await again.getTrace("t1"))?.task, "task");
+  assert.equal(await again.integrityCheck(), "ok");
+  await again.close();
   assert.equal(pragma(root, "user_version"), SCHEMA_VERSION);
 });
 
-test("a store written by a newer tooldistill is refused, not misread", (t) => {
+test("a store written by a newer tooldistill is refused, not misread", async (t) => {
   const root = tempDir(t);
-  new Store(root).close();
+  await SqliteRegistryStore.open(root).close();
   const db = new DatabaseSync(join(root, "registry.db"));
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
   db.close();
   assert.throws(
-    () => new Store(root),
+    () => SqliteRegistryStore.open(root),
     (err: unknown) =>
       err instanceof DistillError &&
       err.code === "STORE" &&
       err.message ===
-        `the store at ${root} has schema version ${SCHEMA_VERSION + 1}, newer than this tooldistill understands (${SCHEMA_VERSION}): upgrade tooldistill.`,
+        `the store at ${root} has schema version ${SCHEMA_VERSION + 1}, newer than this tooldistill understands (${SCHEMA_VERSION}): a newer tooldistill migrated it. Upgrade tooldistill on this machine (every process sharing the store needs the same or a newer version).`,
   );
 });
 
-test("a store that cannot be created is a STORE error naming the path", (t) => {
+test("a store that cannot be created is a STORE error naming the path", async (t) => {
   const dir = tempDir(t);
   writeFileSync(join(dir, "file"), "");
   assert.throws(
-    () => new Store(join(dir, "file")),
+    () => SqliteRegistryStore.open(join(dir, "file")),
     (err: unknown) =>
       err instanceof DistillError &&
       err.code === "STORE" &&
@@ -83,41 +83,41 @@ test("a store that cannot be created is a STORE error naming the path", (t) => {
   );
 });
 
-test("the store's .gitignore keeps the database out of git, and a user's own is kept", (t) => {
+test("the store's .gitignore keeps the database out of git, and a user's own is kept", async (t) => {
   const root = tempDir(t);
-  new Store(root).close();
+  await SqliteRegistryStore.open(root).close();
   assert.equal(
     readFileSync(join(root, ".gitignore"), "utf8"),
     "# traces and fixtures hold real tool outputs, which may include personal data\nregistry.db*\n*.log\n*.log.1\nspill/\norphaned/\n",
   );
   writeFileSync(join(root, ".gitignore"), "registry.db*\nmine\n");
-  new Store(root).close();
+  await SqliteRegistryStore.open(root).close();
   assert.equal(readFileSync(join(root, ".gitignore"), "utf8"), "registry.db*\nmine\n");
 });
 
 // ---- traces and calls ------------------------------------------------------------------------------
 
-test("traces and calls round-trip", (t) => {
-  const store = new Store(tempDir(t));
+test("traces and calls round-trip", async (t) => {
+  const store = SqliteRegistryStore.open(tempDir(t));
   t.after(() => store.close());
-  store.createTrace("t1", "first task", "claude-code");
-  store.createTrace("t1", "ignored: the trace exists", "sdk");
-  store.setTask("t1", "the real task");
-  assert.equal(store.getTrace("t1")?.outcome, null);
-  store.setOutcome("t1", true);
+  await store.createTrace("t1", "first task", "claude-code");
+  await store.createTrace("t1", "ignored: the trace exists", "sdk");
+  await store.setTask("t1", "the real task");
+  assert.equal((await store.getTrace("t1"))?.outcome, null);
+  await store.setOutcome("t1", true);
   const usage = {
     input_tokens: 10,
     output_tokens: 5,
     cache_creation_input_tokens: 2,
     cache_read_input_tokens: 1,
   };
-  store.addUsage("t1", usage);
-  store.addUsage("t1", usage);
-  store.endTrace("t1");
-  const ended = store.getTrace("t1")!.endedAt;
-  store.endTrace("t1");
-  store.setTraceNote("t1", "fallback distiller failed");
-  const trace = store.getTrace("t1")!;
+  await store.addUsage("t1", usage);
+  await store.addUsage("t1", usage);
+  await store.endTrace("t1");
+  const ended = (await store.getTrace("t1"))!.endedAt;
+  await store.endTrace("t1");
+  await store.setTraceNote("t1", "fallback distiller failed");
+  const trace = (await store.getTrace("t1"))!;
   assert.deepEqual(
     { ...trace, startedAt: "", endedAt: "" },
     {
@@ -137,33 +137,44 @@ test("traces and calls round-trip", (t) => {
     },
   );
   assert.equal(trace.endedAt, ended, "the first end time is kept");
-  assert.equal(store.getTrace("nope"), null);
+  assert.equal(await store.getTrace("nope"), null);
 
-  const a = store.startCall({
+  const a = await store.startCall({
     traceId: "t1",
     tool: "search",
     kind: "base",
     args: { q: "x" },
     externalId: "toolu_1",
   });
-  store.finishCall(a, { hits: [1, 2] }, 12.5);
-  const b = store.startCall({ traceId: "t1", tool: "search", kind: "base", args: { q: "y" } });
-  store.failCall(b, "boom", 3);
-  const c = store.startCall({ traceId: "t1", tool: "make_invoice", kind: "distilled", args: {}, version: 2 });
-  const inner = store.startCall({
+  await store.finishCall(a, { hits: [1, 2] }, 12.5);
+  const b = await store.startCall({ traceId: "t1", tool: "search", kind: "base", args: { q: "y" } });
+  await store.failCall(b, "boom", 3);
+  const c = await store.startCall({
+    traceId: "t1",
+    tool: "make_invoice",
+    kind: "distilled",
+    args: {},
+    version: 2,
+  });
+  const inner = await store.startCall({
     traceId: "t1",
     tool: "search",
     kind: "base",
     args: { q: "z" },
     parentId: c,
   });
-  store.finishCall(inner, null, 1);
-  store.finishCall(c, "done", 4);
-  store.startCall({ traceId: "t1", tool: "search", kind: "base", args: {} }); // started, never finished
-  const other = store.startCall({ traceId: "t1", tool: "Bash", kind: "other", args: { command: "ls" } });
-  store.finishCall(other, "", 1);
+  await store.finishCall(inner, null, 1);
+  await store.finishCall(c, "done", 4);
+  await store.startCall({ traceId: "t1", tool: "search", kind: "base", args: {} }); // started, never finished
+  const other = await store.startCall({
+    traceId: "t1",
+    tool: "Bash",
+    kind: "other",
+    args: { command: "ls" },
+  });
+  await store.finishCall(other, "", 1);
 
-  const calls = store.getCalls("t1");
+  const calls = await store.getCalls("t1");
   assert.deepEqual(
     calls.map((x) => [x.seq, x.tool, x.kind, x.status, x.parentId]),
     [
@@ -196,45 +207,53 @@ test("traces and calls round-trip", (t) => {
   assert.equal(calls[2]!.version, 2);
   assert.equal(calls[3]!.output, null);
   // Finished top-level base calls only: not the inner one, the started one or Bash.
-  assert.equal(store.countTopLevelBaseCalls("t1"), 2);
-  assert.equal(store.getCallByExternalId("toolu_1", "t1")?.id, a);
-  assert.equal(store.getCallByExternalId("toolu_1", "t2"), null, "looked up only within the given traces");
-  assert.equal(store.getCallByExternalId("toolu_2", "t"), null);
-  assert.deepEqual(store.startedCallsByExternalId("toolu_1"), [], "toolu_1 has finished");
-  store.setCallKind(other, "distilled", 1);
-  assert.equal(store.getCalls("t1")[5]!.kind, "distilled");
+  assert.equal(await store.countTopLevelBaseCalls("t1"), 2);
+  assert.equal((await store.getCallByExternalId("toolu_1", "t1"))?.id, a);
+  assert.equal(
+    await store.getCallByExternalId("toolu_1", "t2"),
+    null,
+    "looked up only within the given traces",
+  );
+  assert.equal(await store.getCallByExternalId("toolu_2", "t"), null);
+  assert.deepEqual(await store.startedCallsByExternalId("toolu_1"), [], "toolu_1 has finished");
+  await store.setCallKind(other, "distilled", 1);
+  assert.equal((await store.getCalls("t1"))[5]!.kind, "distilled");
 
-  store.createTrace("t2", "second", "sdk");
+  await store.createTrace("t2", "second", "sdk");
   assert.deepEqual(
-    store.listTraces().map((x) => x.id),
+    (await store.listTraces()).map((x) => x.id),
     ["t2", "t1"],
   );
   assert.deepEqual(
-    store.listTraces(1).map((x) => x.id),
+    (await store.listTraces(1)).map((x) => x.id),
     ["t2"],
   );
 });
 
-test("trace flags: the nudge is claimed once", (t) => {
-  const store = new Store(tempDir(t));
+test("trace flags: the nudge is claimed once", async (t) => {
+  const store = SqliteRegistryStore.open(tempDir(t));
   t.after(() => store.close());
-  store.createTrace("t1", "task", "sdk");
-  assert.deepEqual(store.getTraceFlags("t1"), { nudged: false, proposed: false, replaceName: null });
-  assert.equal(store.claimNudge("t1"), true);
-  assert.equal(store.claimNudge("t1"), false);
-  store.markProposed("t1");
-  store.setReplaceName("t1", "make_invoice");
-  assert.deepEqual(store.getTraceFlags("t1"), { nudged: true, proposed: true, replaceName: "make_invoice" });
+  await store.createTrace("t1", "task", "sdk");
+  assert.deepEqual(await store.getTraceFlags("t1"), { nudged: false, proposed: false, replaceName: null });
+  assert.equal(await store.claimNudge("t1"), true);
+  assert.equal(await store.claimNudge("t1"), false);
+  await store.markProposed("t1");
+  await store.setReplaceName("t1", "make_invoice");
+  assert.deepEqual(await store.getTraceFlags("t1"), {
+    nudged: true,
+    proposed: true,
+    replaceName: "make_invoice",
+  });
 });
 
 // ---- versions, history, dependencies, run stats --------------------------------------------------------
 
-test("versions round-trip with their files, numbers, history and verdicts", (t) => {
+test("versions round-trip with their files, numbers, history and verdicts", async (t) => {
   const root = tempDir(t);
-  const store = new Store(root);
+  const store = SqliteRegistryStore.open(root);
   t.after(() => store.close());
-  const v1 = store.createVersion(VERSION_INPUT);
-  const v2 = store.createVersion({ ...VERSION_INPUT, code: "export default 2;\n", sourceTrace: null });
+  const v1 = await store.createVersion(VERSION_INPUT);
+  const v2 = await store.createVersion({ ...VERSION_INPUT, code: "export default 2;\n", sourceTrace: null });
   assert.equal(v1.version, 1);
   assert.equal(v2.version, 2);
   assert.deepEqual(
@@ -260,10 +279,10 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
   );
   assert.equal(store.toolFile("make_invoice", 2), join(root, "tools", "make_invoice", "v2.ts"));
   assert.equal(readFileSync(store.toolFile("make_invoice", 1), "utf8"), VERSION_INPUT.code);
-  assert.equal(store.readCode("make_invoice", 2), "export default 2;\n");
+  assert.equal(await store.readCode("make_invoice", 2), "export default 2;\n");
 
   assert.equal(
-    store.setStatus({
+    await store.setStatus({
       name: "make_invoice",
       version: 1,
       expect: "draft",
@@ -276,7 +295,7 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
   );
   // A stale expectation writes nothing: neither the status nor a history row.
   assert.equal(
-    store.setStatus({
+    await store.setStatus({
       name: "make_invoice",
       version: 1,
       expect: "draft",
@@ -286,7 +305,7 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
     }),
     false,
   );
-  store.setStatus({
+  await store.setStatus({
     name: "make_invoice",
     version: 1,
     expect: "verified",
@@ -294,7 +313,7 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
     problems: [],
     reason: "promoted",
   });
-  store.setStatus({
+  await store.setStatus({
     name: "make_invoice",
     version: 1,
     expect: "active",
@@ -302,11 +321,11 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
     problems: ["runtime_failure", "schema_changed", "runtime_failure"],
     reason: "schema of search changed",
   });
-  const suspect = store.getVersion("make_invoice", 1)!;
+  const suspect = (await store.getVersion("make_invoice", 1))!;
   assert.equal(suspect.status, "suspect");
   assert.deepEqual(suspect.problems, ["runtime_failure", "schema_changed"], "deduplicated and sorted");
   assert.deepEqual(
-    store.getHistory("make_invoice", 1).map((h) => [h.from, h.to, h.reason, h.evidence]),
+    (await store.getHistory("make_invoice", 1)).map((h) => [h.from, h.to, h.reason, h.evidence]),
     [
       [null, "draft", "proposed", null],
       ["draft", "verified", "passed", { calls: 2 }],
@@ -315,7 +334,7 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
     ],
   );
   assert.deepEqual(
-    store.getHistory("make_invoice", 2).map((h) => h.to),
+    (await store.getHistory("make_invoice", 2)).map((h) => h.to),
     ["draft"],
   );
 
@@ -337,66 +356,66 @@ test("versions round-trip with their files, numbers, history and verdicts", (t) 
     liveCalls: ["search"],
     evidence: { callSites: null, literals: null, runs: null, writes: [], promotion: null },
   };
-  store.setVerification("make_invoice", 1, verdict, 4200);
-  store.setQueuedRebuild("make_invoice", 1, true, "search recovered");
+  await store.setVerification("make_invoice", 1, verdict, 4200);
+  await store.setQueuedRebuild("make_invoice", 1, true, "search recovered");
   // A verdict written before problems had rule ids reads back with `unnamed` ones, so every reader sees one shape.
   const { rule: _rule, ...unnamed } = verdict.checks.replay.problems[0]!;
   const before = { ...verdict, checks: { ...verdict.checks, replay: { ok: false, problems: [unnamed] } } };
-  store.setVerification("make_invoice", 1, before as unknown as Verdict, 4200);
-  assert.deepEqual(store.getVersion("make_invoice", 1)!.verdict?.checks.replay.problems, [
+  await store.setVerification("make_invoice", 1, before as unknown as Verdict, 4200);
+  assert.deepEqual((await store.getVersion("make_invoice", 1))!.verdict?.checks.replay.problems, [
     { ...unnamed, rule: "unnamed" },
   ]);
-  store.setVerification("make_invoice", 1, verdict, 4200);
-  const verified = store.getVersion("make_invoice", 1)!;
+  await store.setVerification("make_invoice", 1, verdict, 4200);
+  const verified = (await store.getVersion("make_invoice", 1))!;
   assert.deepEqual(verified.verdict, verdict);
   assert.equal(verified.baseline, 9);
   assert.equal(verified.baselineTokens, 4200);
   assert.equal(verified.queuedRebuild, true);
   assert.equal(verified.rebuildNote, "search recovered");
 
-  store.createVersion({ ...VERSION_INPUT, name: "other_tool" });
+  await store.createVersion({ ...VERSION_INPUT, name: "other_tool" });
   assert.deepEqual(
-    store.listVersions().map((v) => `${v.name} v${v.version}`),
+    (await store.listVersions()).map((v) => `${v.name} v${v.version}`),
     ["make_invoice v1", "make_invoice v2", "other_tool v1"],
   );
   assert.deepEqual(
-    store.listVersions({ status: "draft" }).map((v) => `${v.name} v${v.version}`),
+    (await store.listVersions({ status: "draft" })).map((v) => `${v.name} v${v.version}`),
     ["make_invoice v2", "other_tool v1"],
   );
   assert.deepEqual(
-    store.listVersions({ name: "make_invoice", status: "suspect" }).map((v) => v.version),
+    (await store.listVersions({ name: "make_invoice", status: "suspect" })).map((v) => v.version),
     [1],
   );
-  assert.equal(store.getVersion("make_invoice", 9), null);
+  assert.equal(await store.getVersion("make_invoice", 9), null);
 
   rmSync(store.toolFile("other_tool", 1));
-  assert.throws(
-    () => store.readCode("other_tool", 1),
+  await assert.rejects(
+    async () => store.readCode("other_tool", 1),
     (err: unknown) =>
       err instanceof DistillError && err.code === "NOT_FOUND" && /other_tool v1 is missing/.test(err.message),
   );
 });
 
-test("dependencies and run stats round-trip", (t) => {
-  const store = new Store(tempDir(t));
+test("dependencies and run stats round-trip", async (t) => {
+  const store = SqliteRegistryStore.open(tempDir(t));
   t.after(() => store.close());
-  store.setDependencies("a_tool", 1, [
+  await store.setDependencies("a_tool", 1, [
     { baseTool: "search", fingerprint: "f1", avoided: false },
     { baseTool: "import", fingerprint: null, avoided: true },
   ]);
-  store.setDependencies("b_tool", 3, [{ baseTool: "search", fingerprint: "f1", avoided: false }]);
-  assert.deepEqual(store.getDependencies("a_tool", 1), [
+  await store.setDependencies("b_tool", 3, [{ baseTool: "search", fingerprint: "f1", avoided: false }]);
+  assert.deepEqual(await store.getDependencies("a_tool", 1), [
     { name: "a_tool", version: 1, baseTool: "import", fingerprint: null, avoided: true },
     { name: "a_tool", version: 1, baseTool: "search", fingerprint: "f1", avoided: false },
   ]);
-  assert.equal(store.getDependencies().length, 3);
-  store.setDependencies("a_tool", 1, [{ baseTool: "search", fingerprint: "f2", avoided: false }]);
+  assert.equal((await store.getDependencies()).length, 3);
+  await store.setDependencies("a_tool", 1, [{ baseTool: "search", fingerprint: "f2", avoided: false }]);
   assert.deepEqual(
-    store.getDependencies("a_tool", 1).map((d) => [d.baseTool, d.fingerprint]),
+    (await store.getDependencies("a_tool", 1)).map((d) => [d.baseTool, d.fingerprint]),
     [["search", "f2"]],
   );
 
-  assert.deepEqual(store.getRunStats("a_tool", 1), {
+  assert.deepEqual(await store.getRunStats("a_tool", 1), {
     name: "a_tool",
     version: 1,
     runs: 0,
@@ -406,17 +425,17 @@ test("dependencies and run stats round-trip", (t) => {
     innerCalls: 0,
     lastRunAt: null,
   });
-  store.recordRun({ name: "a_tool", version: 1, outcome: "ok", innerCalls: 4 });
-  store.recordRun({
+  await store.recordRun({ name: "a_tool", version: 1, outcome: "ok", innerCalls: 4 });
+  await store.recordRun({
     name: "a_tool",
     version: 1,
     outcome: "tool",
     innerCalls: 2,
     evidence: { kind: "code_error" },
   });
-  store.recordRun({ name: "a_tool", version: 1, outcome: "ok", innerCalls: 4 });
-  store.recordRun({ name: "a_tool", version: 1, outcome: "not_applicable", innerCalls: 1 });
-  const stats = store.getRunStats("a_tool", 1);
+  await store.recordRun({ name: "a_tool", version: 1, outcome: "ok", innerCalls: 4 });
+  await store.recordRun({ name: "a_tool", version: 1, outcome: "not_applicable", innerCalls: 1 });
+  const stats = await store.getRunStats("a_tool", 1);
   assert.deepEqual(
     { ...stats, lastRunAt: null },
     {
@@ -433,14 +452,14 @@ test("dependencies and run stats round-trip", (t) => {
   assert.match(stats.lastRunAt!, /^\d{4}-\d\d-\d\dT/);
 });
 
-test("live runs of a version: the successful ones, newest first, with their inner calls; replay runs round-trip", (t) => {
-  const store = new Store(tempDir(t));
+test("live runs of a version: the successful ones, newest first, with their inner calls; replay runs round-trip", async (t) => {
+  const store = SqliteRegistryStore.open(tempDir(t));
   t.after(() => store.close());
-  store.createTrace("t1", "task", "sdk");
-  store.createTrace("t2", "task", "sdk");
+  await store.createTrace("t1", "task", "sdk");
+  await store.createTrace("t2", "task", "sdk");
   /** One live run of make_invoice v1 in `trace`: its call, then one inner base call per entry of `inner`. */
-  const run = (trace: string, customer: string, ok: boolean, inner: string[]) => {
-    const id = store.startCall({
+  const run = async (trace: string, customer: string, ok: boolean, inner: string[]) => {
+    const id = await store.startCall({
       traceId: trace,
       tool: "make_invoice",
       kind: "distilled",
@@ -448,24 +467,24 @@ test("live runs of a version: the successful ones, newest first, with their inne
       version: 1,
     });
     for (const tool of inner) {
-      store.appendCall(
+      await store.appendCall(
         { traceId: trace, tool, kind: "base", args: { customer }, parentId: id },
         { output: { tool } },
         1,
       );
     }
-    if (ok) store.finishCall(id, { invoice: customer }, 5);
-    else store.failCall(id, "boom", 5);
+    if (ok) await store.finishCall(id, { invoice: customer }, 5);
+    else await store.failCall(id, "boom", 5);
     return id;
   };
-  const a = run("t1", "ACME", true, ["find", "create"]);
-  run("t1", "Initech", false, ["find"]);
-  const b = run("t2", "Globex", true, ["find"]);
+  const a = await run("t1", "ACME", true, ["find", "create"]);
+  await run("t1", "Initech", false, ["find"]);
+  const b = await run("t2", "Globex", true, ["find"]);
   // Another version's run and a base call at top level are not runs of v1.
-  store.startCall({ traceId: "t2", tool: "make_invoice", kind: "distilled", args: {}, version: 2 });
-  store.appendCall({ traceId: "t2", tool: "find", kind: "base", args: {} }, { output: 1 }, 1);
+  await store.startCall({ traceId: "t2", tool: "make_invoice", kind: "distilled", args: {}, version: 2 });
+  await store.appendCall({ traceId: "t2", tool: "find", kind: "base", args: {} }, { output: 1 }, 1);
 
-  const runs = store.liveRuns("make_invoice", 1, 10);
+  const runs = await store.liveRuns("make_invoice", 1, 10);
   assert.deepEqual(
     runs.map((r) => [r.trace, r.call, r.input, r.output, r.calls.map((c) => [c.tool, c.parentId])]),
     [
@@ -484,42 +503,42 @@ test("live runs of a version: the successful ones, newest first, with their inne
   );
   assert.match(runs[0]!.at, /^\d{4}-\d\d-\d\dT/);
   assert.deepEqual(
-    store.liveRuns("make_invoice", 1, 1).map((r) => r.call),
+    (await store.liveRuns("make_invoice", 1, 1)).map((r) => r.call),
     [b],
   );
   // By reference: only runs still stored, of the trace named, that succeeded; in the order given.
   assert.deepEqual(
-    store
-      .liveRunsOf([
+    (
+      await store.liveRunsOf([
         { trace: "t1", call: a },
         { trace: "t1", call: b },
         { trace: "t2", call: b },
         { trace: "t1", call: a + 1 },
       ])
-      .map((r) => r.call),
+    ).map((r) => r.call),
     [a, b],
   );
 
-  store.createVersion(VERSION_INPUT);
-  assert.deepEqual(store.getVersion("make_invoice", 1)?.replayRuns, []);
-  store.setReplayRuns("make_invoice", 1, [{ trace: "t1", call: a }]);
-  assert.deepEqual(store.getVersion("make_invoice", 1)?.replayRuns, [{ trace: "t1", call: a }]);
+  await store.createVersion(VERSION_INPUT);
+  assert.deepEqual((await store.getVersion("make_invoice", 1))?.replayRuns, []);
+  await store.setReplayRuns("make_invoice", 1, [{ trace: "t1", call: a }]);
+  assert.deepEqual((await store.getVersion("make_invoice", 1))?.replayRuns, [{ trace: "t1", call: a }]);
 });
 
-test("transactions roll back on a throw and nest into the outer one", (t) => {
-  const store = new Store(tempDir(t));
+test("transactions roll back on a throw and nest into the outer one", async (t) => {
+  const store = SqliteRegistryStore.open(tempDir(t));
   t.after(() => store.close());
-  assert.throws(() =>
-    store.transaction(() => {
-      store.createTrace("t1", "task", "sdk");
-      store.startCall({ traceId: "t1", tool: "x", kind: "base", args: {} });
+  await assert.rejects(
+    store.transaction(async (tx) => {
+      await tx.createTrace("t1", "task", "sdk");
+      await tx.startCall({ traceId: "t1", tool: "x", kind: "base", args: {} });
       throw new Error("abort");
     }),
   );
-  assert.equal(store.getTrace("t1"), null);
-  assert.equal(store.getCalls("t1").length, 0);
-  store.transaction(() => store.createTrace("t1", "task", "sdk"));
-  assert.equal(store.getTrace("t1")?.task, "task");
+  assert.equal(await store.getTrace("t1"), null);
+  assert.equal((await store.getCalls("t1")).length, 0);
+  await store.transaction((tx) => tx.createTrace("t1", "task", "sdk"));
+  assert.equal((await store.getTrace("t1"))?.task, "task");
 });
 
 // ---- processes ------------------------------------------------------------------------------------
@@ -549,9 +568,9 @@ test("8 processes appending 200 calls each to one trace at once lose nothing", {
   timeout: 120_000,
 }, async (t) => {
   const root = tempDir(t);
-  const setup = new Store(root);
-  setup.createTrace("shared", "concurrency", "sdk");
-  setup.close();
+  const setup = SqliteRegistryStore.open(root);
+  await setup.createTrace("shared", "concurrency", "sdk");
+  await setup.close();
 
   const workers = Array.from({ length: 8 }, (_, w) =>
     spawn(process.execPath, [fixture("store-append.ts"), root, "shared", String(w), "200"], {
@@ -572,9 +591,9 @@ test("8 processes appending 200 calls each to one trace at once lose nothing", {
     assert.equal(code, 0, `worker ${i}: ${errors[i]!()}`);
   });
 
-  const store = new Store(root);
+  const store = SqliteRegistryStore.open(root);
   t.after(() => store.close());
-  const calls = store.getCalls("shared");
+  const calls = await store.getCalls("shared");
   assert.equal(calls.length, 1600);
   assert.deepEqual(
     calls.map((c) => c.seq),
@@ -590,17 +609,17 @@ test("8 processes appending 200 calls each to one trace at once lose nothing", {
       Array.from({ length: 200 }, (_, i) => i),
     );
   }
-  assert.equal(store.countTopLevelBaseCalls("shared"), 1600);
-  assert.equal(store.integrityCheck(), "ok");
+  assert.equal(await store.countTopLevelBaseCalls("shared"), 1600);
+  assert.equal(await store.integrityCheck(), "ok");
 });
 
 test("a writer killed mid-transaction leaves an intact store without its rows", {
   timeout: 60_000,
 }, async (t) => {
   const root = tempDir(t);
-  const before = new Store(root);
-  before.createTrace("kept", "committed before", "sdk");
-  before.close();
+  const before = SqliteRegistryStore.open(root);
+  await before.createTrace("kept", "committed before", "sdk");
+  await before.close();
 
   const writer = spawn(process.execPath, [fixture("store-crash.ts"), root, "doomed"], {
     stdio: ["ignore", "pipe", "pipe"],
@@ -615,13 +634,13 @@ test("a writer killed mid-transaction leaves an intact store without its rows", 
   const [, signal] = await exited;
   assert.equal(signal, "SIGKILL");
 
-  const store = new Store(root);
+  const store = SqliteRegistryStore.open(root);
   t.after(() => store.close());
-  assert.equal(store.integrityCheck(), "ok");
-  assert.equal(store.getTrace("doomed"), null);
-  assert.equal(store.getCalls("doomed").length, 0);
-  assert.equal(store.getTrace("kept")?.task, "committed before");
+  assert.equal(await store.integrityCheck(), "ok");
+  assert.equal(await store.getTrace("doomed"), null);
+  assert.equal((await store.getCalls("doomed")).length, 0);
+  assert.equal((await store.getTrace("kept"))?.task, "committed before");
   // The write lock died with the writer: the store takes writes again at once.
-  store.createTrace("after", "after the crash", "sdk");
-  assert.equal(store.getTrace("after")?.task, "after the crash");
+  await store.createTrace("after", "after the crash", "sdk");
+  assert.equal((await store.getTrace("after"))?.task, "after the crash");
 });
