@@ -383,8 +383,8 @@ test("a registry larger than a page comes out whole on both engines, each page a
     const sizes: Record<string, number[]> = {};
     const rows: Record<string, unknown[]> = {};
     for await (const batch of store.exportRegistry() as AsyncIterable<RegistryBatch>) {
-      (sizes[batch.table] ??= []).push(batch.rows.length);
-      (rows[batch.table] ??= []).push(...batch.rows);
+      sizes[batch.table] = [...(sizes[batch.table] ?? []), batch.rows.length];
+      rows[batch.table] = [...(rows[batch.table] ?? []), ...batch.rows];
     }
     for (const table of ["traces", "calls", "meta"]) {
       assert.deepEqual(sizes[table], [PAGE, PAGE, 7], `${kind} ${table}`);

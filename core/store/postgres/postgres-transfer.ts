@@ -6,12 +6,7 @@
  */
 import type { Pool, PoolClient } from "pg";
 import { DistillError } from "../../errors.ts";
-import {
-  emptyCounts,
-  INTERNAL_META_PREFIX,
-  type RegistryBatch,
-  type TransferCounts,
-} from "../registry-store.ts";
+import { emptyCounts, type RegistryBatch, type TransferCounts } from "../registry-store.ts";
 import { exportTables, usedQuery } from "../transfer/transfer-pages.ts";
 import { insertBatch } from "./postgres-batch-insert.ts";
 import { explainPgError } from "./postgres-connect.ts";
