@@ -66,7 +66,7 @@ export default distilledTool({
     out.content,
     `rejected: the tool's name cannot be used, so nothing was stored:\nline 3: tool name '${PROPOSE_TOOL_NAME}' is reserved: it is the name of a tool tooldistill itself offers to agents; choose another name\nFix it and call ${PROPOSE_TOOL_NAME} again.`,
   );
-  assert.deepEqual(sqliteOf(td).listVersions(), []);
+  assert.deepEqual(await sqliteOf(td).listVersions(), []);
   assert.deepEqual(readdirSync(join(dir, ".tooldistill", "tools")), []);
   assert.deepEqual(
     td.activeTools().map((tool) => tool.name),
