@@ -8,8 +8,10 @@ import { once } from "node:events";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DistillError } from "../core/errors.ts";
+import { type Engine, read } from "../core/store/engine.ts";
 import { openRegistryStore } from "../core/store/registry-open.ts";
 import type { RegistryChange, RegistryData } from "../core/store/registry-store.ts";
+import { unknownDependenciesRead } from "../core/store/tables/dependencies.ts";
 import { hashSource } from "../core/store/tool-files.ts";
 import { silentLogger } from "../core/types.ts";
 import { eventually, freshStore, KINDS, openStore, proposal, verdict } from "./registry-helpers.ts";
@@ -25,6 +27,51 @@ const isCode = (code: string) => (err: unknown) => err instanceof DistillError &
 
 for (const kind of KINDS) {
   describe(`RegistryStore on ${kind}`, () => {
+    test("the start-up's one read finds the watched versions a current definition is new to", async (t) => {
+      const { store } = await freshStore(t, kind);
+      const { engine } = store as unknown as { engine: Engine };
+      for (const name of ["steady", "changed", "gone", "draft"]) {
+        await store.createVersion(proposal(name));
+        if (name === "draft") continue;
+        await store.setStatus({
+          name,
+          version: 1,
+          expect: "draft",
+          to: "verified",
+          problems: [],
+          reason: "t",
+        });
+        await store.setStatus({
+          name,
+          version: 1,
+          expect: "verified",
+          to: "active",
+          problems: [],
+          reason: "t",
+        });
+      }
+      for (const name of ["steady", "changed", "gone", "draft"]) {
+        await store.setDependencies(name, 1, [
+          { baseTool: `${name}_tool`, fingerprint: "fp-old", avoided: false },
+          // An avoided tool's definition does not matter: it is gone here and no version is judged by it.
+          { baseTool: "avoided_tool", fingerprint: "fp-x", avoided: true },
+        ]);
+        await store.addVerifiedDefinitions(name, 1, [
+          { baseTool: `${name}_tool`, fingerprint: "fp-old", definition: null },
+        ]);
+      }
+      const current = new Map([
+        ["steady_tool", "fp-old"],
+        ["changed_tool", "fp-new"],
+        ["draft_tool", "fp-new"],
+      ]);
+      const unknown = await read(
+        engine,
+        unknownDependenciesRead(engine.dialect, current, ["active", "suspect"]),
+      );
+      assert.deepEqual([...unknown].sort(), ["changed\u00001", "gone\u00001"]);
+    });
+
     test("a call learnt afterwards goes in at its place: later calls move one on, new calls follow", async (t) => {
       const { store } = await freshStore(t, kind);
       await store.createTrace("late", "", "claude-code");

@@ -35,8 +35,7 @@ async function watched(ctx: DistillContext, statuses: readonly Status[]): Promis
  * Rows by version (`versionKey`); `judged`, the versions it already classified against the current definitions.
  */
 export interface StartupSnapshot {
-  deps: Map<string, DependencyRecord[]>;
-  known: Map<string, VerifiedDefinition[]>;
+  /** Every watched (active or suspect) version the first look saw, judged against the current definitions. */
   judged: Map<string, DefinitionStatus>;
 }
 
@@ -128,28 +127,33 @@ export async function reviewDefinitions(
   const statuses = options.statuses ?? ["active", "suspect"];
   const versions = await watched(ctx, statuses);
   if (versions.length === 0) return { report, jobs };
-  // Grouped by version once, and each current definition fingerprinted once: a start-up reviews every version.
-  // The start-up's snapshot serves while it holds every version's rows (a version made since has none there):
-  // a version's rows only grow, and one found changed is read again under its lock below.
+  // Each current definition fingerprinted once: a start-up reviews every version. The start-up's judgement
+  // serves while it covers every version (a version made since is not in it): one found changed is read again
+  // under its lock below.
   const snapshot =
-    options.onlyTool === undefined && versions.every((v) => options.snapshot?.deps.has(versionKey(v)))
+    options.onlyTool === undefined && versions.every((v) => options.snapshot?.judged.has(versionKey(v)))
       ? options.snapshot
       : undefined;
-  const deps = snapshot?.deps ?? Map.groupBy(await ctx.store.getDependencies(), versionKey);
-  const known = snapshot?.known ?? Map.groupBy(await ctx.store.verifiedDefinitions(), versionKey);
   const fingerprintOf = options.fingerprintOf ?? fingerprintOnce();
+  // Without a snapshot (or a version made since it), every version's rows, read once and grouped by version.
+  let rows: { deps: Map<string, DependencyRecord[]>; known: Map<string, VerifiedDefinition[]> } | undefined;
   for (const first of versions) {
     const key = versionKey(first);
-    const quick =
-      snapshot?.judged.get(key) ??
-      classifyVersion(
+    let quick = snapshot?.judged.get(key);
+    if (quick === undefined) {
+      rows ??= {
+        deps: Map.groupBy(await ctx.store.getDependencies(), versionKey),
+        known: Map.groupBy(await ctx.store.verifiedDefinitions(), versionKey),
+      };
+      quick = classifyVersion(
         first,
-        deps.get(key) ?? [],
-        known.get(key) ?? [],
+        rows.deps.get(key) ?? [],
+        rows.known.get(key) ?? [],
         ctx.baseTool,
         options.onlyTool,
         fingerprintOf,
       ).status;
+    }
     if (quick === "known") continue;
     try {
       await ctx.store.withToolLock(first.name, async () => {

@@ -12,18 +12,26 @@ import { errorMessage } from "../errors.ts";
 import type { Dialect, Read } from "../store/engine.ts";
 import type { VersionRecord } from "../store/records.ts";
 import type { RegistryStore } from "../store/registry-store.ts";
-import { definitionsRead, dependenciesRead } from "../store/tables/dependencies.ts";
-import { runStatsRead } from "../store/tables/runs.ts";
+import {
+  definitionsRead,
+  dependedOnRead,
+  dependenciesRead,
+  unknownDependenciesRead,
+} from "../store/tables/dependencies.ts";
+import { allRunStatsRead } from "../store/tables/runs.ts";
 import { versionsRead } from "../store/tables/versions.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
-import type { Logger, ToolDef } from "../types.ts";
-import { type ExposedCandidate, exposedCandidates, exposedOf, pickExposed } from "./exposure.ts";
+import type { Logger, Status, ToolDef } from "../types.ts";
+import { candidatesOf, type ExposedCandidate, exposedCandidates, pickExposed } from "./exposure.ts";
 
 /** The start-up's fingerprints of the current definitions, and what its first look read (`startupCandidates`). */
 export interface StartupLook {
   fingerprintOf: (tool: ToolDef) => string | null;
   snapshot?: StartupSnapshot;
 }
+
+/** The statuses whose versions the start-up review watches (reviewDefinitions' default). */
+const WATCHED: readonly Status[] = ["active", "suspect"];
 
 /** Runs a read of the store at once (SqliteRegistryStore.readNow). */
 export type ReadNow = <T>(q: (d: Dialect) => Read<T>) => T;
@@ -40,33 +48,40 @@ export function startupCandidates(
   look: StartupLook = { fingerprintOf: fingerprintOnce() },
 ): ExposedCandidate[] {
   // The constructor cannot await: the same reads exposedCandidates makes, run at once.
-  const candidates = exposedOf(readNow((d) => versionsRead(d))).map((v) => ({
-    v,
-    runs: readNow((d) => runStatsRead(d, v.name, v.version)).successes,
-  }));
+  const versions = readNow((d) => versionsRead(d));
+  const candidates = candidatesOf(
+    versions,
+    readNow((d) => allRunStatsRead(d)),
+  );
   if (!baseTool || candidates.length === 0) return candidates;
-  // Grouped by version once: each candidate reads its own rows, not every version's.
-  const deps = Map.groupBy(
-    readNow((d) => dependenciesRead(d)),
-    versionKey,
-  );
-  const known = Map.groupBy(
-    readNow((d) => definitionsRead(d)),
-    versionKey,
-  );
+  // Every version the review watches is judged here, so the review judges none again. One read finds the
+  // versions a current definition is new to; only those have their rows read and their definitions parsed.
+  const watched = versions.filter((v) => WATCHED.includes(v.status));
+  const current = new Map<string, string>();
+  for (const name of readNow((d) => dependedOnRead(d))) {
+    const tool = baseTool(name);
+    const print = tool === undefined ? null : look.fingerprintOf(tool);
+    if (print !== null) current.set(name, print);
+  }
+  const unknown = readNow((d) => unknownDependenciesRead(d, current, WATCHED));
   const judged = new Map<string, DefinitionStatus>();
-  look.snapshot = { deps, known, judged };
-  return candidates.filter((c) => {
-    const k = versionKey(c.v);
-    const status = classifyVersion(
-      c.v,
-      deps.get(k) ?? [],
-      known.get(k) ?? [],
-      baseTool,
-      undefined,
-      look.fingerprintOf,
-    ).status;
+  look.snapshot = { judged };
+  for (const v of watched) {
+    const k = versionKey(v);
+    const status = !unknown.has(k)
+      ? "known"
+      : classifyVersion(
+          v,
+          readNow((d) => dependenciesRead(d, v.name, v.version)),
+          readNow((d) => definitionsRead(d, v.name, v.version)),
+          baseTool,
+          undefined,
+          look.fingerprintOf,
+        ).status;
     judged.set(k, status);
+  }
+  return candidates.filter((c) => {
+    const status = judged.get(versionKey(c.v));
     return status !== "missing" && status !== "breaking";
   });
 }

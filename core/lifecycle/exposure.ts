@@ -6,7 +6,7 @@
  */
 
 import { PROMOTED_BY_A_PERSON } from "../base-tools/tool-effects.ts";
-import type { VersionRecord } from "../store/records.ts";
+import type { RunStats, VersionRecord } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
 import type { Status, ToolDef } from "../types.ts";
 import { isExposed } from "./lifecycle.ts";
@@ -22,9 +22,16 @@ export interface ExposedCandidate {
 
 /** Every exposed version (active, or suspect with only a recovered avoided tool) with its successful runs. */
 export async function exposedCandidates(store: RegistryData): Promise<ExposedCandidate[]> {
-  const exposed = exposedOf(await store.listVersions());
-  const stats = await Promise.all(exposed.map((v) => store.getRunStats(v.name, v.version)));
-  return exposed.map((v, i) => ({ v, runs: stats[i]!.successes }));
+  return candidatesOf(await store.listVersions(), await store.allRunStats());
+}
+
+/** The exposed versions among `versions`, each with its successful runs from `stats`. */
+export function candidatesOf(
+  versions: readonly VersionRecord[],
+  stats: readonly RunStats[],
+): ExposedCandidate[] {
+  const successes = new Map(stats.map((s) => [`${s.name}\u0000${s.version}`, s.successes]));
+  return exposedOf(versions).map((v) => ({ v, runs: successes.get(`${v.name}\u0000${v.version}`) ?? 0 }));
 }
 
 /** The versions that may be offered at all (active, or suspect with only a recovered avoided tool). */

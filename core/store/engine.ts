@@ -45,6 +45,8 @@ export interface Dialect {
   readonly cascades: boolean;
   /** True when `column` starts with the text bound to `param` (`?1`: it may be used twice). */
   startsWith(column: string, param: string): string;
+  /** The rows `(k, v)` of the JSON object (text keys and text values) bound to `param`, as a FROM item. */
+  jsonPairs(param: string): string;
   /** True when `column` equals one of the array bound to `param` (a JSON array on SQLite, an array on PostgreSQL). */
   anyOf(column: string, param: string, type: "text" | "bigint"): string;
 }

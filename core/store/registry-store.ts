@@ -200,6 +200,8 @@ export interface RegistryData {
   recordRun(run: NewRun): Promise<void>;
   /** Run counters of a version (zeros when it never ran). */
   getRunStats(name: string, version: number): Promise<RunStats>;
+  /** Run counters of every version that ran (one read, for ranking the exposed set). */
+  allRunStats(): Promise<RunStats[]>;
 
   // Lifecycle for agents that write (issue 12) and verification evidence (issue 13).
 

@@ -137,8 +137,10 @@ export class ToolDistill {
       if (this.store instanceof SqliteRegistryStore) await this.store.checkOnOpen();
       // Following first: a change committed while the set is read is heard, not lost.
       await this.#exposure.follow();
-      await this.#exposure.refresh();
       const report = this.startupReport;
+      // The seed (SQLite) read the set a moment ago and leaves out what the review may demote: it stands until
+      // the review's own re-read below. Without a seed, or without a review, the set is read now.
+      if (!report || look.snapshot === undefined) await this.#exposure.refresh();
       if (!report) return;
       // What the seed read and judged a moment ago is not read and judged again.
       const review = await reviewDefinitions(this.#ctx, look);

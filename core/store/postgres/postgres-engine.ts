@@ -38,6 +38,7 @@ export const POSTGRES_DIALECT: Dialect = {
   cascades: true,
   startsWith: (column, param) => `starts_with(${column}, ${param})`,
   anyOf: (column, param, type) => `${column} = ANY(CAST(${param} AS ${type}[]))`,
+  jsonPairs: (param) => `(SELECT key AS k, value AS v FROM json_each_text(CAST(${param} AS json)))`,
 };
 
 function ended(): DistillError {

@@ -36,7 +36,7 @@ export const SQLITE_DIALECT: Dialect = {
     cc_sessions: "cc_sessions",
     spill_applied: "spill_applied",
   },
-  // The text JavaScript's toISOString() gives, so times written here and by the synchronous Store sort together.
+  // The text JavaScript's toISOString() gives, so times written in SQL and in JavaScript sort together.
   now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
   traceOrder: "rowid",
   writableCte: false,
@@ -44,6 +44,7 @@ export const SQLITE_DIALECT: Dialect = {
   cascades: false,
   startsWith: (column, param) => `substr(${column}, 1, length(${param})) = ${param}`,
   anyOf: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
+  jsonPairs: (param) => `(SELECT key AS k, value AS v FROM json_each(${param}))`,
 };
 
 /** This process's exclusive use of the one connection: a transaction, an export's snapshot or an import. */

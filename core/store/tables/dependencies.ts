@@ -2,6 +2,8 @@
  * What a version depends on: `dependencies` (the base tools it calls, with their fingerprints) and
  * `verified_definitions` (every base tool definition it was verified against).
  */
+
+import type { Status } from "../../types.ts";
 import { type Dialect, type Read, read, type SqlParam, sql } from "../engine.ts";
 import type { DependencyRecord, NewDefinition, VerifiedDefinition } from "../records.ts";
 import { dependencyFromRow, verifiedDefinitionFromRow } from "../row-mappers.ts";
@@ -58,6 +60,40 @@ export function dependenciesRead(d: Dialect, name?: string, version?: number): R
 export function definitionsRead(d: Dialect, name?: string, version?: number): Read<VerifiedDefinition[]> {
   const [text, params] = DEFINITIONS(d, name, version);
   return { sql: text, params, map: (rows) => rows.map(verifiedDefinitionFromRow) };
+}
+
+const BASE_TOOLS = sql((d) => `SELECT DISTINCT base_tool FROM ${d.t.dependencies}`);
+
+/** The base tools any version depends on. */
+export function dependedOnRead(d: Dialect): Read<string[]> {
+  return { sql: BASE_TOOLS(d), params: [], map: (rows) => rows.map((r) => String(r["base_tool"])) };
+}
+
+// A dependency is known when its tool's current fingerprint is one its version was verified against.
+const UNKNOWN = sql(
+  (d) => `SELECT DISTINCT dep.name, dep.version FROM ${d.t.dependencies} dep
+     JOIN ${d.t.versions} v ON v.name = dep.name AND v.version = dep.version
+     LEFT JOIN ${d.jsonPairs("?1")} cur ON cur.k = dep.base_tool
+     WHERE ${d.anyOf("v.status", "?2", "text")} AND NOT dep.avoided AND (cur.v IS NULL OR NOT EXISTS (
+       SELECT 1 FROM ${d.t.verified_definitions} k
+       WHERE k.name = dep.name AND k.version = dep.version AND k.base_tool = dep.base_tool AND k.fingerprint = cur.v))`,
+);
+
+/**
+ * The versions in `statuses` with a dependency whose current fingerprint (`current`: tool name → fingerprint; a
+ * tool not in it is gone, or cannot be hashed) is not among those the version was verified against, as
+ * `versionKey`s. One read, however many versions: the rest need no definition parsed.
+ */
+export function unknownDependenciesRead(
+  d: Dialect,
+  current: ReadonlyMap<string, string>,
+  statuses: readonly Status[],
+): Read<Set<string>> {
+  return {
+    sql: UNKNOWN(d),
+    params: [JSON.stringify(Object.fromEntries(current)), statuses],
+    map: (rows) => new Set(rows.map((r) => `${String(r["name"])}\u0000${Number(r["version"])}`)),
+  };
 }
 
 /** The dependency and verified-definition methods of RegistryData. */

@@ -30,6 +30,20 @@ export function runStatsRead(d: Dialect, name: string, version: number): Read<Ru
   return { sql: STATS(d), params: [name, version], map: (rows) => runStatsFromRow(name, version, rows[0]) };
 }
 
+const ALL_STATS = sql(
+  (d) => `SELECT name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at
+     FROM ${d.t.run_stats}`,
+);
+
+/** Every version's run counters that has any (a version without a row never ran). */
+export function allRunStatsRead(d: Dialect): Read<RunStats[]> {
+  return {
+    sql: ALL_STATS(d),
+    params: [],
+    map: (rows) => rows.map((r) => runStatsFromRow(String(r["name"]), Number(r["version"]), r)),
+  };
+}
+
 const RUN_COLUMNS = "name, version, outcome, trace_id, call_id, inner_calls, evidence, at";
 const RECENT = sql(
   (d) => `SELECT ${RUN_COLUMNS} FROM ${d.t.runs} WHERE name = ? AND version = ? ORDER BY id DESC LIMIT ?`,
@@ -90,6 +104,9 @@ export const runMethods = {
         String(inserted?.["at"]),
       ]);
     });
+  },
+  async allRunStats(this: Tables): Promise<RunStats[]> {
+    return read(this.engine, allRunStatsRead(this.engine.dialect));
   },
   async getRunStats(this: Tables, name: string, version: number): Promise<RunStats> {
     return read(this.engine, runStatsRead(this.engine.dialect, name, version));
