@@ -13,7 +13,7 @@ import {
   runInTransaction,
   stderrLogger,
   usedQuery
-} from "./chunk-ST5TS2FF.js";
+} from "./chunk-V2DLS7G5.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   parseStoreUrl
@@ -722,7 +722,8 @@ var POSTGRES_DIALECT = {
   codeInRow: true,
   cascades: true,
   startsWith: (column, param) => `starts_with(${column}, ${param})`,
-  anyOf: (column, param, type) => `${column} = ANY(CAST(${param} AS ${type}[]))`
+  anyOf: (column, param, type) => `${column} = ANY(CAST(${param} AS ${type}[]))`,
+  jsonPairs: (param) => `(SELECT key AS k, value AS v FROM json_each_text(CAST(${param} AS json)))`
 };
 function ended() {
   return new DistillError("USAGE", "this transaction has ended: use the store, or open a new transaction");

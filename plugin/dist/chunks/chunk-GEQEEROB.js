@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-EASO3LIS.js";
+} from "./chunk-MJCEUI43.js";
 
 // claude-code/session-recorder.ts
 function sessionRecorder(store, spillRoot) {

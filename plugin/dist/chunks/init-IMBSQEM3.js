@@ -6,11 +6,11 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-7RRXZ6VF.js";
-import "./chunk-YLZTE6DL.js";
+import "./chunk-WMM6OXXL.js";
+import "./chunk-PWG24XA5.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-OXT7YRGW.js";
+import "./chunk-SQO7T2JO.js";
 import {
   CONFIG_FILE_NAME,
   SAMPLE_CONFIG,
@@ -18,8 +18,8 @@ import {
 } from "./chunk-G4NVZV74.js";
 import {
   SqliteRegistryStore
-} from "./chunk-NNAW4RVO.js";
-import "./chunk-ST5TS2FF.js";
+} from "./chunk-X4GAA2HL.js";
+import "./chunk-V2DLS7G5.js";
 import {
   refusePostgresUrl
 } from "./chunk-VPKFMVD7.js";

@@ -16,7 +16,7 @@ import {
   sql,
   stderrLogger,
   usedQuery
-} from "./chunk-ST5TS2FF.js";
+} from "./chunk-V2DLS7G5.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   countToolFiles,
@@ -749,14 +749,15 @@ var SQLITE_DIALECT = {
     cc_sessions: "cc_sessions",
     spill_applied: "spill_applied"
   },
-  // The text JavaScript's toISOString() gives, so times written here and by the synchronous Store sort together.
+  // The text JavaScript's toISOString() gives, so times written in SQL and in JavaScript sort together.
   now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
   traceOrder: "rowid",
   writableCte: false,
   codeInRow: false,
   cascades: false,
   startsWith: (column, param) => `substr(${column}, 1, length(${param})) = ${param}`,
-  anyOf: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`
+  anyOf: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
+  jsonPairs: (param) => `(SELECT key AS k, value AS v FROM json_each(${param}))`
 };
 var Gate = class {
   #busy = null;
@@ -1149,7 +1150,7 @@ function constraintError(err, location) {
 // core/store/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-C3BTVE2R.js");
+    const { PostgresStore } = await import("./postgres-store-OWR33HBA.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

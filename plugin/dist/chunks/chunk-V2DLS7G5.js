@@ -553,6 +553,25 @@ function definitionsRead(d, name, version) {
   const [text2, params] = DEFINITIONS(d, name, version);
   return { sql: text2, params, map: (rows) => rows.map(verifiedDefinitionFromRow) };
 }
+var BASE_TOOLS = sql((d) => `SELECT DISTINCT base_tool FROM ${d.t.dependencies}`);
+function dependedOnRead(d) {
+  return { sql: BASE_TOOLS(d), params: [], map: (rows) => rows.map((r) => String(r["base_tool"])) };
+}
+var UNKNOWN = sql(
+  (d) => `SELECT DISTINCT dep.name, dep.version FROM ${d.t.dependencies} dep
+     JOIN ${d.t.versions} v ON v.name = dep.name AND v.version = dep.version
+     LEFT JOIN ${d.jsonPairs("?1")} cur ON cur.k = dep.base_tool
+     WHERE ${d.anyOf("v.status", "?2", "text")} AND NOT dep.avoided AND (cur.v IS NULL OR NOT EXISTS (
+       SELECT 1 FROM ${d.t.verified_definitions} k
+       WHERE k.name = dep.name AND k.version = dep.version AND k.base_tool = dep.base_tool AND k.fingerprint = cur.v))`
+);
+function unknownDependenciesRead(d, current, statuses) {
+  return {
+    sql: UNKNOWN(d),
+    params: [JSON.stringify(Object.fromEntries(current)), statuses],
+    map: (rows) => new Set(rows.map((r) => `${String(r["name"])}\0${Number(r["version"])}`))
+  };
+}
 var dependencyMethods = {
   /** Replaces the dependency rows of a version, in one transaction. */
   async setDependencies(name, version, deps) {
@@ -648,6 +667,17 @@ var STATS = sql(
 function runStatsRead(d, name, version) {
   return { sql: STATS(d), params: [name, version], map: (rows) => runStatsFromRow(name, version, rows[0]) };
 }
+var ALL_STATS = sql(
+  (d) => `SELECT name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at
+     FROM ${d.t.run_stats}`
+);
+function allRunStatsRead(d) {
+  return {
+    sql: ALL_STATS(d),
+    params: [],
+    map: (rows) => rows.map((r) => runStatsFromRow(String(r["name"]), Number(r["version"]), r))
+  };
+}
 var RUN_COLUMNS = "name, version, outcome, trace_id, call_id, inner_calls, evidence, at";
 var RECENT = sql(
   (d) => `SELECT ${RUN_COLUMNS} FROM ${d.t.runs} WHERE name = ? AND version = ? ORDER BY id DESC LIMIT ?`
@@ -701,6 +731,9 @@ var runMethods = {
         String(inserted?.["at"])
       ]);
     });
+  },
+  async allRunStats() {
+    return read(this.engine, allRunStatsRead(this.engine.dialect));
   },
   async getRunStats(name, version) {
     return read(this.engine, runStatsRead(this.engine.dialect, name, version));
@@ -1486,7 +1519,9 @@ export {
   now,
   dependenciesRead,
   definitionsRead,
-  runStatsRead,
+  dependedOnRead,
+  unknownDependenciesRead,
+  allRunStatsRead,
   versionsRead,
   EngineRegistryData,
   TRANSFER_ORDER,

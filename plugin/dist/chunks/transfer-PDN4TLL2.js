@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-KIODZVIG.js";
+} from "./chunk-EDHUUGU5.js";
 import {
   output,
   transferText
@@ -15,16 +15,16 @@ import {
   copyRegistry,
   exportRegistryFile,
   importRegistryFile
-} from "./chunk-7RRXZ6VF.js";
+} from "./chunk-WMM6OXXL.js";
 import {
   loadConfiguredStore
-} from "./chunk-YLZTE6DL.js";
+} from "./chunk-PWG24XA5.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-OXT7YRGW.js";
+import "./chunk-SQO7T2JO.js";
 import "./chunk-G4NVZV74.js";
-import "./chunk-NNAW4RVO.js";
-import "./chunk-ST5TS2FF.js";
+import "./chunk-X4GAA2HL.js";
+import "./chunk-V2DLS7G5.js";
 import "./chunk-VPKFMVD7.js";
 import {
   expandVars

@@ -4,22 +4,22 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-EASO3LIS.js";
+} from "./chunk-MJCEUI43.js";
 import {
   appendLog
-} from "./chunk-7RRXZ6VF.js";
-import "./chunk-YLZTE6DL.js";
+} from "./chunk-WMM6OXXL.js";
+import "./chunk-PWG24XA5.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-OXT7YRGW.js";
+} from "./chunk-SQO7T2JO.js";
 import {
   importRef,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-NNAW4RVO.js";
-import "./chunk-ST5TS2FF.js";
+import "./chunk-X4GAA2HL.js";
+import "./chunk-V2DLS7G5.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withRegistry
-} from "./chunk-KIODZVIG.js";
+} from "./chunk-EDHUUGU5.js";
 import {
   VERSION_TABLE,
   output,
@@ -13,7 +13,7 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-YLZTE6DL.js";
+import "./chunk-PWG24XA5.js";
 import {
   resolveVersion,
   runTokens

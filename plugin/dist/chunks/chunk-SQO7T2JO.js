@@ -12,14 +12,16 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-NNAW4RVO.js";
+} from "./chunk-X4GAA2HL.js";
 import {
+  allRunStatsRead,
   definitionsRead,
+  dependedOnRead,
   dependenciesRead,
-  runStatsRead,
   stderrLogger,
+  unknownDependenciesRead,
   versionsRead
-} from "./chunk-ST5TS2FF.js";
+} from "./chunk-V2DLS7G5.js";
 import {
   clipDepth,
   hashSource,
@@ -56962,20 +56964,26 @@ async function reviewDefinitions(ctx, options = {}) {
   const statuses = options.statuses ?? ["active", "suspect"];
   const versions = await watched(ctx, statuses);
   if (versions.length === 0) return { report, jobs };
-  const snapshot = options.onlyTool === void 0 && versions.every((v) => options.snapshot?.deps.has(versionKey(v))) ? options.snapshot : void 0;
-  const deps = snapshot?.deps ?? Map.groupBy(await ctx.store.getDependencies(), versionKey);
-  const known = snapshot?.known ?? Map.groupBy(await ctx.store.verifiedDefinitions(), versionKey);
+  const snapshot = options.onlyTool === void 0 && versions.every((v) => options.snapshot?.judged.has(versionKey(v))) ? options.snapshot : void 0;
   const fingerprintOf = options.fingerprintOf ?? fingerprintOnce();
+  let rows;
   for (const first of versions) {
     const key2 = versionKey(first);
-    const quick = snapshot?.judged.get(key2) ?? classifyVersion(
-      first,
-      deps.get(key2) ?? [],
-      known.get(key2) ?? [],
-      ctx.baseTool,
-      options.onlyTool,
-      fingerprintOf
-    ).status;
+    let quick = snapshot?.judged.get(key2);
+    if (quick === void 0) {
+      rows ??= {
+        deps: Map.groupBy(await ctx.store.getDependencies(), versionKey),
+        known: Map.groupBy(await ctx.store.verifiedDefinitions(), versionKey)
+      };
+      quick = classifyVersion(
+        first,
+        rows.deps.get(key2) ?? [],
+        rows.known.get(key2) ?? [],
+        ctx.baseTool,
+        options.onlyTool,
+        fingerprintOf
+      ).status;
+    }
     if (quick === "known") continue;
     try {
       await ctx.store.withToolLock(first.name, async () => {
@@ -57367,9 +57375,11 @@ async function fallbackDistill(ctx, traceId, timeoutMs = FALLBACK_TIMEOUT_MS) {
 // core/lifecycle/exposure.ts
 var IN_USE_ONCE = ["verified", "active", "suspect", "deprecated"];
 async function exposedCandidates(store) {
-  const exposed = exposedOf(await store.listVersions());
-  const stats = await Promise.all(exposed.map((v) => store.getRunStats(v.name, v.version)));
-  return exposed.map((v, i) => ({ v, runs: stats[i].successes }));
+  return candidatesOf(await store.listVersions(), await store.allRunStats());
+}
+function candidatesOf(versions, stats) {
+  const successes = new Map(stats.map((s) => [`${s.name}\0${s.version}`, s.successes]));
+  return exposedOf(versions).map((v) => ({ v, runs: successes.get(`${v.name}\0${v.version}`) ?? 0 }));
 }
 function exposedOf(versions) {
   return versions.filter((v) => isExposed(v.status, v.problems));
@@ -57450,33 +57460,38 @@ function toolDefinition(v) {
 }
 
 // core/lifecycle/exposure-cache.ts
+var WATCHED = ["active", "suspect"];
 function startupCandidates(readNow, baseTool, look = { fingerprintOf: fingerprintOnce() }) {
-  const candidates = exposedOf(readNow((d) => versionsRead(d))).map((v) => ({
-    v,
-    runs: readNow((d) => runStatsRead(d, v.name, v.version)).successes
-  }));
+  const versions = readNow((d) => versionsRead(d));
+  const candidates = candidatesOf(
+    versions,
+    readNow((d) => allRunStatsRead(d))
+  );
   if (!baseTool || candidates.length === 0) return candidates;
-  const deps = Map.groupBy(
-    readNow((d) => dependenciesRead(d)),
-    versionKey
-  );
-  const known = Map.groupBy(
-    readNow((d) => definitionsRead(d)),
-    versionKey
-  );
+  const watched2 = versions.filter((v) => WATCHED.includes(v.status));
+  const current = /* @__PURE__ */ new Map();
+  for (const name of readNow((d) => dependedOnRead(d))) {
+    const tool = baseTool(name);
+    const print = tool === void 0 ? null : look.fingerprintOf(tool);
+    if (print !== null) current.set(name, print);
+  }
+  const unknown = readNow((d) => unknownDependenciesRead(d, current, WATCHED));
   const judged2 = /* @__PURE__ */ new Map();
-  look.snapshot = { deps, known, judged: judged2 };
-  return candidates.filter((c) => {
-    const k = versionKey(c.v);
-    const status = classifyVersion(
-      c.v,
-      deps.get(k) ?? [],
-      known.get(k) ?? [],
+  look.snapshot = { judged: judged2 };
+  for (const v of watched2) {
+    const k = versionKey(v);
+    const status = !unknown.has(k) ? "known" : classifyVersion(
+      v,
+      readNow((d) => dependenciesRead(d, v.name, v.version)),
+      readNow((d) => definitionsRead(d, v.name, v.version)),
       baseTool,
       void 0,
       look.fingerprintOf
     ).status;
     judged2.set(k, status);
+  }
+  return candidates.filter((c) => {
+    const status = judged2.get(versionKey(c.v));
     return status !== "missing" && status !== "breaking";
   });
 }
@@ -58309,8 +58324,8 @@ var ToolDistill = class _ToolDistill {
     try {
       if (this.store instanceof SqliteRegistryStore) await this.store.checkOnOpen();
       await this.#exposure.follow();
-      await this.#exposure.refresh();
       const report = this.startupReport;
+      if (!report || look.snapshot === void 0) await this.#exposure.refresh();
       if (!report) return;
       const review = await reviewDefinitions(this.#ctx, look);
       report.changes.push(...review.report.changes);

@@ -10,7 +10,7 @@ import {
   groupUsage,
   usageOf
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-YLZTE6DL.js";
+import "./chunk-PWG24XA5.js";
 import "./chunk-G4NVZV74.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
@@ -29,24 +29,24 @@ import "./chunk-UTY5CP2H.js";
 
 // cli/dispatch.ts
 var LOADERS = {
-  init: () => import("./init-KLJEEGVX.js").then((m) => m.init),
-  list: () => import("./versions-P5VSF7WX.js").then((m) => m.list),
-  show: () => import("./versions-P5VSF7WX.js").then((m) => m.show),
-  "traces list": () => import("./traces-ZLZRTO7Y.js").then((m) => m.tracesList),
-  "traces show": () => import("./traces-ZLZRTO7Y.js").then((m) => m.tracesShow),
-  report: () => import("./report-6K5CFCQB.js").then((m) => m.report),
-  promote: () => import("./lifecycle-73PNSK5Z.js").then((m) => m.promote),
-  deprecate: () => import("./lifecycle-73PNSK5Z.js").then((m) => m.deprecate),
-  verify: () => import("./lifecycle-73PNSK5Z.js").then((m) => m.verify),
-  prune: () => import("./lifecycle-73PNSK5Z.js").then((m) => m.prune),
-  "tool-updated": () => import("./changes-KPYUJZQM.js").then((m) => m.toolUpdated),
-  health: () => import("./changes-KPYUJZQM.js").then((m) => m.health),
-  rebuild: () => import("./changes-KPYUJZQM.js").then((m) => m.rebuild),
-  doctor: () => import("./doctor-MA5BGFE4.js").then((m) => m.doctor),
-  export: () => import("./transfer-52ZPWFM4.js").then((m) => m.exportRegistry),
-  import: () => import("./transfer-52ZPWFM4.js").then((m) => m.importRegistry),
-  copy: () => import("./transfer-52ZPWFM4.js").then((m) => m.copy),
-  "mcp tools": () => import("./mcp-EH5KJO2I.js").then((m) => m.mcpTools)
+  init: () => import("./init-IMBSQEM3.js").then((m) => m.init),
+  list: () => import("./versions-QNXE7MWQ.js").then((m) => m.list),
+  show: () => import("./versions-QNXE7MWQ.js").then((m) => m.show),
+  "traces list": () => import("./traces-IDNUTEG2.js").then((m) => m.tracesList),
+  "traces show": () => import("./traces-IDNUTEG2.js").then((m) => m.tracesShow),
+  report: () => import("./report-ILHVAN4X.js").then((m) => m.report),
+  promote: () => import("./lifecycle-WTVPSMCO.js").then((m) => m.promote),
+  deprecate: () => import("./lifecycle-WTVPSMCO.js").then((m) => m.deprecate),
+  verify: () => import("./lifecycle-WTVPSMCO.js").then((m) => m.verify),
+  prune: () => import("./lifecycle-WTVPSMCO.js").then((m) => m.prune),
+  "tool-updated": () => import("./changes-HNPABXXK.js").then((m) => m.toolUpdated),
+  health: () => import("./changes-HNPABXXK.js").then((m) => m.health),
+  rebuild: () => import("./changes-HNPABXXK.js").then((m) => m.rebuild),
+  doctor: () => import("./doctor-7Z2VYQNE.js").then((m) => m.doctor),
+  export: () => import("./transfer-PDN4TLL2.js").then((m) => m.exportRegistry),
+  import: () => import("./transfer-PDN4TLL2.js").then((m) => m.importRegistry),
+  copy: () => import("./transfer-PDN4TLL2.js").then((m) => m.copy),
+  "mcp tools": () => import("./mcp-QC6KGWFZ.js").then((m) => m.mcpTools)
 };
 async function runCommand(name, ctx) {
   const body = await LOADERS[name]();

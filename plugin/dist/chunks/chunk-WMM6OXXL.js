@@ -4,16 +4,16 @@ import {
   exposedVersions,
   proposeToolDefinition,
   toolDefinition
-} from "./chunk-OXT7YRGW.js";
+} from "./chunk-SQO7T2JO.js";
 import {
   SqliteRegistryStore,
   checkLifecycle,
   openConfiguredStore
-} from "./chunk-NNAW4RVO.js";
+} from "./chunk-X4GAA2HL.js";
 import {
   TRANSFER_ORDER,
   emptyCounts
-} from "./chunk-ST5TS2FF.js";
+} from "./chunk-V2DLS7G5.js";
 import {
   countToolFiles,
   hashSource,

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-KIODZVIG.js";
+} from "./chunk-EDHUUGU5.js";
 import {
   doctorText,
   output
@@ -13,24 +13,24 @@ import {
 } from "./chunk-PLXZKH3A.js";
 import {
   sessionRecorder
-} from "./chunk-MEF2PT5A.js";
-import "./chunk-EASO3LIS.js";
+} from "./chunk-GEQEEROB.js";
+import "./chunk-MJCEUI43.js";
 import {
   doctor,
   pendingSpills
-} from "./chunk-7RRXZ6VF.js";
+} from "./chunk-WMM6OXXL.js";
 import {
   loadConfiguredStore
-} from "./chunk-YLZTE6DL.js";
+} from "./chunk-PWG24XA5.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
-import "./chunk-OXT7YRGW.js";
+import "./chunk-SQO7T2JO.js";
 import {
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-NNAW4RVO.js";
-import "./chunk-ST5TS2FF.js";
+import "./chunk-X4GAA2HL.js";
+import "./chunk-V2DLS7G5.js";
 import {
   isPostgresUrl
 } from "./chunk-VPKFMVD7.js";

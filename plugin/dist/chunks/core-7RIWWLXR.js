@@ -11,17 +11,17 @@ import {
   classifyBaseFailure,
   fingerprint,
   reportHtml
-} from "./chunk-OXT7YRGW.js";
+} from "./chunk-SQO7T2JO.js";
 import {
   DEFAULT_SETTINGS,
   loadConfig,
   runTokens,
   validateConfig
 } from "./chunk-G4NVZV74.js";
-import "./chunk-NNAW4RVO.js";
+import "./chunk-X4GAA2HL.js";
 import {
   stderrLogger
-} from "./chunk-ST5TS2FF.js";
+} from "./chunk-V2DLS7G5.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import {
