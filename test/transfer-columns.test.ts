@@ -63,3 +63,59 @@ test("every table a copy carries has, on PostgreSQL, exactly the columns the lis
     );
   }
 });
+
+test("every field of a table's record is in its transfer row: a field added to a record needs its column here", async (t) => {
+  const store = SqliteRegistryStore.open(tempDir(t));
+  t.after(() => store.close());
+  await store.createTrace("t1", "task", "sdk");
+  const call = await store.appendCall(
+    { traceId: "t1", tool: "lookup", kind: "base", args: { a: 1 } },
+    { output: 2 },
+    1,
+  );
+  await store.createVersion({
+    name: "tool_a",
+    code: "export default 1;\n",
+    description: "d",
+    inputSchema: { type: "object" },
+    testInputs: [],
+    sourceTrace: "t1",
+    reason: "test",
+  });
+  await store.setDependencies("tool_a", 1, [{ baseTool: "lookup", fingerprint: "fp", avoided: false }]);
+  await store.addVerifiedDefinitions("tool_a", 1, [
+    { baseTool: "lookup", fingerprint: "fp", definition: null },
+  ]);
+  await store.recordRun({
+    name: "tool_a",
+    version: 1,
+    outcome: "ok",
+    innerCalls: 1,
+    traceId: "t1",
+    callId: call,
+  });
+  await store.recordBaseHealth("lookup", false, "down");
+  await store.setMeta("k", "v");
+  await store.sessionSpan("s1");
+  const rows: Record<string, Record<string, unknown>> = {};
+  for await (const batch of store.exportRegistry())
+    rows[batch.table] = batch.rows[0] as unknown as Record<string, unknown>;
+  const records: Record<string, object> = {
+    traces: { ...(await store.getTrace("t1")), ...(await store.getTraceFlags("t1")) },
+    calls: (await store.getCalls("t1"))[0]!,
+    versions: (await store.getVersion("tool_a", 1))!,
+    history: (await store.getHistory("tool_a", 1))[0]!,
+    dependencies: (await store.getDependencies("tool_a", 1))[0]!,
+    runStats: await store.getRunStats("tool_a", 1),
+    runs: (await store.recentRuns("tool_a", 1, 1))[0]!,
+    verifiedDefinitions: (await store.verifiedDefinitions("tool_a", 1))[0]!,
+    baseHealth: (await store.baseHealth())[0]!,
+    sessions: await store.sessionSpan("s1"),
+  };
+  for (const [table, record] of Object.entries(records)) {
+    const row = rows[table];
+    assert.ok(row, `${table}: exported`);
+    for (const field of Object.keys(record))
+      assert.ok(field in row, `${table}.${field} is not in its transfer row`);
+  }
+});

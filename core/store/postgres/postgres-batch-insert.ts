@@ -5,7 +5,7 @@
 
 import type { TableName } from "../engine.ts";
 import type { RegistryBatch } from "../registry-store.ts";
-import { type Column, columnsOf, TRANSFER_COLUMNS } from "../transfer/transfer-columns.ts";
+import { type AnyColumn, columnsOf, TRANSFER_COLUMNS, valueOf } from "../transfer/transfer-columns.ts";
 import type { PostgresDatabase } from "./postgres-database.ts";
 import { POSTGRES_DIALECT } from "./postgres-engine.ts";
 
@@ -13,7 +13,7 @@ import { POSTGRES_DIALECT } from "./postgres-engine.ts";
 async function insertRows<R>(
   db: PostgresDatabase,
   table: TableName,
-  columns: readonly Column<R>[],
+  columns: readonly AnyColumn[],
   rows: R[],
 ): Promise<void> {
   if (rows.length === 0) return;
@@ -23,7 +23,7 @@ async function insertRows<R>(
   await db.run(
     `INSERT INTO ${POSTGRES_DIALECT.t[table]} (${names})
      SELECT ${names} FROM unnest(${arrays}) WITH ORDINALITY AS r(${names}, ord) ORDER BY ord`,
-    columns.map(([, , value]) => rows.map(value)),
+    columns.map((c) => rows.map((row) => valueOf(row, c))),
   );
 }
 
@@ -54,6 +54,6 @@ export async function insertBatch(db: PostgresDatabase, batch: RegistryBatch): P
     );
   }
   const { table } = TRANSFER_COLUMNS[batch.table];
-  const columns = columnsOf(batch) as readonly Column<unknown>[];
+  const columns = columnsOf(batch);
   for (const rows of pieces(batch.rows as unknown[])) await insertRows(db, table, columns, rows);
 }

@@ -6,7 +6,7 @@
 import type { SQLInputValue } from "node:sqlite";
 import type { RegistryBatch } from "../registry-store.ts";
 import { readToolCode, toolFilePath, writeToolCode } from "../tool-files.ts";
-import { type Column, type ColumnType, columnsOf, TRANSFER_COLUMNS } from "../transfer/transfer-columns.ts";
+import { type ColumnType, columnsOf, TRANSFER_COLUMNS, valueOf } from "../transfer/transfer-columns.ts";
 import { exportTables, usedQuery } from "../transfer/transfer-pages.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
 import { SQLITE_DIALECT } from "./sqlite-engine.ts";
@@ -39,7 +39,7 @@ function stored(type: ColumnType, value: unknown): SQLInputValue {
  */
 export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBatch, written: string[]): void {
   const { table } = TRANSFER_COLUMNS[batch.table];
-  const all: readonly Column<unknown>[] = columnsOf(batch) as readonly Column<unknown>[];
+  const all = columnsOf(batch);
   const code = all.find(([, type]) => type === "code");
   const columns = all.filter((c) => c !== code);
   const insert = db.stmt(
@@ -51,8 +51,8 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
       const v = row as { name: string; version: number };
       const file = toolFilePath(root, v.name, v.version);
       written.push(file);
-      writeToolCode(root, file, String(code[2](row)));
+      writeToolCode(root, file, String(valueOf(row, code)));
     }
-    insert.run(...columns.map(([, type, value]) => stored(type, value(row))));
+    insert.run(...columns.map((c) => stored(c[1], valueOf(row, c))));
   }
 }

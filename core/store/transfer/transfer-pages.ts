@@ -7,7 +7,7 @@
 import type { Dialect, SqlParam } from "../engine.ts";
 import type { Row } from "../row-mappers.ts";
 import { INTERNAL_META_PREFIX, type RegistryBatch, TRANSFER_ORDER } from "../transfer-rows.ts";
-import { TRANSFER_COLUMNS, type TransferTable } from "./transfer-columns.ts";
+import { TRANSFER_COLUMNS, type TransferTable, transferRow } from "./transfer-columns.ts";
 
 /** Rows per page: small enough that a page of large recorded outputs stays a few hundred MB at worst. */
 export const PAGE = 200;
@@ -51,7 +51,7 @@ export async function* exportTables(
     for (;;) {
       const rows = await read(page.sql, [...page.params(last), PAGE]);
       if (rows.length > 0) {
-        yield { table: name, rows: rows.map((r) => spec.fromRow(r, () => codeOf(r))) } as RegistryBatch;
+        yield { table: name, rows: rows.map((r) => transferRow(name, r, () => codeOf(r))) } as RegistryBatch;
       }
       if (rows.length < PAGE) break;
       last = rows.at(-1);
