@@ -5,7 +5,7 @@
 
 import type { TableName } from "../engine.ts";
 import type { RegistryBatch } from "../registry-store.ts";
-import { type AnyColumn, columnsOf, TRANSFER_COLUMNS, valueOf } from "../transfer/transfer-columns.ts";
+import { type AnyColumn, columnsOf, fieldValue, TRANSFER_COLUMNS } from "../transfer/transfer-columns.ts";
 import type { PostgresDatabase } from "./postgres-database.ts";
 import { POSTGRES_DIALECT } from "./postgres-engine.ts";
 
@@ -23,7 +23,7 @@ async function insertRows<R>(
   await db.run(
     `INSERT INTO ${POSTGRES_DIALECT.t[table]} (${names})
      SELECT ${names} FROM unnest(${arrays}) WITH ORDINALITY AS r(${names}, ord) ORDER BY ord`,
-    columns.map((c) => rows.map((row) => valueOf(row, c))),
+    columns.map((c) => rows.map((row) => fieldValue(row, c))),
   );
 }
 

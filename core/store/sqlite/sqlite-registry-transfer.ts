@@ -6,7 +6,7 @@
 import type { SQLInputValue } from "node:sqlite";
 import type { RegistryBatch } from "../registry-store.ts";
 import { readToolCode, toolFilePath, writeToolCode } from "../tool-files.ts";
-import { type ColumnType, columnsOf, TRANSFER_COLUMNS, valueOf } from "../transfer/transfer-columns.ts";
+import { type ColumnType, columnsOf, fieldValue, TRANSFER_COLUMNS } from "../transfer/transfer-columns.ts";
 import { exportTables, usedQuery } from "../transfer/transfer-pages.ts";
 import type { StoreDatabase } from "./sqlite-database.ts";
 import { SQLITE_DIALECT } from "./sqlite-engine.ts";
@@ -51,8 +51,8 @@ export function importSqlite(db: StoreDatabase, root: string, batch: RegistryBat
       const v = row as { name: string; version: number };
       const file = toolFilePath(root, v.name, v.version);
       written.push(file);
-      writeToolCode(root, file, String(valueOf(row, code)));
+      writeToolCode(root, file, String(fieldValue(row, code)));
     }
-    insert.run(...columns.map((c) => stored(c[1], valueOf(row, c))));
+    insert.run(...columns.map((c) => stored(c[1], fieldValue(row, c))));
   }
 }

@@ -231,7 +231,7 @@ export function columnsOf(batch: { table: RegistryBatch["table"] }): readonly An
 }
 
 /** A column's value in a transfer row. */
-export function valueOf(row: unknown, [, , field]: AnyColumn): unknown {
+export function fieldValue(row: unknown, [, , field]: AnyColumn): unknown {
   const dot = field.indexOf(".");
   const record = row as Record<string, unknown>;
   if (dot === -1) return record[field];
