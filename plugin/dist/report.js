@@ -9,7 +9,7 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // hooks/report.ts
 if (nodeSupported()) {
-  const { runReport } = await import("./chunks/report-run-NJWVSDON.js");
+  const { runReport } = await import("./chunks/report-run-JLVMUD2Z.js");
   process.exitCode = await runReport(
     process.argv.slice(2),
     process.env,

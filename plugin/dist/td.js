@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
-  const { main } = await import("./chunks/main-5HZGJKRR.js");
+  const { main } = await import("./chunks/main-CZWOAIME.js");
   await main();
 }

@@ -12,7 +12,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-X4GAA2HL.js";
+} from "./chunk-VLJBH44V.js";
 import {
   allRunStatsRead,
   definitionsRead,
@@ -21,7 +21,7 @@ import {
   stderrLogger,
   unknownDependenciesRead,
   versionsRead
-} from "./chunk-V2DLS7G5.js";
+} from "./chunk-3GX3CNS6.js";
 import {
   clipDepth,
   hashSource,

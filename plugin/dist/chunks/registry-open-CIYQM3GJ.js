@@ -4,8 +4,8 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-X4GAA2HL.js";
-import "./chunk-V2DLS7G5.js";
+} from "./chunk-VLJBH44V.js";
+import "./chunk-3GX3CNS6.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-QNKRPA2X.js";
 import "./chunk-7GUC6VD2.js";

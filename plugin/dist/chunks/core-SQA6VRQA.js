@@ -11,17 +11,17 @@ import {
   classifyBaseFailure,
   fingerprint,
   reportHtml
-} from "./chunk-SQO7T2JO.js";
+} from "./chunk-BK2PFDHN.js";
 import {
   DEFAULT_SETTINGS,
   loadConfig,
   runTokens,
   validateConfig
 } from "./chunk-G4NVZV74.js";
-import "./chunk-X4GAA2HL.js";
+import "./chunk-VLJBH44V.js";
 import {
   stderrLogger
-} from "./chunk-V2DLS7G5.js";
+} from "./chunk-3GX3CNS6.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import {

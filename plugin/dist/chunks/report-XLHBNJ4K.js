@@ -2,24 +2,24 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withRegistry
-} from "./chunk-EDHUUGU5.js";
+} from "./chunk-EPOVXQOZ.js";
 import {
   output
 } from "./chunk-UI6PSFEU.js";
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-WMM6OXXL.js";
-import "./chunk-PWG24XA5.js";
+import "./chunk-HH3F3XI2.js";
+import "./chunk-WUGF6WEQ.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   buildReport,
   reportHtml
-} from "./chunk-SQO7T2JO.js";
+} from "./chunk-BK2PFDHN.js";
 import "./chunk-G4NVZV74.js";
-import "./chunk-X4GAA2HL.js";
-import "./chunk-V2DLS7G5.js";
+import "./chunk-VLJBH44V.js";
+import "./chunk-3GX3CNS6.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

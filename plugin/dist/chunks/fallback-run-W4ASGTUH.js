@@ -4,22 +4,22 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-MJCEUI43.js";
+} from "./chunk-2LALCTTA.js";
 import {
   appendLog
-} from "./chunk-WMM6OXXL.js";
-import "./chunk-PWG24XA5.js";
+} from "./chunk-HH3F3XI2.js";
+import "./chunk-WUGF6WEQ.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-SQO7T2JO.js";
+} from "./chunk-BK2PFDHN.js";
 import {
   importRef,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-X4GAA2HL.js";
-import "./chunk-V2DLS7G5.js";
+import "./chunk-VLJBH44V.js";
+import "./chunk-3GX3CNS6.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

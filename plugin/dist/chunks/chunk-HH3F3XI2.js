@@ -4,16 +4,16 @@ import {
   exposedVersions,
   proposeToolDefinition,
   toolDefinition
-} from "./chunk-SQO7T2JO.js";
+} from "./chunk-BK2PFDHN.js";
 import {
   SqliteRegistryStore,
   checkLifecycle,
   openConfiguredStore
-} from "./chunk-X4GAA2HL.js";
+} from "./chunk-VLJBH44V.js";
 import {
   TRANSFER_ORDER,
   emptyCounts
-} from "./chunk-V2DLS7G5.js";
+} from "./chunk-3GX3CNS6.js";
 import {
   countToolFiles,
   hashSource,

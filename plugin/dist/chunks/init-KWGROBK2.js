@@ -6,11 +6,11 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-WMM6OXXL.js";
-import "./chunk-PWG24XA5.js";
+import "./chunk-HH3F3XI2.js";
+import "./chunk-WUGF6WEQ.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-SQO7T2JO.js";
+import "./chunk-BK2PFDHN.js";
 import {
   CONFIG_FILE_NAME,
   SAMPLE_CONFIG,
@@ -18,8 +18,8 @@ import {
 } from "./chunk-G4NVZV74.js";
 import {
   SqliteRegistryStore
-} from "./chunk-X4GAA2HL.js";
-import "./chunk-V2DLS7G5.js";
+} from "./chunk-VLJBH44V.js";
+import "./chunk-3GX3CNS6.js";
 import {
   refusePostgresUrl
 } from "./chunk-VPKFMVD7.js";

@@ -9,11 +9,12 @@ import {
   columnsOf,
   emptyCounts,
   exportTables,
+  fieldValue,
   migrate,
   runInTransaction,
   stderrLogger,
   usedQuery
-} from "./chunk-V2DLS7G5.js";
+} from "./chunk-3GX3CNS6.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   parseStoreUrl
@@ -934,7 +935,7 @@ async function insertRows(db, table, columns, rows) {
   await db.run(
     `INSERT INTO ${POSTGRES_DIALECT.t[table]} (${names})
      SELECT ${names} FROM unnest(${arrays}) WITH ORDINALITY AS r(${names}, ord) ORDER BY ord`,
-    columns.map(([, , value]) => rows.map(value))
+    columns.map((c) => rows.map((row) => fieldValue(row, c)))
   );
 }
 function* pieces(rows) {

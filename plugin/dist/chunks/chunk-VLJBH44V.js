@@ -10,13 +10,14 @@ import {
   columnsOf,
   emptyCounts,
   exportTables,
+  fieldValue,
   migrateNow,
   now,
   runInTransaction,
   sql,
   stderrLogger,
   usedQuery
-} from "./chunk-V2DLS7G5.js";
+} from "./chunk-3GX3CNS6.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   countToolFiles,
@@ -931,9 +932,9 @@ function importSqlite(db, root, batch, written) {
       const v = row;
       const file = toolFilePath(root, v.name, v.version);
       written.push(file);
-      writeToolCode(root, file, String(code[2](row)));
+      writeToolCode(root, file, String(fieldValue(row, code)));
     }
-    insert.run(...columns.map(([, type, value]) => stored(type, value(row))));
+    insert.run(...columns.map((c) => stored(c[1], fieldValue(row, c))));
   }
 }
 
@@ -1150,7 +1151,7 @@ function constraintError(err, location) {
 // core/store/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-OWR33HBA.js");
+    const { PostgresStore } = await import("./postgres-store-3YFPTY4M.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

@@ -1230,55 +1230,6 @@ async function migrate(list, store, driver) {
   });
 }
 
-// core/store/registry-rows.ts
-function traceRow(r) {
-  return { ...traceFromRow(r), ...traceFlagsFromRow(r) };
-}
-function callRow(r) {
-  return {
-    ...callFromRow(r),
-    args: text(r, "args"),
-    output: textOrNull(r, "output"),
-    externalId: textOrNull(r, "external_id"),
-    startedAt: text(r, "started_at"),
-    rawArgs: textOrNull(r, "raw_args")
-  };
-}
-function versionRow(r, code) {
-  return {
-    ...versionFromRow(r),
-    problems: text(r, "problems"),
-    inputSchema: text(r, "input_schema"),
-    testInputs: text(r, "test_inputs"),
-    verdict: textOrNull(r, "verdict"),
-    replayRuns: text(r, "replay_runs"),
-    code
-  };
-}
-function historyRow(r) {
-  return { ...historyFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
-}
-function runStatsRow(r) {
-  return runStatsFromRow(text(r, "name"), Number(r["version"]), r);
-}
-function metaRow(r) {
-  return { key: text(r, "key"), value: text(r, "value") };
-}
-function sessionRow(r) {
-  return {
-    sessionId: text(r, "session_id"),
-    span: Number(r["span"]),
-    confirmed: Boolean(r["confirmed"]),
-    updatedAt: text(r, "updated_at")
-  };
-}
-function runRow(r) {
-  return { ...runFromRow(r), id: Number(r["id"]), evidence: textOrNull(r, "evidence") };
-}
-function verifiedDefinitionRow(r) {
-  return { ...verifiedDefinitionFromRow(r), definition: textOrNull(r, "definition") };
-}
-
 // core/store/transfer/transfer-columns.ts
 var BY_VERSION = [
   ["name", ""],
@@ -1289,182 +1240,206 @@ var TRANSFER_COLUMNS = {
   traces: {
     table: "traces",
     key: "written",
-    fromRow: (r) => traceRow(r),
     columns: [
-      ["id", "text", (t) => t.id],
-      ["task", "text", (t) => t.task],
-      ["source", "text", (t) => t.source],
-      ["outcome", "boolean", (t) => t.outcome],
-      ["input_tokens", "bigint", (t) => t.usage.input_tokens],
-      ["output_tokens", "bigint", (t) => t.usage.output_tokens],
-      ["cache_creation_input_tokens", "bigint", (t) => t.usage.cache_creation_input_tokens],
-      ["cache_read_input_tokens", "bigint", (t) => t.usage.cache_read_input_tokens],
-      ["started_at", "timestamptz", (t) => t.startedAt],
-      ["ended_at", "timestamptz", (t) => t.endedAt],
-      ["nudged", "boolean", (t) => t.nudged],
-      ["proposed", "boolean", (t) => t.proposed],
-      ["replace_name", "text", (t) => t.replaceName],
-      ["note", "text", (t) => t.note]
+      ["id", "text", "id"],
+      ["task", "text", "task"],
+      ["source", "text", "source"],
+      ["outcome", "boolean", "outcome"],
+      ["input_tokens", "bigint", "usage.input_tokens"],
+      ["output_tokens", "bigint", "usage.output_tokens"],
+      ["cache_creation_input_tokens", "bigint", "usage.cache_creation_input_tokens"],
+      ["cache_read_input_tokens", "bigint", "usage.cache_read_input_tokens"],
+      ["started_at", "timestamptz", "startedAt"],
+      ["ended_at", "timestamptz", "endedAt"],
+      ["nudged", "boolean", "nudged"],
+      ["proposed", "boolean", "proposed"],
+      ["replace_name", "text", "replaceName"],
+      ["note", "text", "note"]
     ]
   },
   calls: {
     table: "calls",
     key: BY_ID,
-    fromRow: (r) => callRow(r),
     columns: [
-      ["id", "bigint", (c) => c.id],
-      ["trace_id", "text", (c) => c.traceId],
-      ["seq", "integer", (c) => c.seq],
-      ["parent_id", "bigint", (c) => c.parentId],
-      ["tool", "text", (c) => c.tool],
-      ["kind", "text", (c) => c.kind],
-      ["args", "text", (c) => c.args],
-      ["status", "text", (c) => c.status],
-      ["output", "text", (c) => c.output],
-      ["error", "text", (c) => c.error],
-      ["latency_ms", "double precision", (c) => c.latencyMs],
-      ["version", "integer", (c) => c.version],
-      ["external_id", "text", (c) => c.externalId],
-      ["started_at", "timestamptz", (c) => c.startedAt],
-      ["note", "text", (c) => c.note],
-      ["clipped", "boolean", (c) => c.clipped],
-      ["raw_args", "text", (c) => c.rawArgs],
-      ["failure", "text", (c) => c.failure]
+      ["id", "bigint", "id"],
+      ["trace_id", "text", "traceId"],
+      ["seq", "integer", "seq"],
+      ["parent_id", "bigint", "parentId"],
+      ["tool", "text", "tool"],
+      ["kind", "text", "kind"],
+      ["args", "text", "args"],
+      ["status", "text", "status"],
+      ["output", "text", "output"],
+      ["error", "text", "error"],
+      ["latency_ms", "double precision", "latencyMs"],
+      ["version", "integer", "version"],
+      ["external_id", "text", "externalId"],
+      ["started_at", "timestamptz", "startedAt"],
+      ["note", "text", "note"],
+      ["clipped", "boolean", "clipped"],
+      ["raw_args", "text", "rawArgs"],
+      ["failure", "text", "failure"]
     ]
   },
   versions: {
     table: "versions",
     key: BY_VERSION,
-    fromRow: (r, code) => versionRow(r, code()),
     columns: [
-      ["name", "text", (v) => v.name],
-      ["version", "integer", (v) => v.version],
-      ["status", "text", (v) => v.status],
-      ["problems", "json", (v) => v.problems],
-      ["baseline", "integer", (v) => v.baseline],
-      ["baseline_tokens", "bigint", (v) => v.baselineTokens],
-      ["source_trace", "text", (v) => v.sourceTrace],
-      ["description", "text", (v) => v.description],
-      ["input_schema", "json", (v) => v.inputSchema],
-      ["test_inputs", "json", (v) => v.testInputs],
-      ["code", "code", (v) => v.code],
-      ["source_hash", "text", (v) => v.sourceHash],
-      ["verdict", "json", (v) => v.verdict],
-      ["queued_rebuild", "boolean", (v) => v.queuedRebuild],
-      ["rebuild_note", "text", (v) => v.rebuildNote],
-      ["created_at", "timestamptz", (v) => v.createdAt],
-      ["replay_runs", "json", (v) => v.replayRuns]
+      ["name", "text", "name"],
+      ["version", "integer", "version"],
+      ["status", "text", "status"],
+      ["problems", "json", "problems"],
+      ["baseline", "integer", "baseline"],
+      ["baseline_tokens", "bigint", "baselineTokens"],
+      ["source_trace", "text", "sourceTrace"],
+      ["description", "text", "description"],
+      ["input_schema", "json", "inputSchema"],
+      ["test_inputs", "json", "testInputs"],
+      ["code", "code", "code"],
+      ["source_hash", "text", "sourceHash"],
+      ["verdict", "json", "verdict"],
+      ["queued_rebuild", "boolean", "queuedRebuild"],
+      ["rebuild_note", "text", "rebuildNote"],
+      ["created_at", "timestamptz", "createdAt"],
+      ["replay_runs", "json", "replayRuns"]
     ]
   },
   history: {
     table: "status_history",
     key: BY_ID,
-    fromRow: (r) => historyRow(r),
     columns: [
-      ["id", "bigint", (h) => h.id],
-      ["name", "text", (h) => h.name],
-      ["version", "integer", (h) => h.version],
-      ["from_status", "text", (h) => h.from],
-      ["to_status", "text", (h) => h.to],
-      ["reason", "text", (h) => h.reason],
-      ["evidence", "json", (h) => h.evidence],
-      ["at", "timestamptz", (h) => h.at]
+      ["id", "bigint", "id"],
+      ["name", "text", "name"],
+      ["version", "integer", "version"],
+      ["from_status", "text", "from"],
+      ["to_status", "text", "to"],
+      ["reason", "text", "reason"],
+      ["evidence", "json", "evidence"],
+      ["at", "timestamptz", "at"]
     ]
   },
   dependencies: {
     table: "dependencies",
     key: [...BY_VERSION, ["base_tool", ""]],
-    fromRow: (r) => dependencyFromRow(r),
     columns: [
-      ["name", "text", (d) => d.name],
-      ["version", "integer", (d) => d.version],
-      ["base_tool", "text", (d) => d.baseTool],
-      ["fingerprint", "text", (d) => d.fingerprint],
-      ["avoided", "boolean", (d) => d.avoided]
+      ["name", "text", "name"],
+      ["version", "integer", "version"],
+      ["base_tool", "text", "baseTool"],
+      ["fingerprint", "text", "fingerprint"],
+      ["avoided", "boolean", "avoided"]
     ]
   },
   runStats: {
     table: "run_stats",
     key: BY_VERSION,
-    fromRow: (r) => runStatsRow(r),
     columns: [
-      ["name", "text", (s) => s.name],
-      ["version", "integer", (s) => s.version],
-      ["runs", "integer", (s) => s.runs],
-      ["successes", "integer", (s) => s.successes],
-      ["failures", "integer", (s) => s.failures],
-      ["not_applicable", "integer", (s) => s.notApplicable],
-      ["inner_calls", "bigint", (s) => s.innerCalls],
-      ["last_run_at", "timestamptz", (s) => s.lastRunAt]
+      ["name", "text", "name"],
+      ["version", "integer", "version"],
+      ["runs", "integer", "runs"],
+      ["successes", "integer", "successes"],
+      ["failures", "integer", "failures"],
+      ["not_applicable", "integer", "notApplicable"],
+      ["inner_calls", "bigint", "innerCalls"],
+      ["last_run_at", "timestamptz", "lastRunAt"]
     ]
   },
   runs: {
     table: "runs",
     key: BY_ID,
-    fromRow: (r) => runRow(r),
     columns: [
-      ["id", "bigint", (r) => r.id],
-      ["name", "text", (r) => r.name],
-      ["version", "integer", (r) => r.version],
-      ["outcome", "text", (r) => r.outcome],
-      ["trace_id", "text", (r) => r.traceId],
-      ["call_id", "bigint", (r) => r.callId],
-      ["inner_calls", "integer", (r) => r.innerCalls],
-      ["evidence", "text", (r) => r.evidence],
-      ["at", "timestamptz", (r) => r.at]
+      ["id", "bigint", "id"],
+      ["name", "text", "name"],
+      ["version", "integer", "version"],
+      ["outcome", "text", "outcome"],
+      ["trace_id", "text", "traceId"],
+      ["call_id", "bigint", "callId"],
+      ["inner_calls", "integer", "innerCalls"],
+      ["evidence", "text", "evidence"],
+      ["at", "timestamptz", "at"]
     ]
   },
   verifiedDefinitions: {
     table: "verified_definitions",
     key: [...BY_VERSION, ["base_tool", ""], ["fingerprint", ""]],
-    fromRow: (r) => verifiedDefinitionRow(r),
     columns: [
-      ["name", "text", (d) => d.name],
-      ["version", "integer", (d) => d.version],
-      ["base_tool", "text", (d) => d.baseTool],
-      ["fingerprint", "text", (d) => d.fingerprint],
-      ["definition", "text", (d) => d.definition],
-      ["verified_at", "timestamptz", (d) => d.verifiedAt]
+      ["name", "text", "name"],
+      ["version", "integer", "version"],
+      ["base_tool", "text", "baseTool"],
+      ["fingerprint", "text", "fingerprint"],
+      ["definition", "text", "definition"],
+      ["verified_at", "timestamptz", "verifiedAt"]
     ]
   },
   baseHealth: {
     table: "base_health",
     key: [["tool", ""]],
-    fromRow: (r) => baseHealthFromRow(r),
     columns: [
-      ["tool", "text", (h) => h.tool],
-      ["failures", "integer", (h) => h.failures],
-      ["consecutive", "integer", (h) => h.consecutive],
-      ["last_error", "text", (h) => h.lastError],
-      ["last_failure_at", "timestamptz", (h) => h.lastFailureAt],
-      ["last_ok_at", "timestamptz", (h) => h.lastOkAt],
-      ["probe_ok", "boolean", (h) => h.probeOk],
-      ["probed_at", "timestamptz", (h) => h.probedAt]
+      ["tool", "text", "tool"],
+      ["failures", "integer", "failures"],
+      ["consecutive", "integer", "consecutive"],
+      ["last_error", "text", "lastError"],
+      ["last_failure_at", "timestamptz", "lastFailureAt"],
+      ["last_ok_at", "timestamptz", "lastOkAt"],
+      ["probe_ok", "boolean", "probeOk"],
+      ["probed_at", "timestamptz", "probedAt"]
     ]
   },
   meta: {
     table: "meta",
     key: [["key", ""]],
-    fromRow: (r) => metaRow(r),
     columns: [
-      ["key", "text", (m) => m.key],
-      ["value", "text", (m) => m.value]
+      ["key", "text", "key"],
+      ["value", "text", "value"]
     ]
   },
   sessions: {
     table: "cc_sessions",
     key: [["session_id", ""]],
-    fromRow: (r) => sessionRow(r),
     columns: [
-      ["session_id", "text", (x) => x.sessionId],
-      ["span", "integer", (x) => x.span],
-      ["confirmed", "boolean", (x) => x.confirmed],
-      ["updated_at", "timestamptz", (x) => x.updatedAt]
+      ["session_id", "text", "sessionId"],
+      ["span", "integer", "span"],
+      ["confirmed", "boolean", "confirmed"],
+      ["updated_at", "timestamptz", "updatedAt"]
     ]
   }
 };
 function columnsOf(batch) {
   return TRANSFER_COLUMNS[batch.table].columns;
+}
+function fieldValue(row, [, , field]) {
+  const dot = field.indexOf(".");
+  const record = row;
+  if (dot === -1) return record[field];
+  return record[field.slice(0, dot)][field.slice(dot + 1)];
+}
+function transferred(type, value) {
+  if (value === null || value === void 0) return null;
+  switch (type) {
+    case "boolean":
+      return Boolean(value);
+    case "integer":
+    case "bigint":
+    case "double precision":
+      return Number(value);
+    default:
+      return String(value);
+  }
+}
+function transferRow(table, r, code) {
+  const out = {};
+  for (const [name, type, field] of TRANSFER_COLUMNS[table].columns) {
+    const value = type === "code" ? code() : transferred(type, r[name]);
+    const dot = field.indexOf(".");
+    if (dot === -1) out[field] = value;
+    else {
+      const parent = field.slice(0, dot);
+      out[parent] = {
+        ...out[parent],
+        [field.slice(dot + 1)]: value
+      };
+    }
+  }
+  return out;
 }
 
 // core/store/transfer/transfer-pages.ts
@@ -1494,7 +1469,7 @@ async function* exportTables(d, read2, codeOf) {
     for (; ; ) {
       const rows = await read2(page.sql, [...page.params(last), PAGE]);
       if (rows.length > 0) {
-        yield { table: name, rows: rows.map((r) => spec.fromRow(r, () => codeOf(r))) };
+        yield { table: name, rows: rows.map((r) => transferRow(name, r, () => codeOf(r))) };
       }
       if (rows.length < PAGE) break;
       last = rows.at(-1);
@@ -1532,6 +1507,7 @@ export {
   migrate,
   TRANSFER_COLUMNS,
   columnsOf,
+  fieldValue,
   exportTables,
   usedQuery
 };

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-MJCEUI43.js";
+} from "./chunk-2LALCTTA.js";
 
 // claude-code/session-recorder.ts
 function sessionRecorder(store, spillRoot) {

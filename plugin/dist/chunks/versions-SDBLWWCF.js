@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withRegistry
-} from "./chunk-EDHUUGU5.js";
+} from "./chunk-EPOVXQOZ.js";
 import {
   VERSION_TABLE,
   output,
@@ -13,7 +13,7 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-PWG24XA5.js";
+import "./chunk-WUGF6WEQ.js";
 import {
   resolveVersion,
   runTokens

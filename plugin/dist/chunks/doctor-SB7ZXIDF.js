@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-EDHUUGU5.js";
+} from "./chunk-EPOVXQOZ.js";
 import {
   doctorText,
   output
@@ -13,24 +13,24 @@ import {
 } from "./chunk-PLXZKH3A.js";
 import {
   sessionRecorder
-} from "./chunk-GEQEEROB.js";
-import "./chunk-MJCEUI43.js";
+} from "./chunk-Z336BYUT.js";
+import "./chunk-2LALCTTA.js";
 import {
   doctor,
   pendingSpills
-} from "./chunk-WMM6OXXL.js";
+} from "./chunk-HH3F3XI2.js";
 import {
   loadConfiguredStore
-} from "./chunk-PWG24XA5.js";
+} from "./chunk-WUGF6WEQ.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
-import "./chunk-SQO7T2JO.js";
+import "./chunk-BK2PFDHN.js";
 import {
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-X4GAA2HL.js";
-import "./chunk-V2DLS7G5.js";
+import "./chunk-VLJBH44V.js";
+import "./chunk-3GX3CNS6.js";
 import {
   isPostgresUrl
 } from "./chunk-VPKFMVD7.js";
