@@ -59,6 +59,7 @@ export type {
   BaseHealthRecord,
   CallOutcome,
   DependencyRecord,
+  HealthSignal,
   HistoryRecord,
   LiveRun,
   NewCall,

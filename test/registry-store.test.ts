@@ -27,6 +27,48 @@ const isCode = (code: string) => (err: unknown) => err instanceof DistillError &
 
 for (const kind of KINDS) {
   describe(`RegistryStore on ${kind}`, () => {
+    test("a base call and what it says of its tool's health are one write", async (t) => {
+      const { store } = await freshStore(t, kind);
+      await store.createTrace("h", "", "sdk");
+      const call = (n: number) => ({ traceId: "h", tool: "flaky", kind: "base" as const, args: { n } });
+      await store.appendBaseCall(call(1), { error: "503", failure: "infrastructure" }, 1, {
+        ok: false,
+        error: "503",
+      });
+      await store.appendBaseCall(call(2), { error: "503", failure: "infrastructure" }, 1, {
+        ok: false,
+        error: "503 again",
+      });
+      let [health] = await store.baseHealth();
+      assert.equal(health?.failures, 2);
+      assert.equal(health?.consecutive, 2);
+      assert.equal(health?.lastError, "503 again");
+      // A refusal the host did not class as an outage counts nothing.
+      await store.appendBaseCall(call(3), { error: "409", failure: "conflict" }, 1, null);
+      [health] = await store.baseHealth();
+      assert.equal(health?.consecutive, 2);
+      await store.appendBaseCall(call(4), { output: "fine" }, 1, { ok: true });
+      [health] = await store.baseHealth();
+      assert.equal(health?.consecutive, 0);
+      assert.equal(health?.failures, 2);
+      assert.ok(health?.lastOkAt);
+      assert.deepEqual(
+        (await store.getCalls("h")).map((c) => [c.seq, c.status]),
+        [
+          [1, "error"],
+          [2, "error"],
+          [3, "error"],
+          [4, "ok"],
+        ],
+      );
+      // An answer of a tool that never failed writes no health row.
+      await store.appendBaseCall({ ...call(5), tool: "steady" }, { output: 1 }, 1, { ok: true });
+      assert.deepEqual(
+        (await store.baseHealth()).map((h) => h.tool),
+        ["flaky"],
+      );
+    });
+
     test("the start-up's one read finds the watched versions a current definition is new to", async (t) => {
       const { store } = await freshStore(t, kind);
       const { engine } = store as unknown as { engine: Engine };

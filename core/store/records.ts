@@ -144,6 +144,9 @@ export interface NewCall {
   rawArgs?: string | null;
 }
 
+/** What a base call says of its tool's health: it answered, or it is down (an infrastructure failure). */
+export type HealthSignal = { ok: true } | { ok: false; error: string };
+
 /** How a call ended: its output, or its error message (for a base call, with the host's classification of it). */
 export type CallOutcome = { output: unknown } | { error: string; failure?: BaseFailureClass };
 

@@ -23,6 +23,7 @@ import type {
   BaseHealthRecord,
   CallOutcome,
   DependencyRecord,
+  HealthSignal,
   HistoryRecord,
   LiveRun,
   NewCall,
@@ -46,6 +47,7 @@ export type {
   BaseHealthRecord,
   CallOutcome,
   DependencyRecord,
+  HealthSignal,
   HistoryRecord,
   LiveRun,
   NewCall,
@@ -108,6 +110,16 @@ export interface RegistryData {
   startCall(call: NewCall): Promise<number>;
   /** Appends a call that already finished, in one write. */
   appendCall(call: NewCall, outcome: CallOutcome, latencyMs: number | null): Promise<number>;
+  /**
+   * Appends a finished base call and counts what it says of its tool's health (`recordBaseHealth`) in the same
+   * write: one statement, one round trip, on PostgreSQL; one transaction on SQLite. `health` null: nothing to count.
+   */
+  appendBaseCall(
+    call: NewCall,
+    outcome: CallOutcome,
+    latencyMs: number | null,
+    health: HealthSignal | null,
+  ): Promise<number>;
   /** Inserts a finished call at `seq`, moving the trace's later calls one place on (a call learnt afterwards). */
   insertCallAt(call: NewCall, outcome: CallOutcome, latencyMs: number | null, seq: number): Promise<number>;
   /** Completes a call with its output (clipped at the store's cap; the call's note says so). */

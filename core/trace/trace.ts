@@ -112,24 +112,19 @@ export async function recordBaseCall(
       } satisfies BaseCallOutcome;
     }
   });
+  // An outage counts against the base tool's health (never against a distilled tool); an answer ends it, in the
+  // same write as the call. Only out-of-band signals say it is down (base-failure.ts): the error's text may echo
+  // the caller's arguments.
+  const down = !outcome.ok && outcome.failure.kind === "infrastructure";
   try {
-    await ctx.store.appendCall(
+    await ctx.store.appendBaseCall(
       call,
       outcome.ok ? { output: outcome.output } : { error: outcome.error, failure: outcome.failure.kind },
       performance.now() - started,
+      outcome.ok ? { ok: true } : down ? { ok: false, error: outcome.error } : null,
     );
   } catch (err) {
     warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
-  }
-  // An outage counts against the base tool's health (never against a distilled tool); an answer ends it.
-  // Only out-of-band signals say it is down (base-failure.ts): the error's text may echo the caller's arguments.
-  const down = !outcome.ok && outcome.failure.kind === "infrastructure";
-  if (outcome.ok || down) {
-    await ctx.store
-      .recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error)
-      .catch((err: unknown) =>
-        ctx.logger.warn(`tooldistill: recording the health of '${tool.name}' failed: ${errorMessage(err)}`),
-      );
   }
   return outcome;
 }

@@ -9,7 +9,7 @@ import "./chunks/chunk-UTY5CP2H.js";
 // cli/plugin-cli.ts
 var problem = nodeVersionProblem();
 if (problem === null) {
-  const { main } = await import("./chunks/main-KMB6TEMY.js");
+  const { main } = await import("./chunks/main-5W64SSHE.js");
   process.exitCode = await main(process.argv.slice(2));
 } else {
   process.stderr.write(`${problem}

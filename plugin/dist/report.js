@@ -9,7 +9,7 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // hooks/report.ts
 if (nodeSupported()) {
-  const { runReport } = await import("./chunks/report-run-JLVMUD2Z.js");
+  const { runReport } = await import("./chunks/report-run-B4R2FXIP.js");
   process.exitCode = await runReport(
     process.argv.slice(2),
     process.env,

@@ -7,8 +7,9 @@ import { recordableError, recordableOutput } from "../../trace/recordable.ts";
 import type { CallKind, CallRecord } from "../../types.ts";
 import { type Dialect, sql } from "../engine.ts";
 import { recordedOutcome } from "../recorded-outcome.ts";
-import type { CallOutcome, LiveRun, NewCall, RunRef } from "../records.ts";
+import type { CallOutcome, HealthSignal, LiveRun, NewCall, RunRef } from "../records.ts";
 import { callFromRow, type Row, receivedInput } from "../row-mappers.ts";
+import { failedOnce, healthyAgain, runMethods } from "./runs.ts";
 import type { Tables } from "./types.ts";
 
 const COLUMNS = `id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version,
@@ -21,11 +22,11 @@ const INSERTED = `parent_id, tool, kind, args, status, output, error, latency_ms
  * trace's row, so recorders in many processes number one trace's calls without gaps or duplicates, in one round
  * trip. Without it (SQLite) the seq is the highest one plus one, read inside the transaction's write lock.
  */
-const INSERT = sql((d: Dialect) =>
-  d.writableCte
+function insertStatement(d: Dialect, health: string): string {
+  return d.writableCte
     ? `WITH next AS (
          UPDATE ${d.t.traces} SET last_call_seq = last_call_seq + 1 WHERE id = CAST(?1 AS TEXT) RETURNING last_call_seq
-       )
+       )${health}
        INSERT INTO ${d.t.calls} (trace_id, seq, ${INSERTED}, started_at)
        SELECT ?1, next.last_call_seq, CAST(?2 AS BIGINT), ?3, ?4, ?5, ?6, ?7, ?8, CAST(?9 AS DOUBLE PRECISION),
          CAST(?10 AS INTEGER), ?11, ?12, CAST(?13 AS BOOLEAN), ?14, ?15, ${d.now} FROM next
@@ -33,7 +34,14 @@ const INSERT = sql((d: Dialect) =>
     : `INSERT INTO ${d.t.calls} (trace_id, seq, ${INSERTED}, started_at)
        VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ${d.t.calls} WHERE trace_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8,
          ?9, ?10, ?11, ?12, ?13, ?14, ?15, ${d.now})
-       RETURNING id`,
+       RETURNING id`;
+}
+
+const INSERT = sql((d) => insertStatement(d, ""));
+/** A base call and what it says of its tool's health (PostgreSQL: in the same statement, one round trip). */
+const INSERT_HEALTHY = sql((d) => insertStatement(d, `, health AS (${healthyAgain(d, "CAST(?3 AS TEXT)")})`));
+const INSERT_DOWN = sql((d) =>
+  insertStatement(d, `, health AS (${failedOnce(d, "CAST(?3 AS TEXT)", "CAST(?16 AS TEXT)")})`),
 );
 // A note is added to, never replaced: what recording clipped of the arguments stays said.
 const FINISH = sql(
@@ -91,6 +99,7 @@ async function insertCall(
   call: NewCall,
   outcome: CallOutcome | null,
   latencyMs: number | null,
+  health: HealthSignal | null = null,
 ): Promise<number> {
   const kept = recordedOutcome(call, outcome, t.maxOutputBytes);
   const params = [
@@ -111,9 +120,24 @@ async function insertCall(
     kept.failure,
   ];
   const e = t.engine;
-  const row = e.dialect.writableCte
-    ? await e.first(INSERT(e.dialect), params)
-    : await e.transaction((tx) => tx.first(INSERT(tx.dialect), params));
+  let row: Row | undefined;
+  if (e.dialect.writableCte) {
+    const statement = health === null ? INSERT : health.ok ? INSERT_HEALTHY : INSERT_DOWN;
+    row = await e.first(statement(e.dialect), health?.ok === false ? [...params, health.error] : params);
+  } else {
+    row = await e.transaction(async (tx) => {
+      const inserted = await tx.first(INSERT(tx.dialect), params);
+      if (inserted && health !== null) {
+        await runMethods.recordBaseHealth.call(
+          { ...t, engine: tx },
+          call.tool,
+          health.ok,
+          health.ok ? null : health.error,
+        );
+      }
+      return inserted;
+    });
+  }
   if (!row) {
     throw new DistillError(
       "STORE",
@@ -155,6 +179,15 @@ export const callMethods = {
   },
   appendCall(this: Tables, call: NewCall, outcome: CallOutcome, latencyMs: number | null): Promise<number> {
     return insertCall(this, call, outcome, latencyMs);
+  },
+  appendBaseCall(
+    this: Tables,
+    call: NewCall,
+    outcome: CallOutcome,
+    latencyMs: number | null,
+    health: HealthSignal | null,
+  ): Promise<number> {
+    return insertCall(this, call, outcome, latencyMs, health);
   },
   /**
    * Inserts a finished call at `seq`, moving the trace's later calls one place on (a call learnt afterwards, from

@@ -55,16 +55,21 @@ const RECENT_OF = sql(
      ORDER BY id DESC LIMIT ?`,
 );
 const CONSECUTIVE = sql((d) => `SELECT consecutive FROM ${d.t.base_health} WHERE tool = ?`);
-const HEALTHY_AGAIN = sql(
-  (d) =>
-    `UPDATE ${d.t.base_health} SET consecutive = 0, last_ok_at = ${d.now} WHERE tool = ? AND consecutive > 0`,
-);
-const FAILED = sql(
-  (d) => `INSERT INTO ${d.t.base_health} AS h (tool, failures, consecutive, last_error, last_failure_at)
-     VALUES (?, 1, 1, ?, ${d.now})
+/** Ends a base tool's run of failures (the tool bound to `tool`); matches no row while it is healthy. */
+export function healthyAgain(d: Dialect, tool: string): string {
+  return `UPDATE ${d.t.base_health} SET consecutive = 0, last_ok_at = ${d.now} WHERE tool = ${tool} AND consecutive > 0`;
+}
+
+/** Counts an infrastructure failure of the base tool bound to `tool`, with the error bound to `error`. */
+export function failedOnce(d: Dialect, tool: string, error: string): string {
+  return `INSERT INTO ${d.t.base_health} AS h (tool, failures, consecutive, last_error, last_failure_at)
+     VALUES (${tool}, 1, 1, ${error}, ${d.now})
      ON CONFLICT (tool) DO UPDATE SET failures = h.failures + 1, consecutive = h.consecutive + 1,
-       last_error = excluded.last_error, last_failure_at = excluded.last_failure_at`,
-);
+       last_error = excluded.last_error, last_failure_at = excluded.last_failure_at`;
+}
+
+const HEALTHY_AGAIN = sql((d) => healthyAgain(d, "?"));
+const FAILED = sql((d) => failedOnce(d, "?", "?"));
 const PROBED = sql(
   (d) => `INSERT INTO ${d.t.base_health} AS h (tool, probe_ok, probed_at) VALUES (?, ?, ${d.now})
      ON CONFLICT (tool) DO UPDATE SET probe_ok = excluded.probe_ok, probed_at = excluded.probed_at,

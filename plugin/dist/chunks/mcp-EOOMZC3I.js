@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   projectConfig
-} from "./chunk-EPOVXQOZ.js";
+} from "./chunk-7W6ABVJE.js";
 import {
   output,
   toolsTable
@@ -10,18 +10,18 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-HH3F3XI2.js";
-import "./chunk-WUGF6WEQ.js";
+import "./chunk-XWO53POQ.js";
+import "./chunk-KRWZFA33.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-BK2PFDHN.js";
+import "./chunk-3MALCMH4.js";
 import {
   CONFIG_FILE_NAME
 } from "./chunk-G4NVZV74.js";
-import "./chunk-VLJBH44V.js";
-import "./chunk-3GX3CNS6.js";
+import "./chunk-KMXZGNDO.js";
+import "./chunk-RUW55PFB.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

@@ -17,7 +17,7 @@ import {
   sql,
   stderrLogger,
   usedQuery
-} from "./chunk-3GX3CNS6.js";
+} from "./chunk-RUW55PFB.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   countToolFiles,
@@ -1151,7 +1151,7 @@ function constraintError(err, location) {
 // core/store/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-3YFPTY4M.js");
+    const { PostgresStore } = await import("./postgres-store-JUEKB2OX.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

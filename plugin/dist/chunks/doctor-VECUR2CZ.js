@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-EPOVXQOZ.js";
+} from "./chunk-7W6ABVJE.js";
 import {
   doctorText,
   output
@@ -13,24 +13,24 @@ import {
 } from "./chunk-PLXZKH3A.js";
 import {
   sessionRecorder
-} from "./chunk-Z336BYUT.js";
-import "./chunk-2LALCTTA.js";
+} from "./chunk-2YSJXEJS.js";
+import "./chunk-MREA35H4.js";
 import {
   doctor,
   pendingSpills
-} from "./chunk-HH3F3XI2.js";
+} from "./chunk-XWO53POQ.js";
 import {
   loadConfiguredStore
-} from "./chunk-WUGF6WEQ.js";
+} from "./chunk-KRWZFA33.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
-import "./chunk-BK2PFDHN.js";
+import "./chunk-3MALCMH4.js";
 import {
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-VLJBH44V.js";
-import "./chunk-3GX3CNS6.js";
+import "./chunk-KMXZGNDO.js";
+import "./chunk-RUW55PFB.js";
 import {
   isPostgresUrl
 } from "./chunk-VPKFMVD7.js";

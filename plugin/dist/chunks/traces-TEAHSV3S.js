@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withRegistry
-} from "./chunk-EPOVXQOZ.js";
+} from "./chunk-7W6ABVJE.js";
 import {
   TRACE_TABLE,
   output,
@@ -12,7 +12,7 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-WUGF6WEQ.js";
+import "./chunk-KRWZFA33.js";
 import {
   runTokens
 } from "./chunk-G4NVZV74.js";

@@ -4,16 +4,16 @@ import {
   exposedVersions,
   proposeToolDefinition,
   toolDefinition
-} from "./chunk-BK2PFDHN.js";
+} from "./chunk-3MALCMH4.js";
 import {
   SqliteRegistryStore,
   checkLifecycle,
   openConfiguredStore
-} from "./chunk-VLJBH44V.js";
+} from "./chunk-KMXZGNDO.js";
 import {
   TRANSFER_ORDER,
   emptyCounts
-} from "./chunk-3GX3CNS6.js";
+} from "./chunk-RUW55PFB.js";
 import {
   countToolFiles,
   hashSource,

@@ -333,22 +333,146 @@ function withRuleIds(checks) {
   return { static: named(checks.static), replay: named(checks.replay), efficiency: named(checks.efficiency) };
 }
 
+// core/store/tables/runs.ts
+var INSERT_RUN = sql(
+  (d) => `INSERT INTO ${d.t.runs} (name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ${d.now}) RETURNING at`
+);
+var COUNT_RUN = sql(
+  (d) => `INSERT INTO ${d.t.run_stats} AS s
+       (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
+     VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+     ON CONFLICT (name, version) DO UPDATE SET runs = s.runs + 1, successes = s.successes + excluded.successes,
+       failures = s.failures + excluded.failures, not_applicable = s.not_applicable + excluded.not_applicable,
+       inner_calls = s.inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
+);
+var STATS = sql(
+  (d) => `SELECT runs, successes, failures, not_applicable, inner_calls, last_run_at FROM ${d.t.run_stats}
+     WHERE name = ? AND version = ?`
+);
+function runStatsRead(d, name, version) {
+  return { sql: STATS(d), params: [name, version], map: (rows) => runStatsFromRow(name, version, rows[0]) };
+}
+var ALL_STATS = sql(
+  (d) => `SELECT name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at
+     FROM ${d.t.run_stats}`
+);
+function allRunStatsRead(d) {
+  return {
+    sql: ALL_STATS(d),
+    params: [],
+    map: (rows) => rows.map((r) => runStatsFromRow(String(r["name"]), Number(r["version"]), r))
+  };
+}
+var RUN_COLUMNS = "name, version, outcome, trace_id, call_id, inner_calls, evidence, at";
+var RECENT = sql(
+  (d) => `SELECT ${RUN_COLUMNS} FROM ${d.t.runs} WHERE name = ? AND version = ? ORDER BY id DESC LIMIT ?`
+);
+var RECENT_OF = sql(
+  (d) => `SELECT ${RUN_COLUMNS} FROM ${d.t.runs} WHERE name = ? AND version = ? AND ${d.anyOf("outcome", "?", "text")}
+     ORDER BY id DESC LIMIT ?`
+);
+var CONSECUTIVE = sql((d) => `SELECT consecutive FROM ${d.t.base_health} WHERE tool = ?`);
+function healthyAgain(d, tool) {
+  return `UPDATE ${d.t.base_health} SET consecutive = 0, last_ok_at = ${d.now} WHERE tool = ${tool} AND consecutive > 0`;
+}
+function failedOnce(d, tool, error) {
+  return `INSERT INTO ${d.t.base_health} AS h (tool, failures, consecutive, last_error, last_failure_at)
+     VALUES (${tool}, 1, 1, ${error}, ${d.now})
+     ON CONFLICT (tool) DO UPDATE SET failures = h.failures + 1, consecutive = h.consecutive + 1,
+       last_error = excluded.last_error, last_failure_at = excluded.last_failure_at`;
+}
+var HEALTHY_AGAIN = sql((d) => healthyAgain(d, "?"));
+var FAILED = sql((d) => failedOnce(d, "?", "?"));
+var PROBED = sql(
+  (d) => `INSERT INTO ${d.t.base_health} AS h (tool, probe_ok, probed_at) VALUES (?, ?, ${d.now})
+     ON CONFLICT (tool) DO UPDATE SET probe_ok = excluded.probe_ok, probed_at = excluded.probed_at,
+       consecutive = CASE WHEN excluded.probe_ok THEN 0 ELSE h.consecutive END`
+);
+var HEALTH = sql(
+  (d) => `SELECT tool, failures, consecutive, last_error, last_failure_at, last_ok_at, probe_ok, probed_at
+     FROM ${d.t.base_health} ORDER BY tool`
+);
+var runMethods = {
+  /** Records one live run and counts it, in one transaction (both rows, or neither), at one time. */
+  async recordRun(run) {
+    const ok = run.outcome === "ok" || run.outcome === "declared" ? 1 : 0;
+    const na = run.outcome === "not_applicable" ? 1 : 0;
+    const failed = ok || na ? 0 : 1;
+    await this.engine.transaction(async (tx) => {
+      const inserted = await tx.first(INSERT_RUN(tx.dialect), [
+        run.name,
+        run.version,
+        run.outcome,
+        run.traceId ?? null,
+        run.callId ?? null,
+        run.innerCalls,
+        json(run.evidence)
+      ]);
+      await tx.run(COUNT_RUN(tx.dialect), [
+        run.name,
+        run.version,
+        ok,
+        failed,
+        na,
+        run.innerCalls,
+        String(inserted?.["at"])
+      ]);
+    });
+  },
+  async allRunStats() {
+    return read(this.engine, allRunStatsRead(this.engine.dialect));
+  },
+  async getRunStats(name, version) {
+    return read(this.engine, runStatsRead(this.engine.dialect, name, version));
+  },
+  async recentRuns(name, version, limit, outcomes) {
+    const rows = outcomes === void 0 ? await this.engine.rows(RECENT(this.engine.dialect), [name, version, limit]) : await this.engine.rows(RECENT_OF(this.engine.dialect), [name, version, outcomes, limit]);
+    return rows.map(runFromRow);
+  },
+  /**
+   * Counts a base tool's answer: an infrastructure failure adds to its failures; an answer after failures makes it
+   * healthy again. A healthy tool's answer writes nothing (base calls are frequent; only a change is a write).
+   */
+  async recordBaseHealth(tool, ok, error = null) {
+    const e = this.engine;
+    if (!ok) {
+      await e.run(FAILED(e.dialect), [tool, error]);
+      return;
+    }
+    const row = await e.first(CONSECUTIVE(e.dialect), [tool]);
+    if (row !== void 0 && Number(row["consecutive"]) > 0) await e.run(HEALTHY_AGAIN(e.dialect), [tool]);
+  },
+  /** Records what the health probe said of a base tool; a healthy answer ends its run of failures. */
+  async recordProbe(tool, ok) {
+    await this.engine.run(PROBED(this.engine.dialect), [tool, ok]);
+  },
+  async baseHealth() {
+    return (await this.engine.rows(HEALTH(this.engine.dialect))).map(baseHealthFromRow);
+  }
+};
+
 // core/store/tables/calls.ts
 var COLUMNS = `id, trace_id, seq, parent_id, tool, kind, args, status, output, error, latency_ms, version,
   note, clipped, failure`;
 var INSERTED = `parent_id, tool, kind, args, status, output, error, latency_ms, version, external_id, note,
   clipped, raw_args, failure`;
-var INSERT = sql(
-  (d) => d.writableCte ? `WITH next AS (
+function insertStatement(d, health) {
+  return d.writableCte ? `WITH next AS (
          UPDATE ${d.t.traces} SET last_call_seq = last_call_seq + 1 WHERE id = CAST(?1 AS TEXT) RETURNING last_call_seq
-       )
+       )${health}
        INSERT INTO ${d.t.calls} (trace_id, seq, ${INSERTED}, started_at)
        SELECT ?1, next.last_call_seq, CAST(?2 AS BIGINT), ?3, ?4, ?5, ?6, ?7, ?8, CAST(?9 AS DOUBLE PRECISION),
          CAST(?10 AS INTEGER), ?11, ?12, CAST(?13 AS BOOLEAN), ?14, ?15, ${d.now} FROM next
        RETURNING id` : `INSERT INTO ${d.t.calls} (trace_id, seq, ${INSERTED}, started_at)
        VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ${d.t.calls} WHERE trace_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8,
          ?9, ?10, ?11, ?12, ?13, ?14, ?15, ${d.now})
-       RETURNING id`
+       RETURNING id`;
+}
+var INSERT = sql((d) => insertStatement(d, ""));
+var INSERT_HEALTHY = sql((d) => insertStatement(d, `, health AS (${healthyAgain(d, "CAST(?3 AS TEXT)")})`));
+var INSERT_DOWN = sql(
+  (d) => insertStatement(d, `, health AS (${failedOnce(d, "CAST(?3 AS TEXT)", "CAST(?16 AS TEXT)")})`)
 );
 var FINISH = sql(
   (d) => `UPDATE ${d.t.calls} SET status = 'ok', output = ?1, latency_ms = ?2, clipped = ?3,
@@ -395,7 +519,7 @@ var RUNS_BY_ID = sql(
 var INNER = sql(
   (d) => `SELECT ${COLUMNS} FROM ${d.t.calls} WHERE ${d.anyOf("parent_id", "?", "bigint")} ORDER BY parent_id, seq`
 );
-async function insertCall(t, call, outcome, latencyMs) {
+async function insertCall(t, call, outcome, latencyMs, health = null) {
   const kept = recordedOutcome(call, outcome, t.maxOutputBytes);
   const params = [
     call.traceId,
@@ -415,7 +539,24 @@ async function insertCall(t, call, outcome, latencyMs) {
     kept.failure
   ];
   const e = t.engine;
-  const row = e.dialect.writableCte ? await e.first(INSERT(e.dialect), params) : await e.transaction((tx) => tx.first(INSERT(tx.dialect), params));
+  let row;
+  if (e.dialect.writableCte) {
+    const statement = health === null ? INSERT : health.ok ? INSERT_HEALTHY : INSERT_DOWN;
+    row = await e.first(statement(e.dialect), health?.ok === false ? [...params, health.error] : params);
+  } else {
+    row = await e.transaction(async (tx) => {
+      const inserted = await tx.first(INSERT(tx.dialect), params);
+      if (inserted && health !== null) {
+        await runMethods.recordBaseHealth.call(
+          { ...t, engine: tx },
+          call.tool,
+          health.ok,
+          health.ok ? null : health.error
+        );
+      }
+      return inserted;
+    });
+  }
   if (!row) {
     throw new DistillError(
       "STORE",
@@ -453,6 +594,9 @@ var callMethods = {
   },
   appendCall(call, outcome, latencyMs) {
     return insertCall(this, call, outcome, latencyMs);
+  },
+  appendBaseCall(call, outcome, latencyMs, health) {
+    return insertCall(this, call, outcome, latencyMs, health);
   },
   /**
    * Inserts a finished call at `seq`, moving the trace's later calls one place on (a call learnt afterwards, from
@@ -644,123 +788,6 @@ var historyMethods = {
       h.reason,
       json(h.evidence)
     ]);
-  }
-};
-
-// core/store/tables/runs.ts
-var INSERT_RUN = sql(
-  (d) => `INSERT INTO ${d.t.runs} (name, version, outcome, trace_id, call_id, inner_calls, evidence, at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ${d.now}) RETURNING at`
-);
-var COUNT_RUN = sql(
-  (d) => `INSERT INTO ${d.t.run_stats} AS s
-       (name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at)
-     VALUES (?, ?, 1, ?, ?, ?, ?, ?)
-     ON CONFLICT (name, version) DO UPDATE SET runs = s.runs + 1, successes = s.successes + excluded.successes,
-       failures = s.failures + excluded.failures, not_applicable = s.not_applicable + excluded.not_applicable,
-       inner_calls = s.inner_calls + excluded.inner_calls, last_run_at = excluded.last_run_at`
-);
-var STATS = sql(
-  (d) => `SELECT runs, successes, failures, not_applicable, inner_calls, last_run_at FROM ${d.t.run_stats}
-     WHERE name = ? AND version = ?`
-);
-function runStatsRead(d, name, version) {
-  return { sql: STATS(d), params: [name, version], map: (rows) => runStatsFromRow(name, version, rows[0]) };
-}
-var ALL_STATS = sql(
-  (d) => `SELECT name, version, runs, successes, failures, not_applicable, inner_calls, last_run_at
-     FROM ${d.t.run_stats}`
-);
-function allRunStatsRead(d) {
-  return {
-    sql: ALL_STATS(d),
-    params: [],
-    map: (rows) => rows.map((r) => runStatsFromRow(String(r["name"]), Number(r["version"]), r))
-  };
-}
-var RUN_COLUMNS = "name, version, outcome, trace_id, call_id, inner_calls, evidence, at";
-var RECENT = sql(
-  (d) => `SELECT ${RUN_COLUMNS} FROM ${d.t.runs} WHERE name = ? AND version = ? ORDER BY id DESC LIMIT ?`
-);
-var RECENT_OF = sql(
-  (d) => `SELECT ${RUN_COLUMNS} FROM ${d.t.runs} WHERE name = ? AND version = ? AND ${d.anyOf("outcome", "?", "text")}
-     ORDER BY id DESC LIMIT ?`
-);
-var CONSECUTIVE = sql((d) => `SELECT consecutive FROM ${d.t.base_health} WHERE tool = ?`);
-var HEALTHY_AGAIN = sql(
-  (d) => `UPDATE ${d.t.base_health} SET consecutive = 0, last_ok_at = ${d.now} WHERE tool = ? AND consecutive > 0`
-);
-var FAILED = sql(
-  (d) => `INSERT INTO ${d.t.base_health} AS h (tool, failures, consecutive, last_error, last_failure_at)
-     VALUES (?, 1, 1, ?, ${d.now})
-     ON CONFLICT (tool) DO UPDATE SET failures = h.failures + 1, consecutive = h.consecutive + 1,
-       last_error = excluded.last_error, last_failure_at = excluded.last_failure_at`
-);
-var PROBED = sql(
-  (d) => `INSERT INTO ${d.t.base_health} AS h (tool, probe_ok, probed_at) VALUES (?, ?, ${d.now})
-     ON CONFLICT (tool) DO UPDATE SET probe_ok = excluded.probe_ok, probed_at = excluded.probed_at,
-       consecutive = CASE WHEN excluded.probe_ok THEN 0 ELSE h.consecutive END`
-);
-var HEALTH = sql(
-  (d) => `SELECT tool, failures, consecutive, last_error, last_failure_at, last_ok_at, probe_ok, probed_at
-     FROM ${d.t.base_health} ORDER BY tool`
-);
-var runMethods = {
-  /** Records one live run and counts it, in one transaction (both rows, or neither), at one time. */
-  async recordRun(run) {
-    const ok = run.outcome === "ok" || run.outcome === "declared" ? 1 : 0;
-    const na = run.outcome === "not_applicable" ? 1 : 0;
-    const failed = ok || na ? 0 : 1;
-    await this.engine.transaction(async (tx) => {
-      const inserted = await tx.first(INSERT_RUN(tx.dialect), [
-        run.name,
-        run.version,
-        run.outcome,
-        run.traceId ?? null,
-        run.callId ?? null,
-        run.innerCalls,
-        json(run.evidence)
-      ]);
-      await tx.run(COUNT_RUN(tx.dialect), [
-        run.name,
-        run.version,
-        ok,
-        failed,
-        na,
-        run.innerCalls,
-        String(inserted?.["at"])
-      ]);
-    });
-  },
-  async allRunStats() {
-    return read(this.engine, allRunStatsRead(this.engine.dialect));
-  },
-  async getRunStats(name, version) {
-    return read(this.engine, runStatsRead(this.engine.dialect, name, version));
-  },
-  async recentRuns(name, version, limit, outcomes) {
-    const rows = outcomes === void 0 ? await this.engine.rows(RECENT(this.engine.dialect), [name, version, limit]) : await this.engine.rows(RECENT_OF(this.engine.dialect), [name, version, outcomes, limit]);
-    return rows.map(runFromRow);
-  },
-  /**
-   * Counts a base tool's answer: an infrastructure failure adds to its failures; an answer after failures makes it
-   * healthy again. A healthy tool's answer writes nothing (base calls are frequent; only a change is a write).
-   */
-  async recordBaseHealth(tool, ok, error = null) {
-    const e = this.engine;
-    if (!ok) {
-      await e.run(FAILED(e.dialect), [tool, error]);
-      return;
-    }
-    const row = await e.first(CONSECUTIVE(e.dialect), [tool]);
-    if (row !== void 0 && Number(row["consecutive"]) > 0) await e.run(HEALTHY_AGAIN(e.dialect), [tool]);
-  },
-  /** Records what the health probe said of a base tool; a healthy answer ends its run of failures. */
-  async recordProbe(tool, ok) {
-    await this.engine.run(PROBED(this.engine.dialect), [tool, ok]);
-  },
-  async baseHealth() {
-    return (await this.engine.rows(HEALTH(this.engine.dialect))).map(baseHealthFromRow);
   }
 };
 
@@ -1492,11 +1519,11 @@ export {
   ToolLocks,
   sql,
   now,
+  allRunStatsRead,
   dependenciesRead,
   definitionsRead,
   dependedOnRead,
   unknownDependenciesRead,
-  allRunStatsRead,
   versionsRead,
   EngineRegistryData,
   TRANSFER_ORDER,

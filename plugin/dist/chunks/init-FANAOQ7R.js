@@ -6,11 +6,11 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-HH3F3XI2.js";
-import "./chunk-WUGF6WEQ.js";
+import "./chunk-XWO53POQ.js";
+import "./chunk-KRWZFA33.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-BK2PFDHN.js";
+import "./chunk-3MALCMH4.js";
 import {
   CONFIG_FILE_NAME,
   SAMPLE_CONFIG,
@@ -18,8 +18,8 @@ import {
 } from "./chunk-G4NVZV74.js";
 import {
   SqliteRegistryStore
-} from "./chunk-VLJBH44V.js";
-import "./chunk-3GX3CNS6.js";
+} from "./chunk-KMXZGNDO.js";
+import "./chunk-RUW55PFB.js";
 import {
   refusePostgresUrl
 } from "./chunk-VPKFMVD7.js";

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpillsToRegistry
-} from "./chunk-HH3F3XI2.js";
+} from "./chunk-XWO53POQ.js";
 import {
   clipDepth
 } from "./chunk-VPKFMVD7.js";

@@ -4,22 +4,22 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-2LALCTTA.js";
+} from "./chunk-MREA35H4.js";
 import {
   appendLog
-} from "./chunk-HH3F3XI2.js";
-import "./chunk-WUGF6WEQ.js";
+} from "./chunk-XWO53POQ.js";
+import "./chunk-KRWZFA33.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-BK2PFDHN.js";
+} from "./chunk-3MALCMH4.js";
 import {
   importRef,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-VLJBH44V.js";
-import "./chunk-3GX3CNS6.js";
+import "./chunk-KMXZGNDO.js";
+import "./chunk-RUW55PFB.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

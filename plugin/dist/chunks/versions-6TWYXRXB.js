@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withRegistry
-} from "./chunk-EPOVXQOZ.js";
+} from "./chunk-7W6ABVJE.js";
 import {
   VERSION_TABLE,
   output,
@@ -13,7 +13,7 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-WUGF6WEQ.js";
+import "./chunk-KRWZFA33.js";
 import {
   resolveVersion,
   runTokens

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   withLibrary,
   withRegistry
-} from "./chunk-EPOVXQOZ.js";
+} from "./chunk-7W6ABVJE.js";
 import {
   output,
   outputVerdict,
@@ -13,8 +13,8 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-HH3F3XI2.js";
-import "./chunk-WUGF6WEQ.js";
+import "./chunk-XWO53POQ.js";
+import "./chunk-KRWZFA33.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
@@ -22,13 +22,13 @@ import {
   isExposed,
   planText,
   prune
-} from "./chunk-BK2PFDHN.js";
+} from "./chunk-3MALCMH4.js";
 import {
   promotionPreview,
   resolveVersion
 } from "./chunk-G4NVZV74.js";
-import "./chunk-VLJBH44V.js";
-import "./chunk-3GX3CNS6.js";
+import "./chunk-KMXZGNDO.js";
+import "./chunk-RUW55PFB.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

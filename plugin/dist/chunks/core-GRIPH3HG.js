@@ -11,17 +11,17 @@ import {
   classifyBaseFailure,
   fingerprint,
   reportHtml
-} from "./chunk-BK2PFDHN.js";
+} from "./chunk-3MALCMH4.js";
 import {
   DEFAULT_SETTINGS,
   loadConfig,
   runTokens,
   validateConfig
 } from "./chunk-G4NVZV74.js";
-import "./chunk-VLJBH44V.js";
+import "./chunk-KMXZGNDO.js";
 import {
   stderrLogger
-} from "./chunk-3GX3CNS6.js";
+} from "./chunk-RUW55PFB.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import {

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-2LALCTTA.js";
+} from "./chunk-MREA35H4.js";
 
 // claude-code/session-recorder.ts
 function sessionRecorder(store, spillRoot) {

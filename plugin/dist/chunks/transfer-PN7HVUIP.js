@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-EPOVXQOZ.js";
+} from "./chunk-7W6ABVJE.js";
 import {
   output,
   transferText
@@ -15,16 +15,16 @@ import {
   copyRegistry,
   exportRegistryFile,
   importRegistryFile
-} from "./chunk-HH3F3XI2.js";
+} from "./chunk-XWO53POQ.js";
 import {
   loadConfiguredStore
-} from "./chunk-WUGF6WEQ.js";
+} from "./chunk-KRWZFA33.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-BK2PFDHN.js";
+import "./chunk-3MALCMH4.js";
 import "./chunk-G4NVZV74.js";
-import "./chunk-VLJBH44V.js";
-import "./chunk-3GX3CNS6.js";
+import "./chunk-KMXZGNDO.js";
+import "./chunk-RUW55PFB.js";
 import "./chunk-VPKFMVD7.js";
 import {
   expandVars

@@ -14,7 +14,7 @@ import {
   runInTransaction,
   stderrLogger,
   usedQuery
-} from "./chunk-3GX3CNS6.js";
+} from "./chunk-RUW55PFB.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   parseStoreUrl

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withLibrary
-} from "./chunk-EPOVXQOZ.js";
+} from "./chunk-7W6ABVJE.js";
 import {
   baseHealthLines,
   changeReportText,
@@ -12,7 +12,7 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-WUGF6WEQ.js";
+import "./chunk-KRWZFA33.js";
 import "./chunk-G4NVZV74.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";

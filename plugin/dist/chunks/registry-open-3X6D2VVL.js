@@ -4,8 +4,8 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-VLJBH44V.js";
-import "./chunk-3GX3CNS6.js";
+} from "./chunk-KMXZGNDO.js";
+import "./chunk-RUW55PFB.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-QNKRPA2X.js";
 import "./chunk-7GUC6VD2.js";

@@ -10,7 +10,7 @@ import {
   groupUsage,
   usageOf
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-WUGF6WEQ.js";
+import "./chunk-KRWZFA33.js";
 import "./chunk-G4NVZV74.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
@@ -29,24 +29,24 @@ import "./chunk-UTY5CP2H.js";
 
 // cli/dispatch.ts
 var LOADERS = {
-  init: () => import("./init-KWGROBK2.js").then((m) => m.init),
-  list: () => import("./versions-SDBLWWCF.js").then((m) => m.list),
-  show: () => import("./versions-SDBLWWCF.js").then((m) => m.show),
-  "traces list": () => import("./traces-TPAEPG7L.js").then((m) => m.tracesList),
-  "traces show": () => import("./traces-TPAEPG7L.js").then((m) => m.tracesShow),
-  report: () => import("./report-XLHBNJ4K.js").then((m) => m.report),
-  promote: () => import("./lifecycle-E2GJEXM4.js").then((m) => m.promote),
-  deprecate: () => import("./lifecycle-E2GJEXM4.js").then((m) => m.deprecate),
-  verify: () => import("./lifecycle-E2GJEXM4.js").then((m) => m.verify),
-  prune: () => import("./lifecycle-E2GJEXM4.js").then((m) => m.prune),
-  "tool-updated": () => import("./changes-XUVZZP4V.js").then((m) => m.toolUpdated),
-  health: () => import("./changes-XUVZZP4V.js").then((m) => m.health),
-  rebuild: () => import("./changes-XUVZZP4V.js").then((m) => m.rebuild),
-  doctor: () => import("./doctor-SB7ZXIDF.js").then((m) => m.doctor),
-  export: () => import("./transfer-UHV2E6RG.js").then((m) => m.exportRegistry),
-  import: () => import("./transfer-UHV2E6RG.js").then((m) => m.importRegistry),
-  copy: () => import("./transfer-UHV2E6RG.js").then((m) => m.copy),
-  "mcp tools": () => import("./mcp-GIVBAEMC.js").then((m) => m.mcpTools)
+  init: () => import("./init-FANAOQ7R.js").then((m) => m.init),
+  list: () => import("./versions-6TWYXRXB.js").then((m) => m.list),
+  show: () => import("./versions-6TWYXRXB.js").then((m) => m.show),
+  "traces list": () => import("./traces-TEAHSV3S.js").then((m) => m.tracesList),
+  "traces show": () => import("./traces-TEAHSV3S.js").then((m) => m.tracesShow),
+  report: () => import("./report-IT7PW5B6.js").then((m) => m.report),
+  promote: () => import("./lifecycle-5FXNXIQ7.js").then((m) => m.promote),
+  deprecate: () => import("./lifecycle-5FXNXIQ7.js").then((m) => m.deprecate),
+  verify: () => import("./lifecycle-5FXNXIQ7.js").then((m) => m.verify),
+  prune: () => import("./lifecycle-5FXNXIQ7.js").then((m) => m.prune),
+  "tool-updated": () => import("./changes-HZSIHJPH.js").then((m) => m.toolUpdated),
+  health: () => import("./changes-HZSIHJPH.js").then((m) => m.health),
+  rebuild: () => import("./changes-HZSIHJPH.js").then((m) => m.rebuild),
+  doctor: () => import("./doctor-VECUR2CZ.js").then((m) => m.doctor),
+  export: () => import("./transfer-PN7HVUIP.js").then((m) => m.exportRegistry),
+  import: () => import("./transfer-PN7HVUIP.js").then((m) => m.importRegistry),
+  copy: () => import("./transfer-PN7HVUIP.js").then((m) => m.copy),
+  "mcp tools": () => import("./mcp-EOOMZC3I.js").then((m) => m.mcpTools)
 };
 async function runCommand(name, ctx) {
   const body = await LOADERS[name]();

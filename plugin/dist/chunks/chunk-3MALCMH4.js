@@ -12,7 +12,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-VLJBH44V.js";
+} from "./chunk-KMXZGNDO.js";
 import {
   allRunStatsRead,
   definitionsRead,
@@ -21,7 +21,7 @@ import {
   stderrLogger,
   unknownDependenciesRead,
   versionsRead
-} from "./chunk-3GX3CNS6.js";
+} from "./chunk-RUW55PFB.js";
 import {
   clipDepth,
   hashSource,
@@ -57649,20 +57649,16 @@ async function recordBaseCall(ctx, traceId, tool, args, parentId, warn) {
       };
     }
   });
+  const down = !outcome.ok && outcome.failure.kind === "infrastructure";
   try {
-    await ctx.store.appendCall(
+    await ctx.store.appendBaseCall(
       call,
       outcome.ok ? { output: outcome.output } : { error: outcome.error, failure: outcome.failure.kind },
-      performance.now() - started
+      performance.now() - started,
+      outcome.ok ? { ok: true } : down ? { ok: false, error: outcome.error } : null
     );
   } catch (err) {
     warn(`recording the call of '${tool.name}' (it ran; it is missing from the trace)`, err);
-  }
-  const down = !outcome.ok && outcome.failure.kind === "infrastructure";
-  if (outcome.ok || down) {
-    await ctx.store.recordBaseHealth(tool.name, outcome.ok, outcome.ok ? null : outcome.error).catch(
-      (err) => ctx.logger.warn(`tooldistill: recording the health of '${tool.name}' failed: ${errorMessage(err)}`)
-    );
   }
   return outcome;
 }
