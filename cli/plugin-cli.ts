@@ -8,6 +8,9 @@ import { nodeVersionProblem } from "../core/node/node-version.ts";
 
 const problem = nodeVersionProblem();
 if (problem === null) {
+  // Every slash command is a new process: Node's compile cache (under the system's temp directory) keeps the
+  // compiled chunks between them, as the npm package's bin does.
+  (await import("node:module")).enableCompileCache?.();
   const { main } = await import("./main.ts");
   process.exitCode = await main(process.argv.slice(2));
 } else {

@@ -2,6 +2,8 @@
 import { nodeSupported } from "../claude-code/node-check.ts";
 
 if (nodeSupported()) {
+  // Claude Code starts the server with every session: the compile cache keeps its compiled chunks between them.
+  (await import("node:module")).enableCompileCache?.();
   const { main } = await import("./main.ts");
   await main();
 }

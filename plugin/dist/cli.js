@@ -9,6 +9,7 @@ import "./chunks/chunk-UTY5CP2H.js";
 // cli/plugin-cli.ts
 var problem = nodeVersionProblem();
 if (problem === null) {
+  (await import("node:module")).enableCompileCache?.();
   const { main } = await import("./chunks/main-5W64SSHE.js");
   process.exitCode = await main(process.argv.slice(2));
 } else {

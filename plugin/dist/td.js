@@ -9,6 +9,7 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // server/td.ts
 if (nodeSupported()) {
+  (await import("node:module")).enableCompileCache?.();
   const { main } = await import("./chunks/main-AHDAVXWM.js");
   await main();
 }
