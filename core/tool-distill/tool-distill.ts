@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { fingerprintOnce } from "../base-tools/fingerprint.ts";
-import { health, onToolUpdated, reverify, reviewDefinitions } from "../base-tools/tool-changes.ts";
+import { health, onToolUpdated } from "../base-tools/tool-changes.ts";
 import type { ChangeReport, HealthReport } from "../base-tools/types.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { type Settings, settingsFromOptions } from "../config/settings.ts";
@@ -31,6 +31,7 @@ import {
 } from "../verify/replay/live-plan.ts";
 import type { DistillContext } from "./context.ts";
 import type { DistilledOffer } from "./offer.ts";
+import { startUp } from "./start-up.ts";
 import {
   optionsFromConfig,
   proposeToolDefinition,
@@ -126,36 +127,14 @@ export class ToolDistill {
         startupCandidates((q) => store.readNow(q), review ? this.#ctx.baseTool : null, look),
       );
     }
-    this.#ready = this.#start(look);
-  }
-
-  /** Follows the change feed, reads the exposed set, and runs the start-up review. Never rejects. */
-  async #start(look: StartupLook): Promise<void> {
-    try {
-      // The store's lifecycle check (once per handle) repairs what an interrupted command left before anything
-      // reads the exposed set again.
-      if (this.store instanceof SqliteRegistryStore) await this.store.checkOnOpen();
-      // Following first: a change committed while the set is read is heard, not lost.
-      await this.#exposure.follow();
-      const report = this.startupReport;
-      // The seed (SQLite) read the set a moment ago and leaves out what the review may demote: it stands until
-      // the review's own re-read below. Without a seed, or without a review, the set is read now.
-      if (!report || look.snapshot === undefined) await this.#exposure.refresh();
-      if (!report) return;
-      // What the seed read and judged a moment ago is not read and judged again.
-      const review = await reviewDefinitions(this.#ctx, look);
-      report.changes.push(...review.report.changes);
-      report.messages.push(...review.report.messages);
-      await reverify(this.#ctx, review.jobs);
-      // Versions left out while the review ran come back when it found nothing to do.
-      await this.#exposure.refresh();
-      for (const c of report.changes) {
-        const change = c.from === c.to ? `stays ${c.to}` : `${c.from} → ${c.to}`;
-        this.logger.warn(`tooldistill: at start-up, ${c.name} v${c.version} ${change}: ${c.reason}`);
-      }
-    } catch (err) {
-      this.logger.error(`tooldistill: the start-up review could not run: ${errorMessage(err)}`);
-    }
+    this.#ready = startUp({
+      store: this.store,
+      ctx: this.#ctx,
+      exposure: this.#exposure,
+      report: this.startupReport,
+      logger: this.logger,
+      look,
+    });
   }
 
   /**

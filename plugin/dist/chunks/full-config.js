@@ -1,12 +1,12 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
-import "./chunk-XWO53POQ.js";
+import "./chunk-TRIX3QLJ.js";
 import "./chunk-KRWZFA33.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-3MALCMH4.js";
+import "./chunk-G3B6MVQT.js";
 import {
   hookSettings,
   loadConfig

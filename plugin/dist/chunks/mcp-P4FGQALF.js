@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   projectConfig
-} from "./chunk-7W6ABVJE.js";
+} from "./chunk-42N2E22E.js";
 import {
   output,
   toolsTable
@@ -10,13 +10,13 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-XWO53POQ.js";
+import "./chunk-TRIX3QLJ.js";
 import "./chunk-KRWZFA33.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-3MALCMH4.js";
+import "./chunk-G3B6MVQT.js";
 import {
   CONFIG_FILE_NAME
 } from "./chunk-G4NVZV74.js";

@@ -29,24 +29,24 @@ import "./chunk-UTY5CP2H.js";
 
 // cli/dispatch.ts
 var LOADERS = {
-  init: () => import("./init-FANAOQ7R.js").then((m) => m.init),
-  list: () => import("./versions-6TWYXRXB.js").then((m) => m.list),
-  show: () => import("./versions-6TWYXRXB.js").then((m) => m.show),
-  "traces list": () => import("./traces-TEAHSV3S.js").then((m) => m.tracesList),
-  "traces show": () => import("./traces-TEAHSV3S.js").then((m) => m.tracesShow),
-  report: () => import("./report-IT7PW5B6.js").then((m) => m.report),
-  promote: () => import("./lifecycle-5FXNXIQ7.js").then((m) => m.promote),
-  deprecate: () => import("./lifecycle-5FXNXIQ7.js").then((m) => m.deprecate),
-  verify: () => import("./lifecycle-5FXNXIQ7.js").then((m) => m.verify),
-  prune: () => import("./lifecycle-5FXNXIQ7.js").then((m) => m.prune),
-  "tool-updated": () => import("./changes-HZSIHJPH.js").then((m) => m.toolUpdated),
-  health: () => import("./changes-HZSIHJPH.js").then((m) => m.health),
-  rebuild: () => import("./changes-HZSIHJPH.js").then((m) => m.rebuild),
-  doctor: () => import("./doctor-VECUR2CZ.js").then((m) => m.doctor),
-  export: () => import("./transfer-PN7HVUIP.js").then((m) => m.exportRegistry),
-  import: () => import("./transfer-PN7HVUIP.js").then((m) => m.importRegistry),
-  copy: () => import("./transfer-PN7HVUIP.js").then((m) => m.copy),
-  "mcp tools": () => import("./mcp-EOOMZC3I.js").then((m) => m.mcpTools)
+  init: () => import("./init-26EF2EJY.js").then((m) => m.init),
+  list: () => import("./versions-LKYJ7LXX.js").then((m) => m.list),
+  show: () => import("./versions-LKYJ7LXX.js").then((m) => m.show),
+  "traces list": () => import("./traces-MZHMUWIN.js").then((m) => m.tracesList),
+  "traces show": () => import("./traces-MZHMUWIN.js").then((m) => m.tracesShow),
+  report: () => import("./report-5J6CHV7K.js").then((m) => m.report),
+  promote: () => import("./lifecycle-6E7IZIHQ.js").then((m) => m.promote),
+  deprecate: () => import("./lifecycle-6E7IZIHQ.js").then((m) => m.deprecate),
+  verify: () => import("./lifecycle-6E7IZIHQ.js").then((m) => m.verify),
+  prune: () => import("./lifecycle-6E7IZIHQ.js").then((m) => m.prune),
+  "tool-updated": () => import("./changes-HLEPXUYA.js").then((m) => m.toolUpdated),
+  health: () => import("./changes-HLEPXUYA.js").then((m) => m.health),
+  rebuild: () => import("./changes-HLEPXUYA.js").then((m) => m.rebuild),
+  doctor: () => import("./doctor-XCSCN2ZA.js").then((m) => m.doctor),
+  export: () => import("./transfer-MI52GHGR.js").then((m) => m.exportRegistry),
+  import: () => import("./transfer-MI52GHGR.js").then((m) => m.importRegistry),
+  copy: () => import("./transfer-MI52GHGR.js").then((m) => m.copy),
+  "mcp tools": () => import("./mcp-P4FGQALF.js").then((m) => m.mcpTools)
 };
 async function runCommand(name, ctx) {
   const body = await LOADERS[name]();

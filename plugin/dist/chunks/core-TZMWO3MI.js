@@ -11,7 +11,7 @@ import {
   classifyBaseFailure,
   fingerprint,
   reportHtml
-} from "./chunk-3MALCMH4.js";
+} from "./chunk-G3B6MVQT.js";
 import {
   DEFAULT_SETTINGS,
   loadConfig,

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-7W6ABVJE.js";
+} from "./chunk-42N2E22E.js";
 import {
   doctorText,
   output
@@ -13,19 +13,19 @@ import {
 } from "./chunk-PLXZKH3A.js";
 import {
   sessionRecorder
-} from "./chunk-2YSJXEJS.js";
-import "./chunk-MREA35H4.js";
+} from "./chunk-EGGOB5TR.js";
+import "./chunk-KMHM2U2F.js";
 import {
   doctor,
   pendingSpills
-} from "./chunk-XWO53POQ.js";
+} from "./chunk-TRIX3QLJ.js";
 import {
   loadConfiguredStore
 } from "./chunk-KRWZFA33.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
-import "./chunk-3MALCMH4.js";
+import "./chunk-G3B6MVQT.js";
 import {
   localFolder
 } from "./chunk-G4NVZV74.js";

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-7W6ABVJE.js";
+} from "./chunk-42N2E22E.js";
 import {
   output,
   transferText
@@ -15,13 +15,13 @@ import {
   copyRegistry,
   exportRegistryFile,
   importRegistryFile
-} from "./chunk-XWO53POQ.js";
+} from "./chunk-TRIX3QLJ.js";
 import {
   loadConfiguredStore
 } from "./chunk-KRWZFA33.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-3MALCMH4.js";
+import "./chunk-G3B6MVQT.js";
 import "./chunk-G4NVZV74.js";
 import "./chunk-KMXZGNDO.js";
 import "./chunk-RUW55PFB.js";

@@ -1,6 +1,6 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
-import "./chunk-XWO53POQ.js";
+import "./chunk-TRIX3QLJ.js";
 import {
   loadConfiguredStore
 } from "./chunk-KRWZFA33.js";
@@ -9,7 +9,7 @@ import "./chunk-VDJMRFMR.js";
 import {
   buildReport,
   reportHtml
-} from "./chunk-3MALCMH4.js";
+} from "./chunk-G3B6MVQT.js";
 import {
   findConfig,
   loadConfig,

@@ -2,21 +2,21 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withRegistry
-} from "./chunk-7W6ABVJE.js";
+} from "./chunk-42N2E22E.js";
 import {
   output
 } from "./chunk-UI6PSFEU.js";
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-XWO53POQ.js";
+import "./chunk-TRIX3QLJ.js";
 import "./chunk-KRWZFA33.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   buildReport,
   reportHtml
-} from "./chunk-3MALCMH4.js";
+} from "./chunk-G3B6MVQT.js";
 import "./chunk-G4NVZV74.js";
 import "./chunk-KMXZGNDO.js";
 import "./chunk-RUW55PFB.js";

@@ -2,8 +2,8 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   sessionRecorder
-} from "./chunk-2YSJXEJS.js";
-import "./chunk-MREA35H4.js";
+} from "./chunk-EGGOB5TR.js";
+import "./chunk-KMHM2U2F.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -16,7 +16,7 @@ import {
 } from "./chunk-7Z2IEFVZ.js";
 import {
   OfferReader
-} from "./chunk-XWO53POQ.js";
+} from "./chunk-TRIX3QLJ.js";
 import "./chunk-KRWZFA33.js";
 import {
   loadMcpServers
@@ -24,7 +24,7 @@ import {
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-3MALCMH4.js";
+} from "./chunk-G3B6MVQT.js";
 import {
   findConfig,
   loadConfig,

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   withLibrary,
   withRegistry
-} from "./chunk-7W6ABVJE.js";
+} from "./chunk-42N2E22E.js";
 import {
   output,
   outputVerdict,
@@ -13,7 +13,7 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-XWO53POQ.js";
+import "./chunk-TRIX3QLJ.js";
 import "./chunk-KRWZFA33.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
@@ -22,7 +22,7 @@ import {
   isExposed,
   planText,
   prune
-} from "./chunk-3MALCMH4.js";
+} from "./chunk-G3B6MVQT.js";
 import {
   promotionPreview,
   resolveVersion

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withLibrary
-} from "./chunk-7W6ABVJE.js";
+} from "./chunk-42N2E22E.js";
 import {
   baseHealthLines,
   changeReportText,

@@ -6,11 +6,11 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-XWO53POQ.js";
+import "./chunk-TRIX3QLJ.js";
 import "./chunk-KRWZFA33.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-3MALCMH4.js";
+import "./chunk-G3B6MVQT.js";
 import {
   CONFIG_FILE_NAME,
   SAMPLE_CONFIG,

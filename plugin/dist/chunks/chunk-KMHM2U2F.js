@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpillsToRegistry
-} from "./chunk-XWO53POQ.js";
+} from "./chunk-TRIX3QLJ.js";
 import {
   clipDepth
 } from "./chunk-VPKFMVD7.js";

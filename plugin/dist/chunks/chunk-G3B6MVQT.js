@@ -57839,6 +57839,34 @@ var Trace = class {
   }
 };
 
+// core/tool-distill/start-up.ts
+async function startUp({ store, ctx, exposure, report, logger, look }) {
+  let refreshed = false;
+  try {
+    if (store instanceof SqliteRegistryStore) await store.checkOnOpen();
+    await exposure.follow();
+    if (!report || look.snapshot === void 0) {
+      await exposure.refresh();
+      refreshed = true;
+    }
+    if (!report) return;
+    const review = await reviewDefinitions(ctx, look);
+    report.changes.push(...review.report.changes);
+    report.messages.push(...review.report.messages);
+    await reverify(ctx, review.jobs);
+    await exposure.refresh();
+    refreshed = true;
+    for (const c of report.changes) {
+      const change = c.from === c.to ? `stays ${c.to}` : `${c.from} \u2192 ${c.to}`;
+      logger.warn(`tooldistill: at start-up, ${c.name} v${c.version} ${change}: ${c.reason}`);
+    }
+  } catch (err) {
+    logger.error(`tooldistill: the start-up review could not run: ${errorMessage(err)}`);
+  } finally {
+    if (!refreshed) await exposure.refresh();
+  }
+}
+
 // core/tool-distill/tool-distill-options.ts
 import { dirname } from "node:path";
 function toolDef(t) {
@@ -58313,28 +58341,14 @@ var ToolDistill = class _ToolDistill {
         startupCandidates((q) => store.readNow(q), review ? this.#ctx.baseTool : null, look)
       );
     }
-    this.#ready = this.#start(look);
-  }
-  /** Follows the change feed, reads the exposed set, and runs the start-up review. Never rejects. */
-  async #start(look) {
-    try {
-      if (this.store instanceof SqliteRegistryStore) await this.store.checkOnOpen();
-      await this.#exposure.follow();
-      const report = this.startupReport;
-      if (!report || look.snapshot === void 0) await this.#exposure.refresh();
-      if (!report) return;
-      const review = await reviewDefinitions(this.#ctx, look);
-      report.changes.push(...review.report.changes);
-      report.messages.push(...review.report.messages);
-      await reverify(this.#ctx, review.jobs);
-      await this.#exposure.refresh();
-      for (const c of report.changes) {
-        const change = c.from === c.to ? `stays ${c.to}` : `${c.from} \u2192 ${c.to}`;
-        this.logger.warn(`tooldistill: at start-up, ${c.name} v${c.version} ${change}: ${c.reason}`);
-      }
-    } catch (err) {
-      this.logger.error(`tooldistill: the start-up review could not run: ${errorMessage(err)}`);
-    }
+    this.#ready = startUp({
+      store: this.store,
+      ctx: this.#ctx,
+      exposure: this.#exposure,
+      report: this.startupReport,
+      logger: this.logger,
+      look
+    });
   }
   /**
    * Opens the registry `options.store` names (a folder or a `postgres://` URL; see `new ToolDistill`) and waits

@@ -38,7 +38,7 @@ async function withRegistry(where, fn, mode = "write") {
 async function withLibrary(where, fn) {
   const config = await projectConfig(where);
   requireStore(config);
-  const { ToolDistill } = await import("./core-GRIPH3HG.js");
+  const { ToolDistill } = await import("./core-TZMWO3MI.js");
   const td = await ToolDistill.fromLoadedConfig(config, { logger: ioLogger(where.io) });
   try {
     return await fn(td);

@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-MREA35H4.js";
+} from "./chunk-KMHM2U2F.js";
 
 // claude-code/session-recorder.ts
 function sessionRecorder(store, spillRoot) {

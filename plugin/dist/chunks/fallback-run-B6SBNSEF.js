@@ -4,16 +4,16 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-MREA35H4.js";
+} from "./chunk-KMHM2U2F.js";
 import {
   appendLog
-} from "./chunk-XWO53POQ.js";
+} from "./chunk-TRIX3QLJ.js";
 import "./chunk-KRWZFA33.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-3MALCMH4.js";
+} from "./chunk-G3B6MVQT.js";
 import {
   importRef,
   localFolder

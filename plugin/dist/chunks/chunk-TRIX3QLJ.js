@@ -4,7 +4,7 @@ import {
   exposedVersions,
   proposeToolDefinition,
   toolDefinition
-} from "./chunk-3MALCMH4.js";
+} from "./chunk-G3B6MVQT.js";
 import {
   SqliteRegistryStore,
   checkLifecycle,
