@@ -8,7 +8,7 @@
 import { errorMessage } from "../errors.ts";
 import { recordedFailures } from "../lifecycle/failure-evidence.ts";
 import { verifyVersion } from "../lifecycle/versions.ts";
-import type { VersionRecord } from "../store/records.ts";
+import { type VersionRecord, versionKey } from "../store/records.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import { reportSummary } from "../verify/verdict.ts";
 import type { ChangeEntry, HealthReport } from "./types.ts";
@@ -39,12 +39,10 @@ export async function probeAndRecover(
   const watched = new Set(
     (await ctx.store.listVersions())
       .filter((v) => v.status === "active" || v.status === "suspect")
-      .map((v) => `${v.name}\u0000${v.version}`),
+      .map(versionKey),
   );
   const deps = await ctx.store.getDependencies();
-  const avoided = new Set(
-    deps.filter((d) => d.avoided && watched.has(`${d.name}\u0000${d.version}`)).map((d) => d.baseTool),
-  );
+  const avoided = new Set(deps.filter((d) => d.avoided && watched.has(versionKey(d))).map((d) => d.baseTool));
   const suspects = await outageSuspects(ctx);
   const needed = (v: VersionRecord) =>
     deps.filter((d) => d.name === v.name && d.version === v.version && !d.avoided).map((d) => d.baseTool);

@@ -7,7 +7,13 @@
 
 import { DistillError, errorMessage } from "../errors.ts";
 import { addProblem, verifyVersion } from "../lifecycle/versions.ts";
-import type { DependencyRecord, NewDefinition, VerifiedDefinition, VersionRecord } from "../store/records.ts";
+import {
+  type DependencyRecord,
+  type NewDefinition,
+  type VerifiedDefinition,
+  type VersionRecord,
+  versionKey,
+} from "../store/records.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { Status, ToolDef } from "../types.ts";
 import { reportSummary } from "../verify/verdict.ts";
@@ -39,10 +45,8 @@ export interface StartupSnapshot {
   judged: Map<string, DefinitionStatus>;
 }
 
-/** The key of a version's rows in a snapshot. */
-export function versionKey(r: { name: string; version: number }): string {
-  return `${r.name}\u0000${r.version}`;
-}
+/** The statuses whose versions a review watches unless told otherwise (the start-up's seed judges these too). */
+export const WATCHED_STATUSES: readonly Status[] = ["active", "suspect"];
 
 /** How a version's dependencies stand against the current base tool definitions. */
 export interface VersionReview {
@@ -124,7 +128,7 @@ export async function reviewDefinitions(
 ): Promise<{ report: ChangeReport; jobs: Reverification[] }> {
   const report: ChangeReport = { changes: [], messages: [] };
   const jobs: Reverification[] = [];
-  const statuses = options.statuses ?? ["active", "suspect"];
+  const statuses = options.statuses ?? WATCHED_STATUSES;
   const versions = await watched(ctx, statuses);
   if (versions.length === 0) return { report, jobs };
   // Each current definition fingerprinted once: a start-up reviews every version. The start-up's judgement

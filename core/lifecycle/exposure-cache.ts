@@ -6,11 +6,11 @@
  */
 
 import { fingerprintOnce } from "../base-tools/fingerprint.ts";
-import { classifyVersion, type StartupSnapshot, versionKey } from "../base-tools/tool-changes.ts";
+import { classifyVersion, type StartupSnapshot, WATCHED_STATUSES } from "../base-tools/tool-changes.ts";
 import type { DefinitionStatus } from "../base-tools/verified-definitions.ts";
 import { errorMessage } from "../errors.ts";
 import type { Dialect, Read } from "../store/engine.ts";
-import type { VersionRecord } from "../store/records.ts";
+import { type VersionRecord, versionKey } from "../store/records.ts";
 import type { RegistryStore } from "../store/registry-store.ts";
 import {
   definitionsRead,
@@ -21,7 +21,7 @@ import {
 import { allRunStatsRead } from "../store/tables/runs.ts";
 import { versionsRead } from "../store/tables/versions.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
-import type { Logger, Status, ToolDef } from "../types.ts";
+import type { Logger, ToolDef } from "../types.ts";
 import { candidatesOf, type ExposedCandidate, exposedCandidates, pickExposed } from "./exposure.ts";
 
 /** The start-up's fingerprints of the current definitions, and what its first look read (`startupCandidates`). */
@@ -29,9 +29,6 @@ export interface StartupLook {
   fingerprintOf: (tool: ToolDef) => string | null;
   snapshot?: StartupSnapshot;
 }
-
-/** The statuses whose versions the start-up review watches (reviewDefinitions' default). */
-const WATCHED: readonly Status[] = ["active", "suspect"];
 
 /** Runs a read of the store at once (SqliteRegistryStore.readNow). */
 export type ReadNow = <T>(q: (d: Dialect) => Read<T>) => T;
@@ -56,14 +53,14 @@ export function startupCandidates(
   if (!baseTool || candidates.length === 0) return candidates;
   // Every version the review watches is judged here, so the review judges none again. One read finds the
   // versions a current definition is new to; only those have their rows read and their definitions parsed.
-  const watched = versions.filter((v) => WATCHED.includes(v.status));
+  const watched = versions.filter((v) => WATCHED_STATUSES.includes(v.status));
   const current = new Map<string, string>();
   for (const name of readNow((d) => dependedOnRead(d))) {
     const tool = baseTool(name);
     const print = tool === undefined ? null : look.fingerprintOf(tool);
     if (print !== null) current.set(name, print);
   }
-  const unknown = readNow((d) => unknownDependenciesRead(d, current, WATCHED));
+  const unknown = readNow((d) => unknownDependenciesRead(d, current, WATCHED_STATUSES));
   const judged = new Map<string, DefinitionStatus>();
   look.snapshot = { judged };
   for (const v of watched) {

@@ -6,7 +6,7 @@
  */
 
 import { PROMOTED_BY_A_PERSON } from "../base-tools/tool-effects.ts";
-import type { RunStats, VersionRecord } from "../store/records.ts";
+import { type RunStats, type VersionRecord, versionKey } from "../store/records.ts";
 import type { RegistryData } from "../store/registry-store.ts";
 import type { Status, ToolDef } from "../types.ts";
 import { isExposed } from "./lifecycle.ts";
@@ -30,8 +30,8 @@ export function candidatesOf(
   versions: readonly VersionRecord[],
   stats: readonly RunStats[],
 ): ExposedCandidate[] {
-  const successes = new Map(stats.map((s) => [`${s.name}\u0000${s.version}`, s.successes]));
-  return exposedOf(versions).map((v) => ({ v, runs: successes.get(`${v.name}\u0000${v.version}`) ?? 0 }));
+  const successes = new Map(stats.map((s) => [versionKey(s), s.successes]));
+  return exposedOf(versions).map((v) => ({ v, runs: successes.get(versionKey(v)) ?? 0 }));
 }
 
 /** The versions that may be offered at all (active, or suspect with only a recovered avoided tool). */

@@ -7,7 +7,7 @@
 import { fingerprint } from "../base-tools/fingerprint.ts";
 import { autoPromotion, mayWrite, PROMOTED_BY_A_PERSON } from "../base-tools/tool-effects.ts";
 import { DistillError } from "../errors.ts";
-import type { PrunedVersion, VersionRecord } from "../store/records.ts";
+import { type PrunedVersion, type VersionRecord, versionKey } from "../store/records.ts";
 import type { RegistryData, RegistryStore } from "../store/registry-store.ts";
 import type { DistillContext } from "../tool-distill/context.ts";
 import type { OpenProblem, Status, Verdict } from "../types.ts";
@@ -115,7 +115,7 @@ const running = new WeakMap<RegistryStore, Map<string, Promise<Verdict>>>();
 
 /** The verification of `v` running in this process, if any. */
 export function runningVerification(store: RegistryStore, v: VersionRecord): Promise<Verdict> | undefined {
-  return running.get(store)?.get(`${v.name}\u0000${v.version}`);
+  return running.get(store)?.get(versionKey(v));
 }
 
 /**
@@ -129,7 +129,7 @@ export function verifyVersion(
   v: VersionRecord,
   options: VerifyVersionOptions = {},
 ): Promise<Verdict> {
-  const key = `${v.name}\u0000${v.version}`;
+  const key = versionKey(v);
   let inFlight = running.get(ctx.store);
   if (!inFlight) {
     inFlight = new Map();

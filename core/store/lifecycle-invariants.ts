@@ -6,7 +6,7 @@
  */
 import { errorMessage } from "../errors.ts";
 import type { Logger, Status } from "../types.ts";
-import type { VersionRecord } from "./records.ts";
+import { type VersionRecord, versionKey } from "./records.ts";
 import type { RegistryData } from "./registry-store.ts";
 
 /** One broken invariant: what is wrong, and either the automatic repair or the command that fixes it. */
@@ -66,7 +66,7 @@ export async function checkLifecycle(store: RegistryData): Promise<LifecycleProb
     });
   }
 
-  const history = new Map((await store.latestHistory()).map((h) => [`${h.name}\u0000${h.version}`, h]));
+  const history = new Map((await store.latestHistory()).map((h) => [versionKey(h), h]));
   for (const v of versions) {
     const id = `${v.name} v${v.version}`;
     // Only a version agents use or may use again is rebuilt: a flag on any other means nothing.
@@ -116,7 +116,7 @@ export async function checkLifecycle(store: RegistryData): Promise<LifecycleProb
         command: `run \`tooldistill verify ${v.name} --version ${v.version}\` (a pass makes it active again)`,
       });
     }
-    const last = history.get(`${v.name}\u0000${v.version}`);
+    const last = history.get(versionKey(v));
     if (last && last.to !== v.status) {
       problems.push({
         name: v.name,

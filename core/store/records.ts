@@ -1,9 +1,14 @@
 /**
- * The store's records: what the registry's methods take and give back, whichever engine keeps it. Types only: how
- * a database row becomes one of these is row-mappers.ts's.
+ * The store's records: what the registry's methods take and give back, whichever engine keeps it, and the one key
+ * a version's rows are grouped by. How a database row becomes one of these is row-mappers.ts's.
  */
 import type { BaseFailureClass } from "../base-tools/base-failure.ts";
 import type { CallKind, CallRecord, OpenProblem, Status, ToolDef, Verdict } from "../types.ts";
+
+/** The key of a version (or of any row of one) in a map: its name and number, which no tool name can blur. */
+export function versionKey(r: { name: string; version: number }): string {
+  return `${r.name}\u0000${r.version}`;
+}
 
 export interface VersionRecord {
   name: string;

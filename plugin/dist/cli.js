@@ -10,7 +10,7 @@ import "./chunks/chunk-UTY5CP2H.js";
 var problem = nodeVersionProblem();
 if (problem === null) {
   (await import("node:module")).enableCompileCache?.();
-  const { main } = await import("./chunks/main-6JSESOE6.js");
+  const { main } = await import("./chunks/main-CHUPXSB3.js");
   process.exitCode = await main(process.argv.slice(2));
 } else {
   process.stderr.write(`${problem}

@@ -9,6 +9,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // hooks/fallback.ts
 if (nodeSupported()) {
-  const { runFallback } = await import("./chunks/fallback-run-B6SBNSEF.js");
+  const { runFallback } = await import("./chunks/fallback-run-AQP5IJAB.js");
   await runFallback(process.argv[2] ?? "", process.argv[3] ?? "");
 }

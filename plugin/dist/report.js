@@ -9,7 +9,7 @@ import "./chunks/chunk-UTY5CP2H.js";
 
 // hooks/report.ts
 if (nodeSupported()) {
-  const { runReport } = await import("./chunks/report-run-GK6EYEIO.js");
+  const { runReport } = await import("./chunks/report-run-OXVF34YJ.js");
   process.exitCode = await runReport(
     process.argv.slice(2),
     process.env,

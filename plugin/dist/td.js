@@ -10,6 +10,6 @@ import "./chunks/chunk-UTY5CP2H.js";
 // server/td.ts
 if (nodeSupported()) {
   (await import("node:module")).enableCompileCache?.();
-  const { main } = await import("./chunks/main-WGKGJJWQ.js");
+  const { main } = await import("./chunks/main-H5IVT3JJ.js");
   await main();
 }

@@ -127,7 +127,8 @@ async function insertCall(
   } else {
     row = await e.transaction(async (tx) => {
       const inserted = await tx.first(INSERT(tx.dialect), params);
-      if (inserted && health !== null) {
+      // Counted even when the call cannot be (no such trace), as PostgreSQL's statement does: the tool answered.
+      if (health !== null) {
         await runMethods.recordBaseHealth.call(
           { ...t, engine: tx },
           call.tool,

@@ -5,7 +5,12 @@
 
 import type { Status } from "../../types.ts";
 import { type Dialect, type Read, read, type SqlParam, sql } from "../engine.ts";
-import type { DependencyRecord, NewDefinition, VerifiedDefinition } from "../records.ts";
+import {
+  type DependencyRecord,
+  type NewDefinition,
+  type VerifiedDefinition,
+  versionKey,
+} from "../records.ts";
 import { dependencyFromRow, verifiedDefinitionFromRow } from "../row-mappers.ts";
 import type { Tables } from "./types.ts";
 
@@ -92,7 +97,8 @@ export function unknownDependenciesRead(
   return {
     sql: UNKNOWN(d),
     params: [JSON.stringify(Object.fromEntries(current)), statuses],
-    map: (rows) => new Set(rows.map((r) => `${String(r["name"])}\u0000${Number(r["version"])}`)),
+    map: (rows) =>
+      new Set(rows.map((r) => versionKey({ name: String(r["name"]), version: Number(r["version"]) }))),
   };
 }
 

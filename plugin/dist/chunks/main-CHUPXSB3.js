@@ -10,7 +10,7 @@ import {
   groupUsage,
   usageOf
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-KRWZFA33.js";
+import "./chunk-BD5LZ5WU.js";
 import "./chunk-G4NVZV74.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
@@ -29,24 +29,24 @@ import "./chunk-UTY5CP2H.js";
 
 // cli/dispatch.ts
 var LOADERS = {
-  init: () => import("./init-26EF2EJY.js").then((m) => m.init),
-  list: () => import("./versions-LKYJ7LXX.js").then((m) => m.list),
-  show: () => import("./versions-LKYJ7LXX.js").then((m) => m.show),
-  "traces list": () => import("./traces-MZHMUWIN.js").then((m) => m.tracesList),
-  "traces show": () => import("./traces-MZHMUWIN.js").then((m) => m.tracesShow),
-  report: () => import("./report-5J6CHV7K.js").then((m) => m.report),
-  promote: () => import("./lifecycle-6E7IZIHQ.js").then((m) => m.promote),
-  deprecate: () => import("./lifecycle-6E7IZIHQ.js").then((m) => m.deprecate),
-  verify: () => import("./lifecycle-6E7IZIHQ.js").then((m) => m.verify),
-  prune: () => import("./lifecycle-6E7IZIHQ.js").then((m) => m.prune),
-  "tool-updated": () => import("./changes-HLEPXUYA.js").then((m) => m.toolUpdated),
-  health: () => import("./changes-HLEPXUYA.js").then((m) => m.health),
-  rebuild: () => import("./changes-HLEPXUYA.js").then((m) => m.rebuild),
-  doctor: () => import("./doctor-XCSCN2ZA.js").then((m) => m.doctor),
-  export: () => import("./transfer-MI52GHGR.js").then((m) => m.exportRegistry),
-  import: () => import("./transfer-MI52GHGR.js").then((m) => m.importRegistry),
-  copy: () => import("./transfer-MI52GHGR.js").then((m) => m.copy),
-  "mcp tools": () => import("./mcp-P4FGQALF.js").then((m) => m.mcpTools)
+  init: () => import("./init-HCZADWZJ.js").then((m) => m.init),
+  list: () => import("./versions-V422LYBY.js").then((m) => m.list),
+  show: () => import("./versions-V422LYBY.js").then((m) => m.show),
+  "traces list": () => import("./traces-K3U4BDNI.js").then((m) => m.tracesList),
+  "traces show": () => import("./traces-K3U4BDNI.js").then((m) => m.tracesShow),
+  report: () => import("./report-47T6OXHZ.js").then((m) => m.report),
+  promote: () => import("./lifecycle-SJ3RA7XY.js").then((m) => m.promote),
+  deprecate: () => import("./lifecycle-SJ3RA7XY.js").then((m) => m.deprecate),
+  verify: () => import("./lifecycle-SJ3RA7XY.js").then((m) => m.verify),
+  prune: () => import("./lifecycle-SJ3RA7XY.js").then((m) => m.prune),
+  "tool-updated": () => import("./changes-QW3WBJY4.js").then((m) => m.toolUpdated),
+  health: () => import("./changes-QW3WBJY4.js").then((m) => m.health),
+  rebuild: () => import("./changes-QW3WBJY4.js").then((m) => m.rebuild),
+  doctor: () => import("./doctor-IWUJR26P.js").then((m) => m.doctor),
+  export: () => import("./transfer-I7DLGZAE.js").then((m) => m.exportRegistry),
+  import: () => import("./transfer-I7DLGZAE.js").then((m) => m.importRegistry),
+  copy: () => import("./transfer-I7DLGZAE.js").then((m) => m.copy),
+  "mcp tools": () => import("./mcp-Y3EJ7CUV.js").then((m) => m.mcpTools)
 };
 async function runCommand(name, ctx) {
   const body = await LOADERS[name]();

@@ -12,7 +12,7 @@ import {
 import {
   SqliteRegistryStore,
   openRegistryStore
-} from "./chunk-KMXZGNDO.js";
+} from "./chunk-ZJCKCYN7.js";
 import {
   allRunStatsRead,
   definitionsRead,
@@ -20,8 +20,9 @@ import {
   dependenciesRead,
   stderrLogger,
   unknownDependenciesRead,
+  versionKey,
   versionsRead
-} from "./chunk-RUW55PFB.js";
+} from "./chunk-UT4SHXKT.js";
 import {
   clipDepth,
   hashSource,
@@ -55941,10 +55942,10 @@ async function activation(ctx, v, reason, evidence) {
 }
 var running = /* @__PURE__ */ new WeakMap();
 function runningVerification(store, v) {
-  return running.get(store)?.get(`${v.name}\0${v.version}`);
+  return running.get(store)?.get(versionKey(v));
 }
 function verifyVersion(ctx, v, options = {}) {
-  const key2 = `${v.name}\0${v.version}`;
+  const key2 = versionKey(v);
   let inFlight = running.get(ctx.store);
   if (!inFlight) {
     inFlight = /* @__PURE__ */ new Map();
@@ -56655,12 +56656,10 @@ async function probeAndRecover(ctx, report, recovered) {
   const probe = ctx.healthProbe;
   if (!probe) return;
   const watched2 = new Set(
-    (await ctx.store.listVersions()).filter((v) => v.status === "active" || v.status === "suspect").map((v) => `${v.name}\0${v.version}`)
+    (await ctx.store.listVersions()).filter((v) => v.status === "active" || v.status === "suspect").map(versionKey)
   );
   const deps = await ctx.store.getDependencies();
-  const avoided = new Set(
-    deps.filter((d) => d.avoided && watched2.has(`${d.name}\0${d.version}`)).map((d) => d.baseTool)
-  );
+  const avoided = new Set(deps.filter((d) => d.avoided && watched2.has(versionKey(d))).map((d) => d.baseTool));
   const suspects = await outageSuspects(ctx);
   const needed = (v) => deps.filter((d) => d.name === v.name && d.version === v.version && !d.avoided).map((d) => d.baseTool);
   const tools = /* @__PURE__ */ new Set([
@@ -56923,9 +56922,7 @@ function checkDefinition(known, current, fingerprintOf = fingerprint, passed = n
 async function watched(ctx, statuses) {
   return (await ctx.store.listVersions()).filter((v) => statuses.includes(v.status));
 }
-function versionKey(r) {
-  return `${r.name}\0${r.version}`;
-}
+var WATCHED_STATUSES = ["active", "suspect"];
 function classifyVersion(v, deps, known, baseTool, onlyTool, fingerprintOf = fingerprint, passed = null) {
   let status = "known";
   const reasons = [];
@@ -56961,7 +56958,7 @@ function entry(before, after2, reason, change) {
 async function reviewDefinitions(ctx, options = {}) {
   const report = { changes: [], messages: [] };
   const jobs = [];
-  const statuses = options.statuses ?? ["active", "suspect"];
+  const statuses = options.statuses ?? WATCHED_STATUSES;
   const versions = await watched(ctx, statuses);
   if (versions.length === 0) return { report, jobs };
   const snapshot = options.onlyTool === void 0 && versions.every((v) => options.snapshot?.judged.has(versionKey(v))) ? options.snapshot : void 0;
@@ -57378,8 +57375,8 @@ async function exposedCandidates(store) {
   return candidatesOf(await store.listVersions(), await store.allRunStats());
 }
 function candidatesOf(versions, stats) {
-  const successes = new Map(stats.map((s) => [`${s.name}\0${s.version}`, s.successes]));
-  return exposedOf(versions).map((v) => ({ v, runs: successes.get(`${v.name}\0${v.version}`) ?? 0 }));
+  const successes = new Map(stats.map((s) => [versionKey(s), s.successes]));
+  return exposedOf(versions).map((v) => ({ v, runs: successes.get(versionKey(v)) ?? 0 }));
 }
 function exposedOf(versions) {
   return versions.filter((v) => isExposed(v.status, v.problems));
@@ -57460,7 +57457,6 @@ function toolDefinition(v) {
 }
 
 // core/lifecycle/exposure-cache.ts
-var WATCHED = ["active", "suspect"];
 function startupCandidates(readNow, baseTool, look = { fingerprintOf: fingerprintOnce() }) {
   const versions = readNow((d) => versionsRead(d));
   const candidates = candidatesOf(
@@ -57468,14 +57464,14 @@ function startupCandidates(readNow, baseTool, look = { fingerprintOf: fingerprin
     readNow((d) => allRunStatsRead(d))
   );
   if (!baseTool || candidates.length === 0) return candidates;
-  const watched2 = versions.filter((v) => WATCHED.includes(v.status));
+  const watched2 = versions.filter((v) => WATCHED_STATUSES.includes(v.status));
   const current = /* @__PURE__ */ new Map();
   for (const name of readNow((d) => dependedOnRead(d))) {
     const tool = baseTool(name);
     const print = tool === void 0 ? null : look.fingerprintOf(tool);
     if (print !== null) current.set(name, print);
   }
-  const unknown = readNow((d) => unknownDependenciesRead(d, current, WATCHED));
+  const unknown = readNow((d) => unknownDependenciesRead(d, current, WATCHED_STATUSES));
   const judged2 = /* @__PURE__ */ new Map();
   look.snapshot = { judged: judged2 };
   for (const v of watched2) {

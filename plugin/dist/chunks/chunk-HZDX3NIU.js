@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   applySpillsToRegistry
-} from "./chunk-TRIX3QLJ.js";
+} from "./chunk-6XGZWFWT.js";
 import {
   clipDepth
 } from "./chunk-VPKFMVD7.js";

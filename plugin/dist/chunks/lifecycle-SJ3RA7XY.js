@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   withLibrary,
   withRegistry
-} from "./chunk-42N2E22E.js";
+} from "./chunk-3OFSVOJB.js";
 import {
   output,
   outputVerdict,
@@ -13,8 +13,8 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-TRIX3QLJ.js";
-import "./chunk-KRWZFA33.js";
+import "./chunk-6XGZWFWT.js";
+import "./chunk-BD5LZ5WU.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
@@ -22,13 +22,13 @@ import {
   isExposed,
   planText,
   prune
-} from "./chunk-G3B6MVQT.js";
+} from "./chunk-ASUB56OA.js";
 import {
   promotionPreview,
   resolveVersion
 } from "./chunk-G4NVZV74.js";
-import "./chunk-KMXZGNDO.js";
-import "./chunk-RUW55PFB.js";
+import "./chunk-ZJCKCYN7.js";
+import "./chunk-UT4SHXKT.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

@@ -16,8 +16,9 @@ import {
   runInTransaction,
   sql,
   stderrLogger,
-  usedQuery
-} from "./chunk-RUW55PFB.js";
+  usedQuery,
+  versionKey
+} from "./chunk-UT4SHXKT.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   countToolFiles,
@@ -79,7 +80,7 @@ async function checkLifecycle(store) {
       }
     });
   }
-  const history = new Map((await store.latestHistory()).map((h) => [`${h.name}\0${h.version}`, h]));
+  const history = new Map((await store.latestHistory()).map((h) => [versionKey(h), h]));
   for (const v of versions) {
     const id = `${v.name} v${v.version}`;
     if (NEVER_REBUILT.includes(v.status) && v.queuedRebuild) {
@@ -127,7 +128,7 @@ async function checkLifecycle(store) {
         command: `run \`tooldistill verify ${v.name} --version ${v.version}\` (a pass makes it active again)`
       });
     }
-    const last = history.get(`${v.name}\0${v.version}`);
+    const last = history.get(versionKey(v));
     if (last && last.to !== v.status) {
       problems.push({
         name: v.name,
@@ -1151,7 +1152,7 @@ function constraintError(err, location) {
 // core/store/registry-open.ts
 async function openRegistryStore(location, options = {}) {
   if (isPostgresUrl(location)) {
-    const { PostgresStore } = await import("./postgres-store-JUEKB2OX.js");
+    const { PostgresStore } = await import("./postgres-store-AJOWNEHV.js");
     const { readOnly, maxOutputBytes, poolSize, connectTimeoutMs, logger } = options;
     return PostgresStore.open(location, {
       ...readOnly !== void 0 && { readOnly },

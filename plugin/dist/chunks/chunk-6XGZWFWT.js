@@ -4,16 +4,16 @@ import {
   exposedVersions,
   proposeToolDefinition,
   toolDefinition
-} from "./chunk-G3B6MVQT.js";
+} from "./chunk-ASUB56OA.js";
 import {
   SqliteRegistryStore,
   checkLifecycle,
   openConfiguredStore
-} from "./chunk-KMXZGNDO.js";
+} from "./chunk-ZJCKCYN7.js";
 import {
   TRANSFER_ORDER,
   emptyCounts
-} from "./chunk-RUW55PFB.js";
+} from "./chunk-UT4SHXKT.js";
 import {
   countToolFiles,
   hashSource,

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-42N2E22E.js";
+} from "./chunk-3OFSVOJB.js";
 import {
   output,
   transferText
@@ -15,16 +15,16 @@ import {
   copyRegistry,
   exportRegistryFile,
   importRegistryFile
-} from "./chunk-TRIX3QLJ.js";
+} from "./chunk-6XGZWFWT.js";
 import {
   loadConfiguredStore
-} from "./chunk-KRWZFA33.js";
+} from "./chunk-BD5LZ5WU.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-G3B6MVQT.js";
+import "./chunk-ASUB56OA.js";
 import "./chunk-G4NVZV74.js";
-import "./chunk-KMXZGNDO.js";
-import "./chunk-RUW55PFB.js";
+import "./chunk-ZJCKCYN7.js";
+import "./chunk-UT4SHXKT.js";
 import "./chunk-VPKFMVD7.js";
 import {
   expandVars

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 
 // core/store/registry-loader.ts
 async function loadConfiguredStore(config, options = {}, location = config.store) {
-  return (await import("./registry-open-3X6D2VVL.js")).openConfiguredStore(config, options, location);
+  return (await import("./registry-open-IXIPTZWI.js")).openConfiguredStore(config, options, location);
 }
 
 export {

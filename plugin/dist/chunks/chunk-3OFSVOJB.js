@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   loadConfiguredStore
-} from "./chunk-KRWZFA33.js";
+} from "./chunk-BD5LZ5WU.js";
 import {
   CONFIG_FILE_NAME,
   defaultConfig,
@@ -38,7 +38,7 @@ async function withRegistry(where, fn, mode = "write") {
 async function withLibrary(where, fn) {
   const config = await projectConfig(where);
   requireStore(config);
-  const { ToolDistill } = await import("./core-TZMWO3MI.js");
+  const { ToolDistill } = await import("./core-SUX3UYX4.js");
   const td = await ToolDistill.fromLoadedConfig(config, { logger: ioLogger(where.io) });
   try {
     return await fn(td);

@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   withRegistry
-} from "./chunk-42N2E22E.js";
+} from "./chunk-3OFSVOJB.js";
 import {
   VERSION_TABLE,
   output,
@@ -13,7 +13,7 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-KRWZFA33.js";
+import "./chunk-BD5LZ5WU.js";
 import {
   resolveVersion,
   runTokens

@@ -4,22 +4,22 @@ import {
   applySpilledEvents,
   cachedBaseTools,
   sessionOfTrace
-} from "./chunk-KMHM2U2F.js";
+} from "./chunk-HZDX3NIU.js";
 import {
   appendLog
-} from "./chunk-TRIX3QLJ.js";
-import "./chunk-KRWZFA33.js";
+} from "./chunk-6XGZWFWT.js";
+import "./chunk-BD5LZ5WU.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-G3B6MVQT.js";
+} from "./chunk-ASUB56OA.js";
 import {
   importRef,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-KMXZGNDO.js";
-import "./chunk-RUW55PFB.js";
+import "./chunk-ZJCKCYN7.js";
+import "./chunk-UT4SHXKT.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

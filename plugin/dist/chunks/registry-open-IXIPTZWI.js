@@ -4,8 +4,8 @@ import {
   configuredStoreOptions,
   openConfiguredStore,
   openRegistryStore
-} from "./chunk-KMXZGNDO.js";
-import "./chunk-RUW55PFB.js";
+} from "./chunk-ZJCKCYN7.js";
+import "./chunk-UT4SHXKT.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-QNKRPA2X.js";
 import "./chunk-7GUC6VD2.js";

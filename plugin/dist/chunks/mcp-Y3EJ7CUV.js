@@ -2,7 +2,7 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   projectConfig
-} from "./chunk-42N2E22E.js";
+} from "./chunk-3OFSVOJB.js";
 import {
   output,
   toolsTable
@@ -10,18 +10,18 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-TRIX3QLJ.js";
-import "./chunk-KRWZFA33.js";
+import "./chunk-6XGZWFWT.js";
+import "./chunk-BD5LZ5WU.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-G3B6MVQT.js";
+import "./chunk-ASUB56OA.js";
 import {
   CONFIG_FILE_NAME
 } from "./chunk-G4NVZV74.js";
-import "./chunk-KMXZGNDO.js";
-import "./chunk-RUW55PFB.js";
+import "./chunk-ZJCKCYN7.js";
+import "./chunk-UT4SHXKT.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

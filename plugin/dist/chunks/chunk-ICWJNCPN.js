@@ -6,7 +6,7 @@ import {
   callForToolUse,
   canonicalizeTrace,
   currentSpan
-} from "./chunk-KMHM2U2F.js";
+} from "./chunk-HZDX3NIU.js";
 
 // claude-code/session-recorder.ts
 function sessionRecorder(store, spillRoot) {

@@ -14,7 +14,7 @@ import {
   runInTransaction,
   stderrLogger,
   usedQuery
-} from "./chunk-RUW55PFB.js";
+} from "./chunk-UT4SHXKT.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   parseStoreUrl

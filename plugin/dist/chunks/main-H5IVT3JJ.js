@@ -2,8 +2,8 @@ import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
 import {
   sessionRecorder
-} from "./chunk-EGGOB5TR.js";
-import "./chunk-KMHM2U2F.js";
+} from "./chunk-ICWJNCPN.js";
+import "./chunk-HZDX3NIU.js";
 import {
   AjvJsonSchemaValidator,
   Protocol,
@@ -16,22 +16,22 @@ import {
 } from "./chunk-7Z2IEFVZ.js";
 import {
   OfferReader
-} from "./chunk-TRIX3QLJ.js";
-import "./chunk-KRWZFA33.js";
+} from "./chunk-6XGZWFWT.js";
+import "./chunk-BD5LZ5WU.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   ToolDistill
-} from "./chunk-G3B6MVQT.js";
+} from "./chunk-ASUB56OA.js";
 import {
   findConfig,
   loadConfig,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-KMXZGNDO.js";
-import "./chunk-RUW55PFB.js";
+import "./chunk-ZJCKCYN7.js";
+import "./chunk-UT4SHXKT.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";

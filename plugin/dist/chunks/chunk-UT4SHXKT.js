@@ -546,7 +546,7 @@ async function insertCall(t, call, outcome, latencyMs, health = null) {
   } else {
     row = await e.transaction(async (tx) => {
       const inserted = await tx.first(INSERT(tx.dialect), params);
-      if (inserted && health !== null) {
+      if (health !== null) {
         await runMethods.recordBaseHealth.call(
           { ...t, engine: tx },
           call.tool,
@@ -663,6 +663,11 @@ var callMethods = {
   }
 };
 
+// core/store/records.ts
+function versionKey(r) {
+  return `${r.name}\0${r.version}`;
+}
+
 // core/store/tables/dependencies.ts
 function perVersion(build) {
   const all = sql((d) => build(d, ""));
@@ -713,7 +718,7 @@ function unknownDependenciesRead(d, current, statuses) {
   return {
     sql: UNKNOWN(d),
     params: [JSON.stringify(Object.fromEntries(current)), statuses],
-    map: (rows) => new Set(rows.map((r) => `${String(r["name"])}\0${Number(r["version"])}`))
+    map: (rows) => new Set(rows.map((r) => versionKey({ name: String(r["name"]), version: Number(r["version"]) })))
   };
 }
 var dependencyMethods = {
@@ -1514,6 +1519,7 @@ function usedQuery(d) {
 
 export {
   stderrLogger,
+  versionKey,
   runInTransaction,
   assertOutsideTransaction,
   ToolLocks,

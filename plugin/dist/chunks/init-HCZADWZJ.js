@@ -6,11 +6,11 @@ import {
 import {
   EXIT
 } from "./chunk-PLXZKH3A.js";
-import "./chunk-TRIX3QLJ.js";
-import "./chunk-KRWZFA33.js";
+import "./chunk-6XGZWFWT.js";
+import "./chunk-BD5LZ5WU.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
-import "./chunk-G3B6MVQT.js";
+import "./chunk-ASUB56OA.js";
 import {
   CONFIG_FILE_NAME,
   SAMPLE_CONFIG,
@@ -18,8 +18,8 @@ import {
 } from "./chunk-G4NVZV74.js";
 import {
   SqliteRegistryStore
-} from "./chunk-KMXZGNDO.js";
-import "./chunk-RUW55PFB.js";
+} from "./chunk-ZJCKCYN7.js";
+import "./chunk-UT4SHXKT.js";
 import {
   refusePostgresUrl
 } from "./chunk-VPKFMVD7.js";

@@ -3,7 +3,7 @@ const require = __tdCreateRequire(import.meta.url);
 import {
   ioLogger,
   projectConfig
-} from "./chunk-42N2E22E.js";
+} from "./chunk-3OFSVOJB.js";
 import {
   doctorText,
   output
@@ -13,24 +13,24 @@ import {
 } from "./chunk-PLXZKH3A.js";
 import {
   sessionRecorder
-} from "./chunk-EGGOB5TR.js";
-import "./chunk-KMHM2U2F.js";
+} from "./chunk-ICWJNCPN.js";
+import "./chunk-HZDX3NIU.js";
 import {
   doctor,
   pendingSpills
-} from "./chunk-TRIX3QLJ.js";
+} from "./chunk-6XGZWFWT.js";
 import {
   loadConfiguredStore
-} from "./chunk-KRWZFA33.js";
+} from "./chunk-BD5LZ5WU.js";
 import {
   loadMcpServers
 } from "./chunk-I5S26EEK.js";
-import "./chunk-G3B6MVQT.js";
+import "./chunk-ASUB56OA.js";
 import {
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-KMXZGNDO.js";
-import "./chunk-RUW55PFB.js";
+import "./chunk-ZJCKCYN7.js";
+import "./chunk-UT4SHXKT.js";
 import {
   isPostgresUrl
 } from "./chunk-VPKFMVD7.js";

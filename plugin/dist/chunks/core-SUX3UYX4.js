@@ -11,17 +11,17 @@ import {
   classifyBaseFailure,
   fingerprint,
   reportHtml
-} from "./chunk-G3B6MVQT.js";
+} from "./chunk-ASUB56OA.js";
 import {
   DEFAULT_SETTINGS,
   loadConfig,
   runTokens,
   validateConfig
 } from "./chunk-G4NVZV74.js";
-import "./chunk-KMXZGNDO.js";
+import "./chunk-ZJCKCYN7.js";
 import {
   stderrLogger
-} from "./chunk-RUW55PFB.js";
+} from "./chunk-UT4SHXKT.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import {

@@ -1,22 +1,22 @@
 import { createRequire as __tdCreateRequire } from "node:module";
 const require = __tdCreateRequire(import.meta.url);
-import "./chunk-TRIX3QLJ.js";
+import "./chunk-6XGZWFWT.js";
 import {
   loadConfiguredStore
-} from "./chunk-KRWZFA33.js";
+} from "./chunk-BD5LZ5WU.js";
 import "./chunk-I5S26EEK.js";
 import "./chunk-VDJMRFMR.js";
 import {
   buildReport,
   reportHtml
-} from "./chunk-G3B6MVQT.js";
+} from "./chunk-ASUB56OA.js";
 import {
   findConfig,
   loadConfig,
   localFolder
 } from "./chunk-G4NVZV74.js";
-import "./chunk-KMXZGNDO.js";
-import "./chunk-RUW55PFB.js";
+import "./chunk-ZJCKCYN7.js";
+import "./chunk-UT4SHXKT.js";
 import "./chunk-VPKFMVD7.js";
 import "./chunk-PLUU42V4.js";
 import "./chunk-RTC3Y7I5.js";
