@@ -69,6 +69,60 @@ for (const kind of KINDS) {
       );
     });
 
+    test("the start-up's read judges base tools an MCP server named after Object's own keys, or with quotes, by fingerprint alone", async (t) => {
+      // An outside server names its tools: a name that is a key every object has, or that breaks out of a JSON
+      // string, must neither pass for a tool that is there nor hide one whose definition changed.
+      const { store } = await freshStore(t, kind);
+      const { engine } = store as unknown as { engine: Engine };
+      const deps: Record<string, [string, string][]> = {
+        steady: [
+          ["__proto__", "fp-a"],
+          ['we"ird\\name', "fp-b"],
+        ],
+        changed: [["constructor", "fp-old"]],
+        gone: [["toString", "fp-old"]],
+      };
+      for (const [name, tools] of Object.entries(deps)) {
+        await store.createVersion(proposal(name));
+        await store.setStatus({
+          name,
+          version: 1,
+          expect: "draft",
+          to: "verified",
+          problems: [],
+          reason: "t",
+        });
+        await store.setStatus({
+          name,
+          version: 1,
+          expect: "verified",
+          to: "active",
+          problems: [],
+          reason: "t",
+        });
+        await store.setDependencies(
+          name,
+          1,
+          tools.map(([baseTool, fingerprint]) => ({ baseTool, fingerprint, avoided: false })),
+        );
+        await store.addVerifiedDefinitions(
+          name,
+          1,
+          tools.map(([baseTool, fingerprint]) => ({ baseTool, fingerprint, definition: null })),
+        );
+      }
+      const current = new Map([
+        ["__proto__", "fp-a"],
+        ['we"ird\\name', "fp-b"],
+        ["constructor", "fp-new"],
+      ]);
+      const unknown = await read(
+        engine,
+        unknownDependenciesRead(engine.dialect, current, ["active", "suspect"]),
+      );
+      assert.deepEqual([...unknown].sort(), ["changed\u00001", "gone\u00001"]);
+    });
+
     test("the start-up's one read finds the watched versions a current definition is new to", async (t) => {
       const { store } = await freshStore(t, kind);
       const { engine } = store as unknown as { engine: Engine };
