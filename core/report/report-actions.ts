@@ -1,5 +1,5 @@
 /** The report's base tool health and its next actions: what a person can do now, with the command. Pure. */
-import type { BaseHealthRecord, VersionRecord } from "../store/registry-store.ts";
+import type { BaseHealthRecord, VersionRecord } from "../store/records.ts";
 
 /** One base tool's calls in the period and its recorded health. */
 export interface BaseToolReport {

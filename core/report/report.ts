@@ -4,7 +4,8 @@
  * Every number is recomputed from stored rows: runs, calls, usage, the status history, base tool health.
  */
 import { DistillError } from "../errors.ts";
-import type { HistoryRecord, RegistryData, VersionRecord } from "../store/registry-store.ts";
+import type { HistoryRecord, VersionRecord } from "../store/records.ts";
+import type { RegistryData } from "../store/registry-store.ts";
 import { addUsage, runTokens, zeroUsage } from "../trace/run-tokens.ts";
 import type { OpenProblem, Status, TraceRecord, UsageTotals } from "../types.ts";
 import { actionsOf, type BaseToolReport, baseToolReports, type ReportAction } from "./report-actions.ts";

@@ -43,29 +43,6 @@ import type {
 } from "./records.ts";
 import type { RegistryBatch, TransferCounts } from "./transfer-rows.ts";
 
-export type {
-  BaseHealthRecord,
-  CallOutcome,
-  DependencyRecord,
-  HealthSignal,
-  HistoryRecord,
-  LiveRun,
-  NewCall,
-  NewDefinition,
-  NewRun,
-  NewVersion,
-  PrunedVersion,
-  RunOutcome,
-  RunRecord,
-  RunRef,
-  RunStats,
-  SessionSpan,
-  StatusChange,
-  TraceFlags,
-  VerifiedDefinition,
-  VersionRecord,
-} from "./records.ts";
-
 /** Which engine keeps a registry. */
 export type StoreKind = "sqlite" | "postgres";
 
